@@ -1,0 +1,41 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { Sealer } from './sealer.js';
+
+const formatVersion = 1;
+
+/**
+ * The headless sealer: AES-256-GCM with a random key kept in a file only its owner may read,
+ * created on first use.
+ */
+export function keyFileSealer(keyFile: string): Sealer {
+  const key = readOrCreateKey(keyFile);
+  return {
+    kind: 'key file',
+    seal(plain) {
+      const iv = crypto.randomBytes(12);
+      const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([cipher.update(plain), cipher.final()]);
+      return Buffer.concat([Buffer.from([formatVersion]), iv, cipher.getAuthTag(), body]);
+    },
+    unseal(sealed) {
+      if (sealed[0] !== formatVersion) throw new Error('Unknown sealed-secret format');
+      const decipher = crypto.createDecipheriv('aes-256-gcm', key, sealed.subarray(1, 13));
+      decipher.setAuthTag(sealed.subarray(13, 29));
+      return Buffer.concat([decipher.update(sealed.subarray(29)), decipher.final()]);
+    },
+  };
+}
+
+function readOrCreateKey(keyFile: string): Buffer {
+  try {
+    const key = fs.readFileSync(keyFile);
+    if (key.length !== 32) throw new Error(`The sealing key ${keyFile} is damaged (expected 32 bytes)`);
+    return key;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const key = crypto.randomBytes(32);
+    fs.writeFileSync(keyFile, key, { flag: 'wx', mode: 0o600 });
+    return key;
+  }
+}

@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import type { BindParams, Database as SqlJsDatabase, SqlValue, Statement } from 'sql.js';
+import { writeFileAtomically } from './data-directory.js';
+import { migrations } from './migrations.js';
+import { loadSqlJs } from './sql-js.js';
+
+/** Raised when a database file is newer than this program or is not a database of ours. */
+export class IncompatibleDatabaseError extends Error {}
+
+/**
+ * A sql.js database with cached prepared statements, transactions, and crash-safe persistence
+ * to one file. sql.js holds the whole database in memory; `persist` writes it out atomically.
+ */
+export class Database {
+  private readonly statements = new Map<string, Statement>();
+  private transactionDepth = 0;
+  /** Raised by every committed write, so that caches of derived data know when to drop. */
+  private writeVersion = 0;
+
+  private constructor(
+    private readonly db: SqlJsDatabase,
+    private readonly file: string | undefined,
+  ) {}
+
+  /**
+   * Opens the database file (or a new one when it does not exist) and migrates it to the
+   * current schema. Without a file the database lives in memory only.
+   */
+  static async open(file?: string): Promise<Database> {
+    const SQL = await loadSqlJs();
+    const bytes = file && fs.existsSync(file) ? fs.readFileSync(file) : undefined;
+    const database = new Database(new SQL.Database(bytes), file);
+    database.db.run('PRAGMA foreign_keys = ON');
+    database.migrate();
+    return database;
+  }
+
+  get version(): number {
+    return this.writeVersion;
+  }
+
+  private migrate(): void {
+    const current = Number(this.value('PRAGMA user_version'));
+    if (current > migrations.length) {
+      throw new IncompatibleDatabaseError(
+        `The database was written by a newer version of Remediation Console (schema ${current}, this one knows ${migrations.length}).`,
+      );
+    }
+    if (current === migrations.length) return;
+    this.transaction(() => {
+      for (let version = current + 1; version <= migrations.length; version++) {
+        this.db.exec(migrations[version - 1]!);
+        this.db.exec(`PRAGMA user_version = ${version}`);
+      }
+    });
+    this.persist();
+  }
+
+  private statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** All rows as objects keyed by column name. */
+  all<T = Record<string, SqlValue>>(sql: string, params: BindParams = []): T[] {
+    const statement = this.statement(sql);
+    try {
+      statement.bind(params);
+      const rows: T[] = [];
+      while (statement.step()) rows.push(statement.getAsObject() as T);
+      return rows;
+    } finally {
+      statement.reset();
+    }
+  }
+
+  /** The first row as an object, or undefined. */
+  get<T = Record<string, SqlValue>>(sql: string, params: BindParams = []): T | undefined {
+    const statement = this.statement(sql);
+    try {
+      statement.bind(params);
+      return statement.step() ? (statement.getAsObject() as T) : undefined;
+    } finally {
+      statement.reset();
+    }
+  }
+
+  /** The first column of every row. */
+  column(sql: string, params: BindParams = []): SqlValue[] {
+    const statement = this.statement(sql);
+    try {
+      statement.bind(params);
+      const values: SqlValue[] = [];
+      while (statement.step()) values.push(statement.get()[0] ?? null);
+      return values;
+    } finally {
+      statement.reset();
+    }
+  }
+
+  /** The first column of the first row, or undefined. */
+  value(sql: string, params: BindParams = []): SqlValue | undefined {
+    const statement = this.statement(sql);
+    try {
+      statement.bind(params);
+      return statement.step() ? statement.get()[0] : undefined;
+    } finally {
+      statement.reset();
+    }
+  }
+
+  /** Runs a statement that returns no rows; returns the number of rows it changed. */
+  run(sql: string, params: BindParams = []): number {
+    const statement = this.statement(sql);
+    try {
+      statement.run(params);
+    } finally {
+      statement.reset();
+    }
+    return this.db.getRowsModified();
+  }
+
+  /** Runs several statements of a script, without parameters. */
+  exec(sql: string): void {
+    this.db.exec(sql);
+  }
+
+  /** Runs `work` in a transaction (a savepoint when nested): all of it is applied, or none. */
+  transaction<T>(work: () => T): T {
+    const savepoint = `sp${this.transactionDepth}`;
+    this.db.exec(this.transactionDepth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
+    this.transactionDepth++;
+    try {
+      const result = work();
+      this.transactionDepth--;
+      this.db.exec(this.transactionDepth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
+      this.writeVersion++;
+      return result;
+    } catch (error) {
+      this.transactionDepth--;
+      this.db.exec(this.transactionDepth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      throw error;
+    }
+  }
+
+  /** Writes the database to its file atomically; a no-op for an in-memory database. */
+  persist(): void {
+    if (!this.file) return;
+    writeFileAtomically(this.file, this.db.export());
+  }
+
+  /** Answers whether the database responds, for the health check. */
+  isHealthy(): boolean {
+    try {
+      return this.value('SELECT 1') === 1;
+    } catch {
+      return false;
+    }
+  }
+
+  close(): void {
+    for (const statement of this.statements.values()) statement.free();
+    this.statements.clear();
+    this.db.close();
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The schema of the store, one migration per version. A migration runs once, in the
+ * transaction that also raises `PRAGMA user_version` to its number.
+ *
+ * Inventory rows carry `seq INTEGER PRIMARY KEY`, assigned in the list's default order
+ * (created_at, then id) when an organization's data is written. Every index then ends in that
+ * order implicitly, so a filtered page is a walk along one index with no sort, and paging deep
+ * into a list touches only index entries.
+ */
+export const migrations: readonly string[] = [
+  `
+  CREATE TABLE organizations (
+    id INTEGER PRIMARY KEY,
+    uuid TEXT NOT NULL UNIQUE,
+    slug TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('local', 'replica')),
+    is_demo INTEGER NOT NULL DEFAULT 0,
+    remote_url TEXT,
+    remote_key_sealed BLOB,
+    enrollment_secret_sealed BLOB,
+    signing_key_sealed BLOB,
+    certificate_pem TEXT,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    key_hash TEXT NOT NULL UNIQUE,
+    hint TEXT NOT NULL,
+    label TEXT,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE INDEX api_keys_org ON api_keys (org_id);
+
+  CREATE TABLE endpoints (
+    seq INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    hostname TEXT NOT NULL,
+    ip TEXT,
+    mac_address TEXT,
+    os_name TEXT NOT NULL,
+    os_version TEXT,
+    os_family TEXT NOT NULL,
+    os_vendor TEXT,
+    os_architecture TEXT,
+    agent_id TEXT,
+    agent_version TEXT,
+    has_agent INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX endpoints_id ON endpoints (org_id, id);
+  CREATE INDEX endpoints_os_family ON endpoints (org_id, os_family);
+  CREATE INDEX endpoints_has_agent ON endpoints (org_id, has_agent);
+  CREATE INDEX endpoints_os_family_has_agent ON endpoints (org_id, os_family, has_agent);
+  CREATE INDEX endpoints_updated ON endpoints (org_id, updated_ms);
+
+  CREATE TABLE remediation_targets (
+    seq INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    endpoint_id TEXT,
+    target_type TEXT NOT NULL,
+    vendor TEXT,
+    product TEXT,
+    version TEXT,
+    install_path TEXT,
+    package_name TEXT,
+    package_manager TEXT,
+    status TEXT NOT NULL,
+    source TEXT NOT NULL,
+    associated_cves TEXT NOT NULL,
+    highest_cvss_score REAL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX remediation_targets_id ON remediation_targets (org_id, id);
+  CREATE INDEX remediation_targets_endpoint ON remediation_targets (org_id, endpoint_id);
+  CREATE INDEX remediation_targets_type ON remediation_targets (org_id, target_type);
+  CREATE INDEX remediation_targets_status ON remediation_targets (org_id, status);
+  CREATE INDEX remediation_targets_type_status ON remediation_targets (org_id, target_type, status);
+  CREATE INDEX remediation_targets_updated ON remediation_targets (org_id, updated_ms);
+
+  CREATE TABLE scopes (
+    seq INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT,
+    status TEXT NOT NULL,
+    subject_filter TEXT NOT NULL,
+    endpoint_filter TEXT NOT NULL,
+    finding_filter TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX scopes_id ON scopes (org_id, id);
+  CREATE INDEX scopes_status ON scopes (org_id, status);
+  CREATE INDEX scopes_updated ON scopes (org_id, updated_ms);
+
+  -- A CVE identifier is stored once however many findings name it.
+  CREATE TABLE cves (
+    id INTEGER PRIMARY KEY,
+    cve_id TEXT NOT NULL UNIQUE COLLATE NOCASE
+  );
+
+  -- Title, description and solution of a finding are the CVE's text: stored once per distinct text.
+  CREATE TABLE finding_texts (
+    id INTEGER PRIMARY KEY,
+    digest TEXT NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    description TEXT,
+    solution TEXT
+  );
+
+  CREATE TABLE findings (
+    seq INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    endpoint_id TEXT,
+    remediation_target_id TEXT,
+    cve_ref INTEGER NOT NULL REFERENCES cves(id),
+    text_ref INTEGER NOT NULL REFERENCES finding_texts(id),
+    severity TEXT NOT NULL,
+    cvss_score REAL,
+    is_kev INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    source TEXT NOT NULL,
+    first_detected_at TEXT NOT NULL,
+    remediated_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX findings_id ON findings (org_id, id);
+  CREATE INDEX findings_endpoint ON findings (org_id, endpoint_id);
+  CREATE INDEX findings_target ON findings (org_id, remediation_target_id);
+  CREATE INDEX findings_cve ON findings (org_id, cve_ref);
+  CREATE INDEX findings_severity ON findings (org_id, severity);
+  CREATE INDEX findings_status ON findings (org_id, status);
+  CREATE INDEX findings_kev ON findings (org_id, is_kev);
+  CREATE INDEX findings_severity_status ON findings (org_id, severity, status);
+  CREATE INDEX findings_severity_kev ON findings (org_id, severity, is_kev);
+  CREATE INDEX findings_status_kev ON findings (org_id, status, is_kev);
+  CREATE INDEX findings_severity_status_kev ON findings (org_id, severity, status, is_kev);
+  CREATE INDEX findings_updated ON findings (org_id, updated_ms);
+  `,
+];
