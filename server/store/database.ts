@@ -24,13 +24,15 @@ export class Database {
 
   /**
    * Opens the database file (or a new one when it does not exist) and migrates it to the
-   * current schema. Without a file the database lives in memory only.
+   * current schema. Without a file the database lives in memory only; `readOnly` loads the
+   * file but never writes it.
    */
-  static async open(file?: string): Promise<Database> {
+  static async open(file?: string, { readOnly = false } = {}): Promise<Database> {
     const SQL = await loadSqlJs();
     const bytes = file && fs.existsSync(file) ? fs.readFileSync(file) : undefined;
-    const database = new Database(new SQL.Database(bytes), file);
-    database.db.run('PRAGMA foreign_keys = ON');
+    const database = new Database(new SQL.Database(bytes), readOnly ? undefined : file);
+    // The journal only serves rollback: crash safety comes from persist()'s atomic rename.
+    database.db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -32768');
     database.migrate();
     return database;
   }

@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { root, stop } from './support.js';
+
+/** A request of the benchmark's mix. */
+export interface BenchRequest {
+  path: string;
+  kind: 'list' | 'get';
+}
+
+/** Builds the benchmark's mix: filtered list pages at offsets up to 10,000, and single gets. */
+export async function buildMix(url: string, key: string, random: () => number): Promise<{ lists: BenchRequest[]; gets: BenchRequest[] }> {
+  const headers = { Authorization: `Bearer ${key}` };
+  const json = async (path: string) => (await fetch(url + path, { headers })).json() as Promise<any>;
+  const someEndpoint = (await json('/v1/endpoints?limit=1&offset=777')).data[0].id as string;
+  const filters = [
+    '/v1/endpoints?',
+    '/v1/endpoints?osFamily=windows&',
+    '/v1/endpoints?osFamily=linux&hasAgent=true&',
+    '/v1/remediation-targets?',
+    '/v1/remediation-targets?targetType=software&',
+    '/v1/remediation-targets?status=active&targetType=software&',
+    `/v1/remediation-targets?endpointId=${someEndpoint}&`,
+    '/v1/scopes?status=active&',
+    '/v1/vulnerability-findings?',
+    '/v1/vulnerability-findings?severity=critical&',
+    '/v1/vulnerability-findings?severity=high&status=open&',
+    '/v1/vulnerability-findings?isKev=true&status=open&',
+    '/v1/vulnerability-findings?severity=medium&status=open&isKev=false&',
+    '/v1/vulnerability-findings?cveId=cve-2021-44228&',
+    `/v1/vulnerability-findings?endpointId=${someEndpoint}&`,
+  ];
+  const lists: BenchRequest[] = [];
+  for (const filter of filters) {
+    const total = (await json(`${filter}limit=1`)).total as number;
+    const maxOffset = Math.max(0, Math.min(10_000, total - 100));
+    for (let i = 0; i < 40; i++) {
+      lists.push({ kind: 'list', path: `${filter}limit=100&offset=${Math.floor(random() * (maxOffset + 1))}` });
+    }
+  }
+  const gets: BenchRequest[] = [];
+  for (const collection of ['endpoints', 'remediation-targets', 'scopes', 'vulnerability-findings']) {
+    const total = (await json(`/v1/${collection}?limit=1`)).total as number;
+    for (let i = 0; i < 50; i++) {
+      const item = (await json(`/v1/${collection}?limit=1&offset=${Math.floor(random() * total)}`)).data[0];
+      gets.push({ kind: 'get', path: `/v1/${collection}/${item.id}` });
+    }
+  }
+  return { lists, gets };
+}
+
+/** Result of one autocannon run. */
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** Sends the requests round-robin over `connections` connections for `seconds`. */
+export async function load(url: string, key: string, requests: BenchRequest[], connections: number, seconds: number): Promise<LoadResult> {
+  let next = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    headers: { Authorization: `Bearer ${key}` },
+    requests: [
+      {
+        setupRequest: (request) => {
+          const chosen = requests[next++ % requests.length]!;
+          return { ...request, path: chosen.path };
+        },
+      },
+    ],
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/**
+ * The floor: a bare node:http server, in its own process as the real server is, answering
+ * precomputed bodies of the same sizes as the real answers, so the ratio shows what the API
+ * costs beyond moving the bytes.
+ */
+export async function startFloorServer(bodies: Map<string, Buffer>, workDir: string): Promise<{ url: string; close(): Promise<void> }> {
+  const file = path.join(workDir, 'floor-bodies.json');
+  fs.writeFileSync(file, JSON.stringify(Object.fromEntries([...bodies].map(([key, body]) => [key, body.toString('base64')]))));
+  const child = spawn(process.execPath, [path.join(root, 'bench', 'floor-server.mjs'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (chunk: Buffer) => resolve(/listening on (\S+)/.exec(chunk.toString())![1]!));
+    child.once('exit', () => reject(new Error('the floor server exited')));
+  });
+  return { url, close: () => stop(child) };
+}
+
+/** The real answers' bodies, to serve from the floor server. */
+export async function fetchBodies(url: string, key: string, requests: BenchRequest[]): Promise<Map<string, Buffer>> {
+  const bodies = new Map<string, Buffer>();
+  for (const request of requests) {
+    const response = await fetch(url + request.path, { headers: { Authorization: `Bearer ${key}` } });
+    bodies.set(request.path, Buffer.from(await response.arrayBuffer()));
+  }
+  return bodies;
+}

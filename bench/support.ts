@@ -1,0 +1,54 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, where the built CLI lives. */
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'bin', 'remediation-console.js');
+
+/** Runs the built CLI to completion, failing loudly. */
+export function cli(dataDir: string, ...args: string[]): string {
+  const result = spawnSync(process.execPath, [bin, ...args, '--data-dir', dataDir], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${args.join(' ')} failed:\n${result.stderr}`);
+  return result.stdout;
+}
+
+/** Resident memory of a process in bytes, from /proc. */
+export function residentBytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+/** Peak resident memory of a process in bytes, from /proc. */
+export function peakResidentBytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+/** Starts `serve` on a free port; resolves once it printed its address. */
+export async function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string; startedAt: number }> {
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', () => reject(new Error(`serve exited:\n${output}`)));
+  });
+  return { child, url, startedAt };
+}
+
+/** Stops a child process and waits for it. */
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+export const ms = (value: number) => `${value.toFixed(2)} ms`;

@@ -1,0 +1,42 @@
+import { InvalidArgumentError } from 'commander';
+import { keyFileSealer } from '../secrets/key-file-sealer.js';
+import type { Sealer } from '../secrets/sealer.js';
+import { dataDirectoryFiles, defaultDataDirectory } from '../store/data-directory.js';
+import { Store } from '../store/store.js';
+
+/** A mistake in how a command was called: printed without a stack, exit code 2. */
+export class UsageError extends Error {}
+
+/** The data directory a command works on: `--data-dir`, else the default of DESIGN section 7. */
+export function resolveDataDir(option: string | undefined): string {
+  return option ?? defaultDataDirectory();
+}
+
+/** The headless sealer of a data directory. */
+export function headlessSealer(dataDir: string): Sealer {
+  return keyFileSealer(dataDirectoryFiles(dataDir).sealingKey);
+}
+
+/** Runs `work` on the store of a data directory, closing it (and its lock) afterwards. */
+export async function withStore<T>(
+  dataDir: string,
+  options: { readOnly?: boolean; command: string },
+  work: (store: Store) => Promise<T> | T,
+): Promise<T> {
+  const store = await Store.open({ dataDir, ...options });
+  try {
+    return await work(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** Parses a whole number option, refusing anything else with the option's name. */
+export function parseWholeNumber(name: string, min: number, max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`);
+    }
+    return Number(value);
+  };
+}

@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import { defaultPort } from '../../http/start-server.js';
+import { startConsoleServer } from '../../start-console-server.js';
+import { UsageError, headlessSealer, parseWholeNumber, resolveDataDir } from '../cli-context.js';
+
+/** `serve`: the API and the console, headless, until interrupted. */
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the v1 API and the console on a loopback port, headless')
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on; 0 picks a free one', parseWholeNumber('--port', 0, 65535), defaultPort)
+    .option('--data-dir <dir>', 'data directory (default: the per-user folder, or REMEDIATION_CONSOLE_DATA_DIR)')
+    .action(async (options: { host: string; port: number; dataDir?: string }) => {
+      if (!/^[\w.:-]+$/.test(options.host)) throw new UsageError(`--host "${options.host}" is not an address`);
+      const dataDir = resolveDataDir(options.dataDir);
+      const running = await startConsoleServer({
+        dataDir,
+        host: options.host,
+        port: options.port,
+        sealer: headlessSealer,
+        command: 'remediation-console serve',
+      });
+      const { server } = running;
+      const lines = [
+        `Remediation Console is listening on ${server.url}`,
+        `  API:     ${server.url}/v1   (OpenAPI document: ${server.url}/v1/openapi.json)`,
+        `  Console: ${running.consoleUrl}`,
+        `  Data:    ${dataDir}`,
+      ];
+      if (options.port !== 0 && server.port !== options.port) lines.push(`  (port ${options.port} was taken; listening on ${server.port})`);
+      if (running.demoApiKey) {
+        lines.push('Created the demo organization "demo" (generated data). Its API key, shown only now:', `  ${running.demoApiKey}`);
+      }
+      console.log(lines.join('\n'));
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          void running.stop().then(resolve);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+    });
+}

@@ -1,0 +1,26 @@
+import type { RequestHandler } from 'express';
+import { HttpError } from './http-error.js';
+
+const loopbackNames = ['127.0.0.1', 'localhost', '[::1]'];
+
+/** The Host header values under which the server is reached where it listens. */
+export function acceptedHosts(host: string, port: number): Set<string> {
+  const names = loopbackNames.includes(host) || host === '::1' ? loopbackNames : [host.includes(':') ? `[${host}]` : host];
+  return new Set(names.map((name) => `${name}:${port}`));
+}
+
+/**
+ * Refuses a request whose Host header is not the address and port the server listens on: a
+ * page of another site that rebinds its DNS name to 127.0.0.1 sends its own name, and is
+ * refused before it can read anything.
+ */
+export function loopbackGuard(accepted: () => Set<string>): RequestHandler {
+  return (req, res, next) => {
+    const host = req.headers.host?.toLowerCase();
+    if (!host || !accepted().has(host)) {
+      throw new HttpError(421, 'The Host header does not name this server; use the address it listens on');
+    }
+    res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    next();
+  };
+}

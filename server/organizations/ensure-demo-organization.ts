@@ -1,0 +1,20 @@
+import { demoOrganization } from '../demo/index.js';
+import type { Sealer } from '../secrets/sealer.js';
+import type { Store } from '../store/store.js';
+import { createLocalOrganization } from './manage-organizations.js';
+import { seedOrganization } from './seed-organization.js';
+
+/** The seed of the demo organization's data, so that every first start shows the same data. */
+export const demoSeed = 1;
+
+/**
+ * At first start of an empty data directory, creates the demo organization with the `demo`
+ * dataset and an API key. Returns that key, the only time it is shown, or undefined when the
+ * store had organizations already.
+ */
+export async function ensureDemoOrganization(store: Store, sealer: Sealer): Promise<string | undefined> {
+  if (store.organizations.list().length > 0) return undefined;
+  const organization = await createLocalOrganization(store, sealer, { ...demoOrganization, enrollmentSecret: true, isDemo: true });
+  seedOrganization(store, organization, 'demo', demoSeed);
+  return store.write(() => store.apiKeys.create(organization.rowId, 'created at first start').key);
+}

@@ -1,0 +1,110 @@
+import crypto from 'node:crypto';
+import { createSigningIdentity } from '../agent-config/signing-identity.js';
+import type { Sealer } from '../secrets/sealer.js';
+import { type Organization, slugPattern } from '../store/organizations.js';
+import type { Store } from '../store/store.js';
+
+/** A user's mistake in managing organizations, answered with its message (exit code 2, or 400). */
+export class OrganizationInputError extends Error {}
+
+/** Finds an organization by slug or fails with a message that names it. */
+export function requireOrganization(store: Store, slug: string): Organization {
+  const organization = store.organizations.bySlug(slug);
+  if (!organization) throw new OrganizationInputError(`No organization with slug "${slug}"`);
+  return organization;
+}
+
+/** A new random enrollment secret, as agents send it when they enroll. */
+export function generateEnrollmentSecret(): string {
+  return crypto.randomBytes(24).toString('base64url');
+}
+
+function checkNewOrganization(store: Store, slug: string, name: string): void {
+  if (!slugPattern.test(slug)) {
+    throw new OrganizationInputError(
+      `Invalid slug "${slug}": use 1 to 40 lowercase letters, digits and inner hyphens`,
+    );
+  }
+  if (!name.trim() || name.length > 200) throw new OrganizationInputError('The name must be 1 to 200 characters');
+  if (store.organizations.bySlug(slug)) throw new OrganizationInputError(`An organization "${slug}" exists already`);
+}
+
+/**
+ * Creates a local organization with its signing key and certificate and, unless told
+ * otherwise, a generated enrollment secret.
+ */
+export async function createLocalOrganization(
+  store: Store,
+  sealer: Sealer,
+  input: { slug: string; name: string; enrollmentSecret: boolean; isDemo?: boolean },
+): Promise<Organization> {
+  checkNewOrganization(store, input.slug, input.name);
+  const organization = store.write(() =>
+    store.organizations.insert({
+      slug: input.slug,
+      name: input.name,
+      kind: 'local',
+      isDemo: input.isDemo ?? false,
+      enrollmentSecretSealed: input.enrollmentSecret ? sealer.seal(Buffer.from(generateEnrollmentSecret())) : undefined,
+    }),
+  );
+  await attachSigningIdentity(store, sealer, organization);
+  return store.organizations.byRowId(organization.rowId)!;
+}
+
+/** Gives an organization its signing key (sealed) and self-signed certificate. */
+async function attachSigningIdentity(store: Store, sealer: Sealer, organization: Organization): Promise<void> {
+  const identity = await createSigningIdentity({ id: organization.id, slug: organization.slug, name: organization.name });
+  store.write(() => {
+    store.organizations.setSealedSecret(organization.rowId, 'signing_key', sealer.seal(Buffer.from(identity.privateKeyPem)));
+    store.organizations.setCertificate(organization.rowId, identity.certificatePem);
+  });
+}
+
+/** Removes an organization with all its data and keys. */
+export function removeOrganization(store: Store, slug: string): void {
+  const organization = requireOrganization(store, slug);
+  store.write((inventory) => {
+    inventory.deleteAll(organization.rowId);
+    store.organizations.delete(organization.rowId);
+    inventory.dropUnusedTexts();
+  });
+}
+
+/** Sets (a given value), rotates (a new random value) or clears an organization's enrollment secret. */
+export function changeEnrollmentSecret(
+  store: Store,
+  sealer: Sealer,
+  organization: Organization,
+  change: { set: string } | { rotate: true } | { clear: true },
+): void {
+  let secret: string | null;
+  if ('set' in change) {
+    secret = change.set.trim();
+    if (secret.length < 16 || secret.length > 512 || /\s/.test(secret)) {
+      throw new OrganizationInputError('An enrollment secret must be 16 to 512 characters with no white space');
+    }
+  } else {
+    secret = 'rotate' in change ? generateEnrollmentSecret() : null;
+  }
+  store.write(() =>
+    store.organizations.setSealedSecret(organization.rowId, 'enrollment_secret', secret === null ? null : sealer.seal(Buffer.from(secret))),
+  );
+}
+
+/** The organization's enrollment secret, unsealed, or undefined when it has none. */
+export function readEnrollmentSecret(store: Store, sealer: Sealer, organization: Organization): string | undefined {
+  const sealed = store.organizations.sealedSecret(organization.rowId, 'enrollment_secret');
+  return sealed && sealer.unseal(sealed).toString();
+}
+
+/** The organization's signing key and certificate, unsealed. */
+export function readSigner(
+  store: Store,
+  sealer: Sealer,
+  organization: Organization,
+): { privateKeyPem: string; certificatePem: string } | undefined {
+  const sealed = store.organizations.sealedSecret(organization.rowId, 'signing_key');
+  if (!sealed || !organization.certificatePem) return undefined;
+  return { privateKeyPem: sealer.unseal(sealed).toString(), certificatePem: organization.certificatePem };
+}

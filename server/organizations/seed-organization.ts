@@ -1,0 +1,22 @@
+import { generateInventory } from '../demo/index.js';
+import { type DatasetSize, datasetSizes } from '../schemas/inventory.js';
+import type { Organization } from '../store/organizations.js';
+import type { Store } from '../store/store.js';
+import { OrganizationInputError } from './manage-organizations.js';
+
+/** Whether a string names one of the dataset sizes. */
+export function isDatasetSize(size: string): size is DatasetSize {
+  return Object.hasOwn(datasetSizes, size);
+}
+
+/**
+ * Replaces a local organization's inventory with a generated dataset. A replica's data comes
+ * from its remote tenant and would be overwritten by the next sync, so it is refused.
+ */
+export function seedOrganization(store: Store, organization: Organization, size: DatasetSize, seed: number): void {
+  if (organization.kind !== 'local') {
+    throw new OrganizationInputError(`"${organization.slug}" is a replica of a remote tenant; only local organizations can be seeded`);
+  }
+  const inventory = generateInventory(size, seed);
+  store.write((writes) => writes.replace(organization.rowId, inventory));
+}

@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { appRouter } from './http/app/app-router.js';
+import { generateConsoleToken } from './http/app/require-console-token.js';
+import { createHttpApp } from './http/create-http-app.js';
+import { serveRenderer } from './http/serve-renderer.js';
+import { type RunningServer, startServer } from './http/start-server.js';
+import { ensureDemoOrganization } from './organizations/ensure-demo-organization.js';
+import { packageRoot } from './package-root.js';
+import type { Sealer } from './secrets/sealer.js';
+import { Store } from './store/store.js';
+
+/** How the server of the product is started, headless or in the desktop app. */
+export interface ConsoleServerOptions {
+  dataDir: string;
+  sealer: (dataDir: string) => Sealer;
+  host?: string;
+  port?: number;
+  /** What the process is, recorded in the data-directory lock. */
+  command: string;
+}
+
+/** The running server with the store it serves. */
+export interface ConsoleServer {
+  server: RunningServer;
+  store: Store;
+  /** The console's token for /app; the desktop app hands it over its bridge. */
+  consoleToken: string;
+  /** The console URL carrying the token in its fragment, as the headless server prints it. */
+  consoleUrl: string;
+  /** The demo organization's API key when this start created it. */
+  demoApiKey: string | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens the data directory (taking its lock), creates the demo organization in an empty one,
+ * and serves the v1 API, /app and the console on a loopback port.
+ */
+export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
+  const store = await Store.open({ dataDir: options.dataDir, command: options.command });
+  try {
+    const sealer = options.sealer(options.dataDir);
+    const demoApiKey = await ensureDemoOrganization(store, sealer);
+    const consoleToken = generateConsoleToken();
+    let baseUrl = '';
+    const server = await startServer({
+      host: options.host,
+      port: options.port,
+      dataDir: options.dataDir,
+      createApp: (acceptedHosts) =>
+        createHttpApp({
+          store,
+          acceptedHosts,
+          console: {
+            appRouter: appRouter({ store, consoleToken, apiBaseUrl: () => baseUrl }),
+            staticRouter: serveRenderer(path.join(packageRoot(), 'dist', 'renderer')),
+          },
+        }),
+    });
+    baseUrl = server.url;
+    return {
+      server,
+      store,
+      consoleToken,
+      consoleUrl: `${server.url}/#token=${consoleToken}`,
+      demoApiKey,
+      async stop() {
+        await server.close();
+        store.close();
+      },
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}

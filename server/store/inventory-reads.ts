@@ -1,0 +1,165 @@
+import type { SqlValue } from 'sql.js';
+import type {
+  EndpointListQuery,
+  Paging,
+  RemediationTargetListQuery,
+  ScopeListQuery,
+  VulnerabilityFindingListQuery,
+} from '../schemas/list-queries.js';
+import type { Database } from './database.js';
+
+/** A page of a list with each item already serialized to JSON by SQLite. */
+export interface JsonPage {
+  items: string[];
+  total: number;
+}
+
+/** The four collections and how each turns a row into the JSON of its resource. */
+const collections = {
+  endpoints: {
+    table: 'endpoints',
+    joins: '',
+    json: `json_object(
+      'id', x.id, 'hostname', x.hostname, 'ip', x.ip, 'mac_address', x.mac_address,
+      'operating_system', json_object('name', x.os_name, 'version', x.os_version, 'family', x.os_family,
+                                      'vendor', x.os_vendor, 'architecture', x.os_architecture),
+      'agent_id', x.agent_id, 'agent_version', x.agent_version,
+      'created_at', x.created_at, 'updated_at', x.updated_at)`,
+  },
+  remediationTargets: {
+    table: 'remediation_targets',
+    joins: '',
+    json: `json_object(
+      'id', x.id, 'endpoint_id', x.endpoint_id, 'target_type', x.target_type, 'vendor', x.vendor,
+      'product', x.product, 'version', x.version, 'install_path', x.install_path,
+      'package_name', x.package_name, 'package_manager', x.package_manager, 'status', x.status,
+      'source', x.source, 'associated_cves', json(x.associated_cves),
+      'highest_cvss_score', x.highest_cvss_score, 'created_at', x.created_at, 'updated_at', x.updated_at)`,
+  },
+  scopes: {
+    table: 'scopes',
+    joins: '',
+    json: `json_object(
+      'id', x.id, 'name', x.name, 'description', x.description, 'status', x.status,
+      'subject_filter', json(x.subject_filter), 'endpoint_filter', json(x.endpoint_filter),
+      'finding_filter', json(x.finding_filter), 'created_at', x.created_at, 'updated_at', x.updated_at)`,
+  },
+  findings: {
+    table: 'findings',
+    joins: 'JOIN cves c ON c.id = x.cve_ref JOIN finding_texts t ON t.id = x.text_ref',
+    json: `json_object(
+      'id', x.id, 'endpoint_id', x.endpoint_id, 'remediation_target_id', x.remediation_target_id,
+      'cve_id', c.cve_id, 'severity', x.severity, 'cvss_score', x.cvss_score,
+      'is_kev', json(CASE x.is_kev WHEN 1 THEN 'true' ELSE 'false' END), 'status', x.status,
+      'source', x.source, 'title', t.title, 'description', t.description, 'solution', t.solution,
+      'first_detected_at', x.first_detected_at, 'remediated_at', x.remediated_at,
+      'created_at', x.created_at, 'updated_at', x.updated_at)`,
+  },
+} as const;
+
+/** One of the four collections of the v1 API. */
+export type Collection = keyof typeof collections;
+
+/** A WHERE clause over a collection's table, its terms ANDed. */
+class Conditions {
+  readonly terms: string[] = [];
+  readonly params: SqlValue[] = [];
+
+  constructor(orgRowId: number, paging: Paging) {
+    this.add('org_id = ?', orgRowId);
+    if (paging.updatedSince !== undefined) this.add('updated_ms >= ?', Date.parse(paging.updatedSince));
+  }
+
+  add(term: string, value: SqlValue | undefined): void {
+    if (value === undefined) return;
+    this.terms.push(term);
+    this.params.push(value);
+  }
+
+  get sql(): string {
+    return this.terms.join(' AND ');
+  }
+}
+
+const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+
+/**
+ * The list and get queries of the v1 API. Totals are memoized until the next write, since at
+ * a million findings a count costs more than the page itself and the data rarely changes.
+ */
+export class InventoryReads {
+  private readonly totals = new Map<string, number>();
+  private totalsVersion = -1;
+
+  constructor(private readonly db: Database) {}
+
+  listEndpoints(orgRowId: number, query: EndpointListQuery): JsonPage {
+    const where = new Conditions(orgRowId, query);
+    where.add('os_family = ?', query.osFamily);
+    where.add('has_agent = ?', flag(query.hasAgent));
+    return this.page('endpoints', where, query);
+  }
+
+  listRemediationTargets(orgRowId: number, query: RemediationTargetListQuery): JsonPage {
+    const where = new Conditions(orgRowId, query);
+    where.add('endpoint_id = ?', query.endpointId?.toLowerCase());
+    where.add('target_type = ?', query.targetType);
+    where.add('status = ?', query.status);
+    return this.page('remediationTargets', where, query);
+  }
+
+  listScopes(orgRowId: number, query: ScopeListQuery): JsonPage {
+    const where = new Conditions(orgRowId, query);
+    where.add('status = ?', query.status);
+    return this.page('scopes', where, query);
+  }
+
+  listFindings(orgRowId: number, query: VulnerabilityFindingListQuery): JsonPage {
+    const where = new Conditions(orgRowId, query);
+    where.add('endpoint_id = ?', query.endpointId?.toLowerCase());
+    where.add('remediation_target_id = ?', query.remediationTargetId?.toLowerCase());
+    where.add('severity = ?', query.severity);
+    where.add('status = ?', query.status);
+    where.add('is_kev = ?', flag(query.isKev));
+    where.add('cve_ref = (SELECT id FROM cves WHERE cve_id = ?)', query.cveId);
+    return this.page('findings', where, query);
+  }
+
+  /** One resource of the organization as JSON, or undefined when it has none with that id. */
+  get(collection: Collection, orgRowId: number, id: string): string | undefined {
+    const { table, joins, json } = collections[collection];
+    const value = this.db.value(`SELECT ${json} FROM ${table} x ${joins} WHERE x.org_id = ? AND x.id = ?`, [
+      orgRowId,
+      id.toLowerCase(),
+    ]);
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  private page(collection: Collection, where: Conditions, paging: Paging): JsonPage {
+    const { table, joins, json } = collections[collection];
+    // The inner query walks one index to the page's rows; only those 100 rows are joined.
+    const items = this.db.column(
+      `SELECT ${json}
+       FROM (SELECT seq FROM ${table} WHERE ${where.sql} ORDER BY seq LIMIT ? OFFSET ?) AS page
+       JOIN ${table} x ON x.seq = page.seq ${joins}
+       ORDER BY page.seq`,
+      [...where.params, paging.limit, paging.offset],
+    ) as string[];
+    return { items, total: this.total(table, where) };
+  }
+
+  private total(table: string, where: Conditions): number {
+    if (this.totalsVersion !== this.db.version) {
+      this.totals.clear();
+      this.totalsVersion = this.db.version;
+    }
+    const key = `${table}|${where.sql}|${JSON.stringify(where.params)}`;
+    let total = this.totals.get(key);
+    if (total === undefined) {
+      total = Number(this.db.value(`SELECT count(*) FROM ${table} WHERE ${where.sql}`, where.params));
+      if (this.totals.size >= 10_000) this.totals.clear();
+      this.totals.set(key, total);
+    }
+    return total;
+  }
+}

@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { smallInventory } from '../test/support/fixtures.js';
+import { DataDirectoryLockedError, dataDirectoryFiles } from './data-directory.js';
+import { IncompatibleDatabaseError } from './database.js';
+import { Store } from './store.js';
+
+const folders: string[] = [];
+function newDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-store-'));
+  folders.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of folders.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const inventory = smallInventory(5, 10);
+
+async function storeWithOrganization(dataDir: string) {
+  const store = await Store.open({ dataDir, command: 'test' });
+  const organization = store.write((writes) => {
+    const created = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
+    writes.replace(created.rowId, inventory);
+    return created;
+  });
+  return { store, organization };
+}
+
+describe('Store', () => {
+  it('persists every write to the data directory and reads it back after a restart', async () => {
+    const dataDir = newDataDir();
+    const { store, organization } = await storeWithOrganization(dataDir);
+    const { key } = store.write(() => store.apiKeys.create(organization.rowId, null));
+    store.close();
+    expect(fs.readdirSync(dataDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+
+    const reopened = await Store.open({ dataDir, command: 'test' });
+    expect(reopened.apiKeys.organizationOf(key)).toBe(organization.rowId);
+    const page = reopened.inventory.listFindings(organization.rowId, { limit: 100, offset: 0 });
+    expect(page.total).toBe(inventory.findings.length);
+    reopened.close();
+  });
+
+  it('stores API keys only as hashes', async () => {
+    const dataDir = newDataDir();
+    const { store, organization } = await storeWithOrganization(dataDir);
+    const { key } = store.write(() => store.apiKeys.create(organization.rowId, null));
+    store.close();
+    const bytes = fs.readFileSync(dataDirectoryFiles(dataDir).database);
+    expect(bytes.includes(Buffer.from(key))).toBe(false);
+    expect(bytes.includes(Buffer.from(key.slice(3, 20)))).toBe(false);
+  });
+
+  it('keeps each CVE id and each CVE text once, however many findings share them', async () => {
+    const store = await Store.open();
+    const organization = store.write((writes) => {
+      const created = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
+      writes.replace(created.rowId, inventory);
+      return created;
+    });
+    const internals = store as unknown as { db: { value(sql: string): unknown } };
+    const distinctCves = new Set(inventory.findings.map((f) => f.cve_id.toUpperCase())).size;
+    const distinctTexts = new Set(inventory.findings.map((f) => JSON.stringify([f.title, f.description, f.solution]))).size;
+    expect(internals.db.value('SELECT count(*) FROM cves')).toBe(distinctCves);
+    expect(internals.db.value('SELECT count(*) FROM finding_texts')).toBe(distinctTexts);
+    expect(distinctTexts).toBeLessThan(inventory.findings.length / 5);
+    store.write((writes) => writes.deleteAll(organization.rowId));
+    store.write((writes) => writes.dropUnusedTexts());
+    expect(internals.db.value('SELECT count(*) FROM finding_texts')).toBe(0);
+    store.close();
+  });
+
+  it('rolls a failed write back completely, in memory and on disk', async () => {
+    const dataDir = newDataDir();
+    const { store, organization } = await storeWithOrganization(dataDir);
+    const before = fs.readFileSync(dataDirectoryFiles(dataDir).database);
+    expect(() =>
+      store.write((writes) => {
+        writes.replace(organization.rowId, { endpoints: [], remediationTargets: [], scopes: [], findings: [] });
+        throw new Error('interrupted');
+      }),
+    ).toThrow('interrupted');
+    expect(store.inventory.listEndpoints(organization.rowId, { limit: 1, offset: 0 }).total).toBe(inventory.endpoints.length);
+    expect(fs.readFileSync(dataDirectoryFiles(dataDir).database).equals(before)).toBe(true);
+    store.close();
+  });
+
+  it('never leaves a half-written database when writing the file fails', async () => {
+    const dataDir = newDataDir();
+    const { store, organization } = await storeWithOrganization(dataDir);
+    const file = dataDirectoryFiles(dataDir).database;
+    const before = fs.readFileSync(file);
+    fs.mkdirSync(`${file}.${process.pid}.tmp`);
+    expect(() => store.write(() => store.apiKeys.create(organization.rowId, null))).toThrow();
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    fs.rmdirSync(`${file}.${process.pid}.tmp`);
+    store.close();
+    const reopened = await Store.open({ dataDir, readOnly: true });
+    expect(reopened.organizations.bySlug('acme')).toBeDefined();
+    reopened.close();
+  });
+
+  it('refuses a second writer with an error naming the first, and allows readers', async () => {
+    const dataDir = newDataDir();
+    const { store } = await storeWithOrganization(dataDir);
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      fs.writeFileSync(
+        dataDirectoryFiles(dataDir).lock,
+        JSON.stringify({ pid: child.pid, command: 'remediation-console serve', startedAt: '2026-11-22T10:00:00.000Z' }),
+      );
+      const error = await Store.open({ dataDir, command: 'second' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DataDirectoryLockedError);
+      expect((error as Error).message).toContain(`process ${child.pid}`);
+      expect((error as Error).message).toContain('remediation-console serve');
+      const reader = await Store.open({ dataDir, readOnly: true });
+      expect(reader.organizations.list()).toHaveLength(1);
+      reader.close();
+    } finally {
+      child.kill();
+      store.close();
+    }
+  });
+
+  it('takes over the lock of a process that no longer runs', async () => {
+    const dataDir = newDataDir();
+    fs.writeFileSync(dataDirectoryFiles(dataDir).lock, JSON.stringify({ pid: 2 ** 22 + 12345, command: 'crashed', startedAt: 'then' }));
+    const store = await Store.open({ dataDir, command: 'test' });
+    expect(JSON.parse(fs.readFileSync(dataDirectoryFiles(dataDir).lock, 'utf8')).pid).toBe(process.pid);
+    store.close();
+    expect(fs.existsSync(dataDirectoryFiles(dataDir).lock)).toBe(false);
+  });
+
+  it('refuses a database written by a newer schema, without touching it', async () => {
+    const dataDir = newDataDir();
+    const { store } = await storeWithOrganization(dataDir);
+    (store as unknown as { db: { exec(sql: string): void } }).db.exec('PRAGMA user_version = 999');
+    store.close();
+    const before = fs.readFileSync(dataDirectoryFiles(dataDir).database);
+    await expect(Store.open({ dataDir, command: 'test' })).rejects.toBeInstanceOf(IncompatibleDatabaseError);
+    expect(fs.readFileSync(dataDirectoryFiles(dataDir).database).equals(before)).toBe(true);
+    expect(fs.existsSync(dataDirectoryFiles(dataDir).lock)).toBe(false);
+  });
+});

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import { ApiKeyRecords } from './api-keys.js';
+import { type DataDirectoryLock, dataDirectoryFiles, lockDataDirectory } from './data-directory.js';
+import { Database } from './database.js';
+import { InventoryReads } from './inventory-reads.js';
+import { InventoryWrites } from './inventory-writes.js';
+import { OrganizationRecords } from './organizations.js';
+
+/** How a store is opened. */
+export interface StoreOptions {
+  /** The data directory; without one the store lives in memory (tests). */
+  dataDir?: string;
+  /** What the process is, recorded in the lock so that a second process can name it. */
+  command?: string;
+  /** Open without taking the lock, for commands that only read; writes are then refused. */
+  readOnly?: boolean;
+}
+
+/**
+ * The sql.js store: every SQL statement of the product lives in this folder. Writes go through
+ * {@link Store.write}, which applies them in one transaction and then persists the database
+ * atomically, so that the file on disk always holds the state before or after a write.
+ */
+export class Store {
+  readonly organizations: OrganizationRecords;
+  readonly apiKeys: ApiKeyRecords;
+  readonly inventory: InventoryReads;
+  private readonly inventoryWrites: InventoryWrites;
+  private closed = false;
+
+  private constructor(
+    private readonly db: Database,
+    private readonly lock: DataDirectoryLock | undefined,
+    readonly readOnly: boolean,
+  ) {
+    this.organizations = new OrganizationRecords(db);
+    this.apiKeys = new ApiKeyRecords(db);
+    this.inventory = new InventoryReads(db);
+    this.inventoryWrites = new InventoryWrites(db);
+  }
+
+  /** Opens (creating when needed) the store of a data directory, or an in-memory one. */
+  static async open(options: StoreOptions = {}): Promise<Store> {
+    const { dataDir, readOnly = false } = options;
+    if (!dataDir) return new Store(await Database.open(), undefined, false);
+    const lock = readOnly ? undefined : lockDataDirectory(dataDir, options.command ?? process.argv.slice(1).join(' '));
+    try {
+      const file = dataDirectoryFiles(dataDir).database;
+      if (readOnly && !fs.existsSync(file)) throw new Error(`No store in ${dataDir} yet: run "remediation-console serve" or "orgs create" first.`);
+      return new Store(await Database.open(file, { readOnly }), lock, readOnly);
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
+  }
+
+  /** A number that changes whenever the store's data does. */
+  get version(): number {
+    return this.db.version;
+  }
+
+  /**
+   * Applies `work` as one transaction and persists the result. `work` receives the writer of
+   * inventory rows; organization and key records are written through their own objects.
+   */
+  write<T>(work: (inventory: InventoryWrites) => T): T {
+    if (this.readOnly) throw new Error('This store was opened read-only');
+    const result = this.db.transaction(() => work(this.inventoryWrites));
+    this.db.persist();
+    return result;
+  }
+
+  /** Answers whether the store responds, for `GET /health`. */
+  isHealthy(): boolean {
+    return !this.closed && this.db.isHealthy();
+  }
+
+  /** Persists, closes the database and releases the data-directory lock. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (!this.readOnly) this.db.persist();
+    this.db.close();
+    this.lock?.release();
+  }
+}
