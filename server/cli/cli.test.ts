@@ -68,9 +68,9 @@ describe('remediation-console serve', () => {
     const key = /\n {2}(rc_\S+)\n/.exec(output())![1]!;
 
     expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok' });
-    const endpoints = await (await fetch(`${url}/v1/endpoints?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).json();
+    const endpoints = (await (await fetch(`${url}/v1/endpoints?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).json()) as any;
     expect(endpoints.total).toBe(500);
-    const findings = await (await fetch(`${url}/v1/vulnerability-findings?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).json();
+    const findings = (await (await fetch(`${url}/v1/vulnerability-findings?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).json()) as any;
     expect(findings.total).toBe(20_000);
 
     const address = JSON.parse(fs.readFileSync(dataDirectoryFiles(dataDir).apiAddress, 'utf8'));
@@ -93,7 +93,7 @@ describe('remediation-console serve', () => {
 
     const restarted = await serve(dataDir, '--port', '0');
     expect(restarted.output()).not.toContain('Created the demo');
-    const again = await (await fetch(`${restarted.url}/v1/endpoints?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).json();
+    const again = (await (await fetch(`${restarted.url}/v1/endpoints?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).json()) as any;
     expect(again.total).toBe(500);
     restarted.child.kill('SIGTERM');
     await exited(restarted.child);

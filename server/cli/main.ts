@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { DataDirectoryLockedError } from '../store/data-directory.js';
 import { OrganizationInputError } from '../organizations/manage-organizations.js';
 import { UsageError } from './cli-context.js';
+import { registerAgentConfigCommands } from './commands/agent-config.js';
 import { registerKeysCommands } from './commands/keys.js';
 import { registerOrgsCommands } from './commands/orgs.js';
 import { registerSeedCommand } from './commands/seed.js';
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerOrgsCommands(program);
   registerKeysCommands(program);
   registerSeedCommand(program);
+  registerAgentConfigCommands(program);
   return program;
 }
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { createSigningIdentity } from '../agent-config/signing-identity.js';
+import { createSigningIdentity } from '../agent-config/index.js';
+import { type RemoteTenant, parseRemoteUrl, remoteGet } from '../remote/remote-tenant.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { type Organization, slugPattern } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
@@ -107,4 +108,38 @@ export function readSigner(
   const sealed = store.organizations.sealedSecret(organization.rowId, 'signing_key');
   if (!sealed || !organization.certificatePem) return undefined;
   return { privateKeyPem: sealer.unseal(sealed).toString(), certificatePem: organization.certificatePem };
+}
+
+/** A replica's remote tenant with its key unsealed; undefined for a local organization. */
+export function readRemoteTenant(store: Store, sealer: Sealer, organization: Organization): RemoteTenant | undefined {
+  const sealed = store.organizations.sealedSecret(organization.rowId, 'remote_key');
+  if (organization.kind !== 'replica' || !organization.remoteUrl || !sealed) return undefined;
+  return { baseUrl: organization.remoteUrl, apiKey: sealer.unseal(sealed).toString() };
+}
+
+/**
+ * Connects a replica organization to its remote tenant: checks first that the remote answers
+ * the v1 API with that key, then saves the organization with the key sealed.
+ */
+export async function connectReplicaOrganization(
+  store: Store,
+  sealer: Sealer,
+  input: { slug: string; name?: string; remoteUrl: string; apiKey: string },
+): Promise<Organization> {
+  const name = input.name ?? input.slug;
+  checkNewOrganization(store, input.slug, name);
+  const baseUrl = parseRemoteUrl(input.remoteUrl);
+  if (!baseUrl) throw new OrganizationInputError(`--remote "${input.remoteUrl}" is not an http or https URL without credentials, query or fragment`);
+  const apiKey = input.apiKey.trim();
+  if (!apiKey || /\s/.test(apiKey)) throw new OrganizationInputError('The remote API key is empty or contains white space');
+  const response = await remoteGet({ baseUrl, apiKey }, '/v1/scopes?limit=1');
+  if (response.status === 401) throw new OrganizationInputError(`The remote tenant ${baseUrl} refused the API key (401)`);
+  if (!response.ok) throw new OrganizationInputError(`The remote tenant ${baseUrl} answered ${response.status} to a test request`);
+  const body = (await response.json().catch(() => undefined)) as { data?: unknown; total?: unknown } | undefined;
+  if (!Array.isArray(body?.data) || typeof body.total !== 'number') {
+    throw new OrganizationInputError(`${baseUrl} answered, but not as the Remediation Inventory v1 API`);
+  }
+  return store.write(() =>
+    store.organizations.insert({ slug: input.slug, name, kind: 'replica', remoteUrl: baseUrl, remoteKeySealed: sealer.seal(Buffer.from(apiKey)) }),
+  );
 }

@@ -1,6 +1,21 @@
 import type { Command } from 'commander';
-import { createLocalOrganization, removeOrganization } from '../../organizations/manage-organizations.js';
-import { headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
+import fs from 'node:fs';
+import {
+  changeEnrollmentSecret,
+  connectReplicaOrganization,
+  createLocalOrganization,
+  removeOrganization,
+  requireOrganization,
+} from '../../organizations/manage-organizations.js';
+import { UsageError, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
+
+function readSecretFile(file: string, what: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new UsageError(`Cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
 
 /** `orgs ...`: the organizations of the data directory. */
 export function registerOrgsCommands(program: Command): void {
@@ -48,6 +63,62 @@ export function registerOrgsCommands(program: Command): void {
       await withStore(resolveDataDir(options.dataDir), { command: 'remediation-console orgs remove' }, (store) => {
         removeOrganization(store, options.slug);
         console.log(`Removed organization "${options.slug}".`);
+      });
+    });
+
+  orgs
+    .command('connect')
+    .description('add a replica of a remote tenant; checks the remote answers with the key before saving it')
+    .requiredOption('--slug <slug>', 'short name of the replica')
+    .requiredOption('--remote <url>', "the remote tenant's base URL")
+    .requiredOption('--api-key-file <file>', "a file holding the remote tenant's API key")
+    .option('--name <name>', 'display name (default: the slug)')
+    .option('--data-dir <dir>', 'data directory')
+    .action(async (options: { slug: string; remote: string; apiKeyFile: string; name?: string; dataDir?: string }) => {
+      const apiKey = readSecretFile(options.apiKeyFile, 'the API key file');
+      const dataDir = resolveDataDir(options.dataDir);
+      await withStore(dataDir, { command: 'remediation-console orgs connect' }, async (store) => {
+        const organization = await connectReplicaOrganization(store, headlessSealer(dataDir), {
+          slug: options.slug,
+          name: options.name,
+          remoteUrl: options.remote,
+          apiKey,
+        });
+        console.log(`Connected "${organization.slug}" to ${organization.remoteUrl}.`);
+      });
+    });
+
+  orgs
+    .command('enrollment-secret')
+    .description("set, rotate or clear an organization's enrollment secret (never printed)")
+    .requiredOption('--org <slug>', 'the organization')
+    .option('--set-file <file>', 'set the secret to the content of this file')
+    .option('--rotate', 'replace it with a new random secret')
+    .option('--clear', 'remove it: agent configuration files can then not be generated')
+    .option('--data-dir <dir>', 'data directory')
+    .action(async (options: { org: string; setFile?: string; rotate?: boolean; clear?: boolean; dataDir?: string }) => {
+      const chosen = [options.setFile !== undefined, options.rotate === true, options.clear === true].filter(Boolean).length;
+      if (chosen !== 1) throw new UsageError('Give exactly one of --set-file FILE, --rotate or --clear');
+      const change = options.setFile !== undefined ? { set: readSecretFile(options.setFile, 'the secret file') } : options.rotate ? { rotate: true as const } : { clear: true as const };
+      const dataDir = resolveDataDir(options.dataDir);
+      await withStore(dataDir, { command: 'remediation-console orgs enrollment-secret' }, (store) => {
+        const organization = requireOrganization(store, options.org);
+        if (organization.kind !== 'local') throw new UsageError(`"${organization.slug}" is a replica: its enrollment secret lives on its remote tenant`);
+        changeEnrollmentSecret(store, headlessSealer(dataDir), organization, change);
+        console.log(`The enrollment secret of "${organization.slug}" was ${'set' in change ? 'set' : 'rotate' in change ? 'rotated' : 'cleared'}.`);
+      });
+    });
+
+  orgs
+    .command('cert')
+    .description("print an organization's signing certificate (PEM)")
+    .requiredOption('--org <slug>', 'the organization')
+    .option('--data-dir <dir>', 'data directory')
+    .action(async (options: { org: string; dataDir?: string }) => {
+      await withStore(resolveDataDir(options.dataDir), { readOnly: true, command: 'orgs cert' }, (store) => {
+        const organization = requireOrganization(store, options.org);
+        if (!organization.certificatePem) throw new UsageError(`"${organization.slug}" has no signing certificate here (a replica's files are signed by its remote tenant)`);
+        process.stdout.write(organization.certificatePem.endsWith('\n') ? organization.certificatePem : `${organization.certificatePem}\n`);
       });
     });
 }

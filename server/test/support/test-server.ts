@@ -1,6 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createHttpApp } from '../../http/create-http-app.js';
 import { type RunningServer, startServer } from '../../http/start-server.js';
+import { agentConfigRoute } from '../../http/v1/agent-config-route.js';
+import { createLocalOrganization } from '../../organizations/manage-organizations.js';
 import type { Inventory } from '../../schemas/inventory.js';
+import { keyFileSealer } from '../../secrets/key-file-sealer.js';
+import type { Sealer } from '../../secrets/sealer.js';
 import type { Organization } from '../../store/organizations.js';
 import { Store } from '../../store/store.js';
 
@@ -16,34 +23,64 @@ export interface TestServer {
   url: string;
   port: number;
   store: Store;
+  sealer: Sealer;
   server: RunningServer;
   orgs: TestOrganization[];
+  /** What the server logged as causes of 500 answers. */
+  logged: string[];
   close(): Promise<void>;
 }
 
-/** Starts the v1 API on a free loopback port with the given organizations and their data. */
-export async function startTestServer(orgs: { slug: string; inventory: Inventory }[]): Promise<TestServer> {
+/** An organization to create: its data, and whether it gets an enrollment secret (default yes). */
+export interface TestOrganizationSpec {
+  slug: string;
+  inventory: Inventory;
+  enrollmentSecret?: boolean;
+}
+
+/**
+ * Starts the v1 API, agent configuration download included, on a free loopback port with the
+ * given organizations (each with its signing identity, data and one API key).
+ */
+export async function startTestServer(specs: TestOrganizationSpec[]): Promise<TestServer> {
   const store = await Store.open();
-  const created = orgs.map(({ slug, inventory }) =>
-    store.write((writes) => {
-      const organization = store.organizations.insert({ slug, name: `Test ${slug}`, kind: 'local' });
+  const sealerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-sealer-'));
+  const sealer = keyFileSealer(path.join(sealerDir, 'sealing.key'));
+  const orgs: TestOrganization[] = [];
+  for (const { slug, inventory, enrollmentSecret = true } of specs) {
+    const organization = await createLocalOrganization(store, sealer, { slug, name: `Test ${slug}`, enrollmentSecret });
+    const apiKey = store.write((writes) => {
       writes.replace(organization.rowId, inventory);
-      return { organization, inventory, apiKey: store.apiKeys.create(organization.rowId, 'test').key };
-    }),
-  );
+      return store.apiKeys.create(organization.rowId, 'test').key;
+    });
+    orgs.push({ organization, inventory, apiKey });
+  }
+  const logged: string[] = [];
+  const log = (message: string, error: unknown) => logged.push(`${message} ${String(error)}`);
+  let baseUrl = '';
   const server = await startServer({
     port: 0,
-    createApp: (acceptedHosts) => createHttpApp({ store, acceptedHosts, log: () => {} }),
+    createApp: (acceptedHosts) =>
+      createHttpApp({
+        store,
+        acceptedHosts,
+        log,
+        v1Extensions: [agentConfigRoute({ store, sealer, serverUrl: () => baseUrl, log })],
+      }),
   });
+  baseUrl = server.url;
   return {
     url: server.url,
     port: server.port,
     store,
+    sealer,
     server,
-    orgs: created,
+    orgs,
+    logged,
     async close() {
       await server.close();
       store.close();
+      fs.rmSync(sealerDir, { recursive: true, force: true });
     },
   };
 }

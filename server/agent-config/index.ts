@@ -1,0 +1,10 @@
+/** Signed agent configuration files (DESIGN section 6): generation, verification, signing identities. */
+export { agentBundleId, agentTeamId } from './agent-identity.js';
+export { AgentConfigInputError, AgentConfigSigningError, AgentConfigVerificationError } from './errors.js';
+export type { AgentConfigInputProblem } from './errors.js';
+export { generateAgentConfig } from './generate.js';
+export type { GenerateAgentConfigInput, GeneratedAgentConfig } from './generate.js';
+export { certificateFingerprint, createSigningIdentity } from './signing-identity.js';
+export type { SigningIdentity, SigningIdentityOrganization } from './signing-identity.js';
+export { extractProfile, verifyAgentConfig } from './verify.js';
+export type { AgentConfigReport, VerifyAgentConfigOptions } from './verify.js';

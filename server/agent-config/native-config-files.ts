@@ -1,0 +1,91 @@
+/**
+ * The platform-native configuration files of `profile=config`: what an admin installs by hand or
+ * with a configuration-management tool. Each is signed apart (a detached .p7s beside it).
+ */
+import { build as buildPlist } from 'plist';
+import { Document } from 'yaml';
+import { agentBundleId, linuxConfigPath, windowsPolicyKey } from './agent-identity.js';
+import { type AgentSettings, agentSettingList, pascalCaseSettings } from './agent-settings.js';
+import type { AgentPlatform } from '../schemas/agent-config.js';
+
+/** A file of the ZIP, before signing. */
+export interface NativeConfigFile {
+  name: string;
+  bytes: Buffer;
+  /** It holds the enrollment secret: extracted with owner-only permissions. */
+  holdsSecret: boolean;
+}
+
+/** The names of the native files, per platform; verification finds the settings by them. */
+export const nativeConfigFileNames = {
+  macosPlist: `${agentBundleId}.plist`,
+  windowsRegistry: 'RemediationConsoleAgent.reg',
+  windowsJson: 'agent.json',
+  linuxYaml: 'agent.yaml',
+} as const;
+
+/** The configuration file(s) of a platform for these settings. */
+export function nativeConfigFiles(platform: AgentPlatform, settings: AgentSettings): NativeConfigFile[] {
+  switch (platform) {
+    case 'macos':
+      return [{ name: nativeConfigFileNames.macosPlist, bytes: Buffer.from(xmlPlist(pascalCaseSettings(settings))), holdsSecret: true }];
+    case 'windows':
+      return [
+        { name: nativeConfigFileNames.windowsRegistry, bytes: registryFile(settings), holdsSecret: true },
+        {
+          name: nativeConfigFileNames.windowsJson,
+          bytes: Buffer.from(`${JSON.stringify(pascalCaseSettings(settings), null, 2)}\n`),
+          holdsSecret: true,
+        },
+      ];
+    case 'linux':
+      return [{ name: nativeConfigFileNames.linuxYaml, bytes: Buffer.from(yamlFile(settings)), holdsSecret: true }];
+  }
+}
+
+/** An XML property list indented with tabs, as Apple's tools write one. */
+export function xmlPlist(value: Parameters<typeof buildPlist>[0]): string {
+  return `${buildPlist(value, { indent: '\t' })}\n`;
+}
+
+/**
+ * A `.reg` file for HKLM in regedit's own export format: "Windows Registry Editor Version 5.00",
+ * UTF-16LE with a byte-order mark and CRLF lines. regedit and `reg import` read UTF-16LE without
+ * ambiguity, while an 8-bit file would be read in the machine's ANSI code page and garble any
+ * non-ASCII character of a value.
+ */
+function registryFile(settings: AgentSettings): Buffer {
+  const lines = [
+    'Windows Registry Editor Version 5.00',
+    '',
+    '; Remediation Console agent settings. Import as an administrator: reg import RemediationConsoleAgent.reg',
+    '',
+    `[${windowsPolicyKey}]`,
+    ...agentSettingList(settings).map(({ pascalName, value }) =>
+      typeof value === 'number'
+        ? `"${pascalName}"=dword:${value.toString(16).padStart(8, '0')}`
+        : `"${pascalName}"="${registryString(value)}"`,
+    ),
+    '',
+    '',
+  ];
+  return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(lines.join('\r\n'), 'utf16le')]);
+}
+
+function registryString(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}
+
+/**
+ * The YAML of /etc/remediation-console/agent.yaml. Every string is double-quoted so that no YAML
+ * 1.1 reader turns a value into a date, a boolean or a number.
+ */
+function yamlFile(settings: AgentSettings): string {
+  const document = new Document(
+    Object.fromEntries(agentSettingList(settings).map(({ snakeName, value }) => [snakeName, value])),
+  );
+  document.commentBefore =
+    ` Remediation Console agent configuration. Install as ${linuxConfigPath},\n` +
+    ' owned by root with mode 0600: it holds the enrollment secret.';
+  return document.toString({ defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 });
+}

@@ -1,0 +1,25 @@
+/** What verification tells about a file; shared by the .mobileconfig and ZIP verifiers. */
+import type { X509Certificate } from 'node:crypto';
+import type { AgentPlatform, AgentProfile } from '../schemas/agent-config.js';
+
+/** What a verified agent configuration file holds. */
+export interface AgentConfigReport {
+  kind: 'mobileconfig' | 'zip';
+  platform: AgentPlatform;
+  profile: AgentProfile;
+  organizationId: string;
+  configId: string;
+  /** ISO 8601, as recorded in the file. */
+  generatedAt: string;
+  /** The PayloadTypes of a profile's payloads, in order; empty for a ZIP. */
+  payloads: string[];
+  /** The entries of a ZIP, in order; empty for a profile. */
+  files: string[];
+  /** The certificate every signature was verified against. */
+  signer: { subject: string; fingerprint: string };
+}
+
+/** The signer as a report shows it: `O=..., CN=...` and the SHA-256 fingerprint. */
+export function describeSigner(certificate: X509Certificate): AgentConfigReport['signer'] {
+  return { subject: certificate.subject.split('\n').join(', '), fingerprint: certificate.fingerprint256 };
+}

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import { AgentConfigVerificationError, verifyAgentConfig } from '../../agent-config/index.js';
+import { requireOrganization } from '../../organizations/manage-organizations.js';
+import { produceAgentConfig } from '../../organizations/produce-agent-config.js';
+import { agentConfigQuerySchema, checkPlatformProfile } from '../../schemas/agent-config.js';
+import { writeFileAtomically } from '../../store/data-directory.js';
+import { UsageError, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
+
+/** `agent-config` writes a signed agent configuration file; `verify` checks one. */
+export function registerAgentConfigCommands(program: Command): void {
+  program
+    .command('agent-config')
+    .description("write an organization's signed agent configuration file")
+    .requiredOption('--org <slug>', 'the organization')
+    .requiredOption('--platform <platform>', 'macos, windows or linux')
+    .option('--profile <profile>', 'config, mdm-full or mdm-permissions', 'config')
+    .requiredOption('--out <file>', 'where to write the file')
+    .option('--server-url <url>', 'the URL agents reach the server at', 'http://127.0.0.1:7300')
+    .option('--data-dir <dir>', 'data directory')
+    .action(async (options: { org: string; platform: string; profile: string; out: string; serverUrl: string; dataDir?: string }) => {
+      const parsed = agentConfigQuerySchema.safeParse({ platform: options.platform, profile: options.profile });
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        throw new UsageError(`--${String(issue.path[0])} ${issue.message}`);
+      }
+      const invalidCombination = checkPlatformProfile(parsed.data.platform, parsed.data.profile);
+      if (invalidCombination) throw new UsageError(`Invalid platform/profile combination: ${invalidCombination}`);
+      const dataDir = resolveDataDir(options.dataDir);
+      await withStore(dataDir, { readOnly: true, command: 'remediation-console agent-config' }, async (store) => {
+        const organization = requireOrganization(store, options.org);
+        const outcome = await produceAgentConfig(store, headlessSealer(dataDir), organization, parsed.data, {
+          serverUrl: options.serverUrl,
+          log: (message, error) => console.error(message, error),
+        });
+        if (!outcome.ok) throw new Error(outcome.message);
+        writeFileAtomically(options.out, outcome.bytes, 0o600);
+        console.log(`Wrote ${outcome.filename} (${outcome.bytes.length} bytes) to ${options.out}`);
+      });
+    });
+
+  program
+    .command('verify')
+    .description('verify a signed agent configuration file and show what it holds')
+    .argument('<file>', 'a .zip or .mobileconfig written by agent-config or the API')
+    .option('--cert <pem>', "the organization's certificate (PEM file) the file must be signed with")
+    .action(async (file: string, options: { cert?: string }) => {
+      const bytes = readInput(file, 'file');
+      const certificatePem = options.cert === undefined ? undefined : readInput(options.cert, '--cert').toString();
+      try {
+        const report = await verifyAgentConfig(bytes, { certificatePem });
+        const lines = [
+          `Signature: valid${options.cert ? ' (signed with the given certificate)' : ' (signed with the certificate the file carries)'}`,
+          `Signer: ${report.signer.subject}`,
+          `Fingerprint (SHA-256): ${report.signer.fingerprint}`,
+          `Kind: ${report.kind} (platform ${report.platform}, profile ${report.profile})`,
+          `Organization: ${report.organizationId}`,
+          `Config id: ${report.configId}`,
+          `Generated at: ${report.generatedAt}`,
+        ];
+        if (report.payloads.length > 0) lines.push('Payloads:', ...report.payloads.map((payload) => `  ${payload}`));
+        if (report.files.length > 0) lines.push('Files:', ...report.files.map((name) => `  ${name}`));
+        console.log(lines.join('\n'));
+      } catch (error) {
+        if (error instanceof AgentConfigVerificationError) throw new Error(`Verification failed: ${error.message}`);
+        throw error;
+      }
+    });
+}
+
+function readInput(file: string, what: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    throw new UsageError(`Cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}

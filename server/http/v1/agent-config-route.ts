@@ -1,0 +1,63 @@
+import type express from 'express';
+import { produceAgentConfig } from '../../organizations/produce-agent-config.js';
+import { agentConfigFileSchema, agentConfigQuerySchema, checkPlatformProfile } from '../../schemas/agent-config.js';
+import { errorSchema } from '../../schemas/common.js';
+import type { Sealer } from '../../secrets/sealer.js';
+import type { Store } from '../../store/store.js';
+import { HttpError } from '../http-error.js';
+import type { OpenApiRouteRegistrar } from '../openapi-document.js';
+import { parseQuery } from '../query-parameters.js';
+import { methodNotAllowed, organizationOf } from './v1-router.js';
+
+/** What the agent configuration download needs. */
+export interface AgentConfigRouteContext {
+  store: Store;
+  sealer: Sealer;
+  /** The URL agents are told to reach: the server's own base URL. */
+  serverUrl: () => string;
+  log: (message: string, error: unknown) => void;
+}
+
+/** Content-Disposition for a generated name: quoted, with nothing that could break out of the quotes. */
+function attachment(filename: string): string {
+  return `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`;
+}
+
+/**
+ * `GET /v1/agent/config` (specification 4.9, DESIGN section 6): after the key, 400 for the
+ * query, 400 for an MDM profile on another platform, 409 without an enrollment secret, 500 when
+ * signing fails, 502 when a replica's remote cannot be reached.
+ */
+export function agentConfigRoute(context: AgentConfigRouteContext): { install: (router: express.Router) => void; openapi: OpenApiRouteRegistrar } {
+  const handler: express.RequestHandler = async (req, res) => {
+    const query = parseQuery(req, agentConfigQuerySchema);
+    const invalidCombination = checkPlatformProfile(query.platform, query.profile);
+    if (invalidCombination) throw new HttpError(400, `Invalid platform/profile combination: ${invalidCombination}`);
+    const outcome = await produceAgentConfig(context.store, context.sealer, organizationOf(res), query, {
+      serverUrl: context.serverUrl(),
+      log: context.log,
+    });
+    if (!outcome.ok) throw new HttpError(outcome.status, outcome.message);
+    res.set({ 'Content-Type': outcome.contentType, 'Content-Disposition': attachment(outcome.filename) }).send(outcome.bytes);
+  };
+  return {
+    install: (router) => router.route('/agent/config').get(handler).all(methodNotAllowed),
+    openapi: (registry, { errors }) =>
+      registry.registerPath({
+        method: 'get',
+        path: '/v1/agent/config',
+        summary: 'Download a signed agent configuration file',
+        security: [{ bearer: [] }],
+        request: { query: agentConfigQuerySchema },
+        responses: {
+          200: {
+            description: 'The signed file; Content-Disposition names it.',
+            content: { 'application/octet-stream': { schema: agentConfigFileSchema } },
+          },
+          ...errors,
+          409: { description: 'The organization has no enrollment secret.', content: { 'application/json': { schema: errorSchema } } },
+          502: { description: 'The remote tenant of a replica organization could not be reached.', content: { 'application/json': { schema: errorSchema } } },
+        },
+      }),
+  };
+}

@@ -1,0 +1,41 @@
+/** A remote tenant service: any server that follows the specification (DESIGN section 5). */
+export interface RemoteTenant {
+  /** Base URL, without a trailing slash, e.g. `https://tenant.example.com`. */
+  baseUrl: string;
+  apiKey: string;
+}
+
+/** Raised when the remote tenant cannot be reached or answers in a way that is not the API. */
+export class RemoteUnreachableError extends Error {}
+
+/** How long one request to a remote may take before it counts as unreachable. */
+export const remoteRequestTimeoutMs = 30_000;
+
+/** Normalizes a remote's base URL: http or https, no credentials, query or fragment. */
+export function parseRemoteUrl(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash) return undefined;
+  return url.href.replace(/\/+$/, '');
+}
+
+/**
+ * One GET to the remote's v1 API with its key. A network failure or a timeout raises
+ * {@link RemoteUnreachableError}; any HTTP answer is returned as it is.
+ */
+export async function remoteGet(remote: RemoteTenant, pathAndQuery: string, timeoutMs = remoteRequestTimeoutMs): Promise<Response> {
+  try {
+    return await fetch(`${remote.baseUrl}${pathAndQuery}`, {
+      headers: { Authorization: `Bearer ${remote.apiKey}`, Accept: 'application/json, application/octet-stream' },
+      redirect: 'error',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'could not be reached';
+    throw new RemoteUnreachableError(`The remote tenant ${remote.baseUrl} ${reason}`, { cause: error });
+  }
+}

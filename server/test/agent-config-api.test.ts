@@ -1,0 +1,176 @@
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectReplicaOrganization } from '../organizations/manage-organizations.js';
+import { packageRoot } from '../package-root.js';
+import { apiGet } from './support/api-client.js';
+import { smallInventory } from './support/fixtures.js';
+import { type TestServer, startTestServer } from './support/test-server.js';
+
+let server: TestServer;
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-agent-api-'));
+const inventory = smallInventory(21, 3);
+
+beforeAll(async () => {
+  server = await startTestServer([
+    { slug: 'acme', inventory },
+    { slug: 'nosecret', inventory, enrollmentSecret: false },
+  ]);
+});
+afterAll(async () => {
+  await server.close();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+const acme = () => server.orgs[0]!;
+
+async function download(query: string, key = acme().apiKey) {
+  const response = await fetch(`${server.url}/v1/agent/config${query}`, { headers: { Authorization: `Bearer ${key}` } });
+  return { response, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+/** Runs the real `openssl cms -verify` against a certificate; returns its exit status. */
+function opensslVerify(signature: Buffer, certificatePem: string, detachedContent?: Buffer): number {
+  const dir = fs.mkdtempSync(path.join(work, 'v-'));
+  fs.writeFileSync(path.join(dir, 'sig'), signature);
+  fs.writeFileSync(path.join(dir, 'cert.pem'), certificatePem);
+  const args = ['cms', '-verify', '-binary', '-inform', 'DER', '-in', path.join(dir, 'sig'), '-CAfile', path.join(dir, 'cert.pem'), '-purpose', 'any', '-out', path.join(dir, 'out')];
+  if (detachedContent) {
+    fs.writeFileSync(path.join(dir, 'content'), detachedContent);
+    args.push('-content', path.join(dir, 'content'));
+  }
+  return spawnSync('openssl', args).status ?? -1;
+}
+
+/** The entries of a ZIP, read by Python's zipfile (independent of the product's zip library). */
+function unzip(bytes: Buffer): Record<string, Buffer> {
+  const file = path.join(work, `z-${Math.random()}.zip`);
+  fs.writeFileSync(file, bytes);
+  const json = execFileSync('python3', ['-c', 'import zipfile,sys,json,base64; z=zipfile.ZipFile(sys.argv[1]); print(json.dumps({n: base64.b64encode(z.read(n)).decode() for n in z.namelist()}))', file]);
+  return Object.fromEntries(Object.entries(JSON.parse(json.toString()) as Record<string, string>).map(([name, data]) => [name, Buffer.from(data, 'base64')]));
+}
+
+describe('GET /v1/agent/config', () => {
+  it('answers 401 before anything else', async () => {
+    for (const query of ['', '?platform=windows&profile=mdm-full', '?platform=macos']) {
+      const response = await apiGet(server.url, `/v1/agent/config${query}`);
+      expect(response.status).toBe(401);
+    }
+  });
+
+  it.each([
+    ['', /"platform": is required/],
+    ['?profile=config', /"platform": is required/],
+    ['?platform=solaris', /"platform": must be one of linux, macos, windows/],
+    ['?platform=MACOS', /"platform"/],
+    ['?platform=macos&profile=full', /"profile": must be one of config, mdm-full, mdm-permissions/],
+    ['?platform=macos&platform=linux', /"platform" is given more than once/],
+    ['?platform=windows&profile=mdm-full', /combination.*"mdm-full".*"macos".*"windows"/],
+    ['?platform=linux&profile=mdm-permissions', /combination.*"mdm-permissions".*"linux"/],
+  ])('answers 400 to %s with a message naming the problem', async (query, message) => {
+    const response = await apiGet(server.url, `/v1/agent/config${query}`, { key: acme().apiKey });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatch(message);
+  });
+
+  it('answers 409 with what to do when the organization has no enrollment secret', async () => {
+    const response = await apiGet(server.url, '/v1/agent/config?platform=linux', { key: server.orgs[1]!.apiKey });
+    expect(response.status).toBe(409);
+    expect(response.body.error).toMatch(/no enrollment secret.*orgs enrollment-secret --org nosecret --rotate/);
+  });
+
+  it('answers 405 to other methods', async () => {
+    const response = await apiGet(server.url, '/v1/agent/config?platform=linux', { key: acme().apiKey, method: 'POST' });
+    expect(response.status).toBe(405);
+  });
+
+  it.each([
+    ['macos', 'mdm-full', '.mobileconfig'],
+    ['macos', 'mdm-permissions', '.mobileconfig'],
+  ])('signs %s %s as a profile openssl verifies with the organization certificate', async (platform, profile, extension) => {
+    const { response, bytes } = await download(`?platform=${platform}&profile=${profile}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/octet-stream');
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="remediation-agent-acme-${platform}-${profile}${extension}"`);
+    expect(opensslVerify(bytes, acme().organization.certificatePem!)).toBe(0);
+    expect(opensslVerify(bytes, server.orgs[1]!.organization.certificatePem!)).not.toBe(0);
+    const tampered = Buffer.from(bytes);
+    const at = tampered.indexOf('PayloadIdentifier');
+    tampered[at] = tampered[at]! ^ 1;
+    expect(opensslVerify(tampered, acme().organization.certificatePem!)).not.toBe(0);
+  });
+
+  it.each(['macos', 'windows', 'linux'])('signs the %s config ZIP: every file with a detached signature openssl verifies', async (platform) => {
+    const { response, bytes } = await download(`?platform=${platform}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="remediation-agent-acme-${platform}-config.zip"`);
+    const entries = unzip(bytes);
+    expect(entries['signer.pem']?.toString()).toBe(acme().organization.certificatePem);
+    const signed = Object.keys(entries).filter((name) => !name.endsWith('.p7s') && name !== 'signer.pem');
+    expect(signed.length).toBeGreaterThan(0);
+    for (const name of signed) {
+      const signature = entries[`${name}.p7s`]!;
+      expect(opensslVerify(signature, acme().organization.certificatePem!, entries[name])).toBe(0);
+      expect(entries[name]!.toString(name.endsWith('.reg') ? 'utf16le' : 'utf8')).toContain(acme().organization.id);
+    }
+  });
+
+  it('records a new config id in every file', async () => {
+    const first = await download('?platform=macos&profile=mdm-permissions');
+    const second = await download('?platform=macos&profile=mdm-permissions');
+    expect(first.bytes.equals(second.bytes)).toBe(false);
+  });
+});
+
+describe('GET /v1/agent/config of a replica organization', () => {
+  let remote: ChildProcessWithoutNullStreams;
+  const remoteDir = path.join(work, 'remote');
+  const bin = path.join(packageRoot(), 'bin', 'remediation-console.js');
+  let remoteUrl = '';
+  let remoteKey = '';
+
+  beforeAll(async () => {
+    remote = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', remoteDir]);
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      remote.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (/\n {2}rc_\S+\n/.test(output)) resolve();
+      });
+      remote.once('exit', () => reject(new Error(`the remote exited:\n${output}`)));
+    });
+    remoteUrl = /listening on (\S+)/.exec(output)![1]!;
+    remoteKey = /\n {2}(rc_\S+)\n/.exec(output)![1]!;
+  });
+  afterAll(() => {
+    remote.kill('SIGKILL');
+  });
+
+  it('passes the remote tenant\'s file through, signed by the remote organization', async () => {
+    const replica = await connectReplicaOrganization(server.store, server.sealer, { slug: 'replica', remoteUrl, apiKey: remoteKey });
+    const key = server.store.write(() => server.store.apiKeys.create(replica.rowId, null).key);
+    const { response, bytes } = await download('?platform=macos&profile=mdm-full', key);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="remediation-agent-demo-macos-mdm-full.mobileconfig"');
+    const remoteCert = spawnSync(process.execPath, [bin, 'orgs', 'cert', '--org', 'demo', '--data-dir', remoteDir], { encoding: 'utf8' }).stdout;
+    expect(opensslVerify(bytes, remoteCert)).toBe(0);
+    expect(opensslVerify(bytes, acme().organization.certificatePem!)).not.toBe(0);
+  });
+
+  it('refuses to connect with a key the remote refuses, saving nothing', async () => {
+    await expect(connectReplicaOrganization(server.store, server.sealer, { slug: 'bad', remoteUrl, apiKey: 'rc_wrong' })).rejects.toThrow(/refused the API key/);
+    expect(server.store.organizations.bySlug('bad')).toBeUndefined();
+  });
+
+  it('answers 502 when the remote tenant cannot be reached', async () => {
+    const replica = server.store.organizations.bySlug('replica')!;
+    const key = server.store.write(() => server.store.apiKeys.create(replica.rowId, null).key);
+    remote.kill('SIGKILL');
+    await new Promise((resolve) => remote.once('exit', resolve));
+    const response = await apiGet(server.url, '/v1/agent/config?platform=linux', { key });
+    expect(response.status).toBe(502);
+    expect(response.body.error).toMatch(/could not be reached/);
+  });
+});

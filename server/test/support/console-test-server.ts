@@ -1,0 +1,69 @@
+import { appRouter } from '../../http/app/app-router.js';
+import { consoleTokenHeader, generateConsoleToken } from '../../http/app/require-console-token.js';
+import { createHttpApp } from '../../http/create-http-app.js';
+import { type RunningServer, startServer } from '../../http/start-server.js';
+import type { Inventory } from '../../schemas/inventory.js';
+import type { Organization } from '../../store/organizations.js';
+import { Store } from '../../store/store.js';
+
+/** A server with the v1 API and /app over a real loopback port, on an in-memory store. */
+export interface ConsoleTestServer {
+  url: string;
+  store: Store;
+  server: RunningServer;
+  consoleToken: string;
+  orgs: { organization: Organization; inventory: Inventory; apiKey: string }[];
+  /** Calls /app with the console token (unless `token` says otherwise); JSON bodies parsed. */
+  app(path: string, options?: { method?: string; body?: unknown; token?: string | null }): Promise<{ status: number; headers: Headers; body: any }>;
+  close(): Promise<void>;
+}
+
+/** Starts the server as the product does, /app included, with the given organizations. */
+export async function startConsoleTestServer(orgs: { slug: string; inventory: Inventory }[]): Promise<ConsoleTestServer> {
+  const store = await Store.open();
+  const created = orgs.map(({ slug, inventory }) =>
+    store.write((writes) => {
+      const organization = store.organizations.insert({ slug, name: `Test ${slug}`, kind: 'local' });
+      writes.replace(organization.rowId, inventory);
+      return { organization, inventory, apiKey: store.apiKeys.create(organization.rowId, 'test').key };
+    }),
+  );
+  const consoleToken = generateConsoleToken();
+  let baseUrl = '';
+  const server = await startServer({
+    port: 0,
+    createApp: (acceptedHosts) =>
+      createHttpApp({
+        store,
+        acceptedHosts,
+        log: () => {},
+        console: { appRouter: appRouter({ store, consoleToken, apiBaseUrl: () => baseUrl }) },
+      }),
+  });
+  baseUrl = server.url;
+  return {
+    url: server.url,
+    store,
+    server,
+    consoleToken,
+    orgs: created,
+    async app(path, options = {}) {
+      const token = options.token === undefined ? consoleToken : options.token;
+      const response = await fetch(`${server.url}/app${path}`, {
+        method: options.method ?? 'GET',
+        headers: {
+          ...(token === null ? {} : { [consoleTokenHeader]: token }),
+          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+      });
+      const text = await response.text();
+      const isJson = response.headers.get('content-type')?.startsWith('application/json');
+      return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text };
+    },
+    async close() {
+      await server.close();
+      store.close();
+    },
+  };
+}
