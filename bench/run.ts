@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { measureAgentConfigSigning } from './agent-config-bench.js';
 import { buildMix, fetchBodies, load, startFloorServer } from './api-bench.js';
 import { cli, mib, ms, peakResidentBytes, residentBytes, root, startServe, stop } from './support.js';
 
@@ -101,6 +102,17 @@ async function main() {
     say(`Peak resident memory of the server during the load: ${mib(peakResidentBytes(serve.child.pid!))}.`);
     say();
     await stop(serve.child);
+
+    say(`## Signed agent configuration files`);
+    say();
+    say(`Files generated and signed per second, one stream, one organization's signer (RSA-2048, SHA-256).`);
+    say();
+    say(`| platform | profile | files/s | target |`);
+    say(`|---|---|---|---|`);
+    for (const row of await measureAgentConfigSigning(Math.min(seconds, 5))) {
+      say(`| ${row.platform} | ${row.profile} | ${row.perSecond.toFixed(0)} | ${row.profile === 'mdm-full' ? '≥ 200' : ''} |`);
+    }
+    say();
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

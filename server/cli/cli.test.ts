@@ -173,3 +173,89 @@ describe('organizations, keys and seeding', () => {
     expect(again.stderr).toContain('exists already');
   });
 });
+
+describe('agent configuration files', () => {
+  it('writes, verifies and shows signed files; refuses tampered ones and foreign certificates', () => {
+    const dataDir = newDataDir();
+    cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
+    cli(dataDir, 'orgs', 'create', '--slug', 'other', '--name', 'Other');
+    const acmeId = /acme\s+local\s+Acme\s+(\S+)/.exec(cli(dataDir, 'orgs', 'list').stdout)![1]!;
+    const certFile = path.join(dataDir, 'acme.pem');
+    const cert = cli(dataDir, 'orgs', 'cert', '--org', 'acme');
+    expect(cert.stdout).toMatch(/^-----BEGIN CERTIFICATE-----\n[\s\S]+-----END CERTIFICATE-----\n$/);
+    fs.writeFileSync(certFile, cert.stdout);
+    const otherCert = path.join(dataDir, 'other.pem');
+    fs.writeFileSync(otherCert, cli(dataDir, 'orgs', 'cert', '--org', 'other').stdout);
+
+    for (const [platform, profile] of [['macos', 'mdm-full'], ['macos', 'mdm-permissions'], ['macos', 'config'], ['windows', 'config'], ['linux', 'config']]) {
+      const out = path.join(dataDir, `${platform}-${profile}`);
+      const written = cli(dataDir, 'agent-config', '--org', 'acme', '--platform', platform!, '--profile', profile!, '--out', out);
+      expect(written.status, written.stderr).toBe(0);
+      const verified = cli(dataDir, 'verify', out, '--cert', certFile);
+      expect(verified.status, verified.stderr).toBe(0);
+      expect(verified.stdout).toContain(`Organization: ${acmeId}`);
+      expect(verified.stdout).toMatch(/Config id: [0-9a-f-]{36}/);
+      expect(verified.stdout).toMatch(/Generated at: \d{4}-\d\d-\d\dT/);
+      expect(verified.stdout).toContain(profile === 'config' ? 'Files:' : 'com.apple.TCC.configuration-profile-policy');
+
+      const foreign = cli(dataDir, 'verify', out, '--cert', otherCert);
+      expect(foreign.status).toBe(1);
+      expect(foreign.stderr).toMatch(/Verification failed/);
+      const bytes = fs.readFileSync(out);
+      bytes[Math.floor(bytes.length / 2)] = bytes[Math.floor(bytes.length / 2)]! ^ 0x10;
+      fs.writeFileSync(`${out}.tampered`, bytes);
+      const tampered = cli(dataDir, 'verify', `${out}.tampered`);
+      expect(tampered.status).toBe(1);
+      expect(tampered.stderr).toMatch(/Verification failed/);
+    }
+  });
+
+  it('sets, rotates and clears the enrollment secret, and refuses bad calls', () => {
+    const dataDir = newDataDir();
+    cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme', '--no-enrollment-secret');
+    const out = path.join(dataDir, 'out.zip');
+    const missing = cli(dataDir, 'agent-config', '--org', 'acme', '--platform', 'linux', '--out', out);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/no enrollment secret/);
+    expect(fs.existsSync(out)).toBe(false);
+
+    const secretFile = path.join(dataDir, 'secret.txt');
+    fs.writeFileSync(secretFile, 'a-very-long-enrollment-secret-0123\n');
+    expect(cli(dataDir, 'orgs', 'enrollment-secret', '--org', 'acme', '--set-file', secretFile).status).toBe(0);
+    expect(cli(dataDir, 'agent-config', '--org', 'acme', '--platform', 'linux', '--out', out).status).toBe(0);
+    const extracted = spawnSync('python3', ['-c', 'import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(b"".join(z.read(n) for n in z.namelist()).decode("latin-1"))', out], { encoding: 'utf8' });
+    expect(extracted.stdout).toContain('a-very-long-enrollment-secret-0123');
+    expect(fs.readFileSync(dataDirectoryFiles(dataDir).database).includes(Buffer.from('a-very-long-enrollment-secret-0123'))).toBe(false);
+
+    expect(cli(dataDir, 'orgs', 'enrollment-secret', '--org', 'acme', '--rotate').status).toBe(0);
+    expect(cli(dataDir, 'orgs', 'enrollment-secret', '--org', 'acme', '--clear').status).toBe(0);
+    expect(cli(dataDir, 'agent-config', '--org', 'acme', '--platform', 'linux', '--out', out).status).toBe(1);
+
+    for (const args of [[], ['--rotate', '--clear'], ['--set-file', path.join(dataDir, 'nope')]]) {
+      const result = cli(dataDir, 'orgs', 'enrollment-secret', '--org', 'acme', ...args);
+      expect(result.status, args.join(' ')).toBe(2);
+    }
+    fs.writeFileSync(secretFile, 'short');
+    expect(cli(dataDir, 'orgs', 'enrollment-secret', '--org', 'acme', '--set-file', secretFile).stderr).toMatch(/16 to 512 characters/);
+  });
+
+  it.each([
+    [['--platform', 'windows', '--profile', 'mdm-full'], /combination.*"mdm-full".*"windows"/],
+    [['--platform', 'beos'], /--platform must be one of linux, macos, windows/],
+    [['--platform', 'macos', '--profile', 'full'], /--profile must be one of/],
+  ])('refuses agent-config %j with exit code 2', (args, message) => {
+    const dataDir = newDataDir();
+    cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
+    const result = cli(dataDir, 'agent-config', '--org', 'acme', '--out', path.join(dataDir, 'x'), ...args);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('refuses verify of a file that is not a configuration, or that does not exist', () => {
+    const dataDir = newDataDir();
+    const junk = path.join(dataDir, 'junk');
+    fs.writeFileSync(junk, 'not a signed file');
+    expect(cli(dataDir, 'verify', junk).status).toBe(1);
+    expect(cli(dataDir, 'verify', path.join(dataDir, 'absent')).status).toBe(2);
+  });
+});

@@ -7,6 +7,7 @@ import { registerKeysCommands } from './commands/keys.js';
 import { registerOrgsCommands } from './commands/orgs.js';
 import { registerSeedCommand } from './commands/seed.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerSyncCommand } from './commands/sync.js';
 
 /** The `remediation-console` command line of DESIGN section 7. */
 export function buildProgram(): Command {
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerKeysCommands(program);
   registerSeedCommand(program);
   registerAgentConfigCommands(program);
+  registerSyncCommand(program);
   return program;
 }
 

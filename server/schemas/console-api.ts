@@ -1,0 +1,156 @@
+/**
+ * Requests and answers of the console's own API under `/app` (DESIGN section 4). The renderer
+ * imports the types from here; the server validates every input with these schemas.
+ */
+import type { osFamilies } from './common.js';
+import {
+  endpointListQuerySchema,
+  remediationTargetListQuerySchema,
+  scopeListQuerySchema,
+  vulnerabilityFindingListQuerySchema,
+} from './list-queries.js';
+import { type findingSeverities, findingStatuses } from './vulnerability-finding.js';
+import { z } from './zod.js';
+
+/** An organization as the console lists it: never a secret, never the internal row id. */
+export interface ConsoleOrganization {
+  id: string;
+  slug: string;
+  name: string;
+  kind: 'local' | 'replica';
+  isDemo: boolean;
+  remoteUrl: string | null;
+  hasEnrollmentSecret: boolean;
+  createdAt: string;
+}
+
+/** `GET /app/session`: where local tools reach the loopback API. */
+export interface ConsoleSession {
+  apiBaseUrl: string;
+}
+
+/** A local API key as listed; the key itself is shown once, when it is created. */
+export interface ConsoleApiKey {
+  id: string;
+  hint: string;
+  label: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** `POST /app/orgs/:slug/api-keys` body. */
+export const createApiKeyBodySchema = z.strictObject({
+  label: z.string().trim().max(100, 'must be at most 100 characters').nullish().transform((v) => v || null),
+});
+
+/** `POST /app/orgs/:slug/api-keys` answer: the key, shown only now, and its listed form. */
+export interface CreatedApiKey {
+  key: string;
+  info: ConsoleApiKey;
+}
+
+/** Path parameter of an organization. */
+export const slugParamSchema = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, 'is not an organization slug');
+
+/**
+ * `sort` of the console's lists: the default order (`created_at`, then id) either way. Other
+ * orders would sort up to a million rows per page; the indexes serve only this one.
+ */
+const sortSchema = z
+  .enum(['created_at', '-created_at'], { error: 'must be created_at or -created_at' })
+  .optional()
+  .transform((v) => v ?? 'created_at');
+
+/** Free text: a case-insensitive substring; see each list for the fields it searches. */
+const textSchema = z.string().trim().max(100, 'must be at most 100 characters').optional().transform((v) => v || undefined);
+
+/** The console's endpoint list: the v1 filters, `sort`, and `q` over hostname and IP. */
+export const consoleEndpointQuerySchema = endpointListQuerySchema.extend({ sort: sortSchema, q: textSchema });
+export type ConsoleEndpointQuery = z.output<typeof consoleEndpointQuerySchema>;
+
+/** The console's target list: the v1 filters, `sort`, and `q` over vendor, product and package name. */
+export const consoleTargetQuerySchema = remediationTargetListQuerySchema.extend({ sort: sortSchema, q: textSchema });
+export type ConsoleTargetQuery = z.output<typeof consoleTargetQuerySchema>;
+
+/** The console's scope list: the v1 filters, `sort`, and `q` over the name. */
+export const consoleScopeQuerySchema = scopeListQuerySchema.extend({ sort: sortSchema, q: textSchema });
+export type ConsoleScopeQuery = z.output<typeof consoleScopeQuerySchema>;
+
+/**
+ * The console's finding list: the v1 filters and `sort`. No free text: a substring over a
+ * million findings is a full scan; `cveId` finds a CVE exactly through its index.
+ */
+export const consoleFindingQuerySchema = vulnerabilityFindingListQuerySchema.extend({ sort: sortSchema });
+export type ConsoleFindingQuery = z.output<typeof consoleFindingQuerySchema>;
+
+/** Paging of the coverage answers; `status` narrows the covered findings listed. */
+export const coveragePageQuerySchema = z.object({
+  limit: vulnerabilityFindingListQuerySchema.shape.limit,
+  offset: vulnerabilityFindingListQuerySchema.shape.offset,
+  status: z.enum(findingStatuses, { error: `must be one of ${findingStatuses.join(', ')}` }).optional(),
+});
+export type CoveragePageQuery = z.output<typeof coveragePageQuerySchema>;
+
+/** Paging of the coverage gaps. */
+export const coverageGapQuerySchema = coveragePageQuerySchema.pick({ limit: true, offset: true });
+export type CoverageGapQuery = z.output<typeof coverageGapQuerySchema>;
+
+type Severity = (typeof findingSeverities)[number];
+type OsFamily = (typeof osFamilies)[number];
+
+/** `GET /app/orgs/:slug/dashboard`: the aggregates of one organization. */
+export interface Dashboard {
+  totals: { endpoints: number; remediationTargets: number; findings: number; openFindings: number; openKevFindings: number; scopes: number };
+  /** Findings per severity, most severe first, split by status. */
+  findingsBySeverity: { severity: Severity; open: number; remediated: number }[];
+  endpointsByOsFamily: { family: OsFamily; count: number }[];
+  agentCoverage: { withAgent: number; withoutAgent: number };
+  /** The ten products with the most open findings, through the findings' remediation targets. */
+  topVulnerableProducts: { vendor: string | null; product: string | null; openFindings: number; remediationTargets: number }[];
+  /** Findings per month of first detection (`YYYY-MM`, as the timestamp writes it), per severity. */
+  findingsOverTime: ({ month: string } & Record<Severity, number>)[];
+}
+
+/** A part of a scope's filters that the replica cannot evaluate, and why. */
+export interface UnevaluatedCriterion {
+  field: string;
+  reason: string;
+}
+
+/** Counts of the findings a scope (or the set of gaps) holds. */
+export interface CoverageCounts {
+  findings: number;
+  openFindings: number;
+  endpoints: number;
+  remediationTargets: number;
+  bySeverity: Record<Severity, number>;
+}
+
+/** One page of finding JSON, as the v1 list envelope. */
+export interface FindingPage<T = unknown> {
+  data: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** `GET /app/orgs/:slug/scopes/:scopeId/coverage`. */
+export interface ScopeCoverage<T = unknown> {
+  scopeId: string;
+  counts: CoverageCounts;
+  /** Criteria that were not applied; the counts are as if they were absent. */
+  unevaluated: UnevaluatedCriterion[];
+  /** The covered findings, in the lists' default order, narrowed by `status` when given. */
+  findings: FindingPage<T>;
+}
+
+/** `GET /app/orgs/:slug/coverage-gaps`. */
+export interface CoverageGaps<T = unknown> {
+  /** Open findings that are critical, high or KEV: the ones a scope should cover. */
+  candidates: number;
+  /** The active scopes the candidates were checked against. */
+  activeScopes: number;
+  counts: CoverageCounts;
+  unevaluated: (UnevaluatedCriterion & { scopeId: string })[];
+  findings: FindingPage<T>;
+}
