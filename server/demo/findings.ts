@@ -1,0 +1,136 @@
+/**
+ * Generated vulnerability findings: scanner reports of the CVEs of each target, consistent with the
+ * target (same endpoint, a CVE of its associated_cves) and with the CVE (text, score, KEV status).
+ */
+import type { RemediationTarget } from '../schemas/remediation-target.js';
+import type { VulnerabilityFinding } from '../schemas/vulnerability-finding.js';
+import { allocate } from './allocate.js';
+import { DAY_MS, HOUR_MS, iso, referenceMs } from './clock.js';
+import type { EndpointContext } from './endpoints.js';
+import type { Random } from './random.js';
+import { RESOLVED, type TargetsContext } from './remediation-targets.js';
+import type { CveSet, Vulnerability } from './vulnerabilities.js';
+
+const MAX_SCANNERS = 8;
+const LATEST_DETECTION_MS = referenceMs - HOUR_MS;
+
+/**
+ * Generates exactly `total` findings over the targets that have CVEs, more for targets with more
+ * CVEs. Each scanner of the endpoint reports each CVE of the target once; only when the total
+ * cannot be reached that way does a (target, CVE, scanner) repeat, as an earlier occurrence that
+ * was remediated and detected again later.
+ */
+export function generateFindings(
+  endpoints: readonly EndpointContext[],
+  targets: TargetsContext,
+  total: number,
+  random: Random,
+): VulnerabilityFinding[] {
+  const n = targets.targets.length;
+  const weights = new Float64Array(n);
+  const caps = new Int32Array(n);
+  for (let t = 0; t < n; t++) {
+    const cveCount = (targets.cves[t] as CveSet).ids.length;
+    if (cveCount === 0) continue;
+    const scanners = Math.min(MAX_SCANNERS, (endpoints[targets.endpointIndex[t] as number] as EndpointContext).scanners.length);
+    weights[t] = cveCount * (0.5 + random.float());
+    caps[t] = cveCount * scanners;
+  }
+  const counts = allocate(total, weights, caps, random);
+
+  const findings: VulnerabilityFinding[] = new Array<VulnerabilityFinding>(total);
+  // Per scanner of the current target: when it first and last scanned it. The strings are shared
+  // by the findings of that scan, as a scanner reports all it sees at once.
+  const firstScanMs = new Float64Array(MAX_SCANNERS);
+  const firstScan: string[] = new Array<string>(MAX_SCANNERS).fill('');
+  const lastScanMs = new Float64Array(MAX_SCANNERS);
+  const lastScan: string[] = new Array<string>(MAX_SCANNERS).fill('');
+  let f = 0;
+
+  for (let t = 0; t < n; t++) {
+    const count = counts[t] as number;
+    if (count === 0) continue;
+    const target = targets.targets[t] as RemediationTarget;
+    const vulnerabilities = (targets.cves[t] as CveSet).vulnerabilities;
+    const scanners = (endpoints[targets.endpointIndex[t] as number] as EndpointContext).scanners;
+    const scannerCount = Math.min(scanners.length, MAX_SCANNERS);
+    const createdMs = targets.createdMs[t] as number;
+    const resolved = targets.status[t] === RESOLVED;
+    const resolvedMs = targets.updatedMs[t] as number;
+    for (let s = 0; s < scannerCount; s++) {
+      const first = Math.min(createdMs + random.float() * 3 * DAY_MS, LATEST_DETECTION_MS);
+      firstScanMs[s] = first;
+      firstScan[s] = iso(first);
+      const last = Math.max(first, referenceMs - random.float() * (scanners[s] === 'agent-scan' ? 1 : 7) * DAY_MS);
+      lastScanMs[s] = last;
+      lastScan[s] = last === first ? (firstScan[s] as string) : iso(last);
+    }
+    const cveCount = vulnerabilities.length;
+    const pairs = cveCount * scannerCount;
+    const cveOffset = random.int(cveCount);
+    const scannerOffset = random.int(scannerCount);
+
+    for (let k = 0; k < count; k++) {
+      const pair = k % pairs;
+      const occurrence = Math.floor(k / pairs);
+      const occurrences = Math.floor((count - 1 - pair) / pairs) + 1;
+      const vulnerability = vulnerabilities[(cveOffset + pair) % cveCount] as Vulnerability;
+      const s = (scannerOffset + Math.floor(pair / cveCount)) % scannerCount;
+
+      let firstMs = firstScanMs[s] as number;
+      let firstDetected = firstScan[s] as string;
+      if (vulnerability.notBeforeMs > firstMs) {
+        // Published after the scanner first saw the target: found by a later scan.
+        firstMs = Math.min(vulnerability.notBeforeMs + random.float() * 5 * DAY_MS, LATEST_DETECTION_MS);
+        firstDetected = iso(firstMs);
+      }
+      // Repeated occurrences split the time since the first detection: each but the last was
+      // remediated before the next one was detected.
+      let windowEndMs = referenceMs;
+      if (occurrences > 1) {
+        const baseMs = firstMs;
+        const span = (referenceMs - baseMs) / occurrences;
+        if (occurrence > 0) {
+          firstMs = Math.min(baseMs + span * (occurrence + random.float() * 0.2), LATEST_DETECTION_MS);
+          firstDetected = iso(firstMs);
+        }
+        if (occurrence < occurrences - 1) windowEndMs = baseMs + span * (occurrence + 1);
+      }
+      const last = occurrence === occurrences - 1;
+
+      let remediatedAt: string | null = null;
+      let updatedAt: string;
+      if (!last || resolved || random.chance(0.08)) {
+        const remediatedMs =
+          last && resolved && resolvedMs > firstMs + HOUR_MS
+            ? resolvedMs
+            : firstMs + HOUR_MS + random.float() * Math.max(0, windowEndMs - firstMs - 2 * HOUR_MS);
+        remediatedAt = iso(Math.min(remediatedMs, referenceMs));
+        updatedAt = remediatedAt;
+      } else {
+        updatedAt = (lastScanMs[s] as number) >= firstMs ? (lastScan[s] as string) : firstDetected;
+      }
+
+      findings[f++] = {
+        id: random.uuid(),
+        endpoint_id: target.endpoint_id,
+        remediation_target_id: target.id,
+        cve_id: vulnerability.id,
+        severity: vulnerability.severity,
+        cvss_score: vulnerability.cvssScore,
+        is_kev: vulnerability.kev,
+        status: remediatedAt === null ? 'open' : 'remediated',
+        source: scanners[s] as string,
+        title: vulnerability.title,
+        description: vulnerability.description,
+        solution: vulnerability.solution,
+        first_detected_at: firstDetected,
+        remediated_at: remediatedAt,
+        created_at: firstDetected,
+        updated_at: updatedAt,
+      };
+    }
+  }
+  if (f !== total) throw new Error(`generated ${f} findings instead of ${total}: too few targets have CVEs`);
+  return findings;
+}
