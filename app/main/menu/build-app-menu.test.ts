@@ -1,0 +1,57 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetFakeElectron, shell } from '../../test/fake-electron.js';
+import { appMenuTemplate, consoleViews, viewPath } from './build-app-menu.js';
+
+vi.mock('electron', () => import('../../test/fake-electron.js'));
+
+type Item = Electron.MenuItemConstructorOptions;
+const origin = 'http://127.0.0.1:7300';
+
+function menu(platform: NodeJS.Platform, isPackaged = true) {
+  const showView = vi.fn();
+  const template = appMenuTemplate({ platform, consoleOrigin: origin, isPackaged, showView });
+  const click = (item: Item | undefined) => item?.click?.({} as never, undefined, {} as never);
+  return { template, showView, click };
+}
+
+describe('appMenuTemplate', () => {
+  beforeEach(() => resetFakeElectron());
+
+  it('has the app menu on macOS only, then File, Edit, View, Window, Help', () => {
+    const names = (template: Item[]) => template.map((item) => item.label ?? item.role);
+    expect(names(menu('darwin').template)).toEqual(['Remediation Console', '&File', 'editMenu', '&View', 'windowMenu', 'help']);
+    expect(names(menu('linux').template)).toEqual(['&File', 'editMenu', '&View', 'windowMenu', 'help']);
+  });
+
+  it('shows each view of the console by its section, with its shortcut', () => {
+    const { template, showView, click } = menu('win32');
+    const view = template.find((item) => item.label === '&View')?.submenu as Item[];
+    for (const expected of consoleViews) {
+      const item = view.find((candidate) => candidate.label === expected.label);
+      expect(item?.accelerator).toBe(expected.accelerator);
+      click(item);
+      expect(showView).toHaveBeenLastCalledWith(expected.section);
+    }
+    expect(new Set(consoleViews.map((v) => v.accelerator)).size).toBe(consoleViews.length);
+  });
+
+  it('keeps a view in the organization shown, or opens the home', () => {
+    expect(viewPath(`${origin}/orgs/acme%20corp/endpoints/5?x=1`, 'scopes')).toBe('/orgs/acme%20corp/scopes');
+    expect(viewPath(`${origin}/orgs/demo/scopes`, '')).toBe('/orgs/demo');
+    expect(viewPath(`${origin}/orgs/demo`, 'api-keys')).toBe('/orgs/demo/api-keys');
+    expect(viewPath(`${origin}/`, 'scopes')).toBe('/');
+    expect(viewPath('', 'scopes')).toBe('/');
+  });
+
+  it('offers developer tools only in development', () => {
+    const roles = (isPackaged: boolean) => (menu('linux', isPackaged).template.find((item) => item.label === '&View')?.submenu as Item[]).map((item) => item.role);
+    expect(roles(true)).not.toContain('toggleDevTools');
+    expect(roles(false)).toContain('toggleDevTools');
+  });
+
+  it('opens the API documentation in the browser', () => {
+    const { template, click } = menu('linux');
+    click((template.find((item) => item.role === 'help')?.submenu as Item[])[0]);
+    expect(shell.openExternal).toHaveBeenCalledWith(`${origin}/v1/openapi.json`);
+  });
+});

@@ -1,0 +1,125 @@
+import { app, type BrowserWindow, dialog, Menu, session } from 'electron';
+import { type ConsoleServer, startConsoleServer } from '../../server/start-console-server.js';
+import { DataDirectoryLockedError, productName } from '../../server/store/data-directory.js';
+import { openAppWindow } from './app-window.js';
+import { chooseSealer } from './choose-sealer.js';
+import { guardWebContents } from './guard-web-contents.js';
+import { registerIpcHandlers } from './ipc/register-ipc-handlers.js';
+import { buildAppMenu, viewPath } from './menu/build-app-menu.js';
+import { secureSession } from './secure-session.js';
+
+/** Where the desktop app keeps its data and finds its preload. */
+export interface DesktopAppOptions {
+  dataDir: string;
+  /** The absolute path of the built preload script. */
+  preload: string;
+  /** The port to try first; the server's default (7300) when absent. */
+  port?: number;
+}
+
+/** A started desktop app. */
+export interface DesktopApp {
+  consoleServer: ConsoleServer;
+  window(): BrowserWindow | undefined;
+}
+
+/**
+ * Runs the desktop app: one instance per data directory, the server in-process on 127.0.0.1
+ * (holding the data-directory lock), the console window on it, and the server stopped and the
+ * store flushed on quit. Resolves to undefined when the app does not start (another instance,
+ * a locked data directory), having told the user why.
+ */
+export async function startDesktopApp(options: DesktopAppOptions): Promise<DesktopApp | undefined> {
+  app.setName(productName);
+  // Chromium's profile, and with it the single-instance lock, lives in the data directory: the
+  // one lock then covers both, and a second data directory (REMEDIATION_CONSOLE_DATA_DIR) gets
+  // its own instance.
+  app.setPath('userData', options.dataDir);
+  // Every renderer sandboxed, not only the console window's (must precede `ready`).
+  app.enableSandbox();
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return undefined;
+  }
+  await app.whenReady();
+
+  let consoleServer: ConsoleServer;
+  try {
+    consoleServer = await startConsoleServer({
+      dataDir: options.dataDir,
+      sealer: chooseSealer,
+      port: options.port,
+      command: `${productName} desktop app`,
+    });
+  } catch (error) {
+    const title = error instanceof DataDirectoryLockedError ? `${productName} cannot open its data` : `${productName} could not start`;
+    dialog.showErrorBox(title, (error as Error).message);
+    app.quit();
+    return undefined;
+  }
+
+  const consoleOrigin = new URL(consoleServer.server.url).origin;
+  secureSession(session.defaultSession, consoleOrigin);
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, consoleOrigin));
+
+  let window: BrowserWindow | undefined;
+  const showWindow = () => {
+    if (!window || window.isDestroyed()) {
+      window = openAppWindow({ consoleOrigin, preload: options.preload, dataDir: options.dataDir });
+      window.on('closed', () => (window = undefined));
+      return;
+    }
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  };
+
+  registerIpcHandlers({
+    consoleWindow: () => window,
+    consoleOrigin,
+    serverUrl: consoleServer.server.url,
+    consoleToken: consoleServer.consoleToken,
+    appVersion: app.getVersion(),
+    defaultSaveFolder: app.getPath('downloads'),
+  });
+  Menu.setApplicationMenu(
+    buildAppMenu({
+      platform: process.platform,
+      consoleOrigin,
+      isPackaged: app.isPackaged,
+      showView: (section) => {
+        showWindow();
+        const contents = window?.webContents;
+        const href = new URL(viewPath(contents?.getURL() ?? '', section), consoleOrigin).href;
+        contents?.loadURL(href).catch((error: unknown) => console.error(`Could not show ${href}:`, error));
+      },
+    }),
+  );
+  app.on('second-instance', showWindow);
+  // macOS: the dock icon reopens the window of an app still running without one.
+  app.on('activate', showWindow);
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  stopServerOnQuit(consoleServer);
+  showWindow();
+  return { consoleServer, window: () => window };
+}
+
+// Quitting waits for the server to close and the store to be written to disk (which also
+// releases the data-directory lock): the first will-quit is held back until then.
+function stopServerOnQuit(consoleServer: ConsoleServer): void {
+  let state: 'running' | 'stopping' | 'stopped' = 'running';
+  app.on('will-quit', (event) => {
+    if (state === 'stopped') return;
+    event.preventDefault();
+    if (state === 'stopping') return;
+    state = 'stopping';
+    consoleServer
+      .stop()
+      .catch((error: unknown) => console.error('The console server did not stop cleanly:', error))
+      .finally(() => {
+        state = 'stopped';
+        app.quit();
+      });
+  });
+}

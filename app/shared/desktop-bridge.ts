@@ -1,0 +1,44 @@
+/**
+ * What the desktop shell gives the console as `window.desktop`, and the only thing it gives.
+ * The renderer may not import app/, so it declares the same shape on its side; keep the two in
+ * step.
+ */
+export interface DesktopBridge {
+  /** The console token for /app requests (header `x-console-token`). */
+  readonly consoleToken: string;
+  /** The loopback API's base URL, e.g. `http://127.0.0.1:7300`. */
+  readonly apiBaseUrl: string;
+  /** The desktop app's version. */
+  readonly appVersion: string;
+  /**
+   * Saves what the console serves at `source.path` to a file the user picks in the native save
+   * dialog. The main process fetches the bytes itself, so they never pass through the renderer.
+   */
+  saveFile(request: SaveFileRequest): Promise<SaveFileResult>;
+  /** Shows a file saved by {@link saveFile} in this session in the system's file manager. */
+  revealInFolder(path: string): Promise<void>;
+}
+
+/** A file type offered in the save dialog, as Electron's `FileFilter`. */
+export interface SaveFileFilter {
+  name: string;
+  /** Extensions without the dot, e.g. `zip`. */
+  extensions: string[];
+}
+
+/** What to save and how to offer it. */
+export interface SaveFileRequest {
+  /** The file name the dialog suggests; a bare name, not a path. */
+  suggestedName: string;
+  filters?: SaveFileFilter[];
+  source: {
+    /** A console-relative URL path under /app/, e.g. `/app/orgs/demo/agent-config?platform=macos`. */
+    path: string;
+  };
+}
+
+/** How a save ended. */
+export type SaveFileResult =
+  | { saved: true; path: string }
+  | { saved: false; reason: 'cancelled' }
+  | { saved: false; reason: 'failed'; message: string };

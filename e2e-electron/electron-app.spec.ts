@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { unzipSync } from 'fflate';
+import { _electron as electron, type ElectronApplication, expect, type Page, test } from '@playwright/test';
+import { findElectronRuntime } from '../app/electron-runtime.mjs';
+import type { DesktopBridge } from '../app/shared/desktop-bridge.js';
+
+const executablePath = findElectronRuntime();
+const hasElectron = executablePath !== undefined;
+const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
+// The console's agent-config download under /app (the renderer's agent-config view saves it).
+const agentConfigPath = '/app/orgs/demo/agent-config?platform=macos&profile=config';
+
+declare global {
+  interface Window {
+    desktop?: DesktopBridge;
+  }
+}
+
+test.describe('the desktop app', () => {
+  test.skip(
+    !hasElectron,
+    'No Electron runtime on this machine: its binary is not installed and cannot be downloaded here, so the desktop app cannot launch. ' +
+      'The console itself is covered by e2e/ against the headless server; the main process by `npx vitest run app/`.',
+  );
+
+  let app: ElectronApplication;
+  let page: Page;
+  let dataDir: string;
+
+  test.beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'remediation-console-electron-'));
+    app = await electron.launch({
+      executablePath,
+      args: [repositoryRoot],
+      env: { ...process.env, REMEDIATION_CONSOLE_DATA_DIR: dataDir },
+    });
+    page = await app.firstWindow();
+  });
+
+  test.afterAll(async () => {
+    await app?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('opens the console on its loopback server, in a locked-down window', async () => {
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/orgs\/demo/);
+    // No Node in the page: neither its globals nor the preload's (context isolation).
+    const nodeGlobals = await page.evaluate(() => ['require', 'process', 'module', 'Buffer'].filter((name) => name in window));
+    expect(nodeGlobals).toEqual([]);
+    expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
+  });
+
+  test('exposes only the desktop bridge', async () => {
+    const bridge = await page.evaluate(() => ({ keys: Object.keys(window.desktop ?? {}).sort(), apiBaseUrl: window.desktop?.apiBaseUrl }));
+    expect(bridge.keys).toEqual(['apiBaseUrl', 'appVersion', 'consoleToken', 'revealInFolder', 'saveFile']);
+    expect(page.url().startsWith(bridge.apiBaseUrl ?? '-')).toBe(true);
+    const api = JSON.parse(fs.readFileSync(path.join(dataDir, 'api.json'), 'utf8')) as { url: string };
+    expect(api.url).toBe(bridge.apiBaseUrl);
+  });
+
+  test('browses the views from the menu', async () => {
+    const views: [id: string, pathname: string][] = [
+      ['view-endpoints', '/orgs/demo/endpoints'],
+      ['view-vulnerability-findings', '/orgs/demo/vulnerability-findings'],
+      ['view-dashboard', '/orgs/demo'],
+    ];
+    for (const [id, pathname] of views) {
+      await app.evaluate(({ Menu }, menuId) => Menu.getApplicationMenu()?.getMenuItemById(menuId)?.click(), id);
+      await expect(page).toHaveURL(new RegExp(`${pathname.replace(/\//g, '\\/')}$`));
+      await expect(page.locator('main')).not.toBeEmpty();
+    }
+  });
+
+  test('refuses to navigate away from the console', async () => {
+    const before = page.url();
+    await page.evaluate(() => {
+      window.location.href = 'https://example.com/';
+    });
+    await page.waitForTimeout(500);
+    expect(page.url()).toBe(before);
+  });
+
+  // Exact bytes are asserted by the unit tests (app/main/ipc); a config is generated afresh on every
+  // request (its own id and time), so here the file is checked to be a whole, signed config.
+  test('saves an agent config through the native save dialog', async () => {
+    const target = path.join(dataDir, 'agent-config.zip');
+    await app.evaluate(({ dialog }, filePath) => {
+      dialog.showSaveDialog = (async () => ({ canceled: false, filePath })) as typeof dialog.showSaveDialog;
+    }, target);
+    const result = await page.evaluate(
+      (sourcePath) => window.desktop!.saveFile({ suggestedName: 'agent-config.zip', filters: [{ name: 'ZIP archive', extensions: ['zip'] }], source: { path: sourcePath } }),
+      agentConfigPath,
+    );
+    expect(result).toEqual({ saved: true, path: target });
+    const entries = Object.keys(unzipSync(fs.readFileSync(target)));
+    expect(entries.some((name) => name.endsWith('.plist'))).toBe(true);
+    expect(entries.some((name) => name.endsWith('.p7s'))).toBe(true);
+  });
+});
