@@ -32,7 +32,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/server/**', '!**/server/schemas/**'], message: 'The renderer talks to the server over HTTP; it imports only server/schemas.' },
+            { group: ['**/server/*', '!**/server/schemas'], message: 'The renderer talks to the server over HTTP; it imports only server/schemas.' },
             { group: ['**/app/**'], message: 'The renderer reaches the desktop shell only through window.desktop.' },
           ],
         },

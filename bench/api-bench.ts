@@ -13,7 +13,7 @@ export interface BenchRequest {
 /** Builds the benchmark's mix: filtered list pages at offsets up to 10,000, and single gets. */
 export async function buildMix(url: string, key: string, random: () => number): Promise<{ lists: BenchRequest[]; gets: BenchRequest[] }> {
   const headers = { Authorization: `Bearer ${key}` };
-  const json = async (path: string) => (await fetch(url + path, { headers })).json() as Promise<any>;
+  const json = async (path: string) => (await fetch(url + path, { headers })).json() as Promise<{ total: number; data: { id: string }[] }>;
   const someEndpoint = (await json('/v1/endpoints?limit=1&offset=777')).data[0].id as string;
   const filters = [
     '/v1/endpoints?',

@@ -3,11 +3,14 @@ import { appRouter } from './http/app/app-router.js';
 import { generateConsoleToken } from './http/app/require-console-token.js';
 import { createHttpApp } from './http/create-http-app.js';
 import { serveRenderer } from './http/serve-renderer.js';
+import { agentConfigRoute } from './http/v1/agent-config-route.js';
 import { type RunningServer, startServer } from './http/start-server.js';
 import { ensureDemoOrganization } from './organizations/ensure-demo-organization.js';
 import { packageRoot } from './package-root.js';
 import type { Sealer } from './secrets/sealer.js';
 import { Store } from './store/store.js';
+
+const logError = (message: string, error: unknown) => console.error(message, error);
 
 /** How the server of the product is started, headless or in the desktop app. */
 export interface ConsoleServerOptions {
@@ -51,8 +54,14 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         createHttpApp({
           store,
           acceptedHosts,
+          v1Extensions: [agentConfigRoute({ store, sealer, serverUrl: () => baseUrl, log: logError })],
           console: {
-            appRouter: appRouter({ store, consoleToken, apiBaseUrl: () => baseUrl }),
+            appRouter: appRouter({
+              store,
+              consoleToken,
+              apiBaseUrl: () => baseUrl,
+              agentConfig: { sealer, serverUrl: () => baseUrl, log: logError },
+            }),
             staticRouter: serveRenderer(path.join(packageRoot(), 'dist', 'renderer')),
           },
         }),

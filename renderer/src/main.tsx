@@ -1,12 +1,47 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { RouterProvider, createBrowserRouter } from 'react-router';
+import { ApiError } from './api/console-fetch';
+import { captureConsoleToken, consoleToken } from './api/console-token';
+import { routes } from './views/routes';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/table.css';
+import './styles/dashboard.css';
 
-function App() {
-  return <h1>Remediation Console</h1>;
+captureConsoleToken();
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // A 4xx answer will not change on a retry; a lost connection may.
+      retry: (failures, error) => failures < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+function MissingToken() {
+  return (
+    <main className="state state--page">
+      <h1>Remediation Console</h1>
+      <p>
+        This console needs the one-time link that <code>remediation-console serve</code> prints (it ends in <code>#token=…</code>). Open that
+        link in this browser.
+      </p>
+    </main>
+  );
 }
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    {consoleToken() ? (
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={createBrowserRouter(routes)} />
+      </QueryClientProvider>
+    ) : (
+      <MissingToken />
+    )}
   </StrictMode>,
 );

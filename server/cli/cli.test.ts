@@ -40,7 +40,7 @@ async function serve(dataDir: string, ...args: string[]) {
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve printed no address:\n${output}`)), 60_000);
     const check = () => {
-      if (/Console: .*\n/.test(output) && (!output.includes('Created the demo') || /\n  rc_\S+\n/.test(output))) {
+      if (/Console: .*\n/.test(output) && (!output.includes('Created the demo') || /\n {2}rc_\S+\n/.test(output))) {
         clearTimeout(timer);
         resolve();
       }

@@ -1,7 +1,6 @@
 import type { SqlValue } from 'sql.js';
 import type {
   EndpointListQuery,
-  Paging,
   RemediationTargetListQuery,
   ScopeListQuery,
   VulnerabilityFindingListQuery,
@@ -60,20 +59,15 @@ const collections = {
 /** One of the four collections of the v1 API. */
 export type Collection = keyof typeof collections;
 
-/** A WHERE clause over a collection's table, its terms ANDed. */
-class Conditions {
+/** A WHERE clause, its terms ANDed; a term with an undefined value is left out. */
+export class Conditions {
   readonly terms: string[] = [];
   readonly params: SqlValue[] = [];
 
-  constructor(orgRowId: number, paging: Paging) {
-    this.add('org_id = ?', orgRowId);
-    if (paging.updatedSince !== undefined) this.add('updated_ms >= ?', Date.parse(paging.updatedSince));
-  }
-
-  add(term: string, value: SqlValue | undefined): void {
-    if (value === undefined) return;
+  add(term: string, ...values: (SqlValue | undefined)[]): void {
+    if (values.some((value) => value === undefined)) return;
     this.terms.push(term);
-    this.params.push(value);
+    this.params.push(...(values as SqlValue[]));
   }
 
   get sql(): string {
@@ -82,6 +76,51 @@ class Conditions {
 }
 
 const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+
+/** A list query of the v1 API, by collection. */
+export type ListQuery =
+  | { collection: 'endpoints'; query: EndpointListQuery }
+  | { collection: 'remediationTargets'; query: RemediationTargetListQuery }
+  | { collection: 'scopes'; query: ScopeListQuery }
+  | { collection: 'findings'; query: VulnerabilityFindingListQuery };
+
+/** The table of each collection. */
+export const collectionTables: Record<Collection, string> = {
+  endpoints: 'endpoints',
+  remediationTargets: 'remediation_targets',
+  scopes: 'scopes',
+  findings: 'findings',
+};
+
+/** The WHERE clause of a v1 list: the organization, `updatedSince`, and the list's filters. */
+export function listConditions(orgRowId: number, { collection, query }: ListQuery): Conditions {
+  const where = new Conditions();
+  where.add('org_id = ?', orgRowId);
+  where.add('updated_ms >= ?', query.updatedSince === undefined ? undefined : Date.parse(query.updatedSince));
+  switch (collection) {
+    case 'endpoints':
+      where.add('os_family = ?', query.osFamily);
+      where.add('has_agent = ?', flag(query.hasAgent));
+      break;
+    case 'remediationTargets':
+      where.add('endpoint_id = ?', query.endpointId?.toLowerCase());
+      where.add('target_type = ?', query.targetType);
+      where.add('status = ?', query.status);
+      break;
+    case 'scopes':
+      where.add('status = ?', query.status);
+      break;
+    case 'findings':
+      where.add('endpoint_id = ?', query.endpointId?.toLowerCase());
+      where.add('remediation_target_id = ?', query.remediationTargetId?.toLowerCase());
+      where.add('severity = ?', query.severity);
+      where.add('status = ?', query.status);
+      where.add('is_kev = ?', flag(query.isKev));
+      where.add('cve_ref = (SELECT id FROM cves WHERE cve_id = ?)', query.cveId);
+      break;
+  }
+  return where;
+}
 
 /**
  * The list and get queries of the v1 API. Totals are memoized until the next write, since at
@@ -93,36 +132,9 @@ export class InventoryReads {
 
   constructor(private readonly db: Database) {}
 
-  listEndpoints(orgRowId: number, query: EndpointListQuery): JsonPage {
-    const where = new Conditions(orgRowId, query);
-    where.add('os_family = ?', query.osFamily);
-    where.add('has_agent = ?', flag(query.hasAgent));
-    return this.page('endpoints', where, query);
-  }
-
-  listRemediationTargets(orgRowId: number, query: RemediationTargetListQuery): JsonPage {
-    const where = new Conditions(orgRowId, query);
-    where.add('endpoint_id = ?', query.endpointId?.toLowerCase());
-    where.add('target_type = ?', query.targetType);
-    where.add('status = ?', query.status);
-    return this.page('remediationTargets', where, query);
-  }
-
-  listScopes(orgRowId: number, query: ScopeListQuery): JsonPage {
-    const where = new Conditions(orgRowId, query);
-    where.add('status = ?', query.status);
-    return this.page('scopes', where, query);
-  }
-
-  listFindings(orgRowId: number, query: VulnerabilityFindingListQuery): JsonPage {
-    const where = new Conditions(orgRowId, query);
-    where.add('endpoint_id = ?', query.endpointId?.toLowerCase());
-    where.add('remediation_target_id = ?', query.remediationTargetId?.toLowerCase());
-    where.add('severity = ?', query.severity);
-    where.add('status = ?', query.status);
-    where.add('is_kev = ?', flag(query.isKev));
-    where.add('cve_ref = (SELECT id FROM cves WHERE cve_id = ?)', query.cveId);
-    return this.page('findings', where, query);
+  /** One page of a v1 list with the number of items matching its filters. */
+  list(orgRowId: number, list: ListQuery): JsonPage {
+    return this.page(list.collection, listConditions(orgRowId, list), list.query);
   }
 
   /** One resource of the organization as JSON, or undefined when it has none with that id. */
@@ -135,7 +147,7 @@ export class InventoryReads {
     return typeof value === 'string' ? value : undefined;
   }
 
-  private page(collection: Collection, where: Conditions, paging: Paging): JsonPage {
+  private page(collection: Collection, where: Conditions, paging: { limit: number; offset: number }): JsonPage {
     const { table, joins, json } = collections[collection];
     // The inner query walks one index to the page's rows; only those 100 rows are joined.
     const items = this.db.column(

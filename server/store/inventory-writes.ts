@@ -21,8 +21,24 @@ function inDefaultOrder<T extends Timestamped>(items: readonly T[]): T[] {
 
 const lower = (id: string | null) => (id === null ? null : id.toLowerCase());
 
+/** An item's place in the default order; ids compare as stored (lowercase). */
+interface SortKey {
+  at: number;
+  id: string;
+}
+
+const sortKey = (item: Timestamped): SortKey => ({ at: Date.parse(item.created_at), id: item.id.toLowerCase() });
+
+function compareKeys(a: SortKey, b: SortKey): number {
+  return a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** From this many rows on, a replace rebuilds the indexes rather than updating them. */
+const bulkLoadRows = 100_000;
+
 /** The inventory tables an organization's rows live in, children first. */
 const inventoryTables = ['findings', 'remediation_targets', 'scopes', 'endpoints'] as const;
+type InventoryTable = (typeof inventoryTables)[number];
 
 /**
  * Writes an organization's inventory. Rows are inserted in the lists' default order so that
@@ -40,11 +56,133 @@ export class InventoryWrites {
     this.cveRefs.clear();
     this.textRefs.clear();
     this.deleteAll(orgRowId);
+    const rows = inventory.endpoints.length + inventory.remediationTargets.length + inventory.findings.length;
+    // Building an index once from sorted data is far cheaper than updating it row by row.
+    const rebuild = rows >= bulkLoadRows ? this.dropIndexes() : [];
     for (const endpoint of inDefaultOrder(inventory.endpoints)) this.insertEndpoint(orgRowId, endpoint);
     for (const target of inDefaultOrder(inventory.remediationTargets)) this.insertTarget(orgRowId, target);
     for (const scope of inDefaultOrder(inventory.scopes)) this.insertScope(orgRowId, scope);
     for (const finding of inDefaultOrder(inventory.findings)) this.insertFinding(orgRowId, finding);
+    for (const statement of rebuild) this.db.exec(statement);
     this.dropUnusedTexts();
+  }
+
+  /** Drops the inventory tables' secondary indexes; returns the statements that recreate them. */
+  private dropIndexes(): string[] {
+    const indexes = this.db.all<{ name: string; sql: string }>(
+      `SELECT name, sql FROM sqlite_master
+       WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('endpoints', 'remediation_targets', 'scopes', 'findings')`,
+    );
+    for (const { name } of indexes) this.db.exec(`DROP INDEX "${name}"`);
+    return indexes.map((index) => index.sql);
+  }
+
+  /**
+   * Merges changed and new items into an organization's inventory (upsert by id), in the
+   * caller's transaction, keeping `seq` in the default order: an item whose created_at did not
+   * change keeps its seq; others are placed by re-inserting only the rows that sort after the
+   * first of them, which for new items (usually the newest) is none. Deletes nothing.
+   */
+  merge(orgRowId: number, changes: Inventory): void {
+    this.cveRefs.clear();
+    this.textRefs.clear();
+    this.mergeInto('endpoints', orgRowId, changes.endpoints, (item, seq) => this.insertEndpoint(orgRowId, item, seq));
+    this.mergeInto('remediation_targets', orgRowId, changes.remediationTargets, (item, seq) => this.insertTarget(orgRowId, item, seq));
+    this.mergeInto('scopes', orgRowId, changes.scopes, (item, seq) => this.insertScope(orgRowId, item, seq));
+    this.mergeInto('findings', orgRowId, changes.findings, (item, seq) => this.insertFinding(orgRowId, item, seq));
+    // Texts a changed finding no longer uses stay until the next replace: finding them means
+    // scanning every finding (text_ref has no index), which would cost more than the merge.
+  }
+
+  private mergeInto<T extends Timestamped>(
+    table: InventoryTable,
+    orgRowId: number,
+    items: readonly T[],
+    insert: (item: T, seq: number | null) => void,
+  ): void {
+    const placed: T[] = [];
+    for (const item of items) {
+      const existing = this.db.get<{ seq: number; created_at: string }>(`SELECT seq, created_at FROM ${table} WHERE org_id = ? AND id = ?`, [
+        orgRowId,
+        lower(item.id),
+      ]);
+      if (existing) this.db.run(`DELETE FROM ${table} WHERE seq = ?`, [existing.seq]);
+      if (existing && Date.parse(existing.created_at) === Date.parse(item.created_at)) insert(item, existing.seq);
+      else placed.push(item);
+    }
+    if (placed.length === 0) return;
+    const ordered = inDefaultOrder(placed);
+    const tail = this.moveTailAside(table, orgRowId, sortKey(ordered[0]!));
+    let copied = 0;
+    for (const item of ordered) {
+      const key = sortKey(item);
+      let end = copied;
+      while (end < tail.length && compareKeys(tail[end]!, key) < 0) end++;
+      if (end > copied) this.copyBack(table, tail[copied]!.seq, tail[end - 1]!.seq);
+      copied = end;
+      insert(item, null);
+    }
+    if (copied < tail.length) this.copyBack(table, tail[copied]!.seq, tail[tail.length - 1]!.seq);
+  }
+
+  /**
+   * Moves the organization's rows that sort after `first` to a temporary table and returns
+   * their keys in order; reading backwards from the last row stops at once when all sort before.
+   */
+  private moveTailAside(table: InventoryTable, orgRowId: number, first: SortKey): (SortKey & { seq: number })[] {
+    let boundary = 0;
+    let before = Number.MAX_SAFE_INTEGER;
+    search: for (;;) {
+      const rows = this.db.all<{ seq: number; created_at: string; id: string }>(
+        `SELECT seq, created_at, id FROM ${table} WHERE org_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1000`,
+        [orgRowId, before],
+      );
+      for (const row of rows) {
+        if (compareKeys({ at: Date.parse(row.created_at), id: row.id }, first) < 0) {
+          boundary = row.seq;
+          break search;
+        }
+      }
+      if (rows.length < 1000) break;
+      before = rows[rows.length - 1]!.seq;
+    }
+    this.db.exec(
+      `CREATE TEMP TABLE IF NOT EXISTS tail_${table} AS SELECT * FROM main.${table} WHERE 0;
+       CREATE INDEX IF NOT EXISTS temp.tail_${table}_seq ON tail_${table} (seq);
+       DELETE FROM temp.tail_${table};`,
+    );
+    this.db.run(`INSERT INTO temp.tail_${table} SELECT * FROM main.${table} WHERE org_id = ? AND seq > ?`, [orgRowId, boundary]);
+    this.db.run(`DELETE FROM main.${table} WHERE org_id = ? AND seq > ?`, [orgRowId, boundary]);
+    return this.db
+      .all<{ seq: number; created_at: string; id: string }>(`SELECT seq, created_at, id FROM temp.tail_${table} ORDER BY seq`)
+      .map((row) => ({ seq: row.seq, at: Date.parse(row.created_at), id: row.id }));
+  }
+
+  /** Re-inserts the moved-aside rows with seq from `from` to `to`, in order, with new seqs. */
+  private copyBack(table: InventoryTable, from: number, to: number): void {
+    const columns = this.columnsOf(table);
+    this.db.run(
+      `INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM temp.tail_${table} WHERE seq BETWEEN ? AND ? ORDER BY seq`,
+      [from, to],
+    );
+  }
+
+  private readonly columns = new Map<InventoryTable, string>();
+
+  private columnsOf(table: InventoryTable): string {
+    let columns = this.columns.get(table);
+    if (columns === undefined) {
+      const names = this.db.column(`SELECT name FROM pragma_table_info('${table}')`) as string[];
+      columns = names.filter((name) => name !== 'seq').join(', ');
+      this.columns.set(table, columns);
+    }
+    return columns;
+  }
+
+  /** How many rows of each collection an organization has, as the caller's transaction sees them. */
+  counts(orgRowId: number): { endpoints: number; remediationTargets: number; scopes: number; findings: number } {
+    const count = (table: InventoryTable) => Number(this.db.value(`SELECT count(*) FROM ${table} WHERE org_id = ?`, [orgRowId]));
+    return { endpoints: count('endpoints'), remediationTargets: count('remediation_targets'), scopes: count('scopes'), findings: count('findings') };
   }
 
   /** Deletes every inventory row of an organization, in the caller's transaction. */
@@ -60,54 +198,54 @@ export class InventoryWrites {
     this.textRefs.clear();
   }
 
-  private insertEndpoint(orgRowId: number, e: Endpoint): void {
+  private insertEndpoint(orgRowId: number, e: Endpoint, seq: number | null = null): void {
     const os = e.operating_system;
     this.db.run(
-      `INSERT INTO endpoints (org_id, id, hostname, ip, mac_address, os_name, os_version, os_family,
+      `INSERT INTO endpoints (seq, org_id, id, hostname, ip, mac_address, os_name, os_version, os_family,
          os_vendor, os_architecture, agent_id, agent_version, has_agent, created_at, updated_at, updated_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
-        orgRowId, lower(e.id), e.hostname, e.ip, e.mac_address, os.name, os.version, os.family, os.vendor,
+        seq, orgRowId, lower(e.id), e.hostname, e.ip, e.mac_address, os.name, os.version, os.family, os.vendor,
         os.architecture, lower(e.agent_id), e.agent_version, e.agent_id === null ? 0 : 1, e.created_at,
         e.updated_at, Date.parse(e.updated_at),
       ],
     );
   }
 
-  private insertTarget(orgRowId: number, t: RemediationTarget): void {
+  private insertTarget(orgRowId: number, t: RemediationTarget, seq: number | null = null): void {
     this.db.run(
-      `INSERT INTO remediation_targets (org_id, id, endpoint_id, target_type, vendor, product, version,
+      `INSERT INTO remediation_targets (seq, org_id, id, endpoint_id, target_type, vendor, product, version,
          install_path, package_name, package_manager, status, source, associated_cves, highest_cvss_score,
          created_at, updated_at, updated_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
-        orgRowId, lower(t.id), lower(t.endpoint_id), t.target_type, t.vendor, t.product, t.version,
+        seq, orgRowId, lower(t.id), lower(t.endpoint_id), t.target_type, t.vendor, t.product, t.version,
         t.install_path, t.package_name, t.package_manager, t.status, t.source, JSON.stringify(t.associated_cves),
         t.highest_cvss_score, t.created_at, t.updated_at, Date.parse(t.updated_at),
       ],
     );
   }
 
-  private insertScope(orgRowId: number, s: Scope): void {
+  private insertScope(orgRowId: number, s: Scope, seq: number | null = null): void {
     this.db.run(
-      `INSERT INTO scopes (org_id, id, name, description, status, subject_filter, endpoint_filter,
+      `INSERT INTO scopes (seq, org_id, id, name, description, status, subject_filter, endpoint_filter,
          finding_filter, created_at, updated_at, updated_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
-        orgRowId, lower(s.id), s.name, s.description, s.status, JSON.stringify(s.subject_filter),
+        seq, orgRowId, lower(s.id), s.name, s.description, s.status, JSON.stringify(s.subject_filter),
         JSON.stringify(s.endpoint_filter), JSON.stringify(s.finding_filter), s.created_at, s.updated_at,
         Date.parse(s.updated_at),
       ],
     );
   }
 
-  private insertFinding(orgRowId: number, f: VulnerabilityFinding): void {
+  private insertFinding(orgRowId: number, f: VulnerabilityFinding, seq: number | null = null): void {
     this.db.run(
-      `INSERT INTO findings (org_id, id, endpoint_id, remediation_target_id, cve_ref, text_ref, severity,
+      `INSERT INTO findings (seq, org_id, id, endpoint_id, remediation_target_id, cve_ref, text_ref, severity,
          cvss_score, is_kev, status, source, first_detected_at, remediated_at, created_at, updated_at, updated_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
-        orgRowId, lower(f.id), lower(f.endpoint_id), lower(f.remediation_target_id), this.cveRef(f.cve_id),
+        seq, orgRowId, lower(f.id), lower(f.endpoint_id), lower(f.remediation_target_id), this.cveRef(f.cve_id),
         this.textRef(f.title, f.description, f.solution), f.severity, f.cvss_score, f.is_kev ? 1 : 0, f.status,
         f.source, f.first_detected_at, f.remediated_at, f.created_at, f.updated_at, Date.parse(f.updated_at),
       ],

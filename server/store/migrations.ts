@@ -5,7 +5,7 @@
  * Inventory rows carry `seq INTEGER PRIMARY KEY`, assigned in the list's default order
  * (created_at, then id) when an organization's data is written. Every index then ends in that
  * order implicitly, so a filtered page is a walk along one index with no sort, and paging deep
- * into a list touches only index entries.
+ * into a list touches only index entries. The `(org_id)` indexes serve the unfiltered lists.
  */
 export const migrations: readonly string[] = [
   `
@@ -55,6 +55,7 @@ export const migrations: readonly string[] = [
     updated_ms INTEGER NOT NULL
   );
   CREATE UNIQUE INDEX endpoints_id ON endpoints (org_id, id);
+  CREATE INDEX endpoints_org ON endpoints (org_id);
   CREATE INDEX endpoints_os_family ON endpoints (org_id, os_family);
   CREATE INDEX endpoints_has_agent ON endpoints (org_id, has_agent);
   CREATE INDEX endpoints_os_family_has_agent ON endpoints (org_id, os_family, has_agent);
@@ -81,6 +82,7 @@ export const migrations: readonly string[] = [
     updated_ms INTEGER NOT NULL
   );
   CREATE UNIQUE INDEX remediation_targets_id ON remediation_targets (org_id, id);
+  CREATE INDEX remediation_targets_org ON remediation_targets (org_id);
   CREATE INDEX remediation_targets_endpoint ON remediation_targets (org_id, endpoint_id);
   CREATE INDEX remediation_targets_type ON remediation_targets (org_id, target_type);
   CREATE INDEX remediation_targets_status ON remediation_targets (org_id, status);
@@ -102,6 +104,7 @@ export const migrations: readonly string[] = [
     updated_ms INTEGER NOT NULL
   );
   CREATE UNIQUE INDEX scopes_id ON scopes (org_id, id);
+  CREATE INDEX scopes_org ON scopes (org_id);
   CREATE INDEX scopes_status ON scopes (org_id, status);
   CREATE INDEX scopes_updated ON scopes (org_id, updated_ms);
 
@@ -140,6 +143,7 @@ export const migrations: readonly string[] = [
     updated_ms INTEGER NOT NULL
   );
   CREATE UNIQUE INDEX findings_id ON findings (org_id, id);
+  CREATE INDEX findings_org ON findings (org_id);
   CREATE INDEX findings_endpoint ON findings (org_id, endpoint_id);
   CREATE INDEX findings_target ON findings (org_id, remediation_target_id);
   CREATE INDEX findings_cve ON findings (org_id, cve_ref);
@@ -151,5 +155,22 @@ export const migrations: readonly string[] = [
   CREATE INDEX findings_status_kev ON findings (org_id, status, is_kev);
   CREATE INDEX findings_severity_status_kev ON findings (org_id, severity, status, is_kev);
   CREATE INDEX findings_updated ON findings (org_id, updated_ms);
+  `,
+  // Sync state of a replica: one row per organization, written in the sync's own transaction.
+  `
+  CREATE TABLE sync_state (
+    org_id INTEGER PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
+    last_attempt_at TEXT,
+    last_attempt_mode TEXT,
+    last_success_at TEXT,
+    last_success_started_at TEXT,
+    last_success_mode TEXT,
+    incrementals_since_full INTEGER NOT NULL DEFAULT 0,
+    remote_honours_updated_since INTEGER,
+    last_error TEXT,
+    counts TEXT,
+    skipped_count INTEGER NOT NULL DEFAULT 0,
+    skipped_ids TEXT NOT NULL DEFAULT '[]'
+  );
   `,
 ];

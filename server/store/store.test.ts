@@ -40,7 +40,7 @@ describe('Store', () => {
 
     const reopened = await Store.open({ dataDir, command: 'test' });
     expect(reopened.apiKeys.organizationOf(key)).toBe(organization.rowId);
-    const page = reopened.inventory.listFindings(organization.rowId, { limit: 100, offset: 0 });
+    const page = reopened.inventory.list(organization.rowId, { collection: 'findings', query: { limit: 100, offset: 0 } });
     expect(page.total).toBe(inventory.findings.length);
     reopened.close();
   });
@@ -84,7 +84,7 @@ describe('Store', () => {
         throw new Error('interrupted');
       }),
     ).toThrow('interrupted');
-    expect(store.inventory.listEndpoints(organization.rowId, { limit: 1, offset: 0 }).total).toBe(inventory.endpoints.length);
+    expect(store.inventory.list(organization.rowId, { collection: 'endpoints', query: { limit: 1, offset: 0 } }).total).toBe(inventory.endpoints.length);
     expect(fs.readFileSync(dataDirectoryFiles(dataDir).database).equals(before)).toBe(true);
     store.close();
   });

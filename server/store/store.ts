@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import { ApiKeyRecords } from './api-keys.js';
+import { ConsoleQueries } from './console-queries.js';
 import { type DataDirectoryLock, dataDirectoryFiles, lockDataDirectory } from './data-directory.js';
 import { Database } from './database.js';
 import { InventoryReads } from './inventory-reads.js';
 import { InventoryWrites } from './inventory-writes.js';
 import { OrganizationRecords } from './organizations.js';
+import { SyncRecords } from './sync-records.js';
 
 /** How a store is opened. */
 export interface StoreOptions {
@@ -25,6 +27,10 @@ export class Store {
   readonly organizations: OrganizationRecords;
   readonly apiKeys: ApiKeyRecords;
   readonly inventory: InventoryReads;
+  /** The console's reads: lists with sort and search, dashboard aggregates, scope coverage. */
+  readonly console: ConsoleQueries;
+  /** What the store remembers of replicas' syncs; written inside {@link Store.write}. */
+  readonly sync: SyncRecords;
   private readonly inventoryWrites: InventoryWrites;
   private closed = false;
 
@@ -36,6 +42,8 @@ export class Store {
     this.organizations = new OrganizationRecords(db);
     this.apiKeys = new ApiKeyRecords(db);
     this.inventory = new InventoryReads(db);
+    this.console = new ConsoleQueries(db);
+    this.sync = new SyncRecords(db);
     this.inventoryWrites = new InventoryWrites(db);
   }
 

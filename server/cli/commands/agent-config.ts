@@ -62,7 +62,7 @@ export function registerAgentConfigCommands(program: Command): void {
         if (report.files.length > 0) lines.push('Files:', ...report.files.map((name) => `  ${name}`));
         console.log(lines.join('\n'));
       } catch (error) {
-        if (error instanceof AgentConfigVerificationError) throw new Error(`Verification failed: ${error.message}`);
+        if (error instanceof AgentConfigVerificationError) throw new Error(`Verification failed: ${error.message}`, { cause: error });
         throw error;
       }
     });

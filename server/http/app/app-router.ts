@@ -1,5 +1,12 @@
 import express from 'express';
+import type { ConsoleOrganization, ConsoleSession } from '../../schemas/console-api.js';
 import type { Store } from '../../store/store.js';
+import { type AgentConfigContext, agentConfigRoutes } from './agent-config-routes.js';
+import { apiKeyRoutes } from './api-key-routes.js';
+import { coverageRoutes } from './coverage-routes.js';
+import { csvExportRoutes } from './csv-export-routes.js';
+import { inventoryRoutes } from './inventory-routes.js';
+import { resolveOrganization } from './organization-param.js';
 import { requireConsoleToken } from './require-console-token.js';
 
 /** What the console's control API needs. */
@@ -8,19 +15,32 @@ export interface AppRouterContext {
   consoleToken: string;
   /** The base URL of the loopback API, shown to the user for local tools. */
   apiBaseUrl: () => string;
+  /** The agent configuration download; left out where the server cannot sign (tests). */
+  agentConfig?: AgentConfigContext;
 }
 
 /** The console's control API under /app (DESIGN section 4), guarded by the console token. */
 export function appRouter(context: AppRouterContext): express.Router {
+  const { store } = context;
   const router = express.Router();
   router.use(requireConsoleToken(context.consoleToken));
   router.get('/session', (_req, res) => {
-    res.json({ apiBaseUrl: context.apiBaseUrl() });
+    res.json({ apiBaseUrl: context.apiBaseUrl() } satisfies ConsoleSession);
   });
   router.get('/organizations', (_req, res) => {
-    res.json({
-      data: context.store.organizations.list().map(({ rowId: _rowId, certificatePem: _pem, ...organization }) => organization),
-    });
+    const data: ConsoleOrganization[] = store.organizations
+      .list()
+      .map(({ rowId: _rowId, certificatePem: _pem, ...organization }) => organization);
+    res.json({ data });
   });
+
+  const organization = express.Router({ mergeParams: true });
+  organization.use(resolveOrganization(store));
+  organization.use(inventoryRoutes(store));
+  organization.use(coverageRoutes(store));
+  organization.use(apiKeyRoutes(store));
+  organization.use(csvExportRoutes(store));
+  if (context.agentConfig) organization.use(agentConfigRoutes(store, context.agentConfig));
+  router.use('/orgs/:slug', organization);
   return router;
 }

@@ -63,13 +63,13 @@ export function v1Router(store: Store, installExtraRoutes: V1RouteInstaller[] = 
   router.use(requireApiKey(store));
 
   const routes: [string, express.RequestHandler][] = [
-    ['/endpoints', list(endpointListQuerySchema, (org, q) => inventory.listEndpoints(org, q))],
+    ['/endpoints', list(endpointListQuerySchema, (org, query) => inventory.list(org, { collection: 'endpoints', query }))],
     ['/endpoints/:endpointId', get(store, 'endpoints', 'endpointId', 'Endpoint')],
-    ['/remediation-targets', list(remediationTargetListQuerySchema, (org, q) => inventory.listRemediationTargets(org, q))],
+    ['/remediation-targets', list(remediationTargetListQuerySchema, (org, query) => inventory.list(org, { collection: 'remediationTargets', query }))],
     ['/remediation-targets/:targetId', get(store, 'remediationTargets', 'targetId', 'Remediation target')],
-    ['/scopes', list(scopeListQuerySchema, (org, q) => inventory.listScopes(org, q))],
+    ['/scopes', list(scopeListQuerySchema, (org, query) => inventory.list(org, { collection: 'scopes', query }))],
     ['/scopes/:scopeId', get(store, 'scopes', 'scopeId', 'Scope')],
-    ['/vulnerability-findings', list(vulnerabilityFindingListQuerySchema, (org, q) => inventory.listFindings(org, q))],
+    ['/vulnerability-findings', list(vulnerabilityFindingListQuerySchema, (org, query) => inventory.list(org, { collection: 'findings', query }))],
     ['/vulnerability-findings/:findingId', get(store, 'findings', 'findingId', 'Vulnerability finding')],
   ];
   for (const [path, handler] of routes) router.route(path).get(handler).all(methodNotAllowed);

@@ -37,7 +37,15 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
         store,
         acceptedHosts,
         log: () => {},
-        console: { appRouter: appRouter({ store, consoleToken, apiBaseUrl: () => baseUrl }) },
+        console: {
+          appRouter: appRouter({
+            store,
+            consoleToken,
+            apiBaseUrl: () => baseUrl,
+            // Test organizations have no enrollment secret or signing key: nothing is ever unsealed.
+            agentConfig: { sealer: { kind: 'none', seal: (b) => b, unseal: (b) => b }, serverUrl: () => baseUrl, log: () => {} },
+          }),
+        },
       }),
   });
   baseUrl = server.url;

@@ -1,0 +1,45 @@
+import { expect, expectAccessible, openConsole, screenshot, server, test } from './support/console-page.js';
+
+test('the console URL opens the demo dashboard and drops the token from the address bar', async ({ page }) => {
+  await openConsole(page);
+  await expect(page).toHaveURL(/\/orgs\/demo$/);
+  expect(page.url()).not.toContain('token');
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Endpoints$/ }).first()).toBeVisible();
+  const totals = page.getByRole('list', { name: 'Totals' });
+  await expect(totals.getByRole('link', { name: /500\s*Endpoints/ })).toBeVisible();
+  await expect(totals.getByRole('link', { name: /20,000\s*Findings/ })).toBeVisible();
+  for (const title of ['Findings by severity', 'Endpoints by OS family', 'Agent coverage', 'Top vulnerable products', 'Findings over time']) {
+    await expect(page.getByRole('heading', { name: new RegExp(title) })).toBeVisible();
+  }
+  await expect(page.locator('.chart-card .recharts-wrapper > svg')).toHaveCount(5);
+  await expect(page.locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await expect(page.getByTestId('api-address')).toHaveText(`${server.baseUrl}/v1`);
+  await expect(page.getByText('Demo', { exact: true })).toBeVisible();
+  await screenshot(page, 'dashboard');
+  await expectAccessible(page);
+});
+
+test('a reload keeps working without the fragment, and the dark theme follows the OS', async ({ page }) => {
+  await openConsole(page, '/orgs/demo');
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  await page.reload();
+  await expect(page.locator('.chart-card .recharts-wrapper > svg')).toHaveCount(5);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const background = await page.evaluate(() => getComputedStyle(document.body.parentElement!).backgroundColor);
+  expect(background).toBe('rgb(17, 20, 24)');
+  await screenshot(page, 'dashboard-dark');
+  await expectAccessible(page);
+});
+
+test('without a token the console says how to open it', async ({ page }) => {
+  await page.goto(server.baseUrl);
+  await expect(page.getByText(/one-time link/)).toBeVisible();
+});
+
+test('totals link to the filtered lists', async ({ page }) => {
+  await openConsole(page, '/orgs/demo');
+  await page.getByRole('link', { name: /Open KEV findings/ }).click();
+  await expect(page).toHaveURL(/vulnerability-findings\?status=open&isKev=true$/);
+  await expect(page.getByLabel('KEV')).toHaveValue('true');
+});

@@ -1,0 +1,48 @@
+import { expect, expectAccessible, openConsole, screenshot, test } from './support/console-page.js';
+
+test('a finding links to its endpoint, its target and the CVE at NVD; they link back', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/vulnerability-findings?severity=critical');
+  const grid = page.getByRole('grid', { name: 'Vulnerability findings' });
+  const firstRow = grid.locator('[role=row][aria-rowindex="2"]');
+  const cve = (await firstRow.locator('[role=gridcell]').first().innerText()).trim();
+  await firstRow.click();
+  await expect(page).toHaveURL(/\/orgs\/demo\/vulnerability-findings\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(cve);
+  const nvd = page.getByRole('link', { name: new RegExp(`${cve} at NVD`) });
+  await expect(nvd).toHaveAttribute('href', `https://nvd.nist.gov/vuln/detail/${cve}`);
+  await expect(nvd).toHaveAttribute('target', '_blank');
+  await expect(nvd).toHaveAttribute('rel', /noopener/);
+  await screenshot(page, 'detail-finding');
+  await expectAccessible(page);
+
+  await page.getByRole('link', { name: 'Open remediation target' }).click();
+  await expect(page).toHaveURL(/\/remediation-targets\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { name: 'Findings of this target' })).toBeVisible();
+  const targetFindings = page.getByRole('grid', { name: 'Findings of this target' });
+  await expect(targetFindings.locator('[role=row][aria-rowindex="2"] [role=gridcell]').first()).toHaveText(/^CVE-/);
+  await screenshot(page, 'detail-target');
+  await expectAccessible(page);
+
+  await page.getByRole('link', { name: 'Open endpoint' }).click();
+  await expect(page).toHaveURL(/\/endpoints\/[0-9a-f-]{36}$/);
+  for (const name of ['Remediation targets on this endpoint', 'Findings on this endpoint']) {
+    const grid = page.getByRole('grid', { name });
+    await expect(grid.locator('[role=row][aria-rowindex="2"] [role=gridcell]').first()).not.toHaveText('Loading…');
+  }
+  await screenshot(page, 'detail-endpoint');
+  await expectAccessible(page);
+
+  await page.getByRole('grid', { name: 'Findings on this endpoint' }).locator('[role=row][aria-rowindex="2"]').click();
+  await expect(page).toHaveURL(/\/vulnerability-findings\/[0-9a-f-]{36}$/);
+  await page.getByRole('link', { name: 'Open endpoint' }).click();
+  await page.getByRole('link', { name: 'Open as a list with filters' }).last().click();
+  await expect(page).toHaveURL(/\/vulnerability-findings\?endpointId=[0-9a-f-]{36}$/);
+  await expect(page.getByLabel('Endpoint id')).toHaveValue(/[0-9a-f-]{36}/);
+});
+
+test('an unknown id says so, with a way back', async ({ page, problems }) => {
+  await openConsole(page, '/orgs/demo/endpoints/00000000-0000-4000-8000-000000000000');
+  await expect(page.getByRole('alert')).toContainText('not found');
+  await expect(page.getByRole('link', { name: '← Endpoints' })).toBeVisible();
+  problems.length = 0;
+});

@@ -1,0 +1,93 @@
+import { expect, expectAccessible, listTotal, openConsole, screenshot, test } from './support/console-page.js';
+
+const lists = [
+  ['endpoints', 'Endpoints', 500],
+  ['remediation-targets', 'Remediation targets', 5000],
+  ['scopes', 'Scopes', 12],
+  ['vulnerability-findings', 'Vulnerability findings', 20000],
+] as const;
+
+for (const [path, title, total] of lists) {
+  test(`the ${path} list loads with data`, async ({ page }) => {
+    await openConsole(page, `/orgs/demo/${path}`);
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    const grid = page.getByRole('grid', { name: title });
+    await expect(grid.locator('[role=row][aria-rowindex="2"] [role=gridcell]').first()).not.toHaveText('Loading…');
+    expect(await listTotal(page)).toBe(total);
+    await screenshot(page, `list-${path}`);
+    await expectAccessible(page);
+  });
+}
+
+test('filters change the list and the URL, and the URL restores them', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/endpoints');
+  const all = await listTotal(page);
+  await page.getByLabel('OS family').selectOption('linux');
+  await expect(page).toHaveURL(/osFamily=linux/);
+  await expect.poll(() => listTotal(page)).toBeLessThan(all);
+  const linux = await listTotal(page);
+  const families = page.getByRole('grid', { name: 'Endpoints' }).locator('[role=row] [role=gridcell]:nth-child(4)');
+  await expect(families.first()).toHaveText('linux');
+  for (const family of await families.allInnerTexts()) expect(family).toBe('linux');
+
+  await page.getByLabel('Agent').selectOption('false');
+  await expect(page).toHaveURL(/osFamily=linux&hasAgent=false/);
+  await expect.poll(() => listTotal(page)).toBeLessThan(linux);
+
+  await page.reload();
+  await expect(page.getByLabel('OS family')).toHaveValue('linux');
+  await expect(page.getByLabel('Agent')).toHaveValue('false');
+
+  await page.getByLabel('Search').fill('no-such-host-anywhere');
+  await expect(page).toHaveURL(/q=no-such-host-anywhere/);
+  await expect(page.getByText('No endpoints match these filters.')).toBeVisible();
+  await page.goBack();
+  await expect(page.getByLabel('Search')).toHaveValue('');
+});
+
+test('sorting newest first reverses the order', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/scopes');
+  const names = page.getByRole('grid', { name: 'Scopes' }).locator('[role=row] [role=gridcell]:first-child');
+  await expect(names.first()).not.toHaveText('Loading…');
+  const ascending = await names.allInnerTexts();
+  await page.getByLabel('Order').selectOption('-created_at');
+  await expect(page).toHaveURL(/sort=-created_at/);
+  await expect(names.first()).toHaveText(ascending[ascending.length - 1]!);
+});
+
+test('scrolling loads further pages, and the position is kept in the URL', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/vulnerability-findings');
+  const grid = page.getByRole('grid', { name: 'Vulnerability findings' });
+  await expect(grid.locator('[aria-rowindex="2"] [role=gridcell]').first()).not.toHaveText('Loading…');
+  const requests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/app/orgs/demo/vulnerability-findings?')) requests.push(request.url());
+  });
+  await grid.evaluate((element) => element.scrollTo(0, 32 * 12_345));
+  const row = grid.locator('[aria-rowindex="12350"] [role=gridcell]').first();
+  await expect(row).toHaveText(/^CVE-/);
+  expect(requests.some((url) => url.includes('offset=12300'))).toBe(true);
+  await expect(page).toHaveURL(/offset=123\d\d/);
+
+  await page.reload();
+  await expect(grid.locator('[aria-rowindex="12350"] [role=gridcell]').first()).toHaveText(/^CVE-/);
+});
+
+test('the keyboard moves through rows and Enter opens one', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/endpoints');
+  const grid = page.getByRole('grid', { name: 'Endpoints' });
+  await expect(grid.locator('[aria-rowindex="2"] [role=gridcell]').first()).not.toHaveText('Loading…');
+  await grid.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowUp');
+  const active = grid.locator('[role=row][aria-selected=true]');
+  await expect(active).toHaveAttribute('aria-rowindex', '3');
+  const hostname = await active.locator('[role=gridcell]').first().innerText();
+  await expect(page).toHaveURL(/row=1/);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: hostname })).toBeVisible();
+  await page.goBack();
+  await expect(grid.locator('[role=row][aria-selected=true]')).toHaveAttribute('aria-rowindex', '3');
+});

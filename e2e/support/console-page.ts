@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { type Page, expect, test as base } from '@playwright/test';
+
+/** The server global-setup.ts started. */
+export const server = {
+  get baseUrl() {
+    return process.env.E2E_BASE_URL!;
+  },
+  get token() {
+    return process.env.E2E_CONSOLE_TOKEN!;
+  },
+  get demoApiKey() {
+    return process.env.E2E_DEMO_API_KEY!;
+  },
+};
+
+/**
+ * The page fixture, extended: problems the browser reports (a CSP violation, an uncaught
+ * error, a failed request other than one a test caused on purpose) fail the test.
+ */
+export const test = base.extend<{ problems: string[] }>({
+  problems: [
+    async ({ page }, use) => {
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
+      await use(problems);
+      expect(problems, 'errors in the browser console').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+export { expect };
+
+/** Opens a view of the console as the printed console URL does: with the token in the fragment. */
+export async function openConsole(page: Page, viewPath = '/'): Promise<void> {
+  await page.goto(`${server.baseUrl}${viewPath}#token=${server.token}`);
+}
+
+/** Checks the page with axe-core: no serious or critical violation. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+  expect(serious, 'serious or critical accessibility violations').toEqual([]);
+}
+
+/** Saves a screenshot of the view under e2e/artifacts/, for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(import.meta.dirname, '..', 'artifacts', `${name}.png`) });
+}
+
+/** The grid of a list view and the count it reports. */
+export async function listTotal(page: Page): Promise<number> {
+  const status = page.locator('.virtual-table__status').first();
+  await expect(status).toContainText('row');
+  return Number((await status.innerText()).split(' ')[0]!.replaceAll(/[^\d]/g, ''));
+}

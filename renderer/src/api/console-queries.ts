@@ -1,0 +1,115 @@
+import { queryOptions } from '@tanstack/react-query';
+import type {
+  ConsoleApiKey,
+  ConsoleOrganization,
+  ConsoleSession,
+  CoverageGaps,
+  Dashboard,
+  ScopeCoverage,
+} from '../../../server/schemas/console-api';
+import type { VulnerabilityFinding } from '../../../server/schemas/vulnerability-finding';
+import { type CollectionItems, type CollectionPath, type ListFilters, type ListPage, pageSize } from './collections';
+import { consoleJson } from './console-fetch';
+import { queryKeys } from './query-keys';
+
+const org = (slug: string) => `/orgs/${encodeURIComponent(slug)}`;
+
+/** The query string of a list page: its filters, then paging. */
+export function listSearch(filters: ListFilters, paging?: { offset: number; limit: number }): string {
+  const search = new URLSearchParams(filters);
+  if (paging) {
+    search.set('limit', String(paging.limit));
+    search.set('offset', String(paging.offset));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Where local tools reach the loopback API. */
+export const sessionQuery = () =>
+  queryOptions({ queryKey: queryKeys.session(), queryFn: () => consoleJson<ConsoleSession>('/session'), staleTime: Infinity });
+
+/** The organizations of the store. */
+export const organizationsQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.organizations(),
+    queryFn: () => consoleJson<{ data: ConsoleOrganization[] }>('/organizations').then((answer) => answer.data),
+  });
+
+/** One page of a list, `offset` a multiple of the page size. */
+export const listPageQuery = <C extends CollectionPath>(slug: string, collection: C, filters: ListFilters, offset: number, limit = pageSize) =>
+  queryOptions({
+    queryKey: queryKeys.listPage(slug, collection, filters, offset, limit),
+    queryFn: ({ signal }) =>
+      consoleJson<ListPage<CollectionItems[C]>>(`${org(slug)}/${collection}${listSearch(filters, { offset, limit })}`, { signal }),
+    // Pages do not change until a sync or seed: keep them while the user scrolls back and forth.
+    staleTime: 60_000,
+  });
+
+/** One item of a collection. */
+export const itemQuery = <C extends CollectionPath>(slug: string, collection: C, id: string) =>
+  queryOptions({
+    queryKey: queryKeys.item(slug, collection, id),
+    queryFn: ({ signal }) => consoleJson<CollectionItems[C]>(`${org(slug)}/${collection}/${encodeURIComponent(id)}`, { signal }),
+    staleTime: 60_000,
+  });
+
+/** The dashboard aggregates of an organization. */
+export const dashboardQuery = (slug: string) =>
+  queryOptions({
+    queryKey: queryKeys.dashboard(slug),
+    queryFn: ({ signal }) => consoleJson<Dashboard>(`${org(slug)}/dashboard`, { signal }),
+    staleTime: 60_000,
+  });
+
+const coveragePath = (slug: string, scopeId: string) => `${org(slug)}/scopes/${encodeURIComponent(scopeId)}/coverage`;
+
+/** A scope's coverage: its counts and what could not be evaluated (with the first page of covered findings). */
+export const scopeCoverageQuery = (slug: string, scopeId: string) =>
+  queryOptions({
+    queryKey: queryKeys.scopeCoverage(slug, scopeId),
+    queryFn: ({ signal }) => consoleJson<ScopeCoverage<VulnerabilityFinding>>(coveragePath(slug, scopeId), { signal }),
+    staleTime: 60_000,
+  });
+
+/** One page of the findings a scope covers, narrowed by status. */
+export const scopeCoveredFindingsQuery = (slug: string, scopeId: string, filters: ListFilters, offset: number) =>
+  queryOptions({
+    queryKey: [...queryKeys.scopeCoverage(slug, scopeId), 'page', filters, offset] as const,
+    queryFn: ({ signal }) =>
+      consoleJson<ScopeCoverage<VulnerabilityFinding>>(`${coveragePath(slug, scopeId)}${listSearch(filters, { offset, limit: pageSize })}`, {
+        signal,
+      }).then((coverage) => coverage.findings),
+    staleTime: 60_000,
+  });
+
+/** The coverage gaps of an organization: counts and the first page. */
+export const coverageGapsQuery = (slug: string) =>
+  queryOptions({
+    queryKey: queryKeys.coverageGaps(slug),
+    queryFn: ({ signal }) => consoleJson<CoverageGaps<VulnerabilityFinding>>(`${org(slug)}/coverage-gaps`, { signal }),
+    staleTime: 60_000,
+  });
+
+/** One page of the coverage gaps. */
+export const coverageGapsPageQuery = (slug: string, offset: number) =>
+  queryOptions({
+    queryKey: [...queryKeys.coverageGaps(slug), 'page', offset] as const,
+    queryFn: ({ signal }) =>
+      consoleJson<CoverageGaps<VulnerabilityFinding>>(`${org(slug)}/coverage-gaps${listSearch({}, { offset, limit: pageSize })}`, {
+        signal,
+      }).then((gaps) => gaps.findings),
+    staleTime: 60_000,
+  });
+
+/** An organization's local API keys. */
+export const apiKeysQuery = (slug: string) =>
+  queryOptions({
+    queryKey: queryKeys.apiKeys(slug),
+    queryFn: ({ signal }) => consoleJson<{ data: ConsoleApiKey[] }>(`${org(slug)}/api-keys`, { signal }).then((answer) => answer.data),
+  });
+
+/** The path of a list's CSV export under /app, with the list's filters. */
+export function csvExportPath(slug: string, collection: CollectionPath, filters: ListFilters): string {
+  return `/app${org(slug)}/export/${collection}.csv${listSearch(filters)}`;
+}

@@ -1,0 +1,20 @@
+import type { CollectionPath, ListFilters } from './collections';
+
+/**
+ * Every query key of the console, built here only, so that invalidation can name a whole
+ * branch (all of an organization, all of its keys) without guessing at key shapes.
+ */
+export const queryKeys = {
+  session: () => ['session'] as const,
+  organizations: () => ['organizations'] as const,
+  organization: (slug: string) => ['org', slug] as const,
+  dashboard: (slug: string) => [...queryKeys.organization(slug), 'dashboard'] as const,
+  list: (slug: string, collection: CollectionPath, filters: ListFilters) =>
+    [...queryKeys.organization(slug), 'list', collection, filters] as const,
+  listPage: (slug: string, collection: CollectionPath, filters: ListFilters, offset: number, limit: number) =>
+    [...queryKeys.list(slug, collection, filters), offset, limit] as const,
+  item: (slug: string, collection: CollectionPath, id: string) => [...queryKeys.organization(slug), 'item', collection, id] as const,
+  scopeCoverage: (slug: string, scopeId: string) => [...queryKeys.organization(slug), 'coverage', scopeId] as const,
+  coverageGaps: (slug: string) => [...queryKeys.organization(slug), 'gaps'] as const,
+  apiKeys: (slug: string) => [...queryKeys.organization(slug), 'api-keys'] as const,
+};

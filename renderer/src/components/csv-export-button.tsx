@@ -1,0 +1,73 @@
+import { useRef, useState } from 'react';
+import type { CollectionPath, ListFilters } from '../api/collections';
+import { csvExportPath } from '../api/console-queries';
+import { desktopBridge } from '../desktop-bridge';
+import { type SaveOutcome, saveConsoleFile } from '../lib/save-download';
+
+interface CsvExportButtonProps {
+  slug: string;
+  collection: CollectionPath;
+  filters: ListFilters;
+  total: number | undefined;
+}
+
+/** Exports every row of the filtered list as CSV, with progress and a way to stop. */
+export function CsvExportButton({ slug, collection, filters, total }: CsvExportButtonProps) {
+  const [progress, setProgress] = useState<number | undefined>(undefined);
+  const [outcome, setOutcome] = useState<SaveOutcome | undefined>(undefined);
+  const abort = useRef<AbortController | null>(null);
+
+  const start = async () => {
+    abort.current = new AbortController();
+    setOutcome(undefined);
+    setProgress(0);
+    let rows = -1;
+    try {
+      const result = await saveConsoleFile({
+        path: csvExportPath(slug, collection, filters),
+        suggestedName: `${slug}-${collection}.csv`,
+        filter: { name: 'CSV', extensions: ['csv'] },
+        signal: abort.current.signal,
+        onProgress: (_bytes, text) => {
+          rows += text.split('\n').length - 1;
+          setProgress(Math.max(0, rows));
+        },
+      });
+      setOutcome(result);
+    } catch (error) {
+      setOutcome({ saved: false, message: (error as Error).name === 'AbortError' ? 'Export stopped.' : 'The export failed.' });
+    } finally {
+      setProgress(undefined);
+    }
+  };
+
+  const saved = outcome?.saved ? outcome : undefined;
+  return (
+    <div className="export">
+      {progress === undefined ? (
+        <button type="button" onClick={() => void start()} disabled={!total}>
+          Export CSV
+        </button>
+      ) : (
+        <>
+          <span role="status">
+            Exporting… {progress.toLocaleString()}
+            {total ? ` of ${total.toLocaleString()}` : ''} rows
+          </span>
+          <button type="button" onClick={() => abort.current?.abort()}>
+            Stop
+          </button>
+        </>
+      )}
+      {saved?.path ? (
+        <span role="status">
+          Saved to {saved.path}{' '}
+          <button type="button" className="link-button" onClick={() => void desktopBridge()?.revealInFolder(saved.path!)}>
+            Show in folder
+          </button>
+        </span>
+      ) : null}
+      {outcome && !outcome.saved && outcome.message ? <span role="alert">{outcome.message}</span> : null}
+    </div>
+  );
+}

@@ -1,0 +1,176 @@
+import { type QueryKey, type UseQueryOptions, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ListPage, pageSize } from '../api/collections';
+import { QueryError } from './query-state';
+
+/** A column of a {@link VirtualTable}. */
+export interface Column<T> {
+  id: string;
+  header: string;
+  /** A CSS grid track, e.g. `minmax(12rem, 2fr)`. */
+  width: string;
+  cell: (item: T) => ReactNode;
+}
+
+interface VirtualTableProps<T, K extends QueryKey> {
+  /** The accessible name of the table. */
+  label: string;
+  columns: Column<T>[];
+  /** The query of the page at `offset` (a multiple of the page size). */
+  pageQuery: (offset: number) => UseQueryOptions<ListPage<T>, Error, ListPage<T>, K>;
+  /** The row to show first, e.g. from the URL. */
+  initialTopRow?: number;
+  /** The row to mark as active at first. */
+  initialActiveRow?: number;
+  /** Told the top row while the user scrolls, and the active row when it changes (debounced). */
+  onViewChange?: (view: { topRow: number; activeRow: number | undefined }) => void;
+  /** Opens an item: Enter on the active row, or a click. */
+  onOpen: (item: T) => void;
+  emptyMessage: string;
+}
+
+const rowHeight = 32;
+
+/**
+ * A table of a server-paged list of any length: only the rows in view are in the DOM, and
+ * the pages they fall on are fetched as the user scrolls (the next one ahead of time). It is
+ * one tab stop, an ARIA grid whose rows the arrow keys, Page Up/Down, Home and End move
+ * through; Enter opens the active row.
+ */
+export function VirtualTable<T extends { id: string }, K extends QueryKey>(props: VirtualTableProps<T, K>) {
+  const { columns, pageQuery, onOpen, onViewChange } = props;
+  const queryClient = useQueryClient();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const tableId = useId();
+  const [activeRow, setActiveRow] = useState<number | undefined>(props.initialActiveRow);
+  const initialTop = props.initialTopRow ?? 0;
+  const anchor = useQuery(pageQuery(Math.floor(initialTop / pageSize) * pageSize));
+  const total = anchor.data?.total ?? 0;
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler here; the virtualizer re-renders this component on scroll itself.
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan: 10,
+    initialOffset: initialTop * rowHeight,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  const pageOffsets: number[] = [];
+  for (let offset = Math.floor(first / pageSize) * pageSize; offset <= last && offset < total; offset += pageSize) pageOffsets.push(offset);
+  const pages = useQueries({ queries: pageOffsets.map((offset) => pageQuery(offset)) });
+  const rowAt = (index: number): T | undefined => {
+    const page = pages[pageOffsets.indexOf(Math.floor(index / pageSize) * pageSize)];
+    return page?.data?.data[index % pageSize];
+  };
+  const failed = pages.find((page) => page.isError);
+
+  const nextOffset = (Math.floor(last / pageSize) + 1) * pageSize;
+  useEffect(() => {
+    if (nextOffset < total) void queryClient.prefetchQuery(pageQuery(nextOffset));
+  }, [nextOffset, total, pageQuery, queryClient]);
+
+  const topRow = Math.floor(virtualizer.scrollOffset ?? 0) > 0 ? Math.floor((virtualizer.scrollOffset ?? 0) / rowHeight) : 0;
+  useEffect(() => {
+    if (!onViewChange || total === 0) return;
+    const timer = setTimeout(() => onViewChange({ topRow, activeRow }), 300);
+    return () => clearTimeout(timer);
+  }, [topRow, activeRow, onViewChange, total]);
+
+  if (anchor.isPending) return <p className="state">Loading…</p>;
+  if (anchor.isError) return <QueryError error={anchor.error} onRetry={() => void anchor.refetch()} />;
+  if (total === 0) return <p className="state">{props.emptyMessage}</p>;
+
+  const moveTo = (index: number) => {
+    const row = Math.max(0, Math.min(total - 1, index));
+    setActiveRow(row);
+    virtualizer.scrollToIndex(row, { align: 'auto' });
+  };
+  const visibleRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? rowHeight * 10) / rowHeight) - 1);
+  const onKeyDown = (event: KeyboardEvent) => {
+    const current = activeRow ?? first - 1;
+    const moves: Record<string, number> = {
+      ArrowDown: current + 1,
+      ArrowUp: current - 1,
+      PageDown: current + visibleRows,
+      PageUp: current - visibleRows,
+      Home: 0,
+      End: total - 1,
+    };
+    if (event.key in moves) {
+      event.preventDefault();
+      moveTo(moves[event.key]!);
+    } else if (event.key === 'Enter' && activeRow !== undefined) {
+      const item = rowAt(activeRow);
+      if (item) onOpen(item);
+    }
+  };
+  const gridTemplateColumns = columns.map((column) => column.width).join(' ');
+
+  return (
+    <div className="virtual-table">
+      <div
+        ref={scrollRef}
+        className="virtual-table__scroll"
+        role="grid"
+        aria-label={props.label}
+        aria-rowcount={total + 1}
+        aria-colcount={columns.length}
+        aria-activedescendant={activeRow === undefined ? undefined : `${tableId}-row-${activeRow}`}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+      >
+        <div role="rowgroup" className="virtual-table__head">
+          <div role="row" aria-rowindex={1} className="virtual-table__row" style={{ gridTemplateColumns }}>
+            {columns.map((column) => (
+              <div role="columnheader" key={column.id} className="virtual-table__cell">
+                {column.header}
+              </div>
+            ))}
+          </div>
+        </div>
+        <div role="rowgroup" className="virtual-table__body" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((virtualRow) => {
+            const item = rowAt(virtualRow.index);
+            const active = virtualRow.index === activeRow;
+            return (
+              <div
+                key={virtualRow.index}
+                id={`${tableId}-row-${virtualRow.index}`}
+                role="row"
+                aria-rowindex={virtualRow.index + 2}
+                aria-selected={active}
+                className={`virtual-table__row${active ? ' is-active' : ''}${item ? '' : ' is-loading'}`}
+                style={{ gridTemplateColumns, transform: `translateY(${virtualRow.start}px)` }}
+                onClick={() => {
+                  setActiveRow(virtualRow.index);
+                  if (item) onOpen(item);
+                }}
+              >
+                {item ? (
+                  columns.map((column) => (
+                    <div role="gridcell" key={column.id} className="virtual-table__cell">
+                      {column.cell(item)}
+                    </div>
+                  ))
+                ) : (
+                  <div role="gridcell" className="virtual-table__cell virtual-table__placeholder">
+                    Loading…
+                  </div>
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {failed?.error ? <QueryError error={failed.error} onRetry={() => void failed.refetch()} /> : null}
+      <p className="virtual-table__status" aria-live="polite">
+        {total.toLocaleString()} {total === 1 ? 'row' : 'rows'}
+        {activeRow !== undefined ? ` · row ${(activeRow + 1).toLocaleString()} selected (Enter opens it)` : ''}
+      </p>
+    </div>
+  );
+}

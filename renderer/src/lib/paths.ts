@@ -1,0 +1,11 @@
+import type { CollectionPath } from '../api/collections';
+
+/** The console's URLs, built in one place so that views link to each other consistently. */
+export const paths = {
+  dashboard: (slug: string) => `/orgs/${encodeURIComponent(slug)}`,
+  list: (slug: string, collection: CollectionPath, filters: Record<string, string> = {}) => {
+    const search = new URLSearchParams(filters).toString();
+    return `/orgs/${encodeURIComponent(slug)}/${collection}${search ? `?${search}` : ''}`;
+  },
+  item: (slug: string, collection: CollectionPath, id: string) => `/orgs/${encodeURIComponent(slug)}/${collection}/${encodeURIComponent(id)}`,
+};

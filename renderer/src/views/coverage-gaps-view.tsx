@@ -1,0 +1,48 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { coverageGapsPageQuery, coverageGapsQuery } from '../api/console-queries';
+import { CoverageFigures, UnevaluatedNotice } from '../components/coverage-summary';
+import { Loading, QueryError } from '../components/query-state';
+import { VirtualTable } from '../components/virtual-table';
+import { formatCount } from '../lib/format';
+import { paths } from '../lib/paths';
+import { findingColumns } from './list-definitions';
+
+/** Open critical, high or KEV findings that no active scope covers. */
+export function CoverageGapsView({ slug }: { slug: string }) {
+  const gaps = useQuery(coverageGapsQuery(slug));
+  const navigate = useNavigate();
+  const pageQuery = useCallback((offset: number) => coverageGapsPageQuery(slug, offset), [slug]);
+  return (
+    <section className="view" aria-labelledby="view-title">
+      <header className="view__header">
+        <h1 id="view-title">Coverage gaps</h1>
+      </header>
+      <p className="hint">
+        Open findings that are critical, high or in the KEV catalog, and that no <Link to={paths.list(slug, 'scopes', { status: 'active' })}>active scope</Link> covers.
+      </p>
+      {gaps.isPending ? (
+        <Loading what="coverage gaps" />
+      ) : gaps.isError ? (
+        <QueryError error={gaps.error} onRetry={() => void gaps.refetch()} />
+      ) : (
+        <>
+          <p>
+            {formatCount(gaps.data.counts.findings)} of {formatCount(gaps.data.candidates)} such findings are not covered by any of the{' '}
+            {formatCount(gaps.data.activeScopes)} active scopes.
+          </p>
+          <UnevaluatedNotice criteria={gaps.data.unevaluated} />
+          <CoverageFigures counts={gaps.data.counts} label="Uncovered findings" />
+          <VirtualTable
+            label="Uncovered findings"
+            columns={findingColumns}
+            pageQuery={pageQuery}
+            onOpen={(finding) => navigate(paths.item(slug, 'vulnerability-findings', finding.id))}
+            emptyMessage="Every open critical, high or KEV finding is covered by an active scope."
+          />
+        </>
+      )}
+    </section>
+  );
+}

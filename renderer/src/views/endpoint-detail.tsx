@@ -1,0 +1,36 @@
+import { useQuery } from '@tanstack/react-query';
+import { itemQuery } from '../api/console-queries';
+import { FieldList } from '../components/field-list';
+import { RelatedList } from '../components/related-list';
+import { formatDateTime } from '../lib/format';
+import { paths } from '../lib/paths';
+import { DetailFrame } from './detail-frame';
+
+/** An endpoint with its remediation targets and findings. */
+export function EndpointDetail({ slug, id }: { slug: string; id: string }) {
+  const query = useQuery(itemQuery(slug, 'endpoints', id));
+  return (
+    <DetailFrame query={query} what="Endpoint" back={{ to: paths.list(slug, 'endpoints'), label: '← Endpoints' }} title={(e) => e.hostname}>
+      {(e) => (
+        <>
+          <FieldList
+            fields={[
+              ['Id', <code key="id">{e.id}</code>],
+              ['IP address', e.ip],
+              ['MAC address', e.mac_address],
+              ['Operating system', `${e.operating_system.name} ${e.operating_system.version ?? ''}`],
+              ['OS family', e.operating_system.family],
+              ['OS vendor', e.operating_system.vendor],
+              ['Architecture', e.operating_system.architecture],
+              ['Agent', e.agent_id ? `${e.agent_id} (version ${e.agent_version ?? 'unknown'})` : 'No agent installed'],
+              ['Discovered', formatDateTime(e.created_at)],
+              ['Updated', formatDateTime(e.updated_at)],
+            ]}
+          />
+          <RelatedList slug={slug} collection="remediation-targets" filter={{ endpointId: e.id }} title="Remediation targets on this endpoint" />
+          <RelatedList slug={slug} collection="vulnerability-findings" filter={{ endpointId: e.id }} title="Findings on this endpoint" />
+        </>
+      )}
+    </DetailFrame>
+  );
+}

@@ -1,0 +1,53 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { itemQuery } from '../api/console-queries';
+import { KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
+import { FieldList } from '../components/field-list';
+import { formatDateTime, nvdUrl } from '../lib/format';
+import { paths } from '../lib/paths';
+import { DetailFrame } from './detail-frame';
+
+/** A vulnerability finding, linked to its endpoint, its target and the CVE at NVD. */
+export function FindingDetail({ slug, id }: { slug: string; id: string }) {
+  const query = useQuery(itemQuery(slug, 'vulnerability-findings', id));
+  return (
+    <DetailFrame
+      query={query}
+      what="Vulnerability finding"
+      back={{ to: paths.list(slug, 'vulnerability-findings'), label: '← Vulnerability findings' }}
+      title={(f) => `${f.cve_id}: ${f.title}`}
+    >
+      {(f) => (
+        <>
+          <FieldList
+            fields={[
+              ['Id', <code key="id">{f.id}</code>],
+              [
+                'CVE',
+                <a key="cve" href={nvdUrl(f.cve_id)} target="_blank" rel="noopener noreferrer">
+                  {f.cve_id} at NVD<span className="visually-hidden"> (opens in a new window)</span>
+                </a>,
+              ],
+              ['Severity', <SeverityBadge key="severity" severity={f.severity} />],
+              ['CVSS score', f.cvss_score],
+              ['Known exploited', f.is_kev ? <KevBadge key="kev" isKev /> : 'No'],
+              ['Status', <StatusBadge key="status" status={f.status} />],
+              ['Endpoint', f.endpoint_id ? <Link to={paths.item(slug, 'endpoints', f.endpoint_id)}>Open endpoint</Link> : null],
+              [
+                'Remediation target',
+                f.remediation_target_id ? <Link to={paths.item(slug, 'remediation-targets', f.remediation_target_id)}>Open remediation target</Link> : null,
+              ],
+              ['Source', f.source],
+              ['First detected', formatDateTime(f.first_detected_at)],
+              ['Remediated', formatDateTime(f.remediated_at)],
+              ['Description', f.description],
+              ['Solution', f.solution],
+              ['Created', formatDateTime(f.created_at)],
+              ['Updated', formatDateTime(f.updated_at)],
+            ]}
+          />
+        </>
+      )}
+    </DetailFrame>
+  );
+}

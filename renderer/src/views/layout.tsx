@@ -1,0 +1,87 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { organizationsQuery, sessionQuery } from '../api/console-queries';
+import { paths } from '../lib/paths';
+
+const sections = [
+  ['Dashboard', ''],
+  ['Endpoints', 'endpoints'],
+  ['Remediation targets', 'remediation-targets'],
+  ['Scopes', 'scopes'],
+  ['Vulnerability findings', 'vulnerability-findings'],
+  ['Coverage gaps', 'coverage-gaps'],
+  ['API keys', 'api-keys'],
+  ['Agent configuration', 'agent-config'],
+] as const;
+
+/** The frame of every organization's views: organization switcher, navigation, API address. */
+export function Layout() {
+  const { slug = '' } = useParams();
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <span className="topbar__name">Remediation Console</span>
+        <OrganizationSwitcher slug={slug} />
+        <ApiAddress />
+      </header>
+      <nav className="sidebar" aria-label="Views">
+        <ul>
+          {sections.map(([label, section]) => (
+            <li key={label}>
+              <NavLink to={section ? `${paths.dashboard(slug)}/${section}` : paths.dashboard(slug)} end={!section}>
+                {label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+function OrganizationSwitcher({ slug }: { slug: string }) {
+  const organizations = useQuery(organizationsQuery());
+  const navigate = useNavigate();
+  const location = useLocation();
+  const id = useId();
+  const current = organizations.data?.find((o) => o.slug === slug);
+  // Another organization opens on the same view; ids and filters belong to the old one.
+  const switchTo = (next: string) => {
+    const section = location.pathname.split('/')[3];
+    navigate(section ? `${paths.dashboard(next)}/${section}` : paths.dashboard(next));
+  };
+  return (
+    <div className="org-switcher">
+      <label htmlFor={id}>Organization</label>
+      <select id={id} value={slug} onChange={(event) => switchTo(event.target.value)} disabled={!organizations.data}>
+        {organizations.data?.map((o) => (
+          <option key={o.slug} value={o.slug}>
+            {o.name}
+            {o.kind === 'replica' ? ' (replica)' : ''}
+          </option>
+        )) ?? <option value={slug}>{slug}</option>}
+      </select>
+      {current?.isDemo ? (
+        <span className="badge badge--demo" title="Generated demo data, not a real organization">
+          Demo
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function ApiAddress() {
+  const session = useQuery(sessionQuery());
+  return (
+    <p className="topbar__api">
+      Loopback API: <code data-testid="api-address">{session.data ? `${session.data.apiBaseUrl}/v1` : '…'}</code>
+    </p>
+  );
+}

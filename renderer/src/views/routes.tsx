@@ -1,0 +1,62 @@
+import type { ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, type RouteObject, useParams } from 'react-router';
+import type { CollectionPath } from '../api/collections';
+import { organizationsQuery } from '../api/console-queries';
+import { Loading, QueryError } from '../components/query-state';
+import { paths } from '../lib/paths';
+import { AgentConfigView } from './agent-config-view';
+import { ApiKeysView } from './api-keys-view';
+import { CoverageGapsView } from './coverage-gaps-view';
+import { DashboardView } from './dashboard-view';
+import { EndpointDetail } from './endpoint-detail';
+import { FindingDetail } from './finding-detail';
+import { Layout } from './layout';
+import { ListView } from './list-view';
+import { ScopeDetail } from './scope-detail';
+import { TargetDetail } from './target-detail';
+
+/** Opens the demo organization, or the first one. */
+function Home() {
+  const organizations = useQuery(organizationsQuery());
+  if (organizations.isPending) return <Loading what="organizations" />;
+  if (organizations.isError) return <QueryError error={organizations.error} onRetry={() => void organizations.refetch()} />;
+  const first = organizations.data.find((o) => o.isDemo) ?? organizations.data[0];
+  if (!first) return <p className="state">There are no organizations yet: create one with "remediation-console orgs create".</p>;
+  return <Navigate to={paths.dashboard(first.slug)} replace />;
+}
+
+/** Renders a view with the organization slug (and item id) of the URL, keyed so that switching organization starts afresh. */
+function withParams(render: (slug: string, id: string) => ReactNode) {
+  function Routed() {
+    const { slug = '', id = '' } = useParams();
+    return <div key={`${slug}/${id}`}>{render(slug, id)}</div>;
+  }
+  return <Routed />;
+}
+
+const list = (collection: CollectionPath) => withParams((slug) => <ListView slug={slug} collection={collection} />);
+
+/** The console's routes: every view state is in the URL, so a view can be bookmarked. */
+export const routes: RouteObject[] = [
+  { path: '/', element: <Home /> },
+  {
+    path: '/orgs/:slug',
+    element: <Layout />,
+    children: [
+      { index: true, element: withParams((slug) => <DashboardView slug={slug} />) },
+      { path: 'endpoints', element: list('endpoints') },
+      { path: 'endpoints/:id', element: withParams((slug, id) => <EndpointDetail slug={slug} id={id} />) },
+      { path: 'remediation-targets', element: list('remediation-targets') },
+      { path: 'remediation-targets/:id', element: withParams((slug, id) => <TargetDetail slug={slug} id={id} />) },
+      { path: 'scopes', element: list('scopes') },
+      { path: 'scopes/:id', element: withParams((slug, id) => <ScopeDetail slug={slug} id={id} />) },
+      { path: 'vulnerability-findings', element: list('vulnerability-findings') },
+      { path: 'vulnerability-findings/:id', element: withParams((slug, id) => <FindingDetail slug={slug} id={id} />) },
+      { path: 'coverage-gaps', element: withParams((slug) => <CoverageGapsView slug={slug} />) },
+      { path: 'api-keys', element: withParams((slug) => <ApiKeysView slug={slug} />) },
+      { path: 'agent-config', element: withParams((slug) => <AgentConfigView slug={slug} />) },
+    ],
+  },
+  { path: '*', element: <p className="state">No such page. <a href="/">Open the console</a></p> },
+];

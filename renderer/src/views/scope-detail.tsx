@@ -1,0 +1,109 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import type { Scope } from '../../../server/schemas/scope';
+import { itemQuery, scopeCoverageQuery, scopeCoveredFindingsQuery } from '../api/console-queries';
+import { StatusBadge } from '../components/badges';
+import { CoverageFigures, UnevaluatedNotice } from '../components/coverage-summary';
+import { FieldList } from '../components/field-list';
+import { FilterBar } from '../components/filter-bar';
+import { Loading, QueryError } from '../components/query-state';
+import { VirtualTable } from '../components/virtual-table';
+import { formatDateTime } from '../lib/format';
+import { paths } from '../lib/paths';
+import { DetailFrame } from './detail-frame';
+import { findingColumns } from './list-definitions';
+
+const list = (values: readonly (string | number)[] | undefined) => (values?.length ? values.join(', ') : null);
+
+/** A scope, its filters, and what it covers in the replica. */
+export function ScopeDetail({ slug, id }: { slug: string; id: string }) {
+  const query = useQuery(itemQuery(slug, 'scopes', id));
+  return (
+    <DetailFrame query={query} what="Scope" back={{ to: paths.list(slug, 'scopes'), label: '← Scopes' }} title={(s) => s.name}>
+      {(s) => (
+        <>
+          <ScopeFilters scope={s} />
+          <ScopeCoverageSection slug={slug} scopeId={s.id} />
+        </>
+      )}
+    </DetailFrame>
+  );
+}
+
+function ScopeFilters({ scope: s }: { scope: Scope }) {
+  const { subject_filter: subject, endpoint_filter: endpoint, finding_filter: finding } = s;
+  return (
+    <FieldList
+      fields={[
+        ['Status', <StatusBadge key="status" status={s.status} />],
+        ['Description', s.description],
+        ['Subject types', list(subject.subject_types)],
+        ['Vendors', list(subject.vendors)],
+        ['Products', list(subject.products)],
+        ['CPE patterns', list(subject.cpe_patterns)],
+        ['OS families', list(endpoint.os_families)],
+        ['Endpoint ids', list(endpoint.endpoint_ids)],
+        ['Agent', endpoint.has_agent === undefined ? null : endpoint.has_agent ? 'With agent' : 'Without agent'],
+        ['Endpoint tags', list(endpoint.tags)],
+        ['Finding types', list(finding.finding_types)],
+        ['Minimum severity', finding.min_severity],
+        ['Minimum CVSS', finding.min_cvss_score],
+        ['KEV only', finding.kev_only === undefined ? null : finding.kev_only ? 'Yes' : 'No'],
+        ['Created', formatDateTime(s.created_at)],
+        ['Updated', formatDateTime(s.updated_at)],
+      ]}
+    />
+  );
+}
+
+function ScopeCoverageSection({ slug, scopeId }: { slug: string; scopeId: string }) {
+  const coverage = useQuery(scopeCoverageQuery(slug, scopeId));
+  const [search, setSearch] = useSearchParams();
+  const navigate = useNavigate();
+  const status = search.get('status') ?? '';
+  const filters: Record<string, string> = status ? { status } : {};
+  const pageQuery = useCallback(
+    (offset: number) => scopeCoveredFindingsQuery(slug, scopeId, status ? { status } : {}, offset),
+    [slug, scopeId, status],
+  );
+  return (
+    <section className="related" aria-labelledby="coverage-title">
+      <h2 id="coverage-title">Coverage</h2>
+      <p className="hint">
+        The findings of this organization that the scope&apos;s filters select, evaluated on the local replica.
+      </p>
+      {coverage.isPending ? (
+        <Loading what="coverage" />
+      ) : coverage.isError ? (
+        <QueryError error={coverage.error} onRetry={() => void coverage.refetch()} />
+      ) : (
+        <>
+          <UnevaluatedNotice criteria={coverage.data.unevaluated} />
+          <CoverageFigures counts={coverage.data.counts} label="Covered findings" />
+          <FilterBar
+            controls={[{ name: 'status', label: 'Status', kind: 'select', options: [{ value: 'open', label: 'open' }, { value: 'remediated', label: 'remediated' }] }]}
+            values={filters}
+            onChange={(name, value) =>
+              setSearch((previous) => {
+                const next = new URLSearchParams(previous);
+                if (value) next.set(name, value);
+                else next.delete(name);
+                return next;
+              })
+            }
+            withSort={false}
+          />
+          <VirtualTable
+            key={status}
+            label="Covered findings"
+            columns={findingColumns}
+            pageQuery={pageQuery}
+            onOpen={(finding) => navigate(paths.item(slug, 'vulnerability-findings', finding.id))}
+            emptyMessage="This scope covers no findings."
+          />
+        </>
+      )}
+    </section>
+  );
+}

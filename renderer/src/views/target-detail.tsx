@@ -1,0 +1,60 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { itemQuery } from '../api/console-queries';
+import { StatusBadge } from '../components/badges';
+import { FieldList } from '../components/field-list';
+import { RelatedList } from '../components/related-list';
+import { formatDateTime, nvdUrl } from '../lib/format';
+import { paths } from '../lib/paths';
+import { DetailFrame } from './detail-frame';
+
+/** A remediation target with its endpoint and findings. */
+export function TargetDetail({ slug, id }: { slug: string; id: string }) {
+  const query = useQuery(itemQuery(slug, 'remediation-targets', id));
+  return (
+    <DetailFrame
+      query={query}
+      what="Remediation target"
+      back={{ to: paths.list(slug, 'remediation-targets'), label: '← Remediation targets' }}
+      title={(t) => [t.vendor, t.product ?? t.package_name ?? t.target_type, t.version].filter(Boolean).join(' ')}
+    >
+      {(t) => (
+        <>
+          <FieldList
+            fields={[
+              ['Id', <code key="id">{t.id}</code>],
+              ['Endpoint', t.endpoint_id ? <Link to={paths.item(slug, 'endpoints', t.endpoint_id)}>Open endpoint</Link> : null],
+              ['Type', t.target_type.replace('_', ' ')],
+              ['Status', <StatusBadge key="status" status={t.status} />],
+              ['Vendor', t.vendor],
+              ['Product', t.product],
+              ['Version', t.version],
+              ['Install path', t.install_path],
+              ['Package', t.package_name ? `${t.package_name}${t.package_manager ? ` (${t.package_manager})` : ''}` : null],
+              ['Source', t.source],
+              ['Highest CVSS', t.highest_cvss_score],
+              [
+                'Associated CVEs',
+                t.associated_cves.length ? (
+                  <ul className="inline-list">
+                    {t.associated_cves.map((cve) => (
+                      <li key={cve}>
+                        <a href={nvdUrl(cve)} target="_blank" rel="noopener noreferrer">
+                          {cve}
+                          <span className="visually-hidden"> (opens NVD in a new window)</span>
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                ) : null,
+              ],
+              ['Created', formatDateTime(t.created_at)],
+              ['Updated', formatDateTime(t.updated_at)],
+            ]}
+          />
+          <RelatedList slug={slug} collection="vulnerability-findings" filter={{ remediationTargetId: t.id }} title="Findings of this target" />
+        </>
+      )}
+    </DetailFrame>
+  );
+}

@@ -1,0 +1,235 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleInventory } from '../../test/support/console-inventory.js';
+import { type ConsoleTestServer, startConsoleTestServer } from '../../test/support/console-test-server.js';
+
+let server: ConsoleTestServer;
+const inventory = consoleInventory();
+
+beforeAll(async () => {
+  const other = consoleInventory();
+  // The second organization's ids differ, so that an id of one is unknown to the other.
+  const renamed = JSON.parse(JSON.stringify(other).replace(/-0000-4000-8000-/g, '-1111-4000-8000-'));
+  server = await startConsoleTestServer([
+    { slug: 'acme', inventory },
+    { slug: 'other', inventory: renamed },
+  ]);
+});
+afterAll(() => server.close());
+
+const v1 = async (path: string) => {
+  const response = await fetch(`${server.url}/v1${path}`, { headers: { Authorization: `Bearer ${server.orgs[0]!.apiKey}` } });
+  return response.json() as Promise<any>;
+};
+
+describe('the console token', () => {
+  it.each(['/session', '/organizations', '/orgs/acme/endpoints', '/orgs/nope/dashboard', '/orgs/acme/api-keys'])(
+    'refuses %s without the token, or with another one',
+    async (path) => {
+      for (const token of [null, 'wrong', `${server.consoleToken}x`]) {
+        const response = await server.app(path, { token });
+        expect(response.status).toBe(401);
+        expect(response.body).toEqual({ error: 'Missing or invalid console token' });
+      }
+    },
+  );
+
+  it('is not accepted by /v1, nor an API key by /app', async () => {
+    const response = await fetch(`${server.url}/v1/endpoints`, { headers: { Authorization: `Bearer ${server.consoleToken}` } });
+    expect(response.status).toBe(401);
+    expect((await server.app('/session', { token: server.orgs[0]!.apiKey })).status).toBe(401);
+  });
+});
+
+describe('session and organizations', () => {
+  it('tells the loopback API address', async () => {
+    const response = await server.app('/session');
+    expect(response.body).toEqual({ apiBaseUrl: server.url });
+  });
+
+  it('lists the organizations without secrets or row ids', async () => {
+    const response = await server.app('/organizations');
+    expect(response.body.data.map((o: any) => o.slug)).toEqual(['acme', 'other']);
+    for (const organization of response.body.data) {
+      expect(Object.keys(organization).sort()).toEqual(
+        ['createdAt', 'hasEnrollmentSecret', 'id', 'isDemo', 'kind', 'name', 'remoteUrl', 'slug'].sort(),
+      );
+    }
+  });
+
+  it('answers 404 for an unknown organization and 400 for a malformed slug', async () => {
+    expect(await server.app('/orgs/nope/endpoints')).toMatchObject({ status: 404, body: { error: 'Organization "nope" not found' } });
+    expect((await server.app('/orgs/NOT_A_SLUG/endpoints')).status).toBe(400);
+  });
+});
+
+const lists = [
+  ['/endpoints', ['', '?osFamily=linux', '?hasAgent=false&limit=5&offset=2']],
+  ['/remediation-targets', ['', '?targetType=service&status=active', `?endpointId=${inventory.endpoints[3]!.id}`]],
+  ['/scopes', ['', '?status=active']],
+  ['/vulnerability-findings', ['?limit=100', '?severity=critical&status=open', '?isKev=true&offset=3', '?cveId=cve-2024-1003', `?remediationTargetId=${inventory.remediationTargets[5]!.id}`]],
+] as const;
+
+describe('the four lists', () => {
+  it.each(lists)('%s answers exactly what /v1 answers for the same filters', async (path, queries) => {
+    for (const query of queries) {
+      const response = await server.app(`/orgs/acme${path}${query}`);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual(await v1(`${path}${query}`));
+    }
+  });
+
+  it.each(lists)('%s sorts newest first with sort=-created_at', async (path) => {
+    const ascending = (await server.app(`/orgs/acme${path}?limit=100`)).body;
+    const descending = (await server.app(`/orgs/acme${path}?limit=100&sort=-created_at`)).body;
+    if (ascending.total <= 100) expect(descending.data).toEqual([...ascending.data].reverse());
+    const last = (await server.app(`/orgs/acme${path}?limit=1&offset=${ascending.total - 1}`)).body.data[0];
+    expect(descending.data[0]).toEqual(last);
+  });
+
+  it('searches endpoints by hostname or IP, targets by product, vendor or package, scopes by name', async () => {
+    const hosts = (await server.app('/orgs/acme/endpoints?q=HOST-1&limit=100')).body;
+    expect(hosts.data.map((e: any) => e.hostname)).toEqual(inventory.endpoints.filter((e) => e.hostname.startsWith('host-1')).map((e) => e.hostname));
+    expect(hosts.total).toBe(10);
+    expect((await server.app('/orgs/acme/endpoints?q=10.0.0.24')).body.total).toBe(1);
+    expect((await server.app('/orgs/acme/endpoints?q=%25')).body.total).toBe(0);
+    const targets = (await server.app('/orgs/acme/remediation-targets?q=log4j&limit=100')).body;
+    expect(targets.total).toBe(inventory.remediationTargets.filter((t) => t.product === 'Log4j').length);
+    expect((await server.app('/orgs/acme/scopes?q=scope%203')).body.data.map((s: any) => s.name)).toEqual(['Scope 3']);
+  });
+
+  it('refuses invalid parameters with a message naming them', async () => {
+    for (const [path, name] of [
+      ['/endpoints?limit=0', 'limit'],
+      ['/endpoints?sort=hostname', 'sort'],
+      ['/remediation-targets?endpointId=nope', 'endpointId'],
+      ['/vulnerability-findings?isKev=maybe', 'isKev'],
+      ['/vulnerability-findings?severity=critical&severity=high', 'severity'],
+      [`/scopes?q=${'x'.repeat(101)}`, 'q'],
+    ] as const) {
+      const response = await server.app(`/orgs/acme${path}`);
+      expect(response.status).toBe(400);
+      expect(response.body.error).toContain(`"${name}"`);
+    }
+  });
+
+  it('gets one item by id, and answers 404 for an id of another organization', async () => {
+    const finding = inventory.findings[7]!;
+    expect((await server.app(`/orgs/acme/vulnerability-findings/${finding.id.toUpperCase()}`)).body).toEqual(
+      await v1(`/vulnerability-findings/${finding.id}`),
+    );
+    const foreign = (await server.app('/orgs/other/endpoints?limit=1')).body.data[0];
+    expect((await server.app(`/orgs/acme/endpoints/${foreign.id}`)).status).toBe(404);
+    expect((await server.app('/orgs/acme/scopes/not-a-uuid')).status).toBe(400);
+  });
+});
+
+describe('local API keys', () => {
+  it('creates a key shown once, lists it by hint, and revokes it', async () => {
+    const created = await server.app('/orgs/other/api-keys', { method: 'POST', body: { label: ' ci runner ' } });
+    expect(created.status).toBe(201);
+    const { key, info } = created.body;
+    expect(key).toMatch(/^rc_/);
+    expect(info).toMatchObject({ label: 'ci runner', hint: key.slice(-4), revokedAt: null });
+
+    const endpoints = await fetch(`${server.url}/v1/endpoints?limit=1`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(((await endpoints.json()) as any).data[0].id).toContain('-1111-');
+
+    const listed = (await server.app('/orgs/other/api-keys')).body.data;
+    expect(listed).toContainEqual(info);
+    expect(JSON.stringify(listed)).not.toContain(key);
+    expect((await server.app('/orgs/acme/api-keys')).body.data.map((k: any) => k.id)).not.toContain(info.id);
+
+    expect((await server.app(`/orgs/acme/api-keys/${info.id}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await server.app(`/orgs/other/api-keys/${info.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await server.app(`/orgs/other/api-keys/${info.id}`, { method: 'DELETE' })).status).toBe(404);
+    const refused = await fetch(`${server.url}/v1/endpoints`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(refused.status).toBe(401);
+    expect((await server.app('/orgs/other/api-keys')).body.data.find((k: any) => k.id === info.id).revokedAt).not.toBeNull();
+  });
+
+  it('creates a key without a label, and refuses a bad body', async () => {
+    const created = await server.app('/orgs/acme/api-keys', { method: 'POST' });
+    expect(created.status).toBe(201);
+    expect(created.body.info.label).toBeNull();
+    expect((await server.app('/orgs/acme/api-keys', { method: 'POST', body: { label: 'x'.repeat(101) } })).body.error).toContain('"label"');
+    expect((await server.app('/orgs/acme/api-keys', { method: 'POST', body: { label: 'a', admin: true } })).status).toBe(400);
+    expect((await server.app('/orgs/acme/api-keys', { method: 'POST', body: '{nope' })).status).toBe(400);
+    expect((await server.app('/orgs/acme/api-keys/nope', { method: 'DELETE' })).status).toBe(400);
+  });
+});
+
+/** A CSV parser for the tests (RFC 4180: quoted cells, doubled quotes, CRLF). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += c;
+  }
+  return rows;
+}
+
+describe('CSV export', () => {
+  it('exports every item of the filtered list, in its order, as an attachment', async () => {
+    const response = await fetch(`${server.url}/app/orgs/acme/export/vulnerability-findings.csv?status=open&sort=-created_at&limit=3`, {
+      headers: { 'x-console-token': server.consoleToken },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="acme-vulnerability-findings.csv"');
+    const [header, ...rows] = parseCsv(await response.text());
+    expect(header).toEqual(Object.keys(inventory.findings[0]!));
+    const expected = [];
+    for (let offset = 0; ; offset += 100) {
+      const page = (await server.app(`/orgs/acme/vulnerability-findings?status=open&sort=-created_at&limit=100&offset=${offset}`)).body;
+      expected.push(...page.data);
+      if (offset + 100 >= page.total) break;
+    }
+    expect(rows.map((row) => row[0])).toEqual(expected.map((f: any) => f.id));
+    const kevColumn = header!.indexOf('is_kev');
+    expect(rows.map((row) => row[kevColumn])).toEqual(expected.map((f: any) => String(f.is_kev)));
+  });
+
+  it('spreads the operating system over columns and defuses formulas', async () => {
+    const text = await (await fetch(`${server.url}/app/orgs/acme/export/endpoints.csv?q=host-01`, { headers: { 'x-console-token': server.consoleToken } })).text();
+    const [header, row] = parseCsv(text);
+    expect(header).toContain('operating_system.family');
+    expect(row![header!.indexOf('operating_system.family')]).toBe('windows');
+    const targets = parseCsv(await (await fetch(`${server.url}/app/orgs/acme/export/scopes.csv`, { headers: { 'x-console-token': server.consoleToken } })).text());
+    expect(targets).toHaveLength(inventory.scopes.length + 1);
+    expect(JSON.parse(targets[1]![targets[0]!.indexOf('finding_filter')]!)).toEqual(inventory.scopes[0]!.finding_filter);
+  });
+
+  it('needs the console token and valid filters', async () => {
+    expect((await fetch(`${server.url}/app/orgs/acme/export/endpoints.csv`)).status).toBe(401);
+    expect((await server.app('/orgs/acme/export/endpoints.csv?osFamily=beos')).status).toBe(400);
+  });
+});
+
+describe('agent configuration', () => {
+  it('validates the query as /v1/agent/config does, and answers 409 without an enrollment secret', async () => {
+    expect((await server.app('/orgs/acme/agent-config')).body.error).toContain('"platform"');
+    expect((await server.app('/orgs/acme/agent-config?platform=linux&profile=mdm-full')).body.error).toContain('platform/profile');
+    const refused = await server.app('/orgs/acme/agent-config?platform=macos&profile=mdm-permissions');
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toContain('enrollment secret');
+  });
+});

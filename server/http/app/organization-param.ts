@@ -1,0 +1,25 @@
+import type { RequestHandler, Response } from 'express';
+import { slugParamSchema } from '../../schemas/console-api.js';
+import type { Organization } from '../../store/organizations.js';
+import type { Store } from '../../store/store.js';
+import { HttpError } from '../http-error.js';
+
+/**
+ * Finds the organization named by the `:slug` path parameter: the console browses every
+ * organization of the store, so it is named in the path rather than found from a key.
+ */
+export function resolveOrganization(store: Store): RequestHandler {
+  return (req, res, next) => {
+    const slug = slugParamSchema.safeParse(req.params.slug);
+    if (!slug.success) throw new HttpError(400, `Invalid path parameter "slug": ${slug.error.issues[0]!.message}`);
+    const organization = store.organizations.bySlug(slug.data);
+    if (!organization) throw new HttpError(404, `Organization "${slug.data}" not found`);
+    res.locals.organization = organization;
+    next();
+  };
+}
+
+/** The organization {@link resolveOrganization} found for this request. */
+export function organizationOf(res: Response): Organization {
+  return res.locals.organization as Organization;
+}
