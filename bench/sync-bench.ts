@@ -1,0 +1,150 @@
+/**
+ * Sync figures: a full sync from a loopback `serve` seeded with a dataset, then a full and an
+ * incremental sync (1% of every collection changed) from an in-process remote serving the same
+ * generated dataset, whose changes the benchmark controls. Peak memory is this process's.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { generateInventory } from '../server/demo/index.js';
+import { connectReplicaOrganization } from '../server/organizations/manage-organizations.js';
+import type { DatasetSize, Inventory } from '../server/schemas/inventory.js';
+import { keyFileSealer } from '../server/secrets/key-file-sealer.js';
+import { dataDirectoryFiles } from '../server/store/data-directory.js';
+import { Store } from '../server/store/store.js';
+import { startFakeRemote } from '../server/sync/fake-remote.js';
+import { fetchPage } from '../server/sync/remote-pages.js';
+import { type SyncReport, syncOrganization } from '../server/sync/sync-organization.js';
+import { defaultSyncPolicy } from '../server/sync/sync-policy.js';
+import { cli, startServe, stop } from './support.js';
+
+/** What {@link measureSync} measured; times in seconds, memory in bytes. */
+export interface SyncBenchFigures {
+  size: DatasetSize;
+  items: number;
+  /** Full sync from a `serve` process on loopback (target ≤ 120 s for large); NaN when left out. */
+  fullFromServe: number;
+  /** Incremental sync from the same `serve` when nothing changed: probe, empty pages, persist. */
+  unchangedFromServe: number;
+  /** Full sync from the in-process remote: the sync's own cost with a fast remote. */
+  fullFromMemory: number;
+  /** Incremental sync with 1% of every collection changed (target ≤ 10 s for large). */
+  incremental: number;
+  incrementalItems: number;
+  /** Peak resident memory of this process (`process.resourceUsage().maxRSS`), after the serve-based syncs and at the end. */
+  peakAfterServeSync: number;
+  peakAtEnd: number;
+}
+
+const seconds = (since: number) => (performance.now() - since) / 1000;
+const itemCount = (report: SyncReport) => Object.values(report.counts).reduce((sum, n) => sum + n, 0);
+const peakBytes = () => process.resourceUsage().maxRSS * 1024;
+
+/** Changes `updated_at` (and a field) of every hundredth item of each collection; new arrays, so the remote re-sorts. */
+function changeOnePercent(inventory: Inventory): void {
+  const now = new Date().toISOString();
+  const touch = <T extends { updated_at: string }>(items: T[], change: (item: T) => Partial<T>) =>
+    items.map((item, i) => (i % 100 === 50 ? { ...item, ...change(item), updated_at: now } : item));
+  inventory.endpoints = touch(inventory.endpoints, (e) => ({ hostname: `${e.hostname}-renamed` }));
+  inventory.remediationTargets = touch(inventory.remediationTargets, () => ({ status: 'resolved' as const }));
+  inventory.scopes = touch(inventory.scopes, () => ({ status: 'paused' as const }));
+  inventory.findings = touch(inventory.findings, () => ({ status: 'remediated' as const }));
+}
+
+/** A full sync from a `serve` process seeded with the dataset, then an incremental one with nothing changed. */
+async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: string, log: (line: string) => void) {
+  log(`seeding a remote with the ${size} dataset`);
+  cli(remoteDir, 'orgs', 'create', '--slug', 'bench', '--name', 'Benchmark');
+  const apiKey = cli(remoteDir, 'keys', 'create', '--org', 'bench').trim();
+  cli(remoteDir, 'seed', '--org', 'bench', '--size', size, '--seed', '7');
+  const serve = await startServe(remoteDir);
+  const store = await Store.open({ dataDir: localDir, command: 'sync-bench' });
+  try {
+    const sealer = keyFileSealer(dataDirectoryFiles(localDir).sealingKey);
+    const organization = await connectReplicaOrganization(store, sealer, { slug: 'r', remoteUrl: serve.url, apiKey });
+    const remote = { baseUrl: serve.url, apiKey };
+    log('full sync from serve');
+    let started = performance.now();
+    const items = itemCount(await syncOrganization(store, organization, remote));
+    const fullFromServe = seconds(started);
+    log('incremental sync from serve, nothing changed');
+    started = performance.now();
+    await syncOrganization(store, organization, remote);
+    return { items, fullFromServe, unchangedFromServe: seconds(started) };
+  } finally {
+    store.close();
+    await stop(serve.child);
+  }
+}
+
+/**
+ * Measures the syncs of a dataset; `log` hears what is being done, for a long run. Without
+ * `fromServe` the `serve` part (the longest: seeding, then a remote bound by its own paging) is left out.
+ */
+export async function measureSync(
+  size: DatasetSize = 'large',
+  log: (line: string) => void = () => undefined,
+  { fromServe = true } = {},
+): Promise<SyncBenchFigures> {
+  const remoteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-sync-bench-remote-'));
+  const localDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-sync-bench-local-'));
+  try {
+    const fromServeFigures = fromServe ? await measureFromServe(size, remoteDir, path.join(localDir, 'serve'), log) : undefined;
+    const peakAfterServeSync = peakBytes();
+
+    log('generating the dataset for the in-process remote');
+    const inventory = generateInventory(size, 7);
+    const fake = await startFakeRemote({ inventory, cacheOrder: true });
+    const warm = async () => {
+      // The remote sorts a changed collection once; that is its work, not the sync's.
+      for (const list of ['endpoints', 'remediation-targets', 'scopes', 'vulnerability-findings']) {
+        await fetchPage({ baseUrl: fake.url, apiKey: fake.apiKey }, `/v1/${list}?limit=1`, defaultSyncPolicy);
+      }
+    };
+    try {
+      const store = await Store.open({ dataDir: path.join(localDir, 'memory'), command: 'sync-bench' });
+      try {
+        const organization = store.write(() => store.organizations.insert({ slug: 'r', name: 'r', kind: 'replica', remoteUrl: fake.url }));
+        const remote = { baseUrl: fake.url, apiKey: fake.apiKey };
+        await warm();
+        log('full sync from the in-process remote');
+        let started = performance.now();
+        const full = await syncOrganization(store, organization, remote);
+        const fullFromMemory = seconds(started);
+        changeOnePercent(inventory);
+        await warm();
+        log('incremental sync, 1% changed');
+        started = performance.now();
+        const report = await syncOrganization(store, organization, remote);
+        const incremental = seconds(started);
+        if (report.mode !== 'incremental') throw new Error(`expected an incremental sync, got ${report.mode}`);
+        return {
+          size,
+          items: fromServeFigures?.items ?? itemCount(full),
+          fullFromServe: fromServeFigures?.fullFromServe ?? Number.NaN,
+          unchangedFromServe: fromServeFigures?.unchangedFromServe ?? Number.NaN,
+          fullFromMemory,
+          incremental,
+          incrementalItems: itemCount(report),
+          peakAfterServeSync,
+          peakAtEnd: peakBytes(),
+        };
+      } finally {
+        store.close();
+      }
+    } finally {
+      await fake.close();
+    }
+  } finally {
+    fs.rmSync(remoteDir, { recursive: true, force: true });
+    fs.rmSync(localDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const figures = await measureSync((process.env.BENCH_SIZE ?? 'large') as DatasetSize, (line) => console.log(`… ${line}`), {
+    fromServe: process.env.BENCH_SYNC_FROM_SERVE !== '0',
+  });
+  console.log(JSON.stringify(figures, null, 2));
+}

@@ -1,0 +1,202 @@
+/**
+ * The sync command line end to end, over real HTTP: against another `remediation-console serve`
+ * as the remote, and killed with SIGKILL at random moments. Needs `npm run build:server`.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../package-root.js';
+import type { Inventory } from '../schemas/inventory.js';
+import { Store } from '../store/store.js';
+import { type FakeRemote, startFakeRemote } from './fake-remote.js';
+import { sampleInventory } from './sample-inventory.js';
+import { expectedLists, replicaLists } from './sync-test-support.js';
+
+const bin = path.join(packageRoot(), 'bin', 'remediation-console.js');
+const folders: string[] = [];
+const children: ChildProcessWithoutNullStreams[] = [];
+const remotes: FakeRemote[] = [];
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await Promise.all(remotes.map((remote) => remote.close()));
+  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  folders.push(dir);
+  return dir;
+}
+
+/** Runs the built command line to completion, without blocking: the fake remotes live in this process. */
+async function cli(dataDir: string, ...args: string[]) {
+  const child = spawn(process.execPath, [bin, ...args, '--data-dir', dataDir]);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  return { status, stdout, stderr };
+}
+
+/** Starts `serve` on a free port; resolves with its URL and, on a first start, the demo key. */
+async function serve(dataDir: string): Promise<{ url: string; demoKey: string | undefined; child: ChildProcessWithoutNullStreams }> {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir]);
+  children.push(child);
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve printed no address:\n${output}`)), 60_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/Data: .*\n/.test(output) && (!output.includes('Created the demo') || /\n {2}rc_\S+\n/.test(output))) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on('exit', () => reject(new Error(`serve exited:\n${output}`)));
+  });
+  return { url: /listening on (http:\/\/\S+)/.exec(output)![1]!, demoKey: /\n {2}(rc_\S+)\n/.exec(output)?.[1], child };
+}
+
+/** Connects a replica "r" in `dataDir` to a remote. */
+async function connect(dataDir: string, remoteUrl: string, apiKey: string): Promise<void> {
+  const keyFile = path.join(tempDir('rc-key-'), 'key');
+  fs.writeFileSync(keyFile, apiKey);
+  const connected = await cli(dataDir, 'orgs', 'connect', '--slug', 'r', '--remote', remoteUrl, '--api-key-file', keyFile);
+  expect(connected.stderr).toBe('');
+  expect(connected.status).toBe(0);
+}
+
+async function getJson(url: string, key: string): Promise<unknown> {
+  const response = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+describe('sync from another remediation-console serve', () => {
+  it('makes the replica answer exactly what the remote answers, list pages and single gets', async () => {
+    const remote = await serve(tempDir('rc-sync-remote-'));
+    const localDir = tempDir('rc-sync-local-');
+    await connect(localDir, remote.url, remote.demoKey!);
+    const synced = await cli(localDir, 'sync', '--org', 'r');
+    expect(synced.stderr).toBe('');
+    expect(synced.status).toBe(0);
+    expect(synced.stdout).toMatch(/Synced "r" \(full\): 500 endpoints, 5000 remediation targets, 12 scopes, 20000 findings/);
+    expect(synced.stdout).not.toContain('\r');
+    const localKey = (await cli(localDir, 'keys', 'create', '--org', 'r')).stdout.trim();
+    const local = await serve(localDir);
+
+    const paths = ['/v1/endpoints', '/v1/remediation-targets', '/v1/scopes', '/v1/vulnerability-findings'];
+    for (const listPath of paths) {
+      const first = (await getJson(`${remote.url}${listPath}?limit=100`, remote.demoKey!)) as { total: number };
+      const offsets = Array.from({ length: Math.ceil(first.total / 100) }, (_, i) => i * 100);
+      for (let i = 0; i < offsets.length; i += 8) {
+        await Promise.all(
+          offsets.slice(i, i + 8).map(async (offset) => {
+            const query = `${listPath}?limit=100&offset=${offset}`;
+            const [theirs, ours] = await Promise.all([getJson(`${remote.url}${query}`, remote.demoKey!), getJson(`${local.url}${query}`, localKey)]);
+            expect(ours).toEqual(theirs);
+            const items = (theirs as { data: { id: string }[] }).data;
+            if (offset % 1000 === 0) {
+              const single = `${listPath}/${items[0]!.id}`;
+              expect(await getJson(`${local.url}${single}`, localKey)).toEqual(await getJson(`${remote.url}${single}`, remote.demoKey!));
+            }
+          }),
+        );
+      }
+    }
+    const filtered = '/v1/vulnerability-findings?severity=critical&isKev=true&limit=100&offset=100';
+    expect(await getJson(`${local.url}${filtered}`, localKey)).toEqual(await getJson(`${remote.url}${filtered}`, remote.demoKey!));
+  }, 180_000);
+
+  it('exits non-zero with the reason when a sync fails, and refuses a local organization', async () => {
+    const remote = await startFakeRemote({ inventory: sampleInventory() });
+    remotes.push(remote);
+    const dataDir = tempDir('rc-sync-fail-');
+    await connect(dataDir, remote.url, remote.apiKey);
+    remote.options.fault = () => ({ status: 401 });
+    const failed = await cli(dataDir, 'sync');
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/sync of "r" failed: .*refused the key \(401\)/);
+    expect((await cli(dataDir, 'orgs', 'create', '--slug', 'loc', '--name', 'Local')).status).toBe(0);
+    const local = await cli(dataDir, 'sync', '--org', 'loc');
+    expect(local.status).toBe(2);
+    expect(local.stderr).toMatch(/local organization/);
+  });
+});
+
+/** Every item of every list, with keys in a stable order, hashed. */
+function digest(lists: Record<string, unknown[]>): string {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, canonical(v)]))
+        : value;
+  return crypto.createHash('sha256').update(JSON.stringify(canonical(lists))).digest('hex');
+}
+
+/** The second state of the remote: some records changed, some gone, some new. */
+function changed(inventory: Inventory): Inventory {
+  const next = structuredClone(inventory);
+  for (const endpoint of next.endpoints.slice(0, 10)) endpoint.hostname = `changed-${endpoint.hostname}`;
+  next.findings.splice(20, 30);
+  next.scopes.push({ ...next.scopes[0]!, id: '00000004-0000-4000-8000-0000000000ff', name: 'New scope', created_at: '2024-01-01T00:00:00Z' });
+  return next;
+}
+
+describe('a sync killed at random moments', () => {
+  it('leaves exactly the previous replica or the new one, 20 times', async () => {
+    const states = [sampleInventory({ endpoints: 60, targetsPerEndpoint: 4, findingsPerTarget: 3, scopes: 10 })];
+    states.push(changed(states[0]!));
+    const digests = states.map((inventory) => digest(expectedLists(inventory)));
+    // Slow enough that kills land mid-sync, not only while the process starts.
+    const remote = await startFakeRemote({ inventory: states[0]!, fault: () => ({ delayMs: 10 }) });
+    remotes.push(remote);
+    const dataDir = tempDir('rc-sync-crash-');
+    await connect(dataDir, remote.url, remote.apiKey);
+    const started = performance.now();
+    expect((await cli(dataDir, 'sync', '--org', 'r')).status).toBe(0);
+    const duration = performance.now() - started;
+
+    const readState = async (): Promise<number> => {
+      const store = await Store.open({ dataDir, readOnly: true });
+      try {
+        const state = digests.indexOf(digest(replicaLists(store, store.organizations.bySlug('r')!)));
+        expect(state, 'the replica is neither the previous nor the new state').toBeGreaterThanOrEqual(0);
+        return state;
+      } finally {
+        store.close();
+      }
+    };
+
+    let current = 0;
+    const outcomes = { previous: 0, next: 0 };
+    for (let trial = 0; trial < 20; trial++) {
+      const target = 1 - current;
+      remote.options.inventory = states[target]!;
+      const child = spawn(process.execPath, [bin, 'sync', '--org', 'r', '--full', '--data-dir', dataDir]);
+      children.push(child);
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      if (trial % 2 === 0) {
+        // Anywhere in the run, from start-up to a little after a sync's usual end.
+        setTimeout(() => child.kill('SIGKILL'), Math.random() * duration * 1.2);
+      } else {
+        // Once the replica is being written: in the transaction or in the persist.
+        child.stdout.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('writing the replica')) setTimeout(() => child.kill('SIGKILL'), Math.random() * 150);
+        });
+      }
+      await exited;
+      current = await readState();
+      if (current === target) outcomes.next++;
+      else outcomes.previous++;
+    }
+    // Both outcomes happen: the kills land before and after the commit.
+    expect(outcomes, JSON.stringify(outcomes)).toEqual({ previous: expect.any(Number), next: expect.any(Number) });
+    expect(Math.min(outcomes.previous, outcomes.next), JSON.stringify(outcomes)).toBeGreaterThan(0);
+  }, 120_000);
+});

@@ -1,0 +1,183 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Inventory } from '../schemas/inventory.js';
+import type { Store } from '../store/store.js';
+import { type FakeRemote, type FakeRemoteOptions, startFakeRemote } from './fake-remote.js';
+import { sampleInventory } from './sample-inventory.js';
+import { SyncFailedError } from './sync-errors.js';
+import { type SyncOptions, type SyncProgress, syncOrganization } from './sync-organization.js';
+import { expectedLists, fastPolicy, replicaLists, storeWithReplica } from './sync-test-support.js';
+
+const small = { endpoints: 25, targetsPerEndpoint: 3, findingsPerTarget: 3, scopes: 4 };
+const remotes: FakeRemote[] = [];
+const stores: Store[] = [];
+afterEach(async () => {
+  await Promise.all(remotes.splice(0).map((remote) => remote.close()));
+  for (const store of stores.splice(0)) store.close();
+});
+
+async function setUp(options: Partial<FakeRemoteOptions> = {}) {
+  const remote = await startFakeRemote({ inventory: sampleInventory(small), ...options });
+  remotes.push(remote);
+  const { store, organization } = await storeWithReplica(remote.url);
+  stores.push(store);
+  const sync = (more: SyncOptions = {}) =>
+    syncOrganization(store, organization, { baseUrl: remote.url, apiKey: remote.apiKey }, { ...more, policy: { ...fastPolicy, ...more.policy } });
+  const lists = () => replicaLists(store, organization);
+  return { remote, store, organization, sync, lists };
+}
+
+/** Fails with the sync's message, for assertions on it. */
+async function failure(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SyncFailedError);
+  return (error as Error).message;
+}
+
+describe('full sync', () => {
+  it('replicates the remote exactly, reporting progress per collection', async () => {
+    const { remote, sync, lists } = await setUp();
+    const progress: SyncProgress[] = [];
+    const report = await sync({ onProgress: (p) => progress.push(p) });
+    expect(report.mode).toBe('full');
+    expect(report.counts).toEqual({ endpoints: 25, remediationTargets: 75, scopes: 4, findings: 225 });
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    expect(progress).toContainEqual({ org: 'replica', mode: 'full', phase: 'fetching', collection: 'findings', fetched: 225, total: 225 });
+    expect(progress.at(-1)?.phase).toBe('writing');
+    expect(remote.requests.filter((r) => r.collection === 'findings' && r.updatedSince === undefined).map((r) => r.limit)).toEqual([100, 100, 100]);
+  });
+
+  it('stores a remote with another default order, offsets in timestamps and unknown fields in our order', async () => {
+    const inventory = sampleInventory(small);
+    for (const endpoint of inventory.endpoints) {
+      const shifted = new Date(Date.parse(endpoint.created_at) + 2 * 3600_000).toISOString().replace('Z', '+02:00').replace('.000', '');
+      Object.assign(endpoint, { created_at: shifted, extra_field: 'ignored', operating_system: { ...endpoint.operating_system, vendor: undefined, extra: 1 } });
+    }
+    const { sync, lists } = await setUp({ inventory, order: 'newest-first' });
+    await sync();
+    const endpoints = lists().endpoints as { created_at: string; operating_system: { vendor: unknown } }[];
+    expect(endpoints).toHaveLength(25);
+    expect(endpoints[0]).not.toHaveProperty('extra_field');
+    expect(endpoints[0]!.operating_system).toEqual(expect.not.objectContaining({ extra: 1 }));
+    expect(endpoints[0]!.operating_system.vendor).toBeNull();
+    expect(endpoints[0]!.created_at).toMatch(/\+02:00$/);
+    const instants = endpoints.map((e) => Date.parse(e.created_at));
+    expect(instants).toEqual([...instants].sort((a, b) => a - b));
+  });
+
+  it('skips invalid records, reports their ids, and stores the rest', async () => {
+    const inventory = sampleInventory(small);
+    const brokenFinding = inventory.findings[3]!;
+    const brokenEndpoint = inventory.endpoints[5]!;
+    (brokenFinding as { severity: string }).severity = 'catastrophic';
+    delete (brokenEndpoint as Partial<typeof brokenEndpoint>).hostname;
+    (inventory.scopes as unknown[]).push({ name: 'no id' });
+    const { store, organization, sync, lists } = await setUp({ inventory });
+    const report = await sync();
+    expect(report.skippedCount).toBe(3);
+    expect(report.skippedIds.sort()).toEqual([brokenFinding.id, brokenEndpoint.id].sort());
+    expect(lists().findings).toHaveLength(224);
+    expect(lists().endpoints).toHaveLength(24);
+    expect(store.sync.get(organization.rowId)).toMatchObject({ skippedCount: 3, lastError: null });
+  });
+});
+
+describe('faults', () => {
+  it('retries 5xx, a 429 with Retry-After in seconds, and a truncated page, then succeeds', async () => {
+    const { remote, sync, lists } = await setUp({
+      fault: ({ count }) =>
+        count === 6 ? { status: 503 } : count === 7 ? { status: 429, headers: { 'Retry-After': '1' } } : count === 9 ? { body: '{"data":[{"id":' } : undefined,
+    });
+    const started = performance.now();
+    await sync();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+  });
+
+  it('honours Retry-After as an HTTP date and caps it', async () => {
+    const { sync } = await setUp({
+      fault: ({ count }) => (count === 5 ? { status: 429, headers: { 'Retry-After': new Date(Date.now() + 3600_000).toUTCString() } } : undefined),
+    });
+    const started = performance.now();
+    await sync({ policy: { retryAfterMaxMs: 300 } });
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(3000);
+  });
+
+  it('retries answers slower than the timeout, and fails with the reason when they stay slow', async () => {
+    const slowOnce = await setUp({ fault: ({ count }) => (count === 5 ? { delayMs: 600 } : undefined) });
+    await slowOnce.sync({ policy: { requestTimeoutMs: 300 } });
+    expect(slowOnce.lists().scopes).toHaveLength(4);
+
+    const { sync, store, organization } = await setUp({ fault: ({ collection }) => (collection === 'findings' ? { delayMs: 400 } : undefined) });
+    expect(await failure(sync({ policy: { requestTimeoutMs: 150, requestAttempts: 2 } }))).toMatch(/failed 2 times.*timed out/);
+    expect(store.sync.get(organization.rowId).lastError).toMatch(/timed out/);
+  });
+
+  it('fails at once on 401 and other 4xx', async () => {
+    const { remote, sync } = await setUp({ fault: () => ({ status: 401 }) });
+    expect(await failure(sync())).toMatch(/refused the key \(401\)/);
+    expect(remote.requests).toHaveLength(1);
+    const notFound = await setUp({ fault: () => ({ status: 404 }) });
+    expect(await failure(notFound.sync())).toMatch(/answered 404/);
+    expect(notFound.remote.requests).toHaveLength(1);
+  });
+
+  it('fails after bounded retries of a page that is never JSON, keeping the last good replica', async () => {
+    const { remote, sync, lists, store, organization } = await setUp();
+    await sync();
+    const before = lists();
+    remote.options.inventory.endpoints.pop();
+    remote.options.fault = ({ collection }) => (collection === 'findings' ? { body: 'not json' } : undefined);
+    expect(await failure(sync())).toMatch(/not JSON/);
+    expect(lists()).toEqual(before);
+    const state = store.sync.get(organization.rowId);
+    expect(state.lastError).toMatch(/not JSON/);
+    expect(state.lastSuccessAt).not.toBeNull();
+  });
+});
+
+describe('paging safety', () => {
+  function addEarlyFinding(inventory: Inventory, n: number) {
+    inventory.findings.push({ ...inventory.findings[0]!, id: `00000003-0000-4000-8000-f000000000${String(n).padStart(2, '0')}`, created_at: '2020-01-01T00:00:00.000Z' });
+  }
+
+  it('reads a collection again when its total changes between pages', async () => {
+    let shifts = 0;
+    const { remote, sync, lists } = await setUp({
+      fault: ({ collection, offset }) => {
+        if (collection === 'findings' && offset === 100 && shifts < 2) addEarlyFinding(remote.options.inventory, ++shifts);
+        return undefined;
+      },
+    });
+    await sync();
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    expect(lists().findings).toHaveLength(227);
+  });
+
+  it('fails with the reason when the data keeps shifting, keeping the last good replica', async () => {
+    const { remote, sync, lists } = await setUp();
+    await sync();
+    const before = lists();
+    let shifts = 0;
+    remote.options.fault = ({ collection, offset }) => {
+      if (collection === 'findings' && offset === 100) addEarlyFinding(remote.options.inventory, ++shifts);
+      return undefined;
+    };
+    expect(await failure(sync({ full: true }))).toMatch(/findings changed while they were paged, 3 times.*total went from/);
+    expect(lists()).toEqual(before);
+  });
+
+  it('detects a page that repeats ids, and a list with fewer items than its total', async () => {
+    const repeats = await setUp({
+      fault: ({ collection, offset }) => (collection === 'endpoints' && offset === 0 ? { page: (page) => ({ ...page, data: [...page.data.slice(0, 24), page.data[0]] }) } : undefined),
+    });
+    expect(await failure(repeats.sync())).toMatch(/endpoints changed.*came twice/);
+
+    const short = await setUp({ fault: ({ collection }) => (collection === 'scopes' ? { page: (page) => ({ ...page, total: page.total + 1 }) } : undefined) });
+    expect(await failure(short.sync())).toMatch(/scopes changed.*ended after 4 of 5/);
+  });
+});

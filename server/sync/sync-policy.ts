@@ -1,0 +1,76 @@
+/** How a sync talks to a remote and when it gives up; every figure can be set for tests. */
+export interface SyncPolicy {
+  /** How long one request may take, body included. */
+  requestTimeoutMs: number;
+  /** Attempts of one request before the sync fails (network errors, timeouts, 429, 5xx, malformed pages). */
+  requestAttempts: number;
+  /** First backoff delay; it doubles with each attempt, with jitter. */
+  backoffBaseMs: number;
+  /** Longest backoff delay. */
+  backoffMaxMs: number;
+  /** Longest wait a Retry-After header can impose: a remote cannot stall a sync for hours. */
+  retryAfterMaxMs: number;
+  /** Attempts of a whole collection whose data shifted while it was paged. */
+  collectionAttempts: number;
+  /** A full sync runs after this many incremental ones, so that deletions reach the replica. */
+  fullSyncEvery: number;
+  /** Subtracted from the last success's start for incremental syncs: clock skew and slow commits. */
+  incrementalMarginMs: number;
+  /** Page size: the largest the v1 API allows. */
+  pageSize: number;
+  /** Pages of a collection requested at the same time. */
+  parallelPages: number;
+}
+
+/** The product's policy. */
+export const defaultSyncPolicy: SyncPolicy = {
+  requestTimeoutMs: 30_000,
+  requestAttempts: 6,
+  backoffBaseMs: 500,
+  backoffMaxMs: 30_000,
+  retryAfterMaxMs: 120_000,
+  collectionAttempts: 3,
+  fullSyncEvery: 10,
+  incrementalMarginMs: 10 * 60_000,
+  pageSize: 100,
+  parallelPages: 4,
+};
+
+/** The delay before retry number `attempt` (1 = first retry): exponential, with "equal jitter". */
+export function backoffDelay(attempt: number, policy: SyncPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.backoffMaxMs, policy.backoffBaseMs * 2 ** (attempt - 1));
+  return ceiling / 2 + random() * (ceiling / 2);
+}
+
+/**
+ * The wait a Retry-After header asks for, in milliseconds (seconds or an HTTP date), capped by
+ * the policy; undefined when the header is absent or unreadable.
+ */
+export function retryAfterDelay(header: string | null, policy: SyncPolicy, now = Date.now()): number | undefined {
+  if (header === null) return undefined;
+  const text = header.trim();
+  let ms: number;
+  if (/^\d+$/.test(text)) ms = Number(text) * 1000;
+  else {
+    const at = Date.parse(text);
+    if (Number.isNaN(at)) return undefined;
+    ms = Math.max(0, at - now);
+  }
+  return Math.min(ms, policy.retryAfterMaxMs);
+}
+
+/** Waits, or rejects as soon as the signal aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,31 @@
+import express from 'express';
+import { HttpError } from '../http/http-error.js';
+import { organizationOf } from '../http/app/organization-param.js';
+import type { SyncScheduler } from './sync-scheduler.js';
+
+/**
+ * The console's sync operations, mounted on the organization router of /app (under
+ * `/app/orgs/:slug`, after `resolveOrganization`): `GET /sync` answers the replica's sync
+ * status with the running sync's progress; `POST /sync` (`?full=true` for a full sync) starts
+ * a sync, or joins the running one, and answers 202 at once; the console polls `GET /sync`.
+ */
+export function syncRoutes(scheduler: SyncScheduler): express.Router {
+  const router = express.Router({ mergeParams: true });
+
+  router.get('/sync', (_req, res) => {
+    res.json(scheduler.status(organizationOf(res).slug));
+  });
+
+  router.post('/sync', (req, res) => {
+    const organization = organizationOf(res);
+    if (organization.kind !== 'replica') throw new HttpError(409, `"${organization.slug}" is a local organization; only replicas sync`);
+    const full = req.query.full;
+    if (full !== undefined && full !== 'true' && full !== 'false') throw new HttpError(400, 'Invalid query parameter "full": must be true or false');
+    const alreadyRunning = scheduler.isRunning(organization.slug);
+    // The outcome is recorded in the store and emitted; the console reads it from GET /sync.
+    scheduler.syncNow(organization.slug, { full: full === 'true' }).catch(() => undefined);
+    res.status(202).json({ alreadyRunning, status: scheduler.status(organization.slug) });
+  });
+
+  return router;
+}

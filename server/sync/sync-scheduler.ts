@@ -1,0 +1,145 @@
+import { EventEmitter } from 'node:events';
+import { readRemoteTenant } from '../organizations/manage-organizations.js';
+import type { Sealer } from '../secrets/sealer.js';
+import type { Organization } from '../store/organizations.js';
+import type { Store } from '../store/store.js';
+import type { SyncState } from '../store/sync-records.js';
+import { SyncFailedError } from './sync-errors.js';
+import { type SyncProgress, type SyncReport, syncOrganization } from './sync-organization.js';
+import type { SyncPolicy } from './sync-policy.js';
+
+/** How the scheduler runs. */
+export interface SyncSchedulerOptions {
+  store: Store;
+  sealer: Sealer;
+  /** How often every replica syncs in the background; default 15 minutes. */
+  intervalMs?: number;
+  policy?: Partial<SyncPolicy>;
+  /** Where background failures are told; they are recorded in the store too. */
+  log?: (message: string) => void;
+}
+
+/** A replica's sync as the console shows it. */
+export interface SyncStatus {
+  org: string;
+  running: boolean;
+  /** Where the running sync is; null when none runs. */
+  progress: SyncProgress | null;
+  state: SyncState;
+}
+
+/** What {@link SyncScheduler} emits. */
+export interface SyncSchedulerEvents {
+  progress: [SyncProgress];
+  finished: [SyncReport];
+  failed: [{ org: string; error: string }];
+}
+
+/** The product's background interval. */
+export const defaultSyncIntervalMs = 15 * 60_000;
+
+/**
+ * Runs the syncs of replicas: at most one per organization at a time (a second request joins
+ * the running one), every replica on an interval, and on demand.
+ */
+export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
+  private readonly running = new Map<string, Promise<SyncReport>>();
+  private readonly progress = new Map<string, SyncProgress>();
+  private readonly abort = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: SyncSchedulerOptions) {
+    super();
+  }
+
+  /**
+   * Starts the background interval, and syncs at once the replicas whose last attempt is older
+   * than one interval (the app was closed meanwhile).
+   */
+  start(): void {
+    if (this.timer || this.abort.signal.aborted) return;
+    const interval = this.options.intervalMs ?? defaultSyncIntervalMs;
+    this.timer = setInterval(() => void this.syncAll(), interval);
+    this.timer.unref();
+    void this.syncAll((state) => state.lastAttemptAt === null || Date.now() - Date.parse(state.lastAttemptAt) >= interval);
+  }
+
+  /**
+   * Stops the interval, interrupts running syncs (their replicas stay as they were) and waits
+   * for them. A stopped scheduler stays stopped.
+   */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.abort.abort(new SyncFailedError('The sync was interrupted: the server is stopping'));
+    await Promise.allSettled(this.running.values());
+  }
+
+  /** Whether a sync of the organization runs now. */
+  isRunning(slug: string): boolean {
+    return this.running.has(slug);
+  }
+
+  /**
+   * Syncs one replica now; when its sync already runs, returns that one's outcome. Rejects
+   * with {@link SyncFailedError} saying why a sync failed.
+   */
+  syncNow(slug: string, options: { full?: boolean } = {}): Promise<SyncReport> {
+    const existing = this.running.get(slug);
+    if (existing) return existing;
+    const promise = this.run(slug, options.full ?? false, (progress) => {
+      this.progress.set(slug, progress);
+      this.emit('progress', progress);
+    }).finally(() => {
+      this.running.delete(slug);
+      this.progress.delete(slug);
+    });
+    this.running.set(slug, promise);
+    return promise;
+  }
+
+  /** Syncs every replica (that `due` accepts), one after another; failures are recorded and emitted, not thrown. */
+  async syncAll(due: (state: SyncState) => boolean = () => true): Promise<void> {
+    const { store } = this.options;
+    for (const organization of store.organizations.list()) {
+      if (organization.kind !== 'replica' || this.abort.signal.aborted || !due(store.sync.get(organization.rowId))) continue;
+      await this.syncNow(organization.slug).catch(() => undefined);
+    }
+  }
+
+  /** The sync status of a replica, or undefined when there is no such organization. */
+  status(slug: string): SyncStatus | undefined {
+    const organization = this.options.store.organizations.bySlug(slug);
+    if (!organization) return undefined;
+    return {
+      org: slug,
+      running: this.running.has(slug),
+      progress: this.progress.get(slug) ?? null,
+      state: this.options.store.sync.get(organization.rowId),
+    };
+  }
+
+  private async run(slug: string, full: boolean, onProgress: (progress: SyncProgress) => void): Promise<SyncReport> {
+    const { store, sealer } = this.options;
+    try {
+      const organization = this.replica(slug);
+      const remote = readRemoteTenant(store, sealer, organization);
+      if (!remote) throw new SyncFailedError(`"${slug}" has no remote tenant connected`);
+      const report = await syncOrganization(store, organization, remote, { full, policy: this.options.policy, signal: this.abort.signal, onProgress });
+      this.emit('finished', report);
+      return report;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.options.log?.(`Sync of "${slug}" failed: ${message}`);
+      this.emit('failed', { org: slug, error: message });
+      throw error;
+    }
+  }
+
+  private replica(slug: string): Organization {
+    const organization = this.options.store.organizations.bySlug(slug);
+    if (!organization) throw new SyncFailedError(`No organization with slug "${slug}"`);
+    if (organization.kind !== 'replica') throw new SyncFailedError(`"${slug}" is a local organization, not a replica of a remote tenant`);
+    return organization;
+  }
+}
