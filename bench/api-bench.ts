@@ -14,7 +14,7 @@ export interface BenchRequest {
 export async function buildMix(url: string, key: string, random: () => number): Promise<{ lists: BenchRequest[]; gets: BenchRequest[] }> {
   const headers = { Authorization: `Bearer ${key}` };
   const json = async (path: string) => (await fetch(url + path, { headers })).json() as Promise<{ total: number; data: { id: string }[] }>;
-  const someEndpoint = (await json('/v1/endpoints?limit=1&offset=777')).data[0].id as string;
+  const someEndpoint = (await json('/v1/endpoints?limit=1&offset=777')).data[0]!.id;
   const filters = [
     '/v1/endpoints?',
     '/v1/endpoints?osFamily=windows&',
@@ -44,7 +44,7 @@ export async function buildMix(url: string, key: string, random: () => number): 
   for (const collection of ['endpoints', 'remediation-targets', 'scopes', 'vulnerability-findings']) {
     const total = (await json(`/v1/${collection}?limit=1`)).total as number;
     for (let i = 0; i < 50; i++) {
-      const item = (await json(`/v1/${collection}?limit=1&offset=${Math.floor(random() * total)}`)).data[0];
+      const item = (await json(`/v1/${collection}?limit=1&offset=${Math.floor(random() * total)}`)).data[0]!;
       gets.push({ kind: 'get', path: `/v1/${collection}/${item.id}` });
     }
   }
