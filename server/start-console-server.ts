@@ -9,6 +9,7 @@ import { ensureDemoOrganization } from './organizations/ensure-demo-organization
 import { packageRoot } from './package-root.js';
 import type { Sealer } from './secrets/sealer.js';
 import { Store } from './store/store.js';
+import { SyncScheduler } from './sync/sync-scheduler.js';
 
 const logError = (message: string, error: unknown) => console.error(message, error);
 
@@ -45,6 +46,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     const sealer = options.sealer(options.dataDir);
     const demoApiKey = await ensureDemoOrganization(store, sealer);
     const consoleToken = generateConsoleToken();
+    const scheduler = new SyncScheduler({ store, sealer, log: (message) => console.error(message) });
     let baseUrl = '';
     const server = await startServer({
       host: options.host,
@@ -61,12 +63,14 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
               consoleToken,
               apiBaseUrl: () => baseUrl,
               agentConfig: { sealer, serverUrl: () => baseUrl, log: logError },
+              sync: scheduler,
             }),
             staticRouter: serveRenderer(path.join(packageRoot(), 'dist', 'renderer')),
           },
         }),
     });
     baseUrl = server.url;
+    scheduler.start();
     return {
       server,
       store,
@@ -74,6 +78,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       consoleUrl: `${server.url}/#token=${consoleToken}`,
       demoApiKey,
       async stop() {
+        await scheduler.stop();
         await server.close();
         store.close();
       },

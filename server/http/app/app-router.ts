@@ -7,6 +7,8 @@ import { coverageRoutes } from './coverage-routes.js';
 import { csvExportRoutes } from './csv-export-routes.js';
 import { inventoryRoutes } from './inventory-routes.js';
 import { resolveOrganization } from './organization-param.js';
+import type { SyncScheduler } from '../../sync/sync-scheduler.js';
+import { syncRoutes } from '../../sync/sync-routes.js';
 import { requireConsoleToken } from './require-console-token.js';
 
 /** What the console's control API needs. */
@@ -17,6 +19,8 @@ export interface AppRouterContext {
   apiBaseUrl: () => string;
   /** The agent configuration download; left out where the server cannot sign (tests). */
   agentConfig?: AgentConfigContext;
+  /** Replica sync: status, progress and sync-now; left out where nothing syncs (tests). */
+  sync?: SyncScheduler;
 }
 
 /** The console's control API under /app (DESIGN section 4), guarded by the console token. */
@@ -41,6 +45,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   organization.use(apiKeyRoutes(store));
   organization.use(csvExportRoutes(store));
   if (context.agentConfig) organization.use(agentConfigRoutes(store, context.agentConfig));
+  if (context.sync) organization.use(syncRoutes(context.sync));
   router.use('/orgs/:slug', organization);
   return router;
 }
