@@ -126,6 +126,18 @@ describe('Store', () => {
     }
   });
 
+  it('removes the temporary file a writer killed mid-persist left behind', async () => {
+    const dataDir = newDataDir();
+    const { store } = await storeWithOrganization(dataDir);
+    store.close();
+    const leftover = `${dataDirectoryFiles(dataDir).database}.99999.tmp`;
+    fs.writeFileSync(leftover, 'half a database');
+    const reopened = await Store.open({ dataDir, command: 'test' });
+    expect(fs.existsSync(leftover)).toBe(false);
+    expect(reopened.organizations.bySlug('acme')).toBeDefined();
+    reopened.close();
+  });
+
   it('takes over the lock of a process that no longer runs', async () => {
     const dataDir = newDataDir();
     fs.writeFileSync(dataDirectoryFiles(dataDir).lock, JSON.stringify({ pid: 2 ** 22 + 12345, command: 'crashed', startedAt: 'then' }));

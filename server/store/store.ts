@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { ApiKeyRecords } from './api-keys.js';
 import { ConsoleQueries } from './console-queries.js';
 import { type DataDirectoryLock, dataDirectoryFiles, lockDataDirectory } from './data-directory.js';
@@ -54,6 +55,8 @@ export class Store {
     const lock = readOnly ? undefined : lockDataDirectory(dataDir, options.command ?? process.argv.slice(1).join(' '));
     try {
       const file = dataDirectoryFiles(dataDir).database;
+      // Only the lock holder writes: a temporary file left beside the database is from a writer killed mid-persist.
+      if (lock) removeStaleTemporaryFiles(file);
       if (readOnly && !fs.existsSync(file)) throw new Error(`No store in ${dataDir} yet: run "remediation-console serve" or "orgs create" first.`);
       return new Store(await Database.open(file, { readOnly }), lock, readOnly);
     } catch (error) {
@@ -90,5 +93,13 @@ export class Store {
     if (!this.readOnly) this.db.persist();
     this.db.close();
     this.lock?.release();
+  }
+}
+
+function removeStaleTemporaryFiles(databaseFile: string): void {
+  const folder = path.dirname(databaseFile);
+  const prefix = `${path.basename(databaseFile)}.`;
+  for (const name of fs.readdirSync(folder)) {
+    if (name.startsWith(prefix) && name.endsWith('.tmp')) fs.rmSync(path.join(folder, name), { force: true, recursive: true });
   }
 }
