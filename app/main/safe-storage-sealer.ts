@@ -1,10 +1,7 @@
 import { safeStorage } from 'electron';
-import type { Sealer } from '../../server/secrets/sealer.js';
+import { type Sealer, sealedSecretFormat } from '../../server/secrets/sealer.js';
 
-// The first byte of a secret sealed here. The key-file sealer's secrets start with its format
-// version (1), so the two kinds can sit side by side in one database and each is unsealed by
-// the sealer that made it.
-const safeStorageTag = 0xe1;
+const safeStorageTag = sealedSecretFormat.desktopKeychain;
 
 /**
  * Seals secrets with Electron's safeStorage, whose key the operating system keeps (Keychain,

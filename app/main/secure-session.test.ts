@@ -14,14 +14,32 @@ describe('secureSession', () => {
     secureSession(fake as unknown as Electron.Session, origin);
   });
 
-  it('denies every permission request and check', () => {
+  const request = (permission: string, requestingUrl: string, isMainFrame = true) => {
+    const callback = vi.fn();
+    fake.permissionRequestHandler?.({}, permission, callback, { requestingUrl, isMainFrame });
+    expect(callback).toHaveBeenCalledTimes(1);
+    return callback.mock.calls[0]![0] as boolean;
+  };
+  const check = (permission: string, requestingOrigin: string, isMainFrame = true) =>
+    fake.permissionCheckHandler?.({}, permission, requestingOrigin, { isMainFrame });
+
+  it('denies every permission request and check but clipboard writes', () => {
     for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen']) {
-      const callback = vi.fn();
-      fake.permissionRequestHandler?.({}, permission, callback);
-      expect(callback).toHaveBeenCalledWith(false);
-      expect(fake.permissionCheckHandler?.({}, permission)).toBe(false);
+      expect(request(permission, `${origin}/keys`)).toBe(false);
+      expect(check(permission, origin)).toBe(false);
     }
     expect(fake.devicePermissionHandler?.({})).toBe(false);
+  });
+
+  it("lets only the console's main frame write to the clipboard", () => {
+    expect(request('clipboard-sanitized-write', `${origin}/orgs/demo/keys`)).toBe(true);
+    expect(check('clipboard-sanitized-write', origin)).toBe(true);
+    expect(request('clipboard-sanitized-write', `${origin}/orgs/demo/keys`, false)).toBe(false);
+    expect(check('clipboard-sanitized-write', origin, false)).toBe(false);
+    for (const other of ['http://127.0.0.1:7301', 'https://example.com', 'file:///etc/passwd', 'not a url']) {
+      expect(request('clipboard-sanitized-write', other)).toBe(false);
+      expect(check('clipboard-sanitized-write', other)).toBe(false);
+    }
   });
 
   it("puts the console's CSP on responses of the console origin, replacing any other", () => {

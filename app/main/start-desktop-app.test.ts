@@ -49,7 +49,7 @@ describe('startDesktopApp', () => {
   });
 
   it('secures the session and guards the window', () => {
-    expect(session.defaultSession.permissionCheckHandler?.({}, 'media')).toBe(false);
+    expect(session.defaultSession.permissionCheckHandler?.({}, 'media', origin, { isMainFrame: true })).toBe(false);
     expect(session.defaultSession.webRequest.headersReceived).toBeDefined();
     expect(window.webContents.navigate('will-navigate', 'https://example.com/')).toBe(true);
     expect(window.webContents.windowOpenHandler?.({ url: `${origin}/` })).toEqual({ action: 'deny' });

@@ -178,8 +178,12 @@ type HeadersListener = (
 /** The fake default session. */
 export const session = {
   defaultSession: {
-    permissionRequestHandler: undefined as undefined | ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void),
-    permissionCheckHandler: undefined as undefined | ((contents: unknown, permission: string) => boolean),
+    permissionRequestHandler: undefined as
+      | undefined
+      | ((contents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl: string; isMainFrame: boolean }) => void),
+    permissionCheckHandler: undefined as
+      | undefined
+      | ((contents: unknown, permission: string, requestingOrigin: string, details: { isMainFrame: boolean }) => boolean),
     devicePermissionHandler: undefined as undefined | ((details: unknown) => boolean),
     setPermissionRequestHandler(handler: NonNullable<typeof this.permissionRequestHandler>) {
       this.permissionRequestHandler = handler;

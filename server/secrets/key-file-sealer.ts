@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { Sealer } from './sealer.js';
+import { type Sealer, sealedSecretFormat } from './sealer.js';
 
-const formatVersion = 1;
+const formatVersion = sealedSecretFormat.keyFile;
 
 /**
  * The headless sealer: AES-256-GCM with a random key kept in a file only its owner may read,
@@ -19,6 +19,12 @@ export function keyFileSealer(keyFile: string): Sealer {
       return Buffer.concat([Buffer.from([formatVersion]), iv, cipher.getAuthTag(), body]);
     },
     unseal(sealed) {
+      if (sealed[0] === sealedSecretFormat.desktopKeychain) {
+        throw new Error(
+          "This secret was sealed by the desktop app with the operating system's keychain, which only the desktop app " +
+            'can read: do this from the desktop app',
+        );
+      }
       if (sealed[0] !== formatVersion) throw new Error('Unknown sealed-secret format');
       const decipher = crypto.createDecipheriv('aes-256-gcm', key, sealed.subarray(1, 13));
       decipher.setAuthTag(sealed.subarray(13, 29));

@@ -5,3 +5,14 @@ export interface Sealer {
   seal(plain: Buffer): Buffer;
   unseal(sealed: Buffer): Buffer;
 }
+
+/**
+ * The first byte of a sealed secret says which sealer made it, so that secrets of several kinds
+ * can sit side by side in one database and each is unsealed by the sealer that made it.
+ */
+export const sealedSecretFormat = {
+  /** The headless key-file sealer (AES-256-GCM), format version 1. */
+  keyFile: 0x01,
+  /** The desktop app's Electron safeStorage (the operating system's keychain). */
+  desktopKeychain: 0xe1,
+} as const;
