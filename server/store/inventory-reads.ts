@@ -122,13 +122,24 @@ export function listConditions(orgRowId: number, { collection, query }: ListQuer
   return where;
 }
 
+/** Every this many rows of a filtered list, its seq is remembered, so that a deep offset seeks. */
+const skipStride = 1000;
+/** Filtered lists whose skip positions are kept: bounded whatever filters the clients send. */
+const skipListsKept = 256;
+
 /**
  * The list and get queries of the v1 API. Totals are memoized until the next write, since at
  * a million findings a count costs more than the page itself and the data rarely changes.
+ * Deep offsets would cost a walk over every row before them (a full sync of a million findings
+ * pages to offset 999,900): the seq of every {@link skipStride}th row of a filtered list is
+ * remembered until the next write, so a page seeks to the nearest one and skips fewer than
+ * {@link skipStride} rows.
  */
 export class InventoryReads {
   private readonly totals = new Map<string, number>();
-  private totalsVersion = -1;
+  /** Per filtered list, in least recently used order: `skips[k]` is the seq at offset (k + 1) × skipStride. */
+  private readonly skips = new Map<string, number[]>();
+  private cachedVersion = -1;
 
   constructor(private readonly db: Database) {}
 
@@ -149,23 +160,55 @@ export class InventoryReads {
 
   private page(collection: Collection, where: Conditions, paging: { limit: number; offset: number }): JsonPage {
     const { table, joins, json } = collections[collection];
+    this.dropStaleCaches();
+    const key = `${table}|${where.sql}|${JSON.stringify(where.params)}`;
+    const seek = this.seek(table, where, key, paging.offset);
+    const from = seek ? ' AND seq >= ?' : '';
     // The inner query walks one index to the page's rows; only those 100 rows are joined.
     const items = this.db.column(
       `SELECT ${json}
-       FROM (SELECT seq FROM ${table} WHERE ${where.sql} ORDER BY seq LIMIT ? OFFSET ?) AS page
+       FROM (SELECT seq FROM ${table} WHERE ${where.sql}${from} ORDER BY seq LIMIT ? OFFSET ?) AS page
        JOIN ${table} x ON x.seq = page.seq ${joins}
        ORDER BY page.seq`,
-      [...where.params, paging.limit, paging.offset],
+      seek ? [...where.params, seek.seq, paging.limit, seek.skip] : [...where.params, paging.limit, paging.offset],
     ) as string[];
-    return { items, total: this.total(table, where) };
+    return { items, total: this.total(table, where, key) };
   }
 
-  private total(table: string, where: Conditions): number {
-    if (this.totalsVersion !== this.db.version) {
-      this.totals.clear();
-      this.totalsVersion = this.db.version;
+  private dropStaleCaches(): void {
+    if (this.cachedVersion === this.db.version) return;
+    this.totals.clear();
+    this.skips.clear();
+    this.cachedVersion = this.db.version;
+  }
+
+  /**
+   * Where a page at `offset` starts: the nearest remembered seq at or before it and the rows to
+   * skip from there; undefined for offsets before the first stride. Positions not yet known are
+   * found stride by stride from the last known one, so paging forward costs one stride per stride.
+   */
+  private seek(table: string, where: Conditions, key: string, offset: number): { seq: number; skip: number } | undefined {
+    const wanted = Math.floor(offset / skipStride);
+    if (wanted === 0) return undefined;
+    const skips = this.skips.get(key) ?? [];
+    this.skips.delete(key);
+    if (this.skips.size >= skipListsKept) this.skips.delete(this.skips.keys().next().value!);
+    this.skips.set(key, skips);
+    while (skips.length < wanted) {
+      const next = this.db.value(`SELECT seq FROM ${table} WHERE ${where.sql} AND seq >= ? ORDER BY seq LIMIT 1 OFFSET ?`, [
+        ...where.params,
+        skips.at(-1) ?? Number.MIN_SAFE_INTEGER,
+        skipStride,
+      ]);
+      if (next === undefined) break;
+      skips.push(Number(next));
     }
-    const key = `${table}|${where.sql}|${JSON.stringify(where.params)}`;
+    if (skips.length === 0) return undefined;
+    const known = Math.min(wanted, skips.length);
+    return { seq: skips[known - 1]!, skip: offset - known * skipStride };
+  }
+
+  private total(table: string, where: Conditions, key: string): number {
     let total = this.totals.get(key);
     if (total === undefined) {
       total = Number(this.db.value(`SELECT count(*) FROM ${table} WHERE ${where.sql}`, where.params));
