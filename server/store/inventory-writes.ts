@@ -265,15 +265,17 @@ export class InventoryWrites {
 
   private textRef(title: string, description: string | null, solution: string | null): number {
     const fields: SqlValue[] = [title, description, solution];
-    const digest = crypto.createHash('sha1').update(JSON.stringify(fields)).digest('base64url');
-    let ref = this.textRefs.get(digest);
+    // Keyed by the text itself: a million findings share a few thousand texts, so hashing runs only on a miss.
+    const text = JSON.stringify(fields);
+    let ref = this.textRefs.get(text);
     if (ref === undefined) {
+      const digest = crypto.createHash('sha1').update(text).digest('base64url');
       this.db.run('INSERT OR IGNORE INTO finding_texts (digest, title, description, solution) VALUES (?, ?, ?, ?)', [
         digest,
         ...fields,
       ]);
       ref = Number(this.db.value('SELECT id FROM finding_texts WHERE digest = ?', [digest]));
-      this.textRefs.set(digest, ref);
+      this.textRefs.set(text, ref);
     }
     return ref;
   }
