@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: the performance figures the issues ask for, measured on this machine and
  * written to docs/bench.md. Sections: seeding and cold start on the large dataset, the v1 API
- * under one and sixteen connections against a bare node:http floor.
+ * under one and sixteen connections against a bare node:http floor, signed agent configuration
+ * files, full and incremental sync. `BENCH_ONLY=sync` runs the sync section alone and replaces it
+ * in the existing report.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,9 +11,12 @@ import path from 'node:path';
 import { measureAgentConfigSigning } from './agent-config-bench.js';
 import { buildMix, fetchBodies, load, startFloorServer } from './api-bench.js';
 import { cli, mib, ms, peakResidentBytes, residentBytes, root, startServe, stop } from './support.js';
+import { syncSection, withSyncSection } from './sync-section.js';
 
 const size = process.env.BENCH_SIZE ?? 'large';
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
+const only = process.env.BENCH_ONLY;
+if (only !== undefined && only !== 'sync') throw new Error(`BENCH_ONLY=${only}: only "sync" can run alone`);
 const report: string[] = [];
 const say = (line = '') => {
   console.log(line);
@@ -40,6 +45,13 @@ async function firstOkAnswer(url: string, key: string): Promise<void> {
 }
 
 async function main() {
+  const out = path.join(root, 'docs', process.env.BENCH_REPORT ?? 'bench.md');
+  if (only === 'sync') {
+    await syncSection(size, say);
+    fs.writeFileSync(out, withSyncSection(fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '', report.join('\n')));
+    console.log(`\nWritten to ${path.relative(root, out)}`);
+    return;
+  }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-bench-'));
   try {
     say(`# Benchmark report`);
@@ -113,10 +125,11 @@ async function main() {
       say(`| ${row.platform} | ${row.profile} | ${row.perSecond.toFixed(0)} | ${row.profile === 'mdm-full' ? '≥ 200' : ''} |`);
     }
     say();
+
+    await syncSection(size, say);
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  const out = path.join(root, 'docs', process.env.BENCH_REPORT ?? 'bench.md');
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${report.join('\n')}\n`);
   console.log(`\nWritten to ${path.relative(root, out)}`);

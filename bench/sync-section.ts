@@ -1,0 +1,63 @@
+/**
+ * The sync section of the benchmark report. The syncs run in a process of their own
+ * (bench/sync-bench.ts), so that the peak memory reported is theirs alone.
+ */
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import type { SyncBenchFigures } from './sync-bench.js';
+import { mib, root } from './support.js';
+
+/** The heading of the section, by which `BENCH_ONLY=sync` finds it in an existing report. */
+export const syncHeading = '## Full and incremental sync';
+
+const load = () => os.loadavg().map((n) => n.toFixed(1)).join(', ');
+
+/** Runs the sync benchmark in a child process; its progress lines go to the console. */
+async function measureInChild(size: string): Promise<SyncBenchFigures> {
+  const child = spawn(process.execPath, [...process.execArgv, path.join(root, 'bench', 'sync-bench.ts')], {
+    env: { ...process.env, BENCH_SIZE: size },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    process.stdout.write(chunk);
+  });
+  const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  const json = output.slice(output.lastIndexOf('\n{') + 1);
+  if (status !== 0 || !json.startsWith('{')) throw new Error(`the sync benchmark failed (exit ${status})`);
+  return JSON.parse(json) as SyncBenchFigures;
+}
+
+/** Measures the syncs of the dataset and says the section's lines. */
+export async function syncSection(size: string, say: (line?: string) => void): Promise<void> {
+  const loadBefore = load();
+  const figures = await measureInChild(size);
+  // A figure left out is NaN, which JSON carries as null.
+  const s = (value: number | null) => (Number.isFinite(value) ? `${value!.toFixed(1)} s` : 'not measured');
+  say(syncHeading);
+  say();
+  say(
+    `${figures.items.toLocaleString('en')} items (dataset \`${figures.size}\`), page size 100. The machine is shared: load average ` +
+      `(1, 5, 15 min) ${loadBefore} before, ${load()} after. The in-process remote isolates the sync's own cost from the remote's.`,
+  );
+  say();
+  say(`| measure | value | target |`);
+  say(`|---|---|---|`);
+  say(`| full sync from a \`serve\` remote on loopback | ${s(figures.fullFromServe)} | ≤ 120 s |`);
+  say(`| incremental sync from that remote, nothing changed | ${s(figures.unchangedFromServe)} | |`);
+  say(`| full sync from an in-process remote | ${s(figures.fullFromMemory)} | |`);
+  say(`| incremental sync, 1% changed (${figures.incrementalItems.toLocaleString('en')} items) | ${s(figures.incremental)} | ≤ 10 s |`);
+  say(`| peak resident memory of the syncing process, after the syncs from \`serve\` | ${mib(figures.peakAfterServeSync)} | |`);
+  say(`| peak resident memory at the end (the in-process remote's copy of the data included) | ${mib(figures.peakAtEnd)} | |`);
+  say();
+}
+
+/** An existing report with its sync section replaced by `section` (or `section` added at its end). */
+export function withSyncSection(report: string, section: string): string {
+  const start = report.indexOf(`${syncHeading}\n`);
+  if (start < 0) return `${report.trimEnd()}\n\n${section}`;
+  const next = report.indexOf('\n## ', start + syncHeading.length);
+  return report.slice(0, start) + section + (next < 0 ? '' : report.slice(next + 1));
+}
