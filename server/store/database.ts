@@ -16,6 +16,8 @@ export class Database {
   private transactionDepth = 0;
   /** Raised by every committed write, so that caches of derived data know when to drop. */
   private writeVersion = 0;
+  /** Whether anything was written since the file was read or last persisted. */
+  private unsaved = false;
 
   private constructor(
     private readonly db: SqlJsDatabase,
@@ -117,6 +119,7 @@ export class Database {
 
   /** Runs a statement that returns no rows; returns the number of rows it changed. */
   run(sql: string, params: BindParams = []): number {
+    this.unsaved = true;
     const statement = this.statement(sql);
     try {
       statement.run(params);
@@ -128,6 +131,7 @@ export class Database {
 
   /** Runs several statements of a script, without parameters. */
   exec(sql: string): void {
+    this.unsaved = true;
     this.db.exec(sql);
   }
 
@@ -141,6 +145,7 @@ export class Database {
       this.transactionDepth--;
       this.db.exec(this.transactionDepth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
       this.writeVersion++;
+      this.unsaved = true;
       return result;
     } catch (error) {
       this.transactionDepth--;
@@ -149,10 +154,15 @@ export class Database {
     }
   }
 
-  /** Writes the database to its file atomically; a no-op for an in-memory database. */
+  /**
+   * Writes the database to its file atomically when something was written since it was read or
+   * last persisted: a process that only read never rewrites a file of hundreds of MiB. A no-op
+   * for an in-memory database.
+   */
   persist(): void {
-    if (!this.file) return;
+    if (!this.file || !this.unsaved) return;
     writeFileAtomically(this.file, this.db.export());
+    this.unsaved = false;
   }
 
   /** Answers whether the database responds, for the health check. */

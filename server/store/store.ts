@@ -86,7 +86,7 @@ export class Store {
     return !this.closed && this.db.isHealthy();
   }
 
-  /** Persists, closes the database and releases the data-directory lock. */
+  /** Persists what was written, closes the database and releases the data-directory lock. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
