@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import type { BindParams, Database as SqlJsDatabase, SqlValue, Statement } from 'sql.js';
+import { readDatabaseFile } from './database-file.js';
 import { writeFileAtomically } from './data-directory.js';
 import { migrations } from './migrations.js';
 import { loadSqlJs } from './sql-js.js';
@@ -27,11 +27,10 @@ export class Database {
   /**
    * Opens the database file (or a new one when it does not exist) and migrates it to the
    * current schema. Without a file the database lives in memory only; `readOnly` loads the
-   * file but never writes it.
+   * file but never writes it; `reserveBytes` gives a bulk load room (see readDatabaseFile).
    */
-  static async open(file?: string, { readOnly = false } = {}): Promise<Database> {
-    const SQL = await loadSqlJs();
-    const bytes = file && fs.existsSync(file) ? fs.readFileSync(file) : undefined;
+  static async open(file?: string, { readOnly = false, reserveBytes = 0 } = {}): Promise<Database> {
+    const [SQL, bytes] = await Promise.all([loadSqlJs(), file ? readDatabaseFile(file, reserveBytes) : undefined]);
     const database = new Database(new SQL.Database(bytes), readOnly ? undefined : file);
     // The journal only serves rollback: crash safety comes from persist()'s atomic rename.
     database.db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -32768');
