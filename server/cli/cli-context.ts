@@ -2,7 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import { keyFileSealer } from '../secrets/key-file-sealer.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { dataDirectoryFiles, defaultDataDirectory } from '../store/data-directory.js';
-import { Store } from '../store/store.js';
+import type { Store, StoreOptions } from '../store/store.js';
 
 /** A mistake in how a command was called: printed without a stack, exit code 2. */
 export class UsageError extends Error {}
@@ -17,12 +17,17 @@ export function headlessSealer(dataDir: string): Sealer {
   return keyFileSealer(dataDirectoryFiles(dataDir).sealingKey);
 }
 
-/** Runs `work` on the store of a data directory, closing it (and its lock) afterwards. */
+/**
+ * Runs `work` on the store of a data directory, closing it (and its lock) afterwards. The store
+ * (with the schemas it loads) is imported here, when a command runs, so that the command line
+ * starts without it.
+ */
 export async function withStore<T>(
   dataDir: string,
-  options: { readOnly?: boolean; command: string },
+  options: Omit<StoreOptions, 'dataDir'> & { command: string },
   work: (store: Store) => Promise<T> | T,
 ): Promise<T> {
+  const { Store } = await import('../store/store.js');
   const store = await Store.open({ dataDir, ...options });
   try {
     return await work(store);

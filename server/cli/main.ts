@@ -2,32 +2,41 @@ import { Command, CommanderError } from 'commander';
 import { DataDirectoryLockedError } from '../store/data-directory.js';
 import { OrganizationInputError } from '../organizations/manage-organizations.js';
 import { UsageError } from './cli-context.js';
-import { registerAgentConfigCommands } from './commands/agent-config.js';
-import { registerKeysCommands } from './commands/keys.js';
-import { registerOrgsCommands } from './commands/orgs.js';
-import { registerSeedCommand } from './commands/seed.js';
-import { registerServeCommand } from './commands/serve.js';
-import { registerSyncCommand } from './commands/sync.js';
 
-/** The `remediation-console` command line of DESIGN section 7. */
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+/**
+ * The commands by name, each loaded only when needed: `serve` then starts without the modules
+ * of agent configuration files, `seed` without those of the server.
+ */
+const commands: Record<string, () => Promise<Register>> = {
+  serve: async () => (await import('./commands/serve.js')).registerServeCommand,
+  orgs: async () => (await import('./commands/orgs.js')).registerOrgsCommands,
+  keys: async () => (await import('./commands/keys.js')).registerKeysCommands,
+  seed: async () => (await import('./commands/seed.js')).registerSeedCommand,
+  'agent-config': async () => (await import('./commands/agent-config.js')).registerAgentConfigCommands,
+  verify: async () => (await import('./commands/agent-config.js')).registerAgentConfigCommands,
+  sync: async () => (await import('./commands/sync.js')).registerSyncCommand,
+};
+
+/**
+ * The `remediation-console` command line of DESIGN section 7. With `argv`, only the command it
+ * names is registered when it names one; otherwise (help, a mistake) all are, for the listing.
+ */
+export async function buildProgram(argv: string[] = []): Promise<Command> {
   const program = new Command('remediation-console')
     .description('Remediation Console: the Remediation Inventory v1 API and console on a local replica')
     .showHelpAfterError()
     .exitOverride();
-  registerServeCommand(program);
-  registerOrgsCommands(program);
-  registerKeysCommands(program);
-  registerSeedCommand(program);
-  registerAgentConfigCommands(program);
-  registerSyncCommand(program);
+  const named = argv[0] !== undefined && Object.hasOwn(commands, argv[0]) ? [argv[0]] : Object.keys(commands);
+  for (const register of await Promise.all(named.map((name) => commands[name]!()))) register(program);
   return program;
 }
 
 /** Runs the command line; resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv, { from: 'user' });
+    await (await buildProgram(argv)).parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;

@@ -38,8 +38,10 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     else sendError(res, 503, 'The store is not answering');
   });
 
-  const openApiJson = JSON.stringify(buildOpenApiDocument(v1Extensions.map((extension) => extension.openapi)));
+  // Built at the first request for it, not while the server starts.
+  let openApiJson: string | undefined;
   app.get('/v1/openapi.json', (_req, res) => {
+    openApiJson ??= JSON.stringify(buildOpenApiDocument(v1Extensions.map((extension) => extension.openapi)));
     res.type('application/json').send(openApiJson);
   });
 

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { createSigningIdentity } from '../agent-config/index.js';
 import { type RemoteTenant, parseRemoteUrl, remoteGet } from '../remote/remote-tenant.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { type Organization, slugPattern } from '../store/organizations.js';
@@ -55,6 +54,8 @@ export async function createLocalOrganization(
 
 /** Gives an organization its signing key (sealed) and self-signed certificate. */
 async function attachSigningIdentity(store: Store, sealer: Sealer, organization: Organization): Promise<void> {
+  // Loaded when needed: the signing modules would add a noticeable part to the CLI's start.
+  const { createSigningIdentity } = await import('../agent-config/index.js');
   const identity = await createSigningIdentity({ id: organization.id, slug: organization.slug, name: organization.name });
   store.write(() => {
     store.organizations.setSealedSecret(organization.rowId, 'signing_key', sealer.seal(Buffer.from(identity.privateKeyPem)));

@@ -1,4 +1,3 @@
-import { generateAgentConfig } from '../agent-config/index.js';
 import { type RemoteTenant, RemoteUnreachableError, remoteGet } from '../remote/remote-tenant.js';
 import type { AgentConfigQuery } from '../schemas/agent-config.js';
 import type { Sealer } from '../secrets/sealer.js';
@@ -41,6 +40,8 @@ export async function produceAgentConfig(
   try {
     const signer = readSigner(store, sealer, organization);
     if (!signer) throw new Error(`organization ${organization.slug} has no signing key`);
+    // Loaded at the first file: `serve` starts without the signing modules.
+    const { generateAgentConfig } = await import('../agent-config/index.js');
     const file = await generateAgentConfig({
       platform: query.platform,
       profile: query.profile,

@@ -10,6 +10,15 @@ export function isDatasetSize(size: string): size is DatasetSize {
 }
 
 /**
+ * Roughly how many bytes a generated dataset adds to the database file (about 530 a row at
+ * `large`), for the room a store opened to seed it reserves.
+ */
+export function seedReserveBytes(size: DatasetSize): number {
+  const { endpoints, remediationTargets, scopes, findings } = datasetSizes[size];
+  return (endpoints + remediationTargets + scopes + findings) * 600;
+}
+
+/**
  * Replaces a local organization's inventory with a generated dataset. A replica's data comes
  * from its remote tenant and would be overwritten by the next sync, so it is refused.
  */

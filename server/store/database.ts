@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import type { BindParams, Database as SqlJsDatabase, SqlValue, Statement } from 'sql.js';
+import { readDatabaseFile } from './database-file.js';
 import { writeFileAtomically } from './data-directory.js';
 import { migrations } from './migrations.js';
 import { loadSqlJs } from './sql-js.js';
@@ -16,6 +16,8 @@ export class Database {
   private transactionDepth = 0;
   /** Raised by every committed write, so that caches of derived data know when to drop. */
   private writeVersion = 0;
+  /** Whether anything was written since the file was read or last persisted. */
+  private unsaved = false;
 
   private constructor(
     private readonly db: SqlJsDatabase,
@@ -25,11 +27,10 @@ export class Database {
   /**
    * Opens the database file (or a new one when it does not exist) and migrates it to the
    * current schema. Without a file the database lives in memory only; `readOnly` loads the
-   * file but never writes it.
+   * file but never writes it; `reserveBytes` gives a bulk load room (see readDatabaseFile).
    */
-  static async open(file?: string, { readOnly = false } = {}): Promise<Database> {
-    const SQL = await loadSqlJs();
-    const bytes = file && fs.existsSync(file) ? fs.readFileSync(file) : undefined;
+  static async open(file?: string, { readOnly = false, reserveBytes = 0 } = {}): Promise<Database> {
+    const [SQL, bytes] = await Promise.all([loadSqlJs(), file ? readDatabaseFile(file, reserveBytes) : undefined]);
     const database = new Database(new SQL.Database(bytes), readOnly ? undefined : file);
     // The journal only serves rollback: crash safety comes from persist()'s atomic rename.
     database.db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -32768');
@@ -117,6 +118,7 @@ export class Database {
 
   /** Runs a statement that returns no rows; returns the number of rows it changed. */
   run(sql: string, params: BindParams = []): number {
+    this.unsaved = true;
     const statement = this.statement(sql);
     try {
       statement.run(params);
@@ -128,6 +130,7 @@ export class Database {
 
   /** Runs several statements of a script, without parameters. */
   exec(sql: string): void {
+    this.unsaved = true;
     this.db.exec(sql);
   }
 
@@ -141,6 +144,7 @@ export class Database {
       this.transactionDepth--;
       this.db.exec(this.transactionDepth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
       this.writeVersion++;
+      this.unsaved = true;
       return result;
     } catch (error) {
       this.transactionDepth--;
@@ -149,10 +153,15 @@ export class Database {
     }
   }
 
-  /** Writes the database to its file atomically; a no-op for an in-memory database. */
+  /**
+   * Writes the database to its file atomically when something was written since it was read or
+   * last persisted: a process that only read never rewrites a file of hundreds of MiB. A no-op
+   * for an in-memory database.
+   */
   persist(): void {
-    if (!this.file) return;
+    if (!this.file || !this.unsaved) return;
     writeFileAtomically(this.file, this.db.export());
+    this.unsaved = false;
   }
 
   /** Answers whether the database responds, for the health check. */

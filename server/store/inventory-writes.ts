@@ -46,7 +46,12 @@ type InventoryTable = (typeof inventoryTables)[number];
  */
 export class InventoryWrites {
   private readonly cveRefs = new Map<string, number>();
-  private readonly textRefs = new Map<string, number>();
+  /**
+   * Row ids of finding texts by title, then description, then solution. Findings of one CVE
+   * share these strings (the generator's objects, or equal strings of one sync page), so a
+   * lookup hashes strings V8 has mostly hashed already, instead of digesting ~1 KB per finding.
+   */
+  private readonly textRefs = new Map<string, Map<string | null, Map<string | null, number>>>();
 
   constructor(private readonly db: Database) {}
 
@@ -264,19 +269,23 @@ export class InventoryWrites {
   }
 
   private textRef(title: string, description: string | null, solution: string | null): number {
-    const fields: SqlValue[] = [title, description, solution];
-    // Keyed by the text itself: a million findings share a few thousand texts, so hashing runs only on a miss.
-    const text = JSON.stringify(fields);
-    let ref = this.textRefs.get(text);
+    let byDescription = this.textRefs.get(title);
+    if (!byDescription) this.textRefs.set(title, (byDescription = new Map()));
+    let bySolution = byDescription.get(description);
+    if (!bySolution) byDescription.set(description, (bySolution = new Map()));
+    let ref = bySolution.get(solution);
     if (ref === undefined) {
-      const digest = crypto.createHash('sha1').update(text).digest('base64url');
-      this.db.run('INSERT OR IGNORE INTO finding_texts (digest, title, description, solution) VALUES (?, ?, ?, ?)', [
-        digest,
-        ...fields,
-      ]);
-      ref = Number(this.db.value('SELECT id FROM finding_texts WHERE digest = ?', [digest]));
-      this.textRefs.set(text, ref);
+      ref = this.storeText(title, description, solution);
+      bySolution.set(solution, ref);
     }
     return ref;
+  }
+
+  /** The row id of a finding text, inserted unless a row has the same text already. */
+  private storeText(title: string, description: string | null, solution: string | null): number {
+    const fields: SqlValue[] = [title, description, solution];
+    const digest = crypto.createHash('sha1').update(JSON.stringify(fields)).digest('base64url');
+    this.db.run('INSERT OR IGNORE INTO finding_texts (digest, title, description, solution) VALUES (?, ?, ?, ?)', [digest, ...fields]);
+    return Number(this.db.value('SELECT id FROM finding_texts WHERE digest = ?', [digest]));
   }
 }

@@ -17,6 +17,8 @@ export interface StoreOptions {
   command?: string;
   /** Open without taking the lock, for commands that only read; writes are then refused. */
   readOnly?: boolean;
+  /** Room for a bulk load about to add this many bytes (see readDatabaseFile). */
+  reserveBytes?: number;
 }
 
 /**
@@ -58,7 +60,7 @@ export class Store {
       // Only the lock holder writes: a temporary file left beside the database is from a writer killed mid-persist.
       if (lock) removeStaleTemporaryFiles(file);
       if (readOnly && !fs.existsSync(file)) throw new Error(`No store in ${dataDir} yet: run "remediation-console serve" or "orgs create" first.`);
-      return new Store(await Database.open(file, { readOnly }), lock, readOnly);
+      return new Store(await Database.open(file, { readOnly, reserveBytes: options.reserveBytes }), lock, readOnly);
     } catch (error) {
       lock?.release();
       throw error;
@@ -86,7 +88,7 @@ export class Store {
     return !this.closed && this.db.isHealthy();
   }
 
-  /** Persists, closes the database and releases the data-directory lock. */
+  /** Persists what was written, closes the database and releases the data-directory lock. */
   close(): void {
     if (this.closed) return;
     this.closed = true;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { requireOrganization } from '../../organizations/manage-organizations.js';
-import { isDatasetSize, seedOrganization } from '../../organizations/seed-organization.js';
+import { isDatasetSize, seedOrganization, seedReserveBytes } from '../../organizations/seed-organization.js';
 import { UsageError, parseWholeNumber, resolveDataDir, withStore } from '../cli-context.js';
 
 /** `seed`: fills a local organization with a generated dataset. */
@@ -15,7 +15,8 @@ export function registerSeedCommand(program: Command): void {
     .action(async (options: { org: string; size: string; seed: number; dataDir?: string }) => {
       if (!isDatasetSize(options.size)) throw new UsageError(`--size must be demo, medium or large, not "${options.size}"`);
       const size = options.size;
-      await withStore(resolveDataDir(options.dataDir), { command: 'remediation-console seed' }, (store) => {
+      const storeOptions = { command: 'remediation-console seed', reserveBytes: seedReserveBytes(size) };
+      await withStore(resolveDataDir(options.dataDir), storeOptions, (store) => {
         const started = performance.now();
         seedOrganization(store, requireOrganization(store, options.org), size, options.seed);
         console.log(`Seeded "${options.org}" with the ${size} dataset (seed ${options.seed}) in ${((performance.now() - started) / 1000).toFixed(1)} s.`);

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { defaultPort } from '../../http/start-server.js';
-import { startConsoleServer } from '../../start-console-server.js';
+import { readDatabaseFileAhead } from '../../store/database-file.js';
+import { dataDirectoryFiles } from '../../store/data-directory.js';
+import { loadSqlJs } from '../../store/sql-js.js';
 import { UsageError, headlessSealer, parseWholeNumber, resolveDataDir } from '../cli-context.js';
 
 /** `serve`: the API and the console, headless, until interrupted. */
@@ -14,6 +16,11 @@ export function registerServeCommand(program: Command): void {
     .action(async (options: { host: string; port: number; dataDir?: string }) => {
       if (!/^[\w.:-]+$/.test(options.host)) throw new UsageError(`--host "${options.host}" is not an address`);
       const dataDir = resolveDataDir(options.dataDir);
+      // The database file and sql.js load while the server's modules do: a cold start waits for
+      // the longer of the two, not for both.
+      readDatabaseFileAhead(dataDirectoryFiles(dataDir).database);
+      void loadSqlJs();
+      const { startConsoleServer } = await import('../../start-console-server.js');
       const running = await startConsoleServer({
         dataDir,
         host: options.host,
