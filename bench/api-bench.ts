@@ -51,6 +51,46 @@ export async function buildMix(url: string, key: string, random: () => number): 
   return { lists, gets };
 }
 
+/**
+ * Requests never sent before: list pages at (filter, offset) pairs outside the cached mix, and
+ * gets of ids no request named, so that each one is answered from the database, not from a
+ * cache of answers. `count` is the most requests the figure may need; none repeats.
+ */
+export async function buildColdMix(url: string, key: string, random: () => number, mix: { lists: BenchRequest[]; gets: BenchRequest[] }, count: number): Promise<BenchRequest[]> {
+  const headers = { Authorization: `Bearer ${key}` };
+  const json = async (path: string) => (await fetch(url + path, { headers })).json() as Promise<{ total: number; data: { id: string }[] }>;
+  const seen = new Set([...mix.lists, ...mix.gets].map((request) => request.path));
+  const filters = [...new Set(mix.lists.map((request) => request.path.replace(/limit=100&offset=\d+$/, '')))];
+  const maxOffsets = await Promise.all(filters.map(async (filter) => Math.max(0, Math.min(10_000, (await json(`${filter}limit=1`)).total - 100))));
+  const lists: BenchRequest[] = [];
+  for (let tries = 0; lists.length < count * 0.8 && tries < count * 20; tries++) {
+    const which = Math.floor(random() * filters.length);
+    const path = `${filters[which]}limit=100&offset=${Math.floor(random() * (maxOffsets[which]! + 1))}`;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    lists.push({ kind: 'list', path });
+  }
+  // Ids come from list pages with limit=99, a page size the other mixes never ask for.
+  const gets: BenchRequest[] = [];
+  const collections = ['endpoints', 'remediation-targets', 'scopes', 'vulnerability-findings'];
+  const totals = await Promise.all(collections.map(async (collection) => (await json(`/v1/${collection}?limit=1`)).total));
+  for (let page = 0; gets.length < count * 0.2 && page < 400; page++) {
+    const which = page % collections.length;
+    const offset = Math.floor(random() * Math.max(1, Math.min(10_000, totals[which]! - 99)));
+    for (const item of (await json(`/v1/${collections[which]}?limit=99&offset=${offset}`)).data) {
+      const path = `/v1/${collections[which]}/${item.id}`;
+      if (!seen.has(path)) gets.push({ kind: 'get', path });
+      seen.add(path);
+    }
+  }
+  const cold = [...lists, ...gets];
+  for (let i = cold.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [cold[i], cold[j]] = [cold[j]!, cold[i]!];
+  }
+  return cold;
+}
+
 /** Result of one autocannon run. */
 export interface LoadResult {
   requestsPerSecond: number;
@@ -59,6 +99,8 @@ export interface LoadResult {
   max: number;
   non2xx: number;
   errors: number;
+  /** How many requests were taken from the list; past its length they repeat. */
+  sent: number;
 }
 
 /** Sends the requests round-robin over `connections` connections for `seconds`. */
@@ -85,6 +127,7 @@ export async function load(url: string, key: string, requests: BenchRequest[], c
     max: result.latency.max,
     non2xx: result.non2xx,
     errors: result.errors,
+    sent: next,
   };
 }
 

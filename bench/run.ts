@@ -1,22 +1,38 @@
 /**
  * `npm run bench`: the performance figures the issues ask for, measured on this machine and
  * written to docs/bench.md. Sections: seeding and cold start on the large dataset, the v1 API
- * under one and sixteen connections against a bare node:http floor.
+ * under one and sixteen connections against a bare node:http floor (a mix that repeats, as
+ * clients polling do, and a cache-cold mix whose requests are never repeated), agent
+ * configuration signing.
+ *
+ * Environment:
+ * - `BENCH_SIZE` (default `large`) and `BENCH_SECONDS` (default 15) per load run.
+ * - `BENCH_DATA_DIR`: an already seeded data directory to serve instead of seeding a new one
+ *   (it is used in place and not removed; `serve` takes its lock), with `BENCH_KEY` an API key
+ *   of the organization in it. The seeding row is then left out of the report.
+ * - `BENCH_ONLY=api`: only the cold start and the v1 API sections.
+ * - `BENCH_REPORT`: the file under docs/ to write (default bench.md).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measureAgentConfigSigning } from './agent-config-bench.js';
-import { buildMix, fetchBodies, load, startFloorServer } from './api-bench.js';
+import { buildColdMix, buildMix, fetchBodies, load, startFloorServer } from './api-bench.js';
 import { cli, mib, ms, peakResidentBytes, residentBytes, root, startServe, stop } from './support.js';
 
 const size = process.env.BENCH_SIZE ?? 'large';
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
+const givenDataDir = process.env.BENCH_DATA_DIR;
+const givenKey = process.env.BENCH_KEY;
+const onlyApi = process.env.BENCH_ONLY === 'api';
+if (givenDataDir && !givenKey) throw new Error('BENCH_DATA_DIR needs BENCH_KEY, an API key of its organization');
 const report: string[] = [];
 const say = (line = '') => {
   console.log(line);
   report.push(line);
 };
+
+const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(', ');
 
 function mulberry32(seed: number) {
   return () => {
@@ -39,26 +55,34 @@ async function firstOkAnswer(url: string, key: string): Promise<void> {
   }
 }
 
+/** Seeds a new data directory and reports how long it took; returns its API key. */
+function seed(dataDir: string): string {
+  cli(dataDir, 'orgs', 'create', '--slug', 'bench', '--name', 'Benchmark');
+  const key = cli(dataDir, 'keys', 'create', '--org', 'bench').trim();
+  const started = performance.now();
+  cli(dataDir, 'seed', '--org', 'bench', '--size', size, '--seed', '7');
+  const seedSeconds = (performance.now() - started) / 1000;
+  say(`| seed \`${size}\` (generate, insert, index, persist; whole CLI process) | ${seedSeconds.toFixed(1)} s | ≤ 60 s |`);
+  return key;
+}
+
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-bench-'));
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-bench-'));
+  const dataDir = givenDataDir ?? workDir;
   try {
     say(`# Benchmark report`);
     say();
     say(`Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ` +
-      `${mib(os.totalmem())} memory, Node ${process.version}. Dataset: \`${size}\`. Load runs: ${seconds} s each, autocannon in the benchmark process, the server in its own.`);
+      `${mib(os.totalmem())} memory, Node ${process.version}. Dataset: \`${givenDataDir ? 'given data directory' : size}\`. Load runs: ${seconds} s each, autocannon in the benchmark process, the server in its own. ` +
+      `Load average at the start: ${loadAverage()}.`);
     say();
 
     say(`## Seeding and cold start`);
     say();
-    cli(dataDir, 'orgs', 'create', '--slug', 'bench', '--name', 'Benchmark');
-    const key = cli(dataDir, 'keys', 'create', '--org', 'bench').trim();
-    const started = performance.now();
-    cli(dataDir, 'seed', '--org', 'bench', '--size', size, '--seed', '7');
-    const seedSeconds = (performance.now() - started) / 1000;
-    const databaseBytes = fs.statSync(path.join(dataDir, 'inventory.sqlite')).size;
     say(`| measure | value | target |`);
     say(`|---|---|---|`);
-    say(`| seed \`${size}\` (generate, insert, index, persist; whole CLI process) | ${seedSeconds.toFixed(1)} s | ≤ 60 s |`);
+    const key = givenKey ?? seed(dataDir);
+    const databaseBytes = fs.statSync(path.join(dataDir, 'inventory.sqlite')).size;
     say(`| database file | ${mib(databaseBytes)} | |`);
 
     const serve = await startServe(dataDir);
@@ -90,7 +114,7 @@ async function main() {
     const both = [...mix.lists, ...mix.gets];
     const ours = await load(serve.url, key, both, 16, seconds);
     const bodies = await fetchBodies(serve.url, key, both);
-    const floor = await startFloorServer(bodies, dataDir);
+    const floor = await startFloorServer(bodies, workDir);
     const bare = await load(floor.url, key, both, 16, seconds);
     await floor.close();
     say(`| server | req/s | p50 | p99 | non-2xx |`);
@@ -99,22 +123,36 @@ async function main() {
     say(`| bare node:http, same bodies | ${bare.requestsPerSecond.toFixed(0)} | ${ms(bare.p50)} | ${ms(bare.p99)} | ${bare.non2xx} |`);
     say();
     say(`Ratio ours / floor: **${(ours.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}** (aim ≥ 0.5).`);
+    say();
+
+    // Sized for the fastest answers seen so far, so that no request of it is sent twice.
+    const cold = await buildColdMix(serve.url, key, random, mix, Math.ceil(Math.max(ours.requestsPerSecond, 1000) * seconds * 1.5));
+    const oursCold = await load(serve.url, key, cold, 16, seconds);
+    say(`Cache-cold, same connections and floor: ${cold.length} requests never sent before (80% list pages of the same filters at other offsets, 20% gets of other ids), ` +
+      `${Math.min(oursCold.sent, cold.length)} of them sent${oursCold.sent > cold.length ? ` and then ${oursCold.sent - cold.length} repeated` : ', none twice'}.`);
+    say();
+    say(`| server | req/s | p50 | p99 | non-2xx |`);
+    say(`|---|---|---|---|---|`);
+    say(`| Remediation Console, cache-cold | ${oursCold.requestsPerSecond.toFixed(0)} | ${ms(oursCold.p50)} | ${ms(oursCold.p99)} | ${oursCold.non2xx} |`);
+    say();
+    say(`Ratio cache-cold / floor: **${(oursCold.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}**. Load average after the API runs: ${loadAverage()}.`);
     say(`Peak resident memory of the server during the load: ${mib(peakResidentBytes(serve.child.pid!))}.`);
     say();
     await stop(serve.child);
-
-    say(`## Signed agent configuration files`);
-    say();
-    say(`Files generated and signed per second, one stream, one organization's signer (RSA-2048, SHA-256).`);
-    say();
-    say(`| platform | profile | files/s | target |`);
-    say(`|---|---|---|---|`);
-    for (const row of await measureAgentConfigSigning(Math.min(seconds, 5))) {
-      say(`| ${row.platform} | ${row.profile} | ${row.perSecond.toFixed(0)} | ${row.profile === 'mdm-full' ? '≥ 200' : ''} |`);
+    if (!onlyApi) {
+      say(`## Signed agent configuration files`);
+      say();
+      say(`Files generated and signed per second, one stream, one organization's signer (RSA-2048, SHA-256).`);
+      say();
+      say(`| platform | profile | files/s | target |`);
+      say(`|---|---|---|---|`);
+      for (const row of await measureAgentConfigSigning(Math.min(seconds, 5))) {
+        say(`| ${row.platform} | ${row.profile} | ${row.perSecond.toFixed(0)} | ${row.profile === 'mdm-full' ? '≥ 200' : ''} |`);
+      }
+      say();
     }
-    say();
   } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(workDir, { recursive: true, force: true });
   }
   const out = path.join(root, 'docs', process.env.BENCH_REPORT ?? 'bench.md');
   fs.mkdirSync(path.dirname(out), { recursive: true });
