@@ -15,6 +15,14 @@ const answerCacheBytes = 64 * 2 ** 20;
 /** Keys in use at once are few; more than this is someone trying keys, not worth remembering. */
 const maxRememberedKeys = 256;
 
+/** Distinct list URLs whose parsing is remembered; past it, the memory starts again empty. */
+const maxRememberedQueries = 10_000;
+
+interface ParsedQuery {
+  query: ListQuery['query'] & { limit: number; offset: number };
+  normalized: string;
+}
+
 /**
  * The bodies of the v1 lists and gets, and the organization of an API key, remembered for as
  * long as the data does not change (the store's version): clients poll the same pages, and a
@@ -23,6 +31,7 @@ const maxRememberedKeys = 256;
 export class V1Answers {
   private readonly answers = new AnswerCache(answerCacheBytes);
   private readonly keys = new Map<string, Organization>();
+  private readonly queries = new Map<string, ParsedQuery>();
   private keysVersion = -1;
 
   private constructor(private readonly store: Store) {}
@@ -56,9 +65,8 @@ export class V1Answers {
 
   /** The body of a list page; `url` is the request's path and query. Throws 400/414 for an invalid query. */
   list(orgRowId: number, resource: V1Resource, url: string): Buffer {
-    const query = parseUrlQuery(url, resource.schema) as ListQuery['query'] & { limit: number; offset: number };
-    // The parsed query, not the URL: the same page asked with parameters in another order or with unknown ones is one entry.
-    const key = `${orgRowId} ${resource.path} ${JSON.stringify(query)}`;
+    const { query, normalized } = this.parsedQuery(resource, url);
+    const key = `${orgRowId} ${normalized}`;
     const version = this.store.version;
     let body = this.answers.get(version, key);
     if (!body) {
@@ -67,6 +75,22 @@ export class V1Answers {
       this.answers.set(version, key, body);
     }
     return body;
+  }
+
+  /**
+   * The valid query of a list URL, and the key of its answers: the parsed query, not the URL,
+   * so that the same page asked with parameters in another order or with unknown ones is one
+   * entry. Parsing depends on the URL alone, so it is remembered across versions.
+   */
+  private parsedQuery(resource: V1Resource, url: string): ParsedQuery {
+    let parsed = this.queries.get(url);
+    if (!parsed) {
+      const query = parseUrlQuery(url, resource.schema) as ParsedQuery['query'];
+      parsed = { query, normalized: `${resource.path} ${JSON.stringify(query)}` };
+      if (this.queries.size >= maxRememberedQueries) this.queries.clear();
+      this.queries.set(url, parsed);
+    }
+    return parsed;
   }
 
   /** The body of a get. Throws 400 for an id that is not a UUID, 404 when the organization has no such resource. */
