@@ -1,8 +1,10 @@
 import express, { type ErrorRequestHandler } from 'express';
 import type { Store } from '../store/store.js';
+import { attachFastPath } from './fast-path.js';
 import { HttpError, sendError } from './http-error.js';
 import { loopbackGuard } from './loopback-guard.js';
 import { type OpenApiRouteRegistrar, buildOpenApiDocument } from './openapi-document.js';
+import { v1FastPath } from './v1/v1-fast-path.js';
 import { type V1RouteInstaller, v1Router } from './v1/v1-router.js';
 
 /** What the HTTP app is made of; the optional parts are added by the modules that own them. */
@@ -22,7 +24,9 @@ const logToStderr = (message: string, error: unknown) => console.error(message, 
 
 /**
  * The express app of the server: loopback guard, `/health`, the v1 API, its OpenAPI document,
- * the console; errors answered as `{"error": ...}` and never with internal detail.
+ * the console; errors answered as `{"error": ...}` and never with internal detail. The v1 lists
+ * and gets also have a fast path, taken by servers started with `startServer`, that answers
+ * them as this app does without going through express.
  */
 export function createHttpApp(options: HttpAppOptions): express.Express {
   const { store, v1Extensions = [], log = logToStderr } = options;
@@ -63,5 +67,6 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     sendError(res, 500, 'Internal server error');
   };
   app.use(answerErrors);
+  attachFastPath(app, v1FastPath(store, options.acceptedHosts));
   return app;
 }

@@ -9,6 +9,9 @@ export function acceptedHosts(host: string, port: number): Set<string> {
   return new Set(names.map((name) => `${name}:${port}`));
 }
 
+/** The headers of every answer to a request that passed the guard. */
+export const guardHeaders = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' } as const;
+
 /**
  * Refuses a request whose Host header is not the address and port the server listens on: a
  * page of another site that rebinds its DNS name to 127.0.0.1 sends its own name, and is
@@ -20,7 +23,7 @@ export function loopbackGuard(accepted: () => Set<string>): RequestHandler {
     if (!host || !accepted().has(host)) {
       throw new HttpError(421, 'The Host header does not name this server; use the address it listens on');
     }
-    res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    res.set(guardHeaders);
     next();
   };
 }

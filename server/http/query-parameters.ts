@@ -9,8 +9,7 @@ export const maxQueryLength = 2048;
  * The request's query as single strings. A parameter given twice is refused (DESIGN section 3):
  * which of the two was meant cannot be known.
  */
-function singleValuedQuery(req: Request, known: readonly string[]): Record<string, string> {
-  const url = req.originalUrl;
+function singleValuedQuery(url: string, known: readonly string[]): Record<string, string> {
   const start = url.indexOf('?');
   if (start < 0) return {};
   const search = url.slice(start + 1);
@@ -31,7 +30,12 @@ function singleValuedQuery(req: Request, known: readonly string[]): Record<strin
  * whose message names the parameter; unknown parameters are ignored.
  */
 export function parseQuery<S extends z.ZodObject>(req: Request, schema: S): z.output<S> {
-  const result = schema.safeParse(singleValuedQuery(req, Object.keys(schema.shape)));
+  return parseUrlQuery(req.originalUrl, schema);
+}
+
+/** {@link parseQuery} of a request URL (path and query string), for handlers outside express. */
+export function parseUrlQuery<S extends z.ZodObject>(url: string, schema: S): z.output<S> {
+  const result = schema.safeParse(singleValuedQuery(url, Object.keys(schema.shape)));
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const name = String(issue.path[0] ?? 'query');

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { dataDirectoryFiles, writeFileAtomically } from '../store/data-directory.js';
+import { requestListener } from './fast-path.js';
 import { acceptedHosts } from './loopback-guard.js';
 
 /** The default port of DESIGN section 4. */
@@ -51,7 +52,7 @@ export async function startServer(options: {
   let accepted = new Set<string>();
   const server = http.createServer(
     { maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000 },
-    options.createApp(() => accepted),
+    requestListener(options.createApp(() => accepted)),
   );
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();

@@ -14,7 +14,11 @@ export class IncompatibleDatabaseError extends Error {}
 export class Database {
   private readonly statements = new Map<string, Statement>();
   private transactionDepth = 0;
-  /** Raised by every committed write, so that caches of derived data know when to drop. */
+  /**
+   * Raised by every write statement, commit and rollback, so that caches of derived data
+   * (answers, totals, key lookups) know when to drop: a read cached at one version is valid
+   * for as long as the version stays the same.
+   */
   private writeVersion = 0;
   /** Whether anything was written since the file was read or last persisted. */
   private unsaved = false;
@@ -38,6 +42,7 @@ export class Database {
     return database;
   }
 
+  /** The number of the data's current state; see `writeVersion`. */
   get version(): number {
     return this.writeVersion;
   }
@@ -124,6 +129,7 @@ export class Database {
       statement.run(params);
     } finally {
       statement.reset();
+      this.writeVersion++;
     }
     return this.db.getRowsModified();
   }
@@ -131,7 +137,11 @@ export class Database {
   /** Runs several statements of a script, without parameters. */
   exec(sql: string): void {
     this.unsaved = true;
-    this.db.exec(sql);
+    try {
+      this.db.exec(sql);
+    } finally {
+      this.writeVersion++;
+    }
   }
 
   /** Runs `work` in a transaction (a savepoint when nested): all of it is applied, or none. */
@@ -149,6 +159,7 @@ export class Database {
     } catch (error) {
       this.transactionDepth--;
       this.db.exec(this.transactionDepth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      this.writeVersion++;
       throw error;
     }
   }

@@ -13,6 +13,17 @@ export interface JsonPage {
   total: number;
 }
 
+/** A finding row `x` as the JSON of its resource, given how to read its CVE id and its texts' columns. */
+function findingJson(cveId: string, text: (column: 'title' | 'description' | 'solution') => string): string {
+  return `json_object(
+      'id', x.id, 'endpoint_id', x.endpoint_id, 'remediation_target_id', x.remediation_target_id,
+      'cve_id', ${cveId}, 'severity', x.severity, 'cvss_score', x.cvss_score,
+      'is_kev', json(CASE x.is_kev WHEN 1 THEN 'true' ELSE 'false' END), 'status', x.status,
+      'source', x.source, 'title', ${text('title')}, 'description', ${text('description')}, 'solution', ${text('solution')},
+      'first_detected_at', x.first_detected_at, 'remediated_at', x.remediated_at,
+      'created_at', x.created_at, 'updated_at', x.updated_at)`;
+}
+
 /** The four collections and how each turns a row into the JSON of its resource. */
 const collections = {
   endpoints: {
@@ -46,15 +57,16 @@ const collections = {
   findings: {
     table: 'findings',
     joins: 'JOIN cves c ON c.id = x.cve_ref JOIN finding_texts t ON t.id = x.text_ref',
-    json: `json_object(
-      'id', x.id, 'endpoint_id', x.endpoint_id, 'remediation_target_id', x.remediation_target_id,
-      'cve_id', c.cve_id, 'severity', x.severity, 'cvss_score', x.cvss_score,
-      'is_kev', json(CASE x.is_kev WHEN 1 THEN 'true' ELSE 'false' END), 'status', x.status,
-      'source', x.source, 'title', t.title, 'description', t.description, 'solution', t.solution,
-      'first_detected_at', x.first_detected_at, 'remediated_at', x.remediated_at,
-      'created_at', x.created_at, 'updated_at', x.updated_at)`,
+    json: findingJson('c.cve_id', (column) => `t.${column}`),
   },
 } as const;
+
+/**
+ * A single finding by scalar sub-queries for its CVE and texts: one statement, and for one row
+ * SQLite answers it several times faster than the joins of the list's page.
+ */
+const findingGetSql = `SELECT ${findingJson('(SELECT cve_id FROM cves WHERE id = x.cve_ref)', (column) => `(SELECT ${column} FROM finding_texts WHERE id = x.text_ref)`)}
+  FROM findings x WHERE x.org_id = ? AND x.id = ?`;
 
 /** One of the four collections of the v1 API. */
 export type Collection = keyof typeof collections;
@@ -151,10 +163,8 @@ export class InventoryReads {
   /** One resource of the organization as JSON, or undefined when it has none with that id. */
   get(collection: Collection, orgRowId: number, id: string): string | undefined {
     const { table, joins, json } = collections[collection];
-    const value = this.db.value(`SELECT ${json} FROM ${table} x ${joins} WHERE x.org_id = ? AND x.id = ?`, [
-      orgRowId,
-      id.toLowerCase(),
-    ]);
+    const sql = collection === 'findings' ? findingGetSql : `SELECT ${json} FROM ${table} x ${joins} WHERE x.org_id = ? AND x.id = ?`;
+    const value = this.db.value(sql, [orgRowId, id.toLowerCase()]);
     return typeof value === 'string' ? value : undefined;
   }
 
