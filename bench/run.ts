@@ -1,13 +1,14 @@
 /**
  * `npm run bench`: the performance figures the issues ask for, measured on this machine and
  * written to docs/bench.md. Sections: seeding and cold start on the large dataset, the v1 API
- * under one and sixteen connections against a bare node:http floor.
+ * under one and sixteen connections against a bare node:http floor, scope coverage and gaps.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measureAgentConfigSigning } from './agent-config-bench.js';
 import { buildMix, fetchBodies, load, startFloorServer } from './api-bench.js';
+import { measureCoverage } from './coverage-bench.js';
 import { cli, mib, ms, peakResidentBytes, residentBytes, root, startServe, stop } from './support.js';
 
 const size = process.env.BENCH_SIZE ?? 'large';
@@ -100,6 +101,25 @@ async function main() {
     say();
     say(`Ratio ours / floor: **${(ours.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}** (aim ≥ 0.5).`);
     say(`Peak resident memory of the server during the load: ${mib(peakResidentBytes(serve.child.pid!))}.`);
+    say();
+
+    say(`## Scope coverage and coverage gaps`);
+    say();
+    say(`The console's coverage answers (first page: 50 findings), timed by the client. The first coverage request reads the organization's findings into memory; later ones, until the next write, use them. Meanwhile \`/health\` is asked every 10 ms: its slowest answer says how long other requests waited.`);
+    say();
+    const coverage = await measureCoverage(serve.url, serve.consoleToken, 'bench', serve.child.pid!);
+    const row = (label: string, timing: { ms: number; healthMaxMs: number }, target = '') =>
+      say(`| ${label} | ${ms(timing.ms)} | ${ms(timing.healthMaxMs)} | ${target} |`);
+    say(`| request | time | slowest /health meanwhile | target |`);
+    say(`|---|---|---|---|`);
+    row(`coverage gaps, first page, first time (${coverage.gaps} gaps)`, coverage.gapsFirst, '≈ 1 s');
+    row('coverage gaps, first page, repeated', coverage.gapsRepeated, '≤ 1 s');
+    row('coverage gaps, a middle page', coverage.gapsLaterPage);
+    row(`a scope's coverage, first page (${coverage.scopeFindings} findings)`, coverage.scopeFirst, '≤ 1 s');
+    row(`a scope's coverage, repeated`, coverage.scopeRepeated);
+    row(`a scope's open findings, a middle page`, coverage.scopeLaterPage);
+    say();
+    say(`Resident memory of the server: ${mib(coverage.residentBefore)} before, ${mib(coverage.residentAfter)} after (${mib(coverage.residentAfter - coverage.residentBefore)} for the coverage columns and sets).`);
     say();
     await stop(serve.child);
 

@@ -53,18 +53,17 @@ export interface CoverageColumns {
 /** Raised when a write landed while the columns were being read: the caller starts again. */
 export class StaleColumnsError extends Error {}
 
-// sql.js pays a call into WebAssembly for every value read, so findings come back grouped, their
-// seqs in one comma-separated string per group (group_concat), rather than a row per finding.
-// Severity, status and KEV come from walking their covering index, one severity at a time.
-const factsOfSeverity = `
-  SELECT status, is_kev, group_concat(seq) AS seqs FROM findings
-  WHERE org_id = ? AND severity = ? GROUP BY status, is_kev`;
+const codeOf = (column: string, values: readonly string[]) =>
+  `CASE ${column} ${values.map((value, index) => `WHEN '${value}' THEN ${index}`).join(' ')} ELSE 7 END`;
 
-// No index holds the score: it is read from the table, a range of seqs at a time. Both columns
-// list the same rows in the same order.
-const cvssChunk = `
-  SELECT group_concat(seq) AS seqs, group_concat(cvss_score) AS scores
-  FROM findings WHERE org_id = ? AND seq >= ? AND seq < ? AND cvss_score IS NOT NULL`;
+// sql.js pays a call into WebAssembly for every value read, so a chunk of findings comes back
+// as one row of comma-separated lists (group_concat) rather than a row per finding. The lists
+// of one row name the same findings in the same order.
+const factsChunk = `
+  SELECT group_concat(seq) AS seqs,
+         group_concat(${codeOf('severity', findingSeverities)} | (${codeOf('status', findingStatuses)} << 3) | (is_kev << 6)) AS facts,
+         group_concat(coalesce(cvss_score, 'none')) AS scores
+  FROM findings WHERE org_id = ? AND seq >= ? AND seq < ?`;
 
 // Findings grouped by endpoint walk the (org_id, endpoint_id) index: one endpoint lookup per
 // endpoint rather than per finding. A chunk comes back as one row whose columns list the same
@@ -85,8 +84,10 @@ const targetsChunk = `
         WHERE org_id = ? AND remediation_target_id > ? GROUP BY remediation_target_id ORDER BY remediation_target_id LIMIT ?) g
   LEFT JOIN remediation_targets t ON t.org_id = ? AND t.id = g.target_id`;
 
-const findingsPerChunk = 50_000;
-const groupsPerChunk = 10_000;
+const findingsPerChunk = 25_000;
+/** Targets have a few findings each, endpoints about fifty. */
+const targetsPerChunk = 5_000;
+const endpointsPerChunk = 1_000;
 
 /** Gives the event loop a turn, so that other requests are answered while columns load. */
 const breather = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -127,20 +128,18 @@ export async function loadCoverageColumns(db: Database, orgRowId: number): Promi
   const span = last === null ? 0 : Number(last) - first + 1;
   // Facts are placed by seq (seq - first) as they come, then packed into list order.
   const slotFacts = new Int16Array(span).fill(-1);
-  for (const [severity, name] of findingSeverities.entries()) {
-    for (const group of db.all<{ status: string; is_kev: number; seqs: string }>(factsOfSeverity, [orgRowId, name])) {
-      const facts = severity | (findingStatuses.indexOf(group.status as (typeof findingStatuses)[number]) << 3) | (group.is_kev << 6);
-      forEachInteger(group.seqs, (seq) => (slotFacts[seq - first] = facts));
-    }
-    await pause();
-  }
-  const slotCvss = new Float64Array(span).fill(Number.NaN);
+  const slotCvss = new Float64Array(span);
   for (let from = first; from < first + span; from += findingsPerChunk) {
-    const chunk = db.get<{ seqs: string | null; scores: string }>(cvssChunk, [orgRowId, from, from + findingsPerChunk])!;
+    const chunk = db.get<{ seqs: string | null; facts: string; scores: string }>(factsChunk, [orgRowId, from, from + findingsPerChunk])!;
     if (chunk.seqs !== null) {
+      const facts = chunk.facts.split(',');
       const scores = chunk.scores.split(',');
       let i = 0;
-      forEachInteger(chunk.seqs, (seq) => (slotCvss[seq - first] = Number(scores[i++])));
+      forEachInteger(chunk.seqs, (seq) => {
+        slotFacts[seq - first] = Number(facts[i]);
+        // 'none' becomes NaN, which no threshold passes.
+        slotCvss[seq - first] = Number(scores[i++]);
+      });
     }
     await pause();
   }
@@ -179,7 +178,7 @@ export async function loadCoverageColumns(db: Database, orgRowId: number): Promi
     const chunk = db.get<{ ids: string | null; families: string; agents: string; findings: string }>(endpointsChunk, [
       orgRowId,
       after,
-      groupsPerChunk,
+      endpointsPerChunk,
       orgRowId,
     ])!;
     const ids = chunk.ids?.split(',') ?? [];
@@ -195,14 +194,14 @@ export async function loadCoverageColumns(db: Database, orgRowId: number): Promi
       });
     }
     await pause();
-    if (ids.length < groupsPerChunk) break;
+    if (ids.length < endpointsPerChunk) break;
   }
 
   const kinds: TargetKinds = { type: [], vendor: [], product: [], version: [] };
   const kindKeys = new Map<string, number>();
   const targetKind: number[] = [];
   for (let after = ''; ; ) {
-    const chunk = db.get<{ last_id: string | null; kinds: string; findings: string }>(targetsChunk, [orgRowId, after, groupsPerChunk, orgRowId])!;
+    const chunk = db.get<{ last_id: string | null; kinds: string; findings: string }>(targetsChunk, [orgRowId, after, targetsPerChunk, orgRowId])!;
     if (chunk.last_id === null) break;
     const findings = chunk.findings.split(';');
     chunk.kinds.split('\n').forEach((name, i) => {
@@ -221,7 +220,7 @@ export async function loadCoverageColumns(db: Database, orgRowId: number): Promi
     });
     after = chunk.last_id;
     await pause();
-    if (findings.length < groupsPerChunk) break;
+    if (findings.length < targetsPerChunk) break;
   }
 
   return {
