@@ -3,15 +3,12 @@ import type {
   ConsoleFindingQuery,
   ConsoleScopeQuery,
   ConsoleTargetQuery,
-  CoverageCounts,
   Dashboard,
-  UnevaluatedCriterion,
 } from '../schemas/console-api.js';
 import { osFamilies } from '../schemas/common.js';
 import { findingSeverities } from '../schemas/vulnerability-finding.js';
 import type { Database } from './database.js';
-import { Conditions as Where, collectionTables, listConditions } from './inventory-reads.js';
-import { type StoredScopeFilters, coveredFindingsFrom, scopeCondition } from './scope-conditions.js';
+import { type Conditions as Where, collectionTables, listConditions } from './inventory-reads.js';
 
 /** A page of ids in list order, with the number of items matching. */
 export interface IdPage {
@@ -25,25 +22,6 @@ export type ConsoleListQuery =
   | { collection: 'remediationTargets'; query: ConsoleTargetQuery }
   | { collection: 'scopes'; query: ConsoleScopeQuery }
   | { collection: 'findings'; query: ConsoleFindingQuery };
-
-/** A scope's coverage: counts, what could not be evaluated, and a page of covered findings. */
-export interface ScopeCoverageRows {
-  counts: CoverageCounts;
-  unevaluated: UnevaluatedCriterion[];
-  page: IdPage;
-}
-
-/** The coverage gaps of an organization. */
-export interface CoverageGapRows {
-  candidates: number;
-  activeScopes: number;
-  counts: CoverageCounts;
-  unevaluated: (UnevaluatedCriterion & { scopeId: string })[];
-  page: IdPage;
-}
-
-/** Open findings a scope should cover: critical, high, or in the KEV catalog. */
-const gapCandidate = `f.org_id = ? AND f.status = 'open' AND (f.severity IN ('critical', 'high') OR f.is_kev = 1)`;
 
 /**
  * The rows a `seq`-only inner query picks, in its order. Selecting only `seq` inside keeps the
@@ -62,8 +40,8 @@ function containing(text: string): string {
 
 
 /**
- * The SQL of the console's own reads: lists with sort and free text, dashboard aggregates,
- * scope coverage and coverage gaps. Results of the heavy queries (a full pass over up to a
+ * The SQL of the console's own reads: lists with sort and free text and dashboard aggregates
+ * (scope coverage is in scope-coverage.ts). Results of the heavy queries (a full pass over up to a
  * million findings) are memoized until the next write, as the v1 list totals are.
  */
 export class ConsoleQueries {
@@ -133,87 +111,6 @@ export class ConsoleQueries {
   /** The dashboard of an organization; the first call after a write makes a few passes over its findings. */
   dashboard(orgRowId: number): Dashboard {
     return this.memoized(`dashboard|${orgRowId}`, () => this.computeDashboard(orgRowId));
-  }
-
-  /**
-   * Which findings a scope covers (see scope-conditions.ts for the matching rules), or
-   * undefined when the organization has no such scope.
-   */
-  scopeCoverage(orgRowId: number, scopeId: string, page: { limit: number; offset: number; status?: string | undefined }): ScopeCoverageRows | undefined {
-    const filters = this.db.get<StoredScopeFilters>(
-      'SELECT subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND id = ?',
-      [orgRowId, scopeId.toLowerCase()],
-    );
-    if (!filters) return undefined;
-    const condition = scopeCondition(filters);
-    const where = new Where();
-    where.add('f.org_id = ?', orgRowId);
-    where.add(condition.sql, ...condition.params);
-    return {
-      counts: this.counts(where),
-      unevaluated: condition.unevaluated,
-      page: this.findingIds(where, page),
-    };
-  }
-
-  /** Open critical, high or KEV findings that no active scope of the organization covers. */
-  coverageGaps(orgRowId: number, page: { limit: number; offset: number }): CoverageGapRows {
-    const scopes = this.db.all<StoredScopeFilters & { id: string }>(
-      "SELECT id, subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND status = 'active' ORDER BY seq",
-      [orgRowId],
-    );
-    const conditions = scopes.map((scope) => ({ scopeId: scope.id, ...scopeCondition(scope) }));
-    const where = new Where();
-    where.add(gapCandidate, orgRowId);
-    if (conditions.length) {
-      where.add(`NOT (${conditions.map((c) => c.sql).join(' OR ')})`, ...conditions.flatMap((c) => c.params));
-    }
-    const candidates = this.memoized(`candidates|${orgRowId}`, () =>
-      Number(this.db.value(`SELECT count(*) FROM findings f WHERE ${gapCandidate}`, [orgRowId])),
-    );
-    return {
-      candidates,
-      activeScopes: scopes.length,
-      counts: this.counts(where),
-      unevaluated: conditions.flatMap((c) => c.unevaluated.map((u) => ({ scopeId: c.scopeId, ...u }))),
-      page: this.findingIds(where, page),
-    };
-  }
-
-  private findingIds(where: Where, page: { limit: number; offset: number; status?: string | undefined }): IdPage {
-    const narrowed = new Where();
-    narrowed.add(where.sql, ...where.params);
-    narrowed.add('f.status = ?', page.status);
-    const ids = this.db.column(
-      `SELECT f.id FROM ${coveredFindingsFrom} WHERE ${narrowed.sql} ORDER BY f.seq LIMIT ? OFFSET ?`,
-      [...narrowed.params, page.limit, page.offset],
-    ) as string[];
-    const total =
-      page.status === undefined
-        ? this.counts(where).findings
-        : this.memoized(`findings|${narrowed.sql}|${JSON.stringify(narrowed.params)}`, () =>
-            Number(this.db.value(`SELECT count(*) FROM ${coveredFindingsFrom} WHERE ${narrowed.sql}`, narrowed.params)),
-          );
-    return { ids, total };
-  }
-
-  private counts(where: Where): CoverageCounts {
-    return this.memoized(`counts|${where.sql}|${JSON.stringify(where.params)}`, () => {
-      const row = this.db.get<Record<string, number | null>>(
-        `SELECT count(*) AS findings, sum(f.status = 'open') AS open_findings,
-                count(DISTINCT f.endpoint_id) AS endpoints, count(DISTINCT f.remediation_target_id) AS targets,
-                ${findingSeverities.map((s) => `sum(f.severity = '${s}') AS ${s}`).join(', ')}
-         FROM ${coveredFindingsFrom} WHERE ${where.sql}`,
-        where.params,
-      )!;
-      return {
-        findings: row.findings ?? 0,
-        openFindings: row.open_findings ?? 0,
-        endpoints: row.endpoints ?? 0,
-        remediationTargets: row.targets ?? 0,
-        bySeverity: Object.fromEntries(findingSeverities.map((s) => [s, row[s] ?? 0])) as CoverageCounts['bySeverity'],
-      };
-    });
   }
 
   private computeDashboard(org: number): Dashboard {

@@ -1,26 +1,7 @@
-import type { SqlValue } from 'sql.js';
 import type { UnevaluatedCriterion } from '../schemas/console-api.js';
 import { endpointFilterSchema, findingFilterSchema, subjectFilterSchema } from '../schemas/scope.js';
 import { findingSeverities } from '../schemas/vulnerability-finding.js';
-
-/**
- * The FROM clause a scope condition is evaluated over: each finding (`f`) with its remediation
- * target (`t`) and endpoint (`e`), either of which may be missing. Findings are read in table
- * (seq) order: a condition touches most rows anyway, and an index walk would add a random
- * lookup per row and, for paging, a sort of every match.
- */
-export const coveredFindingsFrom = `
-  findings f NOT INDEXED
-  LEFT JOIN remediation_targets t ON t.org_id = f.org_id AND t.id = f.remediation_target_id
-  LEFT JOIN endpoints e ON e.org_id = f.org_id AND e.id = f.endpoint_id`;
-
-/** A scope's filters as one SQL condition over {@link coveredFindingsFrom}. */
-export interface ScopeCondition {
-  /** Never NULL: a finding whose target or endpoint is missing does not match what needs it. */
-  sql: string;
-  params: SqlValue[];
-  unevaluated: UnevaluatedCriterion[];
-}
+import type { CoverageColumns } from './coverage-columns.js';
 
 /** The stored filters of a scope, JSON as written by the inventory writer. */
 export interface StoredScopeFilters {
@@ -29,69 +10,95 @@ export interface StoredScopeFilters {
   finding_filter: string;
 }
 
+/** A scope's filters, ready to be evaluated over the coverage columns of an organization. */
+export interface ScopeCondition {
+  /** Criteria the replica cannot evaluate: reported, not applied. */
+  unevaluated: UnevaluatedCriterion[];
+  /** Whether the scope covers the finding at each index of `columns`. */
+  bind(columns: CoverageColumns): (index: number) => boolean;
+}
+
 /**
  * The target's CPE 2.3 name as a scope's `cpe_patterns` are matched against it:
  * `cpe:2.3:a:<vendor>:<product>:<version>`, lowercased, spaces as underscores, `-` (CPE's
  * "not applicable") for a missing field.
  */
-const targetCpe = `'cpe:2.3:a:' || lower(replace(coalesce(t.vendor, '-'), ' ', '_')) || ':' ||
-  lower(replace(coalesce(t.product, '-'), ' ', '_')) || ':' || lower(replace(coalesce(t.version, '-'), ' ', '_'))`;
+function targetCpe(vendor: string | null, product: string | null, version: string | null): string {
+  const field = (value: string | null) => (value ?? '-').replaceAll(' ', '_').toLowerCase();
+  return `cpe:2.3:a:${field(vendor)}:${field(product)}:${field(version)}`;
+}
 
 /**
- * A CPE pattern as a GLOB over {@link targetCpe}, or undefined when it is not a CPE 2.3
- * formatted string. Its part, vendor, product and version are compared (absent ones match
- * anything); `*` matches any run of characters; the later components (update, edition, ...)
- * are ignored because targets do not carry them.
+ * A CPE pattern as an anchored expression over {@link targetCpe}, or undefined when it is not a
+ * CPE 2.3 formatted string. Its part, vendor, product and version are compared (absent ones
+ * match anything); `*` matches any run of characters; backslash escapes of CPE become plain
+ * characters; the later components (update, edition, ...) are ignored because targets do not
+ * carry them.
  */
-function cpeGlob(pattern: string): string | undefined {
+function cpeExpression(pattern: string): RegExp | undefined {
   const components = pattern.trim().toLowerCase().split(/(?<!\\):/);
   if (components[0] !== 'cpe' || components[1] !== '2.3' || components.length < 3) return undefined;
   const wanted = [2, 3, 4, 5].map((index) => components[index] || '*');
-  // Backslash escapes of CPE become plain characters; GLOB's own specials are made literal.
-  const literal = wanted.map((part) => part.replace(/\\(.)/g, '$1').replace(/[[?]/g, (c) => `[${c}]`));
-  return `cpe:2.3:${literal.join(':')}`;
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const parts = wanted.map((part) => part.replace(/\\(.)/gs, '$1').split('*').map(literal).join('.*'));
+  return new RegExp(`^cpe:2\\.3:${parts.join(':')}$`, 's');
 }
 
-const lower = (values: readonly string[]) => values.map((value) => value.toLowerCase());
-
-/** A clause `column IN (?, ?, ...)` with its parameters. */
-function inList(column: string, values: readonly SqlValue[]): [string, SqlValue[]] {
-  return [`${column} IN (${values.map(() => '?').join(', ')})`, [...values]];
-}
+const lowered = (values: readonly string[]) => new Set(values.map((value) => value.toLowerCase()));
 
 /**
- * Translates a scope's filters into a condition on findings. Every criterion given narrows the
- * scope (criteria are ANDed); the values of one criterion are alternatives (ORed); an empty
- * list is no criterion. Criteria the replica cannot evaluate are reported, not applied.
+ * Reads a scope's filters. Every criterion given narrows the scope (criteria are ANDed); the
+ * values of one criterion are alternatives (ORed); an empty list is no criterion. A finding
+ * whose target or endpoint is missing does not match a criterion on it. Subject criteria are
+ * evaluated once per target kind, endpoint criteria once per endpoint, then each finding is
+ * checked against its own facts and those two answers.
  */
 export function scopeCondition(filters: StoredScopeFilters): ScopeCondition {
   const subject = subjectFilterSchema.parse(JSON.parse(filters.subject_filter));
   const endpoint = endpointFilterSchema.parse(JSON.parse(filters.endpoint_filter));
   const finding = findingFilterSchema.parse(JSON.parse(filters.finding_filter));
-  const terms: string[] = [];
-  const params: SqlValue[] = [];
   const unevaluated: UnevaluatedCriterion[] = [];
-  const add = ([term, values]: [string, SqlValue[]]) => {
-    terms.push(term);
-    params.push(...values);
-  };
 
   // Targets have types software, os_patch, configuration and service; subjects name three of them.
-  if (subject.subject_types?.length) add(inList('t.target_type', subject.subject_types));
-  if (subject.vendors?.length) add(inList('lower(t.vendor)', lower(subject.vendors)));
-  if (subject.products?.length) add(inList('lower(t.product)', lower(subject.products)));
+  const kindTests: ((kinds: CoverageColumns['kinds'], kind: number) => boolean)[] = [];
+  if (subject.subject_types?.length) {
+    const types = new Set<string>(subject.subject_types);
+    kindTests.push((kinds, kind) => kinds.type[kind] !== null && types.has(kinds.type[kind]!));
+  }
+  if (subject.vendors?.length) {
+    const vendors = lowered(subject.vendors);
+    kindTests.push((kinds, kind) => kinds.vendor[kind] !== null && vendors.has(kinds.vendor[kind]!.toLowerCase()));
+  }
+  if (subject.products?.length) {
+    const products = lowered(subject.products);
+    kindTests.push((kinds, kind) => kinds.product[kind] !== null && products.has(kinds.product[kind]!.toLowerCase()));
+  }
   if (subject.cpe_patterns?.length) {
-    const globs = subject.cpe_patterns.map(cpeGlob);
-    const valid = globs.filter((glob): glob is string => glob !== undefined);
-    if (valid.length < globs.length) {
+    const expressions = subject.cpe_patterns.map(cpeExpression);
+    const valid = expressions.filter((expression): expression is RegExp => expression !== undefined);
+    if (valid.length < expressions.length) {
       unevaluated.push({ field: 'subject_filter.cpe_patterns', reason: 'Patterns that are not CPE 2.3 formatted strings match nothing.' });
     }
-    add([valid.length ? `(${valid.map(() => `${targetCpe} GLOB ?`).join(' OR ')})` : '0', valid]);
+    kindTests.push((kinds, kind) => {
+      if (kinds.type[kind] === null) return false;
+      const cpe = targetCpe(kinds.vendor[kind]!, kinds.product[kind]!, kinds.version[kind]!);
+      return valid.some((expression) => expression.test(cpe));
+    });
   }
 
-  if (endpoint.os_families?.length) add(inList('e.os_family', endpoint.os_families));
-  if (endpoint.endpoint_ids?.length) add(inList('f.endpoint_id', lower(endpoint.endpoint_ids)));
-  if (endpoint.has_agent !== undefined) add(['e.has_agent = ?', [endpoint.has_agent ? 1 : 0]]);
+  const endpointTests: ((endpoints: CoverageColumns['endpoints'], key: number) => boolean)[] = [];
+  if (endpoint.os_families?.length) {
+    const families = new Set<string>(endpoint.os_families);
+    endpointTests.push((endpoints, key) => endpoints.osFamily[key] !== null && families.has(endpoints.osFamily[key]!));
+  }
+  if (endpoint.endpoint_ids?.length) {
+    const ids = lowered(endpoint.endpoint_ids);
+    endpointTests.push((endpoints, key) => ids.has(endpoints.id[key]!));
+  }
+  if (endpoint.has_agent !== undefined) {
+    const hasAgent = endpoint.has_agent ? 1 : 0;
+    endpointTests.push((endpoints, key) => endpoints.hasAgent[key] === hasAgent);
+  }
   if (endpoint.tags?.length) {
     unevaluated.push({
       field: 'endpoint_filter.tags',
@@ -100,13 +107,40 @@ export function scopeCondition(filters: StoredScopeFilters): ScopeCondition {
   }
 
   // Every finding of this API is a vulnerability.
-  if (finding.finding_types?.length && !finding.finding_types.includes('vulnerability')) add(['0', []]);
-  if (finding.min_severity) {
-    add(inList('f.severity', findingSeverities.slice(0, findingSeverities.indexOf(finding.min_severity) + 1)));
-  }
-  if (finding.min_cvss_score !== undefined) add(['f.cvss_score >= ?', [finding.min_cvss_score]]);
-  if (finding.kev_only) add(['f.is_kev = 1', []]);
+  const never = Boolean(finding.finding_types?.length && !finding.finding_types.includes('vulnerability'));
+  const maxSeverity = finding.min_severity ? findingSeverities.indexOf(finding.min_severity) : findingSeverities.length;
+  const minCvss = finding.min_cvss_score;
+  const kevOnly = finding.kev_only === true;
 
-  const sql = terms.length ? `coalesce((${terms.join(' AND ')}), 0)` : '1';
-  return { sql, params, unevaluated };
+  return {
+    unevaluated,
+    bind(columns) {
+      if (never) return () => false;
+      const kindOk = kindTests.length ? answers(columns.kinds.type.length, (kind) => kindTests.every((test) => test(columns.kinds, kind))) : undefined;
+      const endpointOk = endpointTests.length
+        ? answers(columns.endpoints.id.length, (key) => endpointTests.every((test) => test(columns.endpoints, key)))
+        : undefined;
+      const { severity, kev, cvss, target, targetKind, endpoint: endpointOf } = columns;
+      return (index) => {
+        if (severity[index]! > maxSeverity) return false;
+        if (kevOnly && kev[index] !== 1) return false;
+        if (minCvss !== undefined && !(cvss[index]! >= minCvss)) return false;
+        if (kindOk) {
+          const key = target[index]!;
+          if (key < 0 || kindOk[targetKind[key]!] !== 1) return false;
+        }
+        if (endpointOk) {
+          const key = endpointOf[index]!;
+          if (key < 0 || endpointOk[key] !== 1) return false;
+        }
+        return true;
+      };
+    },
+  };
+}
+
+function answers(count: number, test: (key: number) => boolean): Uint8Array {
+  const result = new Uint8Array(count);
+  for (let key = 0; key < count; key++) result[key] = test(key) ? 1 : 0;
+  return result;
 }

@@ -7,6 +7,7 @@ import { Database } from './database.js';
 import { InventoryReads } from './inventory-reads.js';
 import { InventoryWrites } from './inventory-writes.js';
 import { OrganizationRecords } from './organizations.js';
+import { ScopeCoverage } from './scope-coverage.js';
 import { SyncRecords } from './sync-records.js';
 
 /** How a store is opened. */
@@ -30,8 +31,10 @@ export class Store {
   readonly organizations: OrganizationRecords;
   readonly apiKeys: ApiKeyRecords;
   readonly inventory: InventoryReads;
-  /** The console's reads: lists with sort and search, dashboard aggregates, scope coverage. */
+  /** The console's reads: lists with sort and search, dashboard aggregates. */
   readonly console: ConsoleQueries;
+  /** Scope coverage and coverage gaps, evaluated in memory per database version. */
+  readonly coverage: ScopeCoverage;
   /** What the store remembers of replicas' syncs; written inside {@link Store.write}. */
   readonly sync: SyncRecords;
   private readonly inventoryWrites: InventoryWrites;
@@ -46,6 +49,7 @@ export class Store {
     this.apiKeys = new ApiKeyRecords(db);
     this.inventory = new InventoryReads(db);
     this.console = new ConsoleQueries(db);
+    this.coverage = new ScopeCoverage(db);
     this.sync = new SyncRecords(db);
     this.inventoryWrites = new InventoryWrites(db);
   }

@@ -1,4 +1,6 @@
+import type { Endpoint } from '../../schemas/endpoint.js';
 import type { Inventory } from '../../schemas/inventory.js';
+import type { RemediationTarget } from '../../schemas/remediation-target.js';
 import type { Scope } from '../../schemas/scope.js';
 import type { VulnerabilityFinding } from '../../schemas/vulnerability-finding.js';
 
@@ -12,13 +14,29 @@ function cpeMatches(pattern: string, cpe: string): boolean {
   return regex.test(cpe);
 }
 
+const lookups = new WeakMap<Inventory['remediationTargets'], { targets: Map<string, RemediationTarget>; endpoints: Map<string, Endpoint> }>();
+
+/** Targets and endpoints by id, built once per inventory so that big inventories stay quick. */
+function lookupsOf(inventory: Inventory) {
+  let found = lookups.get(inventory.remediationTargets);
+  if (!found) {
+    found = {
+      targets: new Map(inventory.remediationTargets.map((t) => [t.id, t])),
+      endpoints: new Map(inventory.endpoints.map((e) => [e.id, e])),
+    };
+    lookups.set(inventory.remediationTargets, found);
+  }
+  return found;
+}
+
 /**
  * The documented matching rules of a scope, written again in plain TypeScript over the
  * inventory, so that the SQL translation is checked against an independent reading.
  */
 export function scopeCovers(inventory: Inventory, scope: Scope, finding: VulnerabilityFinding): boolean {
-  const target = inventory.remediationTargets.find((t) => t.id === finding.remediation_target_id);
-  const endpoint = inventory.endpoints.find((e) => e.id === finding.endpoint_id);
+  const { targets, endpoints } = lookupsOf(inventory);
+  const target = finding.remediation_target_id === null ? undefined : targets.get(finding.remediation_target_id);
+  const endpoint = finding.endpoint_id === null ? undefined : endpoints.get(finding.endpoint_id);
   const { subject_filter: s, endpoint_filter: e, finding_filter: f } = scope;
   const lowered = (values: string[]) => values.map((v) => v.toLowerCase());
   if (s.subject_types?.length && !(target && (s.subject_types as string[]).includes(target.target_type))) return false;
