@@ -100,7 +100,7 @@ describe('the four lists', () => {
   it('refuses invalid parameters with a message naming them', async () => {
     for (const [path, name] of [
       ['/endpoints?limit=0', 'limit'],
-      ['/endpoints?sort=hostname', 'sort'],
+      ['/endpoints?sort=ip', 'sort'],
       ['/remediation-targets?endpointId=nope', 'endpointId'],
       ['/vulnerability-findings?isKev=maybe', 'isKev'],
       ['/vulnerability-findings?severity=critical&severity=high', 'severity'],
