@@ -78,7 +78,7 @@ export class ConsoleQueries {
   listIds(orgRowId: number, list: ConsoleListQuery): IdPage {
     const { table, where, direction } = this.listWhere(orgRowId, list);
     if (list.query.sort.key !== 'created_at') {
-      return this.sortedOrders.page(list.collection, table, where, list.query.sort, list.query);
+      return this.sortedOrders.page({ orgRowId, collection: list.collection, table, where }, list.query.sort, list.query);
     }
     const ids = this.db.column(inSeqOrder(table, `WHERE ${where.sql} ORDER BY seq ${direction} LIMIT ? OFFSET ?`, direction), [
       ...where.params,
@@ -99,7 +99,7 @@ export class ConsoleQueries {
   *listAllIds(orgRowId: number, list: ConsoleListQuery, chunk = 1000): Generator<string[]> {
     const { table, where, direction } = this.listWhere(orgRowId, list);
     if (list.query.sort.key !== 'created_at') {
-      yield* this.sortedOrders.all(list.collection, table, where, list.query.sort, chunk);
+      yield* this.sortedOrders.all({ orgRowId, collection: list.collection, table, where }, list.query.sort, chunk);
       return;
     }
     const after = direction === 'ASC' ? 'seq > ?' : 'seq < ?';
@@ -135,8 +135,9 @@ export class ConsoleQueries {
       }
       if (collection === 'scopes') where.add("lower(name) LIKE ? ESCAPE '\\'", text);
       if (collection === 'findings') {
-        const condition = findingTextCondition(this.db, orgRowId, query.q, () =>
-          this.memoized(`textCves|${orgRowId}`, () => textCvesOf(this.db, orgRowId)),
+        const q = query.q;
+        const condition = this.memoized(`findingText|${orgRowId}|${q}`, () =>
+          findingTextCondition(this.db, orgRowId, q, () => this.memoized(`textCves|${orgRowId}`, () => textCvesOf(this.db, orgRowId))),
         );
         where.add(condition.sql, ...condition.params);
       }

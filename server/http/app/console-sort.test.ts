@@ -6,8 +6,16 @@ import { consoleLists, findingMatchesText, inSortOrder, sortParameters } from '.
 let server: ConsoleTestServer;
 const inventory = consoleInventory();
 
+/** Names whose UTF-16 order differs from SQLite's (UTF-8, code point) order: the emoji is a surrogate pair. */
+const names = ['\u{1F600} smile', '\uFF5E wave', 'Zulu', 'alpha', 'Alpha', 'ß'];
+
 beforeAll(async () => {
-  server = await startConsoleTestServer([{ slug: 'acme', inventory }]);
+  const unicode = consoleInventory();
+  unicode.scopes = unicode.scopes.slice(0, names.length).map((scope, i) => ({ ...scope, name: names[i]! }));
+  server = await startConsoleTestServer([
+    { slug: 'acme', inventory },
+    { slug: 'unicode', inventory: unicode },
+  ]);
 });
 afterAll(() => server.close());
 
@@ -45,6 +53,13 @@ describe.each(consoleLists(inventory))('sorting $path', ({ path, collection, ite
       expect(response.status).toBe(400);
       expect(response.body.error).toBe(`Invalid query parameter "sort": must be one of ${sortParameters(collection).join(', ')}`);
     }
+  });
+});
+
+describe('sorting text', () => {
+  it('compares names without ASCII case, by code point as SQLite does, then by id', async () => {
+    const response = await server.app('/orgs/unicode/scopes?sort=name');
+    expect(response.body.data.map((scope: { name: string }) => scope.name)).toEqual(['alpha', 'Alpha', 'Zulu', 'ß', '\uFF5E wave', '\u{1F600} smile']);
   });
 });
 
