@@ -1,34 +1,6 @@
 import fs from 'node:fs';
 import { expect, listTotal, openConsole, test } from './support/console-page.js';
-
-/** RFC 4180 rows. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  return rows;
-}
+import { parseCsv } from './support/csv.js';
 
 test('CSV export downloads every row of the filtered list', async ({ page }) => {
   await openConsole(page, '/orgs/demo/vulnerability-findings?severity=high&status=open');

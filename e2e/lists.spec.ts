@@ -50,7 +50,7 @@ test('sorting newest first reverses the order', async ({ page }) => {
   const names = page.getByRole('grid', { name: 'Scopes' }).locator('[role=row] [role=gridcell]:first-child');
   await expect(names.first()).not.toHaveText('Loading…');
   const ascending = await names.allInnerTexts();
-  await page.getByLabel('Order').selectOption('-created_at');
+  await page.getByRole('button', { name: 'Created' }).click();
   await expect(page).toHaveURL(/sort=-created_at/);
   await expect(names.first()).toHaveText(ascending[ascending.length - 1]!);
 });

@@ -52,35 +52,57 @@ export interface CreatedApiKey {
 /** Path parameter of an organization. */
 export const slugParamSchema = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, 'is not an organization slug');
 
+/** An order of a console list: a column, either way; ties are broken by id, in the same direction. */
+export interface ListSort<K extends string = string> {
+  key: K;
+  descending: boolean;
+}
+
 /**
- * `sort` of the console's lists: the default order (`created_at`, then id) either way. Other
- * orders would sort up to a million rows per page; the indexes serve only this one.
+ * `sort` of a console list: one of `keys`, ascending, or with a leading `-` descending.
+ * Absent, the list is in its default order, `created_at` (then id) ascending.
  */
-const sortSchema = z
-  .enum(['created_at', '-created_at'], { error: 'must be created_at or -created_at' })
-  .optional()
-  .transform((v) => v ?? 'created_at');
+function sortSchema<const K extends readonly [string, ...string[]]>(keys: K) {
+  const allowed = keys.flatMap((key) => [key, `-${key}`]);
+  return z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || allowed.includes(value), { error: `must be one of ${allowed.join(', ')}` })
+    .transform((value): ListSort<K[number]> => {
+      const text = value ?? 'created_at';
+      return { key: text.replace(/^-/, '') as K[number], descending: text.startsWith('-') };
+    });
+}
+
+/** The columns each console list sorts by, as `sort` spells them. */
+export const sortKeys = {
+  endpoints: ['hostname', 'os_family', 'os_version', 'updated_at', 'created_at'],
+  remediationTargets: ['vendor', 'product', 'version', 'highest_cvss_score', 'status', 'created_at'],
+  scopes: ['name', 'status', 'created_at'],
+  findings: ['severity', 'cvss_score', 'cve_id', 'status', 'first_detected_at', 'created_at'],
+} as const;
 
 /** Free text: a case-insensitive substring; see each list for the fields it searches. */
 const textSchema = z.string().trim().max(100, 'must be at most 100 characters').optional().transform((v) => v || undefined);
 
 /** The console's endpoint list: the v1 filters, `sort`, and `q` over hostname and IP. */
-export const consoleEndpointQuerySchema = endpointListQuerySchema.extend({ sort: sortSchema, q: textSchema });
+export const consoleEndpointQuerySchema = endpointListQuerySchema.extend({ sort: sortSchema(sortKeys.endpoints), q: textSchema });
 export type ConsoleEndpointQuery = z.output<typeof consoleEndpointQuerySchema>;
 
 /** The console's target list: the v1 filters, `sort`, and `q` over vendor, product and package name. */
-export const consoleTargetQuerySchema = remediationTargetListQuerySchema.extend({ sort: sortSchema, q: textSchema });
+export const consoleTargetQuerySchema = remediationTargetListQuerySchema.extend({ sort: sortSchema(sortKeys.remediationTargets), q: textSchema });
 export type ConsoleTargetQuery = z.output<typeof consoleTargetQuerySchema>;
 
 /** The console's scope list: the v1 filters, `sort`, and `q` over the name. */
-export const consoleScopeQuerySchema = scopeListQuerySchema.extend({ sort: sortSchema, q: textSchema });
+export const consoleScopeQuerySchema = scopeListQuerySchema.extend({ sort: sortSchema(sortKeys.scopes), q: textSchema });
 export type ConsoleScopeQuery = z.output<typeof consoleScopeQuerySchema>;
 
 /**
- * The console's finding list: the v1 filters and `sort`. No free text: a substring over a
- * million findings is a full scan; `cveId` finds a CVE exactly through its index.
+ * The console's finding list: the v1 filters, `sort`, and `q`, a case-insensitive substring of
+ * the CVE id, the title (the CVE's text), or the hostname of the finding's endpoint. The CVEs,
+ * texts and endpoints are matched first, then the findings through their indexes.
  */
-export const consoleFindingQuerySchema = vulnerabilityFindingListQuerySchema.extend({ sort: sortSchema });
+export const consoleFindingQuerySchema = vulnerabilityFindingListQuerySchema.extend({ sort: sortSchema(sortKeys.findings), q: textSchema });
 export type ConsoleFindingQuery = z.output<typeof consoleFindingQuerySchema>;
 
 /** Paging of the coverage answers; `status` narrows the covered findings listed. */

@@ -9,6 +9,8 @@ import { osFamilies } from '../schemas/common.js';
 import { findingSeverities } from '../schemas/vulnerability-finding.js';
 import type { Database } from './database.js';
 import { type Conditions as Where, collectionTables, listConditions } from './inventory-reads.js';
+import { containing, findingTextCondition, textCvesOf } from './finding-search.js';
+import { SortedOrders } from './sorted-orders.js';
 
 /** A page of ids in list order, with the number of items matching. */
 export interface IdPage {
@@ -33,12 +35,6 @@ function inSeqOrder(table: string, innerClauses: string, direction: 'ASC' | 'DES
           JOIN ${table} x ON x.seq = page.seq ORDER BY page.seq ${direction}`;
 }
 
-/** `LIKE` that finds `text` anywhere, its own wildcards taken literally. */
-function containing(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-
 /**
  * The SQL of the console's own reads: lists with sort and free text and dashboard aggregates
  * (scope coverage is in scope-coverage.ts). Results of the heavy queries (a full pass over up to a
@@ -47,12 +43,21 @@ function containing(text: string): string {
 export class ConsoleQueries {
   private readonly memo = new Map<string, unknown>();
   private memoVersion = -1;
+  private readonly sortedOrders: SortedOrders;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database) {
+    this.sortedOrders = new SortedOrders(db);
+  }
 
-  /** One page of a console list as ids, in the default order or its reverse. */
+  /**
+   * One page of a console list as ids. The default order (or its reverse) walks an index;
+   * other orders are sorted once per filter and kept until the next write (sorted-orders.ts).
+   */
   listIds(orgRowId: number, list: ConsoleListQuery): IdPage {
     const { table, where, direction } = this.listWhere(orgRowId, list);
+    if (list.query.sort.key !== 'created_at') {
+      return this.sortedOrders.page({ orgRowId, collection: list.collection, table, where }, list.query.sort, list.query);
+    }
     const ids = this.db.column(inSeqOrder(table, `WHERE ${where.sql} ORDER BY seq ${direction} LIMIT ? OFFSET ?`, direction), [
       ...where.params,
       list.query.limit,
@@ -71,6 +76,10 @@ export class ConsoleQueries {
    */
   *listAllIds(orgRowId: number, list: ConsoleListQuery, chunk = 1000): Generator<string[]> {
     const { table, where, direction } = this.listWhere(orgRowId, list);
+    if (list.query.sort.key !== 'created_at') {
+      yield* this.sortedOrders.all({ orgRowId, collection: list.collection, table, where }, list.query.sort, chunk);
+      return;
+    }
     const after = direction === 'ASC' ? 'seq > ?' : 'seq < ?';
     // Without a filter no index narrows anything, and the planner would walk one by org_id and
     // sort each chunk: read the table in seq order instead.
@@ -90,8 +99,8 @@ export class ConsoleQueries {
   private listWhere(orgRowId: number, list: ConsoleListQuery): { table: string; where: Where; direction: 'ASC' | 'DESC' } {
     const where = listConditions(orgRowId, list);
     const { collection, query } = list;
-    // Free text only where a scan stays cheap: 20,000 endpoints, or an indexed-narrow list.
-    if ('q' in query && query.q) {
+    // Free text scans the table only where that stays cheap: 20,000 endpoints or fewer rows.
+    if (query.q) {
       const text = containing(query.q);
       if (collection === 'endpoints') where.add("(lower(hostname) LIKE ? ESCAPE '\\' OR ip LIKE ? ESCAPE '\\')", text, text);
       if (collection === 'remediationTargets') {
@@ -103,9 +112,16 @@ export class ConsoleQueries {
         );
       }
       if (collection === 'scopes') where.add("lower(name) LIKE ? ESCAPE '\\'", text);
+      if (collection === 'findings') {
+        const q = query.q;
+        const condition = this.memoized(`findingText|${orgRowId}|${q}`, () =>
+          findingTextCondition(this.db, orgRowId, q, () => this.memoized(`textCves|${orgRowId}`, () => textCvesOf(this.db, orgRowId))),
+        );
+        where.add(condition.sql, ...condition.params);
+      }
     }
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
-    return { table: collectionTables[collection], where, direction: query.sort === '-created_at' ? 'DESC' : 'ASC' };
+    return { table: collectionTables[collection], where, direction: query.sort.descending ? 'DESC' : 'ASC' };
   }
 
   /** The dashboard of an organization; the first call after a write makes a few passes over its findings. */

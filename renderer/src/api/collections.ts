@@ -31,7 +31,7 @@ export const filterNames: Record<CollectionPath, readonly string[]> = {
   endpoints: ['q', 'osFamily', 'hasAgent'],
   'remediation-targets': ['q', 'targetType', 'status', 'endpointId'],
   scopes: ['q', 'status'],
-  'vulnerability-findings': ['cveId', 'severity', 'status', 'isKev', 'endpointId', 'remediationTargetId'],
+  'vulnerability-findings': ['q', 'cveId', 'severity', 'status', 'isKev', 'endpointId', 'remediationTargetId'],
 };
 
 /** The filters of a list read from URL search parameters: only the list's own, non-empty ones, in a stable order. */

@@ -6,12 +6,10 @@ interface FilterBarProps {
   values: Record<string, string>;
   /** Sets one filter; an empty value removes it. */
   onChange: (name: string, value: string) => void;
-  /** Whether to offer the order (oldest or newest first); lists do, the coverage page does not. */
-  withSort?: boolean;
 }
 
 /** The filter controls of a list, labelled; text is applied when typing pauses or on Enter. */
-export function FilterBar({ controls, values, onChange, withSort = true }: FilterBarProps) {
+export function FilterBar({ controls, values, onChange }: FilterBarProps) {
   return (
     <div className="filter-bar" role="search">
       {controls.map((control) =>
@@ -21,14 +19,6 @@ export function FilterBar({ controls, values, onChange, withSort = true }: Filte
           <TextFilter key={control.name} control={control} value={values[control.name] ?? ''} onChange={onChange} />
         ),
       )}
-      {withSort ? (
-        <SelectFilter
-        control={{ name: 'sort', label: 'Order', kind: 'select', options: [{ value: '-created_at', label: 'Newest first' }] }}
-        value={values.sort ?? ''}
-        onChange={onChange}
-        anyLabel="Oldest first"
-        />
-      ) : null}
     </div>
   );
 }
@@ -37,14 +27,13 @@ function SelectFilter(props: {
   control: Extract<FilterControl, { kind: 'select' }>;
   value: string;
   onChange: (name: string, value: string) => void;
-  anyLabel?: string;
 }) {
   const id = useId();
   return (
     <div className="filter">
       <label htmlFor={id}>{props.control.label}</label>
       <select id={id} name={props.control.name} value={props.value} onChange={(event) => props.onChange(props.control.name, event.target.value)}>
-        <option value="">{props.anyLabel ?? 'Any'}</option>
+        <option value="">Any</option>
         {props.control.options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}

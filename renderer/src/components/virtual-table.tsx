@@ -11,6 +11,14 @@ export interface Column<T> {
   /** A CSS grid track, e.g. `minmax(12rem, 2fr)`. */
   width: string;
   cell: (item: T) => ReactNode;
+  /** The list's `sort` key this column orders by, when it can. */
+  sortKey?: string;
+}
+
+/** The order a table shows: a column's sort key, either way. */
+export interface TableSort {
+  key: string;
+  descending: boolean;
 }
 
 interface VirtualTableProps<T, K extends QueryKey> {
@@ -28,6 +36,10 @@ interface VirtualTableProps<T, K extends QueryKey> {
   /** Opens an item: Enter on the active row, or a click. */
   onOpen: (item: T) => void;
   emptyMessage: string;
+  /** The current order; with `onSort`, the headers of columns with a sort key become buttons. */
+  sort?: TableSort;
+  /** Asked to order by a column's sort key (a click or Enter/Space on its header). */
+  onSort?: (key: string) => void;
 }
 
 const rowHeight = 32;
@@ -126,9 +138,7 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
         <div role="rowgroup" className="virtual-table__head">
           <div role="row" aria-rowindex={1} className="virtual-table__row" style={{ gridTemplateColumns }}>
             {columns.map((column) => (
-              <div role="columnheader" key={column.id} className="virtual-table__cell">
-                {column.header}
-              </div>
+              <ColumnHeader key={column.id} column={column} sort={props.sort} onSort={props.onSort} />
             ))}
           </div>
         </div>
@@ -171,6 +181,32 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
         {total.toLocaleString()} {total === 1 ? 'row' : 'rows'}
         {activeRow !== undefined ? ` · row ${(activeRow + 1).toLocaleString()} selected (Enter opens it)` : ''}
       </p>
+    </div>
+  );
+}
+
+/**
+ * A column header; sortable, it holds a button and tells its order through `aria-sort`. Keys
+ * pressed on the button stay there: the grid would take Enter, Home or End for its rows.
+ */
+function ColumnHeader<T>({ column, sort, onSort }: { column: Column<T>; sort: TableSort | undefined; onSort: ((key: string) => void) | undefined }) {
+  const { sortKey } = column;
+  if (!sortKey || !onSort) {
+    return (
+      <div role="columnheader" className="virtual-table__cell">
+        {column.header}
+      </div>
+    );
+  }
+  const direction = sort?.key === sortKey ? (sort.descending ? 'descending' : 'ascending') : 'none';
+  return (
+    <div role="columnheader" className="virtual-table__cell" aria-sort={direction}>
+      <button type="button" className="virtual-table__sort" onClick={() => onSort(sortKey)} onKeyDown={(event) => event.stopPropagation()}>
+        {column.header}
+        <span aria-hidden="true" className="virtual-table__sort-mark">
+          {direction === 'ascending' ? '▲' : direction === 'descending' ? '▼' : ''}
+        </span>
+      </button>
     </div>
   );
 }

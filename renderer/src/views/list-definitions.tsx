@@ -43,12 +43,13 @@ const endpoints: ListDefinition<Endpoint> = {
     { name: 'hasAgent', label: 'Agent', kind: 'select', options: booleanChoice('With agent', 'Without agent') },
   ],
   columns: [
-    { id: 'hostname', header: 'Hostname', width: 'minmax(12rem, 2fr)', cell: (e) => e.hostname },
+    { id: 'hostname', header: 'Hostname', width: 'minmax(12rem, 2fr)', cell: (e) => e.hostname, sortKey: 'hostname' },
     { id: 'ip', header: 'IP address', width: 'minmax(8rem, 1fr)', cell: (e) => orDash(e.ip) },
-    { id: 'os', header: 'Operating system', width: 'minmax(10rem, 1.5fr)', cell: (e) => `${e.operating_system.name} ${e.operating_system.version ?? ''}` },
-    { id: 'family', header: 'Family', width: '6rem', cell: (e) => e.operating_system.family },
+    { id: 'os', header: 'Operating system', width: 'minmax(10rem, 1.5fr)', cell: (e) => `${e.operating_system.name} ${e.operating_system.version ?? ''}`, sortKey: 'os_version' },
+    { id: 'family', header: 'Family', width: '6rem', cell: (e) => e.operating_system.family, sortKey: 'os_family' },
     { id: 'agent', header: 'Agent', width: '7rem', cell: (e) => (e.agent_id ? orDash(e.agent_version) : 'none') },
-    { id: 'created', header: 'Discovered', width: '8rem', cell: (e) => formatDate(e.created_at) },
+    { id: 'updated', header: 'Last seen', width: '8rem', cell: (e) => formatDate(e.updated_at), sortKey: 'updated_at' },
+    { id: 'created', header: 'Discovered', width: '8rem', cell: (e) => formatDate(e.created_at), sortKey: 'created_at' },
   ],
 };
 
@@ -62,13 +63,14 @@ const remediationTargets: ListDefinition<RemediationTarget> = {
     { name: 'endpointId', label: 'Endpoint id', kind: 'text', placeholder: 'uuid', pattern: uuidPattern },
   ],
   columns: [
-    { id: 'product', header: 'Product', width: 'minmax(10rem, 2fr)', cell: (t) => orDash(t.product ?? t.package_name) },
-    { id: 'vendor', header: 'Vendor', width: 'minmax(7rem, 1fr)', cell: (t) => orDash(t.vendor) },
-    { id: 'version', header: 'Version', width: 'minmax(6rem, 1fr)', cell: (t) => orDash(t.version) },
+    { id: 'product', header: 'Product', width: 'minmax(10rem, 2fr)', cell: (t) => orDash(t.product ?? t.package_name), sortKey: 'product' },
+    { id: 'vendor', header: 'Vendor', width: 'minmax(7rem, 1fr)', cell: (t) => orDash(t.vendor), sortKey: 'vendor' },
+    { id: 'version', header: 'Version', width: 'minmax(6rem, 1fr)', cell: (t) => orDash(t.version), sortKey: 'version' },
     { id: 'type', header: 'Type', width: '8rem', cell: (t) => t.target_type.replace('_', ' ') },
-    { id: 'status', header: 'Status', width: '6rem', cell: (t) => <StatusBadge status={t.status} /> },
+    { id: 'status', header: 'Status', width: '6rem', cell: (t) => <StatusBadge status={t.status} />, sortKey: 'status' },
     { id: 'cves', header: 'CVEs', width: '4rem', cell: (t) => t.associated_cves.length },
-    { id: 'cvss', header: 'Max CVSS', width: '6.5rem', cell: (t) => orDash(t.highest_cvss_score) },
+    { id: 'cvss', header: 'Max CVSS', width: '6.5rem', cell: (t) => orDash(t.highest_cvss_score), sortKey: 'highest_cvss_score' },
+    { id: 'created', header: 'Added', width: '7.5rem', cell: (t) => formatDate(t.created_at), sortKey: 'created_at' },
   ],
 };
 
@@ -80,11 +82,12 @@ const scopes: ListDefinition<Scope> = {
     { name: 'status', label: 'Status', kind: 'select', options: choice(scopeStatuses) },
   ],
   columns: [
-    { id: 'name', header: 'Name', width: 'minmax(12rem, 2fr)', cell: (s) => s.name },
-    { id: 'status', header: 'Status', width: '7rem', cell: (s) => <StatusBadge status={s.status} /> },
+    { id: 'name', header: 'Name', width: 'minmax(12rem, 2fr)', cell: (s) => s.name, sortKey: 'name' },
+    { id: 'status', header: 'Status', width: '7rem', cell: (s) => <StatusBadge status={s.status} />, sortKey: 'status' },
     { id: 'severity', header: 'Min severity', width: '7rem', cell: (s) => orDash(s.finding_filter.min_severity) },
     { id: 'os', header: 'OS families', width: 'minmax(8rem, 1fr)', cell: (s) => orDash(s.endpoint_filter.os_families?.join(', ')) },
     { id: 'description', header: 'Description', width: 'minmax(12rem, 3fr)', cell: (s) => orDash(s.description) },
+    { id: 'created', header: 'Created', width: '7.5rem', cell: (s) => formatDate(s.created_at), sortKey: 'created_at' },
   ],
 };
 
@@ -92,6 +95,7 @@ const findings: ListDefinition<VulnerabilityFinding> = {
   title: 'Vulnerability findings',
   noun: 'finding',
   filters: [
+    { name: 'q', label: 'Search', kind: 'text', placeholder: 'CVE, title or hostname contains…' },
     { name: 'cveId', label: 'CVE', kind: 'text', placeholder: 'CVE-2021-44228' },
     { name: 'severity', label: 'Severity', kind: 'select', options: choice(severities) },
     { name: 'status', label: 'Status', kind: 'select', options: choice(findingStatuses) },
@@ -100,13 +104,14 @@ const findings: ListDefinition<VulnerabilityFinding> = {
     { name: 'remediationTargetId', label: 'Target id', kind: 'text', placeholder: 'uuid', pattern: uuidPattern },
   ],
   columns: [
-    { id: 'cve', header: 'CVE', width: '9rem', cell: (f) => f.cve_id },
-    { id: 'severity', header: 'Severity', width: '6.5rem', cell: (f) => <SeverityBadge severity={f.severity} /> },
+    { id: 'cve', header: 'CVE', width: '9rem', cell: (f) => f.cve_id, sortKey: 'cve_id' },
+    { id: 'severity', header: 'Severity', width: '6.5rem', cell: (f) => <SeverityBadge severity={f.severity} />, sortKey: 'severity' },
     { id: 'kev', header: 'KEV', width: '3.5rem', cell: (f) => <KevBadge isKev={f.is_kev} /> },
-    { id: 'cvss', header: 'CVSS', width: '4rem', cell: (f) => orDash(f.cvss_score) },
+    { id: 'cvss', header: 'CVSS', width: '4rem', cell: (f) => orDash(f.cvss_score), sortKey: 'cvss_score' },
     { id: 'title', header: 'Title', width: 'minmax(10rem, 3fr)', cell: (f) => f.title },
-    { id: 'status', header: 'Status', width: '6.5rem', cell: (f) => <StatusBadge status={f.status} /> },
-    { id: 'detected', header: 'Detected', width: '7.5rem', cell: (f) => formatDate(f.first_detected_at) },
+    { id: 'status', header: 'Status', width: '6.5rem', cell: (f) => <StatusBadge status={f.status} />, sortKey: 'status' },
+    { id: 'detected', header: 'Detected', width: '7.5rem', cell: (f) => formatDate(f.first_detected_at), sortKey: 'first_detected_at' },
+    { id: 'created', header: 'Added', width: '7.5rem', cell: (f) => formatDate(f.created_at), sortKey: 'created_at' },
   ],
 };
 

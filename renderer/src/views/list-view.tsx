@@ -5,12 +5,24 @@ import { type CollectionItems, type CollectionPath, listFiltersOf } from '../api
 import { listPageQuery } from '../api/console-queries';
 import { CsvExportButton } from '../components/csv-export-button';
 import { FilterBar } from '../components/filter-bar';
-import { VirtualTable } from '../components/virtual-table';
+import { type TableSort, VirtualTable } from '../components/virtual-table';
 import { useQuery } from '@tanstack/react-query';
 import { paths } from '../lib/paths';
 import { listDefinitions } from './list-definitions';
 
 const wholeNumber = (value: string | null) => (value && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
+
+/** The order of the URL's `sort` (`key` or `-key`); absent, the lists' default, oldest first. */
+function tableSort(sort: string | undefined): TableSort {
+  const text = sort ?? 'created_at';
+  return { key: text.replace(/^-/, ''), descending: text.startsWith('-') };
+}
+
+/** The `sort` after a click on a column: the other way round if it is the current one, else ascending. */
+function nextSort(current: TableSort, key: string): string {
+  const descending = current.key === key && !current.descending;
+  return key === 'created_at' && !descending ? '' : `${descending ? '-' : ''}${key}`;
+}
 
 /**
  * A list of one collection: filters, sort, scroll position (`offset`) and selected row (`row`)
@@ -50,6 +62,8 @@ export function ListView<C extends CollectionPath>({ slug, collection }: { slug:
     },
     [setSearch],
   );
+  const sort = tableSort(filters.sort);
+  const onSort = (key: string) => setFilter('sort', nextSort(sort, key));
   const open = useCallback((item: CollectionItems[C]) => navigate(paths.item(slug, collection, item.id)), [navigate, slug, collection]);
 
   return (
@@ -69,6 +83,8 @@ export function ListView<C extends CollectionPath>({ slug, collection }: { slug:
         onViewChange={onViewChange}
         onOpen={open}
         emptyMessage={`No ${definition.noun}s match these filters.`}
+        sort={sort}
+        onSort={onSort}
       />
     </section>
   );

@@ -92,7 +92,6 @@ function ScopeCoverageSection({ slug, scopeId }: { slug: string; scopeId: string
                 return next;
               })
             }
-            withSort={false}
           />
           <VirtualTable
             key={status}

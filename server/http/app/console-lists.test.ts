@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCsv } from '../../../e2e/support/csv.js';
 import { consoleInventory } from '../../test/support/console-inventory.js';
 import { type ConsoleTestServer, startConsoleTestServer } from '../../test/support/console-test-server.js';
 
@@ -100,7 +101,7 @@ describe('the four lists', () => {
   it('refuses invalid parameters with a message naming them', async () => {
     for (const [path, name] of [
       ['/endpoints?limit=0', 'limit'],
-      ['/endpoints?sort=hostname', 'sort'],
+      ['/endpoints?sort=ip', 'sort'],
       ['/remediation-targets?endpointId=nope', 'endpointId'],
       ['/vulnerability-findings?isKev=maybe', 'isKev'],
       ['/vulnerability-findings?severity=critical&severity=high', 'severity'],
@@ -157,35 +158,6 @@ describe('local API keys', () => {
     expect((await server.app('/orgs/acme/api-keys/nope', { method: 'DELETE' })).status).toBe(400);
   });
 });
-
-/** A CSV parser for the tests (RFC 4180: quoted cells, doubled quotes, CRLF). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  return rows;
-}
 
 describe('CSV export', () => {
   it('exports every item of the filtered list, in its order, as an attachment', async () => {

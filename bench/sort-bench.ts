@@ -1,0 +1,68 @@
+/**
+ * Sorted and searched console lists on a data directory, in process: for every sort key of the
+ * four lists, the first page when the order is computed (first), the first page again and a page
+ * half-way down once it is cached, and the free-text searches of findings. Times in ms.
+ */
+import { pathToFileURL } from 'node:url';
+import { consoleCollections } from '../server/http/app/console-collections.js';
+import { sortKeys } from '../server/schemas/console-api.js';
+import type { ConsoleListQuery } from '../server/store/console-queries.js';
+import { Store } from '../server/store/store.js';
+
+/** One measured list order or search. */
+export interface SortBenchRow {
+  list: string;
+  query: string;
+  total: number;
+  first: number;
+  /** CPU time of the first page, which the machine's other load does not inflate. */
+  firstCpu: number;
+  again: number;
+  middle: number;
+}
+
+const timed = <T>(work: () => T): [T, number, number] => {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const result = work();
+  const used = process.cpuUsage(cpu);
+  return [result, performance.now() - started, (used.user + used.system) / 1000];
+};
+
+/** Measures every sort key (descending) and a few finding searches in organization `slug` of `dataDir`. */
+export async function measureSortedLists(dataDir: string, slug: string): Promise<SortBenchRow[]> {
+  const store = await Store.open({ dataDir, readOnly: true });
+  try {
+    const org = store.organizations.bySlug(slug);
+    if (!org) throw new Error(`No organization "${slug}" in ${dataDir}`);
+    const rows: SortBenchRow[] = [];
+    const measure = (route: (typeof consoleCollections)[number], search: string) => {
+      const parse = (offset: number) => {
+        const query = route.schema.parse(Object.fromEntries(new URLSearchParams(`${search}&limit=100&offset=${offset}`)));
+        return { collection: route.collection, query } as ConsoleListQuery;
+      };
+      const [page, first, firstCpu] = timed(() => store.console.listIds(org.rowId, parse(0)));
+      const [, again] = timed(() => store.console.listIds(org.rowId, parse(0)));
+      const [, middle] = timed(() => store.console.listIds(org.rowId, parse(Math.floor(page.total / 2))));
+      rows.push({ list: route.path, query: search, total: page.total, first, firstCpu, again, middle });
+    };
+    for (const route of consoleCollections) {
+      for (const key of sortKeys[route.collection]) measure(route, `sort=-${key}`);
+    }
+    const findings = consoleCollections.find((route) => route.collection === 'findings')!;
+    for (const search of ['status=open&sort=-cvss_score', 'q=log4j', 'q=cve-2023', 'q=host-00', 'q=remote code&sort=-severity']) measure(findings, search);
+    return rows;
+  } finally {
+    store.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const [dataDir, slug = 'demo'] = process.argv.slice(2);
+  if (!dataDir) throw new Error('usage: tsx bench/sort-bench.ts DATA_DIR [ORG_SLUG]');
+  console.log('| list | query | total | first page (computing) | its CPU time | first page again | middle page |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const row of await measureSortedLists(dataDir, slug)) {
+    console.log(`| ${row.list} | \`${row.query}\` | ${row.total} | ${row.first.toFixed(0)} ms | ${row.firstCpu.toFixed(0)} ms | ${row.again.toFixed(1)} ms | ${row.middle.toFixed(1)} ms |`);
+  }
+}

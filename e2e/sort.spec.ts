@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import { expect, openConsole, test } from './support/console-page.js';
+import { parseCsv } from './support/csv.js';
+
+const severityRank = ['info', 'low', 'medium', 'high', 'critical'];
+const byText = (a: string, b: string) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0);
+
+test('a click on a header sorts by it, the URL keeps the order across a reload, and the export follows it', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/endpoints');
+  const grid = page.getByRole('grid', { name: 'Endpoints' });
+  const header = grid.getByRole('columnheader', { name: 'Hostname' });
+  const hostnames = grid.locator('[role=row] [role=gridcell]:first-child');
+  await expect(hostnames.first()).not.toHaveText('Loading…');
+  await expect(header).toHaveAttribute('aria-sort', 'none');
+  await expect(grid.getByRole('columnheader', { name: 'Discovered' })).toHaveAttribute('aria-sort', 'ascending');
+  const unsorted = await hostnames.allInnerTexts();
+
+  await header.getByRole('button').click();
+  await expect(page).toHaveURL(/sort=hostname(&|$)/);
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  await expect(hostnames.first()).not.toHaveText('Loading…');
+  const ascending = await hostnames.allInnerTexts();
+  expect(ascending).toEqual([...ascending].sort(byText));
+  for (const hostname of unsorted) expect(byText(ascending[0]!, hostname)).toBeLessThanOrEqual(0);
+
+  await header.getByRole('button').click();
+  await expect(page).toHaveURL(/sort=-hostname/);
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  await expect(hostnames.first()).not.toHaveText(ascending[0]!);
+  const descending = await hostnames.allInnerTexts();
+  expect(descending).toEqual([...descending].sort(byText).reverse());
+
+  await page.reload();
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  await expect(hostnames.first()).toHaveText(descending[0]!);
+
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const [columns, ...rows] = parseCsv(fs.readFileSync((await (await downloading).path())!, 'utf8'));
+  const exported = rows.map((row) => row[columns!.indexOf('hostname')]!);
+  expect(exported.slice(0, descending.length)).toEqual(descending);
+  expect(exported).toEqual([...exported].sort(byText).reverse());
+});
+
+test('headers sort from the keyboard, and Enter on a header opens no row', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/vulnerability-findings?status=open');
+  const grid = page.getByRole('grid', { name: 'Vulnerability findings' });
+  const severities = grid.locator('[role=row] [role=gridcell]:nth-child(2)');
+  await expect(severities.first()).not.toHaveText('Loading…');
+  const button = grid.getByRole('columnheader', { name: 'Severity' }).getByRole('button');
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/status=open&sort=severity|sort=severity&status=open/);
+  await expect(severities.first()).not.toHaveText('critical');
+  const ascending = (await severities.allInnerTexts()).map((severity) => severityRank.indexOf(severity));
+  expect(ascending).toEqual([...ascending].sort());
+  await grid.getByRole('columnheader', { name: 'Severity' }).getByRole('button').focus();
+  await page.keyboard.press('Space');
+  await expect(page).toHaveURL(/sort=-severity/);
+  await expect(severities.first()).toHaveText('critical');
+  const descending = (await severities.allInnerTexts()).map((severity) => severityRank.indexOf(severity));
+  expect(descending).toEqual([...descending].sort().reverse());
+  await expect(page.getByRole('heading', { level: 1, name: 'Vulnerability findings' })).toBeVisible();
+});
+
+test('the findings search box finds the findings of a CVE by its id, in any case', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/vulnerability-findings');
+  const grid = page.getByRole('grid', { name: 'Vulnerability findings' });
+  const cves = grid.locator('[role=row] [role=gridcell]:first-child');
+  await expect(cves.first()).not.toHaveText('Loading…');
+  const cve = await cves.first().innerText();
+  await page.getByLabel('Search').fill(cve.toLowerCase());
+  await expect(page).toHaveURL(new RegExp(`q=${cve.toLowerCase()}`));
+  await expect(cves.first()).toHaveText(cve);
+  for (const text of await cves.allInnerTexts()) expect(text).toContain(cve);
+});

@@ -1,0 +1,172 @@
+import type { ListSort, sortKeys } from '../schemas/console-api.js';
+import { findingSeverities } from '../schemas/vulnerability-finding.js';
+import type { SqlValue } from 'sql.js';
+import type { Database } from './database.js';
+import type { Collection, Conditions } from './inventory-reads.js';
+
+type SortKey<C extends Collection> = (typeof sortKeys)[C][number];
+
+/** Least severe first, so that descending puts critical on top. */
+const severityRank = `CASE x.severity ${[...findingSeverities]
+  .reverse()
+  .map((severity, rank) => `WHEN '${severity}' THEN ${rank}`)
+  .join(' ')} END`;
+
+/**
+ * The SQL value each sort key orders by, on the list's table aliased `x`. Names compare without
+ * case; NULLs come first ascending (SQLite's rule), hence last descending.
+ */
+const sortExpressions: { [C in Collection]: Record<SortKey<C>, string> } = {
+  endpoints: {
+    hostname: 'lower(x.hostname)',
+    os_family: 'x.os_family',
+    os_version: 'x.os_version',
+    updated_at: 'x.updated_ms',
+    created_at: 'x.seq',
+  },
+  remediationTargets: {
+    vendor: 'lower(x.vendor)',
+    product: 'lower(x.product)',
+    version: 'x.version',
+    highest_cvss_score: 'x.highest_cvss_score',
+    status: 'x.status',
+    created_at: 'x.seq',
+  },
+  scopes: { name: 'lower(x.name)', status: 'x.status', created_at: 'x.seq' },
+  findings: {
+    severity: severityRank,
+    cvss_score: 'x.cvss_score',
+    cve_id: '(SELECT c.cve_id FROM cves c WHERE c.id = x.cve_ref)',
+    status: 'x.status',
+    first_detected_at: 'x.first_detected_at',
+    created_at: 'x.seq',
+  },
+};
+
+/** Positions `start` to `end` (exclusive) of an ascending order, read forwards or backwards. */
+function slice(order: Int32Array, descending: boolean, start: number, end: number): number[] {
+  const seqs: number[] = [];
+  for (let i = start; i < end && i < order.length; i++) seqs.push(order[descending ? order.length - 1 - i : i]!);
+  return seqs;
+}
+
+/** Cached orders may hold this many row numbers in all (4 bytes each): 32 MB. */
+const maxCachedRows = 8_000_000;
+
+/** A list to sort: its organization, collection and table, and the WHERE clause of its filters. */
+export interface SortableList {
+  orgRowId: number;
+  collection: Collection;
+  table: string;
+  where: Conditions;
+}
+
+/** SQLite's order of values: NULL, then numbers, then text by its UTF-8 bytes (code point order). */
+function compareSqlValues(a: SqlValue, b: SqlValue): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'number') return -1;
+  if (typeof b === 'number') return 1;
+  return String(a) < String(b) ? -1 : 1;
+}
+
+/** {@link compareSqlValues} for text with surrogate pairs, where UTF-16 order is not code point order. */
+function compareByCodePoints(a: SqlValue, b: SqlValue): number {
+  if (typeof a !== 'string' || typeof b !== 'string') return compareSqlValues(a, b);
+  const [x, y] = [Array.from(a, (c) => c.codePointAt(0)!), Array.from(b, (c) => c.codePointAt(0)!)];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}
+const surrogate = /[\uD800-\uDFFF]/;
+
+/**
+ * Lists in an order no index serves: the rows matching a filter are sorted once into an array
+ * of their `seq`, kept until the next write, and every page is then a slice of it. Descending
+ * reads the ascending array backwards, so both share one entry. The least recently used arrays
+ * are dropped beyond {@link maxCachedRows}.
+ *
+ * Sorting a million rows by (value, id) in SQLite costs seconds, most of it comparing the
+ * 36-character ids. Instead the organization's rows are read once in id order (its unique
+ * (org_id, id) index, no sort; kept like the orders), the matching rows' values are read in seq
+ * order, and each row gets the number value rank × rows + id rank: one numeric sort of a
+ * Float64Array then yields the order.
+ */
+export class SortedOrders {
+  private readonly orders = new Map<string, Int32Array>();
+  private cachedRows = 0;
+  private version = -1;
+
+  constructor(private readonly db: Database) {}
+
+  /** The ids of one page of the list in the given order, and how many rows match. */
+  page(list: SortableList, sort: ListSort, paging: { limit: number; offset: number }): { ids: string[]; total: number } {
+    const order = this.order(list, sort.key);
+    return { ids: this.idsOf(list.table, slice(order, sort.descending, paging.offset, paging.offset + paging.limit)), total: order.length };
+  }
+
+  /** Every id of the list in the given order, `chunk` at a time. */
+  *all(list: SortableList, sort: ListSort, chunk: number): Generator<string[]> {
+    const order = this.order(list, sort.key);
+    for (let start = 0; start < order.length; start += chunk) yield this.idsOf(list.table, slice(order, sort.descending, start, start + chunk));
+  }
+
+  private idsOf(table: string, seqs: number[]): string[] {
+    if (seqs.length === 0) return [];
+    return this.db.column(
+      `SELECT x.id FROM json_each(?) AS page JOIN ${table} x ON x.seq = page.value ORDER BY page.key`,
+      [JSON.stringify(seqs)],
+    ) as string[];
+  }
+
+  private order({ orgRowId, collection, table, where }: SortableList, key: string): Int32Array {
+    return this.cached(`${table}|${key}|${where.sql}|${JSON.stringify(where.params)}`, () => {
+      const idOrder = this.cached(`${table}|id|${orgRowId}`, () =>
+        Int32Array.from(this.db.column(`SELECT seq FROM ${table} WHERE org_id = ? ORDER BY id`, [orgRowId]) as number[]),
+      );
+      const expression = (sortExpressions[collection] as Record<string, string>)[key]!;
+      const seqs = this.db.column(`SELECT x.seq FROM ${table} x WHERE ${where.sql} ORDER BY x.seq`, where.params) as number[];
+      const values = this.db.column(`SELECT ${expression} FROM ${table} x WHERE ${where.sql} ORDER BY x.seq`, where.params);
+      const distinct = [...new Set(values)];
+      const compare = distinct.some((value) => typeof value === 'string' && surrogate.test(value)) ? compareByCodePoints : compareSqlValues;
+      const valueRanks = new Map(distinct.sort(compare).map((value, rank) => [value, rank]));
+      let maxSeq = 0;
+      for (const seq of idOrder) maxSeq = Math.max(maxSeq, seq);
+      const idRanks = new Int32Array(maxSeq + 1);
+      idOrder.forEach((seq, rank) => (idRanks[seq] = rank));
+      const rows = idOrder.length;
+      const ranked = new Float64Array(seqs.length);
+      for (let i = 0; i < seqs.length; i++) ranked[i] = valueRanks.get(values[i]!)! * rows + idRanks[seqs[i]!]!;
+      ranked.sort();
+      const order = new Int32Array(ranked.length);
+      for (let i = 0; i < ranked.length; i++) order[i] = idOrder[ranked[i]! % rows]!;
+      return order;
+    });
+  }
+
+  /** A cached array, computed when missing; the cache holds only arrays of the current version. */
+  private cached(cacheKey: string, compute: () => Int32Array): Int32Array {
+    if (this.version !== this.db.version) {
+      this.orders.clear();
+      this.cachedRows = 0;
+      this.version = this.db.version;
+    }
+    const cached = this.orders.get(cacheKey);
+    if (cached) {
+      // Re-inserting marks it most recently used: a Map iterates in insertion order.
+      this.orders.delete(cacheKey);
+      this.orders.set(cacheKey, cached);
+      return cached;
+    }
+    const computed = compute();
+    this.orders.set(cacheKey, computed);
+    this.cachedRows += computed.length;
+    for (const [oldKey, old] of this.orders) {
+      if (this.cachedRows <= maxCachedRows || oldKey === cacheKey) break;
+      this.orders.delete(oldKey);
+      this.cachedRows -= old.length;
+    }
+    return computed;
+  }
+}

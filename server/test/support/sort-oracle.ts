@@ -1,0 +1,73 @@
+import { sortKeys } from '../../schemas/console-api.js';
+import type { Inventory } from '../../schemas/inventory.js';
+import type { Collection } from '../../store/inventory-reads.js';
+
+type Value = string | number | null;
+type Item = { id: string } & Record<string, any>;
+
+const severityRank: Record<string, number> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
+const lower = (text: string | null) => (text === null ? null : text.toLowerCase());
+
+/** What each sort key of the console's lists compares, computed from the JSON of an item. */
+const sortValues: { [C in Collection]: Record<(typeof sortKeys)[C][number], (item: Item) => Value> } = {
+  endpoints: {
+    hostname: (e) => lower(e.hostname),
+    os_family: (e) => e.operating_system.family,
+    os_version: (e) => e.operating_system.version,
+    updated_at: (e) => Date.parse(e.updated_at),
+    created_at: (e) => Date.parse(e.created_at),
+  },
+  remediationTargets: {
+    vendor: (t) => lower(t.vendor),
+    product: (t) => lower(t.product),
+    version: (t) => t.version,
+    highest_cvss_score: (t) => t.highest_cvss_score,
+    status: (t) => t.status,
+    created_at: (t) => Date.parse(t.created_at),
+  },
+  scopes: { name: (s) => lower(s.name), status: (s) => s.status, created_at: (s) => Date.parse(s.created_at) },
+  findings: {
+    severity: (f) => severityRank[f.severity]!,
+    cvss_score: (f) => f.cvss_score,
+    cve_id: (f) => lower(f.cve_id),
+    status: (f) => f.status,
+    first_detected_at: (f) => f.first_detected_at,
+    created_at: (f) => Date.parse(f.created_at),
+  },
+};
+
+const compareValues = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
+
+/**
+ * `items` in the order the console API promises for `sort` (`key` or `-key`): by the key, NULL
+ * first, then by id; descending is exactly the reverse.
+ */
+export function inSortOrder<T extends { id: string }>(collection: Collection, sort: string, items: readonly T[]): T[] {
+  const key = sort.replace(/^-/, '');
+  const value = (sortValues[collection] as Record<string, (item: Item) => Value>)[key];
+  if (!value) throw new Error(`No sort key ${key} for ${collection}`);
+  const sorted = [...items].sort((a, b) => compareValues(value(a as Item), value(b as Item)) || compareValues(a.id.toLowerCase(), b.id.toLowerCase()));
+  return sort.startsWith('-') ? sorted.reverse() : sorted;
+}
+
+/** The console list paths, the collection each serves and the items of an inventory it holds. */
+export function consoleLists(inventory: Inventory): { path: string; collection: Collection; items: readonly { id: string }[] }[] {
+  return [
+    { path: 'endpoints', collection: 'endpoints', items: inventory.endpoints },
+    { path: 'remediation-targets', collection: 'remediationTargets', items: inventory.remediationTargets },
+    { path: 'scopes', collection: 'scopes', items: inventory.scopes },
+    { path: 'vulnerability-findings', collection: 'findings', items: inventory.findings },
+  ];
+}
+
+/** Every sort parameter of a collection's list, both directions. */
+export function sortParameters(collection: Collection): string[] {
+  return sortKeys[collection].flatMap((key) => [key, `-${key}`]);
+}
+
+/** Whether a finding of `inventory` matches the findings' free text `q` (CVE id, title, or endpoint hostname). */
+export function findingMatchesText(inventory: Inventory, finding: Inventory['findings'][number], q: string): boolean {
+  const text = q.toLowerCase();
+  const hostname = inventory.endpoints.find((e) => e.id === finding.endpoint_id)?.hostname ?? '';
+  return [finding.cve_id, finding.title, hostname].some((field) => field.toLowerCase().includes(text));
+}
