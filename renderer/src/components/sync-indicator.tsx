@@ -19,7 +19,7 @@ export function SyncIndicator({ slug }: { slug: string }) {
         : '';
   const tone = running.length ? 'running' : failed.length ? 'failed' : 'idle';
   return (
-    <p className={`sync-indicator sync-indicator--${tone}`} role="status" data-testid="sync-indicator">
+    <p className={`sync-indicator sync-indicator--${tone}`} aria-live="polite" data-testid="sync-indicator">
       {text ? <Link to={paths.organizations(slug)}>{text}</Link> : null}
     </p>
   );

@@ -113,14 +113,15 @@ function OrganizationsTable({
                   )}
                 </td>
                 <td>{replica ? (status?.state.lastSuccessAt ? formatDateTime(status.state.lastSuccessAt) : status ? 'Never' : '…') : '—'}</td>
-                <td className="organizations-table__error" data-testid={`sync-error-${organization.slug}`}>
+                <td className={replica && status?.state.lastError ? 'organizations-table__error' : undefined} data-testid={`sync-error-${organization.slug}`}>
                   {replica ? (status?.state.lastError ?? '—') : '—'}
                 </td>
                 <td className="organizations-table__actions">
                   {replica ? (
                     confirming === organization.slug ? (
                       <>
-                        <button type="button" className="danger" autoFocus onClick={() => confirmDisconnect(organization.slug)} disabled={disconnect.isPending}>
+                        {/* Keyed: a new element, so that it takes the focus when it appears. */}
+                        <button key="confirm" type="button" className="danger" autoFocus onClick={() => confirmDisconnect(organization.slug)} disabled={disconnect.isPending}>
                           Confirm disconnect {organization.slug}
                         </button>{' '}
                         <button type="button" onClick={() => setConfirming(undefined)}>
