@@ -33,6 +33,8 @@ export interface ConsoleServer {
   consoleUrl: string;
   /** The demo organization's API key when this start created it. */
   demoApiKey: string | undefined;
+  /** The replicas' syncs: the desktop menu shows their state and starts them here. */
+  sync: SyncScheduler;
   stop(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
               apiBaseUrl: () => baseUrl,
               agentConfig: { sealer, serverUrl: () => baseUrl, log: logError },
               sync: scheduler,
+              sealer,
             }),
             staticRouter: serveRenderer(path.join(packageRoot(), 'dist', 'renderer')),
           },
@@ -77,6 +80,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       consoleToken,
       consoleUrl: `${server.url}/#token=${consoleToken}`,
       demoApiKey,
+      sync: scheduler,
       async stop() {
         await scheduler.stop();
         await server.close();

@@ -85,6 +85,15 @@ describe('startDesktopApp', () => {
     expect(window.webContents.loadURL).toHaveBeenLastCalledWith(`${origin}/orgs/demo/vulnerability-findings`);
   });
 
+  it('has a Sync menu that follows the replicas, and View → Organizations', () => {
+    const template = Menu.buildFromTemplate.mock.calls.at(-1)?.[0] as Electron.MenuItemConstructorOptions[];
+    const sync = template.find((item) => item.label === '&Sync')?.submenu as Electron.MenuItemConstructorOptions[];
+    expect(sync[0]).toMatchObject({ label: 'No Remote Tenants Connected', enabled: false });
+    window.webContents.mainFrame.url = `${origin}/orgs/demo`;
+    sync.find((item) => item.id === 'sync-organizations')?.click?.({} as never, undefined, {} as never);
+    expect(window.webContents.loadURL).toHaveBeenLastCalledWith(`${origin}/orgs/demo/organizations`);
+  });
+
   it('focuses its window when a second instance starts', () => {
     window.minimized = true;
     app.emit('second-instance');

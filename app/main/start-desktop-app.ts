@@ -6,6 +6,7 @@ import { chooseSealer } from './choose-sealer.js';
 import { guardWebContents } from './guard-web-contents.js';
 import { registerIpcHandlers } from './ipc/register-ipc-handlers.js';
 import { buildAppMenu, viewPath } from './menu/build-app-menu.js';
+import { followSyncs, replicaSyncs } from './menu/sync-menu.js';
 import { secureSession } from './secure-session.js';
 
 /** Where the desktop app keeps its data and finds its preload. */
@@ -81,19 +82,33 @@ export async function startDesktopApp(options: DesktopAppOptions): Promise<Deskt
     appVersion: app.getVersion(),
     defaultSaveFolder: app.getPath('downloads'),
   });
-  Menu.setApplicationMenu(
-    buildAppMenu({
-      platform: process.platform,
-      consoleOrigin,
-      isPackaged: app.isPackaged,
-      showView: (section) => {
-        showWindow();
-        const contents = window?.webContents;
-        const href = new URL(viewPath(contents?.getURL() ?? '', section), consoleOrigin).href;
-        contents?.loadURL(href).catch((error: unknown) => console.error(`Could not show ${href}:`, error));
-      },
-    }),
-  );
+  const { store, sync } = consoleServer;
+  // Menus are built, not bound: the Sync menu is rebuilt as the replicas' syncs move on.
+  const setMenu = () =>
+    Menu.setApplicationMenu(
+      buildAppMenu({
+        platform: process.platform,
+        consoleOrigin,
+        isPackaged: app.isPackaged,
+        showView: (section) => {
+          showWindow();
+          const contents = window?.webContents;
+          const href = new URL(viewPath(contents?.getURL() ?? '', section), consoleOrigin).href;
+          contents?.loadURL(href).catch((error: unknown) => console.error(`Could not show ${href}:`, error));
+        },
+        sync: {
+          replicas: replicaSyncs(store, sync),
+          // The outcome is recorded in the store and emitted: the menu and the console show it.
+          syncNow: (slug, full) => {
+            sync.syncNow(slug, { full }).catch(() => undefined);
+            setMenu();
+          },
+        },
+      }),
+    );
+  setMenu();
+  const stopFollowingSyncs = followSyncs(sync, setMenu);
+  app.on('will-quit', stopFollowingSyncs);
   app.on('second-instance', showWindow);
   // macOS: the dock icon reopens the window of an app still running without one.
   app.on('activate', showWindow);

@@ -1,11 +1,25 @@
 import crypto from 'node:crypto';
-import { type RemoteTenant, parseRemoteUrl, remoteGet } from '../remote/remote-tenant.js';
+import { type RemoteTenant, remoteGet } from '../remote/remote-tenant.js';
+import { type ConnectOrganizationBody, type FieldIssue, connectOrganizationBodySchema } from '../schemas/console-api.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { type Organization, slugPattern } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
 
 /** A user's mistake in managing organizations, answered with its message (exit code 2, or 400). */
 export class OrganizationInputError extends Error {}
+
+/** Fields that break their rules, each with its message (422 with the issues). */
+export class OrganizationFieldsError extends OrganizationInputError {
+  constructor(readonly issues: FieldIssue[]) {
+    super(issues.map((issue) => `${issue.field}: ${issue.message}`).join('; '));
+  }
+}
+
+/** The slug is taken (409). */
+export class OrganizationExistsError extends OrganizationInputError {}
+
+/** The remote tenant answered the test request, but refused the key or is not the v1 API (502). */
+export class RemoteCheckFailedError extends OrganizationInputError {}
 
 /** Finds an organization by slug or fails with a message that names it. */
 export function requireOrganization(store: Store, slug: string): Organization {
@@ -26,7 +40,11 @@ function checkNewOrganization(store: Store, slug: string, name: string): void {
     );
   }
   if (!name.trim() || name.length > 200) throw new OrganizationInputError('The name must be 1 to 200 characters');
-  if (store.organizations.bySlug(slug)) throw new OrganizationInputError(`An organization "${slug}" exists already`);
+  requireFreeSlug(store, slug);
+}
+
+function requireFreeSlug(store: Store, slug: string): void {
+  if (store.organizations.bySlug(slug)) throw new OrganizationExistsError(`An organization "${slug}" exists already`);
 }
 
 /**
@@ -119,28 +137,29 @@ export function readRemoteTenant(store: Store, sealer: Sealer, organization: Org
 }
 
 /**
- * Connects a replica organization to its remote tenant: checks first that the remote answers
- * the v1 API with that key, then saves the organization with the key sealed.
+ * Connects a replica organization to its remote tenant: validates the input with the schema of
+ * `POST /app/organizations`, checks that the remote answers the v1 API with that key, then saves
+ * the organization with the key sealed. Nothing is saved when any of it fails. The CLI's
+ * `orgs connect` and the console both connect through here.
  */
-export async function connectReplicaOrganization(
-  store: Store,
-  sealer: Sealer,
-  input: { slug: string; name?: string; remoteUrl: string; apiKey: string },
-): Promise<Organization> {
-  const name = input.name ?? input.slug;
-  checkNewOrganization(store, input.slug, name);
-  const baseUrl = parseRemoteUrl(input.remoteUrl);
-  if (!baseUrl) throw new OrganizationInputError(`--remote "${input.remoteUrl}" is not an http or https URL without credentials, query or fragment`);
-  const apiKey = input.apiKey.trim();
-  if (!apiKey || /\s/.test(apiKey)) throw new OrganizationInputError('The remote API key is empty or contains white space');
+export async function connectReplicaOrganization(store: Store, sealer: Sealer, input: ConnectOrganizationBody): Promise<Organization> {
+  const parsed = connectOrganizationBodySchema.safeParse(input);
+  if (!parsed.success) {
+    throw new OrganizationFieldsError(parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || 'body', message: issue.message })));
+  }
+  const { slug, remoteUrl: baseUrl, apiKey } = parsed.data;
+  const name = parsed.data.name ?? slug;
+  requireFreeSlug(store, slug);
   const response = await remoteGet({ baseUrl, apiKey }, '/v1/scopes?limit=1');
-  if (response.status === 401) throw new OrganizationInputError(`The remote tenant ${baseUrl} refused the API key (401)`);
-  if (!response.ok) throw new OrganizationInputError(`The remote tenant ${baseUrl} answered ${response.status} to a test request`);
+  if (response.status === 401) throw new RemoteCheckFailedError(`The remote tenant ${baseUrl} refused the API key (401)`);
+  if (!response.ok) throw new RemoteCheckFailedError(`The remote tenant ${baseUrl} answered ${response.status} to a test request`);
   const body = (await response.json().catch(() => undefined)) as { data?: unknown; total?: unknown } | undefined;
   if (!Array.isArray(body?.data) || typeof body.total !== 'number') {
-    throw new OrganizationInputError(`${baseUrl} answered, but not as the Remediation Inventory v1 API`);
+    throw new RemoteCheckFailedError(`${baseUrl} answered, but not as the Remediation Inventory v1 API`);
   }
-  return store.write(() =>
-    store.organizations.insert({ slug: input.slug, name, kind: 'replica', remoteUrl: baseUrl, remoteKeySealed: sealer.seal(Buffer.from(apiKey)) }),
-  );
+  return store.write(() => {
+    // Checked again: another connect may have taken the slug while the remote answered.
+    requireFreeSlug(store, slug);
+    return store.organizations.insert({ slug, name, kind: 'replica', remoteUrl: baseUrl, remoteKeySealed: sealer.seal(Buffer.from(apiKey)) });
+  });
 }

@@ -2,6 +2,7 @@
  * Requests and answers of the console's own API under `/app` (DESIGN section 4). The renderer
  * imports the types from here; the server validates every input with these schemas.
  */
+import { parseRemoteUrl } from '../remote/remote-tenant.js';
 import type { osFamilies } from './common.js';
 import {
   endpointListQuerySchema,
@@ -23,6 +24,9 @@ export interface ConsoleOrganization {
   hasEnrollmentSecret: boolean;
   createdAt: string;
 }
+
+/** A replica's sync as `GET /app/sync` and `GET /app/orgs/:slug/sync` answer it: the scheduler's own type. */
+export type { SyncStatus as ConsoleSyncStatus } from '../sync/sync-scheduler.js';
 
 /** `GET /app/session`: where local tools reach the loopback API. */
 export interface ConsoleSession {
@@ -49,8 +53,49 @@ export interface CreatedApiKey {
   info: ConsoleApiKey;
 }
 
+const slugRegex = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+
 /** Path parameter of an organization. */
-export const slugParamSchema = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, 'is not an organization slug');
+export const slugParamSchema = z.string().regex(slugRegex, 'is not an organization slug');
+
+/**
+ * `POST /app/organizations` body, and what `orgs connect` passes: a replica of a remote tenant.
+ * `remoteUrl` comes out normalized (no trailing slash); a missing or blank name is the slug.
+ */
+export const connectOrganizationBodySchema = z.strictObject({
+  slug: z
+    .string({ error: 'is required' })
+    .trim()
+    .regex(slugRegex, 'must be 1 to 40 lowercase letters, digits and inner hyphens'),
+  name: z.string().trim().max(200, 'must be at most 200 characters').nullish().transform((v) => v || undefined),
+  remoteUrl: z
+    .string({ error: 'is required' })
+    .trim()
+    .transform((text, context) => {
+      const url = parseRemoteUrl(text);
+      if (!url) context.addIssue({ code: 'custom', message: 'must be an http or https URL without credentials, query or fragment' });
+      return url ?? z.NEVER;
+    }),
+  apiKey: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, 'is required')
+    .max(1024, 'must be at most 1024 characters')
+    .regex(/^\S+$/, 'must not contain white space'),
+});
+export type ConnectOrganizationBody = z.input<typeof connectOrganizationBodySchema>;
+
+/** A field the server refused, with why: the console shows it beside the field. */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+/** The error answer of an invalid body: the `{"error"}` of every error, plus each field's issue. */
+export interface FieldErrorBody {
+  error: string;
+  issues: FieldIssue[];
+}
 
 /** An order of a console list: a column, either way; ties are broken by id, in the same direction. */
 export interface ListSort<K extends string = string> {

@@ -1,7 +1,24 @@
 import express from 'express';
 import { HttpError } from '../http/http-error.js';
 import { organizationOf } from '../http/app/organization-param.js';
-import type { SyncScheduler } from './sync-scheduler.js';
+import type { Store } from '../store/store.js';
+import type { SyncScheduler, SyncStatus } from './sync-scheduler.js';
+
+/**
+ * `GET /app/sync`: the sync status of every replica, for the console's organizations view and its
+ * top-bar indicator (one request, polled only while a sync runs).
+ */
+export function syncOverviewRoute(store: Store, scheduler: SyncScheduler): express.Router {
+  const router = express.Router();
+  router.get('/sync', (_req, res) => {
+    const data = store.organizations
+      .list()
+      .filter((organization) => organization.kind === 'replica')
+      .flatMap((organization) => scheduler.status(organization.slug) ?? []);
+    res.json({ data } satisfies { data: SyncStatus[] });
+  });
+  return router;
+}
 
 /**
  * The console's sync operations, mounted on the organization router of /app (under

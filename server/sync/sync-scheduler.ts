@@ -45,6 +45,7 @@ export const defaultSyncIntervalMs = 15 * 60_000;
 export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
   private readonly running = new Map<string, Promise<SyncReport>>();
   private readonly progress = new Map<string, SyncProgress>();
+  private readonly cancels = new Map<string, AbortController>();
   private readonly abort = new AbortController();
   private timer: NodeJS.Timeout | undefined;
 
@@ -87,15 +88,30 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
   syncNow(slug: string, options: { full?: boolean } = {}): Promise<SyncReport> {
     const existing = this.running.get(slug);
     if (existing) return existing;
-    const promise = this.run(slug, options.full ?? false, (progress) => {
+    const cancel = new AbortController();
+    this.cancels.set(slug, cancel);
+    const signal = AbortSignal.any([this.abort.signal, cancel.signal]);
+    const promise = this.run(slug, options.full ?? false, signal, (progress) => {
       this.progress.set(slug, progress);
       this.emit('progress', progress);
     }).finally(() => {
       this.running.delete(slug);
       this.progress.delete(slug);
+      this.cancels.delete(slug);
     });
     this.running.set(slug, promise);
     return promise;
+  }
+
+  /**
+   * Interrupts the running sync of a replica, if any, and waits until none runs (a sync asked
+   * for meanwhile is interrupted too): then the replica can be removed.
+   */
+  async cancel(slug: string): Promise<void> {
+    for (let running = this.running.get(slug); running; running = this.running.get(slug)) {
+      this.cancels.get(slug)?.abort(new SyncFailedError('The sync was interrupted: the organization is being disconnected'));
+      await running.catch(() => undefined);
+    }
   }
 
   /** Syncs every replica (that `due` accepts), one after another; failures are recorded and emitted, not thrown. */
@@ -119,13 +135,13 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
     };
   }
 
-  private async run(slug: string, full: boolean, onProgress: (progress: SyncProgress) => void): Promise<SyncReport> {
+  private async run(slug: string, full: boolean, signal: AbortSignal, onProgress: (progress: SyncProgress) => void): Promise<SyncReport> {
     const { store, sealer } = this.options;
     try {
       const organization = this.replica(slug);
       const remote = readRemoteTenant(store, sealer, organization);
       if (!remote) throw new SyncFailedError(`"${slug}" has no remote tenant connected`);
-      const report = await syncOrganization(store, organization, remote, { full, policy: this.options.policy, signal: this.abort.signal, onProgress });
+      const report = await syncOrganization(store, organization, remote, { full, policy: this.options.policy, signal, onProgress });
       this.emit('finished', report);
       return report;
     } catch (error) {

@@ -9,7 +9,7 @@ const origin = 'http://127.0.0.1:7300';
 
 function menu(platform: NodeJS.Platform, isPackaged = true) {
   const showView = vi.fn();
-  const template = appMenuTemplate({ platform, consoleOrigin: origin, isPackaged, showView });
+  const template = appMenuTemplate({ platform, consoleOrigin: origin, isPackaged, showView, sync: { replicas: [], syncNow: vi.fn() } });
   const click = (item: Item | undefined) => item?.click?.({} as never, undefined, {} as never);
   return { template, showView, click };
 }
@@ -17,10 +17,18 @@ function menu(platform: NodeJS.Platform, isPackaged = true) {
 describe('appMenuTemplate', () => {
   beforeEach(() => resetFakeElectron());
 
-  it('has the app menu on macOS only, then File, Edit, View, Window, Help', () => {
+  it('has the app menu on macOS only, then File, Edit, View, Sync, Window, Help', () => {
     const names = (template: Item[]) => template.map((item) => item.label ?? item.role);
-    expect(names(menu('darwin').template)).toEqual(['Remediation Console', '&File', 'editMenu', '&View', 'windowMenu', 'help']);
-    expect(names(menu('linux').template)).toEqual(['&File', 'editMenu', '&View', 'windowMenu', 'help']);
+    expect(names(menu('darwin').template)).toEqual(['Remediation Console', '&File', 'editMenu', '&View', '&Sync', 'windowMenu', 'help']);
+    expect(names(menu('linux').template)).toEqual(['&File', 'editMenu', '&View', '&Sync', 'windowMenu', 'help']);
+  });
+
+  it('opens the Organizations view from the Sync menu, as View → Organizations (Ctrl/Cmd+8) does', () => {
+    const { template, showView, click } = menu('linux');
+    const sync = template.find((item) => item.label === '&Sync')?.submenu as Item[];
+    click(sync.find((item) => item.id === 'sync-organizations'));
+    expect(showView).toHaveBeenLastCalledWith('organizations');
+    expect(consoleViews.find((view) => view.section === 'organizations')?.accelerator).toBe('CmdOrCtrl+8');
   });
 
   it('shows each view of the console by its section, with its shortcut', () => {

@@ -1,6 +1,7 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron';
 import { productName } from '../../../server/store/data-directory.js';
 import { openExternalLink } from '../open-external-link.js';
+import { type SyncMenuContext, syncMenuTemplate } from './sync-menu.js';
 
 /**
  * The console's views, by the section of an organization's URL the renderer routes them under
@@ -14,6 +15,7 @@ export const consoleViews = [
   { id: 'view-vulnerability-findings', label: 'Vulnerability Findings', section: 'vulnerability-findings', accelerator: 'CmdOrCtrl+5' },
   { id: 'view-coverage-gaps', label: 'Coverage Gaps', section: 'coverage-gaps', accelerator: 'CmdOrCtrl+6' },
   { id: 'view-api-keys', label: 'API Keys', section: 'api-keys', accelerator: 'CmdOrCtrl+7' },
+  { id: 'view-organizations', label: 'Organizations', section: 'organizations', accelerator: 'CmdOrCtrl+8' },
 ] as const;
 
 /**
@@ -40,9 +42,11 @@ export interface AppMenuContext {
   isPackaged: boolean;
   /** Shows a view of the console in the window, by its section (see {@link consoleViews}). */
   showView: (section: string) => void;
+  /** The replicas and their syncs, for the Sync menu. */
+  sync: Omit<SyncMenuContext, 'showOrganizations'>;
 }
 
-/** The application menu's template: app (macOS), File, Edit, View, Window, Help. */
+/** The application menu's template: app (macOS), File, Edit, View, Sync, Window, Help. */
 export function appMenuTemplate(context: AppMenuContext): MenuItemConstructorOptions[] {
   const mac = context.platform === 'darwin';
   const appMenu: MenuItemConstructorOptions[] = mac
@@ -89,6 +93,7 @@ export function appMenuTemplate(context: AppMenuContext): MenuItemConstructorOpt
         { role: 'togglefullscreen' },
       ],
     },
+    syncMenuTemplate({ ...context.sync, showOrganizations: () => context.showView('organizations') }),
     { role: 'windowMenu' },
     {
       role: 'help',

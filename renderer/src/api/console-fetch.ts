@@ -1,10 +1,12 @@
+import type { FieldIssue } from '../../../server/schemas/console-api';
 import { consoleToken } from './console-token';
 
-/** An error answer of the server, with its status and `{"error"}` message. */
+/** An error answer of the server, with its status, `{"error"}` message and, for an invalid body, each field's issue. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly issues: FieldIssue[] = [],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -26,8 +28,8 @@ export async function consoleRequest(path: string, init: RequestInit = {}): Prom
     throw new ApiError(0, 'The console cannot reach its server. Is it still running?');
   }
   if (!response.ok) {
-    const body = (await response.json().catch(() => undefined)) as { error?: string } | undefined;
-    throw new ApiError(response.status, body?.error ?? `The server answered ${response.status}`);
+    const body = (await response.json().catch(() => undefined)) as { error?: string; issues?: FieldIssue[] } | undefined;
+    throw new ApiError(response.status, body?.error ?? `The server answered ${response.status}`, body?.issues);
   }
   return response;
 }

@@ -3,6 +3,7 @@ import type {
   ConsoleApiKey,
   ConsoleOrganization,
   ConsoleSession,
+  ConsoleSyncStatus,
   CoverageGaps,
   Dashboard,
   ScopeCoverage,
@@ -34,6 +35,20 @@ export const organizationsQuery = () =>
   queryOptions({
     queryKey: queryKeys.organizations(),
     queryFn: () => consoleJson<{ data: ConsoleOrganization[] }>('/organizations').then((answer) => answer.data),
+  });
+
+/** How often the sync status is asked while a sync runs; never while none does. */
+export const syncPollMs = 1_000;
+
+/**
+ * The sync status of every replica, with the running syncs' progress. Polled only while a sync
+ * runs: the interval is a function of the last answer, so an idle console sends nothing.
+ */
+export const syncOverviewQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.syncOverview(),
+    queryFn: ({ signal }) => consoleJson<{ data: ConsoleSyncStatus[] }>('/sync', { signal }).then((answer) => answer.data),
+    refetchInterval: (query) => (query.state.data?.some((status) => status.running) ? syncPollMs : false),
   });
 
 /** One page of a list, `offset` a multiple of the page size. */

@@ -7,6 +7,7 @@ import type { CollectionPath, ListFilters } from './collections';
 export const queryKeys = {
   session: () => ['session'] as const,
   organizations: () => ['organizations'] as const,
+  syncOverview: () => ['sync'] as const,
   organization: (slug: string) => ['org', slug] as const,
   dashboard: (slug: string) => [...queryKeys.organization(slug), 'dashboard'] as const,
   list: (slug: string, collection: CollectionPath, filters: ListFilters) =>

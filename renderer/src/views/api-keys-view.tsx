@@ -4,6 +4,7 @@ import type { CreatedApiKey } from '../../../server/schemas/console-api';
 import { useCreateApiKey, useRevokeApiKey } from '../api/api-key-mutations';
 import { apiKeysQuery, sessionQuery } from '../api/console-queries';
 import { CopyButton } from '../components/copy-button';
+import { PlainTableHead } from '../components/plain-table-head';
 import { Loading, QueryError } from '../components/query-state';
 import { formatDateTime } from '../lib/format';
 
@@ -49,17 +50,7 @@ export function ApiKeysView({ slug }: { slug: string }) {
       ) : (
         <table className="plain-table">
           <caption className="visually-hidden">API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Label</th>
-              <th scope="col">Created</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <PlainTableHead columns={['Key', 'Label', 'Created', 'Status']} />
           <tbody>
             {keys.data.map((key) => (
               <tr key={key.id}>

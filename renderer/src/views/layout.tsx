@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { organizationsQuery, sessionQuery } from '../api/console-queries';
+import { useRefreshAfterSync } from '../api/use-refresh-after-sync';
+import { SyncIndicator } from '../components/sync-indicator';
 import { paths } from '../lib/paths';
 
 const sections = [
@@ -13,11 +15,13 @@ const sections = [
   ['Coverage gaps', 'coverage-gaps'],
   ['API keys', 'api-keys'],
   ['Agent configuration', 'agent-config'],
+  ['Organizations', 'organizations'],
 ] as const;
 
 /** The frame of every organization's views: organization switcher, navigation, API address. */
 export function Layout() {
   const { slug = '' } = useParams();
+  useRefreshAfterSync();
   return (
     <div className="app">
       <a className="skip-link" href="#main">
@@ -26,6 +30,7 @@ export function Layout() {
       <header className="topbar">
         <span className="topbar__name">Remediation Console</span>
         <OrganizationSwitcher slug={slug} />
+        <SyncIndicator slug={slug} />
         <ApiAddress />
       </header>
       <nav className="sidebar" aria-label="Views">

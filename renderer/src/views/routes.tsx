@@ -13,6 +13,7 @@ import { EndpointDetail } from './endpoint-detail';
 import { FindingDetail } from './finding-detail';
 import { Layout } from './layout';
 import { ListView } from './list-view';
+import { OrganizationsView } from './organizations-view';
 import { ScopeDetail } from './scope-detail';
 import { TargetDetail } from './target-detail';
 
@@ -56,6 +57,7 @@ export const routes: RouteObject[] = [
       { path: 'coverage-gaps', element: withParams((slug) => <CoverageGapsView slug={slug} />) },
       { path: 'api-keys', element: withParams((slug) => <ApiKeysView slug={slug} />) },
       { path: 'agent-config', element: withParams((slug) => <AgentConfigView slug={slug} />) },
+      { path: 'organizations', element: withParams((slug) => <OrganizationsView slug={slug} />) },
     ],
   },
   { path: '*', element: <p className="state">No such page. <a href="/">Open the console</a></p> },

@@ -1,5 +1,6 @@
 import express from 'express';
-import type { ConsoleOrganization, ConsoleSession } from '../../schemas/console-api.js';
+import type { ConsoleSession } from '../../schemas/console-api.js';
+import type { Sealer } from '../../secrets/sealer.js';
 import type { Store } from '../../store/store.js';
 import { type AgentConfigContext, agentConfigRoutes } from './agent-config-routes.js';
 import { apiKeyRoutes } from './api-key-routes.js';
@@ -7,8 +8,9 @@ import { coverageRoutes } from './coverage-routes.js';
 import { csvExportRoutes } from './csv-export-routes.js';
 import { inventoryRoutes } from './inventory-routes.js';
 import { resolveOrganization } from './organization-param.js';
+import { organizationRoutes } from './organization-routes.js';
 import type { SyncScheduler } from '../../sync/sync-scheduler.js';
-import { syncRoutes } from '../../sync/sync-routes.js';
+import { syncOverviewRoute, syncRoutes } from '../../sync/sync-routes.js';
 import { requireConsoleToken } from './require-console-token.js';
 
 /** What the console's control API needs. */
@@ -21,6 +23,8 @@ export interface AppRouterContext {
   agentConfig?: AgentConfigContext;
   /** Replica sync: status, progress and sync-now; left out where nothing syncs (tests). */
   sync?: SyncScheduler;
+  /** Seals the remote keys of the replicas the console connects; left out where nothing is connected (tests). */
+  sealer?: Sealer;
 }
 
 /** The console's control API under /app (DESIGN section 4), guarded by the console token. */
@@ -31,12 +35,8 @@ export function appRouter(context: AppRouterContext): express.Router {
   router.get('/session', (_req, res) => {
     res.json({ apiBaseUrl: context.apiBaseUrl() } satisfies ConsoleSession);
   });
-  router.get('/organizations', (_req, res) => {
-    const data: ConsoleOrganization[] = store.organizations
-      .list()
-      .map(({ rowId: _rowId, certificatePem: _pem, ...organization }) => organization);
-    res.json({ data });
-  });
+  router.use(organizationRoutes({ store, sealer: context.sealer, sync: context.sync }));
+  if (context.sync) router.use(syncOverviewRoute(store, context.sync));
 
   const organization = express.Router({ mergeParams: true });
   organization.use(resolveOrganization(store));

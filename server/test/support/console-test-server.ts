@@ -3,8 +3,11 @@ import { consoleTokenHeader, generateConsoleToken } from '../../http/app/require
 import { createHttpApp } from '../../http/create-http-app.js';
 import { type RunningServer, startServer } from '../../http/start-server.js';
 import type { Inventory } from '../../schemas/inventory.js';
+import type { Sealer } from '../../secrets/sealer.js';
 import type { Organization } from '../../store/organizations.js';
 import { Store } from '../../store/store.js';
+import type { SyncPolicy } from '../../sync/sync-policy.js';
+import { SyncScheduler } from '../../sync/sync-scheduler.js';
 
 /** A server with the v1 API and /app over a real loopback port, on an in-memory store. */
 export interface ConsoleTestServer {
@@ -13,13 +16,21 @@ export interface ConsoleTestServer {
   server: RunningServer;
   consoleToken: string;
   orgs: { organization: Organization; inventory: Inventory; apiKey: string }[];
+  /** The replicas' scheduler, when the server was started with a sealer. */
+  sync: SyncScheduler | undefined;
   /** Calls /app with the console token (unless `token` says otherwise); JSON bodies parsed. */
   app(path: string, options?: { method?: string; body?: unknown; token?: string | null }): Promise<{ status: number; headers: Headers; body: any }>;
   close(): Promise<void>;
 }
 
-/** Starts the server as the product does, /app included, with the given organizations. */
-export async function startConsoleTestServer(orgs: { slug: string; inventory: Inventory }[]): Promise<ConsoleTestServer> {
+/**
+ * Starts the server as the product does, /app included, with the given organizations; with a
+ * sealer, also connecting replicas and syncing them (never in the background).
+ */
+export async function startConsoleTestServer(
+  orgs: { slug: string; inventory: Inventory }[],
+  options: { sealer?: Sealer; syncPolicy?: Partial<SyncPolicy> } = {},
+): Promise<ConsoleTestServer> {
   const store = await Store.open();
   const created = orgs.map(({ slug, inventory }) =>
     store.write((writes) => {
@@ -29,6 +40,7 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
     }),
   );
   const consoleToken = generateConsoleToken();
+  const sync = options.sealer ? new SyncScheduler({ store, sealer: options.sealer, policy: options.syncPolicy }) : undefined;
   let baseUrl = '';
   const server = await startServer({
     port: 0,
@@ -44,6 +56,8 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
             apiBaseUrl: () => baseUrl,
             // Test organizations have no enrollment secret or signing key: nothing is ever unsealed.
             agentConfig: { sealer: { kind: 'none', seal: (b) => b, unseal: (b) => b }, serverUrl: () => baseUrl, log: () => {} },
+            sealer: options.sealer,
+            sync,
           }),
         },
       }),
@@ -55,6 +69,7 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
     server,
     consoleToken,
     orgs: created,
+    sync,
     async app(path, options = {}) {
       const token = options.token === undefined ? consoleToken : options.token;
       const response = await fetch(`${server.url}/app${path}`, {
@@ -70,6 +85,7 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
       return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text };
     },
     async close() {
+      await sync?.stop();
       await server.close();
       store.close();
     },

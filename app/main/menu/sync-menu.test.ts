@@ -1,0 +1,92 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { SyncStatus } from '../../../server/sync/sync-scheduler.js';
+import { Store } from '../../../server/store/store.js';
+import { SyncScheduler } from '../../../server/sync/sync-scheduler.js';
+import { followSyncs, replicaStateText, replicaSyncs, syncMenuTemplate } from './sync-menu.js';
+
+vi.mock('electron', () => import('../../test/fake-electron.js'));
+
+type Item = Electron.MenuItemConstructorOptions;
+
+// The state of a replica that never synced, as the scheduler answers it, changed where a test says.
+let neverSynced: SyncStatus['state'];
+beforeAll(async () => {
+  const store = await Store.open();
+  store.write(() => store.organizations.insert({ slug: 'r', name: 'R', kind: 'replica', remoteUrl: 'http://127.0.0.1:9' }));
+  neverSynced = new SyncScheduler({ store, sealer: { kind: 'none', seal: (b) => b, unseal: (b) => b } }).status('r')!.state;
+  store.close();
+});
+const status = (org: string, running: boolean, state: Partial<SyncStatus['state']> = {}): SyncStatus => ({
+  org,
+  running,
+  progress: null,
+  state: { ...neverSynced, ...state },
+});
+const click = (item: Item | undefined) => item?.click?.({} as never, undefined, {} as never);
+
+describe('the Sync menu', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("lists each replica with its state, and syncs it now or fully through the context's scheduler", () => {
+    const syncNow = vi.fn();
+    const showOrganizations = vi.fn();
+    const menu = syncMenuTemplate({
+      replicas: [
+        { slug: 'acme', name: 'Acme', status: status('acme', false, { lastError: 'The remote tenant http://x could not be reached' }) },
+        { slug: 'busy', name: 'Busy', status: status('busy', true) },
+      ],
+      syncNow,
+      showOrganizations,
+    });
+    const items = menu.submenu as Item[];
+    expect(items.map((item) => item.label ?? item.type)).toEqual(['Acme (acme)', 'Busy (busy)', 'separator', 'Organizations…']);
+    const acme = items[0]!.submenu as Item[];
+    expect(acme[0]).toMatchObject({ label: 'Failed: The remote tenant http://x could not be reached', enabled: false });
+    click(acme.find((item) => item.label === 'Sync Now'));
+    expect(syncNow).toHaveBeenLastCalledWith('acme', false);
+    click(acme.find((item) => item.label === 'Full Sync'));
+    expect(syncNow).toHaveBeenLastCalledWith('acme', true);
+    const busy = items[1]!.submenu as Item[];
+    expect(busy[0]?.label).toBe('Syncing…');
+    expect(busy.filter((item) => /-(now|full)$/.test(item.id ?? '')).map((item) => item.enabled)).toEqual([false, false]);
+    click(items[3]);
+    expect(showOrganizations).toHaveBeenCalled();
+  });
+
+  it('says when no remote tenant is connected', () => {
+    const items = syncMenuTemplate({ replicas: [], syncNow: vi.fn(), showOrganizations: vi.fn() }).submenu as Item[];
+    expect(items[0]).toMatchObject({ label: 'No Remote Tenants Connected', enabled: false });
+  });
+
+  it('words a synced and a never synced replica', () => {
+    expect(replicaStateText(status('a', false, { lastSuccessAt: '2026-01-02T03:04:05Z' }), (iso) => `at ${iso}`)).toBe('Synced at 2026-01-02T03:04:05Z');
+    expect(replicaStateText(status('a', false))).toBe('Never synced');
+  });
+
+  it("reads the replicas from the store and follows the scheduler's events, one rebuild per burst", async () => {
+    const store = await Store.open();
+    const scheduler = new SyncScheduler({ store, sealer: { kind: 'none', seal: (b) => b, unseal: (b) => b } });
+    try {
+      store.write(() => {
+        store.organizations.insert({ slug: 'local', name: 'Local', kind: 'local' });
+        store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl: 'http://127.0.0.1:9' });
+      });
+      expect(replicaSyncs(store, scheduler)).toEqual([{ slug: 'replica', name: 'Replica', status: expect.objectContaining({ org: 'replica', running: false }) }]);
+
+      vi.useFakeTimers();
+      const rebuild = vi.fn();
+      const stop = followSyncs(scheduler, rebuild, 500);
+      scheduler.emit('progress', { org: 'replica', mode: 'full', phase: 'checking', fetched: 0, total: 0 });
+      scheduler.emit('failed', { org: 'replica', error: 'x' });
+      vi.advanceTimersByTime(500);
+      expect(rebuild).toHaveBeenCalledTimes(1);
+      stop();
+      scheduler.emit('failed', { org: 'replica', error: 'x' });
+      vi.advanceTimersByTime(500);
+      expect(rebuild).toHaveBeenCalledTimes(1);
+    } finally {
+      await scheduler.stop();
+      store.close();
+    }
+  });
+});

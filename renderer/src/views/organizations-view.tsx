@@ -1,0 +1,164 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { ConsoleOrganization, ConsoleSyncStatus } from '../../../server/schemas/console-api';
+import { organizationsQuery, syncOverviewQuery } from '../api/console-queries';
+import { useDisconnectOrganization, useStartSync } from '../api/organization-mutations';
+import { ConnectOrganizationForm } from '../components/connect-organization-form';
+import { PlainTableHead } from '../components/plain-table-head';
+import { Loading, QueryError } from '../components/query-state';
+import { SyncProgress } from '../components/sync-progress';
+import { formatDateTime } from '../lib/format';
+import { syncStateWord } from '../lib/sync-status';
+import '../styles/organizations.css';
+
+/**
+ * Every organization of the store: connect a remote tenant; per replica its sync (status, last
+ * success, last error, progress while it runs), sync now, full sync, disconnect.
+ */
+export function OrganizationsView({ slug }: { slug: string }) {
+  const organizations = useQuery(organizationsQuery());
+  const overview = useQuery(syncOverviewQuery());
+  const [connected, setConnected] = useState<ConsoleOrganization | undefined>(undefined);
+
+  return (
+    <section className="view" aria-labelledby="view-title">
+      <header className="view__header">
+        <h1 id="view-title">Organizations</h1>
+      </header>
+      <p className="hint">
+        Local organizations keep their data here. A replica copies a remote tenant through its v1 API: it syncs in the background every 15
+        minutes, and on demand.
+      </p>
+      <ConnectOrganizationForm onConnected={setConnected} />
+      {connected ? (
+        <p className="notice" role="status">
+          Connected “{connected.name}” ({connected.slug}); its first sync has started.
+        </p>
+      ) : null}
+      <h2>Organizations and their sync</h2>
+      {organizations.isPending ? (
+        <Loading what="organizations" />
+      ) : organizations.isError ? (
+        <QueryError error={organizations.error} onRetry={() => void organizations.refetch()} />
+      ) : (
+        <>
+          {overview.isError ? <QueryError error={overview.error} onRetry={() => void overview.refetch()} /> : null}
+          {organizations.data.some((o) => o.kind === 'replica') ? null : (
+            <p className="state" data-testid="no-replicas">
+              No remote tenant is connected yet: connect one above.
+            </p>
+          )}
+          <OrganizationsTable organizations={organizations.data} statuses={overview.data} currentSlug={slug} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function OrganizationsTable({
+  organizations,
+  statuses,
+  currentSlug,
+}: {
+  organizations: ConsoleOrganization[];
+  statuses: ConsoleSyncStatus[] | undefined;
+  currentSlug: string;
+}) {
+  const startSync = useStartSync();
+  const disconnect = useDisconnectOrganization();
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState<string | undefined>(undefined);
+  const statusOf = (slug: string) => statuses?.find((status) => status.org === slug);
+
+  const confirmDisconnect = (slug: string) =>
+    disconnect.mutate(slug, {
+      onSettled: () => setConfirming(undefined),
+      // The view stays, in the frame of an organization that still exists.
+      onSuccess: () => {
+        if (slug === currentSlug) void navigate('/', { replace: true });
+      },
+    });
+
+  return (
+    <>
+      <table className="plain-table organizations-table">
+        <caption className="visually-hidden">Organizations</caption>
+        <PlainTableHead columns={['Organization', 'Kind', 'Sync', 'Last success', 'Last error']} />
+        <tbody>
+          {organizations.map((organization) => {
+            const status = statusOf(organization.slug);
+            const word = status ? syncStateWord(status) : undefined;
+            const replica = organization.kind === 'replica';
+            return (
+              <tr key={organization.slug} data-testid={`organization-${organization.slug}`}>
+                <th scope="row">
+                  {organization.name} <code>{organization.slug}</code>
+                  {replica && organization.remoteUrl ? <div className="organizations-table__remote">{organization.remoteUrl}</div> : null}
+                </th>
+                <td>
+                  {organization.kind}
+                  {organization.isDemo ? ' (demo)' : ''}
+                </td>
+                <td data-testid={`sync-state-${organization.slug}`}>
+                  {!replica ? (
+                    '—'
+                  ) : !status ? (
+                    '…'
+                  ) : (
+                    <>
+                      <span className={`sync-word sync-word--${word}`}>{word}</span>
+                      {status.running ? <SyncProgress slug={organization.slug} progress={status.progress} /> : null}
+                    </>
+                  )}
+                </td>
+                <td>{replica ? (status?.state.lastSuccessAt ? formatDateTime(status.state.lastSuccessAt) : status ? 'Never' : '…') : '—'}</td>
+                <td className={replica && status?.state.lastError ? 'organizations-table__error' : undefined} data-testid={`sync-error-${organization.slug}`}>
+                  {replica ? (status?.state.lastError ?? '—') : '—'}
+                </td>
+                <td className="organizations-table__actions">
+                  {replica ? (
+                    confirming === organization.slug ? (
+                      <>
+                        {/* Keyed: a new element, so that it takes the focus when it appears. */}
+                        <button key="confirm" type="button" className="danger" autoFocus onClick={() => confirmDisconnect(organization.slug)} disabled={disconnect.isPending}>
+                          Confirm disconnect {organization.slug}
+                        </button>{' '}
+                        <button type="button" onClick={() => setConfirming(undefined)}>
+                          Cancel
+                        </button>
+                      </>
+                    ) : (
+                      <>
+                        <button
+                          type="button"
+                          disabled={status?.running}
+                          onClick={() => startSync.mutate({ slug: organization.slug, full: false })}
+                        >
+                          Sync now<span className="visually-hidden"> {organization.slug}</span>
+                        </button>{' '}
+                        <button type="button" disabled={status?.running} onClick={() => startSync.mutate({ slug: organization.slug, full: true })}>
+                          Full sync<span className="visually-hidden"> {organization.slug}</span>
+                        </button>{' '}
+                        <button type="button" onClick={() => setConfirming(organization.slug)}>
+                          Disconnect<span className="visually-hidden"> {organization.slug}</span>
+                        </button>
+                      </>
+                    )
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {confirming ? (
+        <p className="hint" role="status">
+          Disconnecting “{confirming}” removes its replicated data and its remote key from this machine; the remote tenant is not changed.
+        </p>
+      ) : null}
+      {startSync.isError ? <QueryError error={startSync.error} /> : null}
+      {disconnect.isError ? <QueryError error={disconnect.error} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,81 @@
+import express from 'express';
+import {
+  OrganizationExistsError,
+  OrganizationFieldsError,
+  RemoteCheckFailedError,
+  connectReplicaOrganization,
+  removeOrganization,
+} from '../../organizations/manage-organizations.js';
+import { RemoteUnreachableError } from '../../remote/remote-tenant.js';
+import type { ConnectOrganizationBody, ConsoleOrganization, FieldErrorBody } from '../../schemas/console-api.js';
+import type { Sealer } from '../../secrets/sealer.js';
+import type { Organization } from '../../store/organizations.js';
+import type { Store } from '../../store/store.js';
+import type { SyncScheduler } from '../../sync/sync-scheduler.js';
+import { HttpError } from '../http-error.js';
+import { organizationOf, resolveOrganization } from './organization-param.js';
+
+/** An organization as the console sees it: never a secret, never the internal row id. */
+export function consoleOrganization({ rowId: _rowId, certificatePem: _pem, ...organization }: Organization): ConsoleOrganization {
+  return organization;
+}
+
+/** What connecting and disconnecting replicas takes. */
+export interface OrganizationRoutesContext {
+  store: Store;
+  /** Seals the remote API key: the CLI's key-file sealer headless, the app's own in Electron; without one, nothing can be connected (501). */
+  sealer?: Sealer;
+  /** Starts a connected replica's first sync and interrupts a disconnected one's. */
+  sync?: SyncScheduler;
+}
+
+/**
+ * `GET /app/organizations` lists them. `POST /app/organizations` connects a replica of a remote tenant (201; 422 with each field's
+ * issue; 409 when the slug is taken; 502 when the remote cannot be reached or refuses the key),
+ * then starts its first sync. `DELETE /app/orgs/:slug` disconnects a replica: its sync is
+ * interrupted and its data and sealed key removed (204); a local organization is refused (409).
+ */
+export function organizationRoutes(context: OrganizationRoutesContext): express.Router {
+  const { store, sealer, sync } = context;
+  const router = express.Router();
+
+  router.get('/organizations', (_req, res) => {
+    res.json({ data: store.organizations.list().map(consoleOrganization) });
+  });
+
+  router.post('/organizations', express.json({ limit: '16kb' }), async (req, res) => {
+    if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
+      throw new HttpError(400, 'The body must be a JSON object with slug, name, remoteUrl and apiKey');
+    }
+    if (!sealer) throw new HttpError(501, 'This server cannot store secrets: connect remote tenants from the desktop app or serve');
+    let organization: Organization;
+    try {
+      organization = await connectReplicaOrganization(store, sealer, req.body as ConnectOrganizationBody);
+    } catch (error) {
+      if (error instanceof OrganizationFieldsError) {
+        res.status(422).json({ error: `Invalid body: ${error.message}`, issues: error.issues } satisfies FieldErrorBody);
+        return;
+      }
+      if (error instanceof OrganizationExistsError) throw new HttpError(409, error.message);
+      if (error instanceof RemoteCheckFailedError || error instanceof RemoteUnreachableError) throw new HttpError(502, error.message);
+      throw error;
+    }
+    // The outcome is recorded in the store; the console follows it through the sync status.
+    sync?.syncNow(organization.slug).catch(() => undefined);
+    res.status(201).json(consoleOrganization(organization));
+  });
+
+  router.delete('/orgs/:slug', resolveOrganization(store), async (_req, res) => {
+    const organization = organizationOf(res);
+    if (organization.kind !== 'replica') {
+      throw new HttpError(409, `"${organization.slug}" is a local organization: only replicas are disconnected here (remove it with "remediation-console orgs remove")`);
+    }
+    await sync?.cancel(organization.slug);
+    // A second disconnect may have removed it while the sync stopped.
+    if (!store.organizations.bySlug(organization.slug)) throw new HttpError(404, `Organization "${organization.slug}" not found`);
+    removeOrganization(store, organization.slug);
+    res.status(204).end();
+  });
+
+  return router;
+}
