@@ -1,17 +1,28 @@
 /**
  * `npm run bench`: the performance figures the issues ask for, measured on this machine and
  * written to docs/bench.md. Sections: seeding and cold start on the large dataset, the v1 API
- * under one and sixteen connections against a bare node:http floor.
+ * under one and sixteen connections against a bare node:http floor, the console in Chromium,
+ * signed agent configuration files.
+ *
+ * BENCH_ONLY=console runs the console section alone and replaces only that section of the
+ * report. BENCH_DATA_DIR (with BENCH_KEY, an API key of the organization BENCH_ORG, `demo` by
+ * default) measures an existing data directory instead of seeding a new one.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measureAgentConfigSigning } from './agent-config-bench.js';
 import { buildMix, fetchBodies, load, startFloorServer } from './api-bench.js';
+import { reportConsole } from './console-report.js';
+import { spliceSections } from './report-sections.js';
 import { cli, mib, ms, peakResidentBytes, residentBytes, root, startServe, stop } from './support.js';
 
 const size = process.env.BENCH_SIZE ?? 'large';
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
+const only = process.env.BENCH_ONLY;
+if (only !== undefined && only !== 'console') throw new Error(`BENCH_ONLY=${only}: the only section that runs alone is "console"`);
+const givenDataDir = process.env.BENCH_DATA_DIR;
+const slug = process.env.BENCH_ORG ?? (givenDataDir ? 'demo' : 'bench');
 const report: string[] = [];
 const say = (line = '') => {
   console.log(line);
@@ -39,26 +50,43 @@ async function firstOkAnswer(url: string, key: string): Promise<void> {
   }
 }
 
-async function main() {
+/** BENCH_DATA_DIR as it is, or a new data directory seeded now (and how long that took). */
+function prepareDataDir(): { dataDir: string; key: string; seedSeconds?: number } {
+  if (givenDataDir) {
+    if (!process.env.BENCH_KEY) throw new Error('BENCH_DATA_DIR needs BENCH_KEY, an API key of its organization');
+    return { dataDir: givenDataDir, key: process.env.BENCH_KEY };
+  }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-bench-'));
+  cli(dataDir, 'orgs', 'create', '--slug', slug, '--name', 'Benchmark');
+  const key = cli(dataDir, 'keys', 'create', '--org', slug).trim();
+  const started = performance.now();
+  cli(dataDir, 'seed', '--org', slug, '--size', size, '--seed', '7');
+  return { dataDir, key, seedSeconds: (performance.now() - started) / 1000 };
+}
+
+async function main() {
+  const { dataDir, key, seedSeconds } = prepareDataDir();
   try {
     say(`# Benchmark report`);
     say();
     say(`Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ` +
       `${mib(os.totalmem())} memory, Node ${process.version}. Dataset: \`${size}\`. Load runs: ${seconds} s each, autocannon in the benchmark process, the server in its own.`);
     say();
+    if (only === 'console') {
+      const serve = await startServe(dataDir);
+      await firstOkAnswer(serve.url, key);
+      await reportConsole(serve.consoleUrl, slug, say);
+      await stop(serve.child);
+      writeReport();
+      return;
+    }
 
     say(`## Seeding and cold start`);
     say();
-    cli(dataDir, 'orgs', 'create', '--slug', 'bench', '--name', 'Benchmark');
-    const key = cli(dataDir, 'keys', 'create', '--org', 'bench').trim();
-    const started = performance.now();
-    cli(dataDir, 'seed', '--org', 'bench', '--size', size, '--seed', '7');
-    const seedSeconds = (performance.now() - started) / 1000;
     const databaseBytes = fs.statSync(path.join(dataDir, 'inventory.sqlite')).size;
     say(`| measure | value | target |`);
     say(`|---|---|---|`);
-    say(`| seed \`${size}\` (generate, insert, index, persist; whole CLI process) | ${seedSeconds.toFixed(1)} s | ≤ 60 s |`);
+    if (seedSeconds !== undefined) say(`| seed \`${size}\` (generate, insert, index, persist; whole CLI process) | ${seedSeconds.toFixed(1)} s | ≤ 60 s |`);
     say(`| database file | ${mib(databaseBytes)} | |`);
 
     const serve = await startServe(dataDir);
@@ -101,6 +129,7 @@ async function main() {
     say(`Ratio ours / floor: **${(ours.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}** (aim ≥ 0.5).`);
     say(`Peak resident memory of the server during the load: ${mib(peakResidentBytes(serve.child.pid!))}.`);
     say();
+    await reportConsole(serve.consoleUrl, slug, say);
     await stop(serve.child);
 
     say(`## Signed agent configuration files`);
@@ -114,11 +143,17 @@ async function main() {
     }
     say();
   } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!givenDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  const out = path.join(root, 'docs', process.env.BENCH_REPORT ?? 'bench.md');
+  writeReport();
+}
+
+/** Writes the report; a BENCH_ONLY run replaces its own sections of the last one and keeps the others. */
+function writeReport() {
+  const out = path.resolve(root, 'docs', process.env.BENCH_REPORT ?? 'bench.md');
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, `${report.join('\n')}\n`);
+  const text = `${report.join('\n')}\n`;
+  fs.writeFileSync(out, only && fs.existsSync(out) ? spliceSections(fs.readFileSync(out, 'utf8'), text) : text);
   console.log(`\nWritten to ${path.relative(root, out)}`);
 }
 

@@ -26,20 +26,20 @@ export function peakResidentBytes(pid: number): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
-/** Starts `serve` on a free port; resolves once it printed its address. */
-export async function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string; startedAt: number }> {
+/** Starts `serve` on a free port; resolves once it printed its address and the console's URL (token in the fragment). */
+export async function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string; consoleUrl: string; startedAt: number }> {
   const startedAt = performance.now();
   const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
+  const [url, consoleUrl] = await new Promise<[string, string]>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]!);
+      const match = /listening on (http:\/\/\S+)[\s\S]*Console: (\S+)/.exec(output);
+      if (match) resolve([match[1]!, match[2]!]);
     });
     child.once('exit', () => reject(new Error(`serve exited:\n${output}`)));
   });
-  return { child, url, startedAt };
+  return { child, url, consoleUrl, startedAt };
 }
 
 /** Stops a child process and waits for it. */
