@@ -77,6 +77,8 @@ const scrollAndCount = `([pixelsPerSecond, milliseconds]) => new Promise((resolv
 /** Milliseconds to the first rows of one view: opened by its URL, and by a click on its link. */
 export interface ViewTimings {
   view: string;
+  /** The warm-up: the first time the view was opened by its URL since `serve` started. */
+  first: number;
   load: number[];
   click: number[];
 }
@@ -139,8 +141,12 @@ export async function measureConsole(
   const browser = await chromium.launch({ ...playwrightConfig.use?.launchOptions, headless: true });
   try {
     // Warm the server's caches and the OS page cache once, as a console in use would have them.
-    for (const view of views) await (await openView(browser, target, view)).page.context().close();
-    const timings: ViewTimings[] = views.map((view) => ({ view: view.name, load: [], click: [] }));
+    const timings: ViewTimings[] = [];
+    for (const view of views) {
+      const opened = await openView(browser, target, view);
+      await opened.page.context().close();
+      timings.push({ view: view.name, first: opened.elapsed, load: [], click: [] });
+    }
     for (let run = 0; run < options.runs; run += 1) {
       for (const [index, view] of views.entries()) {
         const opened = await openView(browser, target, view);
