@@ -11,5 +11,8 @@ export function spliceSections(previous: string, partial: string): string {
     fresh.delete(heading(section));
     return replacement ?? section;
   });
-  return [...kept, ...fresh.values()].join('').replace(/\n*$/, '\n');
+  return [...kept, ...fresh.values()]
+    .map((section) => section.replace(/\n*$/, '\n\n'))
+    .join('')
+    .replace(/\n*$/, '\n');
 }
