@@ -26,7 +26,7 @@ export async function reportConsole(consoleUrl: string, slug: string, say: (line
     `Debian's Chromium, headless, driven by Playwright with the e2e launch options; organization \`${slug}\`. Time from the start of ` +
       `the navigation to the animation frame that paints the first rows with data (the totals on the dashboard), in the page's ` +
       `own clock: opened by its URL in a new browser context (empty cache), and by a click on its navigation link from another ` +
-      `view just loaded. ${runs} runs each, after one warm-up: the first open since \`serve\` started (its caches cold).`,
+      `view just loaded. ${runs} run${runs === 1 ? "" : "s"} each, after one warm-up: the first open since \`serve\` started (its caches cold).`,
   );
   say();
   say(`| view | by URL: median | worst | by click: median | worst | first open | target |`);
