@@ -35,21 +35,24 @@ export function peakResidentBytes(pid: number): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
-/** Starts `serve` on a free port; resolves once it printed its address and console token. */
-export async function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string; consoleToken: string; startedAt: number }> {
+/** Starts `serve` on a free port; resolves once it printed its address and the console's URL (token in the fragment). */
+export async function startServe(
+  dataDir: string,
+): Promise<{ child: ChildProcess; url: string; consoleUrl: string; consoleToken: string; startedAt: number }> {
   const startedAt = performance.now();
   const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
-  const [url, consoleToken] = await new Promise<[string, string]>((resolve, reject) => {
+  const [url, consoleUrl] = await new Promise<[string, string]>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      const token = /#token=(\S+)/.exec(output);
-      if (match && token) resolve([match[1]!, token[1]!]);
+      const match = /listening on (http:\/\/\S+)[\s\S]*Console: (\S+)/.exec(output);
+      if (match) resolve([match[1]!, match[2]!]);
     });
     child.once('exit', () => reject(new Error(`serve exited:\n${output}`)));
   });
-  return { child, url, consoleToken, startedAt };
+  const consoleToken = /#token=(\S+)/.exec(consoleUrl)?.[1];
+  if (!consoleToken) throw new Error(`serve printed no console token:\n${output}`);
+  return { child, url, consoleUrl, consoleToken, startedAt };
 }
 
 /** Stops a child process and waits for it. */

@@ -8,8 +8,7 @@ import path from 'node:path';
 import type { SyncBenchFigures } from './sync-bench.js';
 import { mib, root } from './support.js';
 
-/** The heading of the section, by which `BENCH_ONLY=sync` finds it in an existing report. */
-export const syncHeading = '## Full and incremental sync';
+const syncHeading = '## Full and incremental sync';
 
 const load = () => os.loadavg().map((n) => n.toFixed(1)).join(', ');
 
@@ -52,12 +51,4 @@ export async function syncSection(size: string, say: (line?: string) => void): P
   say(`| peak resident memory of the syncing process, after the syncs from \`serve\` | ${mib(figures.peakAfterServeSync)} | |`);
   say(`| peak resident memory at the end (the in-process remote's copy of the data included) | ${mib(figures.peakAtEnd)} | |`);
   say();
-}
-
-/** An existing report with its sync section replaced by `section` (or `section` added at its end). */
-export function withSyncSection(report: string, section: string): string {
-  const start = report.indexOf(`${syncHeading}\n`);
-  if (start < 0) return `${report.trimEnd()}\n\n${section}`;
-  const next = report.indexOf('\n## ', start + syncHeading.length);
-  return report.slice(0, start) + section + (next < 0 ? '' : report.slice(next + 1));
 }

@@ -1,9 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider, createBrowserRouter } from 'react-router';
-import { ApiError } from './api/console-fetch';
 import { captureConsoleToken, consoleToken } from './api/console-token';
+import { queryClient } from './api/query-client';
 import { routes } from './views/routes';
 import './styles/base.css';
 import './styles/layout.css';
@@ -11,16 +11,6 @@ import './styles/table.css';
 import './styles/dashboard.css';
 
 captureConsoleToken();
-
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      // A 4xx answer will not change on a retry; a lost connection may.
-      retry: (failures, error) => failures < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
-      refetchOnWindowFocus: false,
-    },
-  },
-});
 
 function MissingToken() {
   return (

@@ -1,6 +1,6 @@
 import { type QueryKey, type UseQueryOptions, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, memo, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { type ListPage, pageSize } from '../api/collections';
 import { QueryError } from './query-state';
 
@@ -85,6 +85,14 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
     if (nextOffset < total) void queryClient.prefetchQuery(pageQuery(nextOffset));
   }, [nextOffset, total, pageQuery, queryClient]);
 
+  const activate = useCallback(
+    (index: number, item: T | undefined) => {
+      setActiveRow(index);
+      if (item) onOpen(item);
+    },
+    [onOpen],
+  );
+
   const topRow = Math.floor(virtualizer.scrollOffset ?? 0) > 0 ? Math.floor((virtualizer.scrollOffset ?? 0) / rowHeight) : 0;
   useEffect(() => {
     if (!onViewChange || total === 0) return;
@@ -143,37 +151,19 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
           </div>
         </div>
         <div role="rowgroup" className="virtual-table__body" style={{ height: virtualizer.getTotalSize() }}>
-          {items.map((virtualRow) => {
-            const item = rowAt(virtualRow.index);
-            const active = virtualRow.index === activeRow;
-            return (
-              <div
-                key={virtualRow.index}
-                id={`${tableId}-row-${virtualRow.index}`}
-                role="row"
-                aria-rowindex={virtualRow.index + 2}
-                aria-selected={active}
-                className={`virtual-table__row${active ? ' is-active' : ''}${item ? '' : ' is-loading'}`}
-                style={{ gridTemplateColumns, transform: `translateY(${virtualRow.start}px)` }}
-                onClick={() => {
-                  setActiveRow(virtualRow.index);
-                  if (item) onOpen(item);
-                }}
-              >
-                {item ? (
-                  columns.map((column) => (
-                    <div role="gridcell" key={column.id} className="virtual-table__cell">
-                      {column.cell(item)}
-                    </div>
-                  ))
-                ) : (
-                  <div role="gridcell" className="virtual-table__cell virtual-table__placeholder">
-                    Loading…
-                  </div>
-                )}
-              </div>
-            );
-          })}
+          {items.map((virtualRow) => (
+            <VirtualRow<T>
+              key={virtualRow.index}
+              id={`${tableId}-row-${virtualRow.index}`}
+              index={virtualRow.index}
+              start={virtualRow.start}
+              item={rowAt(virtualRow.index)}
+              active={virtualRow.index === activeRow}
+              columns={columns}
+              gridTemplateColumns={gridTemplateColumns}
+              onActivate={activate}
+            />
+          ))}
         </div>
       </div>
       {failed?.error ? <QueryError error={failed.error} onRetry={() => void failed.refetch()} /> : null}
@@ -210,3 +200,47 @@ function ColumnHeader<T>({ column, sort, onSort }: { column: Column<T>; sort: Ta
     </div>
   );
 }
+
+interface VirtualRowProps<T> {
+  id: string;
+  index: number;
+  /** Its offset in the body, in pixels. */
+  start: number;
+  /** Undefined while its page loads. */
+  item: T | undefined;
+  active: boolean;
+  columns: Column<T>[];
+  gridTemplateColumns: string;
+  onActivate: (index: number, item: T | undefined) => void;
+}
+
+/**
+ * One row of the body. Memoized: the table renders on every scroll event, and only the rows
+ * that came into view (or whose page arrived, or that became active) need to render again.
+ */
+const VirtualRow = memo(function VirtualRow<T>(props: VirtualRowProps<T>) {
+  const { id, index, start, item, active, columns, gridTemplateColumns, onActivate } = props;
+  return (
+    <div
+      id={id}
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={active}
+      className={`virtual-table__row${active ? ' is-active' : ''}${item ? '' : ' is-loading'}`}
+      style={{ gridTemplateColumns, transform: `translateY(${start}px)` }}
+      onClick={() => onActivate(index, item)}
+    >
+      {item ? (
+        columns.map((column) => (
+          <div role="gridcell" key={column.id} className="virtual-table__cell">
+            {column.cell(item)}
+          </div>
+        ))
+      ) : (
+        <div role="gridcell" className="virtual-table__cell virtual-table__placeholder">
+          Loading…
+        </div>
+      )}
+    </div>
+  );
+}) as <T>(props: VirtualRowProps<T>) => ReactNode;

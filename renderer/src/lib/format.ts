@@ -1,15 +1,23 @@
-/** A timestamp as the user's locale writes a date and time. */
-export function formatDateTime(value: string | null | undefined): string {
+// One formatter each, made once: toLocaleString with options builds a new Intl formatter on
+// every call, which was most of the script time of a scrolling table (see docs/decisions.md).
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const countFormat = new Intl.NumberFormat();
+
+function formatWith(format: Intl.DateTimeFormat, value: string | null | undefined): string {
   if (!value) return '—';
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(date.getTime()) ? value : format.format(date);
+}
+
+/** A timestamp as the user's locale writes a date and time. */
+export function formatDateTime(value: string | null | undefined): string {
+  return formatWith(dateTimeFormat, value);
 }
 
 /** A date without the time. */
 export function formatDate(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleDateString(undefined, { dateStyle: 'medium' });
+  return formatWith(dateFormat, value);
 }
 
 /** A value that may be missing. */
@@ -19,7 +27,7 @@ export function orDash(value: string | number | null | undefined): string {
 
 /** A count with thousands separators. */
 export function formatCount(value: number): string {
-  return value.toLocaleString();
+  return countFormat.format(value);
 }
 
 /** The NVD page of a CVE. */

@@ -1,7 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { type CollectionItems, type CollectionPath, listFiltersOf } from '../api/collections';
+import { type CollectionItems, type CollectionPath, listFiltersOf, pageSize } from '../api/collections';
 import { listPageQuery } from '../api/console-queries';
 import { CsvExportButton } from '../components/csv-export-button';
 import { FilterBar } from '../components/filter-bar';
@@ -22,6 +22,13 @@ function tableSort(sort: string | undefined): TableSort {
 function nextSort(current: TableSort, key: string): string {
   const descending = current.key === key && !current.descending;
   return key === 'created_at' && !descending ? '' : `${descending ? '-' : ''}${key}`;
+}
+
+/** The pages a list view asks for first, from its URL: the first (its total) and the one its scroll position falls on. */
+export function firstListPages(slug: string, collection: CollectionPath, search: URLSearchParams) {
+  const filters = listFiltersOf(collection, search);
+  const anchor = Math.floor((wholeNumber(search.get('offset')) ?? 0) / pageSize) * pageSize;
+  return [...new Set([0, anchor])].map((offset) => listPageQuery(slug, collection, filters, offset));
 }
 
 /**

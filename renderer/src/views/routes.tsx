@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Navigate, type RouteObject, useParams } from 'react-router';
+import { type LoaderFunctionArgs, Navigate, type RouteObject, useParams } from 'react-router';
 import type { CollectionPath } from '../api/collections';
-import { organizationsQuery } from '../api/console-queries';
+import { dashboardQuery, organizationsQuery } from '../api/console-queries';
+import { queryClient } from '../api/query-client';
 import { Loading, QueryError } from '../components/query-state';
 import { paths } from '../lib/paths';
 import { AgentConfigView } from './agent-config-view';
@@ -12,7 +13,7 @@ import { DashboardView } from './dashboard-view';
 import { EndpointDetail } from './endpoint-detail';
 import { FindingDetail } from './finding-detail';
 import { Layout } from './layout';
-import { ListView } from './list-view';
+import { ListView, firstListPages } from './list-view';
 import { OrganizationsView } from './organizations-view';
 import { ScopeDetail } from './scope-detail';
 import { TargetDetail } from './target-detail';
@@ -38,6 +39,22 @@ function withParams(render: (slug: string, id: string) => ReactNode) {
 
 const list = (collection: CollectionPath) => withParams((slug) => <ListView slug={slug} collection={collection} />);
 
+/*
+ * Loaders that only start fetching what a view shows first, as the navigation begins: the view
+ * would ask for it once rendered and mounted, a render later. They do not wait for the answer;
+ * the view shows its own loading state.
+ */
+const prefetchList =
+  (collection: CollectionPath) =>
+  ({ params, request }: LoaderFunctionArgs) => {
+    for (const page of firstListPages(params.slug ?? '', collection, new URL(request.url).searchParams)) void queryClient.prefetchQuery(page);
+    return null;
+  };
+const prefetchDashboard = ({ params }: LoaderFunctionArgs) => {
+  void queryClient.prefetchQuery(dashboardQuery(params.slug ?? ''));
+  return null;
+};
+
 /** The console's routes: every view state is in the URL, so a view can be bookmarked. */
 export const routes: RouteObject[] = [
   { path: '/', element: <Home /> },
@@ -45,14 +62,14 @@ export const routes: RouteObject[] = [
     path: '/orgs/:slug',
     element: <Layout />,
     children: [
-      { index: true, element: withParams((slug) => <DashboardView slug={slug} />) },
-      { path: 'endpoints', element: list('endpoints') },
+      { index: true, loader: prefetchDashboard, element: withParams((slug) => <DashboardView slug={slug} />) },
+      { path: 'endpoints', loader: prefetchList('endpoints'), element: list('endpoints') },
       { path: 'endpoints/:id', element: withParams((slug, id) => <EndpointDetail slug={slug} id={id} />) },
-      { path: 'remediation-targets', element: list('remediation-targets') },
+      { path: 'remediation-targets', loader: prefetchList('remediation-targets'), element: list('remediation-targets') },
       { path: 'remediation-targets/:id', element: withParams((slug, id) => <TargetDetail slug={slug} id={id} />) },
-      { path: 'scopes', element: list('scopes') },
+      { path: 'scopes', loader: prefetchList('scopes'), element: list('scopes') },
       { path: 'scopes/:id', element: withParams((slug, id) => <ScopeDetail slug={slug} id={id} />) },
-      { path: 'vulnerability-findings', element: list('vulnerability-findings') },
+      { path: 'vulnerability-findings', loader: prefetchList('vulnerability-findings'), element: list('vulnerability-findings') },
       { path: 'vulnerability-findings/:id', element: withParams((slug, id) => <FindingDetail slug={slug} id={id} />) },
       { path: 'coverage-gaps', element: withParams((slug) => <CoverageGapsView slug={slug} />) },
       { path: 'api-keys', element: withParams((slug) => <ApiKeysView slug={slug} />) },

@@ -1,0 +1,28 @@
+import { measureCoverage } from './coverage-bench.js';
+import { mib, ms } from './support.js';
+
+/** The report section of scope coverage and coverage gaps, asked of a running `serve`. */
+export async function reportCoverage(
+  serve: { url: string; consoleToken: string; pid: number },
+  slug: string,
+  say: (line?: string) => void,
+): Promise<void> {
+  say(`## Scope coverage and coverage gaps`);
+  say();
+  say(`The console's coverage answers (first page: 50 findings), timed by the client. The first coverage request reads the organization's findings into memory; later ones, until the next write, use them. Meanwhile \`/health\` is asked every 10 ms: its slowest answer says how long other requests waited.`);
+  say();
+  const coverage = await measureCoverage(serve.url, serve.consoleToken, slug, serve.pid);
+  const row = (label: string, timing: { ms: number; healthMaxMs: number }, target = '') =>
+    say(`| ${label} | ${ms(timing.ms)} | ${ms(timing.healthMaxMs)} | ${target} |`);
+  say(`| request | time | slowest /health meanwhile | target |`);
+  say(`|---|---|---|---|`);
+  row(`coverage gaps, first page, first time (${coverage.gaps} gaps)`, coverage.gapsFirst, '≈ 1 s');
+  row('coverage gaps, first page, repeated', coverage.gapsRepeated, '≤ 1 s');
+  row('coverage gaps, a middle page', coverage.gapsLaterPage);
+  row(`a scope's coverage, first page (${coverage.scopeFindings} findings)`, coverage.scopeFirst, '≤ 1 s');
+  row(`a scope's coverage, repeated`, coverage.scopeRepeated);
+  row(`a scope's open findings, a middle page`, coverage.scopeLaterPage);
+  say();
+  say(`Resident memory of the server: ${mib(coverage.residentBefore)} before, ${mib(coverage.residentAfter)} after (${mib(coverage.residentAfter - coverage.residentBefore)} for the coverage columns and sets).`);
+  say();
+}
