@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { measureConsole } from './console-bench.js';
 
 const runs = Number(process.env.BENCH_CONSOLE_RUNS ?? 5);
@@ -19,6 +20,7 @@ const figure = (values: number[]) => `${median(values).toFixed(0)} ms | ${Math.m
  * performance trace of the scroll.
  */
 export async function reportConsole(consoleUrl: string, slug: string, say: (line?: string) => void): Promise<void> {
+  const loadBefore = os.loadavg()[0]!;
   const { views, scroll } = await measureConsole({ consoleUrl, slug }, { runs, scrollSeconds, rowsPerSecond, tracePath: process.env.BENCH_CONSOLE_TRACE });
   say(`## The console in Chromium`);
   say();
@@ -26,7 +28,8 @@ export async function reportConsole(consoleUrl: string, slug: string, say: (line
     `Debian's Chromium, headless, driven by Playwright with the e2e launch options; organization \`${slug}\`. Time from the start of ` +
       `the navigation to the animation frame that paints the first rows with data (the totals on the dashboard), in the page's ` +
       `own clock: opened by its URL in a new browser context (empty cache), and by a click on its navigation link from another ` +
-      `view just loaded. ${runs} run${runs === 1 ? "" : "s"} each, after one warm-up: the first open since \`serve\` started (its caches cold).`,
+      `view just loaded. ${runs} run${runs === 1 ? '' : 's'} each, after one warm-up: the first open since \`serve\` started (its caches cold). ` +
+      `Load average (1 min) ${loadBefore.toFixed(1)} before the section, ${os.loadavg()[0]!.toFixed(1)} after it.`,
   );
   say();
   say(`| view | by URL: median | worst | by click: median | worst | first open | target |`);
