@@ -33,6 +33,8 @@ export interface SyncSchedulerEvents {
   progress: [SyncProgress];
   finished: [SyncReport];
   failed: [{ org: string; error: string }];
+  /** A replica was disconnected (through {@link SyncScheduler.disconnect}). */
+  disconnected: [{ org: string }];
 }
 
 /** The product's background interval. */
@@ -104,14 +106,17 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
   }
 
   /**
-   * Interrupts the running sync of a replica, if any, and waits until none runs (a sync asked
-   * for meanwhile is interrupted too): then the replica can be removed.
+   * Disconnects a replica: interrupts its running sync, if any (and one asked for meanwhile),
+   * then calls `remove` once none runs, so that no sync writes after the removal, and tells
+   * the listeners.
    */
-  async cancel(slug: string): Promise<void> {
+  async disconnect(slug: string, remove: () => void): Promise<void> {
     for (let running = this.running.get(slug); running; running = this.running.get(slug)) {
       this.cancels.get(slug)?.abort(new SyncFailedError('The sync was interrupted: the organization is being disconnected'));
       await running.catch(() => undefined);
     }
+    remove();
+    this.emit('disconnected', { org: slug });
   }
 
   /** Syncs every replica (that `due` accepts), one after another; failures are recorded and emitted, not thrown. */

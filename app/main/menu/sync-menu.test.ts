@@ -80,10 +80,14 @@ describe('the Sync menu', () => {
       scheduler.emit('failed', { org: 'replica', error: 'x' });
       vi.advanceTimersByTime(500);
       expect(rebuild).toHaveBeenCalledTimes(1);
+      await scheduler.disconnect('replica', () => store.write(() => store.organizations.delete(store.organizations.bySlug('replica')!.rowId)));
+      vi.advanceTimersByTime(500);
+      expect(rebuild).toHaveBeenCalledTimes(2);
+      expect(replicaSyncs(store, scheduler)).toEqual([]);
       stop();
       scheduler.emit('failed', { org: 'replica', error: 'x' });
       vi.advanceTimersByTime(500);
-      expect(rebuild).toHaveBeenCalledTimes(1);
+      expect(rebuild).toHaveBeenCalledTimes(2);
     } finally {
       await scheduler.stop();
       store.close();

@@ -56,7 +56,8 @@ export function syncMenuTemplate(context: SyncMenuContext): MenuItemConstructorO
 }
 
 /**
- * Calls `rebuild` after the scheduler reports progress, an end or a failure: at most once per
+ * Calls `rebuild` after the scheduler reports progress, an end, a failure or a disconnected
+ * replica: at most once per
  * `delayMs`, and after the burst, so that a menu follows the syncs without being rebuilt per
  * page fetched. Returns what stops following.
  */
@@ -71,10 +72,12 @@ export function followSyncs(scheduler: SyncScheduler, rebuild: () => void, delay
   scheduler.on('progress', schedule);
   scheduler.on('finished', schedule);
   scheduler.on('failed', schedule);
+  scheduler.on('disconnected', schedule);
   return () => {
     clearTimeout(timer);
     scheduler.off('progress', schedule);
     scheduler.off('finished', schedule);
     scheduler.off('failed', schedule);
+    scheduler.off('disconnected', schedule);
   };
 }

@@ -70,10 +70,13 @@ export function organizationRoutes(context: OrganizationRoutesContext): express.
     if (organization.kind !== 'replica') {
       throw new HttpError(409, `"${organization.slug}" is a local organization: only replicas are disconnected here (remove it with "remediation-console orgs remove")`);
     }
-    await sync?.cancel(organization.slug);
-    // A second disconnect may have removed it while the sync stopped.
-    if (!store.organizations.bySlug(organization.slug)) throw new HttpError(404, `Organization "${organization.slug}" not found`);
-    removeOrganization(store, organization.slug);
+    const remove = () => {
+      // A second disconnect may have removed it while the sync stopped.
+      if (!store.organizations.bySlug(organization.slug)) throw new HttpError(404, `Organization "${organization.slug}" not found`);
+      removeOrganization(store, organization.slug);
+    };
+    if (sync) await sync.disconnect(organization.slug, remove);
+    else remove();
     res.status(204).end();
   });
 
