@@ -3,9 +3,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { packageRoot } from '../package-root.js';
 import { dataDirectoryFiles } from '../store/data-directory.js';
+
+// A test here runs tens of CLI processes one after the other, each a Node start-up: seconds on a
+// quiet machine, minutes on a loaded one, where the default timeout failed them mid-way.
+vi.setConfig({ testTimeout: 300_000 });
 
 const bin = path.join(packageRoot(), 'bin', 'remediation-console.js');
 const folders: string[] = [];
