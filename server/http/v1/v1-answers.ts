@@ -10,12 +10,12 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const bearer = /^Bearer[ ]+(\S+)\s*$/i;
 /** The Content-Type of every JSON answer, as express writes it for a string body. */
 export const jsonContentType = 'application/json; charset=utf-8';
-/** Enough for a day of polling clients' pages, small beside the database itself. */
+/** About 800 pages of a hundred findings: small beside the database that sql.js holds in memory. */
 const answerCacheBytes = 64 * 2 ** 20;
 /** Keys in use at once are few; more than this is someone trying keys, not worth remembering. */
 const maxRememberedKeys = 256;
 
-/** Distinct list URLs whose parsing is remembered; past it, the memory starts again empty. */
+/** Distinct list URLs (at most 2 KiB each) whose parsing is remembered; past it, the memory starts again empty. */
 const maxRememberedQueries = 10_000;
 
 interface ParsedQuery {
