@@ -20,6 +20,14 @@ export function residentBytes(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
+/** CPU time (user and system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
+export function cpuMillis(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Peak resident memory of a process in bytes, from /proc. */
 export function peakResidentBytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
