@@ -64,12 +64,16 @@ export class ScopeCoverage {
    * undefined when the organization has no such scope.
    */
   async scope(orgRowId: number, scopeId: string, paging: CoveragePaging): Promise<ScopeCoverageRows | undefined> {
+    const filtersOf = () =>
+      this.db.get<StoredScopeFilters>('SELECT subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND id = ?', [
+        orgRowId,
+        scopeId.toLowerCase(),
+      ]);
+    // An unknown scope is answered without reading the findings.
+    if (!filtersOf()) return undefined;
     const columns = await this.currentColumns(orgRowId);
     // From here on nothing awaits, so no write lands between reading the scope and the page.
-    const filters = this.db.get<StoredScopeFilters>(
-      'SELECT subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND id = ?',
-      [orgRowId, scopeId.toLowerCase()],
-    );
+    const filters = filtersOf();
     if (!filters) return undefined;
     const condition = scopeCondition(filters);
     const key = `scope|${orgRowId}|${scopeId.toLowerCase()}`;
