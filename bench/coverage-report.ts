@@ -9,7 +9,7 @@ export async function reportCoverage(
 ): Promise<void> {
   say(`## Scope coverage and coverage gaps`);
   say();
-  say(`The console's coverage answers (first page: 50 findings), timed by the client. The first coverage request reads the organization's findings into memory; later ones, until the next write, use them. Meanwhile \`/health\` is asked every 10 ms: its slowest answer says how long other requests waited.`);
+  say(`The console's coverage answers (first page: 50 findings), timed by the client. The findings' coverage columns were read before (the dashboard's first answer, in the first table): the first request evaluates the scopes over them; later ones, until the next write, reuse what it computed. Meanwhile \`/health\` is asked every 10 ms: its slowest answer says how long other requests waited.`);
   say();
   const coverage = await measureCoverage(serve.url, serve.consoleToken, slug, serve.pid);
   const row = (label: string, timing: { ms: number; serverCpuMs: number; healthMaxMs: number }, target = '') =>

@@ -77,6 +77,13 @@ async function serveSections(workDir: string): Promise<void> {
     await firstOkAnswer(serve.url, key);
     const coldStart = (performance.now() - serve.startedAt) / 1000;
     const rss = residentBytes(pid);
+    // serve reads the coverage columns behind the dashboard a little after it starts
+    // (server/warm-console-caches.ts); asked before that, the dashboard reads them itself, and
+    // the load runs below meet the server as users do once it has settled.
+    const dashboardStarted = performance.now();
+    const dashboard = await fetch(`${serve.url}/app/orgs/${slug}/dashboard`, { headers: { 'x-console-token': serve.consoleToken } });
+    if (dashboard.status !== 200) throw new Error(`dashboard: ${dashboard.status} ${await dashboard.text()}`);
+    const dashboardSeconds = (performance.now() - dashboardStarted) / 1000;
     if (runs('api')) {
       say(`## Seeding and cold start`);
       say();
@@ -86,6 +93,8 @@ async function serveSections(workDir: string): Promise<void> {
       say(`| database file | ${mib(databaseBytes)} | |`);
       say(`| cold start of \`serve\` to its first 200 answer | ${coldStart.toFixed(2)} s | ≤ 3 s |`);
       say(`| resident memory after it | ${mib(rss)} (${(rss / databaseBytes).toFixed(2)} × the file) | ≤ 2 × the file |`);
+      say(`| the dashboard's first answer after start (reads the findings' coverage columns, which \`serve\` otherwise does 2 s after start) | ${dashboardSeconds.toFixed(2)} s | |`);
+      say(`| resident memory with those columns | ${mib(residentBytes(pid))} (${(residentBytes(pid) / databaseBytes).toFixed(2)} × the file) | ≤ 2 × the file |`);
       say();
       await reportApi({ url: serve.url, pid }, key, workDir, seconds, say);
     }

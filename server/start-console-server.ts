@@ -10,6 +10,7 @@ import { packageRoot } from './package-root.js';
 import type { Sealer } from './secrets/sealer.js';
 import { Store } from './store/store.js';
 import { SyncScheduler } from './sync/sync-scheduler.js';
+import { warmConsoleCaches } from './warm-console-caches.js';
 
 const logError = (message: string, error: unknown) => console.error(message, error);
 
@@ -74,6 +75,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     });
     baseUrl = server.url;
     scheduler.start();
+    const stopWarmUp = warmConsoleCaches(store, scheduler);
     return {
       server,
       store,
@@ -82,6 +84,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       demoApiKey,
       sync: scheduler,
       async stop() {
+        stopWarmUp();
         await scheduler.stop();
         await server.close();
         store.close();

@@ -3,10 +3,7 @@ import type {
   ConsoleFindingQuery,
   ConsoleScopeQuery,
   ConsoleTargetQuery,
-  Dashboard,
 } from '../schemas/console-api.js';
-import { osFamilies } from '../schemas/common.js';
-import { findingSeverities } from '../schemas/vulnerability-finding.js';
 import type { Database } from './database.js';
 import { type Conditions as Where, collectionTables, listConditions } from './inventory-reads.js';
 import { containing, findingTextCondition, textCvesOf } from './finding-search.js';
@@ -36,8 +33,8 @@ function inSeqOrder(table: string, innerClauses: string, direction: 'ASC' | 'DES
 }
 
 /**
- * The SQL of the console's own reads: lists with sort and free text and dashboard aggregates
- * (scope coverage is in scope-coverage.ts). Results of the heavy queries (a full pass over up to a
+ * The SQL of the console's own reads: lists with sort and free text (scope coverage is in
+ * scope-coverage.ts, the dashboard in dashboard-aggregates.ts). Results of the heavy queries (a full pass over up to a
  * million findings) are memoized until the next write, as the v1 list totals are.
  */
 export class ConsoleQueries {
@@ -122,82 +119,6 @@ export class ConsoleQueries {
     }
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
     return { table: collectionTables[collection], where, direction: query.sort.descending ? 'DESC' : 'ASC' };
-  }
-
-  /** The dashboard of an organization; the first call after a write makes a few passes over its findings. */
-  dashboard(orgRowId: number): Dashboard {
-    return this.memoized(`dashboard|${orgRowId}`, () => this.computeDashboard(orgRowId));
-  }
-
-  private computeDashboard(org: number): Dashboard {
-    const count = (sql: string) => Number(this.db.value(sql, [org]));
-    const bySeverityStatus = this.db.all<{ severity: string; status: string; n: number }>(
-      'SELECT severity, status, count(*) AS n FROM findings WHERE org_id = ? GROUP BY severity, status',
-      [org],
-    );
-    const byOsAgent = this.db.all<{ os_family: string; has_agent: number; n: number }>(
-      'SELECT os_family, has_agent, count(*) AS n FROM endpoints WHERE org_id = ? GROUP BY os_family, has_agent',
-      [org],
-    );
-    // Counting open findings per target first keeps the join to one lookup per target.
-    const topProducts = this.db.all<{ vendor: string | null; product: string; open_findings: number; targets: number }>(
-      `SELECT t.vendor, t.product, sum(c.n) AS open_findings, count(*) AS targets
-       FROM (SELECT remediation_target_id AS target_id, count(*) AS n FROM findings
-             WHERE org_id = ? AND status = 'open' AND remediation_target_id IS NOT NULL
-             GROUP BY remediation_target_id) c
-       JOIN remediation_targets t ON t.org_id = ? AND t.id = c.target_id
-       WHERE t.product IS NOT NULL
-       GROUP BY t.vendor, t.product
-       ORDER BY open_findings DESC, t.vendor, t.product
-       LIMIT 10`,
-      [org, org],
-    );
-    const overTime = this.db.all<{ month: string; severity: string; n: number }>(
-      `SELECT substr(first_detected_at, 1, 7) AS month, severity, count(*) AS n
-       FROM findings WHERE org_id = ? GROUP BY month, severity ORDER BY month`,
-      [org],
-    );
-
-    const severityCount = (severity: string, status: string) =>
-      bySeverityStatus.find((row) => row.severity === severity && row.status === status)?.n ?? 0;
-    const endpointsOf = (predicate: (row: { os_family: string; has_agent: number }) => boolean) =>
-      byOsAgent.filter(predicate).reduce((sum, row) => sum + row.n, 0);
-    const months = new Map<string, Dashboard['findingsOverTime'][number]>();
-    for (const row of overTime) {
-      let entry = months.get(row.month);
-      if (!entry) {
-        entry = { month: row.month, critical: 0, high: 0, medium: 0, low: 0, info: 0 };
-        months.set(row.month, entry);
-      }
-      if (row.severity in entry) entry[row.severity as (typeof findingSeverities)[number]] = row.n;
-    }
-
-    return {
-      totals: {
-        endpoints: endpointsOf(() => true),
-        remediationTargets: count('SELECT count(*) FROM remediation_targets WHERE org_id = ?'),
-        findings: bySeverityStatus.reduce((sum, row) => sum + row.n, 0),
-        openFindings: bySeverityStatus.filter((row) => row.status === 'open').reduce((sum, row) => sum + row.n, 0),
-        openKevFindings: count("SELECT count(*) FROM findings WHERE org_id = ? AND status = 'open' AND is_kev = 1"),
-        scopes: count('SELECT count(*) FROM scopes WHERE org_id = ?'),
-      },
-      findingsBySeverity: findingSeverities.map((severity) => ({
-        severity,
-        open: severityCount(severity, 'open'),
-        remediated: severityCount(severity, 'remediated'),
-      })),
-      endpointsByOsFamily: osFamilies
-        .map((family) => ({ family, count: endpointsOf((row) => row.os_family === family) }))
-        .filter((entry) => entry.count > 0),
-      agentCoverage: { withAgent: endpointsOf((row) => row.has_agent === 1), withoutAgent: endpointsOf((row) => row.has_agent === 0) },
-      topVulnerableProducts: topProducts.map((row) => ({
-        vendor: row.vendor,
-        product: row.product,
-        openFindings: row.open_findings,
-        remediationTargets: row.targets,
-      })),
-      findingsOverTime: [...months.values()],
-    };
   }
 
   private memoized<T>(key: string, compute: () => T): T {

@@ -40,6 +40,8 @@ export interface CoverageColumns {
   kev: Uint8Array;
   /** NaN when the finding has no score. */
   cvss: Float64Array;
+  /** Month of first detection, as year × 12 + month - 1 (the dashboard's findings over time). */
+  firstDetectedMonth: Int32Array;
   /** Endpoint key, -1 when the finding names none. */
   endpoint: Int32Array;
   /** Target key (one per distinct target named), -1 when the finding names none. */
@@ -62,7 +64,8 @@ const codeOf = (column: string, values: readonly string[]) =>
 const factsChunk = `
   SELECT group_concat(seq) AS seqs,
          group_concat(${codeOf('severity', findingSeverities)} | (${codeOf('status', findingStatuses)} << 3) | (is_kev << 6)) AS facts,
-         group_concat(coalesce(cvss_score, 'none')) AS scores
+         group_concat(coalesce(cvss_score, 'none')) AS scores,
+         group_concat(CAST(substr(first_detected_at, 1, 4) AS INTEGER) * 12 + CAST(substr(first_detected_at, 6, 2) AS INTEGER) - 1) AS months
   FROM findings WHERE org_id = ? AND seq >= ? AND seq < ?`;
 
 // Findings grouped by endpoint walk the (org_id, endpoint_id) index: one endpoint lookup per
@@ -129,16 +132,19 @@ export async function loadCoverageColumns(db: Database, orgRowId: number): Promi
   // Facts are placed by seq (seq - first) as they come, then packed into list order.
   const slotFacts = new Int16Array(span).fill(-1);
   const slotCvss = new Float64Array(span);
+  const slotMonth = new Int32Array(span);
   for (let from = first; from < first + span; from += findingsPerChunk) {
-    const chunk = db.get<{ seqs: string | null; facts: string; scores: string }>(factsChunk, [orgRowId, from, from + findingsPerChunk])!;
+    const chunk = db.get<{ seqs: string | null; facts: string; scores: string; months: string }>(factsChunk, [orgRowId, from, from + findingsPerChunk])!;
     if (chunk.seqs !== null) {
       const facts = chunk.facts.split(',');
       const scores = chunk.scores.split(',');
+      const months = chunk.months.split(',');
       let i = 0;
       forEachInteger(chunk.seqs, (seq) => {
         slotFacts[seq - first] = Number(facts[i]);
         // 'none' becomes NaN, which no threshold passes.
-        slotCvss[seq - first] = Number(scores[i++]);
+        slotCvss[seq - first] = Number(scores[i]);
+        slotMonth[seq - first] = Number(months[i++]);
       });
     }
     await pause();
@@ -152,6 +158,7 @@ export async function loadCoverageColumns(db: Database, orgRowId: number): Promi
     status: new Uint8Array(count),
     kev: new Uint8Array(count),
     cvss: new Float64Array(count),
+    firstDetectedMonth: new Int32Array(count),
     endpoint: new Int32Array(count).fill(-1),
     target: new Int32Array(count).fill(-1),
   };
@@ -167,6 +174,7 @@ export async function loadCoverageColumns(db: Database, orgRowId: number): Promi
     columns.status[index] = (facts >> 3) & 7;
     columns.kev[index] = facts >> 6;
     columns.cvss[index] = slotCvss[s]!;
+    columns.firstDetectedMonth[index] = slotMonth[s]!;
     index++;
   }
   const assign = (into: Int32Array, seqs: string, key: number) => {

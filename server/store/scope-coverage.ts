@@ -148,7 +148,7 @@ export class ScopeCoverage {
    * The columns of an organization at the database's current version, read once per version
    * and shared by the requests that wait for them.
    */
-  private async currentColumns(orgRowId: number): Promise<CoverageColumns> {
+  async currentColumns(orgRowId: number): Promise<CoverageColumns> {
     for (;;) {
       let loading = this.columns.get(orgRowId);
       if (!loading) {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApiKeyRecords } from './api-keys.js';
 import { ConsoleQueries } from './console-queries.js';
+import { DashboardAggregates } from './dashboard-aggregates.js';
 import { type DataDirectoryLock, dataDirectoryFiles, lockDataDirectory } from './data-directory.js';
 import { Database } from './database.js';
 import { InventoryReads } from './inventory-reads.js';
@@ -31,8 +32,10 @@ export class Store {
   readonly organizations: OrganizationRecords;
   readonly apiKeys: ApiKeyRecords;
   readonly inventory: InventoryReads;
-  /** The console's reads: lists with sort and search, dashboard aggregates. */
+  /** The console's reads: lists with sort and search. */
   readonly console: ConsoleQueries;
+  /** The dashboard's aggregates, counted over the coverage columns. */
+  readonly dashboards: DashboardAggregates;
   /** Scope coverage and coverage gaps, evaluated in memory per database version. */
   readonly coverage: ScopeCoverage;
   /** What the store remembers of replicas' syncs; written inside {@link Store.write}. */
@@ -50,6 +53,7 @@ export class Store {
     this.inventory = new InventoryReads(db);
     this.console = new ConsoleQueries(db);
     this.coverage = new ScopeCoverage(db);
+    this.dashboards = new DashboardAggregates(db, this.coverage);
     this.sync = new SyncRecords(db);
     this.inventoryWrites = new InventoryWrites(db);
   }

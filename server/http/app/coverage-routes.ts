@@ -16,8 +16,8 @@ import { uuidParam } from './uuid-param.js';
 export function coverageRoutes(store: Store): express.Router {
   const router = express.Router({ mergeParams: true });
 
-  router.get('/dashboard', (_req, res) => {
-    res.json(store.console.dashboard(organizationOf(res).rowId));
+  router.get('/dashboard', async (_req, res) => {
+    res.json(await store.dashboards.dashboard(organizationOf(res).rowId));
   });
 
   router.get('/scopes/:scopeId/coverage', async (req, res) => {

@@ -1,0 +1,129 @@
+import type { Dashboard } from '../schemas/console-api.js';
+import { osFamilies } from '../schemas/common.js';
+import { findingSeverities, findingStatuses } from '../schemas/vulnerability-finding.js';
+import type { CoverageColumns } from './coverage-columns.js';
+import type { Database } from './database.js';
+import type { ScopeCoverage } from './scope-coverage.js';
+
+const open = findingStatuses.indexOf('open');
+const remediated = findingStatuses.indexOf('remediated');
+
+/**
+ * The dashboard of an organization. The finding aggregates are counted over the coverage columns
+ * (server/store/coverage-columns.ts), which are read in chunks that leave other requests
+ * answered and are shared with scope coverage: a few passes of SQL over a million findings held
+ * the event loop for seconds at every first view after a write. Endpoints, targets and scopes
+ * are counted in SQL: they are few, or counted along an index.
+ */
+export class DashboardAggregates {
+  private readonly kept = new Map<number, Dashboard>();
+  private keptVersion = -1;
+
+  constructor(
+    private readonly db: Database,
+    private readonly coverage: ScopeCoverage,
+  ) {}
+
+  /** The dashboard of an organization, kept until the next write. */
+  async dashboard(orgRowId: number): Promise<Dashboard> {
+    for (;;) {
+      const columns = await this.coverage.currentColumns(orgRowId);
+      // Nothing below awaits: the SQL counts and the columns are of one version.
+      if (columns.version !== this.db.version) continue;
+      if (this.keptVersion !== columns.version) {
+        this.kept.clear();
+        this.keptVersion = columns.version;
+      }
+      let dashboard = this.kept.get(orgRowId);
+      if (!dashboard) {
+        dashboard = this.compute(orgRowId, columns);
+        this.kept.set(orgRowId, dashboard);
+      }
+      return dashboard;
+    }
+  }
+
+  private compute(org: number, columns: CoverageColumns): Dashboard {
+    const severities = findingSeverities.length;
+    const bySeverityStatus = new Float64Array(severities * findingStatuses.length);
+    let openKev = 0;
+    const openByTarget = new Float64Array(columns.targetKind.length);
+    const byMonthSeverity = new Map<number, Float64Array>();
+    for (let i = 0; i < columns.count; i++) {
+      const severity = columns.severity[i]!;
+      const status = columns.status[i]!;
+      bySeverityStatus[status * severities + severity]!++;
+      if (status === open) {
+        if (columns.kev[i]) openKev++;
+        const target = columns.target[i]!;
+        if (target >= 0) openByTarget[target]!++;
+      }
+      const month = columns.firstDetectedMonth[i]!;
+      let counts = byMonthSeverity.get(month);
+      if (!counts) byMonthSeverity.set(month, (counts = new Float64Array(severities)));
+      counts[severity]!++;
+    }
+    const countOf = (severity: number, status: number) => bySeverityStatus[status * severities + severity]!;
+    const byOsAgent = this.db.all<{ os_family: string; has_agent: number; n: number }>(
+      'SELECT os_family, has_agent, count(*) AS n FROM endpoints WHERE org_id = ? GROUP BY os_family, has_agent',
+      [org],
+    );
+    const endpointsOf = (predicate: (row: { os_family: string; has_agent: number }) => boolean) =>
+      byOsAgent.filter(predicate).reduce((sum, row) => sum + row.n, 0);
+    const count = (sql: string) => Number(this.db.value(sql, [org]));
+
+    return {
+      totals: {
+        endpoints: endpointsOf(() => true),
+        remediationTargets: count('SELECT count(*) FROM remediation_targets WHERE org_id = ?'),
+        findings: columns.count,
+        openFindings: findingSeverities.reduce((sum, _severity, severity) => sum + countOf(severity, open), 0),
+        openKevFindings: openKev,
+        scopes: count('SELECT count(*) FROM scopes WHERE org_id = ?'),
+      },
+      findingsBySeverity: findingSeverities.map((severity, index) => ({
+        severity,
+        open: countOf(index, open),
+        remediated: countOf(index, remediated),
+      })),
+      endpointsByOsFamily: osFamilies
+        .map((family) => ({ family, count: endpointsOf((row) => row.os_family === family) }))
+        .filter((entry) => entry.count > 0),
+      agentCoverage: { withAgent: endpointsOf((row) => row.has_agent === 1), withoutAgent: endpointsOf((row) => row.has_agent === 0) },
+      topVulnerableProducts: topProducts(columns, openByTarget),
+      findingsOverTime: [...byMonthSeverity.keys()]
+        .sort((a, b) => a - b)
+        .map((month) => {
+          const counts = byMonthSeverity.get(month)!;
+          const entry = { month: `${String(Math.floor(month / 12)).padStart(4, '0')}-${String((month % 12) + 1).padStart(2, '0')}`, critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+          findingSeverities.forEach((severity, index) => (entry[severity] = counts[index]!));
+          return entry;
+        }),
+    };
+  }
+}
+
+/** SQLite's order of text with NULL first, which the dashboard's ties follow. */
+const byText = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
+
+/** The ten products with the most open findings, over the targets the replica holds. */
+function topProducts(columns: CoverageColumns, openByTarget: Float64Array): Dashboard['topVulnerableProducts'] {
+  const products = new Map<string, Dashboard['topVulnerableProducts'][number]>();
+  for (let target = 0; target < openByTarget.length; target++) {
+    const openFindings = openByTarget[target]!;
+    if (openFindings === 0) continue;
+    const kind = columns.targetKind[target]!;
+    const product = columns.kinds.product[kind] ?? null;
+    // A target the replica does not hold has a kind of nulls: it names no product.
+    if (product === null) continue;
+    const vendor = columns.kinds.vendor[kind] ?? null;
+    const key = JSON.stringify([vendor, product]);
+    const entry = products.get(key) ?? { vendor, product, openFindings: 0, remediationTargets: 0 };
+    entry.openFindings += openFindings;
+    entry.remediationTargets++;
+    products.set(key, entry);
+  }
+  return [...products.values()]
+    .sort((a, b) => b.openFindings - a.openFindings || byText(a.vendor, b.vendor) || byText(a.product, b.product))
+    .slice(0, 10);
+}

@@ -1,0 +1,39 @@
+import type { Store } from './store/store.js';
+import type { SyncScheduler } from './sync/sync-scheduler.js';
+
+/** How long after start, or after a sync, the warm-up waits: the first answers come first. */
+const settleMs = 2_000;
+
+/**
+ * Reads every organization's coverage columns and dashboard while nobody asks for them: a
+ * little after the server starts, and after each sync of a replica. Reading a million findings
+ * takes seconds (in chunks that leave other requests answered); done ahead, the dashboard and
+ * the coverage views open at once. Returns a function that stops it.
+ */
+export function warmConsoleCaches(store: Store, scheduler: SyncScheduler): () => void {
+  let stopped = false;
+  const timers = new Set<NodeJS.Timeout>();
+  const warm = (slugs: string[]) => {
+    const timer = setTimeout(async () => {
+      timers.delete(timer);
+      for (const slug of slugs) {
+        const organization = store.organizations.bySlug(slug);
+        if (stopped || !organization) continue;
+        try {
+          await store.dashboards.dashboard(organization.rowId);
+        } catch {
+          // A request that asks later computes it, and reports what fails.
+        }
+      }
+    }, settleMs);
+    timers.add(timer);
+  };
+  const onFinished = ({ org }: { org: string }) => warm([org]);
+  scheduler.on('finished', onFinished);
+  warm(store.organizations.list().map((organization) => organization.slug));
+  return () => {
+    stopped = true;
+    for (const timer of timers) clearTimeout(timer);
+    scheduler.off('finished', onFinished);
+  };
+}
