@@ -29,7 +29,8 @@ export async function buildProgram(argv: string[] = []): Promise<Command> {
     .showHelpAfterError()
     .exitOverride();
   const named = argv[0] !== undefined && Object.hasOwn(commands, argv[0]) ? [argv[0]] : Object.keys(commands);
-  for (const register of await Promise.all(named.map((name) => commands[name]!()))) register(program);
+  // A module may register several commands (agent-config and verify): each registers once.
+  for (const register of new Set(await Promise.all(named.map((name) => commands[name]!())))) register(program);
   return program;
 }
 

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from './main.js';
+
+const names = async (argv: string[]) => (await buildProgram(argv)).commands.map((command) => command.name());
+
+describe('buildProgram', () => {
+  it('registers only the command named, or every command once for help and mistakes', async () => {
+    expect(await names(['serve', '--port', '0'])).toEqual(['serve']);
+    expect(await names(['verify', 'file'])).toEqual(['agent-config', 'verify']);
+    const all = ['serve', 'orgs', 'keys', 'seed', 'agent-config', 'verify', 'sync'];
+    expect(await names(['no-such-command'])).toEqual(all);
+    expect(await names(['--help'])).toEqual(all);
+  });
+});
