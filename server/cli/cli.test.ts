@@ -218,8 +218,7 @@ describe('agent configuration files', () => {
       expect(tampered.status).toBe(1);
       expect(tampered.stderr).toMatch(/Verification failed/);
     }
-    // About 25 CLI processes: on two cores shared with other work each can take seconds.
-  }, 180_000);
+  });
 
   it('sets, rotates and clears the enrollment secret, and refuses bad calls', () => {
     const dataDir = newDataDir();
