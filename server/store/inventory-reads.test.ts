@@ -25,7 +25,11 @@ describe('InventoryReads', () => {
     const { store, orgRowId, inventory } = await twoOrganizations();
     const all = inDefaultOrder(inventory.findings).map((f) => f.id);
     const critical = inDefaultOrder(inventory.findings.filter((f) => f.severity === 'critical')).map((f) => f.id);
+    const updates = inventory.findings.map((f) => Date.parse(f.updated_at)).sort((a, b) => a - b);
+    const since = new Date(updates[Math.floor(updates.length / 3)]!).toISOString();
+    const recent = inDefaultOrder(inventory.findings.filter((f) => Date.parse(f.updated_at) >= Date.parse(since))).map((f) => f.id);
     expect(all.length).toBeGreaterThan(7000);
+    expect(recent.length).toBeGreaterThan(4000);
     // Out of order on purpose: a deep page first, then shallower and deeper ones.
     for (const offset of [5555, ...offsets]) {
       const page = store.inventory.list(orgRowId, { collection: 'findings', query: { limit: 100, offset } });
@@ -33,6 +37,8 @@ describe('InventoryReads', () => {
       expect(page.total).toBe(all.length);
       const filtered = store.inventory.list(orgRowId, { collection: 'findings', query: { limit: 100, offset, severity: 'critical' } });
       expect(idsOf(filtered.items), `critical, offset ${offset}`).toEqual(critical.slice(offset, offset + 100));
+      const changed = store.inventory.list(orgRowId, { collection: 'findings', query: { limit: 100, offset, updatedSince: since } });
+      expect(idsOf(changed.items), `updated since ${since}, offset ${offset}`).toEqual(recent.slice(offset, offset + 100));
     }
     store.close();
   });

@@ -157,7 +157,10 @@ export class InventoryReads {
 
   /** One page of a v1 list with the number of items matching its filters. */
   list(orgRowId: number, list: ListQuery): JsonPage {
-    return this.page(list.collection, listConditions(orgRowId, list), list.query);
+    // With updatedSince, SQLite walks the updated_ms index and sorts the matches: a page costs the
+    // matches, not the offset, and a seek would move it onto the organization's whole index.
+    const seekable = list.query.updatedSince === undefined;
+    return this.page(list.collection, listConditions(orgRowId, list), list.query, seekable);
   }
 
   /** One resource of the organization as JSON, or undefined when it has none with that id. */
@@ -168,11 +171,11 @@ export class InventoryReads {
     return typeof value === 'string' ? value : undefined;
   }
 
-  private page(collection: Collection, where: Conditions, paging: { limit: number; offset: number }): JsonPage {
+  private page(collection: Collection, where: Conditions, paging: { limit: number; offset: number }, seekable: boolean): JsonPage {
     const { table, joins, json } = collections[collection];
     this.dropStaleCaches();
     const key = `${table}|${where.sql}|${JSON.stringify(where.params)}`;
-    const seek = this.seek(table, where, key, paging.offset);
+    const seek = seekable ? this.seek(table, where, key, paging.offset) : undefined;
     const from = seek ? ' AND seq >= ?' : '';
     // The inner query walks one index to the page's rows; only those 100 rows are joined.
     const items = this.db.column(
