@@ -60,10 +60,12 @@ export class InventoryWrites {
     // A rolled-back transaction may have left ids in the caches that no longer exist.
     this.cveRefs.clear();
     this.textRefs.clear();
-    this.deleteAll(orgRowId);
     const rows = inventory.endpoints.length + inventory.remediationTargets.length + inventory.findings.length;
-    // Building an index once from sorted data is far cheaper than updating it row by row.
-    const rebuild = rows >= bulkLoadRows ? this.dropIndexes() : [];
+    const stored = Object.values(this.counts(orgRowId)).reduce((sum, count) => sum + count, 0);
+    // Building an index once from sorted data is far cheaper than updating it row by row, and so
+    // is deleting rows that no index has to forget (the indexes are dropped first).
+    const rebuild = rows >= bulkLoadRows || stored >= bulkLoadRows ? this.dropIndexes() : [];
+    this.deleteAll(orgRowId);
     for (const endpoint of inDefaultOrder(inventory.endpoints)) this.insertEndpoint(orgRowId, endpoint);
     for (const target of inDefaultOrder(inventory.remediationTargets)) this.insertTarget(orgRowId, target);
     for (const scope of inDefaultOrder(inventory.scopes)) this.insertScope(orgRowId, scope);
