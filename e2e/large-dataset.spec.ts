@@ -1,0 +1,88 @@
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, listTotal, screenshot, test } from './support/console-page.js';
+import { cli, consoleUrlOf, root, serve, stop } from './support/serve-process.js';
+
+// The `large` dataset of DESIGN section 8 (20,000 endpoints, 200,000 targets, a million
+// findings), seeded and served for this file alone: the console must stay usable at that scale.
+let dataDir = '';
+let child: ChildProcess | undefined;
+let consoleUrl: URL;
+
+test.beforeAll(async () => {
+  test.setTimeout(600_000);
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-e2e-large-'));
+  const run = (...args: string[]) => execFileSync(process.execPath, [cli, ...args, '--data-dir', dataDir], { cwd: root, encoding: 'utf8' });
+  run('orgs', 'create', '--slug', 'large', '--name', 'Large');
+  run('seed', '--org', 'large', '--size', 'large', '--seed', '7');
+  const started = await serve(dataDir);
+  child = started.child;
+  consoleUrl = consoleUrlOf(started.output);
+});
+
+test.afterAll(async () => {
+  if (child) await stop(child);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function open(page: Page, viewPath: string): Promise<void> {
+  await page.goto(`${consoleUrl.origin}${viewPath}${consoleUrl.hash}`);
+}
+
+const findingsGrid = (page: Page) => page.getByRole('grid', { name: 'Vulnerability findings' });
+const row = (page: Page, index: number) => findingsGrid(page).locator(`[role=row][aria-rowindex="${index + 2}"]`);
+
+test('the findings list holds a million rows, opens deep in them, and goes to the last with End', async ({ page }) => {
+  test.setTimeout(180_000);
+  await open(page, '/orgs/large/vulnerability-findings');
+  await expect(row(page, 0).locator('[role=gridcell]').first()).toHaveText(/^CVE-/);
+  expect(await listTotal(page)).toBe(1_000_000);
+
+  await open(page, '/orgs/large/vulnerability-findings?offset=500000');
+  await expect(row(page, 500_000).locator('[role=gridcell]').first()).toHaveText(/^CVE-/);
+
+  // A click on a row opens it: the keyboard reaches the grid through its focus.
+  await findingsGrid(page).focus();
+  await page.keyboard.press('End');
+  await expect(row(page, 999_999).locator('[role=gridcell]').first()).toHaveText(/^CVE-/);
+  await expect(row(page, 999_999)).toHaveAttribute('aria-selected', 'true');
+  await screenshot(page, 'large-findings-end');
+});
+
+test('filters and sorts a million findings', async ({ page }) => {
+  test.setTimeout(180_000);
+  await open(page, '/orgs/large/vulnerability-findings');
+  await expect(row(page, 0).locator('[role=gridcell]').first()).toHaveText(/^CVE-/);
+  await page.getByLabel('Severity').selectOption('critical');
+  await expect(page).toHaveURL(/severity=critical/);
+  await expect.poll(() => listTotal(page)).toBeLessThan(1_000_000);
+  await expect(row(page, 0).locator('[role=gridcell]').nth(1)).toHaveText('critical');
+
+  await page.getByRole('button', { name: 'CVSS' }).click();
+  await page.getByRole('button', { name: 'CVSS' }).click();
+  await expect(page).toHaveURL(/sort=-cvss_score/);
+  const scores = findingsGrid(page).locator('[role=row] [role=gridcell]:nth-child(4)');
+  await expect(scores.first()).not.toHaveText('Loading…');
+  const shown = (await scores.allInnerTexts()).map(Number);
+  expect(shown.length).toBeGreaterThan(5);
+  expect(shown).toEqual([...shown].sort((a, b) => b - a));
+  expect(shown[0]).toBe(10);
+});
+
+test('the dashboard and the coverage gaps answer on a million findings', async ({ page }) => {
+  test.setTimeout(180_000);
+  await open(page, '/orgs/large');
+  const totals = page.getByRole('list', { name: 'Totals' });
+  await expect(totals.getByRole('link', { name: /1,000,000\s*Findings/ })).toBeVisible({ timeout: 60_000 });
+  await expect(totals.getByRole('link', { name: /20,000\s*Endpoints/ })).toBeVisible();
+  await screenshot(page, 'large-dashboard');
+
+  await open(page, '/orgs/large/coverage-gaps');
+  await expect(page.getByText(/such findings are not covered by any of the \d+ active scopes/)).toBeVisible({ timeout: 60_000 });
+  const gaps = page.getByRole('grid', { name: 'Uncovered findings' });
+  await expect(gaps.locator('[role=row][aria-rowindex="2"] [role=gridcell]').first()).toHaveText(/^CVE-/);
+  await screenshot(page, 'large-coverage-gaps');
+});
