@@ -40,12 +40,17 @@ const bulkLoadRows = 100_000;
 const inventoryTables = ['findings', 'remediation_targets', 'scopes', 'endpoints'] as const;
 type InventoryTable = (typeof inventoryTables)[number];
 
+/** A row of an inventory table, by column. */
+type StoredRow = Record<string, SqlValue>;
+
 /**
  * Writes an organization's inventory. Rows are inserted in the lists' default order so that
  * `seq`, the table's rowid, is that order (see migrations.ts).
  */
 export class InventoryWrites {
   private readonly cveRefs = new Map<string, number>();
+  /** The INSERT of each table, its columns in the order the row objects below list them. */
+  private readonly inserts = new Map<InventoryTable, string>();
   /**
    * Row ids of finding texts by title, then description, then solution. Findings of one CVE
    * share these strings (the generator's objects, or equal strings of one sync page), so a
@@ -93,10 +98,10 @@ export class InventoryWrites {
   merge(orgRowId: number, changes: Inventory): void {
     this.cveRefs.clear();
     this.textRefs.clear();
-    this.mergeInto('endpoints', orgRowId, changes.endpoints, (item, seq) => this.insertEndpoint(orgRowId, item, seq));
-    this.mergeInto('remediation_targets', orgRowId, changes.remediationTargets, (item, seq) => this.insertTarget(orgRowId, item, seq));
-    this.mergeInto('scopes', orgRowId, changes.scopes, (item, seq) => this.insertScope(orgRowId, item, seq));
-    this.mergeInto('findings', orgRowId, changes.findings, (item, seq) => this.insertFinding(orgRowId, item, seq));
+    this.mergeInto('endpoints', orgRowId, changes.endpoints, (item, seq, stored) => this.insertEndpoint(orgRowId, item, seq, stored));
+    this.mergeInto('remediation_targets', orgRowId, changes.remediationTargets, (item, seq, stored) => this.insertTarget(orgRowId, item, seq, stored));
+    this.mergeInto('scopes', orgRowId, changes.scopes, (item, seq, stored) => this.insertScope(orgRowId, item, seq, stored));
+    this.mergeInto('findings', orgRowId, changes.findings, (item, seq, stored) => this.insertFinding(orgRowId, item, seq, stored));
     // Texts a changed finding no longer uses stay until the next replace: finding them means
     // scanning every finding (text_ref has no index), which would cost more than the merge.
   }
@@ -105,17 +110,17 @@ export class InventoryWrites {
     table: InventoryTable,
     orgRowId: number,
     items: readonly T[],
-    insert: (item: T, seq: number | null) => void,
+    insert: (item: T, seq: number | null, stored?: StoredRow) => void,
   ): void {
     const placed: T[] = [];
     for (const item of items) {
-      const existing = this.db.get<{ seq: number; created_at: string }>(`SELECT seq, created_at FROM ${table} WHERE org_id = ? AND id = ?`, [
-        orgRowId,
-        lower(item.id),
-      ]);
-      if (existing) this.db.run(`DELETE FROM ${table} WHERE seq = ?`, [existing.seq]);
-      if (existing && Date.parse(existing.created_at) === Date.parse(item.created_at)) insert(item, existing.seq);
-      else placed.push(item);
+      const existing = this.db.get<StoredRow>(`SELECT * FROM ${table} WHERE org_id = ? AND id = ?`, [orgRowId, lower(item.id)]);
+      if (existing && Date.parse(existing.created_at as string) === Date.parse(item.created_at)) {
+        insert(item, existing.seq as number, existing);
+        continue;
+      }
+      if (existing) this.db.run(`DELETE FROM ${table} WHERE seq = ?`, [existing.seq!]);
+      placed.push(item);
     }
     if (placed.length === 0) return;
     const ordered = inDefaultOrder(placed);
@@ -205,57 +210,79 @@ export class InventoryWrites {
     this.textRefs.clear();
   }
 
-  private insertEndpoint(orgRowId: number, e: Endpoint, seq: number | null = null): void {
+  /**
+   * Writes a row: a new one, or, given the row stored at its `seq`, only the columns whose
+   * values changed, so that only the indexes over those columns are touched (a merged finding
+   * usually changes its status and timestamps; findings have 13 indexes).
+   */
+  private writeRow(table: InventoryTable, row: StoredRow, stored?: StoredRow): void {
+    if (!stored) {
+      let insert = this.inserts.get(table);
+      if (!insert) {
+        const columns = Object.keys(row);
+        this.inserts.set(table, (insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`));
+      }
+      this.db.run(insert, Object.values(row));
+      return;
+    }
+    const changed = Object.keys(row).filter((column) => row[column] !== stored[column]);
+    if (changed.length === 0) return;
+    this.db.run(`UPDATE ${table} SET ${changed.map((column) => `${column} = ?`).join(', ')} WHERE seq = ?`, [
+      ...changed.map((column) => row[column]!),
+      stored.seq!,
+    ]);
+  }
+
+  private insertEndpoint(orgRowId: number, e: Endpoint, seq: number | null = null, stored?: StoredRow): void {
     const os = e.operating_system;
-    this.db.run(
-      `INSERT INTO endpoints (seq, org_id, id, hostname, ip, mac_address, os_name, os_version, os_family,
-         os_vendor, os_architecture, agent_id, agent_version, has_agent, created_at, updated_at, updated_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        seq, orgRowId, lower(e.id), e.hostname, e.ip, e.mac_address, os.name, os.version, os.family, os.vendor,
-        os.architecture, lower(e.agent_id), e.agent_version, e.agent_id === null ? 0 : 1, e.created_at,
-        e.updated_at, Date.parse(e.updated_at),
-      ],
+    this.writeRow(
+      'endpoints',
+      {
+        seq, org_id: orgRowId, id: lower(e.id), hostname: e.hostname, ip: e.ip, mac_address: e.mac_address, os_name: os.name,
+        os_version: os.version, os_family: os.family, os_vendor: os.vendor, os_architecture: os.architecture,
+        agent_id: lower(e.agent_id), agent_version: e.agent_version, has_agent: e.agent_id === null ? 0 : 1,
+        created_at: e.created_at, updated_at: e.updated_at, updated_ms: Date.parse(e.updated_at),
+      },
+      stored,
     );
   }
 
-  private insertTarget(orgRowId: number, t: RemediationTarget, seq: number | null = null): void {
-    this.db.run(
-      `INSERT INTO remediation_targets (seq, org_id, id, endpoint_id, target_type, vendor, product, version,
-         install_path, package_name, package_manager, status, source, associated_cves, highest_cvss_score,
-         created_at, updated_at, updated_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        seq, orgRowId, lower(t.id), lower(t.endpoint_id), t.target_type, t.vendor, t.product, t.version,
-        t.install_path, t.package_name, t.package_manager, t.status, t.source, JSON.stringify(t.associated_cves),
-        t.highest_cvss_score, t.created_at, t.updated_at, Date.parse(t.updated_at),
-      ],
+  private insertTarget(orgRowId: number, t: RemediationTarget, seq: number | null = null, stored?: StoredRow): void {
+    this.writeRow(
+      'remediation_targets',
+      {
+        seq, org_id: orgRowId, id: lower(t.id), endpoint_id: lower(t.endpoint_id), target_type: t.target_type, vendor: t.vendor,
+        product: t.product, version: t.version, install_path: t.install_path, package_name: t.package_name,
+        package_manager: t.package_manager, status: t.status, source: t.source, associated_cves: JSON.stringify(t.associated_cves),
+        highest_cvss_score: t.highest_cvss_score, created_at: t.created_at, updated_at: t.updated_at, updated_ms: Date.parse(t.updated_at),
+      },
+      stored,
     );
   }
 
-  private insertScope(orgRowId: number, s: Scope, seq: number | null = null): void {
-    this.db.run(
-      `INSERT INTO scopes (seq, org_id, id, name, description, status, subject_filter, endpoint_filter,
-         finding_filter, created_at, updated_at, updated_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        seq, orgRowId, lower(s.id), s.name, s.description, s.status, JSON.stringify(s.subject_filter),
-        JSON.stringify(s.endpoint_filter), JSON.stringify(s.finding_filter), s.created_at, s.updated_at,
-        Date.parse(s.updated_at),
-      ],
+  private insertScope(orgRowId: number, s: Scope, seq: number | null = null, stored?: StoredRow): void {
+    this.writeRow(
+      'scopes',
+      {
+        seq, org_id: orgRowId, id: lower(s.id), name: s.name, description: s.description, status: s.status,
+        subject_filter: JSON.stringify(s.subject_filter), endpoint_filter: JSON.stringify(s.endpoint_filter),
+        finding_filter: JSON.stringify(s.finding_filter), created_at: s.created_at, updated_at: s.updated_at,
+        updated_ms: Date.parse(s.updated_at),
+      },
+      stored,
     );
   }
 
-  private insertFinding(orgRowId: number, f: VulnerabilityFinding, seq: number | null = null): void {
-    this.db.run(
-      `INSERT INTO findings (seq, org_id, id, endpoint_id, remediation_target_id, cve_ref, text_ref, severity,
-         cvss_score, is_kev, status, source, first_detected_at, remediated_at, created_at, updated_at, updated_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        seq, orgRowId, lower(f.id), lower(f.endpoint_id), lower(f.remediation_target_id), this.cveRef(f.cve_id),
-        this.textRef(f.title, f.description, f.solution), f.severity, f.cvss_score, f.is_kev ? 1 : 0, f.status,
-        f.source, f.first_detected_at, f.remediated_at, f.created_at, f.updated_at, Date.parse(f.updated_at),
-      ],
+  private insertFinding(orgRowId: number, f: VulnerabilityFinding, seq: number | null = null, stored?: StoredRow): void {
+    this.writeRow(
+      'findings',
+      {
+        seq, org_id: orgRowId, id: lower(f.id), endpoint_id: lower(f.endpoint_id), remediation_target_id: lower(f.remediation_target_id),
+        cve_ref: this.cveRef(f.cve_id), text_ref: this.textRef(f.title, f.description, f.solution), severity: f.severity,
+        cvss_score: f.cvss_score, is_kev: f.is_kev ? 1 : 0, status: f.status, source: f.source, first_detected_at: f.first_detected_at,
+        remediated_at: f.remediated_at, created_at: f.created_at, updated_at: f.updated_at, updated_ms: Date.parse(f.updated_at),
+      },
+      stored,
     );
   }
 
