@@ -8,6 +8,7 @@ import type { Database } from './database.js';
 import { type Conditions as Where, collectionTables, listConditions } from './inventory-reads.js';
 import { containing, findingTextCondition, textCvesOf } from './finding-search.js';
 import { SortedOrders } from './sorted-orders.js';
+import { VersionedMemo } from './versioned-memo.js';
 
 /** A page of ids in list order, with the number of items matching. */
 export interface IdPage {
@@ -34,15 +35,16 @@ function inSeqOrder(table: string, innerClauses: string, direction: 'ASC' | 'DES
 
 /**
  * The SQL of the console's own reads: lists with sort and free text (scope coverage is in
- * scope-coverage.ts, the dashboard in dashboard-aggregates.ts). Results of the heavy queries (a full pass over up to a
- * million findings) are memoized until the next write, as the v1 list totals are.
+ * scope-coverage.ts, the dashboard in dashboard-aggregates.ts). Results of the heavy queries
+ * (a full pass over up to a million findings) are memoized until the next write, as the v1
+ * list totals are.
  */
 export class ConsoleQueries {
-  private readonly memo = new Map<string, unknown>();
-  private memoVersion = -1;
+  private readonly memo: VersionedMemo;
   private readonly sortedOrders: SortedOrders;
 
   constructor(private readonly db: Database) {
+    this.memo = new VersionedMemo(db, 10_000);
     this.sortedOrders = new SortedOrders(db);
   }
 
@@ -60,7 +62,7 @@ export class ConsoleQueries {
       list.query.limit,
       list.query.offset,
     ]) as string[];
-    const total = this.memoized(`count|${table}|${where.sql}|${JSON.stringify(where.params)}`, () =>
+    const total = this.memo.get(`count|${table}|${where.sql}|${JSON.stringify(where.params)}`, () =>
       Number(this.db.value(`SELECT count(*) FROM ${table} WHERE ${where.sql}`, where.params)),
     );
     return { ids, total };
@@ -111,25 +113,13 @@ export class ConsoleQueries {
       if (collection === 'scopes') where.add("lower(name) LIKE ? ESCAPE '\\'", text);
       if (collection === 'findings') {
         const q = query.q;
-        const condition = this.memoized(`findingText|${orgRowId}|${q}`, () =>
-          findingTextCondition(this.db, orgRowId, q, () => this.memoized(`textCves|${orgRowId}`, () => textCvesOf(this.db, orgRowId))),
+        const condition = this.memo.get(`findingText|${orgRowId}|${q}`, () =>
+          findingTextCondition(this.db, orgRowId, q, () => this.memo.get(`textCves|${orgRowId}`, () => textCvesOf(this.db, orgRowId))),
         );
         where.add(condition.sql, ...condition.params);
       }
     }
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
     return { table: collectionTables[collection], where, direction: query.sort.descending ? 'DESC' : 'ASC' };
-  }
-
-  private memoized<T>(key: string, compute: () => T): T {
-    if (this.memoVersion !== this.db.version) {
-      this.memo.clear();
-      this.memoVersion = this.db.version;
-    }
-    if (this.memo.has(key)) return this.memo.get(key) as T;
-    const value = compute();
-    if (this.memo.size >= 10_000) this.memo.clear();
-    this.memo.set(key, value);
-    return value;
   }
 }

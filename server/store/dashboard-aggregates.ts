@@ -4,9 +4,12 @@ import { findingSeverities, findingStatuses } from '../schemas/vulnerability-fin
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
 import type { ScopeCoverage } from './scope-coverage.js';
+import { VersionedMemo } from './versioned-memo.js';
 
 const open = findingStatuses.indexOf('open');
 const remediated = findingStatuses.indexOf('remediated');
+/** Dashboards kept per database version: one per organization, each a few kilobytes. */
+const keptDashboards = 1_000;
 
 /**
  * The dashboard of an organization. The finding aggregates are counted over the coverage columns
@@ -16,31 +19,21 @@ const remediated = findingStatuses.indexOf('remediated');
  * are counted in SQL: they are few, or counted along an index.
  */
 export class DashboardAggregates {
-  private readonly kept = new Map<number, Dashboard>();
-  private keptVersion = -1;
+  private readonly kept: VersionedMemo;
 
   constructor(
     private readonly db: Database,
     private readonly coverage: ScopeCoverage,
-  ) {}
+  ) {
+    this.kept = new VersionedMemo(db, keptDashboards);
+  }
 
   /** The dashboard of an organization, kept until the next write. */
   async dashboard(orgRowId: number): Promise<Dashboard> {
-    for (;;) {
-      const columns = await this.coverage.currentColumns(orgRowId);
-      // Nothing below awaits: the SQL counts and the columns are of one version.
-      if (columns.version !== this.db.version) continue;
-      if (this.keptVersion !== columns.version) {
-        this.kept.clear();
-        this.keptVersion = columns.version;
-      }
-      let dashboard = this.kept.get(orgRowId);
-      if (!dashboard) {
-        dashboard = this.compute(orgRowId, columns);
-        this.kept.set(orgRowId, dashboard);
-      }
-      return dashboard;
-    }
+    // The columns come at the current version, and nothing below awaits: the SQL counts and
+    // the columns are of one version.
+    const columns = await this.coverage.currentColumns(orgRowId);
+    return this.kept.get(String(orgRowId), () => this.compute(orgRowId, columns));
   }
 
   private compute(org: number, columns: CoverageColumns): Dashboard {

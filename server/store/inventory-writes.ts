@@ -71,10 +71,10 @@ export class InventoryWrites {
     // is deleting rows that no index has to forget (the indexes are dropped first).
     const rebuild = rows >= bulkLoadRows || stored >= bulkLoadRows ? this.dropIndexes() : [];
     this.deleteAll(orgRowId);
-    for (const endpoint of inDefaultOrder(inventory.endpoints)) this.insertEndpoint(orgRowId, endpoint);
-    for (const target of inDefaultOrder(inventory.remediationTargets)) this.insertTarget(orgRowId, target);
-    for (const scope of inDefaultOrder(inventory.scopes)) this.insertScope(orgRowId, scope);
-    for (const finding of inDefaultOrder(inventory.findings)) this.insertFinding(orgRowId, finding);
+    for (const endpoint of inDefaultOrder(inventory.endpoints)) this.writeEndpoint(orgRowId, endpoint);
+    for (const target of inDefaultOrder(inventory.remediationTargets)) this.writeTarget(orgRowId, target);
+    for (const scope of inDefaultOrder(inventory.scopes)) this.writeScope(orgRowId, scope);
+    for (const finding of inDefaultOrder(inventory.findings)) this.writeFinding(orgRowId, finding);
     for (const statement of rebuild) this.db.exec(statement);
     this.dropUnusedTexts();
   }
@@ -98,10 +98,10 @@ export class InventoryWrites {
   merge(orgRowId: number, changes: Inventory): void {
     this.cveRefs.clear();
     this.textRefs.clear();
-    this.mergeInto('endpoints', orgRowId, changes.endpoints, (item, seq, stored) => this.insertEndpoint(orgRowId, item, seq, stored));
-    this.mergeInto('remediation_targets', orgRowId, changes.remediationTargets, (item, seq, stored) => this.insertTarget(orgRowId, item, seq, stored));
-    this.mergeInto('scopes', orgRowId, changes.scopes, (item, seq, stored) => this.insertScope(orgRowId, item, seq, stored));
-    this.mergeInto('findings', orgRowId, changes.findings, (item, seq, stored) => this.insertFinding(orgRowId, item, seq, stored));
+    this.mergeInto('endpoints', orgRowId, changes.endpoints, (item, seq, stored) => this.writeEndpoint(orgRowId, item, seq, stored));
+    this.mergeInto('remediation_targets', orgRowId, changes.remediationTargets, (item, seq, stored) => this.writeTarget(orgRowId, item, seq, stored));
+    this.mergeInto('scopes', orgRowId, changes.scopes, (item, seq, stored) => this.writeScope(orgRowId, item, seq, stored));
+    this.mergeInto('findings', orgRowId, changes.findings, (item, seq, stored) => this.writeFinding(orgRowId, item, seq, stored));
     // Texts a changed finding no longer uses stay until the next replace: finding them means
     // scanning every finding (text_ref has no index), which would cost more than the merge.
   }
@@ -110,13 +110,13 @@ export class InventoryWrites {
     table: InventoryTable,
     orgRowId: number,
     items: readonly T[],
-    insert: (item: T, seq: number | null, stored?: StoredRow) => void,
+    write: (item: T, seq: number | null, stored?: StoredRow) => void,
   ): void {
     const placed: T[] = [];
     for (const item of items) {
       const existing = this.db.get<StoredRow>(`SELECT * FROM ${table} WHERE org_id = ? AND id = ?`, [orgRowId, lower(item.id)]);
       if (existing && Date.parse(existing.created_at as string) === Date.parse(item.created_at)) {
-        insert(item, existing.seq as number, existing);
+        write(item, existing.seq as number, existing);
         continue;
       }
       if (existing) this.db.run(`DELETE FROM ${table} WHERE seq = ?`, [existing.seq!]);
@@ -132,7 +132,7 @@ export class InventoryWrites {
       while (end < tail.length && compareKeys(tail[end]!, key) < 0) end++;
       if (end > copied) this.copyBack(table, tail[copied]!.seq, tail[end - 1]!.seq);
       copied = end;
-      insert(item, null);
+      write(item, null);
     }
     if (copied < tail.length) this.copyBack(table, tail[copied]!.seq, tail[tail.length - 1]!.seq);
   }
@@ -233,7 +233,7 @@ export class InventoryWrites {
     ]);
   }
 
-  private insertEndpoint(orgRowId: number, e: Endpoint, seq: number | null = null, stored?: StoredRow): void {
+  private writeEndpoint(orgRowId: number, e: Endpoint, seq: number | null = null, stored?: StoredRow): void {
     const os = e.operating_system;
     this.writeRow(
       'endpoints',
@@ -247,7 +247,7 @@ export class InventoryWrites {
     );
   }
 
-  private insertTarget(orgRowId: number, t: RemediationTarget, seq: number | null = null, stored?: StoredRow): void {
+  private writeTarget(orgRowId: number, t: RemediationTarget, seq: number | null = null, stored?: StoredRow): void {
     this.writeRow(
       'remediation_targets',
       {
@@ -260,7 +260,7 @@ export class InventoryWrites {
     );
   }
 
-  private insertScope(orgRowId: number, s: Scope, seq: number | null = null, stored?: StoredRow): void {
+  private writeScope(orgRowId: number, s: Scope, seq: number | null = null, stored?: StoredRow): void {
     this.writeRow(
       'scopes',
       {
@@ -273,7 +273,7 @@ export class InventoryWrites {
     );
   }
 
-  private insertFinding(orgRowId: number, f: VulnerabilityFinding, seq: number | null = null, stored?: StoredRow): void {
+  private writeFinding(orgRowId: number, f: VulnerabilityFinding, seq: number | null = null, stored?: StoredRow): void {
     this.writeRow(
       'findings',
       {

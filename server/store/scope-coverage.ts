@@ -4,6 +4,7 @@ import type { IdPage } from './console-queries.js';
 import { type CoverageColumns, StaleColumnsError, loadCoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
 import { type StoredScopeFilters, scopeCondition } from './scope-conditions.js';
+import { VersionedMemo } from './versioned-memo.js';
 
 /** A scope's coverage: counts, what could not be evaluated, and a page of covered findings. */
 export interface ScopeCoverageRows {
@@ -54,10 +55,11 @@ const keptSets = 24;
  */
 export class ScopeCoverage {
   private readonly columns = new Map<number, Promise<CoverageColumns>>();
-  private readonly kept = new Map<string, unknown>();
-  private keptVersion = -1;
+  private readonly kept: VersionedMemo;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database) {
+    this.kept = new VersionedMemo(db, keptSets);
+  }
 
   /**
    * Which findings a scope covers (see scope-conditions.ts for the matching rules), or
@@ -77,9 +79,9 @@ export class ScopeCoverage {
     if (!filters) return undefined;
     const condition = scopeCondition(filters);
     const key = `scope|${orgRowId}|${scopeId.toLowerCase()}`;
-    const covered = this.keep(key, () => select(allIndexes(columns.count), condition.bind(columns)));
+    const covered = this.kept.get(key, () => select(allIndexes(columns.count), condition.bind(columns)));
     return {
-      counts: this.keep(`${key}|counts`, () => countsOf(columns, covered)),
+      counts: this.kept.get(`${key}|counts`, () => countsOf(columns, covered)),
       unevaluated: condition.unevaluated,
       page: this.page(columns, key, covered, paging),
     };
@@ -91,7 +93,7 @@ export class ScopeCoverage {
       const columns = await this.currentColumns(orgRowId);
       const key = `gaps|${orgRowId}`;
       // Kept as a promise, so that requests arriving meanwhile wait for the same computation.
-      const computing = this.keep(key, () => this.computeGaps(orgRowId, columns));
+      const computing = this.kept.get(key, () => this.computeGaps(orgRowId, columns));
       let set: GapSet;
       try {
         set = await computing;
@@ -101,7 +103,7 @@ export class ScopeCoverage {
       }
       if (columns.version !== this.db.version) continue;
       const { gaps, ...summary } = set;
-      return { ...summary, counts: this.keep(`${key}|counts`, () => countsOf(columns, gaps)), page: this.page(columns, key, gaps, paging) };
+      return { ...summary, counts: this.kept.get(`${key}|counts`, () => countsOf(columns, gaps)), page: this.page(columns, key, gaps, paging) };
     }
   }
 
@@ -137,7 +139,7 @@ export class ScopeCoverage {
   private page(columns: CoverageColumns, key: string, covered: FindingIndexes, paging: CoveragePaging): IdPage {
     const statusCode = paging.status === undefined ? -1 : findingStatuses.indexOf(paging.status as (typeof findingStatuses)[number]);
     const listed =
-      statusCode < 0 ? covered : this.keep(`${key}|status=${paging.status}`, () => select(covered, (i) => columns.status[i] === statusCode));
+      statusCode < 0 ? covered : this.kept.get(`${key}|status=${paging.status}`, () => select(covered, (i) => columns.status[i] === statusCode));
     const ids = [...listed.subarray(paging.offset, paging.offset + paging.limit)].map(
       (index) => this.db.value('SELECT id FROM findings WHERE seq = ?', [columns.seq[index]!]) as string,
     );
@@ -167,18 +169,6 @@ export class ScopeCoverage {
       if (columns.version === this.db.version) return columns;
       if (this.columns.get(orgRowId) === loading) this.columns.delete(orgRowId);
     }
-  }
-
-  private keep<T>(key: string, compute: () => T): T {
-    if (this.keptVersion !== this.db.version) {
-      this.kept.clear();
-      this.keptVersion = this.db.version;
-    }
-    if (this.kept.has(key)) return this.kept.get(key) as T;
-    const value = compute();
-    if (this.kept.size >= keptSets) this.kept.delete(this.kept.keys().next().value!);
-    this.kept.set(key, value);
-    return value;
   }
 }
 
