@@ -3,10 +3,10 @@ import type { Organization } from '../../store/organizations.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 import { parseUrlQuery } from '../query-parameters.js';
+import { uuidPathParameter } from '../uuid-path-parameter.js';
 import { AnswerCache } from './answer-cache.js';
 import type { V1Resource } from './v1-resources.js';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const bearer = /^Bearer[ ]+(\S+)\s*$/i;
 /** The Content-Type of every JSON answer, as express writes it for a string body. */
 export const jsonContentType = 'application/json; charset=utf-8';
@@ -95,8 +95,7 @@ export class V1Answers {
 
   /** The body of a get. Throws 400 for an id that is not a UUID, 404 when the organization has no such resource. */
   get(orgRowId: number, resource: V1Resource, id: string): Buffer {
-    if (!uuidPattern.test(id)) throw new HttpError(400, `Invalid path parameter "${resource.parameter}": must be a UUID`);
-    const key = `${orgRowId} ${resource.path}/${id.toLowerCase()}`;
+    const key = `${orgRowId} ${resource.path}/${uuidPathParameter(id, resource.parameter)}`;
     const version = this.store.version;
     let body = this.answers.get(version, key);
     if (!body) {
