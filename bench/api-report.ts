@@ -1,9 +1,5 @@
-import os from 'node:os';
 import { type LoadResult, buildColdMix, buildMix, fetchBodies, interleave, load, startFloorServer } from './api-bench.js';
-import { mib, ms, peakResidentBytes } from './support.js';
-
-/** The load average (1, 5, 15 min), printed beside figures that the machine's other work moves. */
-export const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(', ');
+import { loadAverage, mib, ms, peakResidentBytes } from './support.js';
 
 function mulberry32(seed: number) {
   return () => {

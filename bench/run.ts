@@ -17,11 +17,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measureAgentConfigSigning } from './agent-config-bench.js';
-import { loadAverage, reportApi } from './api-report.js';
+import { reportApi } from './api-report.js';
 import { reportConsole } from './console-report.js';
 import { reportCoverage } from './coverage-report.js';
 import { spliceSections } from './report-sections.js';
-import { cli, mib, residentBytes, root, startServe, stop } from './support.js';
+import { cli, loadAverage, mib, residentBytes, root, startServe, stop } from './support.js';
 import { syncSection } from './sync-section.js';
 
 const sectionNames = ['api', 'coverage', 'console', 'agent-config', 'sync'] as const;

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +20,9 @@ export function residentBytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
+
+/** The load average (1, 5, 15 min), printed beside figures that the machine's other work moves. */
+export const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(', ');
 
 /**
  * CPU time a process has used, user and system, in milliseconds, from /proc (clock ticks of

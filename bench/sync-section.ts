@@ -3,14 +3,12 @@
  * (bench/sync-bench.ts), so that the peak memory reported is theirs alone.
  */
 import { spawn } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
 import type { SyncBenchFigures } from './sync-bench.js';
-import { mib, root } from './support.js';
+import { loadAverage, mib, root } from './support.js';
 
 const syncHeading = '## Full and incremental sync';
 
-const load = () => os.loadavg().map((n) => n.toFixed(1)).join(', ');
 
 /** Runs the sync benchmark in a child process; its progress lines go to the console. */
 async function measureInChild(size: string): Promise<SyncBenchFigures> {
@@ -31,7 +29,7 @@ async function measureInChild(size: string): Promise<SyncBenchFigures> {
 
 /** Measures the syncs of the dataset and says the section's lines. */
 export async function syncSection(size: string, say: (line?: string) => void): Promise<void> {
-  const loadBefore = load();
+  const loadBefore = loadAverage();
   const figures = await measureInChild(size);
   // A figure left out is NaN, which JSON carries as null.
   const s = (value: number | null) => (Number.isFinite(value) ? `${value!.toFixed(1)} s` : 'not measured');
@@ -39,7 +37,7 @@ export async function syncSection(size: string, say: (line?: string) => void): P
   say();
   say(
     `${figures.items.toLocaleString('en')} items (dataset \`${figures.size}\`), page size 100. The machine is shared: load average ` +
-      `(1, 5, 15 min) ${loadBefore} before, ${load()} after. The in-process remote isolates the sync's own cost from the remote's.`,
+      `(1, 5, 15 min) ${loadBefore} before, ${loadAverage()} after. The in-process remote isolates the sync's own cost from the remote's.`,
   );
   say();
   say(`| measure | value | target |`);
