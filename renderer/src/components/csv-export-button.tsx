@@ -3,6 +3,7 @@ import type { CollectionPath, ListFilters } from '../api/collections';
 import { csvExportPath } from '../api/console-queries';
 import { desktopBridge } from '../desktop-bridge';
 import { type SaveOutcome, saveConsoleFile } from '../lib/save-download';
+import { formatCount } from '../lib/format';
 
 interface CsvExportButtonProps {
   slug: string;
@@ -51,8 +52,8 @@ export function CsvExportButton({ slug, collection, filters, total }: CsvExportB
       ) : (
         <>
           <span role="status">
-            Exporting… {progress.toLocaleString()}
-            {total ? ` of ${total.toLocaleString()}` : ''} rows
+            Exporting… {formatCount(progress)}
+            {total ? ` of ${formatCount(total)}` : ''} rows
           </span>
           <button type="button" onClick={() => abort.current?.abort()}>
             Stop

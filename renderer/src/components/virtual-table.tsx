@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, type ReactNode, memo, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { type ListPage, pageSize } from '../api/collections';
 import { QueryError } from './query-state';
+import { formatCount } from '../lib/format';
 
 /** A column of a {@link VirtualTable}. */
 export interface Column<T> {
@@ -168,8 +169,8 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
       </div>
       {failed?.error ? <QueryError error={failed.error} onRetry={() => void failed.refetch()} /> : null}
       <p className="virtual-table__status" aria-live="polite">
-        {total.toLocaleString()} {total === 1 ? 'row' : 'rows'}
-        {activeRow !== undefined ? ` · row ${(activeRow + 1).toLocaleString()} selected (Enter opens it)` : ''}
+        {formatCount(total)} {total === 1 ? 'row' : 'rows'}
+        {activeRow !== undefined ? ` · row ${formatCount(activeRow + 1)} selected (Enter opens it)` : ''}
       </p>
     </div>
   );

@@ -1,11 +1,12 @@
 import { Bar, BarChart, CartesianGrid, Cell, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Dashboard } from '../../../../server/schemas/console-api';
 import { ChartCard, type LegendEntry } from './chart-card';
+import { formatCount } from '../../lib/format';
 
 const severities = ['critical', 'high', 'medium', 'low', 'info'] as const;
 const severityLegend: LegendEntry[] = severities.map((severity) => ({ name: severity, className: `fill-${severity}` }));
 const shorten = (text: string) => (text.length > 20 ? `${text.slice(0, 19)}…` : text);
-const describe = (entries: [string, number][]) => entries.map(([name, value]) => `${name}: ${value.toLocaleString()}`).join('; ');
+const describe = (entries: [string, number][]) => entries.map(([name, value]) => `${name}: ${formatCount(value)}`).join('; ');
 // Recharts draws SVG with presentation attributes; the colours come from CSS classes, so both themes apply.
 // The plots are hidden from assistive technology (each card has a text summary), so their keyboard layer is off.
 const tooltipProps = { wrapperClassName: 'chart-tooltip', isAnimationActive: false } as const;
