@@ -81,7 +81,7 @@ export const connectOrganizationBodySchema = z.strictObject({
     .trim()
     .min(1, 'is required')
     .max(1024, 'must be at most 1024 characters')
-    .regex(/^\S+$/, 'must not contain white space'),
+    .regex(/^\S*$/, 'must not contain white space'),
 });
 export type ConnectOrganizationBody = z.input<typeof connectOrganizationBodySchema>;
 
