@@ -1,10 +1,15 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-/** What `npm start` and the Electron e2e tests say where no Electron runtime is installed. */
-export const noElectronRuntime =
-  'No Electron runtime is installed here (its download is not possible on this machine); run the headless console instead: npm run serve';
+function electronPackageDir() {
+  try {
+    return path.dirname(createRequire(import.meta.url).resolve('electron/package.json'));
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The path of the installed Electron executable, or undefined when there is none. It reads what
@@ -16,16 +21,40 @@ export const noElectronRuntime =
  * @returns {string | undefined}
  */
 export function findElectronRuntime(env = process.env) {
-  let packageDir;
-  try {
-    packageDir = path.dirname(createRequire(import.meta.url).resolve('electron/package.json'));
-  } catch {
-    return undefined;
-  }
+  const packageDir = electronPackageDir();
+  if (!packageDir) return undefined;
   const pathFile = path.join(packageDir, 'path.txt');
   const recorded = fs.existsSync(pathFile) ? fs.readFileSync(pathFile, 'utf8').trim() : undefined;
   const executable = recorded ?? (env.ELECTRON_OVERRIDE_DIST_PATH ? 'electron' : undefined);
   if (!executable) return undefined;
   const candidate = path.join(env.ELECTRON_OVERRIDE_DIST_PATH ?? path.join(packageDir, 'dist'), executable);
   return fs.existsSync(candidate) ? candidate : undefined;
+}
+
+/**
+ * Installs the Electron runtime with the `electron` package's own installer (a download of about
+ * 100 MB, cached by it), which npm does not run: package.json's allowScripts leaves it out so
+ * that `npm ci` succeeds where the download is impossible.
+ *
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {{ installed: true, executable: string } | { installed: false, reason: string }}
+ */
+export function installElectronRuntime(env = process.env) {
+  const packageDir = electronPackageDir();
+  if (!packageDir) return { installed: false, reason: 'the electron package is not installed (run npm ci)' };
+  const install = spawnSync(process.execPath, [path.join(packageDir, 'install.js')], {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const executable = install.status === 0 ? findElectronRuntime(env) : undefined;
+  if (executable) return { installed: true, executable };
+  return { installed: false, reason: `its download failed: ${failureOf(install)}` };
+}
+
+// The installer prints a stack trace: its first line says what went wrong.
+function failureOf(install) {
+  if (install.error) return install.error.message;
+  const firstLine = (install.stderr ?? '').split('\n').find((line) => line.trim() !== '');
+  return firstLine?.trim() ?? `the installer exited with ${install.status ?? install.signal}`;
 }
