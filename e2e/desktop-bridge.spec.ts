@@ -1,0 +1,107 @@
+import type { Page } from '@playwright/test';
+import type { DesktopBridge } from '../app/shared/desktop-bridge.js';
+import { expect, server, test } from './support/console-page.js';
+
+// The console as the desktop window runs it: with `window.desktop` (app/shared/desktop-bridge.ts)
+// instead of a token in the URL and browser downloads. The bridge is played here as the preload
+// and main process play it: saveFile fetches its source with the console token, as the main
+// process does before it shows the save dialog, and answers as the dialog's outcome says.
+// Where an Electron runtime exists, e2e-electron/ runs the same flows in the real app.
+
+interface BridgeCall {
+  method: 'saveFile' | 'revealInFolder';
+  argument: unknown;
+  /** For saveFile: what the console's server answered for the source. */
+  status?: number;
+  bytes?: number;
+}
+
+declare global {
+  interface Window {
+    desktop?: DesktopBridge;
+    bridgeCalls: BridgeCall[];
+    /** What the next save ends in: the path picked, a cancelled dialog, or a file that could not be written. */
+    saveDialogAnswer: { filePath: string } | 'cancel' | { writeError: string };
+  }
+}
+
+async function openDesktopConsole(page: Page, viewPath: string): Promise<void> {
+  await page.addInitScript(
+    ({ consoleToken, apiBaseUrl }) => {
+      window.bridgeCalls = [];
+      window.saveDialogAnswer = 'cancel';
+      window.desktop = {
+        consoleToken,
+        apiBaseUrl,
+        appVersion: '0.1.0',
+        async saveFile(request) {
+          const response = await fetch(request.source.path, { headers: { 'x-console-token': consoleToken } });
+          const body = await response.arrayBuffer();
+          window.bridgeCalls.push({ method: 'saveFile', argument: request, status: response.status, bytes: body.byteLength });
+          if (!response.ok) return { saved: false, reason: 'failed', message: (JSON.parse(new TextDecoder().decode(body)) as { error: string }).error };
+          const answer = window.saveDialogAnswer;
+          if (answer === 'cancel') return { saved: false, reason: 'cancelled' };
+          if ('writeError' in answer) return { saved: false, reason: 'failed', message: answer.writeError };
+          return { saved: true, path: answer.filePath };
+        },
+        async revealInFolder(path) {
+          window.bridgeCalls.push({ method: 'revealInFolder', argument: path });
+        },
+      };
+    },
+    { consoleToken: server.token, apiBaseUrl: server.baseUrl },
+  );
+  // No #token= fragment: the token comes from the bridge alone.
+  await page.goto(`${server.baseUrl}${viewPath}`);
+}
+
+const bridgeCalls = (page: Page) => page.evaluate(() => window.bridgeCalls);
+
+test('takes its token from the bridge and saves an agent config through the save dialog', async ({ page }) => {
+  await openDesktopConsole(page, '/orgs/demo/agent-config');
+  await page.getByLabel('Profile').selectOption('mdm-permissions');
+  await page.evaluate(() => (window.saveDialogAnswer = { filePath: '/home/admin/Desktop/demo.mobileconfig' }));
+  await page.getByRole('button', { name: 'Save…' }).click();
+  await expect(page.getByRole('status')).toContainText('Saved to /home/admin/Desktop/demo.mobileconfig');
+
+  const [save] = await bridgeCalls(page);
+  expect(save).toMatchObject({
+    method: 'saveFile',
+    argument: {
+      suggestedName: 'remediation-agent-demo-macos-mdm-permissions.mobileconfig',
+      filters: [{ name: 'Configuration profile', extensions: ['mobileconfig'] }],
+      source: { path: '/app/orgs/demo/agent-config?platform=macos&profile=mdm-permissions' },
+    },
+    status: 200,
+  });
+  expect(save!.bytes).toBeGreaterThan(1000);
+
+  await page.getByRole('button', { name: 'Show in folder' }).click();
+  await expect.poll(async () => (await bridgeCalls(page)).at(-1)).toEqual({ method: 'revealInFolder', argument: '/home/admin/Desktop/demo.mobileconfig' });
+});
+
+test('a cancelled save says nothing; one that failed says why', async ({ page }) => {
+  await openDesktopConsole(page, '/orgs/demo/agent-config');
+  await page.getByRole('button', { name: 'Save…' }).click();
+  await expect.poll(async () => (await bridgeCalls(page)).length).toBe(1);
+  await expect(page.getByRole('button', { name: 'Save…' })).toBeEnabled();
+  await expect(page.getByRole('status')).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+
+  await page.evaluate(() => (window.saveDialogAnswer = { writeError: 'Could not write /media/usb/demo.zip: EACCES: permission denied' }));
+  await page.getByRole('button', { name: 'Save…' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Could not write /media/usb/demo.zip: EACCES: permission denied');
+  await expect(page.getByRole('status')).toHaveCount(0);
+});
+
+test('exports a list as CSV through the save dialog', async ({ page }) => {
+  await openDesktopConsole(page, '/orgs/demo/scopes?status=active');
+  await page.evaluate(() => (window.saveDialogAnswer = { filePath: '/home/admin/scopes.csv' }));
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  await expect.poll(async () => (await bridgeCalls(page)).length).toBe(1);
+  const [save] = await bridgeCalls(page);
+  expect(save).toMatchObject({
+    argument: { suggestedName: 'demo-scopes.csv', filters: [{ name: 'CSV', extensions: ['csv'] }], source: { path: expect.stringMatching(/^\/app\/orgs\/demo\/.*status=active/) } },
+    status: 200,
+  });
+});
