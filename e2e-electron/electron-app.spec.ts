@@ -10,8 +10,6 @@ import type { DesktopBridge } from '../app/shared/desktop-bridge.js';
 const executablePath = findElectronRuntime();
 const hasElectron = executablePath !== undefined;
 const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
-// The console's agent-config download under /app (the renderer's agent-config view saves it).
-const agentConfigPath = '/app/orgs/demo/agent-config?platform=macos&profile=config';
 
 declare global {
   interface Window {
@@ -85,18 +83,26 @@ test.describe('the desktop app', () => {
 
   // Exact bytes are asserted by the unit tests (app/main/ipc); a config is generated afresh on every
   // request (its own id and time), so here the file is checked to be a whole, signed config.
-  test('saves an agent config through the native save dialog', async () => {
+  test('saves an agent config from its view through the native save dialog', async () => {
     const target = path.join(dataDir, 'agent-config.zip');
     await app.evaluate(({ dialog }, filePath) => {
       dialog.showSaveDialog = (async () => ({ canceled: false, filePath })) as typeof dialog.showSaveDialog;
     }, target);
-    const result = await page.evaluate(
-      (sourcePath) => window.desktop!.saveFile({ suggestedName: 'agent-config.zip', filters: [{ name: 'ZIP archive', extensions: ['zip'] }], source: { path: sourcePath } }),
-      agentConfigPath,
-    );
-    expect(result).toEqual({ saved: true, path: target });
+    await app.evaluate(({ Menu }) => Menu.getApplicationMenu()?.getMenuItemById('view-agent-config')?.click());
+    await expect(page).toHaveURL(/\/orgs\/demo\/agent-config$/);
+    await page.getByRole('button', { name: 'Save…' }).click();
+    await expect(page.getByRole('status')).toContainText(`Saved to ${target}`);
     const entries = Object.keys(unzipSync(fs.readFileSync(target)));
     expect(entries.some((name) => name.endsWith('.plist'))).toBe(true);
     expect(entries.some((name) => name.endsWith('.p7s'))).toBe(true);
+  });
+
+  test('shows the replicas\' sync in its Sync menu', async () => {
+    const syncMenu = await app.evaluate(({ Menu }) =>
+      Menu.getApplicationMenu()
+        ?.items.find((item) => item.label === '&Sync')
+        ?.submenu?.items.map((item) => ({ label: item.label, enabled: item.enabled })),
+    );
+    expect(syncMenu?.[0]).toEqual({ label: 'No Remote Tenants Connected', enabled: false });
   });
 });

@@ -23,12 +23,12 @@ describe('appMenuTemplate', () => {
     expect(names(menu('linux').template)).toEqual(['&File', 'editMenu', '&View', '&Sync', 'windowMenu', 'help']);
   });
 
-  it('opens the Organizations view from the Sync menu, as View → Organizations (Ctrl/Cmd+8) does', () => {
+  it('opens the Organizations view from the Sync menu, as View → Organizations (Ctrl/Cmd+9) does', () => {
     const { template, showView, click } = menu('linux');
     const sync = template.find((item) => item.label === '&Sync')?.submenu as Item[];
     click(sync.find((item) => item.id === 'sync-organizations'));
     expect(showView).toHaveBeenLastCalledWith('organizations');
-    expect(consoleViews.find((view) => view.section === 'organizations')?.accelerator).toBe('CmdOrCtrl+8');
+    expect(consoleViews.find((view) => view.section === 'organizations')?.accelerator).toBe('CmdOrCtrl+9');
   });
 
   it('shows each view of the console by its section, with its shortcut', () => {

@@ -15,7 +15,8 @@ export const consoleViews = [
   { id: 'view-vulnerability-findings', label: 'Vulnerability Findings', section: 'vulnerability-findings', accelerator: 'CmdOrCtrl+5' },
   { id: 'view-coverage-gaps', label: 'Coverage Gaps', section: 'coverage-gaps', accelerator: 'CmdOrCtrl+6' },
   { id: 'view-api-keys', label: 'API Keys', section: 'api-keys', accelerator: 'CmdOrCtrl+7' },
-  { id: 'view-organizations', label: 'Organizations', section: 'organizations', accelerator: 'CmdOrCtrl+8' },
+  { id: 'view-agent-config', label: 'Agent Configuration', section: 'agent-config', accelerator: 'CmdOrCtrl+8' },
+  { id: 'view-organizations', label: 'Organizations', section: 'organizations', accelerator: 'CmdOrCtrl+9' },
 ] as const;
 
 /**
