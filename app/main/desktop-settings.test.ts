@@ -19,8 +19,13 @@ describe('desktop settings', () => {
   });
 
   it('keeps the valid fields of a partly damaged file', () => {
-    fs.writeFileSync(file(), JSON.stringify({ window: { x: 'left' }, secretSealing: 'key-file' }));
-    expect(readDesktopSettings(dataDir)).toEqual({ secretSealing: 'key-file' });
+    fs.writeFileSync(file(), JSON.stringify({ window: { x: 'left' }, secretSealing: 'key-file', port: 7400 }));
+    expect(readDesktopSettings(dataDir)).toEqual({ secretSealing: 'key-file', port: 7400 });
+  });
+
+  it.each([0, 65536, 7300.5, '7400', -1])('reads a port of %j as no port', (port) => {
+    fs.writeFileSync(file(), JSON.stringify({ port }));
+    expect(readDesktopSettings(dataDir)).toEqual({});
   });
 
   it('updates one setting keeping the others, leaving no temporary file', () => {

@@ -21,10 +21,19 @@ export type WindowState = z.infer<typeof windowStateSchema>;
  */
 export type SecretSealingChoice = 'basic-text' | 'key-file';
 
-/** What the desktop app remembers between runs, beside the database in the data directory. */
+// The loopback port local tools are told to use (DESIGN section 4); when it is taken the server
+// falls back to a free one, as `serve --port` does.
+const portSchema = z.number().int().min(1).max(65535);
+
+/**
+ * What the desktop app remembers between runs, and the one thing a user may set by hand (`port`),
+ * beside the database in the data directory.
+ */
 export interface DesktopSettings {
   window?: WindowState;
   secretSealing?: SecretSealingChoice;
+  /** The port to serve on; 7300 when absent. */
+  port?: number;
 }
 
 const settingsFileName = 'desktop-settings.json';
@@ -42,9 +51,11 @@ export function readDesktopSettings(dataDir: string): DesktopSettings {
   }
   const window = windowStateSchema.safeParse(raw?.window);
   const secretSealing = z.enum(['basic-text', 'key-file']).safeParse(raw?.secretSealing);
+  const port = portSchema.safeParse(raw?.port);
   return {
     ...(window.success && { window: window.data }),
     ...(secretSealing.success && { secretSealing: secretSealing.data }),
+    ...(port.success && { port: port.data }),
   };
 }
 

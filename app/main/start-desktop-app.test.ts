@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -142,5 +143,45 @@ describe('startDesktopApp when it cannot start', () => {
     } finally {
       holder.kill();
     }
+  });
+});
+
+describe('startDesktopApp on the port of its settings', () => {
+  let dataDir: string;
+  let occupier: net.Server | undefined;
+  beforeEach(() => {
+    resetFakeElectron();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'desktop-app-'));
+    return async () => {
+      if (!app.exited) await quitAndWait();
+      occupier?.close();
+      occupier = undefined;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    };
+  });
+
+  async function freePort(): Promise<number> {
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as net.AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    return port;
+  }
+
+  it('serves on the port desktop-settings.json names', async () => {
+    const port = await freePort();
+    fs.writeFileSync(path.join(dataDir, 'desktop-settings.json'), JSON.stringify({ port }));
+    const desktop = await startDesktopApp({ dataDir, preload });
+    expect(desktop?.consoleServer.server.url).toBe(`http://127.0.0.1:${port}`);
+  });
+
+  it('falls back to a free port when that one is taken', async () => {
+    const port = await freePort();
+    occupier = net.createServer();
+    await new Promise<void>((resolve) => occupier!.listen(port, '127.0.0.1', resolve));
+    fs.writeFileSync(path.join(dataDir, 'desktop-settings.json'), JSON.stringify({ port }));
+    const desktop = await startDesktopApp({ dataDir, preload });
+    expect(desktop?.consoleServer.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(desktop?.consoleServer.server.port).not.toBe(port);
   });
 });

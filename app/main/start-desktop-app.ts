@@ -3,6 +3,7 @@ import { type ConsoleServer, startConsoleServer } from '../../server/start-conso
 import { DataDirectoryLockedError, productName } from '../../server/store/data-directory.js';
 import { openAppWindow } from './app-window.js';
 import { chooseSealer } from './choose-sealer.js';
+import { readDesktopSettings } from './desktop-settings.js';
 import { guardWebContents } from './guard-web-contents.js';
 import { registerIpcHandlers } from './ipc/register-ipc-handlers.js';
 import { buildAppMenu, viewPath } from './menu/build-app-menu.js';
@@ -14,7 +15,7 @@ export interface DesktopAppOptions {
   dataDir: string;
   /** The absolute path of the built preload script. */
   preload: string;
-  /** The port to try first; the server's default (7300) when absent. */
+  /** The port to try first; else the `port` of desktop-settings.json, else the server's default (7300). */
   port?: number;
 }
 
@@ -49,7 +50,7 @@ export async function startDesktopApp(options: DesktopAppOptions): Promise<Deskt
     consoleServer = await startConsoleServer({
       dataDir: options.dataDir,
       sealer: chooseSealer,
-      port: options.port,
+      port: options.port ?? readDesktopSettings(options.dataDir).port,
       command: `${productName} desktop app`,
     });
   } catch (error) {
