@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { keyFileSealer } from '../../server/secrets/key-file-sealer.js';
+import { secretStorages } from '../../server/secrets/secret-storages.js';
 import { dataDirectoryFiles } from '../../server/store/data-directory.js';
 import { dialog, resetFakeElectron, safeStorage } from '../test/fake-electron.js';
 import { chooseSealer } from './choose-sealer.js';
@@ -28,7 +29,8 @@ describe('chooseSealer', () => {
 
   it('uses safeStorage with a system keychain, asking nothing and making no key file', () => {
     const sealer = chooseSealer(dataDir);
-    expect(sealer.kind).toBe('system keychain');
+    expect(sealer.secretStorage).toEqual(secretStorages.systemKeychain);
+    expect(sealer.secretStorage).toMatchObject({ protection: 'system-keychain', keychainAvailable: true });
     expect(sealer.unseal(sealer.seal(Buffer.from('secret')))).toEqual(Buffer.from('secret'));
     expect(safeStorage.encryptString).toHaveBeenCalled();
     expect(dialog.showMessageBoxSync).not.toHaveBeenCalled();
@@ -44,7 +46,9 @@ describe('chooseSealer', () => {
     basicTextOnLinux();
     dialog.showMessageBoxSync.mockReturnValue(0);
     const sealer = chooseSealer(dataDir);
-    expect(sealer.kind).toBe('key file');
+    expect(sealer.secretStorage).toEqual(secretStorages.keyFileWithoutKeychain);
+    expect(sealer.secretStorage).toMatchObject({ protection: 'key-file', keychainAvailable: false });
+    expect(sealer.unseal(sealer.seal(Buffer.from('secret')))).toEqual(Buffer.from('secret'));
     expect(fs.existsSync(keyFile())).toBe(true);
     expect(safeStorage.encryptString).not.toHaveBeenCalled();
     expect(readDesktopSettings(dataDir).secretSealing).toBe('key-file');
@@ -56,16 +60,20 @@ describe('chooseSealer', () => {
   it('on basic_text, uses safeStorage once the user agreed', () => {
     basicTextOnLinux();
     dialog.showMessageBoxSync.mockReturnValue(1);
-    expect(chooseSealer(dataDir).kind).toMatch(/plain text/);
+    const sealer = chooseSealer(dataDir);
+    expect(sealer.secretStorage).toEqual(secretStorages.plainTextWithoutKeychain);
+    expect(sealer.secretStorage).toMatchObject({ protection: 'plain-text', keychainAvailable: false });
+    sealer.seal(Buffer.from('secret'));
+    expect(safeStorage.encryptString).toHaveBeenCalled();
     expect(readDesktopSettings(dataDir).secretSealing).toBe('basic-text');
-    expect(chooseSealer(dataDir).kind).toMatch(/plain text/);
+    expect(chooseSealer(dataDir).secretStorage.protection).toBe('plain-text');
     expect(dialog.showMessageBoxSync).toHaveBeenCalledTimes(1);
   });
 
   it('without safeStorage, tells the user once and uses the key file', () => {
     safeStorage.isEncryptionAvailable.mockReturnValue(false);
-    expect(chooseSealer(dataDir).kind).toBe('key file');
-    expect(chooseSealer(dataDir).kind).toBe('key file');
+    expect(chooseSealer(dataDir).secretStorage).toEqual(secretStorages.keyFileWithoutKeychain);
+    expect(chooseSealer(dataDir).secretStorage).toMatchObject({ protection: 'key-file', keychainAvailable: false });
     expect(dialog.showMessageBoxSync).toHaveBeenCalledTimes(1);
     expect(dialog.showMessageBoxSync.mock.calls[0]?.[0]).toMatchObject({ buttons: ['OK'] });
   });

@@ -1,6 +1,7 @@
 import { dialog, safeStorage } from 'electron';
 import { keyFileSealer } from '../../server/secrets/key-file-sealer.js';
 import type { Sealer } from '../../server/secrets/sealer.js';
+import { secretStorages } from '../../server/secrets/secret-storages.js';
 import { dataDirectoryFiles } from '../../server/store/data-directory.js';
 import { readDesktopSettings, type SecretSealingChoice, updateDesktopSettings } from './desktop-settings.js';
 import { safeStorageSealer } from './safe-storage-sealer.js';
@@ -17,12 +18,15 @@ import { safeStorageSealer } from './safe-storage-sealer.js';
  *   beside the database. It protects as much as the owner-only data directory does, and a copy
  *   of the database alone reveals nothing, which basic_text cannot say;
  * - basic_text only if the user agrees to it.
+ *
+ * The sealer's `secretStorage` says which of these it is, and the console shows it.
  */
 export function chooseSealer(dataDir: string): Sealer {
+  const { sealingKey } = dataDirectoryFiles(dataDir);
   let keyFile: Sealer | undefined;
-  const earlierSealer = () => (keyFile ??= keyFileSealer(dataDirectoryFiles(dataDir).sealingKey));
+  const earlierSealer = () => (keyFile ??= keyFileSealer(sealingKey));
   const protection = keychainProtection();
-  if (protection === 'keychain') return safeStorageSealer({ kind: 'system keychain', earlierSealer });
+  if (protection === 'keychain') return safeStorageSealer({ secretStorage: secretStorages.systemKeychain, earlierSealer });
 
   let choice = readDesktopSettings(dataDir).secretSealing;
   if (!choice) {
@@ -30,9 +34,10 @@ export function chooseSealer(dataDir: string): Sealer {
     updateDesktopSettings(dataDir, { secretSealing: choice });
   }
   if (choice === 'basic-text' && protection === 'basic-text') {
-    return safeStorageSealer({ kind: 'plain text (basic_text, agreed by the user)', earlierSealer });
+    return safeStorageSealer({ secretStorage: secretStorages.plainTextWithoutKeychain, earlierSealer });
   }
-  return earlierSealer();
+  // The console warns that there is no keychain, which the headless key-file sealer does not.
+  return keyFileSealer(sealingKey, secretStorages.keyFileWithoutKeychain);
 }
 
 type KeychainProtection = 'keychain' | 'basic-text' | 'none';

@@ -1,4 +1,5 @@
 import { safeStorage } from 'electron';
+import type { SecretStorage } from '../../server/schemas/console-api.js';
 import { type Sealer, sealedSecretFormat } from '../../server/secrets/sealer.js';
 
 const safeStorageTag = sealedSecretFormat.desktopKeychain;
@@ -12,9 +13,9 @@ const safeStorageTag = sealedSecretFormat.desktopKeychain;
  * Secrets sealed here can be unsealed only by this app: the headless CLI cannot reach
  * safeStorage's key.
  */
-export function safeStorageSealer(options: { kind: string; earlierSealer: () => Sealer }): Sealer {
+export function safeStorageSealer(options: { secretStorage: SecretStorage; earlierSealer: () => Sealer }): Sealer {
   return {
-    kind: options.kind,
+    secretStorage: options.secretStorage,
     seal(plain) {
       // safeStorage seals strings; base64 keeps binary secrets (signing keys) intact.
       return Buffer.concat([Buffer.from([safeStorageTag]), safeStorage.encryptString(plain.toString('base64'))]);

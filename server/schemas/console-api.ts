@@ -28,10 +28,26 @@ export interface ConsoleOrganization {
 /** A replica's sync as `GET /app/sync` and `GET /app/orgs/:slug/sync` answer it: the scheduler's own type. */
 export type { SyncStatus as ConsoleSyncStatus } from '../sync/sync-scheduler.js';
 
-/** `GET /app/session`: where local tools reach the loopback API. */
-export interface ConsoleSession {
-  apiBaseUrl: string;
-}
+/** The ways secrets at rest are sealed (DESIGN section 4): the app's safeStorage, a key file, or plain text the user agreed to. */
+export const secretProtections = ['system-keychain', 'key-file', 'plain-text'] as const;
+
+/** How this process seals secrets at rest: what the console shows where the user hands one over. */
+export const secretStorageSchema = z.object({
+  protection: z.enum(secretProtections),
+  /** Whether the desktop app found a system keychain; null headless, where no keychain is involved. */
+  keychainAvailable: z.boolean().nullable(),
+  /** One sentence for the user, naming the protection and, without a keychain, what it means. */
+  description: z.string(),
+});
+export type SecretStorage = z.infer<typeof secretStorageSchema>;
+
+/** `GET /app/session`: where local tools reach the loopback API, and how secrets are sealed. */
+export const consoleSessionSchema = z.object({
+  apiBaseUrl: z.string(),
+  /** Null where the server has no sealer and so stores no secret (connecting a replica answers 501). */
+  secretStorage: secretStorageSchema.nullable(),
+});
+export type ConsoleSession = z.infer<typeof consoleSessionSchema>;
 
 /** A local API key as listed; the key itself is shown once, when it is created. */
 export interface ConsoleApiKey {

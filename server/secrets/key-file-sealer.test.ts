@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keyFileSealer } from './key-file-sealer.js';
 import { sealedSecretFormat } from './sealer.js';
+import { secretStorages } from './secret-storages.js';
 
 describe('keyFileSealer', () => {
   let dir: string;
@@ -21,6 +22,11 @@ describe('keyFileSealer', () => {
     expect(sealed[0]).toBe(sealedSecretFormat.keyFile);
     expect(sealed.includes(Buffer.from('enrollment secret'))).toBe(false);
     expect(keyFileSealer(keyFile).unseal(sealed)).toEqual(secret);
+  });
+
+  it('reports a headless key file, with no keychain involved, unless told otherwise', () => {
+    expect(keyFileSealer(keyFile).secretStorage).toMatchObject({ protection: 'key-file', keychainAvailable: null });
+    expect(keyFileSealer(keyFile, secretStorages.keyFileWithoutKeychain).secretStorage.keychainAvailable).toBe(false);
   });
 
   it('refuses a sealed secret whose bytes were changed', () => {

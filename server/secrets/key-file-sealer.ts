@@ -1,17 +1,20 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import type { SecretStorage } from '../schemas/console-api.js';
 import { type Sealer, sealedSecretFormat } from './sealer.js';
+import { secretStorages } from './secret-storages.js';
 
 const formatVersion = sealedSecretFormat.keyFile;
 
 /**
  * The headless sealer: AES-256-GCM with a random key kept in a file only its owner may read,
- * created on first use.
+ * created on first use. The desktop app uses it too where there is no system keychain, and says
+ * so with `secretStorage`.
  */
-export function keyFileSealer(keyFile: string): Sealer {
+export function keyFileSealer(keyFile: string, secretStorage: SecretStorage = secretStorages.headlessKeyFile): Sealer {
   const key = readOrCreateKey(keyFile);
   return {
-    kind: 'key file',
+    secretStorage,
     seal(plain) {
       const iv = crypto.randomBytes(12);
       const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);

@@ -1,7 +1,9 @@
+import type { SecretStorage } from '../schemas/console-api.js';
+
 /** Seals secrets at rest: remote API keys, enrollment secrets, signing keys (DESIGN section 4). */
 export interface Sealer {
-  /** A short name of how secrets are sealed, shown to the user. */
-  readonly kind: string;
+  /** How this sealer protects secrets, as `GET /app/session` tells the console (one of `secretStorages`). */
+  readonly secretStorage: SecretStorage;
   seal(plain: Buffer): Buffer;
   unseal(sealed: Buffer): Buffer;
 }

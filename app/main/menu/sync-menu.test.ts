@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SyncStatus } from '../../../server/sync/sync-scheduler.js';
 import { Store } from '../../../server/store/store.js';
 import { SyncScheduler } from '../../../server/sync/sync-scheduler.js';
+import { identitySealer } from '../../../server/test/support/identity-sealer.js';
 import { followSyncs, replicaStateText, replicaSyncs, syncMenuTemplate } from './sync-menu.js';
 
 vi.mock('electron', () => import('../../test/fake-electron.js'));
@@ -13,7 +14,7 @@ let neverSynced: SyncStatus['state'];
 beforeAll(async () => {
   const store = await Store.open();
   store.write(() => store.organizations.insert({ slug: 'r', name: 'R', kind: 'replica', remoteUrl: 'http://127.0.0.1:9' }));
-  neverSynced = new SyncScheduler({ store, sealer: { kind: 'none', seal: (b) => b, unseal: (b) => b } }).status('r')!.state;
+  neverSynced = new SyncScheduler({ store, sealer: identitySealer }).status('r')!.state;
   store.close();
 });
 const status = (org: string, running: boolean, state: Partial<SyncStatus['state']> = {}): SyncStatus => ({
@@ -65,7 +66,7 @@ describe('the Sync menu', () => {
 
   it("reads the replicas from the store and follows the scheduler's events, one rebuild per burst", async () => {
     const store = await Store.open();
-    const scheduler = new SyncScheduler({ store, sealer: { kind: 'none', seal: (b) => b, unseal: (b) => b } });
+    const scheduler = new SyncScheduler({ store, sealer: identitySealer });
     try {
       store.write(() => {
         store.organizations.insert({ slug: 'local', name: 'Local', kind: 'local' });

@@ -26,9 +26,12 @@ export function listSearch(filters: ListFilters, paging?: { offset: number; limi
   return text ? `?${text}` : '';
 }
 
-/** Where local tools reach the loopback API. */
+/** Where local tools reach the loopback API, and how secrets are sealed. */
 export const sessionQuery = () =>
   queryOptions({ queryKey: queryKeys.session(), queryFn: () => consoleJson<ConsoleSession>('/session'), staleTime: Infinity });
+
+/** How the server seals secrets at rest (null where it stores none): a part of the session, from its one cached request. */
+export const secretStorageQuery = () => queryOptions({ ...sessionQuery(), select: (session) => session.secretStorage });
 
 /** The organizations of the store. */
 export const organizationsQuery = () =>

@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import type { ConnectOrganizationBody, ConsoleOrganization } from '../../../server/schemas/console-api';
 import { ApiError } from '../api/console-fetch';
 import { useConnectOrganization } from '../api/organization-mutations';
+import { SecretStorageNote } from './secret-storage-note';
 
 const fields = [
   { name: 'remoteUrl', label: 'Remote URL', type: 'text', placeholder: 'https://tenant.example.com', autoComplete: 'url' },
@@ -46,6 +47,7 @@ export function ConnectOrganizationForm({ onConnected }: { onConnected: (organiz
   return (
     <form className="connect-form" noValidate onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Connect a remote tenant</h2>
+      <SecretStorageNote />
       <div className="connect-form__fields">
         {fields.map((field) => {
           const error = errors[field.name];

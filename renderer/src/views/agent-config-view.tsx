@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { AgentPlatform, AgentProfile } from '../../../server/schemas/agent-config';
 import { organizationsQuery } from '../api/console-queries';
+import { SecretStorageNote } from '../components/secret-storage-note';
 import { desktopBridge } from '../desktop-bridge';
 import { type SaveOutcome, saveConsoleFile } from '../lib/save-download';
 
@@ -52,6 +53,7 @@ export function AgentConfigView({ slug }: { slug: string }) {
         A configuration file for the agent, signed with this organization&apos;s certificate, to roll out with your MDM or configuration
         management.
       </p>
+      <SecretStorageNote />
       {organization && !organization.hasEnrollmentSecret && organization.kind === 'local' ? (
         <div className="notice" role="note">
           This organization has no enrollment secret, so no configuration can be generated. Set one with{' '}

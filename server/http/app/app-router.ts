@@ -23,7 +23,10 @@ export interface AppRouterContext {
   agentConfig?: AgentConfigContext;
   /** Replica sync: status, progress and sync-now; left out where nothing syncs (tests). */
   sync?: SyncScheduler;
-  /** Seals the remote keys of the replicas the console connects; left out where nothing is connected (tests). */
+  /**
+   * Seals the remote keys of the replicas the console connects, and says how (`GET /session`); left out
+   * where nothing is connected (tests).
+   */
   sealer?: Sealer;
 }
 
@@ -33,7 +36,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   const router = express.Router();
   router.use(requireConsoleToken(context.consoleToken));
   router.get('/session', (_req, res) => {
-    res.json({ apiBaseUrl: context.apiBaseUrl() } satisfies ConsoleSession);
+    res.json({ apiBaseUrl: context.apiBaseUrl(), secretStorage: context.sealer?.secretStorage ?? null } satisfies ConsoleSession);
   });
   router.use(organizationRoutes({ store, sealer: context.sealer, sync: context.sync }));
   if (context.sync) router.use(syncOverviewRoute(store, context.sync));

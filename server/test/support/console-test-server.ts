@@ -8,6 +8,7 @@ import type { Organization } from '../../store/organizations.js';
 import { Store } from '../../store/store.js';
 import type { SyncPolicy } from '../../sync/sync-policy.js';
 import { SyncScheduler } from '../../sync/sync-scheduler.js';
+import { identitySealer } from './identity-sealer.js';
 
 /** A server with the v1 API and /app over a real loopback port, on an in-memory store. */
 export interface ConsoleTestServer {
@@ -55,7 +56,7 @@ export async function startConsoleTestServer(
             consoleToken,
             apiBaseUrl: () => baseUrl,
             // Test organizations have no enrollment secret or signing key: nothing is ever unsealed.
-            agentConfig: { sealer: { kind: 'none', seal: (b) => b, unseal: (b) => b }, serverUrl: () => baseUrl, log: () => {} },
+            agentConfig: { sealer: identitySealer, serverUrl: () => baseUrl, log: () => {} },
             sealer: options.sealer,
             sync,
           }),
