@@ -44,7 +44,7 @@ describe('the console token', () => {
 describe('session and organizations', () => {
   it('tells the loopback API address', async () => {
     const response = await server.app('/session');
-    expect(response.body).toEqual({ apiBaseUrl: server.url });
+    expect(response.body).toEqual({ apiBaseUrl: server.url, secretStorage: null });
   });
 
   it('lists the organizations without secrets or row ids', async () => {
