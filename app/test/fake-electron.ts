@@ -23,12 +23,13 @@ export class FakeEvent {
   }
 }
 
-/** A frame of a page. */
+/** A frame of a page: a main frame, or a subframe of `parent`. */
 export class FakeFrame {
   constructor(
     public url: string,
     public processId = 1,
     public routingId = 1,
+    public parent: FakeFrame | null = null,
   ) {}
 }
 

@@ -46,7 +46,16 @@ describe('IPC handlers', () => {
       window.webContents.mainFrame.url = 'http://127.0.0.1:7301/';
       return window.webContents.ipcEvent();
     }],
-    ['a subframe of the console', () => window.webContents.ipcEvent(new FakeFrame(`${origin}/embedded`, window.webContents.mainFrame.processId, 2))],
+    ['a subframe of the console', () => {
+      const { mainFrame } = window.webContents;
+      mainFrame.url = `${origin}/`;
+      return window.webContents.ipcEvent(new FakeFrame(`${origin}/embedded`, mainFrame.processId, 2, mainFrame));
+    }],
+    ['a subframe not yet loaded', () => window.webContents.ipcEvent(new FakeFrame('', window.webContents.mainFrame.processId, 2, window.webContents.mainFrame))],
+    ['a main frame that committed an error page', () => {
+      window.webContents.mainFrame.url = 'chrome-error://chromewebdata/';
+      return window.webContents.ipcEvent();
+    }],
     ['another web contents on the console origin', () => {
       const other = new BrowserWindow({});
       other.webContents.mainFrame.url = `${origin}/`;
@@ -65,6 +74,13 @@ describe('IPC handlers', () => {
       apiBaseUrl: byteServer.url,
       appVersion: '1.2.3',
     });
+  });
+
+  // As Electron reports the preload's request: from the frame of the new document before the
+  // main process has handled its commit, or from the window's initial document.
+  it.each(['', 'about:blank'])('hands them to the console window loading its first page, its frame still at %j', (url) => {
+    const loading = new FakeFrame(url, window.webContents.mainFrame.processId + 100, 7);
+    expect(ipcMain.sendSync('desktop:bootstrap', window.webContents.ipcEvent(loading))).toMatchObject({ consoleToken: 'token-1' });
   });
 
   it('saves through the channel exactly the bytes of the server', async () => {
