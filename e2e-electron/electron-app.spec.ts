@@ -81,6 +81,25 @@ test.describe('the desktop app', () => {
     expect(page.url()).toBe(before);
   });
 
+  test('opens no new window: http(s) links go to the system browser, other schemes nowhere', async () => {
+    await app.evaluate(({ shell }) => {
+      const opened: string[] = [];
+      Object.assign(globalThis, { openedExternally: opened });
+      shell.openExternal = (async (url: string) => {
+        opened.push(url);
+      }) as typeof shell.openExternal;
+    });
+    // The refused one first: once the second is handed over, the first has been decided.
+    await page.evaluate(() => {
+      window.open('file:///etc/passwd', '_blank');
+      window.open('https://nvd.nist.gov/vuln/detail/CVE-2021-44228', '_blank');
+    });
+    await expect
+      .poll(() => app.evaluate(() => (globalThis as unknown as { openedExternally: string[] }).openedExternally))
+      .toEqual(['https://nvd.nist.gov/vuln/detail/CVE-2021-44228']);
+    expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
+  });
+
   // Exact bytes are asserted by the unit tests (app/main/ipc); a config is generated afresh on every
   // request (its own id and time), so here the file is checked to be a whole, signed config.
   test('saves an agent config from its view through the native save dialog', async () => {
