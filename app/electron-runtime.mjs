@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
+const installTimeoutMinutes = 15;
+
 function electronPackageDir() {
   try {
     return path.dirname(createRequire(import.meta.url).resolve('electron/package.json'));
@@ -46,6 +48,8 @@ export function installElectronRuntime(env = process.env) {
     env,
     encoding: 'utf8',
     stdio: ['ignore', 'ignore', 'pipe'],
+    // A network that drops packets would otherwise leave `npm start` waiting for ever.
+    timeout: installTimeoutMinutes * 60_000,
   });
   const executable = install.status === 0 ? findElectronRuntime(env) : undefined;
   if (executable) return { installed: true, executable };
@@ -54,6 +58,7 @@ export function installElectronRuntime(env = process.env) {
 
 // The installer prints a stack trace: its first line says what went wrong.
 function failureOf(install) {
+  if (install.error?.code === 'ETIMEDOUT') return `it did not finish within ${installTimeoutMinutes} minutes`;
   if (install.error) return install.error.message;
   const firstLine = (install.stderr ?? '').split('\n').find((line) => line.trim() !== '');
   return firstLine?.trim() ?? `the installer exited with ${install.status ?? install.signal}`;
