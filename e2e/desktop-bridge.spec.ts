@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { DesktopBridge } from '../app/shared/desktop-bridge.js';
+import { consoleNavigationScript } from '../app/main/show-console-path.js';
 import { expect, server, test } from './support/console-page.js';
 
 // The console as the desktop window runs it: with `window.desktop` (app/shared/desktop-bridge.ts)
@@ -104,4 +105,17 @@ test('exports a list as CSV through the save dialog', async ({ page }) => {
     argument: { suggestedName: 'demo-scopes.csv', filters: [{ name: 'CSV', extensions: ['csv'] }], source: { path: expect.stringMatching(/^\/app\/orgs\/demo\/.*status=active/) } },
     status: 200,
   });
+});
+
+test("the desktop menu's navigation moves the console within its page, and Back returns", async ({ page }) => {
+  await openDesktopConsole(page, '/orgs/demo/endpoints');
+  await expect(page.getByRole('heading', { level: 1, name: 'Endpoints' })).toBeVisible();
+  await page.evaluate(() => Object.assign(window, { samePage: true }));
+  // What View → Scopes runs in the window (app/main/show-console-path.ts).
+  await page.evaluate(consoleNavigationScript('/orgs/demo/scopes'));
+  await expect(page.getByRole('heading', { level: 1, name: 'Scopes' })).toBeVisible();
+  expect(page.url()).toBe(`${server.baseUrl}/orgs/demo/scopes`);
+  await page.goBack();
+  await expect(page.getByRole('heading', { level: 1, name: 'Endpoints' })).toBeVisible();
+  expect(await page.evaluate(() => 'samePage' in window)).toBe(true);
 });

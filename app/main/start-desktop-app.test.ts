@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataDirectoryFiles } from '../../server/store/data-directory.js';
 import { app, BrowserWindow, dialog, ipcMain, Menu, resetFakeElectron, session } from '../test/fake-electron.js';
+import { consoleNavigationScript } from './show-console-path.js';
 import { type DesktopApp, startDesktopApp } from './start-desktop-app.js';
 
 vi.mock('electron', () => import('../test/fake-electron.js'));
@@ -75,24 +76,28 @@ describe('startDesktopApp', () => {
     expect(fs.readFileSync(target).equals(Buffer.from(await response.arrayBuffer()))).toBe(true);
   });
 
-  it("shows the console's views from the menu", () => {
+  it("shows the console's views from the menu, within the console's page", async () => {
     const template = Menu.buildFromTemplate.mock.calls[0]?.[0] as Electron.MenuItemConstructorOptions[];
     const view = template.find((item) => item.label === '&View')?.submenu as Electron.MenuItemConstructorOptions[];
     const show = (label: string) => view.find((item) => item.label === label)?.click?.({} as never, undefined, {} as never);
+    const loads = window.webContents.loadURL.mock.calls.length;
     show('Scopes');
-    expect(window.webContents.loadURL).toHaveBeenLastCalledWith(`${origin}/`);
+    await vi.waitFor(() => expect(window.webContents.executeJavaScript).toHaveBeenLastCalledWith(consoleNavigationScript('/')));
     window.webContents.mainFrame.url = `${origin}/orgs/demo/endpoints`;
     show('Vulnerability Findings');
-    expect(window.webContents.loadURL).toHaveBeenLastCalledWith(`${origin}/orgs/demo/vulnerability-findings`);
+    await vi.waitFor(() =>
+      expect(window.webContents.executeJavaScript).toHaveBeenLastCalledWith(consoleNavigationScript('/orgs/demo/vulnerability-findings')),
+    );
+    expect(window.webContents.loadURL).toHaveBeenCalledTimes(loads);
   });
 
-  it('has a Sync menu that follows the replicas, and View → Organizations', () => {
+  it('has a Sync menu that follows the replicas, and View → Organizations', async () => {
     const template = Menu.buildFromTemplate.mock.calls.at(-1)?.[0] as Electron.MenuItemConstructorOptions[];
     const sync = template.find((item) => item.label === '&Sync')?.submenu as Electron.MenuItemConstructorOptions[];
     expect(sync[0]).toMatchObject({ label: 'No Remote Tenants Connected', enabled: false });
     window.webContents.mainFrame.url = `${origin}/orgs/demo`;
     sync.find((item) => item.id === 'sync-organizations')?.click?.({} as never, undefined, {} as never);
-    expect(window.webContents.loadURL).toHaveBeenLastCalledWith(`${origin}/orgs/demo/organizations`);
+    await vi.waitFor(() => expect(window.webContents.executeJavaScript).toHaveBeenLastCalledWith(consoleNavigationScript('/orgs/demo/organizations')));
   });
 
   it('focuses its window when a second instance starts', () => {

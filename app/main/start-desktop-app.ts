@@ -9,6 +9,7 @@ import { registerIpcHandlers } from './ipc/register-ipc-handlers.js';
 import { buildAppMenu, viewPath } from './menu/build-app-menu.js';
 import { followSyncs, replicaSyncs } from './menu/sync-menu.js';
 import { secureSession } from './secure-session.js';
+import { showConsolePath } from './show-console-path.js';
 
 /** Where the desktop app keeps its data and finds its preload. */
 export interface DesktopAppOptions {
@@ -94,8 +95,9 @@ export async function startDesktopApp(options: DesktopAppOptions): Promise<Deskt
         showView: (section) => {
           showWindow();
           const contents = window?.webContents;
-          const href = new URL(viewPath(contents?.getURL() ?? '', section), consoleOrigin).href;
-          contents?.loadURL(href).catch((error: unknown) => console.error(`Could not show ${href}:`, error));
+          if (!contents) return;
+          const path = viewPath(contents.getURL(), section);
+          showConsolePath(contents, consoleOrigin, path).catch((error: unknown) => console.error(`Could not show ${path}:`, error));
         },
         sync: {
           replicas: replicaSyncs(store, sync),

@@ -42,6 +42,8 @@ export class FakeWebContents extends EventEmitter {
   readonly loadURL = vi.fn(async (url: string) => {
     this.mainFrame.url = url;
   });
+  /** Runs nothing: a test reads the scripts it was given. */
+  readonly executeJavaScript = vi.fn(async (_code: string): Promise<unknown> => undefined);
   getURL(): string {
     return this.mainFrame.url;
   }
