@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dataDirectoryFiles } from '../server/store/data-directory.js';
 import { app, BrowserWindow, resetFakeElectron } from './test/fake-electron.js';
+import { runSandboxedPreload } from './test/run-sandboxed-preload.js';
 
 vi.mock('electron', () => import('./test/fake-electron.js'));
 
@@ -51,12 +51,7 @@ describe('the built desktop app', () => {
       contextBridge: { exposeInMainWorld: (key: string, value: unknown) => exposed.set(key, value) },
       ipcRenderer: { sendSync: () => ({ consoleToken: 't', apiBaseUrl: origin, appVersion: '0.1.0' }), invoke: async () => undefined },
     };
-    const sandboxRequire = (name: string) => {
-      if (name !== 'electron') throw new Error(`module not found: ${name}`);
-      return electron;
-    };
-    const module = { exports: {} };
-    vm.runInNewContext(`(function (require, module, exports) {${fs.readFileSync(preload, 'utf8')}\n})`)(sandboxRequire, module, module.exports);
+    expect(runSandboxedPreload(fs.readFileSync(preload, 'utf8'), electron)).toEqual(['electron']);
     expect([...exposed.keys()]).toEqual(['desktop']);
   });
 

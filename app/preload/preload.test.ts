@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import vm from 'node:vm';
 import ts from 'typescript';
 import { describe, expect, it, vi } from 'vitest';
+import { runSandboxedPreload } from '../test/run-sandboxed-preload.js';
 
 const source = fs.readFileSync(path.join(import.meta.dirname, 'preload.cts'), 'utf8');
 
@@ -18,14 +18,7 @@ function runPreload(bootstrap: unknown) {
     fileName: 'preload.cts',
     compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
   }).outputText;
-  const required: string[] = [];
-  const sandboxRequire = (name: string) => {
-    required.push(name);
-    if (name !== 'electron') throw new Error(`module not found: ${name}`);
-    return electron;
-  };
-  const module = { exports: {} };
-  vm.runInNewContext(`(function (require, module, exports) {${compiled}\n})`)(sandboxRequire, module, module.exports);
+  const required = runSandboxedPreload(compiled, electron);
   return { exposed, ipcRenderer, required };
 }
 
