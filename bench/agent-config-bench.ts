@@ -1,5 +1,5 @@
 import { createSigningIdentity, generateAgentConfig } from '../server/agent-config/index.js';
-import type { AgentPlatform, AgentProfile } from '../server/schemas/agent-config.js';
+import type { AgentPlatform, AgentProfile } from '../contracts/enums.js';
 
 /**
  * Signed files per second for each platform and profile, with one organization's signer (the

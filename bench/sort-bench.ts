@@ -4,9 +4,7 @@
  * half-way down once it is cached, and the free-text searches of findings. Times in ms.
  */
 import { pathToFileURL } from 'node:url';
-import { consoleCollections } from '../server/http/app/console-collections.js';
-import { sortKeys } from '../server/schemas/console-api.js';
-import type { ConsoleListQuery } from '../server/store/console-queries.js';
+import { type CollectionName, collectionNames, collectionSchemas, collections } from '../contracts/collections.js';
 import { Store } from '../server/store/store.js';
 
 /** One measured list order or search. */
@@ -36,21 +34,18 @@ export async function measureSortedLists(dataDir: string, slug: string): Promise
     const org = store.organizations.bySlug(slug);
     if (!org) throw new Error(`No organization "${slug}" in ${dataDir}`);
     const rows: SortBenchRow[] = [];
-    const measure = (route: (typeof consoleCollections)[number], search: string) => {
-      const parse = (offset: number) => {
-        const query = route.schema.parse(Object.fromEntries(new URLSearchParams(`${search}&limit=100&offset=${offset}`)));
-        return { collection: route.collection, query } as ConsoleListQuery;
-      };
-      const [page, first, firstCpu] = timed(() => store.console.listIds(org.rowId, parse(0)));
-      const [, again] = timed(() => store.console.listIds(org.rowId, parse(0)));
-      const [, middle] = timed(() => store.console.listIds(org.rowId, parse(Math.floor(page.total / 2))));
-      rows.push({ list: route.path, query: search, total: page.total, first, firstCpu, again, middle });
+    const measure = <C extends CollectionName>(collection: C, search: string) => {
+      const parse = (offset: number) =>
+        collectionSchemas[collection].console.parse(Object.fromEntries(new URLSearchParams(`${search}&limit=100&offset=${offset}`)));
+      const [page, first, firstCpu] = timed(() => store.console.listIds(org.rowId, collection, parse(0)));
+      const [, again] = timed(() => store.console.listIds(org.rowId, collection, parse(0)));
+      const [, middle] = timed(() => store.console.listIds(org.rowId, collection, parse(Math.floor(page.total / 2))));
+      rows.push({ list: collections[collection].path, query: search, total: page.total, first, firstCpu, again, middle });
     };
-    for (const route of consoleCollections) {
-      for (const key of sortKeys[route.collection]) measure(route, `sort=-${key}`);
+    for (const collection of collectionNames) {
+      for (const key of collections[collection].sortKeys) measure(collection, `sort=-${key}`);
     }
-    const findings = consoleCollections.find((route) => route.collection === 'findings')!;
-    for (const search of ['status=open&sort=-cvss_score', 'q=log4j', 'q=cve-2023', 'q=host-00', 'q=remote code&sort=-severity']) measure(findings, search);
+    for (const search of ['status=open&sort=-cvss_score', 'q=log4j', 'q=cve-2023', 'q=host-00', 'q=remote code&sort=-severity']) measure('findings', search);
     return rows;
   } finally {
     store.close();

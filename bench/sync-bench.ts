@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateInventory } from '../server/demo/index.js';
 import { connectReplicaOrganization } from '../server/organizations/manage-organizations.js';
-import type { DatasetSize, Inventory } from '../server/schemas/inventory.js';
+import type { DatasetSize, Inventory } from '../contracts/inventory.js';
 import { keyFileSealer } from '../server/secrets/key-file-sealer.js';
 import { dataDirectoryFiles } from '../server/store/data-directory.js';
 import { Store } from '../server/store/store.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
 import { _electron as electron, type ElectronApplication, expect, type Page, test } from '@playwright/test';
 import { findElectronRuntime } from '../app/electron-runtime.mjs';
-import type { DesktopBridge } from '../app/shared/desktop-bridge.js';
+import type { DesktopBridge } from '../contracts/desktop/desktop-bridge.js';
 
 const executablePath = findElectronRuntime();
 const hasElectron = executablePath !== undefined;

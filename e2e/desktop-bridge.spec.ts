@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { DesktopBridge } from '../app/shared/desktop-bridge.js';
+import type { DesktopBridge } from '../contracts/desktop/desktop-bridge.js';
 import { consoleNavigationScript } from '../app/main/show-console-path.js';
 import { expect, server, test } from './support/console-page.js';
 

@@ -1,5 +1,5 @@
 import { safeStorage } from 'electron';
-import type { SecretStorage } from '../../server/schemas/console-api.js';
+import type { SecretStorage } from '../../contracts/console/session.js';
 import { type Sealer, sealedSecretFormat } from '../../server/secrets/sealer.js';
 
 const safeStorageTag = sealedSecretFormat.desktopKeychain;

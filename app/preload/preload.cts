@@ -8,8 +8,8 @@
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS: verbatimModuleSyntax allows no ESM import in a .cts file
 import electron = require('electron');
-import type { DesktopBridge, SaveFileRequest } from '../shared/desktop-bridge.js';
-import type { InvokeChannel, InvokeChannels, SyncChannel, SyncChannels } from '../shared/ipc-channels.js';
+import type { DesktopBridge, SaveFileRequest } from '../../contracts/desktop/desktop-bridge.js';
+import type { InvokeChannel, InvokeChannels, SyncChannel, SyncChannels } from '../../contracts/desktop/ipc-channels.js';
 
 const { contextBridge, ipcRenderer } = electron;
 

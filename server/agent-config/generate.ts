@@ -5,13 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { strToU8, type Zippable, zipSync } from 'fflate';
-import {
-  type AgentPlatform,
-  type AgentProfile,
-  agentPlatforms,
-  agentProfiles,
-  checkPlatformProfile,
-} from '../schemas/agent-config.js';
+import { type AgentPlatform, type AgentProfile, agentPlatforms, agentProfiles } from '../../contracts/enums.js';
+import { checkPlatformProfile } from '../../contracts/agent-config.js';
 import type { AgentSettings, ConfigRecord } from './agent-settings.js';
 import { signCms, type SignerPems } from './cms-signer.js';
 import { configurationProfile } from './configuration-profile.js';

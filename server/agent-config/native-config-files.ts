@@ -6,7 +6,7 @@ import { build as buildPlist } from 'plist';
 import { Document } from 'yaml';
 import { agentBundleId, linuxConfigPath, windowsPolicyKey } from './agent-identity.js';
 import { type AgentSettings, agentSettingList, pascalCaseSettings } from './agent-settings.js';
-import type { AgentPlatform } from '../schemas/agent-config.js';
+import type { AgentPlatform } from '../../contracts/enums.js';
 
 /** A file of the ZIP, before signing. */
 export interface NativeConfigFile {

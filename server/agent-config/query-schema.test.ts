@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentConfigQuerySchema, checkPlatformProfile } from '../schemas/agent-config.js';
+import { agentConfigQuerySchema, checkPlatformProfile } from '../../contracts/agent-config.js';
 
 function firstIssue(query: Record<string, string>): { path: string; message: string } | undefined {
   const result = agentConfigQuerySchema.safeParse(query);

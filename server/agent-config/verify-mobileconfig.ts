@@ -1,6 +1,6 @@
 /** Verification of a signed .mobileconfig: the CMS signature, then the profile it carries. */
 import { parse as parsePlist } from 'plist';
-import { type AgentProfile } from '../schemas/agent-config.js';
+import type { AgentProfile } from '../../contracts/enums.js';
 import { verifyCms } from './cms-verifier.js';
 import { payloadTypes, profileRecordKeys } from './configuration-profile.js';
 import { AgentConfigVerificationError } from './errors.js';

@@ -1,6 +1,6 @@
 /** What verification tells about a file; shared by the .mobileconfig and ZIP verifiers. */
 import type { X509Certificate } from 'node:crypto';
-import type { AgentPlatform, AgentProfile } from '../schemas/agent-config.js';
+import type { AgentPlatform, AgentProfile } from '../../contracts/enums.js';
 
 /** What a verified agent configuration file holds. */
 export interface AgentConfigReport {

@@ -6,7 +6,7 @@ import { X509Certificate } from 'node:crypto';
 import { unzipSync } from 'fflate';
 import { parse as parsePlist } from 'plist';
 import { parse as parseYaml } from 'yaml';
-import type { AgentPlatform } from '../schemas/agent-config.js';
+import type { AgentPlatform } from '../../contracts/enums.js';
 import { windowsPolicyKey } from './agent-identity.js';
 import type { ConfigRecord } from './agent-settings.js';
 import { verifyCms } from './cms-verifier.js';

@@ -2,7 +2,7 @@
  * Generated endpoints: plausible hostnames for their role, private addresses, real operating
  * systems in fleet-like proportions, an agent on most of them.
  */
-import type { Endpoint } from '../schemas/endpoint.js';
+import type { Endpoint } from '../../contracts/endpoint.js';
 import { DAY_MS, iso, referenceMs } from './clock.js';
 import { departments, departmentWeights, type OsRelease, osReleases, type Profile, serverRoles } from './os-catalog.js';
 import type { Random } from './random.js';

@@ -2,8 +2,8 @@
  * Generated vulnerability findings: scanner reports of the CVEs of each target, consistent with the
  * target (same endpoint, a CVE of its associated_cves) and with the CVE (text, score, KEV status).
  */
-import type { RemediationTarget } from '../schemas/remediation-target.js';
-import type { VulnerabilityFinding } from '../schemas/vulnerability-finding.js';
+import type { RemediationTarget } from '../../contracts/remediation-target.js';
+import type { VulnerabilityFinding } from '../../contracts/vulnerability-finding.js';
 import { allocate } from './allocate.js';
 import { DAY_MS, HOUR_MS, iso, referenceMs } from './clock.js';
 import type { EndpointContext } from './endpoints.js';

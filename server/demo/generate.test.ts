@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { endpointSchema } from '../schemas/endpoint.js';
-import { datasetSizes, type Inventory } from '../schemas/inventory.js';
-import { remediationTargetSchema } from '../schemas/remediation-target.js';
-import { scopeSchema } from '../schemas/scope.js';
-import { vulnerabilityFindingSchema } from '../schemas/vulnerability-finding.js';
+import { endpointSchema } from '../../contracts/endpoint.js';
+import { datasetSizes, type Inventory } from '../../contracts/inventory.js';
+import { remediationTargetSchema } from '../../contracts/remediation-target.js';
+import { scopeSchema } from '../../contracts/scope.js';
+import { vulnerabilityFindingSchema } from '../../contracts/vulnerability-finding.js';
 import { iso } from './clock.js';
 import { osReleases } from './os-catalog.js';
 import { productCatalog } from './product-catalog.js';

@@ -1,4 +1,4 @@
-import { datasetSizes, type DatasetSize, type Inventory } from '../schemas/inventory.js';
+import { datasetSizes, type DatasetSize, type Inventory } from '../../contracts/inventory.js';
 import { generateEndpoints } from './endpoints.js';
 import { generateFindings } from './findings.js';
 import { Random } from './random.js';

@@ -5,7 +5,7 @@
  * Windows versions carry the month of their cumulative update (`@YYYY-MM`, see versions.ts)
  * because Microsoft's fixes are known by Patch Tuesday, not by build number.
  */
-import type { osFamilies } from '../schemas/common.js';
+import type { osFamilies } from '../../contracts/enums.js';
 
 export type OsFamily = (typeof osFamilies)[number];
 

@@ -6,7 +6,7 @@
  * Linux packages are listed per distribution with the distribution's own package versions; each
  * one says which upstream version it is patched like (`shown=compared`), as distributions backport.
  */
-import type { targetTypes } from '../schemas/remediation-target.js';
+import type { targetTypes } from '../../contracts/enums.js';
 import type { Profile } from './os-catalog.js';
 
 export type TargetType = (typeof targetTypes)[number];

@@ -2,7 +2,7 @@
  * Generated remediation targets: what each endpoint runs, drawn from the product catalogue for its
  * OS, profile and role, with the CVEs of that exact version.
  */
-import type { RemediationTarget } from '../schemas/remediation-target.js';
+import type { RemediationTarget } from '../../contracts/remediation-target.js';
 import { allocate } from './allocate.js';
 import { DAY_MS, HOUR_MS, iso, referenceMs } from './clock.js';
 import type { EndpointContext } from './endpoints.js';

@@ -3,7 +3,7 @@
  * templates together use every filter field of the specification, so even the smallest dataset
  * exercises all of them; bigger datasets add per-region and per-team variants.
  */
-import type { Scope } from '../schemas/scope.js';
+import type { Scope } from '../../contracts/scope.js';
 import { DAY_MS, iso, referenceMs } from './clock.js';
 import type { EndpointContext } from './endpoints.js';
 import { productCatalog } from './product-catalog.js';

@@ -2,7 +2,7 @@
  * The vulnerabilities a generated target can carry: the real catalogue, plus for the medium and
  * large sizes synthetic ones in the CVE-2099 range, and which of them apply to a product version.
  */
-import type { FindingSeverity } from '../schemas/vulnerability-finding.js';
+import type { FindingSeverity } from '../../contracts/enums.js';
 import { cveCatalog, type CveMatch } from './cve-catalog.js';
 import { type OsRelease, osReleases } from './os-catalog.js';
 import { productCatalog } from './product-catalog.js';

@@ -1,16 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { errorSchema } from '../schemas/common.js';
-import { endpointListSchema, endpointSchema } from '../schemas/endpoint.js';
-import {
-  endpointListQuerySchema,
-  remediationTargetListQuerySchema,
-  scopeListQuerySchema,
-  vulnerabilityFindingListQuerySchema,
-} from '../schemas/list-queries.js';
-import { remediationTargetListSchema, remediationTargetSchema } from '../schemas/remediation-target.js';
-import { scopeListSchema, scopeSchema } from '../schemas/scope.js';
-import { vulnerabilityFindingListSchema, vulnerabilityFindingSchema } from '../schemas/vulnerability-finding.js';
-import { z } from '../schemas/zod.js';
+import { z } from 'zod';
+import { collectionNames, collections } from '../../contracts/collections.js';
+import { errorSchema } from '../../contracts/common.js';
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
 
@@ -23,34 +14,6 @@ const errors = {
 /** Registers routes that live in other modules, such as the agent configuration download. */
 export type OpenApiRouteRegistrar = (registry: OpenAPIRegistry, shared: { errors: typeof errors }) => void;
 
-function registerList(
-  registry: OpenAPIRegistry,
-  path: string,
-  summary: string,
-  query: z.ZodObject,
-  envelope: z.ZodType,
-) {
-  registry.registerPath({
-    method: 'get',
-    path,
-    summary,
-    security: [{ bearer: [] }],
-    request: { query },
-    responses: { 200: json(envelope, 'One page of the list.'), ...errors },
-  });
-}
-
-function registerGet(registry: OpenAPIRegistry, path: string, parameter: string, summary: string, item: z.ZodType) {
-  registry.registerPath({
-    method: 'get',
-    path,
-    summary,
-    security: [{ bearer: [] }],
-    request: { params: z.object({ [parameter]: z.string().openapi({ format: 'uuid' }) }) },
-    responses: { 200: json(item, summary), ...errors, 404: json(errorSchema, 'No such resource in the organization.') },
-  });
-}
-
 /**
  * The OpenAPI 3.1 document of the v1 API, generated from the zod schemas that validate its
  * requests and responses.
@@ -59,31 +22,34 @@ export function buildOpenApiDocument(extraRoutes: OpenApiRouteRegistrar[] = []) 
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
 
-  registerList(registry, '/v1/endpoints', 'List endpoints', endpointListQuerySchema, endpointListSchema);
-  registerGet(registry, '/v1/endpoints/{endpointId}', 'endpointId', 'Get one endpoint', endpointSchema);
-  registerList(registry, '/v1/remediation-targets', 'List remediation targets', remediationTargetListQuerySchema, remediationTargetListSchema);
-  registerGet(registry, '/v1/remediation-targets/{targetId}', 'targetId', 'Get one remediation target', remediationTargetSchema);
-  registerList(registry, '/v1/scopes', 'List scopes', scopeListQuerySchema, scopeListSchema);
-  registerGet(registry, '/v1/scopes/{scopeId}', 'scopeId', 'Get one scope', scopeSchema);
-  registerList(
-    registry,
-    '/v1/vulnerability-findings',
-    'List vulnerability findings',
-    vulnerabilityFindingListQuerySchema,
-    vulnerabilityFindingListSchema,
-  );
-  registerGet(
-    registry,
-    '/v1/vulnerability-findings/{findingId}',
-    'findingId',
-    'Get one vulnerability finding',
-    vulnerabilityFindingSchema,
-  );
+  for (const name of collectionNames) {
+    const { v1Path, idParameter, labels, item, v1Query, list, resourceId } = collections[name];
+    registry.registerPath({
+      method: 'get',
+      path: v1Path,
+      operationId: `list${resourceId}s`,
+      summary: `List ${labels.title.toLowerCase()}`,
+      security: [{ bearer: [] }],
+      request: { query: v1Query },
+      responses: { 200: json(list, 'One page of the list.'), ...errors },
+    });
+    registry.registerPath({
+      method: 'get',
+      path: `${v1Path}/{${idParameter}}`,
+      operationId: `get${resourceId}`,
+      summary: `Get one ${labels.noun}`,
+      security: [{ bearer: [] }],
+      request: { params: z.object({ [idParameter]: z.string().meta({ format: 'uuid' }) }) },
+      responses: { 200: json(item, `One ${labels.noun}.`), ...errors, 404: json(errorSchema, 'No such resource in the organization.') },
+    });
+  }
   for (const register of extraRoutes) register(registry, { errors });
 
   registry.registerPath({
     method: 'get',
     path: '/health',
+    operationId: 'checkHealth',
+    security: [],
     summary: 'Check the health of the public API',
     responses: {
       200: json(z.object({ status: z.literal('ok') }), 'The store answers.'),

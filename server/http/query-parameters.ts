@@ -1,5 +1,8 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
+
+/** A zod object schema of a query, parsing into `T`. */
+type QuerySchema<T> = z.ZodType<T> & { shape: Record<string, unknown> };
 import { HttpError } from './http-error.js';
 
 /** Query strings longer than this are refused: no filter of the API needs more. */
@@ -29,12 +32,12 @@ function singleValuedQuery(url: string, known: readonly string[]): Record<string
  * Parses the request's query with a zod object schema. The first problem is answered as a 400
  * whose message names the parameter; unknown parameters are ignored.
  */
-export function parseQuery<S extends z.ZodObject>(req: Request, schema: S): z.output<S> {
+export function parseQuery<T>(req: Request, schema: QuerySchema<T>): T {
   return parseUrlQuery(req.originalUrl, schema);
 }
 
 /** {@link parseQuery} of a request URL (path and query string), for handlers outside express. */
-export function parseUrlQuery<S extends z.ZodObject>(url: string, schema: S): z.output<S> {
+export function parseUrlQuery<T>(url: string, schema: QuerySchema<T>): T {
   const result = schema.safeParse(singleValuedQuery(url, Object.keys(schema.shape)));
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { type RemoteTenant, remoteGet } from '../remote/remote-tenant.js';
-import { type ConnectOrganizationBody, type FieldIssue, connectOrganizationBodySchema } from '../schemas/console-api.js';
+import { type ConnectOrganizationBody, connectOrganizationBodySchema } from '../../contracts/console/organizations.js';
+import type { FieldIssue } from '../../contracts/common.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { type Organization, slugPattern } from '../store/organizations.js';
 import type { Store } from '../store/store.js';

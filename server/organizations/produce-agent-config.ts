@@ -1,5 +1,5 @@
 import { type RemoteTenant, RemoteUnreachableError, remoteGet } from '../remote/remote-tenant.js';
-import type { AgentConfigQuery } from '../schemas/agent-config.js';
+import type { AgentConfigQuery } from '../../contracts/agent-config.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Organization } from '../store/organizations.js';
 import type { Store } from '../store/store.js';

@@ -11,18 +11,6 @@ export class RemoteUnreachableError extends Error {}
 /** How long one request to a remote may take before it counts as unreachable. */
 export const remoteRequestTimeoutMs = 30_000;
 
-/** Normalizes a remote's base URL: http or https, no credentials, query or fragment. */
-export function parseRemoteUrl(text: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return undefined;
-  }
-  if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash) return undefined;
-  return url.href.replace(/\/+$/, '');
-}
-
 /**
  * One GET to the remote's v1 API with its key. A network failure or a timeout raises
  * {@link RemoteUnreachableError}; any HTTP answer is returned as it is. A connection that fails

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { SecretStorage } from '../schemas/console-api.js';
+import type { SecretStorage } from '../../contracts/console/session.js';
 import { type Sealer, sealedSecretFormat } from './sealer.js';
 import { secretStorages } from './secret-storages.js';
 

@@ -1,4 +1,4 @@
-import type { SecretStorage } from '../schemas/console-api.js';
+import type { SecretStorage } from '../../contracts/console/session.js';
 
 /** Seals secrets at rest: remote API keys, enrollment secrets, signing keys (DESIGN section 4). */
 export interface Sealer {

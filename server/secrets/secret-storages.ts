@@ -1,4 +1,4 @@
-import type { SecretStorage } from '../schemas/console-api.js';
+import type { SecretStorage } from '../../contracts/console/session.js';
 
 const secrets = 'Secrets (remote API keys, enrollment secrets, signing keys)';
 

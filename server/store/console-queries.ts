@@ -1,12 +1,7 @@
-import type {
-  ConsoleEndpointQuery,
-  ConsoleFindingQuery,
-  ConsoleScopeQuery,
-  ConsoleTargetQuery,
-} from '../schemas/console-api.js';
+import type { CollectionName, ConsoleQuery } from '../../contracts/collections.js';
+import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
 import type { Database } from './database.js';
-import { type Conditions as Where, collectionTables, listConditions } from './inventory-reads.js';
-import { containing, findingTextCondition, textCvesOf } from './finding-search.js';
+import { findingTextCondition, textCvesOf } from './finding-search.js';
 import { SortedOrders } from './sorted-orders.js';
 import { VersionedMemo } from './versioned-memo.js';
 
@@ -16,12 +11,6 @@ export interface IdPage {
   total: number;
 }
 
-/** The console's lists: the v1 filters plus `sort` and, where it stays cheap, `q`. */
-export type ConsoleListQuery =
-  | { collection: 'endpoints'; query: ConsoleEndpointQuery }
-  | { collection: 'remediationTargets'; query: ConsoleTargetQuery }
-  | { collection: 'scopes'; query: ConsoleScopeQuery }
-  | { collection: 'findings'; query: ConsoleFindingQuery };
 
 /**
  * The rows a `seq`-only inner query picks, in its order. Selecting only `seq` inside keeps the
@@ -52,15 +41,13 @@ export class ConsoleQueries {
    * One page of a console list as ids. The default order (or its reverse) walks an index;
    * other orders are sorted once per filter and kept until the next write (sorted-orders.ts).
    */
-  listIds(orgRowId: number, list: ConsoleListQuery): IdPage {
-    const { table, where, direction } = this.listWhere(orgRowId, list);
-    if (list.query.sort.key !== 'created_at') {
-      return this.sortedOrders.page({ orgRowId, collection: list.collection, table, where }, list.query.sort, list.query);
-    }
+  listIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): IdPage {
+    const { table, where, direction } = this.listWhere(orgRowId, collection, query);
+    if (query.sort.key !== 'created_at') return this.sortedOrders.page({ orgRowId, collection, table, where }, query.sort, query);
     const ids = this.db.column(inSeqOrder(table, `WHERE ${where.sql} ORDER BY seq ${direction} LIMIT ? OFFSET ?`, direction), [
       ...where.params,
-      list.query.limit,
-      list.query.offset,
+      query.limit,
+      query.offset,
     ]) as string[];
     const total = this.memo.get(`count|${table}|${where.sql}|${JSON.stringify(where.params)}`, () =>
       Number(this.db.value(`SELECT count(*) FROM ${table} WHERE ${where.sql}`, where.params)),
@@ -73,10 +60,10 @@ export class ConsoleQueries {
    * chunk continues after the last row's `seq`, so reading a million rows stays linear where
    * growing offsets would walk the index again for every page.
    */
-  *listAllIds(orgRowId: number, list: ConsoleListQuery, chunk = 1000): Generator<string[]> {
-    const { table, where, direction } = this.listWhere(orgRowId, list);
-    if (list.query.sort.key !== 'created_at') {
-      yield* this.sortedOrders.all({ orgRowId, collection: list.collection, table, where }, list.query.sort, chunk);
+  *listAllIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>, chunk = 1000): Generator<string[]> {
+    const { table, where, direction } = this.listWhere(orgRowId, collection, query);
+    if (query.sort.key !== 'created_at') {
+      yield* this.sortedOrders.all({ orgRowId, collection, table, where }, query.sort, chunk);
       return;
     }
     const after = direction === 'ASC' ? 'seq > ?' : 'seq < ?';
@@ -95,24 +82,13 @@ export class ConsoleQueries {
     }
   }
 
-  private listWhere(orgRowId: number, list: ConsoleListQuery): { table: string; where: Where; direction: 'ASC' | 'DESC' } {
-    const where = listConditions(orgRowId, list);
-    const { collection, query } = list;
-    // Free text scans the table only where that stays cheap: 20,000 endpoints or fewer rows.
-    if (query.q) {
-      const text = containing(query.q);
-      if (collection === 'endpoints') where.add("(lower(hostname) LIKE ? ESCAPE '\\' OR ip LIKE ? ESCAPE '\\')", text, text);
-      if (collection === 'remediationTargets') {
-        where.add(
-          "(lower(product) LIKE ? ESCAPE '\\' OR lower(vendor) LIKE ? ESCAPE '\\' OR lower(package_name) LIKE ? ESCAPE '\\')",
-          text,
-          text,
-          text,
-        );
-      }
-      if (collection === 'scopes') where.add("lower(name) LIKE ? ESCAPE '\\'", text);
-      if (collection === 'findings') {
-        const q = query.q;
+  private listWhere<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): { table: string; where: Where; direction: 'ASC' | 'DESC' } {
+    const where = listConditions(orgRowId, collection, query);
+    const q = query.q;
+    if (q !== undefined) {
+      const { search } = collectionTables[collection];
+      if (search) search(where, q);
+      else {
         const condition = this.memo.get(`findingText|${orgRowId}|${q}`, () =>
           findingTextCondition(this.db, orgRowId, q, () => this.memo.get(`textCves|${orgRowId}`, () => textCvesOf(this.db, orgRowId))),
         );
@@ -120,6 +96,6 @@ export class ConsoleQueries {
       }
     }
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
-    return { table: collectionTables[collection], where, direction: query.sort.descending ? 'DESC' : 'ASC' };
+    return { table: collectionTables[collection].table, where, direction: query.sort.descending ? 'DESC' : 'ASC' };
   }
 }

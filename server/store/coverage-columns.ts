@@ -1,4 +1,4 @@
-import { findingSeverities, findingStatuses } from '../schemas/vulnerability-finding.js';
+import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
 import type { Database } from './database.js';
 
 /**

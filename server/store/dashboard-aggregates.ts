@@ -1,6 +1,6 @@
-import type { Dashboard } from '../schemas/console-api.js';
-import { osFamilies } from '../schemas/common.js';
-import { findingSeverities, findingStatuses } from '../schemas/vulnerability-finding.js';
+import type { Dashboard } from '../../contracts/console/dashboard.js';
+import { osFamilies } from '../../contracts/enums.js';
+import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
 import type { ScopeCoverage } from './scope-coverage.js';

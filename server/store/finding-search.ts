@@ -1,10 +1,6 @@
 import type { SqlValue } from 'sql.js';
+import { containing } from './collection-tables.js';
 import type { Database } from './database.js';
-
-/** `LIKE` that finds `text` anywhere, its own wildcards taken literally. */
-export function containing(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 const inJson = (column: string) => `${column} IN (SELECT value FROM json_each(?))`;
 

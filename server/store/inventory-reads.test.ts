@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { VulnerabilityFinding } from '../schemas/vulnerability-finding.js';
+import type { VulnerabilityFinding } from '../../contracts/vulnerability-finding.js';
 import { inDefaultOrder, smallInventory } from '../test/support/fixtures.js';
 import { Store } from './store.js';
 
@@ -32,12 +32,12 @@ describe('InventoryReads', () => {
     expect(recent.length).toBeGreaterThan(4000);
     // Out of order on purpose: a deep page first, then shallower and deeper ones.
     for (const offset of [5555, ...offsets]) {
-      const page = store.inventory.list(orgRowId, { collection: 'findings', query: { limit: 100, offset } });
+      const page = store.inventory.list(orgRowId, 'findings', { limit: 100, offset });
       expect(idsOf(page.items), `offset ${offset}`).toEqual(all.slice(offset, offset + 100));
       expect(page.total).toBe(all.length);
-      const filtered = store.inventory.list(orgRowId, { collection: 'findings', query: { limit: 100, offset, severity: 'critical' } });
+      const filtered = store.inventory.list(orgRowId, 'findings', { limit: 100, offset, severity: 'critical' });
       expect(idsOf(filtered.items), `critical, offset ${offset}`).toEqual(critical.slice(offset, offset + 100));
-      const changed = store.inventory.list(orgRowId, { collection: 'findings', query: { limit: 100, offset, updatedSince: since } });
+      const changed = store.inventory.list(orgRowId, 'findings', { limit: 100, offset, updatedSince: since });
       expect(idsOf(changed.items), `updated since ${since}, offset ${offset}`).toEqual(recent.slice(offset, offset + 100));
     }
     store.close();
@@ -45,7 +45,7 @@ describe('InventoryReads', () => {
 
   it('forgets the skip positions when a write moves the rows', async () => {
     const { store, orgRowId, inventory } = await twoOrganizations();
-    store.inventory.list(orgRowId, { collection: 'findings', query: { limit: 100, offset: 6000 } });
+    store.inventory.list(orgRowId, 'findings', { limit: 100, offset: 6000 });
     // New findings that sort first shift every position by their number.
     const earliest = Date.parse(inDefaultOrder(inventory.findings)[0]!.created_at);
     const added: VulnerabilityFinding[] = inventory.findings.slice(0, 250).map((f, i) => ({
@@ -56,7 +56,7 @@ describe('InventoryReads', () => {
     store.write((writes) => writes.merge(orgRowId, { endpoints: [], remediationTargets: [], scopes: [], findings: added }));
     const all = inDefaultOrder([...inventory.findings, ...added]).map((f) => f.id);
     for (const offset of [6000, 1000, 7900]) {
-      const page = store.inventory.list(orgRowId, { collection: 'findings', query: { limit: 100, offset } });
+      const page = store.inventory.list(orgRowId, 'findings', { limit: 100, offset });
       expect(idsOf(page.items), `offset ${offset}`).toEqual(all.slice(offset, offset + 100));
     }
     store.close();

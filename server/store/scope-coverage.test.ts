@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInventory } from '../demo/generate.js';
-import type { Inventory } from '../schemas/inventory.js';
-import type { Scope } from '../schemas/scope.js';
-import { findingSeverities, type VulnerabilityFinding } from '../schemas/vulnerability-finding.js';
+import type { Inventory } from '../../contracts/inventory.js';
+import type { Scope } from '../../contracts/scope.js';
+import { findingSeverities } from '../../contracts/enums.js';
+import type { VulnerabilityFinding } from '../../contracts/vulnerability-finding.js';
 import { isCoverageGap, scopeCovers } from '../test/support/coverage-oracle.js';
 import { Store } from './store.js';
 

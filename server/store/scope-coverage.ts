@@ -1,5 +1,5 @@
-import type { CoverageCounts, UnevaluatedCriterion } from '../schemas/console-api.js';
-import { findingSeverities, findingStatuses } from '../schemas/vulnerability-finding.js';
+import type { CoverageCounts, UnevaluatedCriterion } from '../../contracts/console/coverage.js';
+import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
 import type { IdPage } from './console-queries.js';
 import { type CoverageColumns, StaleColumnsError, loadCoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';

@@ -1,47 +1,8 @@
-import type { ListSort, sortKeys } from '../schemas/console-api.js';
-import { findingSeverities } from '../schemas/vulnerability-finding.js';
 import type { SqlValue } from 'sql.js';
+import type { CollectionName, SortKey } from '../../contracts/collections.js';
+import type { ListSort } from '../../contracts/list-queries.js';
+import { type Conditions, sortExpression } from './collection-tables.js';
 import type { Database } from './database.js';
-import type { Collection, Conditions } from './inventory-reads.js';
-
-type SortKey<C extends Collection> = (typeof sortKeys)[C][number];
-
-/** Least severe first, so that descending puts critical on top. */
-const severityRank = `CASE x.severity ${[...findingSeverities]
-  .reverse()
-  .map((severity, rank) => `WHEN '${severity}' THEN ${rank}`)
-  .join(' ')} END`;
-
-/**
- * The SQL value each sort key orders by, on the list's table aliased `x`. Names compare without
- * case; NULLs come first ascending (SQLite's rule), hence last descending.
- */
-const sortExpressions: { [C in Collection]: Record<SortKey<C>, string> } = {
-  endpoints: {
-    hostname: 'lower(x.hostname)',
-    os_family: 'x.os_family',
-    os_version: 'x.os_version',
-    updated_at: 'x.updated_ms',
-    created_at: 'x.seq',
-  },
-  remediationTargets: {
-    vendor: 'lower(x.vendor)',
-    product: 'lower(x.product)',
-    version: 'x.version',
-    highest_cvss_score: 'x.highest_cvss_score',
-    status: 'x.status',
-    created_at: 'x.seq',
-  },
-  scopes: { name: 'lower(x.name)', status: 'x.status', created_at: 'x.seq' },
-  findings: {
-    severity: severityRank,
-    cvss_score: 'x.cvss_score',
-    cve_id: '(SELECT c.cve_id FROM cves c WHERE c.id = x.cve_ref)',
-    status: 'x.status',
-    first_detected_at: 'x.first_detected_at',
-    created_at: 'x.seq',
-  },
-};
 
 /** Positions `start` to `end` (exclusive) of an ascending order, read forwards or backwards. */
 function slice(order: Int32Array, descending: boolean, start: number, end: number): number[] {
@@ -54,9 +15,9 @@ function slice(order: Int32Array, descending: boolean, start: number, end: numbe
 const maxCachedRows = 8_000_000;
 
 /** A list to sort: its organization, collection and table, and the WHERE clause of its filters. */
-export interface SortableList {
+export interface SortableList<C extends CollectionName = CollectionName> {
   orgRowId: number;
-  collection: Collection;
+  collection: C;
   table: string;
   where: Conditions;
 }
@@ -101,13 +62,13 @@ export class SortedOrders {
   constructor(private readonly db: Database) {}
 
   /** The ids of one page of the list in the given order, and how many rows match. */
-  page(list: SortableList, sort: ListSort, paging: { limit: number; offset: number }): { ids: string[]; total: number } {
+  page<C extends CollectionName>(list: SortableList<C>, sort: ListSort<SortKey<C>>, paging: { limit: number; offset: number }): { ids: string[]; total: number } {
     const order = this.order(list, sort.key);
     return { ids: this.idsOf(list.table, slice(order, sort.descending, paging.offset, paging.offset + paging.limit)), total: order.length };
   }
 
   /** Every id of the list in the given order, `chunk` at a time. */
-  *all(list: SortableList, sort: ListSort, chunk: number): Generator<string[]> {
+  *all<C extends CollectionName>(list: SortableList<C>, sort: ListSort<SortKey<C>>, chunk: number): Generator<string[]> {
     const order = this.order(list, sort.key);
     for (let start = 0; start < order.length; start += chunk) yield this.idsOf(list.table, slice(order, sort.descending, start, start + chunk));
   }
@@ -120,12 +81,12 @@ export class SortedOrders {
     ) as string[];
   }
 
-  private order({ orgRowId, collection, table, where }: SortableList, key: string): Int32Array {
+  private order<C extends CollectionName>({ orgRowId, collection, table, where }: SortableList<C>, key: SortKey<C>): Int32Array {
     return this.cached(`${table}|${key}|${where.sql}|${JSON.stringify(where.params)}`, () => {
       const idOrder = this.cached(`${table}|id|${orgRowId}`, () =>
         Int32Array.from(this.db.column(`SELECT seq FROM ${table} WHERE org_id = ? ORDER BY id`, [orgRowId]) as number[]),
       );
-      const expression = (sortExpressions[collection] as Record<string, string>)[key]!;
+      const expression = sortExpression(collection, key);
       const seqs = this.db.column(`SELECT x.seq FROM ${table} x WHERE ${where.sql} ORDER BY x.seq`, where.params) as number[];
       const values = this.db.column(`SELECT ${expression} FROM ${table} x WHERE ${where.sql} ORDER BY x.seq`, where.params);
       const distinct = [...new Set(values)];

@@ -41,7 +41,7 @@ describe('Store', () => {
 
     const reopened = await Store.open({ dataDir, command: 'test' });
     expect(reopened.apiKeys.organizationOf(key)).toBe(organization.rowId);
-    const page = reopened.inventory.list(organization.rowId, { collection: 'findings', query: { limit: 100, offset: 0 } });
+    const page = reopened.inventory.list(organization.rowId, 'findings', { limit: 100, offset: 0 });
     expect(page.total).toBe(inventory.findings.length);
     reopened.close();
   });
@@ -85,7 +85,7 @@ describe('Store', () => {
         throw new Error('interrupted');
       }),
     ).toThrow('interrupted');
-    expect(store.inventory.list(organization.rowId, { collection: 'endpoints', query: { limit: 1, offset: 0 } }).total).toBe(inventory.endpoints.length);
+    expect(store.inventory.list(organization.rowId, 'endpoints', { limit: 1, offset: 0 }).total).toBe(inventory.endpoints.length);
     expect(fs.readFileSync(dataDirectoryFiles(dataDir).database).equals(before)).toBe(true);
     store.close();
   });
@@ -179,7 +179,7 @@ describe('database file', () => {
       store.write((writes) => writes.replace(organization.rowId, bulk));
       store.close();
       const reopened = await Store.open({ dataDir, command: 'test', readOnly: true });
-      const findings = reopened.inventory.list(organization.rowId, { collection: 'findings', query: { limit: 1, offset: 0 } }).total;
+      const findings = reopened.inventory.list(organization.rowId, 'findings', { limit: 1, offset: 0 }).total;
       reopened.close();
       return { size: fs.statSync(file).size, findings };
     };

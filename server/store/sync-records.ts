@@ -1,35 +1,10 @@
+import type { SyncCounts, SyncState } from '../../contracts/console/sync.js';
+import type { SyncMode } from '../../contracts/enums.js';
 import type { Database } from './database.js';
 
-/** A full sync replaces the replica; an incremental one merges what changed since the last success. */
-export type SyncMode = 'full' | 'incremental';
+export type { SyncCounts, SyncMode, SyncState };
 
-/** Items a sync stored and skipped, per collection. */
-export interface SyncCounts {
-  endpoints: number;
-  remediationTargets: number;
-  scopes: number;
-  findings: number;
-}
 
-/** What the store remembers of a replica's syncs. */
-export interface SyncState {
-  lastAttemptAt: string | null;
-  lastAttemptMode: SyncMode | null;
-  lastSuccessAt: string | null;
-  /** When the last successful sync started: the base of the next incremental one. */
-  lastSuccessStartedAt: string | null;
-  lastSuccessMode: SyncMode | null;
-  incrementalsSinceFull: number;
-  /** Whether the remote filtered by `updatedSince` when last asked; null before the first sync. */
-  remoteHonoursUpdatedSince: boolean | null;
-  /** Why the last attempt failed; null when it succeeded. */
-  lastError: string | null;
-  /** Items received (after validation) by the last successful sync. */
-  counts: SyncCounts | null;
-  /** Invalid items the last successful sync skipped, and the first of their ids. */
-  skippedCount: number;
-  skippedIds: string[];
-}
 
 interface SyncStateRow {
   last_attempt_at: string | null;

@@ -4,12 +4,12 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Inventory } from '../schemas/inventory.js';
-import type { SyncCollection } from './sync-collections.js';
+import type { Inventory } from '../../contracts/inventory.js';
+import type { CollectionName } from '../../contracts/collections.js';
 
 /** A list request as the fake remote saw it; `count` numbers the list requests from 1. */
 export interface FakeRequest {
-  collection: SyncCollection;
+  collection: CollectionName;
   limit: number;
   offset: number;
   updatedSince: string | undefined;
@@ -57,7 +57,7 @@ export interface FakeRemote {
   close(): Promise<void>;
 }
 
-const paths: Record<string, SyncCollection> = {
+const paths: Record<string, CollectionName> = {
   '/v1/endpoints': 'endpoints',
   '/v1/remediation-targets': 'remediationTargets',
   '/v1/scopes': 'scopes',
@@ -81,8 +81,8 @@ function ordered(items: Item[], order: FakeRemoteOptions['order']): Item[] {
 export async function startFakeRemote(options: FakeRemoteOptions): Promise<FakeRemote> {
   const apiKey = options.apiKey ?? 'fake-remote-key';
   const requests: FakeRequest[] = [];
-  const sortedCache = new Map<SyncCollection, { source: unknown[]; length: number; sorted: Item[] }>();
-  const sortedOf = (collection: SyncCollection): Item[] => {
+  const sortedCache = new Map<CollectionName, { source: unknown[]; length: number; sorted: Item[] }>();
+  const sortedOf = (collection: CollectionName): Item[] => {
     const source = options.inventory[collection] as unknown as Item[];
     if (!options.cacheOrder) return ordered(source, options.order);
     const cached = sortedCache.get(collection);
@@ -93,8 +93,8 @@ export async function startFakeRemote(options: FakeRemoteOptions): Promise<FakeR
   };
 
   // An incremental sync asks for the same updatedSince page after page: filter once.
-  let filtered: { collection: SyncCollection; sorted: Item[]; since: string; items: Item[] } | undefined;
-  const changedSince = (collection: SyncCollection, sorted: Item[], since: string): Item[] => {
+  let filtered: { collection: CollectionName; sorted: Item[]; since: string; items: Item[] } | undefined;
+  const changedSince = (collection: CollectionName, sorted: Item[], since: string): Item[] => {
     if (filtered?.collection === collection && filtered.sorted === sorted && filtered.since === since) return filtered.items;
     const sinceMs = Date.parse(since);
     filtered = { collection, sorted, since, items: sorted.filter((item) => Date.parse(item.updated_at) >= sinceMs) };

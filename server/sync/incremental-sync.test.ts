@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Inventory } from '../schemas/inventory.js';
+import type { Inventory } from '../../contracts/inventory.js';
 import { keyFileSealer } from '../secrets/key-file-sealer.js';
 import type { Store } from '../store/store.js';
 import { type FakeRemote, type FakeRemoteOptions, startFakeRemote } from './fake-remote.js';

@@ -1,6 +1,7 @@
 import type { RemoteTenant } from '../remote/remote-tenant.js';
 import { fetchPage } from './remote-pages.js';
-import { syncCollections, syncOrder } from './sync-collections.js';
+import { collections } from '../../contracts/collections.js';
+import { syncOrder } from './sync-collections.js';
 import { RemoteRefusedError } from './sync-errors.js';
 import type { SyncPolicy } from './sync-policy.js';
 
@@ -14,7 +15,7 @@ export async function remoteHonoursUpdatedSince(remote: RemoteTenant, policy: Sy
   const future = encodeURIComponent(new Date(Date.now() + 365 * 24 * 3600_000).toISOString());
   for (const collection of syncOrder) {
     try {
-      const page = await fetchPage(remote, `${syncCollections[collection].path}?limit=1&offset=0&updatedSince=${future}`, policy, signal);
+      const page = await fetchPage(remote, `${collections[collection].v1Path}?limit=1&offset=0&updatedSince=${future}`, policy, signal);
       if (page.total !== 0) return false;
     } catch (error) {
       if (error instanceof RemoteRefusedError && error.status === 400) return false;

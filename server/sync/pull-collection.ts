@@ -1,12 +1,12 @@
 import type { RemoteTenant } from '../remote/remote-tenant.js';
-import type { Inventory } from '../schemas/inventory.js';
+import type { Inventory } from '../../contracts/inventory.js';
 import { type RawPage, fetchPage } from './remote-pages.js';
-import { type SyncCollection, syncCollections } from './sync-collections.js';
+import { type CollectionName, collectionSchemas, collections } from '../../contracts/collections.js';
 import { SyncFailedError } from './sync-errors.js';
 import type { SyncPolicy } from './sync-policy.js';
 
 /** A collection as pulled: valid items, and what was skipped as invalid. */
-export interface PulledCollection<C extends SyncCollection> {
+export interface PulledCollection<C extends CollectionName> {
   items: Inventory[C];
   skippedCount: number;
   /** Ids of the skipped items that had one. */
@@ -31,7 +31,7 @@ class ShiftedError extends Error {}
  * the paging (the total changes, an id comes twice, fewer items than the total arrive) the
  * whole collection is read again, a bounded number of times.
  */
-export async function pullCollection<C extends SyncCollection>(collection: C, options: PullOptions): Promise<PulledCollection<C>> {
+export async function pullCollection<C extends CollectionName>(collection: C, options: PullOptions): Promise<PulledCollection<C>> {
   let reason = '';
   for (let attempt = 1; attempt <= options.policy.collectionAttempts; attempt++) {
     try {
@@ -46,8 +46,9 @@ export async function pullCollection<C extends SyncCollection>(collection: C, op
   );
 }
 
-async function pullOnce<C extends SyncCollection>(collection: C, options: PullOptions): Promise<PulledCollection<C>> {
-  const { path, schema } = syncCollections[collection];
+async function pullOnce<C extends CollectionName>(collection: C, options: PullOptions): Promise<PulledCollection<C>> {
+  const { v1Path: path } = collections[collection];
+  const schema = collectionSchemas[collection].input;
   const since = options.updatedSince === undefined ? '' : `&updatedSince=${encodeURIComponent(options.updatedSince)}`;
   const fetchAt = (offset: number) =>
     fetchPage(options.remote, `${path}?limit=${options.policy.pageSize}&offset=${offset}${since}`, options.policy, options.signal);

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../package-root.js';
-import type { Inventory } from '../schemas/inventory.js';
+import type { Inventory } from '../../contracts/inventory.js';
 import { Store } from '../store/store.js';
 import { type FakeRemote, startFakeRemote } from './fake-remote.js';
 import { sampleInventory } from './sample-inventory.js';

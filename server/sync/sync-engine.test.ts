@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Inventory } from '../schemas/inventory.js';
+import type { Inventory } from '../../contracts/inventory.js';
 import type { Store } from '../store/store.js';
 import { type FakeRemote, type FakeRemoteOptions, startFakeRemote } from './fake-remote.js';
 import { sampleInventory } from './sample-inventory.js';

@@ -1,25 +1,19 @@
 import type { RemoteTenant } from '../remote/remote-tenant.js';
-import type { Inventory } from '../schemas/inventory.js';
+import type { Inventory } from '../../contracts/inventory.js';
 import type { Organization } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
-import { type SyncCounts, type SyncMode, skippedIdsKept } from '../store/sync-records.js';
+import type { SyncCounts, SyncProgress } from '../../contracts/console/sync.js';
+import type { SyncMode } from '../../contracts/enums.js';
+import { skippedIdsKept } from '../store/sync-records.js';
 import { remoteHonoursUpdatedSince } from './probe-updated-since.js';
 import { pullCollection } from './pull-collection.js';
 import { fetchPage } from './remote-pages.js';
-import { type SyncCollection, syncCollections, syncOrder } from './sync-collections.js';
+import { collections } from '../../contracts/collections.js';
+import { syncOrder } from './sync-collections.js';
 import { SyncFailedError } from './sync-errors.js';
 import { type SyncPolicy, defaultSyncPolicy } from './sync-policy.js';
 
-/** Where a running sync is: checking the remote, fetching a collection, or writing the replica. */
-export interface SyncProgress {
-  org: string;
-  mode: SyncMode | undefined;
-  phase: 'checking' | 'fetching' | 'writing';
-  collection?: SyncCollection;
-  /** Items of the collection received so far, and the remote's total of it. */
-  fetched: number;
-  total: number;
-}
+export type { SyncProgress };
 
 /** What a successful sync did. */
 export interface SyncReport {
@@ -118,6 +112,6 @@ class DeletionsFound extends Error {}
 /** Each collection's total on the remote, by one request of one item each. */
 async function remoteTotals(remote: RemoteTenant, policy: SyncPolicy, signal?: AbortSignal): Promise<SyncCounts> {
   const totals: SyncCounts = { endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 };
-  for (const collection of syncOrder) totals[collection] = (await fetchPage(remote, `${syncCollections[collection].path}?limit=1&offset=0`, policy, signal)).total;
+  for (const collection of syncOrder) totals[collection] = (await fetchPage(remote, `${collections[collection].v1Path}?limit=1&offset=0`, policy, signal)).total;
   return totals;
 }

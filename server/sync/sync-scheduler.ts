@@ -3,7 +3,7 @@ import { readRemoteTenant } from '../organizations/manage-organizations.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Organization } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
-import type { SyncState } from '../store/sync-records.js';
+import type { SyncState, SyncStatus } from '../../contracts/console/sync.js';
 import { SyncFailedError } from './sync-errors.js';
 import { type SyncProgress, type SyncReport, syncOrganization } from './sync-organization.js';
 import type { SyncPolicy } from './sync-policy.js';
@@ -19,14 +19,6 @@ export interface SyncSchedulerOptions {
   log?: (message: string) => void;
 }
 
-/** A replica's sync as the console shows it. */
-export interface SyncStatus {
-  org: string;
-  running: boolean;
-  /** Where the running sync is; null when none runs. */
-  progress: SyncProgress | null;
-  state: SyncState;
-}
 
 /** What {@link SyncScheduler} emits. */
 export interface SyncSchedulerEvents {

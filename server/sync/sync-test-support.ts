@@ -1,8 +1,8 @@
 /** What the sync tests share: a store with a replica, and reading a replica back as lists. */
-import type { Inventory } from '../schemas/inventory.js';
+import type { Inventory } from '../../contracts/inventory.js';
 import type { Organization } from '../store/organizations.js';
 import { Store } from '../store/store.js';
-import type { SyncCollection } from './sync-collections.js';
+import type { CollectionName } from '../../contracts/collections.js';
 import type { SyncPolicy } from './sync-policy.js';
 
 /** A policy that gives up fast, for tests. */
@@ -23,18 +23,18 @@ export async function storeWithReplica(remoteUrl: string): Promise<{ store: Stor
 }
 
 /** Every item of a replica's list, in list order, as the v1 API answers it. */
-export function replicaList(store: Store, organization: Organization, collection: SyncCollection): unknown[] {
+export function replicaList(store: Store, organization: Organization, collection: CollectionName): unknown[] {
   const items: unknown[] = [];
   for (let offset = 0; ; offset += 100) {
     const paging = { limit: 100, offset };
-    const page = store.inventory.list(organization.rowId, { collection, query: paging });
+    const page = store.inventory.list(organization.rowId, collection, paging);
     items.push(...page.items.map((json) => JSON.parse(json) as unknown));
     if (page.items.length < 100) return items;
   }
 }
 
 /** What a replica of `inventory` must answer: every list in the default order. */
-export function expectedLists(inventory: Inventory): Record<SyncCollection, unknown[]> {
+export function expectedLists(inventory: Inventory): Record<CollectionName, unknown[]> {
   const sort = <T extends { id: string; created_at: string }>(items: readonly T[]) =>
     [...items].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
@@ -46,7 +46,7 @@ export function expectedLists(inventory: Inventory): Record<SyncCollection, unkn
 }
 
 /** A replica's four lists. */
-export function replicaLists(store: Store, organization: Organization): Record<SyncCollection, unknown[]> {
+export function replicaLists(store: Store, organization: Organization): Record<CollectionName, unknown[]> {
   return {
     endpoints: replicaList(store, organization, 'endpoints'),
     remediationTargets: replicaList(store, organization, 'remediationTargets'),

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleSessionSchema } from '../schemas/console-api.js';
+import { consoleSessionSchema } from '../../contracts/console/session.js';
 import { keyFileSealer } from '../secrets/key-file-sealer.js';
 import { secretStorages } from '../secrets/secret-storages.js';
 import { smallInventory } from './support/fixtures.js';

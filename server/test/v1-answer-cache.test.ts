@@ -5,7 +5,6 @@ import { createHttpApp } from '../http/create-http-app.js';
 import { acceptedHosts } from '../http/loopback-guard.js';
 import { V1Answers } from '../http/v1/v1-answers.js';
 import { v1FastPath } from '../http/v1/v1-fast-path.js';
-import { v1Resources } from '../http/v1/v1-resources.js';
 import { apiGet, rawRequest } from './support/api-client.js';
 import { smallInventory } from './support/fixtures.js';
 import { type TestServer, startTestServer } from './support/test-server.js';
@@ -53,7 +52,7 @@ describe('answers remembered until the data changes', () => {
     expect(() =>
       server.store.write((writes) => {
         writes.merge(orgRowId(), { endpoints: [{ ...endpoint, hostname: 'never-committed' }], remediationTargets: [], scopes: [], findings: [] });
-        const read = answers.get(orgRowId(), v1Resources[0]!, endpoint.id).toString();
+        const read = answers.get(orgRowId(), 'endpoints', endpoint.id).toString();
         expect(JSON.parse(read).hostname).toBe('never-committed');
         throw new Error('the sync failed half-way');
       }),

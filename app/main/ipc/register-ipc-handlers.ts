@@ -1,6 +1,6 @@
 import { type BrowserWindow, ipcMain, type IpcMainInvokeEvent } from 'electron';
 import { z } from 'zod';
-import type { DesktopBootstrap, InvokeChannel, InvokeChannels } from '../../shared/ipc-channels.js';
+import type { DesktopBootstrap, InvokeChannel, InvokeChannels } from '../../../contracts/desktop/ipc-channels.js';
 import { revealInFolder, revealInFolderRequestSchema } from './handle-reveal-in-folder.js';
 import { saveFile, saveFileRequestSchema } from './handle-save-file.js';
 import { isConsoleSender } from './is-console-sender.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SyncStatus } from '../../../server/sync/sync-scheduler.js';
+import type { SyncStatus } from '../../../contracts/console/sync.js';
 import { Store } from '../../../server/store/store.js';
 import { SyncScheduler } from '../../../server/sync/sync-scheduler.js';
 import { identitySealer } from '../../../server/test/support/identity-sealer.js';

@@ -1,6 +1,7 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { Store } from '../../../server/store/store.js';
-import type { SyncScheduler, SyncStatus } from '../../../server/sync/sync-scheduler.js';
+import type { SyncStatus } from '../../../contracts/console/sync.js';
+import type { SyncScheduler } from '../../../server/sync/sync-scheduler.js';
 
 /** A replica as the Sync menu lists it. */
 export interface ReplicaSync {

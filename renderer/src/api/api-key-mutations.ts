@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreatedApiKey } from '../../../server/schemas/console-api';
+import type { CreatedApiKey } from '../../../contracts/console/api-keys';
 import { consoleJson } from './console-fetch';
 import { queryKeys } from './query-keys';
 

@@ -1,7 +1,7 @@
-import type { Endpoint } from '../../../server/schemas/endpoint';
-import type { RemediationTarget } from '../../../server/schemas/remediation-target';
-import type { Scope } from '../../../server/schemas/scope';
-import type { VulnerabilityFinding } from '../../../server/schemas/vulnerability-finding';
+import type { Endpoint } from '../../../contracts/endpoint';
+import type { RemediationTarget } from '../../../contracts/remediation-target';
+import type { Scope } from '../../../contracts/scope';
+import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding';
 
 /** The four collections, by the path segment the API serves them under. */
 export interface CollectionItems {

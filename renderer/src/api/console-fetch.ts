@@ -1,4 +1,4 @@
-import type { FieldIssue } from '../../../server/schemas/console-api';
+import type { FieldIssue } from '../../../contracts/common';
 import { consoleToken } from './console-token';
 
 /** An error answer of the server, with its status, `{"error"}` message and, for an invalid body, each field's issue. */

@@ -1,14 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import type {
-  ConsoleApiKey,
-  ConsoleOrganization,
-  ConsoleSession,
-  ConsoleSyncStatus,
-  CoverageGaps,
-  Dashboard,
-  ScopeCoverage,
-} from '../../../server/schemas/console-api';
-import type { VulnerabilityFinding } from '../../../server/schemas/vulnerability-finding';
+import type { ConsoleApiKey } from '../../../contracts/console/api-keys';
+import type { ConsoleOrganization } from '../../../contracts/console/organizations';
+import type { ConsoleSession } from '../../../contracts/console/session';
+import type { SyncStatus as ConsoleSyncStatus } from '../../../contracts/console/sync';
+import type { CoverageGaps, ScopeCoverage } from '../../../contracts/console/coverage';
+import type { Dashboard } from '../../../contracts/console/dashboard';
 import { type CollectionItems, type CollectionPath, type ListFilters, type ListPage, pageSize } from './collections';
 import { consoleJson } from './console-fetch';
 import { queryKeys } from './query-keys';
@@ -86,7 +82,7 @@ const coveragePath = (slug: string, scopeId: string) => `${org(slug)}/scopes/${e
 export const scopeCoverageQuery = (slug: string, scopeId: string) =>
   queryOptions({
     queryKey: queryKeys.scopeCoverage(slug, scopeId),
-    queryFn: ({ signal }) => consoleJson<ScopeCoverage<VulnerabilityFinding>>(coveragePath(slug, scopeId), { signal }),
+    queryFn: ({ signal }) => consoleJson<ScopeCoverage>(coveragePath(slug, scopeId), { signal }),
     staleTime: 60_000,
   });
 
@@ -95,7 +91,7 @@ export const scopeCoveredFindingsQuery = (slug: string, scopeId: string, filters
   queryOptions({
     queryKey: [...queryKeys.scopeCoverage(slug, scopeId), 'page', filters, offset] as const,
     queryFn: ({ signal }) =>
-      consoleJson<ScopeCoverage<VulnerabilityFinding>>(`${coveragePath(slug, scopeId)}${listSearch(filters, { offset, limit: pageSize })}`, {
+      consoleJson<ScopeCoverage>(`${coveragePath(slug, scopeId)}${listSearch(filters, { offset, limit: pageSize })}`, {
         signal,
       }).then((coverage) => coverage.findings),
     staleTime: 60_000,
@@ -105,7 +101,7 @@ export const scopeCoveredFindingsQuery = (slug: string, scopeId: string, filters
 export const coverageGapsQuery = (slug: string) =>
   queryOptions({
     queryKey: queryKeys.coverageGaps(slug),
-    queryFn: ({ signal }) => consoleJson<CoverageGaps<VulnerabilityFinding>>(`${org(slug)}/coverage-gaps`, { signal }),
+    queryFn: ({ signal }) => consoleJson<CoverageGaps>(`${org(slug)}/coverage-gaps`, { signal }),
     staleTime: 60_000,
   });
 
@@ -114,7 +110,7 @@ export const coverageGapsPageQuery = (slug: string, offset: number) =>
   queryOptions({
     queryKey: [...queryKeys.coverageGaps(slug), 'page', offset] as const,
     queryFn: ({ signal }) =>
-      consoleJson<CoverageGaps<VulnerabilityFinding>>(`${org(slug)}/coverage-gaps${listSearch({}, { offset, limit: pageSize })}`, {
+      consoleJson<CoverageGaps>(`${org(slug)}/coverage-gaps${listSearch({}, { offset, limit: pageSize })}`, {
         signal,
       }).then((gaps) => gaps.findings),
     staleTime: 60_000,

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ConnectOrganizationBody, ConsoleOrganization } from '../../../server/schemas/console-api';
+import type { ConnectOrganizationBody, ConsoleOrganization } from '../../../contracts/console/organizations';
 import { consoleJson } from './console-fetch';
 import { queryKeys } from './query-keys';
 

@@ -1,4 +1,4 @@
-import type { FindingSeverity } from '../../../server/schemas/vulnerability-finding';
+import type { FindingSeverity } from '../../../contracts/enums';
 
 /** A finding's severity, coloured by class (the colours live in CSS, for both themes). */
 export function SeverityBadge({ severity }: { severity: FindingSeverity }) {

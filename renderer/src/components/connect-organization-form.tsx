@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import type { ConnectOrganizationBody, ConsoleOrganization } from '../../../server/schemas/console-api';
+import type { ConnectOrganizationBody, ConsoleOrganization } from '../../../contracts/console/organizations';
 import { ApiError } from '../api/console-fetch';
 import { useConnectOrganization } from '../api/organization-mutations';
 import { SecretStorageNote } from './secret-storage-note';

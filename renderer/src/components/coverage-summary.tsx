@@ -1,4 +1,4 @@
-import type { CoverageCounts, UnevaluatedCriterion } from '../../../server/schemas/console-api';
+import type { CoverageCounts, UnevaluatedCriterion } from '../../../contracts/console/coverage';
 import { formatCount } from '../lib/format';
 
 /** The counts of a set of findings (covered by a scope, or gaps) as a row of figures. */

@@ -1,4 +1,4 @@
-import type { ConsoleSyncStatus } from '../../../server/schemas/console-api';
+import type { SyncStatus as ConsoleSyncStatus } from '../../../contracts/console/sync';
 import { describeProgress } from '../lib/sync-status';
 
 /**

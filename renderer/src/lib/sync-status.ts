@@ -1,4 +1,4 @@
-import type { ConsoleSyncStatus } from '../../../server/schemas/console-api';
+import type { SyncStatus as ConsoleSyncStatus } from '../../../contracts/console/sync';
 
 /** A replica's sync in one word: running now, failed last time, or idle. */
 export type SyncStateWord = 'running' | 'failed' | 'idle';

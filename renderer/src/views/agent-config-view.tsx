@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import type { AgentPlatform, AgentProfile } from '../../../server/schemas/agent-config';
+import type { AgentPlatform, AgentProfile } from '../../../contracts/enums';
 import { organizationsQuery } from '../api/console-queries';
 import { SecretStorageNote } from '../components/secret-storage-note';
 import { desktopBridge } from '../desktop-bridge';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import type { CreatedApiKey } from '../../../server/schemas/console-api';
+import type { CreatedApiKey } from '../../../contracts/console/api-keys';
 import { useCreateApiKey, useRevokeApiKey } from '../api/api-key-mutations';
 import { apiKeysQuery, sessionQuery } from '../api/console-queries';
 import { CopyButton } from '../components/copy-button';

@@ -1,7 +1,8 @@
-import type { Endpoint } from '../../../server/schemas/endpoint';
-import type { RemediationTarget } from '../../../server/schemas/remediation-target';
-import type { Scope } from '../../../server/schemas/scope';
-import type { FindingSeverity, VulnerabilityFinding } from '../../../server/schemas/vulnerability-finding';
+import type { Endpoint } from '../../../contracts/endpoint';
+import type { RemediationTarget } from '../../../contracts/remediation-target';
+import type { Scope } from '../../../contracts/scope';
+import type { FindingSeverity } from '../../../contracts/enums';
+import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding';
 import type { CollectionItems, CollectionPath } from '../api/collections';
 import { KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
 import type { Column } from '../components/virtual-table';

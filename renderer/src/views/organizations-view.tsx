@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { ConsoleOrganization, ConsoleSyncStatus } from '../../../server/schemas/console-api';
+import type { ConsoleOrganization } from '../../../contracts/console/organizations';
+import type { SyncStatus as ConsoleSyncStatus } from '../../../contracts/console/sync';
 import { organizationsQuery, syncOverviewQuery } from '../api/console-queries';
 import { useDisconnectOrganization, useStartSync } from '../api/organization-mutations';
 import { ConnectOrganizationForm } from '../components/connect-organization-form';

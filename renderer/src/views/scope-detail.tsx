@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import type { Scope } from '../../../server/schemas/scope';
+import type { Scope } from '../../../contracts/scope';
 import { itemQuery, scopeCoverageQuery, scopeCoveredFindingsQuery } from '../api/console-queries';
 import { StatusBadge } from '../components/badges';
 import { CoverageFigures, UnevaluatedNotice } from '../components/coverage-summary';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { AgentConfigVerificationError, verifyAgentConfig } from '../../agent-config/index.js';
 import { requireOrganization } from '../../organizations/manage-organizations.js';
 import { produceAgentConfig } from '../../organizations/produce-agent-config.js';
-import { agentConfigQuerySchema, checkPlatformProfile } from '../../schemas/agent-config.js';
+import { agentConfigQuerySchema, checkPlatformProfile } from '../../../contracts/agent-config.js';
 import { writeFileAtomically } from '../../store/data-directory.js';
 import { UsageError, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
 

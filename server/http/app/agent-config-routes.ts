@@ -1,6 +1,6 @@
 import express from 'express';
 import { produceAgentConfig } from '../../organizations/produce-agent-config.js';
-import { agentConfigQuerySchema, checkPlatformProfile } from '../../schemas/agent-config.js';
+import { agentConfigQuerySchema, checkPlatformProfile } from '../../../contracts/agent-config.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';

@@ -1,5 +1,5 @@
 import express from 'express';
-import { createApiKeyBodySchema } from '../../schemas/console-api.js';
+import { createApiKeyBodySchema } from '../../../contracts/console/api-keys.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 import { organizationOf } from './organization-param.js';

@@ -1,5 +1,5 @@
 import express from 'express';
-import type { ConsoleSession } from '../../schemas/console-api.js';
+import type { ConsoleSession } from '../../../contracts/console/session.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Store } from '../../store/store.js';
 import { type AgentConfigContext, agentConfigRoutes } from './agent-config-routes.js';
@@ -10,7 +10,7 @@ import { inventoryRoutes } from './inventory-routes.js';
 import { resolveOrganization } from './organization-param.js';
 import { organizationRoutes } from './organization-routes.js';
 import type { SyncScheduler } from '../../sync/sync-scheduler.js';
-import { syncOverviewRoute, syncRoutes } from '../../sync/sync-routes.js';
+import { syncOverviewRoute, syncRoutes } from './sync-routes.js';
 import { requireConsoleToken } from './require-console-token.js';
 
 /** What the console's control API needs. */

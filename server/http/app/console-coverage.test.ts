@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VulnerabilityFinding } from '../../schemas/vulnerability-finding.js';
+import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding.js';
 import { consoleInventory } from '../../test/support/console-inventory.js';
 import { isCoverageGap, scopeCovers } from '../../test/support/coverage-oracle.js';
 import { type ConsoleTestServer, startConsoleTestServer } from '../../test/support/console-test-server.js';

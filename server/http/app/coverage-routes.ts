@@ -1,5 +1,5 @@
 import express from 'express';
-import { coverageGapQuerySchema, coveragePageQuerySchema } from '../../schemas/console-api.js';
+import { coverageGapQuerySchema, coveragePageQuerySchema } from '../../../contracts/console/coverage.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 import { parseQuery } from '../query-parameters.js';

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { slugParamSchema } from '../../schemas/console-api.js';
+import { slugParamSchema } from '../../../contracts/console/organizations.js';
 import type { Organization } from '../../store/organizations.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';

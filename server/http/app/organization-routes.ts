@@ -7,7 +7,8 @@ import {
   removeOrganization,
 } from '../../organizations/manage-organizations.js';
 import { RemoteUnreachableError } from '../../remote/remote-tenant.js';
-import type { ConnectOrganizationBody, ConsoleOrganization, FieldErrorBody } from '../../schemas/console-api.js';
+import type { ConnectOrganizationBody, ConsoleOrganization } from '../../../contracts/console/organizations.js';
+import type { FieldErrorBody } from '../../../contracts/common.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Organization } from '../../store/organizations.js';
 import type { Store } from '../../store/store.js';

@@ -1,7 +1,7 @@
 import type express from 'express';
 import { produceAgentConfig } from '../../organizations/produce-agent-config.js';
-import { agentConfigFileSchema, agentConfigQuerySchema, checkPlatformProfile } from '../../schemas/agent-config.js';
-import { errorSchema } from '../../schemas/common.js';
+import { agentConfigFileSchema, agentConfigQuerySchema, checkPlatformProfile } from '../../../contracts/agent-config.js';
+import { errorSchema } from '../../../contracts/common.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';

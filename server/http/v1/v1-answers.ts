@@ -1,11 +1,10 @@
-import type { ListQuery } from '../../store/inventory-reads.js';
+import { type CollectionName, type V1Query, collectionSchemas, collections } from '../../../contracts/collections.js';
 import type { Organization } from '../../store/organizations.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 import { parseUrlQuery } from '../query-parameters.js';
 import { uuidPathParameter } from '../uuid-path-parameter.js';
 import { AnswerCache } from './answer-cache.js';
-import type { V1Resource } from './v1-resources.js';
 
 const bearer = /^Bearer[ ]+(\S+)\s*$/i;
 /** The Content-Type of every JSON answer, as express writes it for a string body. */
@@ -18,8 +17,8 @@ const maxRememberedKeys = 256;
 /** Distinct list URLs (at most 2 KiB each) whose parsing is remembered; past it, the memory starts again empty. */
 const maxRememberedQueries = 10_000;
 
-interface ParsedQuery {
-  query: ListQuery['query'] & { limit: number; offset: number };
+interface ParsedQuery<C extends CollectionName> {
+  query: V1Query<C>;
   normalized: string;
 }
 
@@ -31,7 +30,7 @@ interface ParsedQuery {
 export class V1Answers {
   private readonly answers = new AnswerCache(answerCacheBytes);
   private readonly keys = new Map<string, Organization>();
-  private readonly queries = new Map<string, ParsedQuery>();
+  private readonly queries = new Map<string, ParsedQuery<CollectionName>>();
   private keysVersion = -1;
 
   private constructor(private readonly store: Store) {}
@@ -64,13 +63,13 @@ export class V1Answers {
   }
 
   /** The body of a list page; `url` is the request's path and query. Throws 400/414 for an invalid query. */
-  list(orgRowId: number, resource: V1Resource, url: string): Buffer {
-    const { query, normalized } = this.parsedQuery(resource, url);
+  list<C extends CollectionName>(orgRowId: number, collection: C, url: string): Buffer {
+    const { query, normalized } = this.parsedQuery(collection, url);
     const key = `${orgRowId} ${normalized}`;
     const version = this.store.version;
     let body = this.answers.get(version, key);
     if (!body) {
-      const page = this.store.inventory.list(orgRowId, { collection: resource.collection, query } as ListQuery);
+      const page = this.store.inventory.list(orgRowId, collection, query);
       body = Buffer.from(`{"data":[${page.items.join(',')}],"total":${page.total},"limit":${query.limit},"offset":${query.offset}}`);
       this.answers.set(version, key, body);
     }
@@ -82,11 +81,11 @@ export class V1Answers {
    * so that the same page asked with parameters in another order or with unknown ones is one
    * entry. Parsing depends on the URL alone, so it is remembered across versions.
    */
-  private parsedQuery(resource: V1Resource, url: string): ParsedQuery {
-    let parsed = this.queries.get(url);
+  private parsedQuery<C extends CollectionName>(collection: C, url: string): ParsedQuery<C> {
+    let parsed = this.queries.get(url) as ParsedQuery<C> | undefined;
     if (!parsed) {
-      const query = parseUrlQuery(url, resource.schema) as ParsedQuery['query'];
-      parsed = { query, normalized: `${resource.path} ${JSON.stringify(query)}` };
+      const query = parseUrlQuery(url, collectionSchemas[collection].v1);
+      parsed = { query, normalized: `${collection} ${JSON.stringify(query)}` };
       if (this.queries.size >= maxRememberedQueries) this.queries.clear();
       this.queries.set(url, parsed);
     }
@@ -94,13 +93,14 @@ export class V1Answers {
   }
 
   /** The body of a get. Throws 400 for an id that is not a UUID, 404 when the organization has no such resource. */
-  get(orgRowId: number, resource: V1Resource, id: string): Buffer {
-    const key = `${orgRowId} ${resource.path}/${uuidPathParameter(id, resource.parameter)}`;
+  get(orgRowId: number, collection: CollectionName, id: string): Buffer {
+    const { idParameter, labels } = collections[collection];
+    const key = `${orgRowId} ${collection}/${uuidPathParameter(id, idParameter)}`;
     const version = this.store.version;
     let body = this.answers.get(version, key);
     if (!body) {
-      const json = this.store.inventory.get(resource.collection, orgRowId, id);
-      if (json === undefined) throw new HttpError(404, `${resource.name} ${id} not found`);
+      const json = this.store.inventory.get(collection, orgRowId, id);
+      if (json === undefined) throw new HttpError(404, `${labels.resource} ${id} not found`);
       body = Buffer.from(json);
       this.answers.set(version, key, body);
     }

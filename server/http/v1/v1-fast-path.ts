@@ -3,9 +3,9 @@ import type { Store } from '../../store/store.js';
 import type { FastPath } from '../fast-path.js';
 import { guardHeaders } from '../loopback-guard.js';
 import { V1Answers, bearerKey, jsonContentType } from './v1-answers.js';
-import { type V1Resource, v1Resources } from './v1-resources.js';
+import { type CollectionName, collectionNames, collections } from '../../../contracts/collections.js';
 
-const byPath = new Map(v1Resources.map((resource) => [`/v1${resource.path}`, resource]));
+const byPath = new Map(collectionNames.map((name) => [collections[name].v1Path, name]));
 /** A get's id segment taken as is: one with escapes (or anything else unusual) is left to express. */
 const plainSegment = /^[0-9A-Za-z-]+$/;
 
@@ -26,7 +26,7 @@ export function v1FastPath(store: Store, acceptedHosts: () => Set<string>): Fast
     if (!host || !acceptedHosts().has(host)) return false;
     const queryStart = url.indexOf('?');
     const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
-    let resource: V1Resource | undefined = byPath.get(pathname);
+    let resource: CollectionName | undefined = byPath.get(pathname);
     let id: string | undefined;
     if (!resource) {
       const slash = pathname.lastIndexOf('/');

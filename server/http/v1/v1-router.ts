@@ -4,7 +4,7 @@ import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 import { requireApiKey } from './require-api-key.js';
 import { V1Answers, jsonContentType } from './v1-answers.js';
-import { v1Resources } from './v1-resources.js';
+import { collectionNames, collections } from '../../../contracts/collections.js';
 
 /** The organization `requireApiKey` found for this request. */
 export function organizationOf(res: Response): Organization {
@@ -32,14 +32,15 @@ export function v1Router(store: Store, installExtraRoutes: V1RouteInstaller[] = 
   const answers = V1Answers.of(store);
   router.use(requireApiKey(store));
 
-  for (const resource of v1Resources) {
+  for (const name of collectionNames) {
+    const { path, idParameter } = collections[name];
     router
-      .route(resource.path)
-      .get((req, res) => sendJson(res, answers.list(organizationOf(res).rowId, resource, req.originalUrl)))
+      .route(`/${path}`)
+      .get((req, res) => sendJson(res, answers.list(organizationOf(res).rowId, name, req.originalUrl)))
       .all(methodNotAllowed);
     router
-      .route(`${resource.path}/:${resource.parameter}`)
-      .get((req, res) => sendJson(res, answers.get(organizationOf(res).rowId, resource, req.params[resource.parameter] as string)))
+      .route(`/${path}/:${idParameter}`)
+      .get((req, res) => sendJson(res, answers.get(organizationOf(res).rowId, name, req.params[idParameter] as string)))
       .all(methodNotAllowed);
   }
   for (const install of installExtraRoutes) install(router);

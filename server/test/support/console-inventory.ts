@@ -1,8 +1,8 @@
-import type { Endpoint } from '../../schemas/endpoint.js';
-import type { Inventory } from '../../schemas/inventory.js';
-import type { RemediationTarget } from '../../schemas/remediation-target.js';
-import type { Scope } from '../../schemas/scope.js';
-import type { VulnerabilityFinding } from '../../schemas/vulnerability-finding.js';
+import type { Endpoint } from '../../../contracts/endpoint.js';
+import type { Inventory } from '../../../contracts/inventory.js';
+import type { RemediationTarget } from '../../../contracts/remediation-target.js';
+import type { Scope } from '../../../contracts/scope.js';
+import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding.js';
 
 const families = ['macos', 'windows', 'linux', 'other'] as const;
 const products = [

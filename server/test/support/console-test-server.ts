@@ -2,7 +2,7 @@ import { appRouter } from '../../http/app/app-router.js';
 import { consoleTokenHeader, generateConsoleToken } from '../../http/app/require-console-token.js';
 import { createHttpApp } from '../../http/create-http-app.js';
 import { type RunningServer, startServer } from '../../http/start-server.js';
-import type { Inventory } from '../../schemas/inventory.js';
+import type { Inventory } from '../../../contracts/inventory.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Organization } from '../../store/organizations.js';
 import { Store } from '../../store/store.js';

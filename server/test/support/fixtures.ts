@@ -1,5 +1,5 @@
 import { generateInventory } from '../../demo/index.js';
-import type { Inventory } from '../../schemas/inventory.js';
+import type { Inventory } from '../../../contracts/inventory.js';
 
 const cache = new Map<number, Inventory>();
 

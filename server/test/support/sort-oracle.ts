@@ -1,6 +1,5 @@
-import { sortKeys } from '../../schemas/console-api.js';
-import type { Inventory } from '../../schemas/inventory.js';
-import type { Collection } from '../../store/inventory-reads.js';
+import { type CollectionName, type SortKey, collections } from '../../../contracts/collections.js';
+import type { Inventory } from '../../../contracts/inventory.js';
 
 type Value = string | number | null;
 type Item = { id: string } & Record<string, any>;
@@ -9,7 +8,7 @@ const severityRank: Record<string, number> = { info: 0, low: 1, medium: 2, high:
 const lower = (text: string | null) => (text === null ? null : text.toLowerCase());
 
 /** What each sort key of the console's lists compares, computed from the JSON of an item. */
-const sortValues: { [C in Collection]: Record<(typeof sortKeys)[C][number], (item: Item) => Value> } = {
+const sortValues: { [C in CollectionName]: Record<SortKey<C>, (item: Item) => Value> } = {
   endpoints: {
     hostname: (e) => lower(e.hostname),
     os_family: (e) => e.operating_system.family,
@@ -42,7 +41,7 @@ const compareValues = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b
  * `items` in the order the console API promises for `sort` (`key` or `-key`): by the key, NULL
  * first, then by id; descending is exactly the reverse.
  */
-export function inSortOrder<T extends { id: string }>(collection: Collection, sort: string, items: readonly T[]): T[] {
+export function inSortOrder<T extends { id: string }>(collection: CollectionName, sort: string, items: readonly T[]): T[] {
   const key = sort.replace(/^-/, '');
   const value = (sortValues[collection] as Record<string, (item: Item) => Value>)[key];
   if (!value) throw new Error(`No sort key ${key} for ${collection}`);
@@ -51,7 +50,7 @@ export function inSortOrder<T extends { id: string }>(collection: Collection, so
 }
 
 /** The console list paths, the collection each serves and the items of an inventory it holds. */
-export function consoleLists(inventory: Inventory): { path: string; collection: Collection; items: readonly { id: string }[] }[] {
+export function consoleLists(inventory: Inventory): { path: string; collection: CollectionName; items: readonly { id: string }[] }[] {
   return [
     { path: 'endpoints', collection: 'endpoints', items: inventory.endpoints },
     { path: 'remediation-targets', collection: 'remediationTargets', items: inventory.remediationTargets },
@@ -61,8 +60,8 @@ export function consoleLists(inventory: Inventory): { path: string; collection: 
 }
 
 /** Every sort parameter of a collection's list, both directions. */
-export function sortParameters(collection: Collection): string[] {
-  return sortKeys[collection].flatMap((key) => [key, `-${key}`]);
+export function sortParameters(collection: CollectionName): string[] {
+  return collections[collection].sortKeys.flatMap((key: string) => [key, `-${key}`]);
 }
 
 /** Whether a finding of `inventory` matches the findings' free text `q` (CVE id, title, or endpoint hostname). */

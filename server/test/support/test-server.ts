@@ -5,7 +5,7 @@ import { createHttpApp } from '../../http/create-http-app.js';
 import { type RunningServer, startServer } from '../../http/start-server.js';
 import { agentConfigRoute } from '../../http/v1/agent-config-route.js';
 import { createLocalOrganization } from '../../organizations/manage-organizations.js';
-import type { Inventory } from '../../schemas/inventory.js';
+import type { Inventory } from '../../../contracts/inventory.js';
 import { keyFileSealer } from '../../secrets/key-file-sealer.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Organization } from '../../store/organizations.js';

@@ -1,4 +1,4 @@
-import type { Dashboard } from '../../../../server/schemas/console-api';
+import type { Dashboard } from '../../../../contracts/console/dashboard';
 import { AgentCoverageChart, FindingsOverTimeChart, OsFamilyChart, SeverityChart, TopProductsChart } from './dashboard-charts';
 
 /** The dashboard's charts; a module of its own so that the chart library loads only with the dashboard. */

@@ -1,5 +1,5 @@
 import { Bar, BarChart, CartesianGrid, Cell, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { Dashboard } from '../../../../server/schemas/console-api';
+import type { Dashboard } from '../../../../contracts/console/dashboard';
 import { ChartCard, type LegendEntry } from './chart-card';
 import { formatCount } from '../../lib/format';
 

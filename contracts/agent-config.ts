@@ -3,20 +3,8 @@
  * raw single-valued strings of the query; the platform/profile combination is checked apart by
  * {@link checkPlatformProfile}, because its message names both parameters, not one.
  */
-import { z } from './zod.js';
-
-/** Operating systems an agent configuration is generated for. */
-export const agentPlatforms = ['linux', 'macos', 'windows'] as const;
-/** A target operating system of an agent configuration. */
-export type AgentPlatform = (typeof agentPlatforms)[number];
-
-/** Kinds of agent configuration file. */
-export const agentProfiles = ['config', 'mdm-full', 'mdm-permissions'] as const;
-/** A kind of agent configuration file: native config files, or a signed macOS profile. */
-export type AgentProfile = (typeof agentProfiles)[number];
-
-/** The profiles that are macOS configuration profiles (.mobileconfig), valid only for macos. */
-export const mdmProfiles = ['mdm-full', 'mdm-permissions'] as const satisfies readonly AgentProfile[];
+import { z } from 'zod';
+import { type AgentPlatform, type AgentProfile, agentPlatforms, agentProfiles, mdmProfiles } from './enums.js';
 
 const platformList = agentPlatforms.join(', ');
 const profileList = agentProfiles.join(', ');
@@ -27,11 +15,11 @@ export const agentConfigQuerySchema = z.object({
       error: (issue) =>
         issue.input === undefined ? `is required: one of ${platformList}` : `must be one of ${platformList}`,
     })
-    .openapi({ description: 'Target operating system of the agent.', example: 'macos' }),
+    .meta({ description: 'Target operating system of the agent.', example: 'macos' }),
   profile: z
     .enum(agentProfiles, { error: `must be one of ${profileList}` })
     .default('config')
-    .openapi({
+    .meta({
       description:
         'Kind of file. `config`: a ZIP of the platform-native configuration file(s), each with a ' +
         'detached CMS signature (.p7s), and the signer certificate. `mdm-full`: a signed macOS ' +
@@ -56,7 +44,7 @@ export function checkPlatformProfile(platform: AgentPlatform, profile: AgentProf
 }
 
 /** The 200 answer: the signed file, as `application/octet-stream`. */
-export const agentConfigFileSchema = z.string().openapi({
+export const agentConfigFileSchema = z.string().meta({
   type: 'string',
   format: 'binary',
   description:

@@ -1,7 +1,6 @@
 /**
- * What the desktop shell gives the console as `window.desktop`, and the only thing it gives.
- * The renderer may not import app/, so it declares the same shape on its side; keep the two in
- * step.
+ * What the desktop shell gives the console as `window.desktop`, and the only thing it gives:
+ * implemented by the preload (app/preload), used by the renderer, declared only here.
  */
 export interface DesktopBridge {
   /** The console token for /app requests (header `x-console-token`). */

@@ -4,14 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { afterAll, expect, it } from 'vitest';
-import { resolveOrganization } from '../http/app/organization-param.js';
-import { HttpError, sendError } from '../http/http-error.js';
-import { keyFileSealer } from '../secrets/key-file-sealer.js';
-import { startFakeRemote } from './fake-remote.js';
-import { sampleInventory } from './sample-inventory.js';
+import { resolveOrganization } from './organization-param.js';
+import { HttpError, sendError } from '../http-error.js';
+import { keyFileSealer } from '../../secrets/key-file-sealer.js';
+import { startFakeRemote } from '../../sync/fake-remote.js';
+import { sampleInventory } from '../../sync/sample-inventory.js';
 import { syncRoutes } from './sync-routes.js';
-import { SyncScheduler } from './sync-scheduler.js';
-import { fastPolicy, storeWithReplica } from './sync-test-support.js';
+import { SyncScheduler } from '../../sync/sync-scheduler.js';
+import { fastPolicy, storeWithReplica } from '../../sync/sync-test-support.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {

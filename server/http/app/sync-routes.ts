@@ -1,8 +1,10 @@
 import express from 'express';
-import { HttpError } from '../http/http-error.js';
-import { organizationOf } from '../http/app/organization-param.js';
-import type { Store } from '../store/store.js';
-import type { SyncScheduler, SyncStatus } from './sync-scheduler.js';
+import { HttpError } from '../http-error.js';
+import { parseQuery } from '../query-parameters.js';
+import { organizationOf } from './organization-param.js';
+import type { Store } from '../../store/store.js';
+import { type SyncStatus, syncRequestQuerySchema } from '../../../contracts/console/sync.js';
+import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 
 /**
  * `GET /app/sync`: the sync status of every replica, for the console's organizations view and its
@@ -36,11 +38,11 @@ export function syncRoutes(scheduler: SyncScheduler): express.Router {
   router.post('/sync', (req, res) => {
     const organization = organizationOf(res);
     if (organization.kind !== 'replica') throw new HttpError(409, `"${organization.slug}" is a local organization; only replicas sync`);
-    const full = req.query.full;
-    if (full !== undefined && full !== 'true' && full !== 'false') throw new HttpError(400, 'Invalid query parameter "full": must be true or false');
+    // The app parses no query itself (express's query parser is off): every query goes through its schema.
+    const { full } = parseQuery(req, syncRequestQuerySchema);
     const alreadyRunning = scheduler.isRunning(organization.slug);
     // The outcome is recorded in the store and emitted; the console reads it from GET /sync.
-    scheduler.syncNow(organization.slug, { full: full === 'true' }).catch(() => undefined);
+    scheduler.syncNow(organization.slug, { full }).catch(() => undefined);
     res.status(202).json({ alreadyRunning, status: scheduler.status(organization.slug) });
   });
 

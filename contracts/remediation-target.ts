@@ -1,8 +1,7 @@
-import { cvssScoreSchema, dateTimeSchema, listEnvelopeSchema, uuidSchema } from './common.js';
-import { z } from './zod.js';
+import { cvssScoreSchema, dateTimeSchema, uuidSchema } from './common.js';
+import { z } from 'zod';
+import { targetStatuses, targetTypes } from './enums.js';
 
-export const targetTypes = ['software', 'os_patch', 'configuration', 'service'] as const;
-export const targetStatuses = ['active', 'stale', 'resolved'] as const;
 
 /** Remediation target, section 2.2 of the specification. */
 export const remediationTargetSchema = z
@@ -23,7 +22,7 @@ export const remediationTargetSchema = z
     created_at: dateTimeSchema,
     updated_at: dateTimeSchema,
   })
-  .openapi('RemediationTarget');
+  .meta({ id: 'RemediationTarget' });
 export type RemediationTarget = z.infer<typeof remediationTargetSchema>;
 
 const optionalNullable = z.string().nullish().transform((v) => v ?? null);
@@ -37,5 +36,3 @@ export const remediationTargetInputSchema = remediationTargetSchema.extend({
   package_name: optionalNullable,
   package_manager: optionalNullable,
 });
-
-export const remediationTargetListSchema = listEnvelopeSchema(remediationTargetSchema, 'RemediationTargetList');

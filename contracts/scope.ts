@@ -1,37 +1,34 @@
-import { cvssScoreSchema, dateTimeSchema, listEnvelopeSchema, uuidSchema } from './common.js';
-import { findingSeverities } from './vulnerability-finding.js';
-import { z } from './zod.js';
+import { cvssScoreSchema, dateTimeSchema, uuidSchema } from './common.js';
+import { z } from 'zod';
+import { filterableOsFamilies, findingSeverities, scopeFindingTypes, scopeStatuses, scopeSubjectTypes } from './enums.js';
 
-export const scopeStatuses = ['active', 'paused', 'archived'] as const;
 
 export const subjectFilterSchema = z
   .object({
-    subject_types: z.array(z.enum(['software', 'service', 'configuration'])).optional(),
+    subject_types: z.array(z.enum(scopeSubjectTypes)).optional(),
     vendors: z.array(z.string()).optional(),
     products: z.array(z.string()).optional(),
     cpe_patterns: z.array(z.string()).optional(),
   })
-  .openapi('SubjectFilter');
+  .meta({ id: 'SubjectFilter' });
 
 export const endpointFilterSchema = z
   .object({
-    os_families: z.array(z.enum(['macos', 'windows', 'linux'])).optional(),
+    os_families: z.array(z.enum(filterableOsFamilies)).optional(),
     endpoint_ids: z.array(z.string()).optional(),
     has_agent: z.boolean().optional(),
     tags: z.array(z.string()).optional(),
   })
-  .openapi('EndpointFilter');
+  .meta({ id: 'EndpointFilter' });
 
 export const findingFilterSchema = z
   .object({
-    finding_types: z
-      .array(z.enum(['vulnerability', 'deprecation', 'compliance', 'licensing', 'standardization']))
-      .optional(),
+    finding_types: z.array(z.enum(scopeFindingTypes)).optional(),
     min_severity: z.enum(findingSeverities).optional(),
     min_cvss_score: cvssScoreSchema.optional(),
     kev_only: z.boolean().optional(),
   })
-  .openapi('FindingFilter');
+  .meta({ id: 'FindingFilter' });
 
 /** Remediation scope, section 2.3 of the specification. */
 export const scopeSchema = z
@@ -46,9 +43,7 @@ export const scopeSchema = z
     created_at: dateTimeSchema,
     updated_at: dateTimeSchema,
   })
-  .openapi('Scope');
+  .meta({ id: 'Scope' });
 export type Scope = z.infer<typeof scopeSchema>;
 
 export const scopeInputSchema = scopeSchema;
-
-export const scopeListSchema = listEnvelopeSchema(scopeSchema, 'ScopeList');

@@ -1,15 +1,7 @@
-import type { Endpoint } from './endpoint.js';
-import type { RemediationTarget } from './remediation-target.js';
-import type { Scope } from './scope.js';
-import type { VulnerabilityFinding } from './vulnerability-finding.js';
+import type { CollectionItem, CollectionName } from './collections.js';
 
 /** All the data of one organization, as the v1 API returns it: what seeding and sync write. */
-export interface Inventory {
-  endpoints: Endpoint[];
-  remediationTargets: RemediationTarget[];
-  scopes: Scope[];
-  findings: VulnerabilityFinding[];
-}
+export type Inventory = { [C in CollectionName]: CollectionItem<C>[] };
 
 /** The sizes of DESIGN section 8. */
 export const datasetSizes = {

@@ -1,5 +1,5 @@
-import { dateTimeSchema, listEnvelopeSchema, osFamilySchema, uuidSchema } from './common.js';
-import { z } from './zod.js';
+import { dateTimeSchema, osFamilySchema, uuidSchema } from './common.js';
+import { z } from 'zod';
 
 export const operatingSystemSchema = z
   .object({
@@ -9,7 +9,7 @@ export const operatingSystemSchema = z
     vendor: z.string().nullable(),
     architecture: z.string().nullable(),
   })
-  .openapi('OperatingSystem');
+  .meta({ id: 'OperatingSystem' });
 
 /** Endpoint, section 2.1 of the specification. Every field is present, null where unknown. */
 export const endpointSchema = z
@@ -24,7 +24,7 @@ export const endpointSchema = z
     created_at: dateTimeSchema,
     updated_at: dateTimeSchema,
   })
-  .openapi('Endpoint');
+  .meta({ id: 'Endpoint' });
 export type Endpoint = z.infer<typeof endpointSchema>;
 
 /**
@@ -38,5 +38,3 @@ export const endpointInputSchema = endpointSchema.extend({
     architecture: z.string().nullish().transform((v) => v ?? null),
   }),
 });
-
-export const endpointListSchema = listEnvelopeSchema(endpointSchema, 'EndpointList');

@@ -1,0 +1,204 @@
+/**
+ * The registry of the four collections of the specification: one entry per collection holds
+ * every fact about it that crosses a boundary — its path under /v1 and /app, its labels, the
+ * schemas of its items (as answered, and as a remote tenant may send them), its filters, sort
+ * keys and free-text search, its CSV columns — and the queries of its /v1 and console lists are
+ * built from them. The store adds the SQL of each entry (server/store/collection-tables.ts),
+ * typed by the entry so that a filter or sort key without its SQL does not compile.
+ *
+ * Adding a filter is one line in `filters` here and its control in the console's view.
+ */
+import { z } from 'zod';
+import { listEnvelopeSchema } from './common.js';
+import { endpointInputSchema, endpointSchema, operatingSystemSchema } from './endpoint.js';
+import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from './enums.js';
+import {
+  type Filter,
+  type SortKind,
+  booleanFilter,
+  choiceFilter,
+  cveFilter,
+  pagingShape,
+  sortSchema,
+  textSchema,
+  uuidFilter,
+} from './list-queries.js';
+import { remediationTargetInputSchema, remediationTargetSchema } from './remediation-target.js';
+import { scopeInputSchema, scopeSchema } from './scope.js';
+import { vulnerabilityFindingInputSchema, vulnerabilityFindingSchema } from './vulnerability-finding.js';
+
+/** A CSV column: its header and how it is read from an item's JSON. */
+export interface CsvColumn {
+  header: string;
+  value: (item: Record<string, unknown>) => unknown;
+}
+
+/** The facts an entry is written with; {@link defineCollection} adds what follows from them. */
+interface CollectionFacts<
+  Item extends z.ZodObject,
+  Filters extends Record<string, Filter>,
+  SortKeys extends Record<string, SortKind>,
+> {
+  /** The path segment of the collection under /v1 and /app/orgs/:slug. */
+  path: string;
+  /** The name of a get's id path parameter, as the specification and error messages call it. */
+  idParameter: string;
+  labels: {
+    /** The view's title: "Endpoints". */
+    title: string;
+    /** What one item is, in a sentence: "endpoint". */
+    noun: string;
+    /** How an answer names one item: "Endpoint" (in "Endpoint … not found"). */
+    resource: string;
+  };
+  /** An item as the API answers it: every field present, null where unknown. */
+  item: Item;
+  /** What a remote tenant may send for an item: validated by sync, optional fields defaulted. */
+  input: z.ZodType<z.output<Item>, unknown>;
+  /** The filters of the list, by query parameter: the camelCase of the field they filter. */
+  filters: Filters;
+  /** The console's sort keys besides `created_at`, with how each compares. */
+  sortKeys: SortKeys;
+  /** What the console's `q` matches, for its search box and the OpenAPI document. */
+  search: string;
+  /** The CSV export's columns; by default every field of the item, in the schema's order. */
+  csvColumns?: CsvColumn[];
+}
+
+type FilterShape<F extends Record<string, Filter>> = { [P in keyof F]: F[P]['schema'] };
+
+function defineCollection<
+  const Item extends z.ZodObject,
+  const Filters extends Record<string, Filter>,
+  const SortKeys extends Record<string, SortKind>,
+>(name: string, facts: CollectionFacts<Item, Filters, SortKeys>) {
+  const filterShape = Object.fromEntries(Object.entries(facts.filters).map(([param, filter]) => [param, filter.schema])) as FilterShape<Filters>;
+  const v1Query = z.object({ ...pagingShape, ...filterShape });
+  const sortKeys = [...(Object.keys(facts.sortKeys) as (keyof SortKeys & string)[]), 'created_at' as const];
+  const consoleQuery = v1Query.extend({ sort: sortSchema(sortKeys), q: textSchema.meta({ description: facts.search }) });
+  const resourceId = facts.labels.resource.replace(/ (\w)/g, (_, letter: string) => letter.toUpperCase());
+  return {
+    ...facts,
+    sortKeys,
+    sortKinds: facts.sortKeys,
+    /** The query of the /v1 list: paging, `updatedSince` and the filters. */
+    v1Query,
+    /** The query of the console's list: the /v1 query with `sort` and `q`. */
+    consoleQuery,
+    /** The path of the /v1 list: `/v1/<path>`. */
+    v1Path: `/v1/${facts.path}`,
+    /** The list envelope of one page. */
+    list: listEnvelopeSchema(facts.item, `${resourceId}List`),
+    csvColumns: facts.csvColumns ?? Object.keys(facts.item.shape).map(field),
+    /** The OpenAPI id of an item, e.g. `RemediationTarget`. */
+    resourceId,
+    name,
+  };
+}
+
+const field = (name: string): CsvColumn => ({ header: name, value: (item) => item[name] });
+
+/** The collections, in the order of the specification. */
+export const collections = {
+  endpoints: defineCollection('endpoints', {
+    path: 'endpoints',
+    idParameter: 'endpointId',
+    labels: { title: 'Endpoints', noun: 'endpoint', resource: 'Endpoint' },
+    item: endpointSchema,
+    input: endpointInputSchema,
+    filters: { osFamily: choiceFilter(filterableOsFamilies), hasAgent: booleanFilter },
+    sortKeys: { hostname: 'text', os_family: 'value', os_version: 'value', updated_at: 'value' },
+    search: 'Hostname or IP address contains this text (case-insensitive).',
+    // The operating system is spread over `operating_system.*` columns.
+    csvColumns: Object.keys(endpointSchema.shape).flatMap((name) =>
+      name === 'operating_system'
+        ? Object.keys(operatingSystemSchema.shape).map((sub) => ({
+            header: `operating_system.${sub}`,
+            value: (item: Record<string, unknown>) => (item.operating_system as Record<string, unknown> | undefined)?.[sub],
+          }))
+        : [field(name)],
+    ),
+  }),
+  remediationTargets: defineCollection('remediationTargets', {
+    path: 'remediation-targets',
+    idParameter: 'targetId',
+    labels: { title: 'Remediation targets', noun: 'remediation target', resource: 'Remediation target' },
+    item: remediationTargetSchema,
+    input: remediationTargetInputSchema,
+    filters: { endpointId: uuidFilter, targetType: choiceFilter(targetTypes), status: choiceFilter(targetStatuses) },
+    sortKeys: { vendor: 'text', product: 'text', version: 'value', highest_cvss_score: 'value', status: 'value' },
+    search: 'Product, vendor or package name contains this text (case-insensitive).',
+    // CVE lists are joined with spaces.
+    csvColumns: Object.keys(remediationTargetSchema.shape).map((name) =>
+      name === 'associated_cves' ? { header: name, value: (item) => (item[name] as string[]).join(' ') } : field(name),
+    ),
+  }),
+  scopes: defineCollection('scopes', {
+    path: 'scopes',
+    idParameter: 'scopeId',
+    labels: { title: 'Scopes', noun: 'scope', resource: 'Scope' },
+    item: scopeSchema,
+    input: scopeInputSchema,
+    filters: { status: choiceFilter(scopeStatuses) },
+    sortKeys: { name: 'text', status: 'value' },
+    search: 'Name contains this text (case-insensitive).',
+  }),
+  findings: defineCollection('findings', {
+    path: 'vulnerability-findings',
+    idParameter: 'findingId',
+    labels: { title: 'Vulnerability findings', noun: 'finding', resource: 'Vulnerability finding' },
+    item: vulnerabilityFindingSchema,
+    input: vulnerabilityFindingInputSchema,
+    filters: {
+      endpointId: uuidFilter,
+      remediationTargetId: uuidFilter,
+      severity: choiceFilter(findingSeverities),
+      status: choiceFilter(findingStatuses),
+      isKev: booleanFilter,
+      cveId: cveFilter,
+    },
+    sortKeys: { severity: 'value', cvss_score: 'value', cve_id: 'value', status: 'value', first_detected_at: 'value' },
+    search: "CVE id, title or the endpoint's hostname contains this text (case-insensitive).",
+  }),
+};
+
+/** The registry's type. */
+export type Collections = typeof collections;
+/** The one name of a collection, everywhere: store, sync, HTTP and console. */
+export type CollectionName = keyof Collections;
+/** The collections' names, in the specification's order. */
+export const collectionNames = Object.keys(collections) as CollectionName[];
+/** An item of a collection, as answered. */
+export type CollectionItem<C extends CollectionName> = z.output<Collections[C]['item']>;
+/** The parsed query of a collection's /v1 list. */
+export type V1Query<C extends CollectionName> = z.output<Collections[C]['v1Query']>;
+/** The parsed query of a collection's console list. */
+export type ConsoleQuery<C extends CollectionName> = z.output<Collections[C]['consoleQuery']>;
+/** A sort key of a collection's console list. */
+export type SortKey<C extends CollectionName> = Collections[C]['sortKeys'][number];
+/** A filter parameter of a collection. */
+export type FilterParameter<C extends CollectionName> = keyof Collections[C]['filters'] & string;
+/** The collection served under a path segment, if any. */
+export function collectionAtPath(path: string): CollectionName | undefined {
+  return collectionNames.find((name) => collections[name].path === path);
+}
+/** A query schema of a list: what parses the raw strings of its query into `T`. */
+export type ListQuerySchema<T> = z.ZodType<T> & { shape: Record<string, z.ZodType> };
+
+/**
+ * Each collection's query and input schemas, typed by its name: code generic over the collections indexes
+ * these with a generic name and gets that collection's query type (TypeScript keeps the link
+ * through a mapped type, where it loses it through the registry's union of entries).
+ */
+export const collectionSchemas: {
+  [C in CollectionName]: { v1: ListQuerySchema<V1Query<C>>; console: ListQuerySchema<ConsoleQuery<C>>; input: z.ZodType<CollectionItem<C>, unknown> };
+} = {
+  endpoints: { v1: collections.endpoints.v1Query, console: collections.endpoints.consoleQuery, input: collections.endpoints.input },
+  remediationTargets: {
+    v1: collections.remediationTargets.v1Query,
+    console: collections.remediationTargets.consoleQuery,
+    input: collections.remediationTargets.input,
+  },
+  scopes: { v1: collections.scopes.v1Query, console: collections.scopes.consoleQuery, input: collections.scopes.input },
+  findings: { v1: collections.findings.v1Query, console: collections.findings.consoleQuery, input: collections.findings.input },
+};

@@ -1,0 +1,22 @@
+import { collections } from '../collections.js';
+
+/** A view of the console: where an organization's URL routes it, and what it is called. */
+export interface ConsoleView {
+  /** The section of an organization's URL (`/orgs/<slug>/<section>`); the dashboard's is empty. */
+  section: string;
+  /** Its name in the sidebar, in sentence case. */
+  label: string;
+}
+
+/**
+ * The console's views in the order of its sidebar and of the desktop app's View menu, whose
+ * shortcuts (Ctrl/Cmd+1 to 9) follow this order.
+ */
+export const consoleViews: readonly ConsoleView[] = [
+  { section: '', label: 'Dashboard' },
+  ...Object.values(collections).map((collection) => ({ section: collection.path, label: collection.labels.title })),
+  { section: 'coverage-gaps', label: 'Coverage gaps' },
+  { section: 'api-keys', label: 'API keys' },
+  { section: 'agent-config', label: 'Agent configuration' },
+  { section: 'organizations', label: 'Organizations' },
+];

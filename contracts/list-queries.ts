@@ -1,0 +1,134 @@
+/**
+ * The parts of every list query, as DESIGN section 3 decides them: paging, the filter kinds, the
+ * console's `sort` and `q`. Each schema takes the raw single-valued strings of the query and
+ * yields the typed value the store runs. The collections' own queries are built from these in
+ * collections.ts.
+ */
+import { z } from 'zod';
+
+const pageSizeMessage = 'must be an integer from 1 to 100';
+
+export const limitSchema = z
+  .string()
+  .regex(/^\d{1,3}$/, pageSizeMessage)
+  .transform(Number)
+  .pipe(z.number().int().min(1, pageSizeMessage).max(100, pageSizeMessage))
+  .optional()
+  .transform((v) => v ?? 50)
+  .meta({ type: 'integer', minimum: 1, maximum: 100, default: 50, description: 'Page size, 1 to 100.' });
+
+export const offsetSchema = z
+  .string()
+  .regex(/^\d{1,15}$/, 'must be an integer of at least 0')
+  .transform(Number)
+  .optional()
+  .transform((v) => v ?? 0)
+  .meta({ type: 'integer', minimum: 0, default: 0, description: 'Number of items to skip.' });
+
+const updatedSinceSchema = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
+  .optional()
+  .meta({
+    description:
+      'Extension for incremental sync: only items whose updated_at is at or after this time. ' +
+      'Not part of the specification.',
+  });
+
+/** The paging part of every list query, with the `updatedSince` extension. */
+export const pagingShape = { limit: limitSchema, offset: offsetSchema, updatedSince: updatedSinceSchema };
+
+/** The paging part every list query has, parsed. */
+export interface Paging {
+  limit: number;
+  offset: number;
+  updatedSince?: string | undefined;
+}
+
+/**
+ * How a filter parameter matches, which tells the store how to compare its column: `choice`
+ * and `uuid` by equality (a uuid in lower case), `boolean` as a 0/1 flag, `cve` through the
+ * CVE's identifier, case-insensitively.
+ */
+export type FilterKind = 'choice' | 'boolean' | 'uuid' | 'cve';
+
+/** A filter of a list: its kind and the schema of its query parameter. */
+export interface Filter<K extends FilterKind = FilterKind, S extends z.ZodType = z.ZodType> {
+  kind: K;
+  schema: S;
+  /** The values a `choice` filter accepts, for the console's controls. */
+  values?: readonly string[];
+}
+
+/** A filter that takes one of `values`. */
+export function choiceFilter<const T extends readonly [string, ...string[]]>(values: T) {
+  return {
+    kind: 'choice',
+    values,
+    schema: z.enum(values, { error: `must be one of ${values.join(', ')}` }).optional(),
+  } as const satisfies Filter;
+}
+
+/** A filter that takes `true` or `false`. */
+export const booleanFilter = {
+  kind: 'boolean',
+  schema: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((v) => v === 'true')
+    .optional()
+    .meta({ type: 'boolean' }),
+} as const satisfies Filter;
+
+/** A filter by another resource's id. */
+export const uuidFilter = {
+  kind: 'uuid',
+  schema: z.guid({ error: 'must be a UUID' }).optional().meta({ format: 'uuid' }),
+} as const satisfies Filter;
+
+/** A filter by CVE identifier, exact but case-insensitive. */
+export const cveFilter = {
+  kind: 'cve',
+  schema: z.string().max(64, 'must be at most 64 characters').optional().meta({
+    description: 'CVE identifier, matched exactly but case-insensitively.',
+  }),
+} as const satisfies Filter;
+
+/**
+ * How a sort key compares: `text` without case (names), `value` as the column holds it. NULLs
+ * come first ascending (SQLite's rule), hence last descending; ties are broken by id.
+ */
+export type SortKind = 'text' | 'value';
+
+/** An order of a console list: a column, either way; ties are broken by id, in the same direction. */
+export interface ListSort<K extends string = string> {
+  key: K;
+  descending: boolean;
+}
+
+/** The key of the default order, `created_at` then id, which every list has. */
+export const defaultSortKey = 'created_at';
+
+/**
+ * `sort` of a console list: one of `keys`, ascending, or with a leading `-` descending.
+ * Absent, the list is in its default order, `created_at` (then id) ascending.
+ */
+export function sortSchema<const K extends string>(keys: readonly K[]) {
+  const allowed = keys.flatMap((key) => [key, `-${key}`]);
+  return z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || allowed.includes(value), { error: `must be one of ${allowed.join(', ')}` })
+    .transform((value): ListSort<K> => {
+      const text = value ?? defaultSortKey;
+      return { key: text.replace(/^-/, '') as K, descending: text.startsWith('-') };
+    })
+    .meta({ type: 'string', enum: allowed, description: 'A column, with a leading "-" for descending; ties by id.' });
+}
+
+/** Free text: a case-insensitive substring; each collection says which fields it searches. */
+export const textSchema = z
+  .string()
+  .trim()
+  .max(100, 'must be at most 100 characters')
+  .optional()
+  .transform((v) => v || undefined)
+  .meta({ type: 'string', maxLength: 100 });
