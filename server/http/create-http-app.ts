@@ -3,7 +3,8 @@ import type { Store } from '../store/store.js';
 import { attachFastPath } from './fast-path.js';
 import { HttpError, sendError } from './http-error.js';
 import { loopbackGuard } from './loopback-guard.js';
-import { type OpenApiRouteRegistrar, buildOpenApiDocument } from './openapi-document.js';
+import type { OpenApiRouteRegistrar } from './openapi/responses.js';
+import { buildV1OpenApiDocument } from './openapi/v1-document.js';
 import { v1FastPath } from './v1/v1-fast-path.js';
 import { type V1RouteInstaller, v1Router } from './v1/v1-router.js';
 
@@ -45,7 +46,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   // Built at the first request for it, not while the server starts.
   let openApiJson: string | undefined;
   app.get('/v1/openapi.json', (_req, res) => {
-    openApiJson ??= JSON.stringify(buildOpenApiDocument(v1Extensions.map((extension) => extension.openapi)));
+    openApiJson ??= JSON.stringify(buildV1OpenApiDocument(v1Extensions.map((extension) => extension.openapi)));
     res.type('application/json').send(openApiJson);
   });
 

@@ -1,11 +1,12 @@
 import type express from 'express';
 import { produceAgentConfig } from '../../organizations/produce-agent-config.js';
-import { agentConfigFileSchema, agentConfigQuerySchema, checkPlatformProfile } from '../../../contracts/agent-config.js';
-import { errorSchema } from '../../../contracts/common.js';
+import { agentConfigQuerySchema, checkPlatformProfile } from '../../../contracts/agent-config.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
-import type { OpenApiRouteRegistrar } from '../openapi-document.js';
+import { agentConfigAnswers } from '../openapi/agent-config-answers.js';
+import type { OpenApiRouteRegistrar } from '../openapi/responses.js';
+import { registerV1Operation } from '../openapi/v1-operations.js';
 import { parseQuery } from '../query-parameters.js';
 import { methodNotAllowed, organizationOf } from './v1-router.js';
 
@@ -42,22 +43,18 @@ export function agentConfigRoute(context: AgentConfigRouteContext): { install: (
   };
   return {
     install: (router) => router.route('/agent/config').get(handler).all(methodNotAllowed),
-    openapi: (registry, { errors }) =>
-      registry.registerPath({
-        method: 'get',
-        path: '/v1/agent/config',
-        summary: 'Download a signed agent configuration file',
-        security: [{ bearer: [] }],
-        request: { query: agentConfigQuerySchema },
-        responses: {
-          200: {
-            description: 'The signed file; Content-Disposition names it.',
-            content: { 'application/octet-stream': { schema: agentConfigFileSchema } },
-          },
-          ...errors,
-          409: { description: 'The organization has no enrollment secret.', content: { 'application/json': { schema: errorSchema } } },
-          502: { description: 'The remote tenant of a replica organization could not be reached.', content: { 'application/json': { schema: errorSchema } } },
-        },
-      }),
+    openapi: agentConfigOperation,
   };
 }
+
+/** `GET /v1/agent/config` in the v1 OpenAPI document. */
+export const agentConfigOperation: OpenApiRouteRegistrar = (registry) =>
+  registerV1Operation(registry, {
+    method: 'get',
+    path: '/v1/agent/config',
+    operationId: 'downloadAgentConfig',
+    summary: 'Download a signed agent configuration file',
+    description: "The file is made for the key's organization.",
+    request: { query: agentConfigQuerySchema },
+    responses: agentConfigAnswers,
+  });

@@ -1,6 +1,6 @@
 import http from 'node:http';
-import { buildOpenApiDocument } from '../../http/openapi-document.js';
-import { agentConfigRoute } from '../../http/v1/agent-config-route.js';
+import { buildV1OpenApiDocument } from '../../http/openapi/v1-document.js';
+import { agentConfigOperation } from '../../http/v1/agent-config-route.js';
 import { OpenApiResponseValidator } from './openapi-validator.js';
 
 /** An answer of the server, its JSON body parsed. */
@@ -10,7 +10,7 @@ export interface ApiResponse {
   body: any;
 }
 
-const validator = new OpenApiResponseValidator(buildOpenApiDocument([agentConfigRoute({} as never).openapi]) as never);
+const validator = new OpenApiResponseValidator(buildV1OpenApiDocument([agentConfigOperation]) as never);
 
 /**
  * Calls the server over HTTP and checks every JSON answer of the v1 API and /health against

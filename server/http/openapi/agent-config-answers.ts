@@ -1,0 +1,13 @@
+import { agentConfigFileSchema } from '../../../contracts/agent-config.js';
+import { type Responses, errorResponse, fileResponse, queryErrors } from './responses.js';
+
+/**
+ * The answers of an agent configuration download, the same under /v1 and /app: a replica
+ * organization's file comes from its remote tenant, whose error answers are passed on.
+ */
+export const agentConfigAnswers: Responses = {
+  200: fileResponse('application/octet-stream', agentConfigFileSchema, 'The signed file.'),
+  ...queryErrors('platform is missing or invalid, profile is invalid, or the profile is an MDM profile and the platform is not macos.'),
+  409: errorResponse('The organization has no enrollment secret.'),
+  502: errorResponse('The remote tenant of a replica organization could not be reached.'),
+};
