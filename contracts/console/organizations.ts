@@ -24,7 +24,10 @@ export const organizationListSchema = z.object({ data: z.array(consoleOrganizati
 const slugRegex = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 
 /** Path parameter of an organization. */
-export const slugParamSchema = z.string().regex(slugRegex, 'is not an organization slug');
+export const slugParamSchema = z
+  .string()
+  .regex(slugRegex, 'is not an organization slug')
+  .meta({ description: "The organization's slug: 1 to 40 lowercase letters, digits and inner hyphens.", example: 'demo' });
 
 /**
  * `POST /app/organizations` body, and what `orgs connect` passes: a replica of a remote tenant.
@@ -35,8 +38,15 @@ export const connectOrganizationBodySchema = z
     slug: z
       .string({ error: 'is required' })
       .trim()
-      .regex(slugRegex, 'must be 1 to 40 lowercase letters, digits and inner hyphens'),
-    name: z.string().trim().max(200, 'must be at most 200 characters').nullish().transform((v) => v || undefined),
+      .regex(slugRegex, 'must be 1 to 40 lowercase letters, digits and inner hyphens')
+      .meta({ description: "The replica's slug here: 1 to 40 lowercase letters, digits and inner hyphens.", example: 'acme' }),
+    name: z
+      .string()
+      .trim()
+      .max(200, 'must be at most 200 characters')
+      .nullish()
+      .transform((v) => v || undefined)
+      .meta({ description: 'Its display name; the slug when absent or blank.', example: 'Acme Corp' }),
     remoteUrl: z
       .string({ error: 'is required' })
       .trim()
@@ -44,13 +54,18 @@ export const connectOrganizationBodySchema = z
         const url = parseRemoteUrl(text);
         if (!url) context.addIssue({ code: 'custom', message: 'must be an http or https URL without credentials, query or fragment' });
         return url ?? z.NEVER;
+      })
+      .meta({
+        description: 'The base URL of the remote tenant: http or https, without credentials, query or fragment.',
+        example: 'https://inventory.example.org',
       }),
     apiKey: z
       .string({ error: 'is required' })
       .trim()
       .min(1, 'is required')
       .max(1024, 'must be at most 1024 characters')
-      .regex(/^\S*$/, 'must not contain white space'),
+      .regex(/^\S*$/, 'must not contain white space')
+      .meta({ description: "An API key of the remote tenant: it is checked, then sealed; it is never shown again." }),
   })
   .meta({ id: 'ConnectOrganization' });
 export type ConnectOrganizationBody = z.input<typeof connectOrganizationBodySchema>;

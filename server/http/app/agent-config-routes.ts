@@ -4,6 +4,9 @@ import { agentConfigQuerySchema, checkPlatformProfile } from '../../../contracts
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
+import { agentConfigAnswers } from '../openapi/agent-config-answers.js';
+import { registerOrganizationOperation } from '../openapi/app-operations.js';
+import type { OpenApiRouteRegistrar } from '../openapi/responses.js';
 import { parseQuery } from '../query-parameters.js';
 import { organizationOf } from './organization-param.js';
 
@@ -35,3 +38,16 @@ export function agentConfigRoutes(store: Store, context: AgentConfigContext): ex
   });
   return router;
 }
+
+/** {@link agentConfigRoutes} in the /app OpenAPI document. */
+export const agentConfigOperations: OpenApiRouteRegistrar = (registry) =>
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/agent-config',
+    operationId: 'downloadConsoleAgentConfig',
+    summary: 'Download a signed agent configuration file',
+    description: 'The file of downloadAgentConfig in the v1 API, for any organization, without its API key.',
+    tag: 'Agent configuration',
+    request: { query: agentConfigQuerySchema },
+    responses: agentConfigAnswers,
+  });

@@ -1,5 +1,4 @@
 import express from 'express';
-import type { ConsoleSession } from '../../../contracts/console/session.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Store } from '../../store/store.js';
 import { type AgentConfigContext, agentConfigRoutes } from './agent-config-routes.js';
@@ -12,6 +11,8 @@ import { organizationRoutes } from './organization-routes.js';
 import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 import { syncOverviewRoute, syncRoutes } from './sync-routes.js';
 import { requireConsoleToken } from './require-console-token.js';
+import { sessionRoute } from './session-route.js';
+import { buildAppOpenApiDocument } from '../openapi/app-document.js';
 
 /** What the console's control API needs. */
 export interface AppRouterContext {
@@ -30,14 +31,21 @@ export interface AppRouterContext {
   sealer?: Sealer;
 }
 
-/** The console's control API under /app (DESIGN section 4), guarded by the console token. */
+/**
+ * The console's control API under /app (DESIGN section 4), guarded by the console token, with
+ * its OpenAPI document at /app/openapi.json.
+ */
 export function appRouter(context: AppRouterContext): express.Router {
   const { store } = context;
   const router = express.Router();
   router.use(requireConsoleToken(context.consoleToken));
-  router.get('/session', (_req, res) => {
-    res.json({ apiBaseUrl: context.apiBaseUrl(), secretStorage: context.sealer?.secretStorage ?? null } satisfies ConsoleSession);
+  // Built at the first request for it, not while the server starts.
+  let openApiJson: string | undefined;
+  router.get('/openapi.json', (_req, res) => {
+    openApiJson ??= JSON.stringify(buildAppOpenApiDocument());
+    res.type('application/json').send(openApiJson);
   });
+  router.use(sessionRoute(context));
   router.use(organizationRoutes({ store, sealer: context.sealer, sync: context.sync }));
   if (context.sync) router.use(syncOverviewRoute(store, context.sync));
 

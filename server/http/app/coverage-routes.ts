@@ -1,7 +1,11 @@
 import express from 'express';
-import { coverageGapQuerySchema, coveragePageQuerySchema } from '../../../contracts/console/coverage.js';
+import { uuidSchema } from '../../../contracts/common.js';
+import { coverageGapQuerySchema, coverageGapsSchema, coveragePageQuerySchema, scopeCoverageSchema } from '../../../contracts/console/coverage.js';
+import { dashboardSchema } from '../../../contracts/console/dashboard.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
+import { registerOrganizationOperation } from '../openapi/app-operations.js';
+import { type OpenApiRouteRegistrar, errorResponse, jsonResponse, queryErrors } from '../openapi/responses.js';
 import { parseQuery } from '../query-parameters.js';
 import { pageJson, sendJson } from './json-page.js';
 import { organizationOf } from './organization-param.js';
@@ -41,3 +45,40 @@ export function coverageRoutes(store: Store): express.Router {
 
   return router;
 }
+
+/** {@link coverageRoutes} in the /app OpenAPI document. */
+export const coverageOperations: OpenApiRouteRegistrar = (registry) => {
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/dashboard',
+    operationId: 'getDashboard',
+    summary: "Get the organization's dashboard",
+    tag: 'Coverage',
+    responses: { 200: jsonResponse(dashboardSchema, 'The aggregates of the dashboard.') },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/scopes/:scopeId/coverage',
+    operationId: 'getScopeCoverage',
+    summary: "Get a scope's coverage",
+    description: 'The counts of the findings the scope covers and one page of them, in the default order; criteria the replica cannot evaluate are listed.',
+    tag: 'Coverage',
+    params: { scopeId: uuidSchema.meta({ description: "The scope's id." }) },
+    request: { query: coveragePageQuerySchema },
+    responses: {
+      200: jsonResponse(scopeCoverageSchema, "The scope's coverage."),
+      ...queryErrors('The scopeId is not a UUID, or a query parameter is invalid; the message names it.'),
+      404: errorResponse('The organization has no scope with this id.'),
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/coverage-gaps',
+    operationId: 'listCoverageGaps',
+    summary: 'List the coverage gaps',
+    description: 'Open findings that are critical, high or known exploited and that no active scope covers: their counts and one page of them.',
+    tag: 'Coverage',
+    request: { query: coverageGapQuerySchema },
+    responses: { 200: jsonResponse(coverageGapsSchema, 'The coverage gaps.'), ...queryErrors() },
+  });
+};

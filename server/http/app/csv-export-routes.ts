@@ -1,14 +1,20 @@
 import express from 'express';
+import { z } from 'zod';
 import { type CollectionName, collectionNames, collectionSchemas, collections } from '../../../contracts/collections.js';
 import type { Store } from '../../store/store.js';
+import { registerOrganizationOperation } from '../openapi/app-operations.js';
+import { type OpenApiRouteRegistrar, fileResponse, queryErrors } from '../openapi/responses.js';
 import { parseQuery } from '../query-parameters.js';
 import { csvLine } from './csv-columns.js';
 import { organizationOf } from './organization-param.js';
 
+/** The express path of a collection's export, below `/app/orgs/:slug`. */
+const exportPath = (collection: CollectionName) => `/export/${collections[collection].path}.csv`;
+
 /** The CSV export of one collection's console list. */
 function exportRoute<C extends CollectionName>(router: express.Router, store: Store, collection: C): void {
   const { path, csvColumns } = collections[collection];
-  router.get(`/export/${path}.csv`, async (req, res) => {
+  router.get(exportPath(collection), async (req, res) => {
     // limit and offset are validated as in the list, then ignored: the export is every page.
     const query = parseQuery(req, collectionSchemas[collection].console);
     const organization = organizationOf(res);
@@ -46,3 +52,25 @@ export function csvExportRoutes(store: Store): express.Router {
   for (const collection of collectionNames) exportRoute(router, store, collection);
   return router;
 }
+
+/** {@link csvExportRoutes} in the /app OpenAPI document. */
+export const csvExportOperations: OpenApiRouteRegistrar = (registry) => {
+  for (const collection of collectionNames) {
+    const { labels, consoleQuery, resourceId, csvColumns } = collections[collection];
+    const csv = z.string().meta({
+      description: `RFC 4180 CSV, CRLF line ends, a header line then one line per item; the columns: ${csvColumns.map((column) => column.header).join(', ')}.`,
+    });
+    registerOrganizationOperation(registry, {
+      method: 'get',
+      path: exportPath(collection),
+      operationId: `export${resourceId}sCsv`,
+      summary: `Export ${labels.title.toLowerCase()} as CSV`,
+      description:
+        "Every item of the list with the list's filters, sort and q, in its order; limit and offset are checked, then ignored. " +
+        'The download ends early, incomplete, when the store is written meanwhile.',
+      tag: 'Exports',
+      request: { query: consoleQuery },
+      responses: { 200: fileResponse('text/csv', csv, 'The items, as CSV.'), ...queryErrors() },
+    });
+  }
+};

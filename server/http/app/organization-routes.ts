@@ -7,19 +7,30 @@ import {
   removeOrganization,
 } from '../../organizations/manage-organizations.js';
 import { RemoteUnreachableError } from '../../remote/remote-tenant.js';
-import type { ConnectOrganizationBody, ConsoleOrganization } from '../../../contracts/console/organizations.js';
-import type { FieldErrorBody } from '../../../contracts/common.js';
+import {
+  type ConnectOrganizationBody,
+  type ConsoleOrganization,
+  connectOrganizationBodySchema,
+  consoleOrganizationSchema,
+  organizationListSchema,
+} from '../../../contracts/console/organizations.js';
+import { type FieldErrorBody, fieldErrorSchema } from '../../../contracts/common.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Organization } from '../../store/organizations.js';
 import type { Store } from '../../store/store.js';
 import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 import { HttpError } from '../http-error.js';
+import { registerConsoleOperation, registerOrganizationOperation } from '../openapi/app-operations.js';
+import { type OpenApiRouteRegistrar, errorResponse, jsonResponse } from '../openapi/responses.js';
 import { organizationOf, resolveOrganization } from './organization-param.js';
 
 /** An organization as the console sees it: never a secret, never the internal row id. */
 export function consoleOrganization({ rowId: _rowId, certificatePem: _pem, ...organization }: Organization): ConsoleOrganization {
   return organization;
 }
+
+/** The largest body `POST /app/organizations` reads. */
+const connectBodyLimit = '16kb';
 
 /** What connecting and disconnecting replicas takes. */
 export interface OrganizationRoutesContext {
@@ -44,7 +55,7 @@ export function organizationRoutes(context: OrganizationRoutesContext): express.
     res.json({ data: store.organizations.list().map(consoleOrganization) });
   });
 
-  router.post('/organizations', express.json({ limit: '16kb' }), async (req, res) => {
+  router.post('/organizations', express.json({ limit: connectBodyLimit }), async (req, res) => {
     if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
       throw new HttpError(400, 'The body must be a JSON object with slug, name, remoteUrl and apiKey');
     }
@@ -83,3 +94,46 @@ export function organizationRoutes(context: OrganizationRoutesContext): express.
 
   return router;
 }
+
+/** {@link organizationRoutes} in the /app OpenAPI document. */
+export const organizationOperations: OpenApiRouteRegistrar = (registry) => {
+  registerConsoleOperation(registry, {
+    method: 'get',
+    path: '/organizations',
+    operationId: 'listOrganizations',
+    summary: 'List the organizations',
+    tag: 'Organizations',
+    responses: { 200: jsonResponse(organizationListSchema, 'Every organization of the store, local and replica.') },
+  });
+  registerConsoleOperation(registry, {
+    method: 'post',
+    path: '/organizations',
+    operationId: 'connectOrganization',
+    summary: 'Connect a replica of a remote tenant',
+    description: "The remote is checked with the key before anything is stored; the replica's first sync starts at once.",
+    tag: 'Organizations',
+    request: { body: { required: true, content: { 'application/json': { schema: connectOrganizationBodySchema } } } },
+    responses: {
+      201: jsonResponse(consoleOrganizationSchema, 'The replica, connected.'),
+      400: errorResponse('The body is not JSON, or not a JSON object.'),
+      409: errorResponse('An organization has this slug already.'),
+      413: errorResponse(`The body is larger than ${connectBodyLimit}.`),
+      422: jsonResponse(fieldErrorSchema, "A field is invalid: each field's issue is listed."),
+      501: errorResponse('This server cannot seal secrets, so it connects nothing.'),
+      502: errorResponse('The remote tenant could not be reached, or refused the key.'),
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'delete',
+    path: '',
+    operationId: 'disconnectOrganization',
+    summary: 'Disconnect a replica',
+    description: 'Its running sync is interrupted, then its data and sealed key are removed.',
+    tag: 'Organizations',
+    responses: {
+      204: { description: 'The replica is gone.' },
+      404: errorResponse('It was disconnected meanwhile.'),
+      409: errorResponse('The organization is local: only replicas are disconnected here.'),
+    },
+  });
+};

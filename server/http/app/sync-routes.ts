@@ -1,9 +1,17 @@
 import express from 'express';
 import { HttpError } from '../http-error.js';
+import { registerConsoleOperation, registerOrganizationOperation } from '../openapi/app-operations.js';
+import { type OpenApiRouteRegistrar, errorResponse, jsonResponse, queryErrors } from '../openapi/responses.js';
 import { parseQuery } from '../query-parameters.js';
 import { organizationOf } from './organization-param.js';
 import type { Store } from '../../store/store.js';
-import { type SyncStatus, syncRequestQuerySchema } from '../../../contracts/console/sync.js';
+import {
+  type SyncStatus,
+  syncOverviewSchema,
+  syncRequestQuerySchema,
+  syncStartedSchema,
+  syncStatusSchema,
+} from '../../../contracts/console/sync.js';
 import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 
 /**
@@ -48,3 +56,37 @@ export function syncRoutes(scheduler: SyncScheduler): express.Router {
 
   return router;
 }
+
+/** {@link syncOverviewRoute} and {@link syncRoutes} in the /app OpenAPI document. */
+export const syncOperations: OpenApiRouteRegistrar = (registry) => {
+  registerConsoleOperation(registry, {
+    method: 'get',
+    path: '/sync',
+    operationId: 'getSyncOverview',
+    summary: "Get every replica's sync status",
+    tag: 'Sync',
+    responses: { 200: jsonResponse(syncOverviewSchema, "Each replica's sync status, with the running sync's progress.") },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/sync',
+    operationId: 'getSyncStatus',
+    summary: "Get an organization's sync status",
+    tag: 'Sync',
+    responses: { 200: jsonResponse(syncStatusSchema, "The sync status, with the running sync's progress.") },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'post',
+    path: '/sync',
+    operationId: 'startSync',
+    summary: 'Start a sync of a replica',
+    description: 'Starts a sync, or joins the running one, and answers at once; its progress is read from getSyncStatus.',
+    tag: 'Sync',
+    request: { query: syncRequestQuerySchema },
+    responses: {
+      202: jsonResponse(syncStartedSchema, 'The sync runs.'),
+      ...queryErrors('full is not true or false.'),
+      409: errorResponse('The organization is local: only replicas sync.'),
+    },
+  });
+};

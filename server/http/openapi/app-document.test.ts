@@ -1,0 +1,128 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Store } from '../../store/store.js';
+import { SyncScheduler } from '../../sync/sync-scheduler.js';
+import { type ConsoleTestServer, startConsoleTestServer } from '../../test/support/console-test-server.js';
+import { identitySealer } from '../../test/support/identity-sealer.js';
+import { appRouter } from '../app/app-router.js';
+import { createHttpApp } from '../create-http-app.js';
+import { agentConfigRoute } from '../v1/agent-config-route.js';
+import { buildAppOpenApiDocument } from './app-document.js';
+import { openApiPath } from './app-operations.js';
+
+const document = buildAppOpenApiDocument();
+const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+  (['get', 'post', 'put', 'patch', 'delete'] as const).flatMap((method) => (item[method] ? [{ method, path, ...item[method] }] : [])),
+);
+const operationIds = operations.map((operation) => operation.operationId ?? '');
+
+/** What the test reads of express's router: its layers, each a route or a mounted router. */
+interface RouterLayer {
+  rawPath?: unknown;
+  route?: { path: unknown; methods: Record<string, boolean> };
+  handle: { stack?: RouterLayer[] };
+}
+
+/** Every method and path an express router answers, with the paths it is mounted under, as OpenAPI writes them. */
+function expressOperations(stack: RouterLayer[], prefix = ''): string[] {
+  return stack.flatMap((layer) => {
+    if (layer.route) {
+      const methods = Object.keys(layer.route.methods).filter((method) => method !== '_all');
+      return methods.map((method) => `${method.toUpperCase()} ${openApiPath(prefix + String(layer.route!.path))}`);
+    }
+    if (!layer.handle.stack) return [];
+    const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
+    return expressOperations(layer.handle.stack, prefix + mount);
+  });
+}
+
+describe('the /app OpenAPI document', () => {
+  let store: Store;
+  let sync: SyncScheduler;
+  let app: express.Express;
+  beforeAll(async () => {
+    store = await Store.open();
+    sync = new SyncScheduler({ store, sealer: identitySealer });
+    const signing = { sealer: identitySealer, serverUrl: () => '', log: () => {} };
+    // Every optional part present, as startConsoleServer wires the product's app.
+    app = createHttpApp({
+      store,
+      acceptedHosts: () => new Set(),
+      v1Extensions: [agentConfigRoute({ store, ...signing })],
+      console: {
+        appRouter: appRouter({ store, consoleToken: 'token', apiBaseUrl: () => '', agentConfig: signing, sync, sealer: identitySealer }),
+      },
+    });
+  });
+  afterAll(async () => {
+    await sync.stop();
+    store.close();
+  });
+
+  it('documents every route the app answers under /app, and nothing else', () => {
+    const routes = expressOperations((app as unknown as { router: { stack: RouterLayer[] } }).router.stack).filter((route) => route.includes(' /app/'));
+    const documented = operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`);
+    expect(routes.length).toBeGreaterThan(20);
+    expect(documented.sort()).toEqual(routes.sort());
+  });
+
+  it('passes an OpenAPI 3.1 validator', async () => {
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+  });
+
+  it('names every operation once, in camelCase, behind the console token, with the answers of the guards', () => {
+    expect(new Set(operationIds).size).toBe(operationIds.length);
+    for (const operation of operations) {
+      const name = `${operation.method} ${operation.path}`;
+      expect(operation.operationId, name).toMatch(/^[a-z][a-zA-Z]+$/);
+      expect(operation.security, name).toEqual([{ consoleToken: [] }]);
+      expect(Object.keys(operation.responses ?? {}), name).toEqual(expect.arrayContaining(['401', '421', '500']));
+      if (operation.path.startsWith('/app/orgs/{slug}')) expect(Object.keys(operation.responses ?? {}), name).toEqual(expect.arrayContaining(['400', '404']));
+    }
+    expect(document.components?.securitySchemes).toEqual({
+      consoleToken: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-console-token' }),
+    });
+  });
+
+  it('names the operations after what they do', () => {
+    expect(operationIds).toEqual(
+      expect.arrayContaining([
+        'getSession',
+        'getConsoleOpenApiDocument',
+        'listOrganizations',
+        'connectOrganization',
+        'disconnectOrganization',
+        'getSyncOverview',
+        'getSyncStatus',
+        'startSync',
+        'listConsoleEndpoints',
+        'getConsoleVulnerabilityFinding',
+        'getDashboard',
+        'getScopeCoverage',
+        'listCoverageGaps',
+        'listApiKeys',
+        'createApiKey',
+        'revokeApiKey',
+        'exportEndpointsCsv',
+        'exportVulnerabilityFindingsCsv',
+        'downloadConsoleAgentConfig',
+      ]),
+    );
+  });
+});
+
+describe('/app/openapi.json', () => {
+  let server: ConsoleTestServer;
+  beforeAll(async () => {
+    server = await startConsoleTestServer([]);
+  });
+  afterAll(() => server.close());
+
+  it('is served behind the console token', async () => {
+    expect((await server.app('/openapi.json', { token: null })).status).toBe(401);
+    const response = await server.app('/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(JSON.parse(JSON.stringify(document)));
+  });
+});

@@ -1,0 +1,51 @@
+import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { agentConfigOperations } from '../app/agent-config-routes.js';
+import { apiKeyOperations } from '../app/api-key-routes.js';
+import { coverageOperations } from '../app/coverage-routes.js';
+import { csvExportOperations } from '../app/csv-export-routes.js';
+import { inventoryOperations } from '../app/inventory-routes.js';
+import { organizationOperations } from '../app/organization-routes.js';
+import { sessionOperations } from '../app/session-route.js';
+import { syncOperations } from '../app/sync-routes.js';
+import { appTags, consoleTokenSecurityScheme, registerConsoleOperation } from './app-operations.js';
+import { generateDocument } from './generate-document.js';
+import { jsonResponse, openApiDocumentSchema } from './responses.js';
+
+/** Each /app route module's operations, registered beside its router. */
+const routeModules = [
+  sessionOperations,
+  organizationOperations,
+  syncOperations,
+  inventoryOperations,
+  coverageOperations,
+  apiKeyOperations,
+  csvExportOperations,
+  agentConfigOperations,
+];
+
+/**
+ * The OpenAPI 3.1 document of the console's API under /app, generated from the zod contracts
+ * that its routes validate requests with and answer, as each route module registers them.
+ */
+export function buildAppOpenApiDocument() {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', consoleTokenSecurityScheme.name, consoleTokenSecurityScheme.scheme);
+  // Served by the router that serves this document (app-router.ts).
+  registerConsoleOperation(registry, {
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'getConsoleOpenApiDocument',
+    summary: 'Get this OpenAPI document',
+    tag: 'Session',
+    responses: { 200: jsonResponse(openApiDocumentSchema, 'This document.') },
+  });
+  for (const register of routeModules) register(registry);
+  return generateDocument(registry, {
+    title: 'Remediation Console API',
+    description:
+      "The console's own API, under /app of the server that serves the v1 API: organizations, sync, the collections with sort and search, " +
+      'the dashboard and coverage, local API keys, CSV exports and agent configuration files. Every request carries the console token. ' +
+      'Lists page as in /v1; every error body is {"error": "<message>"}.',
+    tags: Object.entries(appTags).map(([name, description]) => ({ name, description })),
+  });
+}

@@ -1,0 +1,72 @@
+import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { type ZodRawShape, z } from 'zod';
+import { slugParamSchema } from '../../../contracts/console/organizations.js';
+import { consoleTokenHeader } from '../app/require-console-token.js';
+import { type Responses, errorResponse, guardAndServerErrors, mergeResponses } from './responses.js';
+
+/** The security scheme of /app: this run's console token, which local tools never see. */
+export const consoleTokenSecurityScheme = {
+  name: 'consoleToken',
+  scheme: {
+    type: 'apiKey',
+    in: 'header',
+    name: consoleTokenHeader,
+    description: 'The console token of this run of the server: the desktop app hands it to the console; `serve` prints it in the console URL.',
+  },
+} as const;
+
+/** The groups of the console's operations, in the order a reader meets them. */
+export const appTags = {
+  Session: 'What the console needs to know about this server.',
+  Organizations: 'The organizations of the store: listing, connecting and disconnecting replicas of remote tenants.',
+  Sync: "Replicas' syncs with their remote tenants: status, progress, sync now.",
+  Inventory: "An organization's collections, as /v1 answers them, with the console's sort and free-text search.",
+  Coverage: 'The dashboard, the coverage of a scope and the coverage gaps.',
+  'API keys': "An organization's local API keys, for local tools.",
+  Exports: 'Every item of a filtered list, as CSV.',
+  'Agent configuration': 'Signed agent configuration files of any organization.',
+} as const;
+
+/** An operation of /app as a route module declares it: its path as express matches it, below where it is mounted. */
+export type AppOperation = Omit<RouteConfig, 'responses' | 'security' | 'path' | 'tags'> & {
+  path: string;
+  tag: keyof typeof appTags;
+  responses: Responses;
+};
+
+/** An express path (`/orgs/:slug`) as OpenAPI writes it (`/orgs/{slug}`). */
+export function openApiPath(expressPath: string): string {
+  return expressPath.replace(/:(\w+)/g, '{$1}');
+}
+
+/**
+ * An operation of /app, `path` relative to /app, with the console token's security and the
+ * 401, 421 and 500 that every /app operation may answer.
+ */
+export function registerConsoleOperation(registry: OpenAPIRegistry, { path, tag, responses, ...route }: AppOperation): void {
+  registry.registerPath({
+    ...route,
+    path: `/app${openApiPath(path)}`,
+    tags: [tag],
+    security: [{ [consoleTokenSecurityScheme.name]: [] }],
+    responses: mergeResponses(responses, { 401: errorResponse('The console token is missing or not valid.') }, guardAndServerErrors),
+  });
+}
+
+/**
+ * An operation of one organization, `path` relative to `/app/orgs/:slug`: it also takes the
+ * organization's slug (400 when it is not a slug, 404 when no organization has it), besides
+ * its own path parameters `params`.
+ */
+export function registerOrganizationOperation(registry: OpenAPIRegistry, operation: AppOperation & { params?: ZodRawShape }): void {
+  const { params, request, responses, path, ...route } = operation;
+  registerConsoleOperation(registry, {
+    ...route,
+    path: `/orgs/:slug${path}`,
+    request: { ...request, params: z.object({ slug: slugParamSchema, ...params }) },
+    responses: mergeResponses(
+      { 400: errorResponse('The slug is not an organization slug.'), 404: errorResponse('No organization has this slug.') },
+      responses,
+    ),
+  });
+}
