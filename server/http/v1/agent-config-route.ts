@@ -54,7 +54,8 @@ export const agentConfigOperation: OpenApiRouteRegistrar = (registry) =>
     path: '/v1/agent/config',
     operationId: 'downloadAgentConfig',
     summary: 'Download a signed agent configuration file',
-    description: "The file is made for the key's organization.",
+    description:
+      "The file is made for the key's organization; a replica organization's is its remote tenant's file, whose error answers are passed on.",
     request: { query: agentConfigQuerySchema },
     responses: agentConfigAnswers,
   });
