@@ -9,6 +9,7 @@
  * Adding a filter is one line in `filters` here and its control in the console's view.
  */
 import { z } from 'zod';
+import { collectionBasics } from './collection-basics.js';
 import { listEnvelopeSchema } from './common.js';
 import { endpointInputSchema, endpointSchema, operatingSystemSchema } from './endpoint.js';
 import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from './enums.js';
@@ -101,9 +102,8 @@ const field = (name: string): CsvColumn => ({ header: name, value: (item) => ite
 /** The collections, in the order of the specification. */
 export const collections = {
   endpoints: defineCollection('endpoints', {
-    path: 'endpoints',
+    ...collectionBasics.endpoints,
     idParameter: 'endpointId',
-    labels: { title: 'Endpoints', noun: 'endpoint', resource: 'Endpoint' },
     item: endpointSchema,
     input: endpointInputSchema,
     filters: { osFamily: choiceFilter(filterableOsFamilies), hasAgent: booleanFilter },
@@ -120,9 +120,8 @@ export const collections = {
     ),
   }),
   remediationTargets: defineCollection('remediationTargets', {
-    path: 'remediation-targets',
+    ...collectionBasics.remediationTargets,
     idParameter: 'targetId',
-    labels: { title: 'Remediation targets', noun: 'remediation target', resource: 'Remediation target' },
     item: remediationTargetSchema,
     input: remediationTargetInputSchema,
     filters: { endpointId: uuidFilter, targetType: choiceFilter(targetTypes), status: choiceFilter(targetStatuses) },
@@ -134,9 +133,8 @@ export const collections = {
     ),
   }),
   scopes: defineCollection('scopes', {
-    path: 'scopes',
+    ...collectionBasics.scopes,
     idParameter: 'scopeId',
-    labels: { title: 'Scopes', noun: 'scope', resource: 'Scope' },
     item: scopeSchema,
     input: scopeInputSchema,
     filters: { status: choiceFilter(scopeStatuses) },
@@ -144,9 +142,8 @@ export const collections = {
     search: 'Name contains this text (case-insensitive).',
   }),
   findings: defineCollection('findings', {
-    path: 'vulnerability-findings',
+    ...collectionBasics.findings,
     idParameter: 'findingId',
-    labels: { title: 'Vulnerability findings', noun: 'finding', resource: 'Vulnerability finding' },
     item: vulnerabilityFindingSchema,
     input: vulnerabilityFindingInputSchema,
     filters: {

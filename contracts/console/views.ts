@@ -1,4 +1,4 @@
-import { collections } from '../collections.js';
+import { collectionBasics } from '../collection-basics.js';
 
 /** A view of the console: where an organization's URL routes it, and what it is called. */
 export interface ConsoleView {
@@ -10,11 +10,11 @@ export interface ConsoleView {
 
 /**
  * The console's views in the order of its sidebar and of the desktop app's View menu, whose
- * shortcuts (Ctrl/Cmd+1 to 9) follow this order.
+ * shortcuts (Ctrl/Cmd+1 to 9) follow this order. Free of zod, for the renderer's bundle.
  */
 export const consoleViews: readonly ConsoleView[] = [
   { section: '', label: 'Dashboard' },
-  ...Object.values(collections).map((collection) => ({ section: collection.path, label: collection.labels.title })),
+  ...Object.values(collectionBasics).map((collection) => ({ section: collection.path, label: collection.labels.title })),
   { section: 'coverage-gaps', label: 'Coverage gaps' },
   { section: 'api-keys', label: 'API keys' },
   { section: 'agent-config', label: 'Agent configuration' },

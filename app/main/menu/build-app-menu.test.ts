@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetFakeElectron, shell } from '../../test/fake-electron.js';
-import { appMenuTemplate, consoleViews, viewPath } from './build-app-menu.js';
+import { consoleViews } from '../../../contracts/console/views.js';
+import { appMenuTemplate, viewMenuItems, viewPath } from './build-app-menu.js';
 
 vi.mock('electron', () => import('../../test/fake-electron.js'));
 
@@ -28,19 +29,34 @@ describe('appMenuTemplate', () => {
     const sync = template.find((item) => item.label === '&Sync')?.submenu as Item[];
     click(sync.find((item) => item.id === 'sync-organizations'));
     expect(showView).toHaveBeenLastCalledWith('organizations');
-    expect(consoleViews.find((view) => view.section === 'organizations')?.accelerator).toBe('CmdOrCtrl+9');
+    expect(viewMenuItems.find((view) => view.section === 'organizations')?.accelerator).toBe('CmdOrCtrl+9');
   });
 
   it('shows each view of the console by its section, with its shortcut', () => {
     const { template, showView, click } = menu('win32');
     const view = template.find((item) => item.label === '&View')?.submenu as Item[];
-    for (const expected of consoleViews) {
-      const item = view.find((candidate) => candidate.label === expected.label);
-      expect(item?.accelerator).toBe(expected.accelerator);
+    for (const expected of viewMenuItems) {
+      const item = view.find((candidate) => candidate.id === expected.id);
+      expect(item).toMatchObject({ label: expected.label, accelerator: expected.accelerator });
       click(item);
       expect(showView).toHaveBeenLastCalledWith(expected.section);
     }
-    expect(new Set(consoleViews.map((v) => v.accelerator)).size).toBe(consoleViews.length);
+    expect(new Set(viewMenuItems.map((v) => v.accelerator)).size).toBe(viewMenuItems.length);
+  });
+
+  it("lists the sidebar's views in its order, in title case, with Ctrl/Cmd+1 to 9", () => {
+    expect(viewMenuItems.map((item) => item.section)).toEqual(consoleViews.map((view) => view.section));
+    expect(viewMenuItems.map(({ id, label, accelerator }) => [id, label, accelerator])).toEqual([
+      ['view-dashboard', 'Dashboard', 'CmdOrCtrl+1'],
+      ['view-endpoints', 'Endpoints', 'CmdOrCtrl+2'],
+      ['view-remediation-targets', 'Remediation Targets', 'CmdOrCtrl+3'],
+      ['view-scopes', 'Scopes', 'CmdOrCtrl+4'],
+      ['view-vulnerability-findings', 'Vulnerability Findings', 'CmdOrCtrl+5'],
+      ['view-coverage-gaps', 'Coverage Gaps', 'CmdOrCtrl+6'],
+      ['view-api-keys', 'API Keys', 'CmdOrCtrl+7'],
+      ['view-agent-config', 'Agent Configuration', 'CmdOrCtrl+8'],
+      ['view-organizations', 'Organizations', 'CmdOrCtrl+9'],
+    ]);
   });
 
   it('keeps a view in the organization shown, or opens the home', () => {

@@ -1,23 +1,23 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron';
+import { consoleViews } from '../../../contracts/console/views.js';
 import { productName } from '../../../server/store/data-directory.js';
 import { openExternalLink } from '../open-external-link.js';
 import { type SyncMenuContext, syncMenuTemplate } from './sync-menu.js';
 
+/** The View menu's shortcuts: Ctrl/Cmd+1 to 9, by the views' order (a tenth view would have none). */
+const viewShortcutCount = 9;
+
 /**
- * The console's views, by the section of an organization's URL the renderer routes them under
- * (`/orgs/<slug>/<section>`, the dashboard at `/orgs/<slug>`), with the shortcut that opens each.
+ * The View menu's items of the console's views, in the sidebar's order (`consoleViews`, declared
+ * once in the contracts): a menu names them in title case, as the other menus do.
  */
-export const consoleViews = [
-  { id: 'view-dashboard', label: 'Dashboard', section: '', accelerator: 'CmdOrCtrl+1' },
-  { id: 'view-endpoints', label: 'Endpoints', section: 'endpoints', accelerator: 'CmdOrCtrl+2' },
-  { id: 'view-remediation-targets', label: 'Remediation Targets', section: 'remediation-targets', accelerator: 'CmdOrCtrl+3' },
-  { id: 'view-scopes', label: 'Scopes', section: 'scopes', accelerator: 'CmdOrCtrl+4' },
-  { id: 'view-vulnerability-findings', label: 'Vulnerability Findings', section: 'vulnerability-findings', accelerator: 'CmdOrCtrl+5' },
-  { id: 'view-coverage-gaps', label: 'Coverage Gaps', section: 'coverage-gaps', accelerator: 'CmdOrCtrl+6' },
-  { id: 'view-api-keys', label: 'API Keys', section: 'api-keys', accelerator: 'CmdOrCtrl+7' },
-  { id: 'view-agent-config', label: 'Agent Configuration', section: 'agent-config', accelerator: 'CmdOrCtrl+8' },
-  { id: 'view-organizations', label: 'Organizations', section: 'organizations', accelerator: 'CmdOrCtrl+9' },
-] as const;
+export const viewMenuItems = consoleViews.map((view, index) => ({
+  /** Stable for tests and the e2e scripts that click it: `view-<section>`, `view-dashboard`. */
+  id: `view-${view.section || 'dashboard'}`,
+  label: view.label.replace(/\b\w/g, (letter) => letter.toUpperCase()),
+  section: view.section,
+  accelerator: index < viewShortcutCount ? `CmdOrCtrl+${index + 1}` : undefined,
+}));
 
 /**
  * The URL path of a view's section in the organization the window shows now; the console's home
@@ -41,7 +41,7 @@ export interface AppMenuContext {
   consoleOrigin: string;
   /** Developer tools only in development builds. */
   isPackaged: boolean;
-  /** Shows a view of the console in the window, by its section (see {@link consoleViews}). */
+  /** Shows a view of the console in the window, by its section (see {@link viewMenuItems}). */
   showView: (section: string) => void;
   /** The replicas and their syncs, for the Sync menu. */
   sync: Omit<SyncMenuContext, 'showOrganizations'>;
@@ -75,13 +75,8 @@ export function appMenuTemplate(context: AppMenuContext): MenuItemConstructorOpt
     {
       label: '&View',
       submenu: [
-        ...consoleViews.map(
-          (view): MenuItemConstructorOptions => ({
-            id: view.id,
-            label: view.label,
-            accelerator: view.accelerator,
-            click: () => context.showView(view.section),
-          }),
+        ...viewMenuItems.map(
+          ({ section, ...item }): MenuItemConstructorOptions => ({ ...item, click: () => context.showView(section) }),
         ),
         { type: 'separator' },
         { role: 'reload' },

@@ -1,18 +1,23 @@
 import { queryOptions } from '@tanstack/react-query';
+import { collectionBasics } from '../../../contracts/collection-basics';
+import type { CollectionItem, CollectionName } from '../../../contracts/collections';
+import type { ListPage } from '../../../contracts/common';
 import type { ConsoleApiKey } from '../../../contracts/console/api-keys';
 import type { ConsoleOrganization } from '../../../contracts/console/organizations';
 import type { ConsoleSession } from '../../../contracts/console/session';
 import type { SyncStatus as ConsoleSyncStatus } from '../../../contracts/console/sync';
 import type { CoverageGaps, ScopeCoverage } from '../../../contracts/console/coverage';
 import type { Dashboard } from '../../../contracts/console/dashboard';
-import { type CollectionItems, type CollectionPath, type ListFilters, type ListPage, pageSize } from './collections';
 import { consoleJson } from './console-fetch';
+import { type ListFilters, pageSize } from './list-pages';
 import { queryKeys } from './query-keys';
 
 const org = (slug: string) => `/orgs/${encodeURIComponent(slug)}`;
+/** The path of a collection's list in an organization, under /app. */
+const collectionPath = (slug: string, collection: CollectionName) => `${org(slug)}/${collectionBasics[collection].path}`;
 
 /** The query string of a list page: its filters, then paging. */
-export function listSearch(filters: ListFilters, paging?: { offset: number; limit: number }): string {
+function listSearch(filters: ListFilters, paging?: { offset: number; limit: number }): string {
   const search = new URLSearchParams(filters);
   if (paging) {
     search.set('limit', String(paging.limit));
@@ -51,20 +56,20 @@ export const syncOverviewQuery = () =>
   });
 
 /** One page of a list, `offset` a multiple of the page size. */
-export const listPageQuery = <C extends CollectionPath>(slug: string, collection: C, filters: ListFilters, offset: number, limit = pageSize) =>
+export const listPageQuery = <C extends CollectionName>(slug: string, collection: C, filters: ListFilters, offset: number, limit = pageSize) =>
   queryOptions({
     queryKey: queryKeys.listPage(slug, collection, filters, offset, limit),
     queryFn: ({ signal }) =>
-      consoleJson<ListPage<CollectionItems[C]>>(`${org(slug)}/${collection}${listSearch(filters, { offset, limit })}`, { signal }),
+      consoleJson<ListPage<CollectionItem<C>>>(`${collectionPath(slug, collection)}${listSearch(filters, { offset, limit })}`, { signal }),
     // Pages do not change until a sync or seed: keep them while the user scrolls back and forth.
     staleTime: 60_000,
   });
 
 /** One item of a collection. */
-export const itemQuery = <C extends CollectionPath>(slug: string, collection: C, id: string) =>
+export const itemQuery = <C extends CollectionName>(slug: string, collection: C, id: string) =>
   queryOptions({
     queryKey: queryKeys.item(slug, collection, id),
-    queryFn: ({ signal }) => consoleJson<CollectionItems[C]>(`${org(slug)}/${collection}/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => consoleJson<CollectionItem<C>>(`${collectionPath(slug, collection)}/${encodeURIComponent(id)}`, { signal }),
     staleTime: 60_000,
   });
 
@@ -89,7 +94,7 @@ export const scopeCoverageQuery = (slug: string, scopeId: string) =>
 /** One page of the findings a scope covers, narrowed by status. */
 export const scopeCoveredFindingsQuery = (slug: string, scopeId: string, filters: ListFilters, offset: number) =>
   queryOptions({
-    queryKey: [...queryKeys.scopeCoverage(slug, scopeId), 'page', filters, offset] as const,
+    queryKey: queryKeys.scopeCoveredFindingsPage(slug, scopeId, filters, offset),
     queryFn: ({ signal }) =>
       consoleJson<ScopeCoverage>(`${coveragePath(slug, scopeId)}${listSearch(filters, { offset, limit: pageSize })}`, {
         signal,
@@ -108,7 +113,7 @@ export const coverageGapsQuery = (slug: string) =>
 /** One page of the coverage gaps. */
 export const coverageGapsPageQuery = (slug: string, offset: number) =>
   queryOptions({
-    queryKey: [...queryKeys.coverageGaps(slug), 'page', offset] as const,
+    queryKey: queryKeys.coverageGapsPage(slug, offset),
     queryFn: ({ signal }) =>
       consoleJson<CoverageGaps>(`${org(slug)}/coverage-gaps${listSearch({}, { offset, limit: pageSize })}`, {
         signal,
@@ -124,6 +129,6 @@ export const apiKeysQuery = (slug: string) =>
   });
 
 /** The path of a list's CSV export under /app, with the list's filters. */
-export function csvExportPath(slug: string, collection: CollectionPath, filters: ListFilters): string {
-  return `/app${org(slug)}/export/${collection}.csv${listSearch(filters)}`;
+export function csvExportPath(slug: string, collection: CollectionName, filters: ListFilters): string {
+  return `/app${org(slug)}/export/${collectionBasics[collection].path}.csv${listSearch(filters)}`;
 }

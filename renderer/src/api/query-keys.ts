@@ -1,4 +1,5 @@
-import type { CollectionPath, ListFilters } from './collections';
+import type { CollectionName } from '../../../contracts/collections';
+import type { ListFilters } from './list-pages';
 
 /**
  * Every query key of the console, built here only, so that invalidation can name a whole
@@ -10,12 +11,14 @@ export const queryKeys = {
   syncOverview: () => ['sync'] as const,
   organization: (slug: string) => ['org', slug] as const,
   dashboard: (slug: string) => [...queryKeys.organization(slug), 'dashboard'] as const,
-  list: (slug: string, collection: CollectionPath, filters: ListFilters) =>
-    [...queryKeys.organization(slug), 'list', collection, filters] as const,
-  listPage: (slug: string, collection: CollectionPath, filters: ListFilters, offset: number, limit: number) =>
+  list: (slug: string, collection: CollectionName, filters: ListFilters) => [...queryKeys.organization(slug), 'list', collection, filters] as const,
+  listPage: (slug: string, collection: CollectionName, filters: ListFilters, offset: number, limit: number) =>
     [...queryKeys.list(slug, collection, filters), offset, limit] as const,
-  item: (slug: string, collection: CollectionPath, id: string) => [...queryKeys.organization(slug), 'item', collection, id] as const,
+  item: (slug: string, collection: CollectionName, id: string) => [...queryKeys.organization(slug), 'item', collection, id] as const,
   scopeCoverage: (slug: string, scopeId: string) => [...queryKeys.organization(slug), 'coverage', scopeId] as const,
+  scopeCoveredFindingsPage: (slug: string, scopeId: string, filters: ListFilters, offset: number) =>
+    [...queryKeys.scopeCoverage(slug, scopeId), 'page', filters, offset] as const,
   coverageGaps: (slug: string) => [...queryKeys.organization(slug), 'gaps'] as const,
+  coverageGapsPage: (slug: string, offset: number) => [...queryKeys.coverageGaps(slug), 'page', offset] as const,
   apiKeys: (slug: string) => [...queryKeys.organization(slug), 'api-keys'] as const,
 };

@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
-import type { ConnectOrganizationBody, ConsoleOrganization } from '../../../contracts/console/organizations';
+import type { ConnectOrganizationBody } from '../../../contracts/console/organizations';
 import { ApiError } from '../api/console-fetch';
-import { useConnectOrganization } from '../api/organization-mutations';
+import type { useConnectOrganization } from '../api/organization-mutations';
 import { SecretStorageNote } from './secret-storage-note';
 
 const fields = [
@@ -24,10 +24,10 @@ function fieldErrors(error: Error | null): Partial<Record<string, string>> {
 /**
  * Connects a remote tenant as a replica: the server checks that the remote answers with the key
  * before saving anything, then starts the first sync. The browser's own validation is off so
- * that the server's messages, the single source of the rules, show beside each field.
+ * that the server's messages, the single source of the rules, show beside each field. The view
+ * holds the mutation, whose answer tells it what was connected.
  */
-export function ConnectOrganizationForm({ onConnected }: { onConnected: (organization: ConsoleOrganization) => void }) {
-  const connect = useConnectOrganization();
+export function ConnectOrganizationForm({ connect }: { connect: ReturnType<typeof useConnectOrganization> }) {
   const [values, setValues] = useState(empty);
   const id = useId();
   const errors = fieldErrors(connect.error);
@@ -36,12 +36,7 @@ export function ConnectOrganizationForm({ onConnected }: { onConnected: (organiz
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const body: ConnectOrganizationBody = { slug: values.slug, remoteUrl: values.remoteUrl, apiKey: values.apiKey, name: values.name || undefined };
-    connect.mutate(body, {
-      onSuccess: (organization) => {
-        setValues(empty);
-        onConnected(organization);
-      },
-    });
+    connect.mutate(body, { onSuccess: () => setValues(empty) });
   };
 
   return (

@@ -1,13 +1,15 @@
 import { useRef, useState } from 'react';
-import type { CollectionPath, ListFilters } from '../api/collections';
+import { collectionBasics } from '../../../contracts/collection-basics';
+import type { CollectionName } from '../../../contracts/collections';
 import { csvExportPath } from '../api/console-queries';
+import type { ListFilters } from '../api/list-pages';
 import { desktopBridge } from '../desktop-bridge';
 import { type SaveOutcome, saveConsoleFile } from '../lib/save-download';
 import { formatCount } from '../lib/format';
 
 interface CsvExportButtonProps {
   slug: string;
-  collection: CollectionPath;
+  collection: CollectionName;
   filters: ListFilters;
   total: number | undefined;
 }
@@ -26,7 +28,7 @@ export function CsvExportButton({ slug, collection, filters, total }: CsvExportB
     try {
       const result = await saveConsoleFile({
         path: csvExportPath(slug, collection, filters),
-        suggestedName: `${slug}-${collection}.csv`,
+        suggestedName: `${slug}-${collectionBasics[collection].path}.csv`,
         filter: { name: 'CSV', extensions: ['csv'] },
         signal: abort.current.signal,
         onProgress: (_bytes, text) => {

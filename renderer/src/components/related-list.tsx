@@ -1,13 +1,13 @@
-import type { QueryKey } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { CollectionItems, CollectionPath } from '../api/collections';
+import { collectionBasics } from '../../../contracts/collection-basics';
+import type { CollectionName } from '../../../contracts/collections';
 import { listPageQuery } from '../api/console-queries';
 import { paths } from '../lib/paths';
 import { listDefinitions } from '../views/list-definitions';
 import { VirtualTable } from './virtual-table';
 
-interface RelatedListProps<C extends CollectionPath> {
+interface RelatedListProps<C extends CollectionName> {
   slug: string;
   collection: C;
   /** The filter that relates the items to the page's item, e.g. `{ endpointId }`. */
@@ -16,25 +16,25 @@ interface RelatedListProps<C extends CollectionPath> {
 }
 
 /** The items of a collection that belong to the item of a detail page, with a link to the full list. */
-export function RelatedList<C extends CollectionPath>({ slug, collection, filter, title }: RelatedListProps<C>) {
+export function RelatedList<C extends CollectionName>({ slug, collection, filter, title }: RelatedListProps<C>) {
   const navigate = useNavigate();
   const filterKey = JSON.stringify(filter);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- filterKey stands for filter.
   const pageQuery = useCallback((offset: number) => listPageQuery(slug, collection, filter, offset), [slug, collection, filterKey]);
   const definition = listDefinitions[collection];
-  const headingId = `related-${collection}`;
+  const headingId = `related-${collectionBasics[collection].path}`;
   return (
     <section className="related" aria-labelledby={headingId}>
       <header className="related__header">
         <h2 id={headingId}>{title}</h2>
         <Link to={paths.list(slug, collection, filter)}>Open as a list with filters</Link>
       </header>
-      <VirtualTable<CollectionItems[C], QueryKey>
+      <VirtualTable
         label={title}
-        columns={definition.columns as never}
-        pageQuery={pageQuery as never}
+        columns={definition.columns}
+        pageQuery={pageQuery}
         onOpen={(item) => navigate(paths.item(slug, collection, item.id))}
-        emptyMessage={`No ${definition.noun}s.`}
+        emptyMessage={`No ${collectionBasics[collection].labels.noun}s.`}
       />
     </section>
   );

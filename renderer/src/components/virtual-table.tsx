@@ -1,19 +1,20 @@
 import { type QueryKey, type UseQueryOptions, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, type ReactNode, memo, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { type ListPage, pageSize } from '../api/collections';
+import type { ListPage } from '../../../contracts/common';
+import { pageSize } from '../api/list-pages';
 import { QueryError } from './query-state';
 import { formatCount } from '../lib/format';
 
-/** A column of a {@link VirtualTable}. */
-export interface Column<T> {
+/** A column of a {@link VirtualTable}, ordered by one of the sort keys `S` when it can be. */
+export interface Column<T, S extends string = string> {
   id: string;
   header: string;
   /** A CSS grid track, e.g. `minmax(12rem, 2fr)`. */
   width: string;
   cell: (item: T) => ReactNode;
   /** The list's `sort` key this column orders by, when it can. */
-  sortKey?: string;
+  sortKey?: S;
 }
 
 /** The order a table shows: a column's sort key, either way. */

@@ -1,13 +1,18 @@
-import type { CollectionPath } from '../api/collections';
+import { collectionBasics } from '../../../contracts/collection-basics';
+import type { CollectionName } from '../../../contracts/collections';
+
+const orgPath = (slug: string) => `/orgs/${encodeURIComponent(slug)}`;
 
 /** The console's URLs, built in one place so that views link to each other consistently. */
 export const paths = {
-  dashboard: (slug: string) => `/orgs/${encodeURIComponent(slug)}`,
+  dashboard: orgPath,
   /** Every organization, with the replicas' syncs; shown in the frame of the organization `slug`. */
-  organizations: (slug: string) => `/orgs/${encodeURIComponent(slug)}/organizations`,
-  list: (slug: string, collection: CollectionPath, filters: Record<string, string> = {}) => {
+  organizations: (slug: string) => `${orgPath(slug)}/organizations`,
+  /** A view of the sidebar, by its section (`consoleViews`); the dashboard's is empty. */
+  view: (slug: string, section: string) => (section ? `${orgPath(slug)}/${section}` : orgPath(slug)),
+  list: (slug: string, collection: CollectionName, filters: Record<string, string> = {}) => {
     const search = new URLSearchParams(filters).toString();
-    return `/orgs/${encodeURIComponent(slug)}/${collection}${search ? `?${search}` : ''}`;
+    return `${orgPath(slug)}/${collectionBasics[collection].path}${search ? `?${search}` : ''}`;
   },
-  item: (slug: string, collection: CollectionPath, id: string) => `/orgs/${encodeURIComponent(slug)}/${collection}/${encodeURIComponent(id)}`,
+  item: (slug: string, collection: CollectionName, id: string) => `${orgPath(slug)}/${collectionBasics[collection].path}/${encodeURIComponent(id)}`,
 };

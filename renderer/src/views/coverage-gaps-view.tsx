@@ -38,7 +38,7 @@ export function CoverageGapsView({ slug }: { slug: string }) {
             label="Uncovered findings"
             columns={findingColumns}
             pageQuery={pageQuery}
-            onOpen={(finding) => navigate(paths.item(slug, 'vulnerability-findings', finding.id))}
+            onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id))}
             emptyMessage="Every open critical, high or KEV finding is covered by an active scope."
           />
         </>

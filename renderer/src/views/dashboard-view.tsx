@@ -26,10 +26,10 @@ export function DashboardView({ slug }: { slug: string }) {
             {(
               [
                 ['Endpoints', dashboard.data.totals.endpoints, paths.list(slug, 'endpoints')],
-                ['Remediation targets', dashboard.data.totals.remediationTargets, paths.list(slug, 'remediation-targets')],
-                ['Findings', dashboard.data.totals.findings, paths.list(slug, 'vulnerability-findings')],
-                ['Open findings', dashboard.data.totals.openFindings, paths.list(slug, 'vulnerability-findings', { status: 'open' })],
-                ['Open KEV findings', dashboard.data.totals.openKevFindings, paths.list(slug, 'vulnerability-findings', { status: 'open', isKev: 'true' })],
+                ['Remediation targets', dashboard.data.totals.remediationTargets, paths.list(slug, 'remediationTargets')],
+                ['Findings', dashboard.data.totals.findings, paths.list(slug, 'findings')],
+                ['Open findings', dashboard.data.totals.openFindings, paths.list(slug, 'findings', { status: 'open' })],
+                ['Open KEV findings', dashboard.data.totals.openKevFindings, paths.list(slug, 'findings', { status: 'open', isKev: 'true' })],
                 ['Scopes', dashboard.data.totals.scopes, paths.list(slug, 'scopes')],
               ] as const
             ).map(([label, value, to]) => (

@@ -1,28 +1,34 @@
-import type { UseQueryResult } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { collectionBasics } from '../../../contracts/collection-basics';
+import type { CollectionItem, CollectionName } from '../../../contracts/collections';
+import { itemQuery } from '../api/console-queries';
 import { Loading, QueryError } from '../components/query-state';
+import { paths } from '../lib/paths';
 
-interface DetailFrameProps<T> {
-  query: UseQueryResult<T>;
-  what: string;
-  back: { to: string; label: string };
-  title: (item: T) => ReactNode;
-  children: (item: T) => ReactNode;
+interface DetailFrameProps<C extends CollectionName> {
+  slug: string;
+  collection: C;
+  id: string;
+  title: (item: CollectionItem<C>) => ReactNode;
+  children: (item: CollectionItem<C>) => ReactNode;
 }
 
-/** The frame of a detail page: its loading and error states, a way back, and the heading. */
-export function DetailFrame<T>({ query, what, back, title, children }: DetailFrameProps<T>) {
+/** The frame of an item's detail page: it fetches the item, shows its loading and error states, the way back to its list, and the heading. */
+export function DetailFrame<C extends CollectionName>({ slug, collection, id, title, children }: DetailFrameProps<C>) {
+  const query = useQuery(itemQuery(slug, collection, id));
+  const { labels } = collectionBasics[collection];
   return (
     <section className="view view--detail" aria-labelledby="view-title">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to={back.to}>{back.label}</Link>
+        <Link to={paths.list(slug, collection)}>{`← ${labels.title}`}</Link>
       </nav>
       {query.isPending ? (
-        <Loading what={what} />
+        <Loading what={labels.resource} />
       ) : query.isError ? (
         <>
-          <h1 id="view-title">{what}</h1>
+          <h1 id="view-title">{labels.resource}</h1>
           <QueryError error={query.error} onRetry={() => void query.refetch()} />
         </>
       ) : (

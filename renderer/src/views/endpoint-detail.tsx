@@ -1,16 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
-import { itemQuery } from '../api/console-queries';
 import { FieldList } from '../components/field-list';
 import { RelatedList } from '../components/related-list';
 import { formatDateTime } from '../lib/format';
-import { paths } from '../lib/paths';
 import { DetailFrame } from './detail-frame';
 
 /** An endpoint with its remediation targets and findings. */
 export function EndpointDetail({ slug, id }: { slug: string; id: string }) {
-  const query = useQuery(itemQuery(slug, 'endpoints', id));
   return (
-    <DetailFrame query={query} what="Endpoint" back={{ to: paths.list(slug, 'endpoints'), label: '← Endpoints' }} title={(e) => e.hostname}>
+    <DetailFrame slug={slug} collection="endpoints" id={id} title={(e) => e.hostname}>
       {(e) => (
         <>
           <FieldList
@@ -27,8 +23,8 @@ export function EndpointDetail({ slug, id }: { slug: string; id: string }) {
               ['Updated', formatDateTime(e.updated_at)],
             ]}
           />
-          <RelatedList slug={slug} collection="remediation-targets" filter={{ endpointId: e.id }} title="Remediation targets on this endpoint" />
-          <RelatedList slug={slug} collection="vulnerability-findings" filter={{ endpointId: e.id }} title="Findings on this endpoint" />
+          <RelatedList slug={slug} collection="remediationTargets" filter={{ endpointId: e.id }} title="Remediation targets on this endpoint" />
+          <RelatedList slug={slug} collection="findings" filter={{ endpointId: e.id }} title="Findings on this endpoint" />
         </>
       )}
     </DetailFrame>

@@ -1,6 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { itemQuery } from '../api/console-queries';
 import { KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
 import { FieldList } from '../components/field-list';
 import { formatDateTime, nvdUrl } from '../lib/format';
@@ -9,14 +7,8 @@ import { DetailFrame } from './detail-frame';
 
 /** A vulnerability finding, linked to its endpoint, its target and the CVE at NVD. */
 export function FindingDetail({ slug, id }: { slug: string; id: string }) {
-  const query = useQuery(itemQuery(slug, 'vulnerability-findings', id));
   return (
-    <DetailFrame
-      query={query}
-      what="Vulnerability finding"
-      back={{ to: paths.list(slug, 'vulnerability-findings'), label: '← Vulnerability findings' }}
-      title={(f) => `${f.cve_id}: ${f.title}`}
-    >
+    <DetailFrame slug={slug} collection="findings" id={id} title={(f) => `${f.cve_id}: ${f.title}`}>
       {(f) => (
         <>
           <FieldList
@@ -35,7 +27,7 @@ export function FindingDetail({ slug, id }: { slug: string; id: string }) {
               ['Endpoint', f.endpoint_id ? <Link to={paths.item(slug, 'endpoints', f.endpoint_id)}>Open endpoint</Link> : null],
               [
                 'Remediation target',
-                f.remediation_target_id ? <Link to={paths.item(slug, 'remediation-targets', f.remediation_target_id)}>Open remediation target</Link> : null,
+                f.remediation_target_id ? <Link to={paths.item(slug, 'remediationTargets', f.remediation_target_id)}>Open remediation target</Link> : null,
               ],
               ['Source', f.source],
               ['First detected', formatDateTime(f.first_detected_at)],

@@ -1,22 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { consoleViews } from '../../../contracts/console/views';
 import { organizationsQuery, sessionQuery } from '../api/console-queries';
 import { useRefreshAfterSync } from '../api/use-refresh-after-sync';
 import { SyncIndicator } from '../components/sync-indicator';
 import { paths } from '../lib/paths';
-
-const sections = [
-  ['Dashboard', ''],
-  ['Endpoints', 'endpoints'],
-  ['Remediation targets', 'remediation-targets'],
-  ['Scopes', 'scopes'],
-  ['Vulnerability findings', 'vulnerability-findings'],
-  ['Coverage gaps', 'coverage-gaps'],
-  ['API keys', 'api-keys'],
-  ['Agent configuration', 'agent-config'],
-  ['Organizations', 'organizations'],
-] as const;
 
 /** The frame of every organization's views: organization switcher, navigation, API address. */
 export function Layout() {
@@ -35,9 +24,9 @@ export function Layout() {
       </header>
       <nav className="sidebar" aria-label="Views">
         <ul>
-          {sections.map(([label, section]) => (
+          {consoleViews.map(({ label, section }) => (
             <li key={label}>
-              <NavLink to={section ? `${paths.dashboard(slug)}/${section}` : paths.dashboard(slug)} end={!section}>
+              <NavLink to={paths.view(slug, section)} end={!section}>
                 {label}
               </NavLink>
             </li>
@@ -60,7 +49,7 @@ function OrganizationSwitcher({ slug }: { slug: string }) {
   // Another organization opens on the same view; ids and filters belong to the old one.
   const switchTo = (next: string) => {
     const section = location.pathname.split('/')[3];
-    navigate(section ? `${paths.dashboard(next)}/${section}` : paths.dashboard(next));
+    navigate(paths.view(next, section ?? ''));
   };
   return (
     <div className="org-switcher">

@@ -1,48 +1,37 @@
-import type { Endpoint } from '../../../contracts/endpoint';
-import type { RemediationTarget } from '../../../contracts/remediation-target';
-import type { Scope } from '../../../contracts/scope';
-import type { FindingSeverity } from '../../../contracts/enums';
-import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding';
-import type { CollectionItems, CollectionPath } from '../api/collections';
+import type { CollectionItem, CollectionName, Collections, FilterParameter, SortKey } from '../../../contracts/collections';
+import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from '../../../contracts/enums';
 import { KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
+import type { FilterControl } from '../components/filter-bar';
 import type { Column } from '../components/virtual-table';
 import { formatDate, orDash } from '../lib/format';
 
-/** A filter control of a list: a choice among values, or free text. */
-export type FilterControl =
-  | { name: string; label: string; kind: 'select'; options: readonly { value: string; label: string }[] }
-  | { name: string; label: string; kind: 'text'; placeholder: string; pattern?: string };
+type TextControl = Extract<FilterControl, { kind: 'text' }>;
 
-const choice = (values: readonly string[]) => values.map((value) => ({ value, label: value.replace('_', ' ') }));
-const booleanChoice = (yes: string, no: string) => [
-  { value: 'true', label: yes },
-  { value: 'false', label: no },
-];
-const uuidPattern = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+/** The control of a registry filter: of the filter's kind; a choice offers exactly the filter's values. */
+type ControlOf<F> = F extends { kind: 'choice'; values: infer V }
+  ? { kind: 'choice'; label: string; values: V }
+  : F extends { kind: 'boolean' | 'uuid' }
+    ? Extract<FilterControl, { kind: F['kind'] }>
+    : TextControl;
 
-const severities = ['critical', 'high', 'medium', 'low', 'info'] as const satisfies readonly FindingSeverity[];
-const targetTypes = ['software', 'os_patch', 'configuration', 'service'] as const satisfies readonly RemediationTarget['target_type'][];
-const targetStatuses = ['active', 'stale', 'resolved'] as const satisfies readonly RemediationTarget['status'][];
-const scopeStatuses = ['active', 'paused', 'archived'] as const satisfies readonly Scope['status'][];
-const findingStatuses = ['open', 'remediated'] as const satisfies readonly VulnerabilityFinding['status'][];
-
-/** How a list view shows one collection. */
-export interface ListDefinition<T> {
-  title: string;
-  /** What a row is, for messages: "endpoint". */
-  noun: string;
-  filters: FilterControl[];
-  columns: Column<T>[];
+/**
+ * How a list view shows one collection (its title and noun are the registry's labels). The
+ * filter bar has a control for the search (`q`) and for each filter of the collection's registry
+ * entry, no more: a filter added to the registry does not compile until its control is here.
+ */
+export interface ListDefinition<C extends CollectionName> {
+  /** The controls by query parameter, in the order the filter bar shows them. */
+  filters: { q: TextControl } & { [P in FilterParameter<C>]: ControlOf<Collections[C]['filters'][P]> };
+  /** The columns; a column's sort key is one of the registry's. */
+  columns: Column<CollectionItem<C>, SortKey<C>>[];
 }
 
-const endpoints: ListDefinition<Endpoint> = {
-  title: 'Endpoints',
-  noun: 'endpoint',
-  filters: [
-    { name: 'q', label: 'Search', kind: 'text', placeholder: 'Hostname or IP contains…' },
-    { name: 'osFamily', label: 'OS family', kind: 'select', options: choice(['macos', 'windows', 'linux']) },
-    { name: 'hasAgent', label: 'Agent', kind: 'select', options: booleanChoice('With agent', 'Without agent') },
-  ],
+const endpoints: ListDefinition<'endpoints'> = {
+  filters: {
+    q: { kind: 'text', label: 'Search', placeholder: 'Hostname or IP contains…' },
+    osFamily: { kind: 'choice', label: 'OS family', values: filterableOsFamilies },
+    hasAgent: { kind: 'boolean', label: 'Agent', yes: 'With agent', no: 'Without agent' },
+  },
   columns: [
     { id: 'hostname', header: 'Hostname', width: 'minmax(12rem, 2fr)', cell: (e) => e.hostname, sortKey: 'hostname' },
     { id: 'ip', header: 'IP address', width: 'minmax(8rem, 1fr)', cell: (e) => orDash(e.ip) },
@@ -54,15 +43,13 @@ const endpoints: ListDefinition<Endpoint> = {
   ],
 };
 
-const remediationTargets: ListDefinition<RemediationTarget> = {
-  title: 'Remediation targets',
-  noun: 'remediation target',
-  filters: [
-    { name: 'q', label: 'Search', kind: 'text', placeholder: 'Product, vendor or package…' },
-    { name: 'targetType', label: 'Type', kind: 'select', options: choice(targetTypes) },
-    { name: 'status', label: 'Status', kind: 'select', options: choice(targetStatuses) },
-    { name: 'endpointId', label: 'Endpoint id', kind: 'text', placeholder: 'uuid', pattern: uuidPattern },
-  ],
+const remediationTargets: ListDefinition<'remediationTargets'> = {
+  filters: {
+    q: { kind: 'text', label: 'Search', placeholder: 'Product, vendor or package…' },
+    targetType: { kind: 'choice', label: 'Type', values: targetTypes },
+    status: { kind: 'choice', label: 'Status', values: targetStatuses },
+    endpointId: { kind: 'uuid', label: 'Endpoint id' },
+  },
   columns: [
     { id: 'product', header: 'Product', width: 'minmax(10rem, 2fr)', cell: (t) => orDash(t.product ?? t.package_name), sortKey: 'product' },
     { id: 'vendor', header: 'Vendor', width: 'minmax(7rem, 1fr)', cell: (t) => orDash(t.vendor), sortKey: 'vendor' },
@@ -75,13 +62,11 @@ const remediationTargets: ListDefinition<RemediationTarget> = {
   ],
 };
 
-const scopes: ListDefinition<Scope> = {
-  title: 'Scopes',
-  noun: 'scope',
-  filters: [
-    { name: 'q', label: 'Search', kind: 'text', placeholder: 'Name contains…' },
-    { name: 'status', label: 'Status', kind: 'select', options: choice(scopeStatuses) },
-  ],
+const scopes: ListDefinition<'scopes'> = {
+  filters: {
+    q: { kind: 'text', label: 'Search', placeholder: 'Name contains…' },
+    status: { kind: 'choice', label: 'Status', values: scopeStatuses },
+  },
   columns: [
     { id: 'name', header: 'Name', width: 'minmax(12rem, 2fr)', cell: (s) => s.name, sortKey: 'name' },
     { id: 'status', header: 'Status', width: '7rem', cell: (s) => <StatusBadge status={s.status} />, sortKey: 'status' },
@@ -92,18 +77,16 @@ const scopes: ListDefinition<Scope> = {
   ],
 };
 
-const findings: ListDefinition<VulnerabilityFinding> = {
-  title: 'Vulnerability findings',
-  noun: 'finding',
-  filters: [
-    { name: 'q', label: 'Search', kind: 'text', placeholder: 'CVE, title or hostname contains…' },
-    { name: 'cveId', label: 'CVE', kind: 'text', placeholder: 'CVE-2021-44228' },
-    { name: 'severity', label: 'Severity', kind: 'select', options: choice(severities) },
-    { name: 'status', label: 'Status', kind: 'select', options: choice(findingStatuses) },
-    { name: 'isKev', label: 'KEV', kind: 'select', options: booleanChoice('KEV only', 'Not KEV') },
-    { name: 'endpointId', label: 'Endpoint id', kind: 'text', placeholder: 'uuid', pattern: uuidPattern },
-    { name: 'remediationTargetId', label: 'Target id', kind: 'text', placeholder: 'uuid', pattern: uuidPattern },
-  ],
+const findings: ListDefinition<'findings'> = {
+  filters: {
+    q: { kind: 'text', label: 'Search', placeholder: 'CVE, title or hostname contains…' },
+    cveId: { kind: 'text', label: 'CVE', placeholder: 'CVE-2021-44228' },
+    severity: { kind: 'choice', label: 'Severity', values: findingSeverities },
+    status: { kind: 'choice', label: 'Status', values: findingStatuses },
+    isKev: { kind: 'boolean', label: 'KEV', yes: 'KEV only', no: 'Not KEV' },
+    endpointId: { kind: 'uuid', label: 'Endpoint id' },
+    remediationTargetId: { kind: 'uuid', label: 'Target id' },
+  },
   columns: [
     { id: 'cve', header: 'CVE', width: '9rem', cell: (f) => f.cve_id, sortKey: 'cve_id' },
     { id: 'severity', header: 'Severity', width: '6.5rem', cell: (f) => <SeverityBadge severity={f.severity} />, sortKey: 'severity' },
@@ -117,12 +100,7 @@ const findings: ListDefinition<VulnerabilityFinding> = {
 };
 
 /** The list definition of each collection. */
-export const listDefinitions: { [C in CollectionPath]: ListDefinition<CollectionItems[C]> } = {
-  endpoints,
-  'remediation-targets': remediationTargets,
-  scopes,
-  'vulnerability-findings': findings,
-};
+export const listDefinitions: { [C in CollectionName]: ListDefinition<C> } = { endpoints, remediationTargets, scopes, findings };
 
 /** The columns of a findings table, for the views that list findings of something. */
 export const findingColumns = findings.columns;

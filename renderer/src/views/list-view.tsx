@@ -1,12 +1,13 @@
-import type { QueryKey } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { type CollectionItems, type CollectionPath, listFiltersOf, pageSize } from '../api/collections';
+import { collectionBasics } from '../../../contracts/collection-basics';
+import type { CollectionItem, CollectionName } from '../../../contracts/collections';
 import { listPageQuery } from '../api/console-queries';
+import { type ListFilters, pageSize } from '../api/list-pages';
 import { CsvExportButton } from '../components/csv-export-button';
 import { FilterBar } from '../components/filter-bar';
 import { type TableSort, VirtualTable } from '../components/virtual-table';
-import { useQuery } from '@tanstack/react-query';
 import { paths } from '../lib/paths';
 import { listDefinitions } from './list-definitions';
 
@@ -24,8 +25,21 @@ function nextSort(current: TableSort, key: string): string {
   return key === 'created_at' && !descending ? '' : `${descending ? '-' : ''}${key}`;
 }
 
+/**
+ * The filters of a list read from URL search parameters: only the list's own (its filter bar's
+ * controls, which are the registry's filters and `q`) and `sort`, non-empty, in a stable order.
+ */
+function listFiltersOf(collection: CollectionName, search: URLSearchParams): ListFilters {
+  const filters: ListFilters = {};
+  for (const name of [...Object.keys(listDefinitions[collection].filters), 'sort']) {
+    const value = search.get(name);
+    if (value) filters[name] = value;
+  }
+  return filters;
+}
+
 /** The pages a list view asks for first, from its URL: the first (its total) and the one its scroll position falls on. */
-export function firstListPages(slug: string, collection: CollectionPath, search: URLSearchParams) {
+export function firstListPages(slug: string, collection: CollectionName, search: URLSearchParams) {
   const filters = listFiltersOf(collection, search);
   const anchor = Math.floor((wholeNumber(search.get('offset')) ?? 0) / pageSize) * pageSize;
   return [...new Set([0, anchor])].map((offset) => listPageQuery(slug, collection, filters, offset));
@@ -35,10 +49,11 @@ export function firstListPages(slug: string, collection: CollectionPath, search:
  * A list of one collection: filters, sort, scroll position (`offset`) and selected row (`row`)
  * live in the URL, so that a view can be bookmarked and the back button restores it.
  */
-export function ListView<C extends CollectionPath>({ slug, collection }: { slug: string; collection: C }) {
+export function ListView<C extends CollectionName>({ slug, collection }: { slug: string; collection: C }) {
   const [search, setSearch] = useSearchParams();
   const navigate = useNavigate();
   const definition = listDefinitions[collection];
+  const { labels } = collectionBasics[collection];
   const filters = useMemo(() => listFiltersOf(collection, search), [collection, search]);
   const filterKey = JSON.stringify(filters);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- filterKey stands for filters: a new object with the same filters must not refetch.
@@ -71,25 +86,25 @@ export function ListView<C extends CollectionPath>({ slug, collection }: { slug:
   );
   const sort = tableSort(filters.sort);
   const onSort = (key: string) => setFilter('sort', nextSort(sort, key));
-  const open = useCallback((item: CollectionItems[C]) => navigate(paths.item(slug, collection, item.id)), [navigate, slug, collection]);
+  const open = useCallback((item: CollectionItem<C>) => navigate(paths.item(slug, collection, item.id)), [navigate, slug, collection]);
 
   return (
     <section className="view view--list" aria-labelledby="view-title">
       <header className="view__header">
-        <h1 id="view-title">{definition.title}</h1>
+        <h1 id="view-title">{labels.title}</h1>
         <CsvExportButton slug={slug} collection={collection} filters={filters} total={first.data?.total} />
       </header>
       <FilterBar controls={definition.filters} values={filters} onChange={setFilter} />
-      <VirtualTable<CollectionItems[C], QueryKey>
+      <VirtualTable
         key={`${slug}/${collection}/${filterKey}`}
-        label={definition.title}
-        columns={definition.columns as never}
-        pageQuery={pageQuery as never}
+        label={labels.title}
+        columns={definition.columns}
+        pageQuery={pageQuery}
         initialTopRow={wholeNumber(search.get('offset'))}
         initialActiveRow={wholeNumber(search.get('row'))}
         onViewChange={onViewChange}
         onOpen={open}
-        emptyMessage={`No ${definition.noun}s match these filters.`}
+        emptyMessage={`No ${labels.noun}s match these filters.`}
         sort={sort}
         onSort={onSort}
       />

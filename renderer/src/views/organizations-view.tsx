@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import type { ConsoleOrganization } from '../../../contracts/console/organizations';
 import type { SyncStatus as ConsoleSyncStatus } from '../../../contracts/console/sync';
 import { organizationsQuery, syncOverviewQuery } from '../api/console-queries';
-import { useDisconnectOrganization, useStartSync } from '../api/organization-mutations';
+import { useConnectOrganization, useDisconnectOrganization, useStartSync } from '../api/organization-mutations';
 import { ConnectOrganizationForm } from '../components/connect-organization-form';
 import { PlainTableHead } from '../components/plain-table-head';
 import { Loading, QueryError } from '../components/query-state';
@@ -20,7 +20,8 @@ import '../styles/organizations.css';
 export function OrganizationsView({ slug }: { slug: string }) {
   const organizations = useQuery(organizationsQuery());
   const overview = useQuery(syncOverviewQuery());
-  const [connected, setConnected] = useState<ConsoleOrganization | undefined>(undefined);
+  const connect = useConnectOrganization();
+  const connected = connect.data;
 
   return (
     <section className="view" aria-labelledby="view-title">
@@ -31,7 +32,7 @@ export function OrganizationsView({ slug }: { slug: string }) {
         Local organizations keep their data here. A replica copies a remote tenant through its v1 API: it syncs in the background every 15
         minutes, and on demand.
       </p>
-      <ConnectOrganizationForm onConnected={setConnected} />
+      <ConnectOrganizationForm connect={connect} />
       {connected ? (
         <p className="notice" role="status">
           Connected “{connected.name}” ({connected.slug}); its first sync has started.

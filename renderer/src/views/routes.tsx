@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { type LoaderFunctionArgs, Navigate, type RouteObject, useParams } from 'react-router';
-import type { CollectionPath } from '../api/collections';
+import { collectionBasics } from '../../../contracts/collection-basics';
+import type { CollectionName } from '../../../contracts/collections';
 import { dashboardQuery, organizationsQuery } from '../api/console-queries';
 import { queryClient } from '../api/query-client';
 import { Loading, QueryError } from '../components/query-state';
@@ -37,15 +38,13 @@ function withParams(render: (slug: string, id: string) => ReactNode) {
   return <Routed />;
 }
 
-const list = (collection: CollectionPath) => withParams((slug) => <ListView slug={slug} collection={collection} />);
-
 /*
  * Loaders that only start fetching what a view shows first, as the navigation begins: the view
  * would ask for it once rendered and mounted, a render later. They do not wait for the answer;
  * the view shows its own loading state.
  */
 const prefetchList =
-  (collection: CollectionPath) =>
+  (collection: CollectionName) =>
   ({ params, request }: LoaderFunctionArgs) => {
     for (const page of firstListPages(params.slug ?? '', collection, new URL(request.url).searchParams)) void queryClient.prefetchQuery(page);
     return null;
@@ -55,6 +54,15 @@ const prefetchDashboard = ({ params }: LoaderFunctionArgs) => {
   return null;
 };
 
+/** A collection's list and its items' detail pages, under the collection's path. */
+function collectionRoutes(collection: CollectionName, Detail: (props: { slug: string; id: string }) => ReactNode): RouteObject[] {
+  const { path } = collectionBasics[collection];
+  return [
+    { path, loader: prefetchList(collection), element: withParams((slug) => <ListView slug={slug} collection={collection} />) },
+    { path: `${path}/:id`, element: withParams((slug, id) => <Detail slug={slug} id={id} />) },
+  ];
+}
+
 /** The console's routes: every view state is in the URL, so a view can be bookmarked. */
 export const routes: RouteObject[] = [
   { path: '/', element: <Home /> },
@@ -63,14 +71,10 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     children: [
       { index: true, loader: prefetchDashboard, element: withParams((slug) => <DashboardView slug={slug} />) },
-      { path: 'endpoints', loader: prefetchList('endpoints'), element: list('endpoints') },
-      { path: 'endpoints/:id', element: withParams((slug, id) => <EndpointDetail slug={slug} id={id} />) },
-      { path: 'remediation-targets', loader: prefetchList('remediation-targets'), element: list('remediation-targets') },
-      { path: 'remediation-targets/:id', element: withParams((slug, id) => <TargetDetail slug={slug} id={id} />) },
-      { path: 'scopes', loader: prefetchList('scopes'), element: list('scopes') },
-      { path: 'scopes/:id', element: withParams((slug, id) => <ScopeDetail slug={slug} id={id} />) },
-      { path: 'vulnerability-findings', loader: prefetchList('vulnerability-findings'), element: list('vulnerability-findings') },
-      { path: 'vulnerability-findings/:id', element: withParams((slug, id) => <FindingDetail slug={slug} id={id} />) },
+      ...collectionRoutes('endpoints', EndpointDetail),
+      ...collectionRoutes('remediationTargets', TargetDetail),
+      ...collectionRoutes('scopes', ScopeDetail),
+      ...collectionRoutes('findings', FindingDetail),
       { path: 'coverage-gaps', element: withParams((slug) => <CoverageGapsView slug={slug} />) },
       { path: 'api-keys', element: withParams((slug) => <ApiKeysView slug={slug} />) },
       { path: 'agent-config', element: withParams((slug) => <AgentConfigView slug={slug} />) },

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { findingStatuses } from '../../../contracts/enums';
 import type { Scope } from '../../../contracts/scope';
-import { itemQuery, scopeCoverageQuery, scopeCoveredFindingsQuery } from '../api/console-queries';
+import { scopeCoverageQuery, scopeCoveredFindingsQuery } from '../api/console-queries';
 import { StatusBadge } from '../components/badges';
 import { CoverageFigures, UnevaluatedNotice } from '../components/coverage-summary';
 import { FieldList } from '../components/field-list';
@@ -18,9 +19,8 @@ const list = (values: readonly (string | number)[] | undefined) => (values?.leng
 
 /** A scope, its filters, and what it covers in the replica. */
 export function ScopeDetail({ slug, id }: { slug: string; id: string }) {
-  const query = useQuery(itemQuery(slug, 'scopes', id));
   return (
-    <DetailFrame query={query} what="Scope" back={{ to: paths.list(slug, 'scopes'), label: '← Scopes' }} title={(s) => s.name}>
+    <DetailFrame slug={slug} collection="scopes" id={id} title={(s) => s.name}>
       {(s) => (
         <>
           <ScopeFilters scope={s} />
@@ -82,7 +82,7 @@ function ScopeCoverageSection({ slug, scopeId }: { slug: string; scopeId: string
           <UnevaluatedNotice criteria={coverage.data.unevaluated} />
           <CoverageFigures counts={coverage.data.counts} label="Covered findings" />
           <FilterBar
-            controls={[{ name: 'status', label: 'Status', kind: 'select', options: [{ value: 'open', label: 'open' }, { value: 'remediated', label: 'remediated' }] }]}
+            controls={{ status: { kind: 'choice', label: 'Status', values: findingStatuses } }}
             values={filters}
             onChange={(name, value) =>
               setSearch((previous) => {
@@ -98,7 +98,7 @@ function ScopeCoverageSection({ slug, scopeId }: { slug: string; scopeId: string
             label="Covered findings"
             columns={findingColumns}
             pageQuery={pageQuery}
-            onOpen={(finding) => navigate(paths.item(slug, 'vulnerability-findings', finding.id))}
+            onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id))}
             emptyMessage="This scope covers no findings."
           />
         </>

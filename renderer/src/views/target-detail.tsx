@@ -1,6 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { itemQuery } from '../api/console-queries';
 import { StatusBadge } from '../components/badges';
 import { FieldList } from '../components/field-list';
 import { RelatedList } from '../components/related-list';
@@ -10,12 +8,11 @@ import { DetailFrame } from './detail-frame';
 
 /** A remediation target with its endpoint and findings. */
 export function TargetDetail({ slug, id }: { slug: string; id: string }) {
-  const query = useQuery(itemQuery(slug, 'remediation-targets', id));
   return (
     <DetailFrame
-      query={query}
-      what="Remediation target"
-      back={{ to: paths.list(slug, 'remediation-targets'), label: '← Remediation targets' }}
+      slug={slug}
+      collection="remediationTargets"
+      id={id}
       title={(t) => [t.vendor, t.product ?? t.package_name ?? t.target_type, t.version].filter(Boolean).join(' ')}
     >
       {(t) => (
@@ -52,7 +49,7 @@ export function TargetDetail({ slug, id }: { slug: string; id: string }) {
               ['Updated', formatDateTime(t.updated_at)],
             ]}
           />
-          <RelatedList slug={slug} collection="vulnerability-findings" filter={{ remediationTargetId: t.id }} title="Findings of this target" />
+          <RelatedList slug={slug} collection="findings" filter={{ remediationTargetId: t.id }} title="Findings of this target" />
         </>
       )}
     </DetailFrame>
