@@ -11,9 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../package-root.js';
 import type { Inventory } from '../../contracts/inventory.js';
 import { Store } from '../store/store.js';
-import { type FakeRemote, startFakeRemote } from './fake-remote.js';
-import { sampleInventory } from './sample-inventory.js';
-import { expectedLists, replicaLists } from './sync-test-support.js';
+import { type FakeRemote, startFakeRemote } from '../test/support/fake-remote.js';
+import { sampleInventory } from '../test/support/sample-inventory.js';
+import { expectedLists, replicaLists } from '../test/support/sync-fixtures.js';
 
 const bin = path.join(packageRoot(), 'bin', 'remediation-console.js');
 const folders: string[] = [];

@@ -7,11 +7,11 @@ import { afterAll, expect, it } from 'vitest';
 import { resolveOrganization } from './organization-param.js';
 import { HttpError, sendError } from '../http-error.js';
 import { keyFileSealer } from '../../secrets/key-file-sealer.js';
-import { startFakeRemote } from '../../sync/fake-remote.js';
-import { sampleInventory } from '../../sync/sample-inventory.js';
+import { startFakeRemote } from '../../test/support/fake-remote.js';
+import { sampleInventory } from '../../test/support/sample-inventory.js';
 import { syncRoutes } from './sync-routes.js';
 import { SyncScheduler } from '../../sync/sync-scheduler.js';
-import { fastPolicy, storeWithReplica } from '../../sync/sync-test-support.js';
+import { fastPolicy, storeWithReplica } from '../../test/support/sync-fixtures.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
