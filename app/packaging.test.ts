@@ -40,7 +40,7 @@ describe('the packaged desktop app', () => {
   let asarFiles: string[];
 
   beforeAll(() => {
-    for (const built of ['dist/app/main.js', 'dist/renderer/index.html', 'dist/server/cli/main.js']) {
+    for (const built of ['dist/app/main.js', 'dist/renderer/index.html', 'dist/server/command-line.js']) {
       if (!fs.existsSync(path.join(repositoryRoot, built))) throw new Error(`${built} is missing: run npm run build first`);
     }
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'packaging-'));
