@@ -5,7 +5,7 @@ import path from 'node:path';
 
 const repositoryRoot = import.meta.dirname;
 const domain = ['server/organizations', 'server/sync', 'server/remote', 'server/secrets', 'server/agent-config', 'server/demo'];
-const serverLayers = ['contracts', 'store', 'domain', 'http', 'cli', 'composition'];
+const belowApp = ['contracts', 'store', 'domain', 'http', 'cli', 'composition'];
 
 /**
  * The layers, bottom first. A module imports from its own layer and from `imports`; a test
@@ -21,9 +21,9 @@ export const layers = [
   { name: 'cli', roots: ['server/cli'], imports: ['contracts', 'store', 'domain'], testSupport: ['server test support'] },
   // What wires the server together: start-console-server.ts, the command line's entry, serve.
   { name: 'composition', roots: ['server'], filesOnly: true, imports: ['contracts', 'store', 'domain', 'http', 'cli'], testSupport: ['server test support'] },
-  { name: 'server test support', roots: ['server/test'], imports: serverLayers },
-  { name: 'app', roots: ['app'], imports: serverLayers, testSupport: ['server test support', 'app test support'] },
-  { name: 'app test support', roots: ['app/test'], imports: ['app', ...serverLayers, 'server test support'] },
+  { name: 'server test support', roots: ['server/test'], imports: belowApp },
+  { name: 'app', roots: ['app'], imports: belowApp, testSupport: ['server test support', 'app test support'] },
+  { name: 'app test support', roots: ['app/test'], imports: ['app', ...belowApp, 'server test support'] },
   { name: 'renderer', roots: ['renderer'], imports: ['contracts'] },
   // Harnesses that run the product from outside: nothing imports them, and they import anything.
   { name: 'e2e and bench', roots: ['e2e', 'e2e-electron', 'bench'], harness: true },
