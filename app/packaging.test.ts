@@ -40,7 +40,7 @@ describe('the packaged desktop app', () => {
   let asarFiles: string[];
 
   beforeAll(() => {
-    for (const built of ['dist/app/main.js', 'dist/renderer/index.html', 'dist/server/cli/main.js']) {
+    for (const built of ['dist/app/main.js', 'dist/renderer/index.html', 'dist/server/command-line.js']) {
       if (!fs.existsSync(path.join(repositoryRoot, built))) throw new Error(`${built} is missing: run npm run build first`);
     }
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'packaging-'));
@@ -73,15 +73,25 @@ describe('the packaged desktop app', () => {
     }
   });
 
-  it('ships no sources, tests, source maps or development dependencies', () => {
+  it('ships no sources, source maps or development dependencies', () => {
     const unwanted = asarFiles.filter(
       (file) =>
         /^\/(app|server|renderer|e2e|e2e-electron|bench|resources)\//.test(file) ||
-        /\.map$|\.test\.js$|\/test-support\.js$/.test(file) ||
-        /^\/dist\/server\/test\//.test(file) ||
+        /\.map$/.test(file) ||
         /^\/node_modules\/(electron|react|react-dom|vite|vitest|typescript|playwright-core|@playwright)\//.test(file),
     );
     expect(unwanted).toEqual([]);
+  });
+
+  it('ships no test support: no tests, no test-support folder, no fake remote, no sample inventory', () => {
+    const testSupport = asarFiles.filter(
+      (file) =>
+        /\.test\.js$/.test(file) ||
+        /^\/dist\/(server|app)\/test\//.test(file) ||
+        /^\/dist\/.*\/test-support(\.js$|\/)/.test(file) ||
+        /^\/dist\/.*\/(fake-remote|sample-inventory|sync-fixtures|admin-tools|csv)\.js$/.test(file),
+    );
+    expect(testSupport).toEqual([]);
   });
 
   it('flips the fuses of the security checklist in the Electron binary', () => {

@@ -13,7 +13,7 @@ import type { DatasetSize, Inventory } from '../contracts/inventory.js';
 import { keyFileSealer } from '../server/secrets/key-file-sealer.js';
 import { dataDirectoryFiles } from '../server/store/data-directory.js';
 import { Store } from '../server/store/store.js';
-import { startFakeRemote } from '../server/sync/fake-remote.js';
+import { startFakeRemote } from '../server/test/support/fake-remote.js';
 import { fetchPage } from '../server/sync/remote-pages.js';
 import { type SyncReport, syncOrganization } from '../server/sync/sync-organization.js';
 import { defaultSyncPolicy } from '../server/sync/sync-policy.js';

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const entry = new URL('../dist/server/cli/main.js', import.meta.url);
+const entry = new URL('../dist/server/command-line.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
   console.error('remediation-console is not built yet: run "npm run build" first.');
   process.exit(1);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, listTotal, openConsole, test } from './support/console-page.js';
-import { parseCsv } from './support/csv.js';
+import { parseCsv } from '../server/test/support/csv.js';
 
 test('CSV export downloads every row of the filtered list', async ({ page }) => {
   await openConsole(page, '/orgs/demo/vulnerability-findings?severity=high&status=open');

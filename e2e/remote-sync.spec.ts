@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type HoldingProxy, startHoldingProxy } from './support/holding-proxy.js';
-import { expect, expectAccessible, listTotal, openConsole, screenshot, test } from './support/console-page.js';
+import type { SyncStatus } from '../contracts/console/sync.js';
+import { expect, expectAccessible, listTotal, openConsole, screenshot, server, test } from './support/console-page.js';
 import { consoleUrlOf, demoKeyOf, serve, stop } from './support/serve-process.js';
 
 // The remote tenant is a second `serve` on its own data directory, with its generated demo
@@ -97,6 +98,28 @@ test('connects a remote tenant: inline errors, then the first sync with its prog
   await expect(row.getByTestId(`sync-state-${slug}`)).toHaveText('idle');
   await expect(row.getByTestId(`sync-error-${slug}`)).toHaveText('—');
   await expect(row).not.toContainText('Never');
+});
+
+test('runs an incremental sync with Sync now and a full one with Full sync', async ({ page, request }) => {
+  const status = async () =>
+    (await (await request.get(`${server.baseUrl}/app/orgs/${slug}/sync`, { headers: { 'x-console-token': server.token } })).json()) as SyncStatus;
+  /** Clicks the button, then waits for the sync it started to end; answers the mode it ran in. */
+  const syncModeOf = async (button: string) => {
+    const before = (await status()).state.lastAttemptAt;
+    await page.getByRole('button', { name: `${button} ${slug}` }).click();
+    await expect.poll(async () => {
+      const now = await status();
+      return !now.running && now.state.lastAttemptAt !== before;
+    }, { timeout: 60_000 }).toBe(true);
+    const { state } = await status();
+    expect(state.lastError).toBeNull();
+    return state.lastSuccessMode;
+  };
+
+  await openConsole(page, '/orgs/demo/organizations');
+  expect(await syncModeOf('Sync now')).toBe('incremental');
+  expect(await syncModeOf('Full sync')).toBe('full');
+  await expect(page.getByTestId(`sync-state-${slug}`)).toHaveText('idle');
 });
 
 test("shows a failed sync's reason when the remote is stopped, then disconnects the replica", async ({ page }) => {

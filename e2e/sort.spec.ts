@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, openConsole, test } from './support/console-page.js';
-import { parseCsv } from './support/csv.js';
+import { parseCsv } from '../server/test/support/csv.js';
 
 const severityRank = ['info', 'low', 'medium', 'high', 'critical'];
 const byText = (a: string, b: string) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0);

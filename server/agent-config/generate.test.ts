@@ -7,7 +7,7 @@ import { agentCodeRequirement } from './agent-identity.js';
 import { AgentConfigInputError, AgentConfigSigningError } from './errors.js';
 import { generateAgentConfig, type GenerateAgentConfigInput } from './generate.js';
 import { createSigningIdentity, type SigningIdentity } from './signing-identity.js';
-import { opensslCmsVerify, pythonPlist, pythonZipNames, tempFiles } from './test-support.js';
+import { opensslCmsVerify, pythonPlist, pythonZipNames, tempFiles } from '../test/support/admin-tools.js';
 import { extractProfile, verifyAgentConfig } from './verify.js';
 
 const organization = { id: '5f2b8c1e-7a3d-4e9f-8b6a-1c2d3e4f5a6b', slug: 'acme', name: 'Acme & Söhne <IT>' };

@@ -2,7 +2,7 @@ import { createPublicKey, X509Certificate } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certificateFingerprint, createSigningIdentity, type SigningIdentity } from './signing-identity.js';
-import { openssl, tempFiles } from './test-support.js';
+import { openssl, tempFiles } from '../test/support/admin-tools.js';
 
 const files = tempFiles();
 afterAll(() => rmSync(files.dir, { recursive: true, force: true }));

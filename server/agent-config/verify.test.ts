@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentConfigVerificationError } from './errors.js';
 import { generateAgentConfig } from './generate.js';
 import { createSigningIdentity, type SigningIdentity } from './signing-identity.js';
-import { opensslCmsVerify, tempFiles } from './test-support.js';
+import { opensslCmsVerify, tempFiles } from '../test/support/admin-tools.js';
 import { extractProfile, verifyAgentConfig } from './verify.js';
 
 const orgA = { id: '11111111-2222-4333-8444-555555555555', slug: 'org-a', name: 'Organization A' };

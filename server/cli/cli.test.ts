@@ -4,14 +4,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { packageRoot } from '../package-root.js';
 import { dataDirectoryFiles } from '../store/data-directory.js';
+import { cliBinary } from '../test/support/cli-binary.js';
 
 // A test here runs tens of CLI processes one after the other, each a Node start-up: seconds on a
 // quiet machine, minutes on a loaded one, where the default timeout failed them mid-way.
 vi.setConfig({ testTimeout: 300_000 });
 
-const bin = path.join(packageRoot(), 'bin', 'remediation-console.js');
 const folders: string[] = [];
 const children: ChildProcessWithoutNullStreams[] = [];
 afterAll(() => {
@@ -27,7 +26,7 @@ function newDataDir(): string {
 
 /** Runs the built command line to completion. */
 function cli(dataDir: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [bin, ...args], {
+  const result = spawnSync(process.execPath, [cliBinary, ...args], {
     encoding: 'utf8',
     env: { ...process.env, REMEDIATION_CONSOLE_DATA_DIR: dataDir },
   });
@@ -36,7 +35,7 @@ function cli(dataDir: string, ...args: string[]) {
 
 /** Starts `serve` and waits for the lines it prints once it listens. */
 async function serve(dataDir: string, ...args: string[]) {
-  const child = spawn(process.execPath, [bin, 'serve', '--data-dir', dataDir, ...args]);
+  const child = spawn(process.execPath, [cliBinary, 'serve', '--data-dir', dataDir, ...args]);
   children.push(child);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

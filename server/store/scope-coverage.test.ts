@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateInventory } from '../demo/generate.js';
 import type { Inventory } from '../../contracts/inventory.js';
 import type { Scope } from '../../contracts/scope.js';
 import { findingSeverities } from '../../contracts/enums.js';
-import type { VulnerabilityFinding } from '../../contracts/vulnerability-finding.js';
 import { isCoverageGap, scopeCovers } from '../test/support/coverage-oracle.js';
+import { demoInventory, inDefaultOrder } from '../test/support/fixtures.js';
 import { Store } from './store.js';
 
 /**
@@ -14,7 +13,7 @@ import { Store } from './store.js';
  * rules written plainly (coverage-oracle.ts), on random scopes over a generated demo dataset
  * with some findings pointing at endpoints and targets the replica lacks, or without a score.
  */
-const base = generateInventory('demo', 11);
+const base = demoInventory(11);
 const inventory: Inventory = {
   ...base,
   findings: base.findings.map((finding, index) => {
@@ -25,8 +24,6 @@ const inventory: Inventory = {
     return finding;
   }),
 };
-const inDefaultOrder = (findings: VulnerabilityFinding[]) =>
-  [...findings].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || (a.id < b.id ? -1 : 1));
 const findingsInOrder = inDefaultOrder(inventory.findings);
 
 let store: Store;

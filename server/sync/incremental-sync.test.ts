@@ -5,11 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Inventory } from '../../contracts/inventory.js';
 import { keyFileSealer } from '../secrets/key-file-sealer.js';
 import type { Store } from '../store/store.js';
-import { type FakeRemote, type FakeRemoteOptions, startFakeRemote } from './fake-remote.js';
-import { sampleInventory } from './sample-inventory.js';
+import { type FakeRemote, type FakeRemoteOptions, startFakeRemote } from '../test/support/fake-remote.js';
+import { sampleInventory } from '../test/support/sample-inventory.js';
 import { type SyncOptions, syncOrganization } from './sync-organization.js';
 import { SyncScheduler } from './sync-scheduler.js';
-import { expectedLists, fastPolicy, replicaLists, storeWithReplica } from './sync-test-support.js';
+import { expectedLists, fastPolicy, replicaLists, storeWithReplica } from '../test/support/sync-fixtures.js';
 
 const sizes = { endpoints: 40, targetsPerEndpoint: 3, findingsPerTarget: 3, scopes: 6 };
 const remotes: FakeRemote[] = [];

@@ -8,14 +8,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../package-root.js';
 import type { Inventory } from '../../contracts/inventory.js';
 import { Store } from '../store/store.js';
-import { type FakeRemote, startFakeRemote } from './fake-remote.js';
-import { sampleInventory } from './sample-inventory.js';
-import { expectedLists, replicaLists } from './sync-test-support.js';
+import { cliBinary } from '../test/support/cli-binary.js';
+import { type FakeRemote, startFakeRemote } from '../test/support/fake-remote.js';
+import { sampleInventory } from '../test/support/sample-inventory.js';
+import { expectedLists, replicaLists } from '../test/support/sync-fixtures.js';
 
-const bin = path.join(packageRoot(), 'bin', 'remediation-console.js');
 const folders: string[] = [];
 const children: ChildProcessWithoutNullStreams[] = [];
 const remotes: FakeRemote[] = [];
@@ -33,7 +32,7 @@ function tempDir(prefix: string): string {
 
 /** Runs the built command line to completion, without blocking: the fake remotes live in this process. */
 async function cli(dataDir: string, ...args: string[]) {
-  const child = spawn(process.execPath, [bin, ...args, '--data-dir', dataDir]);
+  const child = spawn(process.execPath, [cliBinary, ...args, '--data-dir', dataDir]);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -44,7 +43,7 @@ async function cli(dataDir: string, ...args: string[]) {
 
 /** Starts `serve` on a free port; resolves with its URL and, on a first start, the demo key. */
 async function serve(dataDir: string): Promise<{ url: string; demoKey: string | undefined; child: ChildProcessWithoutNullStreams }> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir]);
+  const child = spawn(process.execPath, [cliBinary, 'serve', '--port', '0', '--data-dir', dataDir]);
   children.push(child);
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -173,7 +172,7 @@ describe('a sync killed at random moments', () => {
     /** Runs a full sync; `onLine` hears each line it prints, with the milliseconds since its start. */
     const runSync = async (onLine: (line: string, at: number, child: ChildProcessWithoutNullStreams) => void = () => undefined) => {
       const started = performance.now();
-      const child = spawn(process.execPath, [bin, 'sync', '--org', 'r', '--full', '--data-dir', dataDir]);
+      const child = spawn(process.execPath, [cliBinary, 'sync', '--org', 'r', '--full', '--data-dir', dataDir]);
       children.push(child);
       child.stdout.on('data', (chunk: Buffer) => {
         for (const line of chunk.toString().split('\n')) if (line !== '') onLine(line, performance.now() - started, child);

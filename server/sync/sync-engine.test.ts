@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Inventory } from '../../contracts/inventory.js';
 import type { Store } from '../store/store.js';
-import { type FakeRemote, type FakeRemoteOptions, startFakeRemote } from './fake-remote.js';
-import { sampleInventory } from './sample-inventory.js';
+import { type FakeRemote, type FakeRemoteOptions, startFakeRemote } from '../test/support/fake-remote.js';
+import { sampleInventory } from '../test/support/sample-inventory.js';
 import { SyncFailedError } from './sync-errors.js';
 import { type SyncOptions, type SyncProgress, syncOrganization } from './sync-organization.js';
-import { expectedLists, fastPolicy, replicaLists, storeWithReplica } from './sync-test-support.js';
+import { expectedLists, fastPolicy, replicaLists, storeWithReplica } from '../test/support/sync-fixtures.js';
 
 const small = { endpoints: 25, targetsPerEndpoint: 3, findingsPerTarget: 3, scopes: 4 };
 const remotes: FakeRemote[] = [];

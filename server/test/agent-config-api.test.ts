@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectReplicaOrganization } from '../organizations/manage-organizations.js';
-import { packageRoot } from '../package-root.js';
 import { apiGet } from './support/api-client.js';
+import { cliBinary } from './support/cli-binary.js';
 import { smallInventory } from './support/fixtures.js';
 import { type TestServer, startTestServer } from './support/test-server.js';
 
@@ -127,12 +127,11 @@ describe('GET /v1/agent/config', () => {
 describe('GET /v1/agent/config of a replica organization', () => {
   let remote: ChildProcessWithoutNullStreams;
   const remoteDir = path.join(work, 'remote');
-  const bin = path.join(packageRoot(), 'bin', 'remediation-console.js');
   let remoteUrl = '';
   let remoteKey = '';
 
   beforeAll(async () => {
-    remote = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', remoteDir]);
+    remote = spawn(process.execPath, [cliBinary, 'serve', '--port', '0', '--data-dir', remoteDir]);
     let output = '';
     await new Promise<void>((resolve, reject) => {
       remote.stdout.on('data', (chunk: Buffer) => {
@@ -154,7 +153,7 @@ describe('GET /v1/agent/config of a replica organization', () => {
     const { response, bytes } = await download('?platform=macos&profile=mdm-full', key);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="remediation-agent-demo-macos-mdm-full.mobileconfig"');
-    const remoteCert = spawnSync(process.execPath, [bin, 'orgs', 'cert', '--org', 'demo', '--data-dir', remoteDir], { encoding: 'utf8' }).stdout;
+    const remoteCert = spawnSync(process.execPath, [cliBinary, 'orgs', 'cert', '--org', 'demo', '--data-dir', remoteDir], { encoding: 'utf8' }).stdout;
     expect(opensslVerify(bytes, remoteCert)).toBe(0);
     expect(opensslVerify(bytes, acme().organization.certificatePem!)).not.toBe(0);
   });

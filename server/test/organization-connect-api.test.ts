@@ -6,9 +6,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRemoteTenant } from '../organizations/manage-organizations.js';
 import { keyFileSealer } from '../secrets/key-file-sealer.js';
-import { type FakeRemote, startFakeRemote } from '../sync/fake-remote.js';
-import { sampleInventory } from '../sync/sample-inventory.js';
-import { fastPolicy } from '../sync/sync-test-support.js';
+import { type FakeRemote, startFakeRemote } from './support/fake-remote.js';
+import { sampleInventory } from './support/sample-inventory.js';
+import { fastPolicy } from './support/sync-fixtures.js';
 import { smallInventory } from './support/fixtures.js';
 import { type ConsoleTestServer, startConsoleTestServer } from './support/console-test-server.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCsv } from '../../../e2e/support/csv.js';
+import { parseCsv } from '../../test/support/csv.js';
 import { consoleInventory } from '../../test/support/console-inventory.js';
 import { type ConsoleTestServer, startConsoleTestServer } from '../../test/support/console-test-server.js';
 

@@ -1,64 +1,126 @@
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import express from 'express';
-import { afterAll, expect, it } from 'vitest';
-import { resolveOrganization } from './organization-param.js';
-import { HttpError, sendError } from '../http-error.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SyncStatus } from '../../../contracts/console/sync.js';
 import { keyFileSealer } from '../../secrets/key-file-sealer.js';
-import { startFakeRemote } from '../../sync/fake-remote.js';
-import { sampleInventory } from '../../sync/sample-inventory.js';
-import { syncRoutes } from './sync-routes.js';
-import { SyncScheduler } from '../../sync/sync-scheduler.js';
-import { fastPolicy, storeWithReplica } from '../../sync/sync-test-support.js';
+import { type ConsoleTestServer, startConsoleTestServer } from '../../test/support/console-test-server.js';
+import { type FakeRemote, startFakeRemote } from '../../test/support/fake-remote.js';
+import { smallInventory } from '../../test/support/fixtures.js';
+import { sampleInventory } from '../../test/support/sample-inventory.js';
+import { fastPolicy } from '../../test/support/sync-fixtures.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
+// The sync routes through the app the product builds (createHttpApp with /app, as
+// startConsoleServer wires it): its query parser is off, so `?full=` is read only where the
+// route parses the query itself. A replica "replica" of a fake remote, connected through /app
+// (which runs its first, full, sync), and a local organization "home".
+let server: ConsoleTestServer;
+let remote: FakeRemote;
+let sealerDir: string;
+/** Delay of each list page of the remote, so that a sync can be caught running. */
+let pageDelayMs = 0;
+
+beforeAll(async () => {
+  sealerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-sync-routes-'));
+  remote = await startFakeRemote({ inventory: sampleInventory(), fault: () => (pageDelayMs ? { delayMs: pageDelayMs } : undefined) });
+  server = await startConsoleTestServer([{ slug: 'home', inventory: smallInventory(5, 5) }], {
+    sealer: keyFileSealer(path.join(sealerDir, 'sealing.key')),
+    syncPolicy: fastPolicy,
+  });
+  const connected = await server.app('/organizations', { method: 'POST', body: { slug: 'replica', remoteUrl: remote.url, apiKey: remote.apiKey } });
+  expect(connected.status).toBe(201);
+  await syncEnded();
+});
 afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
+  await server.close();
+  await remote.close();
+  fs.rmSync(sealerDir, { recursive: true, force: true });
 });
 
-it('starts a sync with POST /sync, joins a running one, and answers its status with GET /sync', async () => {
-  const remote = await startFakeRemote({ inventory: sampleInventory(), fault: () => ({ delayMs: 20 }) });
-  cleanups.push(() => remote.close());
-  const { store, organization } = await storeWithReplica(remote.url);
-  const sealerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-sync-routes-'));
-  cleanups.push(() => fs.rmSync(sealerDir, { recursive: true, force: true }), () => store.close());
-  const sealer = keyFileSealer(path.join(sealerDir, 'sealing.key'));
-  store.write(() => {
-    store.organizations.setSealedSecret(organization.rowId, 'remote_key', sealer.seal(Buffer.from(remote.apiKey)));
-    store.organizations.insert({ slug: 'local', name: 'Local', kind: 'local' });
-  });
-  const scheduler = new SyncScheduler({ store, sealer, policy: fastPolicy });
-  cleanups.push(() => scheduler.stop());
+/** The replica's sync status as `GET /app/orgs/replica/sync` answers it. */
+async function syncStatus(): Promise<SyncStatus> {
+  const response = await server.app('/orgs/replica/sync');
+  expect(response.status).toBe(200);
+  return response.body as SyncStatus;
+}
 
-  // The organization router of /app, as app-router.ts builds it, with its error answers.
-  const app = express();
-  app.use('/app/orgs/:slug', resolveOrganization(store), syncRoutes(scheduler));
-  app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    sendError(res, error instanceof HttpError ? error.status : 500, error instanceof Error ? error.message : 'error');
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/app/orgs`;
+/** Polls the status until no sync runs; answers the last status. */
+async function syncEnded(): Promise<SyncStatus> {
+  for (;;) {
+    const status = await syncStatus();
+    if (!status.running) return status;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
-  const started = await fetch(`${base}/replica/sync`, { method: 'POST' });
-  expect(started.status).toBe(202);
-  expect(await started.json()).toMatchObject({ alreadyRunning: false, status: { org: 'replica', running: true } });
-  const joined = await fetch(`${base}/replica/sync?full=true`, { method: 'POST' });
-  expect(await joined.json()).toMatchObject({ alreadyRunning: true });
-  const running = (await (await fetch(`${base}/replica/sync`)).json()) as { running: boolean; progress: unknown };
-  expect(running.running).toBe(true);
-  expect(running.progress).toMatchObject({ org: 'replica' });
-  while (scheduler.isRunning('replica')) await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(await (await fetch(`${base}/replica/sync`)).json()).toMatchObject({
-    running: false,
-    progress: null,
-    state: { lastSuccessMode: 'full', lastError: null, counts: { endpoints: 30, scopes: 5 } },
+/** `POST /app/orgs/:slug/sync` with the query `query`, e.g. `?full=true`. */
+const startSync = (slug: string, query = '') => server.app(`/orgs/${slug}/sync${query}`, { method: 'POST' });
+
+/** The list requests (not the probes of one item) the remote received since `from`. */
+const pageRequests = (from: number) => remote.requests.slice(from).filter((request) => request.limit > 1);
+
+describe('POST /app/orgs/:slug/sync', () => {
+  it('runs an incremental sync without a parameter, the replica having had its full one', async () => {
+    expect((await syncStatus()).state).toMatchObject({ lastSuccessMode: 'full', lastError: null });
+    const before = remote.requests.length;
+    const started = await startSync('replica');
+    expect(started.status).toBe(202);
+    expect((await syncEnded()).state).toMatchObject({ lastAttemptMode: 'incremental', lastSuccessMode: 'incremental', lastError: null, incrementalsSinceFull: 1 });
+    expect(pageRequests(before).every((request) => request.updatedSince !== undefined)).toBe(true);
   });
 
-  expect((await fetch(`${base}/local/sync`, { method: 'POST' })).status).toBe(409);
-  expect((await fetch(`${base}/replica/sync?full=yes`, { method: 'POST' })).status).toBe(400);
-  expect((await fetch(`${base}/nobody/sync`)).status).toBe(404);
+  it('runs a full sync with ?full=true where an incremental one would run', async () => {
+    const before = remote.requests.length;
+    const started = await startSync('replica', '?full=true');
+    expect(started.status).toBe(202);
+    expect((await syncEnded()).state).toMatchObject({ lastAttemptMode: 'full', lastSuccessMode: 'full', lastError: null, incrementalsSinceFull: 0 });
+    const pages = pageRequests(before);
+    expect(pages.length).toBeGreaterThan(0);
+    expect(pages.every((request) => request.updatedSince === undefined)).toBe(true);
+  });
+
+  it('runs an incremental sync with ?full=false', async () => {
+    await startSync('replica', '?full=false');
+    expect((await syncEnded()).state).toMatchObject({ lastAttemptMode: 'incremental', lastSuccessMode: 'incremental' });
+  });
+
+  it('refuses ?full=yes (400, naming the parameter) and starts no sync', async () => {
+    const before = remote.requests.length;
+    const refused = await startSync('replica', '?full=yes');
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: 'Invalid query parameter "full": must be true or false' });
+    expect((await syncStatus()).running).toBe(false);
+    expect(remote.requests.length).toBe(before);
+  });
+
+  it('refuses a local organization (409) and an unknown one (404)', async () => {
+    const local = await startSync('home');
+    expect(local.status).toBe(409);
+    expect(local.body).toEqual({ error: '"home" is a local organization; only replicas sync' });
+    expect((await startSync('nobody')).status).toBe(404);
+  });
+
+  it('answers 202 at once, joins a running sync, and GET /sync shows its progress', async () => {
+    pageDelayMs = 20;
+    try {
+      const started = await startSync('replica', '?full=true');
+      expect(started.status).toBe(202);
+      expect(started.body).toMatchObject({ alreadyRunning: false, status: { org: 'replica', running: true } });
+      const joined = await startSync('replica');
+      expect(joined.body).toMatchObject({ alreadyRunning: true, status: { running: true } });
+      const running = await syncStatus();
+      expect(running).toMatchObject({ running: true, progress: { org: 'replica' } });
+      expect(await syncEnded()).toMatchObject({
+        running: false,
+        progress: null,
+        state: { lastSuccessMode: 'full', lastError: null, counts: { endpoints: 30, scopes: 5 } },
+      });
+    } finally {
+      pageDelayMs = 0;
+    }
+  });
+
+  it('answers GET /sync of an unknown organization with 404', async () => {
+    expect((await server.app('/orgs/nobody/sync')).status).toBe(404);
+  });
 });

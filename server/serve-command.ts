@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { defaultPort } from '../../http/start-server.js';
-import { readDatabaseFileAhead } from '../../store/database-file.js';
-import { dataDirectoryFiles } from '../../store/data-directory.js';
-import { loadSqlJs } from '../../store/sql-js.js';
-import { UsageError, headlessSealer, parseWholeNumber, resolveDataDir } from '../cli-context.js';
+import { defaultPort } from './http/start-server.js';
+import { readDatabaseFileAhead } from './store/database-file.js';
+import { dataDirectoryFiles } from './store/data-directory.js';
+import { loadSqlJs } from './store/sql-js.js';
+import { UsageError, headlessSealer, parseWholeNumber, resolveDataDir } from './cli/cli-context.js';
 
 /** `serve`: the API and the console, headless, until interrupted. */
 export function registerServeCommand(program: Command): void {
@@ -20,7 +20,7 @@ export function registerServeCommand(program: Command): void {
       // the longer of the two, not for both.
       readDatabaseFileAhead(dataDirectoryFiles(dataDir).database);
       void loadSqlJs();
-      const { startConsoleServer } = await import('../../start-console-server.js');
+      const { startConsoleServer } = await import('./start-console-server.js');
       const running = await startConsoleServer({
         dataDir,
         host: options.host,

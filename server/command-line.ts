@@ -1,22 +1,24 @@
 import { Command, CommanderError } from 'commander';
-import { DataDirectoryLockedError } from '../store/data-directory.js';
-import { OrganizationInputError } from '../organizations/manage-organizations.js';
-import { UsageError } from './cli-context.js';
+import { DataDirectoryLockedError } from './store/data-directory.js';
+import { OrganizationInputError } from './organizations/manage-organizations.js';
+import { UsageError } from './cli/cli-context.js';
 
 type Register = (program: Command) => void;
 
 /**
  * The commands by name, each loaded only when needed: `serve` then starts without the modules
- * of agent configuration files, `seed` without those of the server.
+ * of agent configuration files, `seed` without those of the server. The commands that work on a
+ * data directory are in cli/; `serve` starts the whole server, so it and this entry sit with the
+ * other composition modules above cli/ and http/.
  */
 const commands: Record<string, () => Promise<Register>> = {
-  serve: async () => (await import('./commands/serve.js')).registerServeCommand,
-  orgs: async () => (await import('./commands/orgs.js')).registerOrgsCommands,
-  keys: async () => (await import('./commands/keys.js')).registerKeysCommands,
-  seed: async () => (await import('./commands/seed.js')).registerSeedCommand,
-  'agent-config': async () => (await import('./commands/agent-config.js')).registerAgentConfigCommands,
-  verify: async () => (await import('./commands/agent-config.js')).registerAgentConfigCommands,
-  sync: async () => (await import('./commands/sync.js')).registerSyncCommand,
+  serve: async () => (await import('./serve-command.js')).registerServeCommand,
+  orgs: async () => (await import('./cli/commands/orgs.js')).registerOrgsCommands,
+  keys: async () => (await import('./cli/commands/keys.js')).registerKeysCommands,
+  seed: async () => (await import('./cli/commands/seed.js')).registerSeedCommand,
+  'agent-config': async () => (await import('./cli/commands/agent-config.js')).registerAgentConfigCommands,
+  verify: async () => (await import('./cli/commands/agent-config.js')).registerAgentConfigCommands,
+  sync: async () => (await import('./cli/commands/sync.js')).registerSyncCommand,
 };
 
 /**

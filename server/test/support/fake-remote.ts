@@ -4,8 +4,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Inventory } from '../../contracts/inventory.js';
-import type { CollectionName } from '../../contracts/collections.js';
+import type { Inventory } from '../../../contracts/inventory.js';
+import type { CollectionName } from '../../../contracts/collections.js';
 
 /** A list request as the fake remote saw it; `count` numbers the list requests from 1. */
 export interface FakeRequest {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from './main.js';
+import { buildProgram } from './command-line.js';
 
 const names = async (argv: string[]) => (await buildProgram(argv)).commands.map((command) => command.name());
 

@@ -1,9 +1,10 @@
 /** What the sync tests share: a store with a replica, and reading a replica back as lists. */
-import type { Inventory } from '../../contracts/inventory.js';
-import type { Organization } from '../store/organizations.js';
-import { Store } from '../store/store.js';
-import type { CollectionName } from '../../contracts/collections.js';
-import type { SyncPolicy } from './sync-policy.js';
+import type { Inventory } from '../../../contracts/inventory.js';
+import type { Organization } from '../../store/organizations.js';
+import { Store } from '../../store/store.js';
+import type { CollectionName } from '../../../contracts/collections.js';
+import type { SyncPolicy } from '../../sync/sync-policy.js';
+import { inDefaultOrder } from './fixtures.js';
 
 /** A policy that gives up fast, for tests. */
 export const fastPolicy: Partial<SyncPolicy> = {
@@ -35,13 +36,11 @@ export function replicaList(store: Store, organization: Organization, collection
 
 /** What a replica of `inventory` must answer: every list in the default order. */
 export function expectedLists(inventory: Inventory): Record<CollectionName, unknown[]> {
-  const sort = <T extends { id: string; created_at: string }>(items: readonly T[]) =>
-    [...items].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
-    endpoints: sort(inventory.endpoints),
-    remediationTargets: sort(inventory.remediationTargets),
-    scopes: sort(inventory.scopes),
-    findings: sort(inventory.findings),
+    endpoints: inDefaultOrder(inventory.endpoints),
+    remediationTargets: inDefaultOrder(inventory.remediationTargets),
+    scopes: inDefaultOrder(inventory.scopes),
+    findings: inDefaultOrder(inventory.findings),
   };
 }
 

@@ -2,7 +2,7 @@
  * A small, deterministic, hand-made inventory for sync tests: every field of every resource,
  * timestamps spread over a year so that the default order is not the insertion order.
  */
-import type { Inventory } from '../../contracts/inventory.js';
+import type { Inventory } from '../../../contracts/inventory.js';
 
 const uuid = (kind: number, n: number) => `${kind.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 

@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The layer rules of eslint.config.js (eslint-layers.js), run by ESLint's own API on made-up
+// modules in the real folders: each forbidden direction is refused, each allowed one passes.
+const repositoryRoot = path.resolve(import.meta.dirname, '..', '..');
+const eslint = new ESLint({ cwd: repositoryRoot });
+
+/** The layer rules' complaints about `code` as if it were the file `file` of the repository. */
+async function layerErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(repositoryRoot, file) });
+  return result!.messages.filter((message) => message.ruleId === 'no-restricted-imports' || message.ruleId === 'no-restricted-syntax').map((message) => message.message);
+}
+
+const importing = (specifier: string) => `import { probe } from '${specifier}';\nexport const probed = probe;\n`;
+
+describe('the layer rules', () => {
+  it.each([
+    ['contracts', 'a server module', 'contracts/probe.ts', '../server/store/store.js', 'not store'],
+    ['contracts', 'a package but zod', 'contracts/console/probe.ts', 'node:fs', 'no package but zod'],
+    ['the store', 'the domain', 'server/store/probe.ts', '../sync/sync-scheduler.js', 'not domain'],
+    ['the store', 'http', 'server/store/probe.ts', '../http/http-error.js', 'not http'],
+    ['the domain', 'http', 'server/sync/probe.ts', '../http/http-error.js', 'not http'],
+    ['the domain', 'the cli', 'server/organizations/probe.ts', '../cli/cli-context.js', 'not cli'],
+    ['http', 'the cli', 'server/http/app/probe.ts', '../../cli/cli-context.js', 'not cli'],
+    ['http', 'the composition', 'server/http/probe.ts', '../start-console-server.js', 'not composition'],
+    ['the cli', 'http', 'server/cli/commands/probe.ts', '../../http/start-server.js', 'not http'],
+    ['the cli', 'the composition', 'server/cli/probe.ts', '../package-root.js', 'not composition'],
+    ['the composition', 'the app', 'server/probe.ts', '../app/main.js', 'not app'],
+    ['the server', 'the renderer', 'server/http/probe.ts', '../../renderer/src/main.js', 'not renderer'],
+    ['the app', 'the renderer', 'app/main/probe.ts', '../../renderer/src/main.js', 'not renderer'],
+    ['the renderer', 'the server', 'renderer/src/api/probe.ts', '../../../server/store/store.js', 'not store'],
+    ['the renderer', 'the app', 'renderer/src/probe.ts', '../../app/main/app-window.js', 'not app'],
+    ['a module', 'server test support', 'server/sync/probe.ts', '../test/support/fake-remote.js', 'not server test support'],
+    ['a module', 'app test support', 'app/main/probe.ts', '../test/fake-electron.js', 'not app test support'],
+    ['a test', 'the e2e tests', 'server/http/app/probe.test.ts', '../../../e2e/support/serve-process.js', 'not e2e and bench'],
+    ['a store test', 'the domain', 'server/store/probe.test.ts', '../demo/generate.js', 'not domain'],
+  ])('refuses %s importing %s', async (_from, _to, file, specifier, reason) => {
+    expect(await layerErrors(file, importing(specifier))).toEqual([expect.stringContaining(reason)]);
+  });
+
+  it('reads import(), import type and export ... from as imports, and paths as written', async () => {
+    const store = 'server/store/probe.ts';
+    expect(await layerErrors(store, "export const probe = await import('../organizations/manage-organizations.js');\n")).toEqual([expect.stringContaining('not domain')]);
+    expect(await layerErrors(store, "import type { Probe } from '../sync/sync-policy.js';\nexport type Probed = Probe;\n")).toEqual([expect.stringContaining('not domain')]);
+    expect(await layerErrors(store, "export { probe } from '../http/http-error.js';\n")).toEqual([expect.stringContaining('not http')]);
+    expect(await layerErrors(store, importing('../../server/sync/sync-policy.js'))).toEqual([expect.stringContaining('shortest relative path')]);
+  });
+
+  it.each([
+    ['contracts', 'contracts and zod', 'contracts/console/probe.ts', ['../common.js', 'zod']],
+    ['the store', 'contracts', 'server/store/probe.ts', ['../../contracts/inventory.js', './store.js']],
+    ['the domain', 'the store and the domain', 'server/sync/probe.ts', ['../store/store.js', '../organizations/manage-organizations.js']],
+    ['http', 'the domain', 'server/http/app/probe.ts', ['../../sync/sync-scheduler.js', '../v1/v1-router.js']],
+    ['the composition', 'http and the cli', 'server/probe.ts', ['./http/start-server.js', './cli/cli-context.js']],
+    ['the app', 'the composition and the store', 'app/main/probe.ts', ['../../server/start-console-server.js', '../../server/store/store.js']],
+    ['the renderer', 'contracts', 'renderer/src/api/probe.ts', ['../../../contracts/collections.js', '../lib/format.js', 'react']],
+    ['a store test', 'server test support', 'server/store/probe.test.ts', ['../test/support/fixtures.js']],
+    ['an app test', 'test support', 'app/main/probe.test.ts', ['../test/fake-electron.js', '../../server/test/support/identity-sealer.js']],
+  ])('lets %s import %s', async (_from, _to, file, specifiers) => {
+    for (const specifier of specifiers) expect(await layerErrors(file, importing(specifier)), specifier).toEqual([]);
+  });
+});
