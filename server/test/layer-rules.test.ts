@@ -32,6 +32,8 @@ describe('the layer rules', () => {
     ['the app', 'the renderer', 'app/main/probe.ts', '../../renderer/src/main.js', 'not renderer'],
     ['the renderer', 'the server', 'renderer/src/api/probe.ts', '../../../server/store/store.js', 'not store'],
     ['the renderer', 'the app', 'renderer/src/probe.ts', '../../app/main/app-window.js', 'not app'],
+    ['the renderer', 'zod', 'renderer/src/probe.ts', 'zod', 'loads no zod'],
+    ['the renderer', 'values of a contract that builds zod schemas', 'renderer/src/api/probe.ts', '../../../contracts/collections.js', 'takes only types'],
     ['a module', 'server test support', 'server/sync/probe.ts', '../test/support/fake-remote.js', 'not server test support'],
     ['a module', 'app test support', 'app/main/probe.ts', '../test/fake-electron.js', 'not app test support'],
     ['a test', 'the e2e tests', 'server/http/app/probe.test.ts', '../../../e2e/support/serve-process.js', 'not e2e and bench'],
@@ -48,6 +50,11 @@ describe('the layer rules', () => {
     expect(await layerErrors(store, importing('../../server/sync/sync-policy.js'))).toEqual([expect.stringContaining('shortest relative path')]);
   });
 
+  it('lets the renderer take types from any contract', async () => {
+    const types = "import type { CollectionName } from '../../../contracts/collections.js';\nexport type Probed = CollectionName;\n";
+    expect(await layerErrors('renderer/src/api/probe.ts', types)).toEqual([]);
+  });
+
   it.each([
     ['contracts', 'contracts and zod', 'contracts/console/probe.ts', ['../common.js', 'zod']],
     ['the store', 'contracts', 'server/store/probe.ts', ['../../contracts/inventory.js', './store.js']],
@@ -55,7 +62,7 @@ describe('the layer rules', () => {
     ['http', 'the domain', 'server/http/app/probe.ts', ['../../sync/sync-scheduler.js', '../v1/v1-router.js']],
     ['the composition', 'http and the cli', 'server/probe.ts', ['./http/start-server.js', './cli/cli-context.js']],
     ['the app', 'the composition and the store', 'app/main/probe.ts', ['../../server/start-console-server.js', '../../server/store/store.js']],
-    ['the renderer', 'contracts', 'renderer/src/api/probe.ts', ['../../../contracts/collections.js', '../lib/format.js', 'react']],
+    ['the renderer', 'contracts', 'renderer/src/api/probe.ts', ['../../../contracts/enums.js', '../../../contracts/console/views.js', '../lib/format.js', 'react']],
     ['a store test', 'server test support', 'server/store/probe.test.ts', ['../test/support/fixtures.js']],
     ['an app test', 'test support', 'app/main/probe.test.ts', ['../test/fake-electron.js', '../../server/test/support/identity-sealer.js']],
   ])('lets %s import %s', async (_from, _to, file, specifiers) => {
