@@ -1,13 +1,11 @@
-import type express from 'express';
 import { produceAgentConfig } from '../../organizations/produce-agent-config.js';
 import { agentConfigFileSchema, agentConfigQuerySchema, checkPlatformProfile } from '../../../contracts/agent-config.js';
 import { errorSchema } from '../../../contracts/common.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
-import type { OpenApiRouteRegistrar } from '../openapi-document.js';
-import { parseQuery } from '../query-parameters.js';
-import { methodNotAllowed, organizationOf } from './v1-router.js';
+import { parseUrlQuery } from '../query-parameters.js';
+import type { V1Extension } from './v1-routes.js';
 
 /** What the agent configuration download needs. */
 export interface AgentConfigRouteContext {
@@ -28,20 +26,20 @@ function attachment(filename: string): string {
  * query, 400 for an MDM profile on another platform, 409 without an enrollment secret, 500 when
  * signing fails, 502 when a replica's remote cannot be reached.
  */
-export function agentConfigRoute(context: AgentConfigRouteContext): { install: (router: express.Router) => void; openapi: OpenApiRouteRegistrar } {
-  const handler: express.RequestHandler = async (req, res) => {
-    const query = parseQuery(req, agentConfigQuerySchema);
-    const invalidCombination = checkPlatformProfile(query.platform, query.profile);
-    if (invalidCombination) throw new HttpError(400, `Invalid platform/profile combination: ${invalidCombination}`);
-    const outcome = await produceAgentConfig(context.store, context.sealer, organizationOf(res), query, {
-      serverUrl: context.serverUrl(),
-      log: context.log,
-    });
-    if (!outcome.ok) throw new HttpError(outcome.status, outcome.message);
-    res.set({ 'Content-Type': outcome.contentType, 'Content-Disposition': attachment(outcome.filename) }).send(outcome.bytes);
-  };
+export function agentConfigRoute(context: AgentConfigRouteContext): V1Extension {
   return {
-    install: (router) => router.route('/agent/config').get(handler).all(methodNotAllowed),
+    path: '/v1/agent/config',
+    answer: async ({ url, organization }) => {
+      const query = parseUrlQuery(url, agentConfigQuerySchema);
+      const invalidCombination = checkPlatformProfile(query.platform, query.profile);
+      if (invalidCombination) throw new HttpError(400, `Invalid platform/profile combination: ${invalidCombination}`);
+      const outcome = await produceAgentConfig(context.store, context.sealer, organization, query, {
+        serverUrl: context.serverUrl(),
+        log: context.log,
+      });
+      if (!outcome.ok) throw new HttpError(outcome.status, outcome.message);
+      return { body: outcome.bytes, headers: { 'Content-Type': outcome.contentType, 'Content-Disposition': attachment(outcome.filename) } };
+    },
     openapi: (registry, { errors }) =>
       registry.registerPath({
         method: 'get',

@@ -8,8 +8,6 @@ import { uuidPathParameter } from '../uuid-path-parameter.js';
 import { answerCache } from './answer-cache.js';
 
 const bearer = /^Bearer[ ]+(\S+)\s*$/i;
-/** The Content-Type of every JSON answer, as express writes it for a string body. */
-export const jsonContentType = 'application/json; charset=utf-8';
 
 interface ParsedQuery<C extends CollectionName> {
   query: V1Query<C>;
@@ -41,7 +39,7 @@ export class V1Answers {
     this.queries = new DerivedCache(store, { bound: { entries: 10_000 } });
   }
 
-  /** The answers of a store, shared by every app and listener serving it. */
+  /** The answers of a store, shared by every listener serving it. */
   static of(store: Store): V1Answers {
     let answers = ofStore.get(store);
     if (!answers) {
