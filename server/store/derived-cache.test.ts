@@ -32,6 +32,14 @@ describe('DerivedCache', () => {
     expect(cache.get('k')).toBeUndefined();
   });
 
+  it('keeps nothing for a lookup that finds nothing, so that asking for what does not exist fills nothing', () => {
+    const cache = new DerivedCache<string | undefined>(data(), { bound: { entries: 1 } });
+    cache.getOrCompute('valid', () => 'organization');
+    for (const key of ['tried-1', 'tried-2']) expect(cache.getOrCompute(key, () => undefined)).toBeUndefined();
+    expect(cache.get('valid')).toBe('organization');
+    expect(cache.weight).toBe(1);
+  });
+
   it('drops the least recently used entries past a bound in entries', () => {
     const cache = new DerivedCache<number>(data(), { bound: { entries: 3 } });
     for (const key of ['a', 'b', 'c']) cache.getOrCompute(key, () => 1);
