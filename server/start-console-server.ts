@@ -1,9 +1,6 @@
 import path from 'node:path';
-import { appRouter } from './http/app/app-router.js';
+import { createConsoleApp } from './console-app.js';
 import { generateConsoleToken } from './http/app/require-console-token.js';
-import { createHttpApp } from './http/create-http-app.js';
-import { serveRenderer } from './http/serve-renderer.js';
-import { agentConfigRoute } from './http/v1/agent-config-route.js';
 import { type RunningServer, startServer } from './http/start-server.js';
 import { ensureDemoOrganization } from './organizations/ensure-demo-organization.js';
 import { packageRoot } from './package-root.js';
@@ -56,22 +53,19 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       port: options.port,
       dataDir: options.dataDir,
       createApp: (acceptedHosts) =>
-        createHttpApp({
-          store,
-          acceptedHosts,
-          v1Extensions: [agentConfigRoute({ store, sealer, serverUrl: () => baseUrl, log: logError })],
-          console: {
-            appRouter: appRouter({
-              store,
-              consoleToken,
-              apiBaseUrl: () => baseUrl,
-              agentConfig: { sealer, serverUrl: () => baseUrl, log: logError },
-              sync: scheduler,
-              sealer,
-            }),
-            staticRouter: serveRenderer(path.join(packageRoot(), 'dist', 'renderer')),
+        createConsoleApp(
+          {
+            store,
+            consoleToken,
+            baseUrl: () => baseUrl,
+            signingSealer: sealer,
+            sealer,
+            sync: scheduler,
+            rendererDir: path.join(packageRoot(), 'dist', 'renderer'),
+            log: logError,
           },
-        }),
+          acceptedHosts,
+        ),
     });
     baseUrl = server.url;
     scheduler.start();

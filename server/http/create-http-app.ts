@@ -1,12 +1,11 @@
+import type { RequestListener } from 'node:http';
 import express, { type ErrorRequestHandler } from 'express';
 import type { Store } from '../store/store.js';
-import { attachFastPath } from './fast-path.js';
 import { HttpError, sendError } from './http-error.js';
-import { loopbackGuard } from './loopback-guard.js';
-import type { OpenApiRouteRegistrar } from './openapi/responses.js';
-import { buildV1OpenApiDocument } from './openapi/v1-document.js';
-import { v1FastPath } from './v1/v1-fast-path.js';
-import { type V1RouteInstaller, v1Router } from './v1/v1-router.js';
+import { guardHeaders, refuseMisdirected } from './loopback-guard.js';
+import { v1Pipeline } from './v1/v1-pipeline.js';
+import { v1Target } from './v1/v1-paths.js';
+import type { V1Extension } from './v1/v1-routes.js';
 
 /** What the HTTP app is made of; the optional parts are added by the modules that own them. */
 export interface HttpAppOptions {
@@ -14,7 +13,7 @@ export interface HttpAppOptions {
   /** The Host header values the app answers, known once the server listens. */
   acceptedHosts: () => Set<string>;
   /** Routes under /v1 owned by other modules, with their OpenAPI registration. */
-  v1Extensions?: { install: V1RouteInstaller; openapi: OpenApiRouteRegistrar }[];
+  v1Extensions?: V1Extension[];
   /** The console's control API under /app and the built console at /. */
   console?: { appRouter?: express.Router; staticRouter?: express.Router };
   /** Where causes of 500 answers are written; never to the client. */
@@ -24,33 +23,29 @@ export interface HttpAppOptions {
 const logToStderr = (message: string, error: unknown) => console.error(message, error);
 
 /**
- * The express app of the server: loopback guard, `/health`, the v1 API, its OpenAPI document,
- * the console; errors answered as `{"error": ...}` and never with internal detail. The v1 lists
- * and gets also have a fast path, taken by servers started with `startServer`, that answers
- * them as this app does without going through express.
+ * The server's request listener: the Host check first, then the v1 API and its OpenAPI
+ * document (v1/v1-pipeline.ts, without express), and express for `/health`, the console's
+ * /app and the console itself. Errors are answered as `{"error": ...}` and never with internal
+ * detail.
  */
-export function createHttpApp(options: HttpAppOptions): express.Express {
+export function createHttpApp(options: HttpAppOptions): RequestListener {
   const { store, v1Extensions = [], log = logToStderr } = options;
+  const v1 = v1Pipeline({ store, extensions: v1Extensions, log });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', false);
 
-  app.use(loopbackGuard(options.acceptedHosts));
+  app.use((_req, res, next) => {
+    res.set(guardHeaders);
+    next();
+  });
 
   app.get('/health', (_req, res) => {
     if (store.isHealthy()) res.json({ status: 'ok' });
     else sendError(res, 503, 'The store is not answering');
   });
 
-  // Built at the first request for it, not while the server starts.
-  let openApiJson: string | undefined;
-  app.get('/v1/openapi.json', (_req, res) => {
-    openApiJson ??= JSON.stringify(buildV1OpenApiDocument(v1Extensions.map((extension) => extension.openapi)));
-    res.type('application/json').send(openApiJson);
-  });
-
-  app.use('/v1', v1Router(store, v1Extensions.map((extension) => extension.install)));
   if (options.console?.appRouter) app.use('/app', options.console.appRouter);
   if (options.console?.staticRouter) app.use(options.console.staticRouter);
 
@@ -68,6 +63,11 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     sendError(res, 500, 'Internal server error');
   };
   app.use(answerErrors);
-  attachFastPath(app, v1FastPath(store, options.acceptedHosts));
-  return app;
+
+  return (req, res) => {
+    if (refuseMisdirected(req, res, options.acceptedHosts())) return;
+    const target = v1Target(req.url ?? '/');
+    if (target === undefined) app(req, res);
+    else v1(req, res, target);
+  };
 }

@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
-import { HttpError } from './http-error.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendError } from './http-error.js';
 
 const loopbackNames = ['127.0.0.1', 'localhost', '[::1]'];
 
@@ -13,17 +13,13 @@ export function acceptedHosts(host: string, port: number): Set<string> {
 export const guardHeaders = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' } as const;
 
 /**
- * Refuses a request whose Host header is not the address and port the server listens on: a
- * page of another site that rebinds its DNS name to 127.0.0.1 sends its own name, and is
- * refused before it can read anything.
+ * Refuses (421) a request whose Host header is not the address and port the server listens on,
+ * before anything else about it is looked at: a page of another site that rebinds its DNS name
+ * to 127.0.0.1 sends its own name, and reads nothing. Returns whether it refused.
  */
-export function loopbackGuard(accepted: () => Set<string>): RequestHandler {
-  return (req, res, next) => {
-    const host = req.headers.host?.toLowerCase();
-    if (!host || !accepted().has(host)) {
-      throw new HttpError(421, 'The Host header does not name this server; use the address it listens on');
-    }
-    res.set(guardHeaders);
-    next();
-  };
+export function refuseMisdirected(req: IncomingMessage, res: ServerResponse, accepted: Set<string>): boolean {
+  const host = req.headers.host?.toLowerCase();
+  if (host !== undefined && accepted.has(host)) return false;
+  sendError(res, 421, 'The Host header does not name this server; use the address it listens on');
+  return true;
 }

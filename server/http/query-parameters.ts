@@ -1,9 +1,9 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
+import { HttpError } from './http-error.js';
 
 /** A zod object schema of a query, parsing into `T`. */
 type QuerySchema<T> = z.ZodType<T> & { shape: Record<string, unknown> };
-import { HttpError } from './http-error.js';
 
 /** Query strings longer than this are refused: no filter of the API needs more. */
 export const maxQueryLength = 2048;
@@ -36,7 +36,7 @@ export function parseQuery<T>(req: Request, schema: QuerySchema<T>): T {
   return parseUrlQuery(req.originalUrl, schema);
 }
 
-/** {@link parseQuery} of a request URL (path and query string), for handlers outside express. */
+/** {@link parseQuery} of a request URL (path and query string), for the v1 API, which express does not serve. */
 export function parseUrlQuery<T>(url: string, schema: QuerySchema<T>): T {
   const result = schema.safeParse(singleValuedQuery(url, Object.keys(schema.shape)));
   if (result.success) return result.data;

@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import { dataDirectoryFiles, writeFileAtomically } from '../store/data-directory.js';
-import { requestListener } from './fast-path.js';
 import { acceptedHosts } from './loopback-guard.js';
 
 /** The default port of DESIGN section 4. */
@@ -38,7 +36,7 @@ function listen(server: http.Server, host: string, port: number): Promise<void> 
 }
 
 /**
- * Serves an app built by `createApp` (which is told the accepted Host headers) on `host`, on
+ * Serves the listener built by `createApp` (which is told the accepted Host headers) on `host`, on
  * `port` or, when that port is taken, on a free one; writes the address to `api.json` in the
  * data directory for local tools while it runs.
  */
@@ -46,13 +44,13 @@ export async function startServer(options: {
   host?: string;
   port?: number;
   dataDir?: string;
-  createApp: (acceptedHosts: () => Set<string>) => Express;
+  createApp: (acceptedHosts: () => Set<string>) => http.RequestListener;
 }): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   let accepted = new Set<string>();
   const server = http.createServer(
     { maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000 },
-    requestListener(options.createApp(() => accepted)),
+    options.createApp(() => accepted),
   );
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();

@@ -1,16 +1,16 @@
 import type { CollectionName, ConsoleQuery } from '../../contracts/collections.js';
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
 import type { Database } from './database.js';
-import { findingTextCondition, textCvesOf } from './finding-search.js';
+import { DerivedCache } from './derived-cache.js';
+import { type FindingTextCondition, findingTextCondition, textCvesOf } from './finding-search.js';
+import type { ListTotals } from './list-totals.js';
 import { SortedOrders } from './sorted-orders.js';
-import { VersionedMemo } from './versioned-memo.js';
 
 /** A page of ids in list order, with the number of items matching. */
 export interface IdPage {
   ids: string[];
   total: number;
 }
-
 
 /**
  * The rows a `seq`-only inner query picks, in its order. Selecting only `seq` inside keeps the
@@ -25,16 +25,23 @@ function inSeqOrder(table: string, innerClauses: string, direction: 'ASC' | 'DES
 /**
  * The SQL of the console's own reads: lists with sort and free text (scope coverage is in
  * scope-coverage.ts, the dashboard in dashboard-aggregates.ts). Results of the heavy queries
- * (a full pass over up to a million findings) are memoized until the next write, as the v1
- * list totals are.
+ * (a full pass over up to a million findings) are kept until the next write, as the v1 list
+ * totals are.
  */
 export class ConsoleQueries {
-  private readonly memo: VersionedMemo;
   private readonly sortedOrders: SortedOrders;
+  /** The condition of a findings search, by organization and text. Bound: 1,000 searches. */
+  private readonly textConditions: DerivedCache<FindingTextCondition>;
+  /** Per organization, text → CVEs of its findings (finding-search.ts). Bound: 64 organizations. */
+  private readonly textCves: DerivedCache<Map<number, number[]>>;
 
-  constructor(private readonly db: Database) {
-    this.memo = new VersionedMemo(db, 10_000);
+  constructor(
+    private readonly db: Database,
+    private readonly totals: ListTotals,
+  ) {
     this.sortedOrders = new SortedOrders(db);
+    this.textConditions = new DerivedCache(db, { bound: { entries: 1_000 } });
+    this.textCves = new DerivedCache(db, { bound: { entries: 64 } });
   }
 
   /**
@@ -49,10 +56,7 @@ export class ConsoleQueries {
       query.limit,
       query.offset,
     ]) as string[];
-    const total = this.memo.get(`count|${table}|${where.sql}|${JSON.stringify(where.params)}`, () =>
-      Number(this.db.value(`SELECT count(*) FROM ${table} WHERE ${where.sql}`, where.params)),
-    );
-    return { ids, total };
+    return { ids, total: this.totals.of(table, where) };
   }
 
   /**
@@ -89,8 +93,8 @@ export class ConsoleQueries {
       const { search } = collectionTables[collection];
       if (search) search(where, q);
       else {
-        const condition = this.memo.get(`findingText|${orgRowId}|${q}`, () =>
-          findingTextCondition(this.db, orgRowId, q, () => this.memo.get(`textCves|${orgRowId}`, () => textCvesOf(this.db, orgRowId))),
+        const condition = this.textConditions.getOrCompute(`${orgRowId}|${q}`, () =>
+          findingTextCondition(this.db, orgRowId, q, () => this.textCves.getOrCompute(String(orgRowId), () => textCvesOf(this.db, orgRowId))),
         );
         where.add(condition.sql, ...condition.params);
       }

@@ -29,8 +29,6 @@ export interface TargetKinds {
  * arrays in the findings' default (seq) order: index `i` is the i-th finding of the list.
  */
 export interface CoverageColumns {
-  /** The database version these columns were read at. */
-  version: number;
   count: number;
   seq: Float64Array;
   /** Index into findingSeverities. */
@@ -51,9 +49,6 @@ export interface CoverageColumns {
   kinds: TargetKinds;
   endpoints: EndpointColumns;
 }
-
-/** Raised when a write landed while the columns were being read: the caller starts again. */
-export class StaleColumnsError extends Error {}
 
 const codeOf = (column: string, values: readonly string[]) =>
   `CASE ${column} ${values.map((value, index) => `WHEN '${value}' THEN ${index}`).join(' ')} ELSE 7 END`;
@@ -115,14 +110,13 @@ function forEachInteger(list: string, each: (value: number) => void): void {
 
 /**
  * Reads the coverage columns of an organization in chunks, with a turn of the event loop
- * between them. Throws {@link StaleColumnsError} when the database was written meanwhile, since
- * rows read before and after a write do not make one state.
+ * between them; `checkpoint` (of a DerivedCache computation) throws after a turn during which
+ * the database was written, since rows read before and after a write do not make one state.
  */
-export async function loadCoverageColumns(db: Database, orgRowId: number): Promise<CoverageColumns> {
-  const version = db.version;
+export async function loadCoverageColumns(db: Database, orgRowId: number, checkpoint: () => void): Promise<CoverageColumns> {
   const pause = async () => {
     await breather();
-    if (db.version !== version) throw new StaleColumnsError();
+    checkpoint();
   };
 
   // Apart, min and max are each one step along the (org_id) index; together they scan it.
@@ -232,7 +226,6 @@ export async function loadCoverageColumns(db: Database, orgRowId: number): Promi
   }
 
   return {
-    version,
     count,
     ...columns,
     targetKind: Int32Array.from(targetKind),

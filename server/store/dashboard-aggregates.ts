@@ -3,13 +3,11 @@ import { osFamilies } from '../../contracts/enums.js';
 import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
+import { DerivedCache } from './derived-cache.js';
 import type { ScopeCoverage } from './scope-coverage.js';
-import { VersionedMemo } from './versioned-memo.js';
 
 const open = findingStatuses.indexOf('open');
 const remediated = findingStatuses.indexOf('remediated');
-/** Dashboards kept per database version: one per organization, each a few kilobytes. */
-const keptDashboards = 1_000;
 
 /**
  * The dashboard of an organization. The finding aggregates are counted over the coverage columns
@@ -19,21 +17,25 @@ const keptDashboards = 1_000;
  * are counted in SQL: they are few, or counted along an index.
  */
 export class DashboardAggregates {
-  private readonly kept: VersionedMemo;
+  /** Dashboards by organization. Bound: 1,000 organizations, a few kilobytes each. */
+  private readonly dashboards: DerivedCache<Promise<Dashboard>>;
 
   constructor(
     private readonly db: Database,
     private readonly coverage: ScopeCoverage,
   ) {
-    this.kept = new VersionedMemo(db, keptDashboards);
+    this.dashboards = new DerivedCache(db, { bound: { entries: 1_000 } });
   }
 
   /** The dashboard of an organization, kept until the next write. */
-  async dashboard(orgRowId: number): Promise<Dashboard> {
-    // The columns come at the current version, and nothing below awaits: the SQL counts and
-    // the columns are of one version.
-    const columns = await this.coverage.currentColumns(orgRowId);
-    return this.kept.get(String(orgRowId), () => this.compute(orgRowId, columns));
+  dashboard(orgRowId: number): Promise<Dashboard> {
+    return this.dashboards.settled(String(orgRowId), async (checkpoint) => {
+      const columns = await this.coverage.currentColumns(orgRowId);
+      // The columns are of the version this computation started at, and nothing below awaits:
+      // the SQL counts and the columns are of one version.
+      checkpoint();
+      return this.compute(orgRowId, columns);
+    });
   }
 
   private compute(org: number, columns: CoverageColumns): Dashboard {

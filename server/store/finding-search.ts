@@ -4,6 +4,12 @@ import type { Database } from './database.js';
 
 const inJson = (column: string) => `${column} IN (SELECT value FROM json_each(?))`;
 
+/** A condition of a list's WHERE clause with its values. */
+export interface FindingTextCondition {
+  sql: string;
+  params: SqlValue[];
+}
+
 /**
  * The condition of a free-text search over findings: the CVE id, the title, or the hostname of
  * the endpoint contains `q`. A substring over a million findings would be a full scan, so the
@@ -17,7 +23,7 @@ export function findingTextCondition(
   orgRowId: number,
   q: string,
   textCves: () => Map<number, number[]>,
-): { sql: string; params: SqlValue[] } {
+): FindingTextCondition {
   const pattern = containing(q);
   const cveMatches = db.column("SELECT id FROM cves WHERE lower(cve_id) LIKE ? ESCAPE '\\'", [pattern]) as number[];
   const textMatches = db.column("SELECT id FROM finding_texts WHERE lower(title) LIKE ? ESCAPE '\\'", [pattern]) as number[];

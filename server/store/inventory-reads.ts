@@ -1,6 +1,8 @@
 import type { CollectionName, V1Query } from '../../contracts/collections.js';
 import { type Conditions, collectionTables, findingGetSql, listConditions } from './collection-tables.js';
 import type { Database } from './database.js';
+import { DerivedCache } from './derived-cache.js';
+import type { ListTotals } from './list-totals.js';
 
 /** A page of a list with each item already serialized to JSON by SQLite. */
 export interface JsonPage {
@@ -10,24 +12,28 @@ export interface JsonPage {
 
 /** Every this many rows of a filtered list, its seq is remembered, so that a deep offset seeks. */
 const skipStride = 1000;
-/** Filtered lists whose skip positions are kept: bounded whatever filters the clients send. */
-const skipListsKept = 256;
 
 /**
- * The list and get queries of the v1 API. Totals are memoized until the next write, since at
- * a million findings a count costs more than the page itself and the data rarely changes.
+ * The list and get queries of the v1 API. Totals are kept until the next write (list-totals.ts).
  * Deep offsets would cost a walk over every row before them (a full sync of a million findings
  * pages to offset 999,900): the seq of every {@link skipStride}th row of a filtered list is
  * remembered until the next write, so a page seeks to the nearest one and skips fewer than
  * {@link skipStride} rows.
  */
 export class InventoryReads {
-  private readonly totals = new Map<string, number>();
-  /** Per filtered list, in least recently used order: `skips[k]` is the seq at offset (k + 1) × skipStride. */
-  private readonly skips = new Map<string, number[]>();
-  private cachedVersion = -1;
+  /**
+   * Per filtered list, `skips[k]` is the seq at offset (k + 1) × skipStride, found as pages ask
+   * for them. Bound: 256 lists, whatever filters the clients send (1,000 positions for a list
+   * of a million rows).
+   */
+  private readonly skips: DerivedCache<number[]>;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly totals: ListTotals,
+  ) {
+    this.skips = new DerivedCache(db, { bound: { entries: 256 } });
+  }
 
   /** One page of a v1 list with the number of items matching its filters. */
   list<C extends CollectionName>(orgRowId: number, collection: C, query: V1Query<C>): JsonPage {
@@ -47,9 +53,7 @@ export class InventoryReads {
 
   private page(collection: CollectionName, where: Conditions, paging: { limit: number; offset: number }, seekable: boolean): JsonPage {
     const { table, joins, json } = collectionTables[collection];
-    this.dropStaleCaches();
-    const key = `${table}|${where.sql}|${JSON.stringify(where.params)}`;
-    const seek = seekable ? this.seek(table, where, key, paging.offset) : undefined;
+    const seek = seekable ? this.seek(table, where, paging.offset) : undefined;
     const from = seek ? ' AND seq >= ?' : '';
     // The inner query walks one index to the page's rows; only those 100 rows are joined.
     const items = this.db.column(
@@ -59,14 +63,7 @@ export class InventoryReads {
        ORDER BY page.seq`,
       seek ? [...where.params, seek.seq, paging.limit, seek.skip] : [...where.params, paging.limit, paging.offset],
     ) as string[];
-    return { items, total: this.total(table, where, key) };
-  }
-
-  private dropStaleCaches(): void {
-    if (this.cachedVersion === this.db.version) return;
-    this.totals.clear();
-    this.skips.clear();
-    this.cachedVersion = this.db.version;
+    return { items, total: this.totals.of(table, where) };
   }
 
   /**
@@ -74,13 +71,10 @@ export class InventoryReads {
    * skip from there; undefined for offsets before the first stride. Positions not yet known are
    * found stride by stride from the last known one, so paging forward costs one stride per stride.
    */
-  private seek(table: string, where: Conditions, key: string, offset: number): { seq: number; skip: number } | undefined {
+  private seek(table: string, where: Conditions, offset: number): { seq: number; skip: number } | undefined {
     const wanted = Math.floor(offset / skipStride);
     if (wanted === 0) return undefined;
-    const skips = this.skips.get(key) ?? [];
-    this.skips.delete(key);
-    if (this.skips.size >= skipListsKept) this.skips.delete(this.skips.keys().next().value!);
-    this.skips.set(key, skips);
+    const skips = this.skips.getOrCompute(`${table}|${where.key}`, () => []);
     while (skips.length < wanted) {
       const next = this.db.value(`SELECT seq FROM ${table} WHERE ${where.sql} AND seq >= ? ORDER BY seq LIMIT 1 OFFSET ?`, [
         ...where.params,
@@ -93,15 +87,5 @@ export class InventoryReads {
     if (skips.length === 0) return undefined;
     const known = Math.min(wanted, skips.length);
     return { seq: skips[known - 1]!, skip: offset - known * skipStride };
-  }
-
-  private total(table: string, where: Conditions, key: string): number {
-    let total = this.totals.get(key);
-    if (total === undefined) {
-      total = Number(this.db.value(`SELECT count(*) FROM ${table} WHERE ${where.sql}`, where.params));
-      if (this.totals.size >= 10_000) this.totals.clear();
-      this.totals.set(key, total);
-    }
-    return total;
   }
 }

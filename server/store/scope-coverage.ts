@@ -1,10 +1,10 @@
 import type { CoverageCounts, UnevaluatedCriterion } from '../../contracts/console/coverage.js';
 import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
 import type { IdPage } from './console-queries.js';
-import { type CoverageColumns, StaleColumnsError, loadCoverageColumns } from './coverage-columns.js';
+import { type CoverageColumns, loadCoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
+import { DerivedCache } from './derived-cache.js';
 import { type StoredScopeFilters, scopeCondition } from './scope-conditions.js';
-import { VersionedMemo } from './versioned-memo.js';
 
 /** A scope's coverage: counts, what could not be evaluated, and a page of covered findings. */
 export interface ScopeCoverageRows {
@@ -33,6 +33,8 @@ export interface CoveragePaging {
 type FindingIndexes = Int32Array;
 
 interface GapSet {
+  /** The columns the gaps were found in, so that a page reads the same. */
+  columns: CoverageColumns;
   gaps: FindingIndexes;
   candidates: number;
   activeScopes: number;
@@ -43,8 +45,6 @@ const open = findingStatuses.indexOf('open');
 const high = findingSeverities.indexOf('high');
 /** How long the gap computation runs before it gives the event loop a turn. */
 const sliceMs = 30;
-/** Covered sets kept per database version: each is up to 4 bytes per finding. */
-const keptSets = 24;
 
 /**
  * Scope coverage and coverage gaps, evaluated in memory over {@link CoverageColumns}: the
@@ -54,11 +54,23 @@ const keptSets = 24;
  * filtered pages are kept until the next write.
  */
 export class ScopeCoverage {
-  private readonly columns = new Map<number, Promise<CoverageColumns>>();
-  private readonly kept: VersionedMemo;
+  /** The columns of each organization. Bound: 16 organizations (about 31 MB for a million findings). */
+  private readonly columns: DerivedCache<Promise<CoverageColumns>>;
+  /**
+   * Covered sets of scopes and of the gaps, and their status-filtered subsets. Bound: 24M
+   * findings in all (4 bytes each: 96 MB), what 24 sets of a million findings hold.
+   */
+  private readonly sets: DerivedCache<FindingIndexes>;
+  /** The counts of those sets. Bound: 1,000, a few numbers each. */
+  private readonly counts: DerivedCache<CoverageCounts>;
+  /** The gaps of each organization. Bound: 16 organizations, as the columns they are found in. */
+  private readonly gapSets: DerivedCache<Promise<GapSet>>;
 
   constructor(private readonly db: Database) {
-    this.kept = new VersionedMemo(db, keptSets);
+    this.columns = new DerivedCache(db, { bound: { entries: 16 } });
+    this.sets = new DerivedCache(db, { bound: { weight: 24_000_000, weigh: (set) => set.length } });
+    this.counts = new DerivedCache(db, { bound: { entries: 1_000 } });
+    this.gapSets = new DerivedCache(db, { bound: { entries: 16 } });
   }
 
   /**
@@ -79,9 +91,9 @@ export class ScopeCoverage {
     if (!filters) return undefined;
     const condition = scopeCondition(filters);
     const key = `scope|${orgRowId}|${scopeId.toLowerCase()}`;
-    const covered = this.kept.get(key, () => select(allIndexes(columns.count), condition.bind(columns)));
+    const covered = this.sets.getOrCompute(key, () => select(allIndexes(columns.count), condition.bind(columns)));
     return {
-      counts: this.kept.get(`${key}|counts`, () => countsOf(columns, covered)),
+      counts: this.counts.getOrCompute(key, () => countsOf(columns, covered)),
       unevaluated: condition.unevaluated,
       page: this.page(columns, key, covered, paging),
     };
@@ -89,30 +101,22 @@ export class ScopeCoverage {
 
   /** Open critical, high or KEV findings that no active scope of the organization covers. */
   async gaps(orgRowId: number, paging: CoveragePaging): Promise<CoverageGapRows> {
-    for (;;) {
+    const key = `gaps|${orgRowId}`;
+    // Computed once, however many requests arrive meanwhile; started again after a write.
+    const { columns, gaps, ...summary } = await this.gapSets.settled(key, async (checkpoint) => {
       const columns = await this.currentColumns(orgRowId);
-      const key = `gaps|${orgRowId}`;
-      // Kept as a promise, so that requests arriving meanwhile wait for the same computation.
-      const computing = this.kept.get(key, () => this.computeGaps(orgRowId, columns));
-      let set: GapSet;
-      try {
-        set = await computing;
-      } catch (error) {
-        if (error instanceof StaleColumnsError) continue;
-        throw error;
-      }
-      if (columns.version !== this.db.version) continue;
-      const { gaps, ...summary } = set;
-      return { ...summary, counts: this.kept.get(`${key}|counts`, () => countsOf(columns, gaps)), page: this.page(columns, key, gaps, paging) };
-    }
+      checkpoint();
+      return this.computeGaps(orgRowId, columns, checkpoint);
+    });
+    return { ...summary, counts: this.counts.getOrCompute(key, () => countsOf(columns, gaps)), page: this.page(columns, key, gaps, paging) };
   }
 
   /**
    * The gaps at the columns' version: candidates narrowed by one active scope after another,
-   * with a turn of the event loop every {@link sliceMs}. Throws {@link StaleColumnsError} when a
-   * write landed during such a turn.
+   * with a turn of the event loop every {@link sliceMs}, after which `checkpoint` throws when a
+   * write landed meanwhile.
    */
-  private async computeGaps(orgRowId: number, columns: CoverageColumns): Promise<GapSet> {
+  private async computeGaps(orgRowId: number, columns: CoverageColumns, checkpoint: () => void): Promise<GapSet> {
     const scopes = this.db.all<StoredScopeFilters & { id: string }>(
       "SELECT id, subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND status = 'active' ORDER BY seq",
       [orgRowId],
@@ -129,17 +133,17 @@ export class ScopeCoverage {
       gaps = select(gaps, (i) => !covers(i));
       if (performance.now() - sliceStart > sliceMs) {
         await new Promise<void>((resolve) => setImmediate(resolve));
-        if (this.db.version !== columns.version) throw new StaleColumnsError();
+        checkpoint();
         sliceStart = performance.now();
       }
     }
-    return { gaps, candidates, activeScopes: scopes.length, unevaluated };
+    return { columns, gaps, candidates, activeScopes: scopes.length, unevaluated };
   }
 
   private page(columns: CoverageColumns, key: string, covered: FindingIndexes, paging: CoveragePaging): IdPage {
     const statusCode = paging.status === undefined ? -1 : findingStatuses.indexOf(paging.status as (typeof findingStatuses)[number]);
     const listed =
-      statusCode < 0 ? covered : this.kept.get(`${key}|status=${paging.status}`, () => select(covered, (i) => columns.status[i] === statusCode));
+      statusCode < 0 ? covered : this.sets.getOrCompute(`${key}|status=${paging.status}`, () => select(covered, (i) => columns.status[i] === statusCode));
     const ids = [...listed.subarray(paging.offset, paging.offset + paging.limit)].map(
       (index) => this.db.value('SELECT id FROM findings WHERE seq = ?', [columns.seq[index]!]) as string,
     );
@@ -150,25 +154,8 @@ export class ScopeCoverage {
    * The columns of an organization at the database's current version, read once per version
    * and shared by the requests that wait for them.
    */
-  async currentColumns(orgRowId: number): Promise<CoverageColumns> {
-    for (;;) {
-      let loading = this.columns.get(orgRowId);
-      if (!loading) {
-        loading = loadCoverageColumns(this.db, orgRowId);
-        this.columns.set(orgRowId, loading);
-        // A failed or stale read is not kept: the next request reads again.
-        loading.catch(() => this.columns.get(orgRowId) === loading && this.columns.delete(orgRowId));
-      }
-      let columns: CoverageColumns;
-      try {
-        columns = await loading;
-      } catch (error) {
-        if (error instanceof StaleColumnsError) continue;
-        throw error;
-      }
-      if (columns.version === this.db.version) return columns;
-      if (this.columns.get(orgRowId) === loading) this.columns.delete(orgRowId);
-    }
+  currentColumns(orgRowId: number): Promise<CoverageColumns> {
+    return this.columns.settled(String(orgRowId), (checkpoint) => loadCoverageColumns(this.db, orgRowId, checkpoint));
   }
 }
 

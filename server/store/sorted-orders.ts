@@ -3,6 +3,7 @@ import type { CollectionName, SortKey } from '../../contracts/collections.js';
 import type { ListSort } from '../../contracts/list-queries.js';
 import { type Conditions, sortExpression } from './collection-tables.js';
 import type { Database } from './database.js';
+import { DerivedCache } from './derived-cache.js';
 
 /** Positions `start` to `end` (exclusive) of an ascending order, read forwards or backwards. */
 function slice(order: Int32Array, descending: boolean, start: number, end: number): number[] {
@@ -10,9 +11,6 @@ function slice(order: Int32Array, descending: boolean, start: number, end: numbe
   for (let i = start; i < end && i < order.length; i++) seqs.push(order[descending ? order.length - 1 - i : i]!);
   return seqs;
 }
-
-/** Cached orders may hold this many row numbers in all (4 bytes each): 32 MB. */
-const maxCachedRows = 8_000_000;
 
 /** A list to sort: its organization, collection and table, and the WHERE clause of its filters. */
 export interface SortableList<C extends CollectionName = CollectionName> {
@@ -45,8 +43,7 @@ const surrogate = /[\uD800-\uDFFF]/;
 /**
  * Lists in an order no index serves: the rows matching a filter are sorted once into an array
  * of their `seq`, kept until the next write, and every page is then a slice of it. Descending
- * reads the ascending array backwards, so both share one entry. The least recently used arrays
- * are dropped beyond {@link maxCachedRows}.
+ * reads the ascending array backwards, so both share one entry.
  *
  * Sorting a million rows by (value, id) in SQLite costs seconds, most of it comparing the
  * 36-character ids. Instead the organization's rows are read once in id order (its unique
@@ -55,11 +52,15 @@ const surrogate = /[\uD800-\uDFFF]/;
  * Float64Array then yields the order.
  */
 export class SortedOrders {
-  private readonly orders = new Map<string, Int32Array>();
-  private cachedRows = 0;
-  private version = -1;
+  /**
+   * Orders and id orders by list. Bound: 8M row numbers in all (4 bytes each: 32 MB), least
+   * recently used dropped first; a list of more rows is sorted again for each page.
+   */
+  private readonly orders: DerivedCache<Int32Array>;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database) {
+    this.orders = new DerivedCache(db, { bound: { weight: 8_000_000, weigh: (order) => order.length } });
+  }
 
   /** The ids of one page of the list in the given order, and how many rows match. */
   page<C extends CollectionName>(list: SortableList<C>, sort: ListSort<SortKey<C>>, paging: { limit: number; offset: number }): { ids: string[]; total: number } {
@@ -82,8 +83,8 @@ export class SortedOrders {
   }
 
   private order<C extends CollectionName>({ orgRowId, collection, table, where }: SortableList<C>, key: SortKey<C>): Int32Array {
-    return this.cached(`${table}|${key}|${where.sql}|${JSON.stringify(where.params)}`, () => {
-      const idOrder = this.cached(`${table}|id|${orgRowId}`, () =>
+    return this.orders.getOrCompute(`${table}|${key}|${where.key}`, () => {
+      const idOrder = this.orders.getOrCompute(`${table}|id|${orgRowId}`, () =>
         Int32Array.from(this.db.column(`SELECT seq FROM ${table} WHERE org_id = ? ORDER BY id`, [orgRowId]) as number[]),
       );
       const expression = sortExpression(collection, key);
@@ -104,30 +105,5 @@ export class SortedOrders {
       for (let i = 0; i < ranked.length; i++) order[i] = idOrder[ranked[i]! % rows]!;
       return order;
     });
-  }
-
-  /** A cached array, computed when missing; the cache holds only arrays of the current version. */
-  private cached(cacheKey: string, compute: () => Int32Array): Int32Array {
-    if (this.version !== this.db.version) {
-      this.orders.clear();
-      this.cachedRows = 0;
-      this.version = this.db.version;
-    }
-    const cached = this.orders.get(cacheKey);
-    if (cached) {
-      // Re-inserting marks it most recently used: a Map iterates in insertion order.
-      this.orders.delete(cacheKey);
-      this.orders.set(cacheKey, cached);
-      return cached;
-    }
-    const computed = compute();
-    this.orders.set(cacheKey, computed);
-    this.cachedRows += computed.length;
-    for (const [oldKey, old] of this.orders) {
-      if (this.cachedRows <= maxCachedRows || oldKey === cacheKey) break;
-      this.orders.delete(oldKey);
-      this.cachedRows -= old.length;
-    }
-    return computed;
   }
 }

@@ -7,6 +7,7 @@ import { type DataDirectoryLock, dataDirectoryFiles, lockDataDirectory } from '.
 import { Database } from './database.js';
 import { InventoryReads } from './inventory-reads.js';
 import { InventoryWrites } from './inventory-writes.js';
+import { ListTotals } from './list-totals.js';
 import { OrganizationRecords } from './organizations.js';
 import { ScopeCoverage } from './scope-coverage.js';
 import { SyncRecords } from './sync-records.js';
@@ -50,8 +51,9 @@ export class Store {
   ) {
     this.organizations = new OrganizationRecords(db);
     this.apiKeys = new ApiKeyRecords(db);
-    this.inventory = new InventoryReads(db);
-    this.console = new ConsoleQueries(db);
+    const totals = new ListTotals(db);
+    this.inventory = new InventoryReads(db, totals);
+    this.console = new ConsoleQueries(db, totals);
     this.coverage = new ScopeCoverage(db);
     this.dashboards = new DashboardAggregates(db, this.coverage);
     this.sync = new SyncRecords(db);

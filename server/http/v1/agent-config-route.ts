@@ -1,4 +1,3 @@
-import type express from 'express';
 import { produceAgentConfig } from '../../organizations/produce-agent-config.js';
 import { agentConfigQuerySchema, checkPlatformProfile } from '../../../contracts/agent-config.js';
 import type { Sealer } from '../../secrets/sealer.js';
@@ -7,8 +6,8 @@ import { HttpError } from '../http-error.js';
 import { agentConfigAnswers } from '../openapi/agent-config-answers.js';
 import type { OpenApiRouteRegistrar } from '../openapi/responses.js';
 import { registerV1Operation } from '../openapi/v1-operations.js';
-import { parseQuery } from '../query-parameters.js';
-import { methodNotAllowed, organizationOf } from './v1-router.js';
+import { parseUrlQuery } from '../query-parameters.js';
+import type { V1Extension } from './v1-routes.js';
 
 /** What the agent configuration download needs. */
 export interface AgentConfigRouteContext {
@@ -29,25 +28,24 @@ function attachment(filename: string): string {
  * query, 400 for an MDM profile on another platform, 409 without an enrollment secret, 500 when
  * signing fails, 502 when a replica's remote cannot be reached.
  */
-export function agentConfigRoute(context: AgentConfigRouteContext): { install: (router: express.Router) => void; openapi: OpenApiRouteRegistrar } {
-  const handler: express.RequestHandler = async (req, res) => {
-    const query = parseQuery(req, agentConfigQuerySchema);
-    const invalidCombination = checkPlatformProfile(query.platform, query.profile);
-    if (invalidCombination) throw new HttpError(400, `Invalid platform/profile combination: ${invalidCombination}`);
-    const outcome = await produceAgentConfig(context.store, context.sealer, organizationOf(res), query, {
-      serverUrl: context.serverUrl(),
-      log: context.log,
-    });
-    if (!outcome.ok) throw new HttpError(outcome.status, outcome.message);
-    res.set({ 'Content-Type': outcome.contentType, 'Content-Disposition': attachment(outcome.filename) }).send(outcome.bytes);
-  };
+export function agentConfigRoute(context: AgentConfigRouteContext): V1Extension {
   return {
-    install: (router) => router.route('/agent/config').get(handler).all(methodNotAllowed),
+    path: '/v1/agent/config',
+    answer: async ({ url, organization }) => {
+      const query = parseUrlQuery(url, agentConfigQuerySchema);
+      const invalidCombination = checkPlatformProfile(query.platform, query.profile);
+      if (invalidCombination) throw new HttpError(400, `Invalid platform/profile combination: ${invalidCombination}`);
+      const outcome = await produceAgentConfig(context.store, context.sealer, organization, query, {
+        serverUrl: context.serverUrl(),
+        log: context.log,
+      });
+      if (!outcome.ok) throw new HttpError(outcome.status, outcome.message);
+      return { body: outcome.bytes, headers: { 'Content-Type': outcome.contentType, 'Content-Disposition': attachment(outcome.filename) } };
+    },
     openapi: agentConfigOperation,
   };
 }
 
-/** `GET /v1/agent/config` in the v1 OpenAPI document. */
 export const agentConfigOperation: OpenApiRouteRegistrar = (registry) =>
   registerV1Operation(registry, {
     method: 'get',

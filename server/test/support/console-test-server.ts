@@ -1,6 +1,5 @@
-import { appRouter } from '../../http/app/app-router.js';
+import { createConsoleApp } from '../../console-app.js';
 import { consoleTokenHeader, generateConsoleToken } from '../../http/app/require-console-token.js';
-import { createHttpApp } from '../../http/create-http-app.js';
 import { type RunningServer, startServer } from '../../http/start-server.js';
 import type { Inventory } from '../../../contracts/inventory.js';
 import type { Sealer } from '../../secrets/sealer.js';
@@ -46,22 +45,19 @@ export async function startConsoleTestServer(
   const server = await startServer({
     port: 0,
     createApp: (acceptedHosts) =>
-      createHttpApp({
-        store,
-        acceptedHosts,
-        log: () => {},
-        console: {
-          appRouter: appRouter({
-            store,
-            consoleToken,
-            apiBaseUrl: () => baseUrl,
-            // Test organizations have no enrollment secret or signing key: nothing is ever unsealed.
-            agentConfig: { sealer: identitySealer, serverUrl: () => baseUrl, log: () => {} },
-            sealer: options.sealer,
-            sync,
-          }),
+      createConsoleApp(
+        {
+          store,
+          consoleToken,
+          baseUrl: () => baseUrl,
+          // Test organizations have no enrollment secret or signing key: nothing is ever unsealed.
+          signingSealer: identitySealer,
+          sealer: options.sealer,
+          sync,
+          log: () => {},
         },
-      }),
+        acceptedHosts,
+      ),
   });
   baseUrl = server.url;
   return {

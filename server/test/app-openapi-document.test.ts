@@ -1,15 +1,13 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Store } from '../../store/store.js';
-import { SyncScheduler } from '../../sync/sync-scheduler.js';
-import { type ConsoleTestServer, startConsoleTestServer } from '../../test/support/console-test-server.js';
-import { identitySealer } from '../../test/support/identity-sealer.js';
-import { appRouter } from '../app/app-router.js';
-import { createHttpApp } from '../create-http-app.js';
-import { agentConfigRoute } from '../v1/agent-config-route.js';
-import { buildAppOpenApiDocument } from './app-document.js';
-import { openApiPath } from './app-operations.js';
+import { Store } from '../store/store.js';
+import { SyncScheduler } from '../sync/sync-scheduler.js';
+import { type ConsoleTestServer, startConsoleTestServer } from './support/console-test-server.js';
+import { identitySealer } from './support/identity-sealer.js';
+import { consoleAppRouter } from '../console-app.js';
+import { buildAppOpenApiDocument } from '../http/openapi/app-document.js';
+import { openApiPath } from '../http/openapi/app-operations.js';
 
 const document = buildAppOpenApiDocument();
 const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
@@ -40,20 +38,12 @@ function expressOperations(stack: RouterLayer[], prefix = ''): string[] {
 describe('the /app OpenAPI document', () => {
   let store: Store;
   let sync: SyncScheduler;
-  let app: express.Express;
+  let router: express.Router;
   beforeAll(async () => {
     store = await Store.open();
     sync = new SyncScheduler({ store, sealer: identitySealer });
-    const signing = { sealer: identitySealer, serverUrl: () => '', log: () => {} };
-    // Every optional part present, as startConsoleServer wires the product's app.
-    app = createHttpApp({
-      store,
-      acceptedHosts: () => new Set(),
-      v1Extensions: [agentConfigRoute({ store, ...signing })],
-      console: {
-        appRouter: appRouter({ store, consoleToken: 'token', apiBaseUrl: () => '', agentConfig: signing, sync, sealer: identitySealer }),
-      },
-    });
+    // The /app router as the product wires it, every optional part present.
+    router = consoleAppRouter({ store, consoleToken: 'token', baseUrl: () => '', signingSealer: identitySealer, sealer: identitySealer, sync, log: () => {} });
   });
   afterAll(async () => {
     await sync.stop();
@@ -61,7 +51,7 @@ describe('the /app OpenAPI document', () => {
   });
 
   it('documents every route the app answers under /app, and nothing else', () => {
-    const routes = expressOperations((app as unknown as { router: { stack: RouterLayer[] } }).router.stack).filter((route) => route.includes(' /app/'));
+    const routes = expressOperations((router as unknown as { stack: RouterLayer[] }).stack, '/app');
     const documented = operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`);
     expect(routes.length).toBeGreaterThan(20);
     expect(documented.sort()).toEqual(routes.sort());
