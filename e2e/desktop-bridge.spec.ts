@@ -3,7 +3,7 @@ import type { DesktopBridge } from '../contracts/desktop/desktop-bridge.js';
 import { consoleNavigationScript } from '../app/main/show-console-path.js';
 import { expect, server, test } from './support/console-page.js';
 
-// The console as the desktop window runs it: with `window.desktop` (app/shared/desktop-bridge.ts)
+// The console as the desktop window runs it: with `window.desktop` (contracts/desktop/desktop-bridge.ts)
 // instead of a token in the URL and browser downloads. The bridge is played here as the preload
 // and main process play it: saveFile fetches its source with the console token, as the main
 // process does before it shows the save dialog, and answers as the dialog's outcome says.
