@@ -1,6 +1,5 @@
 import type { Dashboard } from '../../contracts/console/dashboard.js';
-import { osFamilies } from '../../contracts/enums.js';
-import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
+import { findingSeverities, findingStatuses, osFamilies } from '../../contracts/enums.js';
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';

@@ -1,7 +1,8 @@
 import express from 'express';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Store } from '../../store/store.js';
-import { type AgentConfigContext, agentConfigRoutes } from './agent-config-routes.js';
+import type { AgentConfigContext } from '../agent-config-download.js';
+import { agentConfigRoutes } from './agent-config-routes.js';
 import { apiKeyRoutes } from './api-key-routes.js';
 import { coverageRoutes } from './coverage-routes.js';
 import { csvExportRoutes } from './csv-export-routes.js';
