@@ -2,8 +2,6 @@ import type { SyncCounts, SyncState } from '../../contracts/console/sync.js';
 import type { SyncMode } from '../../contracts/enums.js';
 import type { Database } from './database.js';
 
-export type { SyncCounts, SyncMode, SyncState };
-
 
 
 interface SyncStateRow {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { progressPrinter } from './progress-printer.js';
-import type { SyncProgress } from './sync-organization.js';
+import type { SyncProgress } from '../../contracts/console/sync.js';
 
 function fakeStream(isTTY: boolean) {
   const written: string[] = [];

@@ -1,4 +1,4 @@
-import type { SyncProgress } from './sync-organization.js';
+import type { SyncProgress } from '../../contracts/console/sync.js';
 
 const barWidth = 24;
 

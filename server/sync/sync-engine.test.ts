@@ -4,7 +4,8 @@ import type { Store } from '../store/store.js';
 import { type FakeRemote, type FakeRemoteOptions, startFakeRemote } from '../test/support/fake-remote.js';
 import { sampleInventory } from '../test/support/sample-inventory.js';
 import { SyncFailedError } from './sync-errors.js';
-import { type SyncOptions, type SyncProgress, syncOrganization } from './sync-organization.js';
+import type { SyncProgress } from '../../contracts/console/sync.js';
+import { type SyncOptions, syncOrganization } from './sync-organization.js';
 import { expectedLists, fastPolicy, replicaLists, storeWithReplica } from '../test/support/sync-fixtures.js';
 
 const small = { endpoints: 25, targetsPerEndpoint: 3, findingsPerTarget: 3, scopes: 4 };

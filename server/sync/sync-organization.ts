@@ -13,8 +13,6 @@ import { syncOrder } from './sync-collections.js';
 import { SyncFailedError } from './sync-errors.js';
 import { type SyncPolicy, defaultSyncPolicy } from './sync-policy.js';
 
-export type { SyncProgress };
-
 /** What a successful sync did. */
 export interface SyncReport {
   org: string;

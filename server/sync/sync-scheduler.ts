@@ -3,9 +3,9 @@ import { readRemoteTenant } from '../organizations/manage-organizations.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Organization } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
-import type { SyncState, SyncStatus } from '../../contracts/console/sync.js';
+import type { SyncProgress, SyncState, SyncStatus } from '../../contracts/console/sync.js';
 import { SyncFailedError } from './sync-errors.js';
-import { type SyncProgress, type SyncReport, syncOrganization } from './sync-organization.js';
+import { type SyncReport, syncOrganization } from './sync-organization.js';
 import type { SyncPolicy } from './sync-policy.js';
 
 /** How the scheduler runs. */
