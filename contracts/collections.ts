@@ -72,7 +72,7 @@ function defineCollection<
   const Item extends z.ZodObject,
   const Filters extends Record<string, Filter>,
   const SortKeys extends Record<string, SortKind>,
->(name: string, facts: CollectionFacts<Item, Filters, SortKeys>) {
+>(facts: CollectionFacts<Item, Filters, SortKeys>) {
   const filterShape = Object.fromEntries(Object.entries(facts.filters).map(([param, filter]) => [param, filter.schema])) as FilterShape<Filters>;
   const v1Query = z.object({ ...pagingShape, ...filterShape });
   const sortKeys = [...(Object.keys(facts.sortKeys) as (keyof SortKeys & string)[]), 'created_at' as const];
@@ -93,7 +93,6 @@ function defineCollection<
     csvColumns: facts.csvColumns ?? Object.keys(facts.item.shape).map(field),
     /** The OpenAPI id of an item, e.g. `RemediationTarget`. */
     resourceId,
-    name,
   };
 }
 
@@ -101,7 +100,7 @@ const field = (name: string): CsvColumn => ({ header: name, value: (item) => ite
 
 /** The collections, in the order of the specification. */
 export const collections = {
-  endpoints: defineCollection('endpoints', {
+  endpoints: defineCollection({
     ...collectionBasics.endpoints,
     idParameter: 'endpointId',
     item: endpointSchema,
@@ -119,7 +118,7 @@ export const collections = {
         : [field(name)],
     ),
   }),
-  remediationTargets: defineCollection('remediationTargets', {
+  remediationTargets: defineCollection({
     ...collectionBasics.remediationTargets,
     idParameter: 'targetId',
     item: remediationTargetSchema,
@@ -132,7 +131,7 @@ export const collections = {
       name === 'associated_cves' ? { header: name, value: (item) => (item[name] as string[]).join(' ') } : field(name),
     ),
   }),
-  scopes: defineCollection('scopes', {
+  scopes: defineCollection({
     ...collectionBasics.scopes,
     idParameter: 'scopeId',
     item: scopeSchema,
@@ -141,7 +140,7 @@ export const collections = {
     sortKeys: { name: 'text', status: 'value' },
     search: 'Name contains this text (case-insensitive).',
   }),
-  findings: defineCollection('findings', {
+  findings: defineCollection({
     ...collectionBasics.findings,
     idParameter: 'findingId',
     item: vulnerabilityFindingSchema,
