@@ -72,6 +72,8 @@ export class V1Answers {
    * entry.
    */
   private parsedQuery<C extends CollectionName>(collection: C, url: string): ParsedQuery<C> {
+    // One cache for every collection: a URL's path names its collection, so the entry under a URL
+    // is always of the collection asked for here, which TypeScript cannot see through the key.
     return this.queries.getOrCompute(url, () => {
       const query = parseUrlQuery(url, collectionSchemas[collection].v1);
       return { query, normalized: `${collection} ${JSON.stringify(query)}` };
