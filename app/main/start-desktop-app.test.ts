@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataDirectoryFiles } from '../../server/store/data-directory.js';
+import { lockDataDirectory } from '../../server/store/data-directory-lock.js';
 import { app, BrowserWindow, dialog, ipcMain, Menu, resetFakeElectron, session } from '../test/fake-electron.js';
 import { consoleNavigationScript } from './show-console-path.js';
 import { type DesktopApp, startDesktopApp } from './start-desktop-app.js';
@@ -134,19 +134,17 @@ describe('startDesktopApp when it cannot start', () => {
   });
 
   it('names the process holding the data directory in an error dialog, then quits', async () => {
-    const holder: ChildProcess = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const held = await lockDataDirectory(dataDir, 'remediation-console serve');
     try {
-      const lock = { pid: holder.pid, command: 'remediation-console serve', startedAt: new Date().toISOString() };
-      fs.writeFileSync(dataDirectoryFiles(dataDir).lock, JSON.stringify(lock));
       await expect(startDesktopApp({ dataDir, preload, port: 0 })).resolves.toBeUndefined();
       expect(dialog.showErrorBox).toHaveBeenCalledWith(
         'Remediation Console cannot open its data',
-        expect.stringContaining(`process ${holder.pid} (remediation-console serve`),
+        expect.stringContaining(`process ${process.pid} (remediation-console serve`),
       );
       expect(app.quit).toHaveBeenCalled();
       expect(BrowserWindow.instances).toHaveLength(0);
     } finally {
-      holder.kill();
+      held.release();
     }
   });
 });

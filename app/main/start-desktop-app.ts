@@ -1,6 +1,7 @@
 import { app, type BrowserWindow, dialog, Menu, session } from 'electron';
 import { type ConsoleServer, startConsoleServer } from '../../server/start-console-server.js';
-import { DataDirectoryLockedError, productName } from '../../server/store/data-directory.js';
+import { productName } from '../../server/store/data-directory.js';
+import { DataDirectoryLockedError } from '../../server/store/data-directory-lock.js';
 import { openAppWindow } from './app-window.js';
 import { chooseSealer } from './choose-sealer.js';
 import { readDesktopSettings } from './desktop-settings.js';

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { ApiKeyRecords } from './api-keys.js';
 import { ConsoleQueries } from './console-queries.js';
 import { DashboardAggregates } from './dashboard-aggregates.js';
-import { type DataDirectoryLock, dataDirectoryFiles, lockDataDirectory } from './data-directory.js';
+import { dataDirectoryFiles } from './data-directory.js';
+import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
 import { Database } from './database.js';
 import { InventoryReads } from './inventory-reads.js';
 import { InventoryWrites } from './inventory-writes.js';
@@ -65,7 +66,7 @@ export class Store {
   static async open(options: StoreOptions = {}): Promise<Store> {
     const { dataDir, readOnly = false } = options;
     if (!dataDir) return new Store(await Database.open(), undefined, false);
-    const lock = readOnly ? undefined : lockDataDirectory(dataDir, options.command ?? process.argv.slice(1).join(' '));
+    const lock = readOnly ? undefined : await lockDataDirectory(dataDir, options.command ?? process.argv.slice(1).join(' '));
     try {
       const file = dataDirectoryFiles(dataDir).database;
       // Only the lock holder writes: a temporary file left beside the database is from an earlier version's writer killed mid-persist.
