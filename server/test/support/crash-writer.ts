@@ -13,7 +13,8 @@ import { sequence } from './crash-writer-sequence.js';
 import { smallInventory } from './fixtures.js';
 import { storeDigest } from './store-digest.js';
 
-const [dataDir, killAtText, delayText] = process.argv.slice(2);
+const [dataDir = '', killAtText, delayText] = process.argv.slice(2);
+if (!dataDir) throw new Error('Usage: crash-writer.ts <dataDir> [killAt killDelayMicroseconds]');
 const killAt = killAtText === undefined ? -1 : Number(killAtText);
 
 let state = 7;
