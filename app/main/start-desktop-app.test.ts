@@ -59,7 +59,7 @@ describe('startDesktopApp', () => {
 
   it('hands the console its token over the bridge', async () => {
     const bootstrap = ipcMain.sendSync('desktop:bootstrap', window.webContents.ipcEvent()) as { consoleToken: string; apiBaseUrl: string };
-    expect(bootstrap).toEqual({ consoleToken: desktop.consoleServer.consoleToken, apiBaseUrl: origin, appVersion: '0.1.0-test' });
+    expect(bootstrap).toEqual({ consoleToken: desktop.consoleServer.server.consoleToken, apiBaseUrl: origin, appVersion: '0.1.0-test' });
     const response = await fetch(`${origin}/app/organizations`, { headers: { 'x-console-token': bootstrap.consoleToken } });
     expect(response.status).toBe(200);
   });
@@ -72,7 +72,7 @@ describe('startDesktopApp', () => {
       source: { path: '/app/organizations' },
     });
     expect(result).toEqual({ saved: true, path: target });
-    const response = await fetch(`${origin}/app/organizations`, { headers: { 'x-console-token': desktop.consoleServer.consoleToken } });
+    const response = await fetch(`${origin}/app/organizations`, { headers: { 'x-console-token': desktop.consoleServer.server.consoleToken } });
     expect(fs.readFileSync(target).equals(Buffer.from(await response.arrayBuffer()))).toBe(true);
   });
 
