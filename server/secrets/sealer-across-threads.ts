@@ -22,11 +22,12 @@ const waiting = 0;
 const answered = 1;
 
 /**
- * The sealer of the thread at the other end, for a worker thread: a synchronous `Sealer`, as the
- * store's transactions need, whose calls each post a request and block on `Atomics.wait` until
- * the other thread has answered. Asks that thread first to choose its sealer (with the dialogs
- * the desktop app may show), which it does now, from the calling thread's lock-holding start.
- * Never to be used on a thread that must answer requests meanwhile: it blocks.
+ * The sealer of the thread at the other end, for the server's worker thread: a synchronous
+ * `Sealer`, as the store's transactions need, whose calls each post a request and block on
+ * `Atomics.wait` until the other thread has answered (one message round trip). Made when the
+ * server, holding the data directory's lock, needs it: it first asks the other thread to choose
+ * its sealer (with the dialogs the desktop app may show). Never on the answering thread itself,
+ * which would wait for its own answer.
  */
 export function sealerOfOtherThread(end: SealingEnd): Sealer {
   const ask = (request: SealingRequest): SealingAnswer => {
