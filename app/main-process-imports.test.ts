@@ -50,8 +50,8 @@ describe("the Electron main process's modules", () => {
     expect(files).not.toContain('server/console-server-worker.ts');
   });
 
-  it('load no store and nothing that runs SQL: of server/store/ only the data directory’s paths and file helpers', () => {
-    expect([...files].filter((file) => file.startsWith('server/store/'))).toEqual(['server/store/data-directory-lock.ts', 'server/store/data-directory.ts']);
+  it('load no store and nothing that runs SQL: of server/store/ only the data directory’s paths, file helpers and lock', () => {
+    expect([...files].filter((file) => file.startsWith('server/store/'))).toEqual(['server/store/data-directory.ts', 'server/store/data-directory-lock.ts']);
     expect(packages).not.toContain('sql.js');
   });
 });
