@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { FileWriteSink } from './file-write-tap.js';
 
 /**
  * The change log: what each committed transaction wrote to the database file, appended and
@@ -127,11 +126,12 @@ export function applyFrames(image: Uint8Array, size: number, frames: Iterable<Lo
 }
 
 /**
- * Appends a database's writes to one log file. The tap hands it each write as SQLite makes it;
+ * Appends a database's writes to one log file. The tap hands it each write as SQLite makes it
+ * (through the database's durable file, durable-file.ts);
  * {@link commit} closes a transaction at a point where the file is consistent (no transaction
  * open) and makes it durable.
  */
-export class ChangeLogWriter implements FileWriteSink {
+export class ChangeLogWriter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   /** Bytes of the open transaction's frames, in the file or pending. */

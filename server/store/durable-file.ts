@@ -96,10 +96,11 @@ export class DurableFile implements FileWriteSink {
   /** Checkpoints what it can and closes the log. */
   close(): void {
     if (this.closed) return;
+    // Closed first: the checkpoint then starts no new log only to remove it.
+    this.closed = true;
     try {
       this.checkpointNow();
     } finally {
-      this.closed = true;
       clearTimeout(this.idleTimer);
       this.current.close();
       if (this.current.isEmpty && !this.checkpointing) fs.rmSync(this.current.file, { force: true });
