@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository root, where the built CLI lives. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'remediation-console.js');
+/** The CLI's entry point. */
+export const bin = path.join(root, 'bin', 'remediation-console.js');
 
 /** Runs the built CLI to completion, failing loudly. */
 export function cli(dataDir: string, ...args: string[]): string {
@@ -39,12 +40,16 @@ export function peakResidentBytes(pid: number): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
-/** Starts `serve` on a free port; resolves once it printed its address and the console's URL (token in the fragment). */
+/**
+ * Starts `serve` on `port` (default a free one); resolves once it printed its address and the
+ * console's URL (token in the fragment).
+ */
 export async function startServe(
   dataDir: string,
+  port = 0,
 ): Promise<{ child: ChildProcess; url: string; consoleUrl: string; consoleToken: string; startedAt: number }> {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   const [url, consoleUrl] = await new Promise<[string, string]>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -57,6 +62,15 @@ export async function startServe(
   const consoleToken = /#token=(\S+)/.exec(consoleUrl)?.[1];
   if (!consoleToken) throw new Error(`serve printed no console token:\n${output}`);
   return { child, url, consoleUrl, consoleToken, startedAt };
+}
+
+/**
+ * Copies a data directory (its database, sealing key and whatever else it holds, not the lock
+ * of a process using it) to `target`, for a section that writes to it or serves it.
+ */
+export function copyDataDir(source: string, target: string): void {
+  const skipped = new Set(['lock.json', 'api.json']);
+  fs.cpSync(source, target, { recursive: true, filter: (file) => !skipped.has(path.basename(file)) });
 }
 
 /** Stops a child process and waits for it. */
