@@ -1,3 +1,5 @@
+import { requestAlone } from './support.js';
+
 /** One `/health` round trip: when it was sent and answered (performance.now()), and how long it waited. */
 export interface HealthPing {
   sent: number;
@@ -8,7 +10,8 @@ export interface HealthPing {
 /**
  * Asks `/health` of a server every 10 ms (10 ms after each answer) until `stop` is called,
  * which resolves with every round trip. `/health` costs nothing to answer, so its round trip
- * is how long a request waited for the thread that answers requests.
+ * is how long a request waited for the thread that answers requests. Each is sent on a
+ * connection of its own (see requestAlone).
  */
 export function pingHealth(url: string): { stop: () => Promise<HealthPing[]> } {
   const pings: HealthPing[] = [];
@@ -16,14 +19,15 @@ export function pingHealth(url: string): { stop: () => Promise<HealthPing[]> } {
   const pinging = (async () => {
     while (!stopped) {
       const sent = performance.now();
-      const response = await fetch(`${url}/health`);
-      await response.arrayBuffer();
+      const { status } = await requestAlone(`${url}/health`);
+      if (status !== 200) throw new Error(`/health answered ${status}`);
       const answered = performance.now();
-      if (response.status !== 200) throw new Error(`/health answered ${response.status}`);
       pings.push({ sent, answered, ms: answered - sent });
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
+  // A failure is reported by stop(); until then it must not end the process as unhandled.
+  pinging.catch(() => undefined);
   return {
     stop: async () => {
       stopped = true;

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { type HealthPing, pingHealth } from './health-pings.js';
-import { copyDataDir, startServe, stop } from './support.js';
+import { copyDataDir, requestAlone, startServe, stop } from './support.js';
 
 /** The seeded data directory to serve, and its organization. */
 export interface WaitsSource {
@@ -30,13 +30,12 @@ interface Server {
 }
 
 async function consoleRequest(server: Server, method: 'GET' | 'POST', route: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${server.url}/app${route}`, {
+  const { status, text } = await requestAlone(`${server.url}/app${route}`, {
     method,
     headers: { 'x-console-token': server.consoleToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+  if (status < 200 || status >= 300) throw new Error(`${method} ${route}: ${status} ${text}`);
   return JSON.parse(text) as unknown;
 }
 
