@@ -48,15 +48,30 @@ export class ConsoleQueries {
    * One page of a console list as ids. The default order (or its reverse) walks an index;
    * other orders are sorted once per filter and kept until the next write (sorted-orders.ts).
    */
-  listIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): IdPage {
-    const { table, where, direction } = this.listWhere(orgRowId, collection, query);
-    if (query.sort.key !== 'created_at') return this.sortedOrders.page({ orgRowId, collection, table, where }, query.sort, query);
-    const ids = this.db.column(inSeqOrder(table, `WHERE ${where.sql} ORDER BY seq ${direction} LIMIT ? OFFSET ?`, direction), [
-      ...where.params,
-      query.limit,
-      query.offset,
-    ]) as string[];
-    return { ids, total: this.totals.of(table, where) };
+  async listIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): Promise<IdPage> {
+    for (;;) {
+      // A search's condition and a sorted order are computed in chunks: a page is answered when
+      // the data did not change between the condition and the page, read again otherwise.
+      const version = this.db.version;
+      const { table, where, direction } = await this.listWhere(orgRowId, collection, query);
+      if (query.sort.key !== 'created_at') {
+        const page = await this.sortedOrders.page({ orgRowId, collection, table, where }, query.sort, query);
+        if (this.db.version === version) return page;
+        continue;
+      }
+      // A findings search names its rows by a subquery that a count by windows would run again for
+      // every window, and `updatedSince` walks an index of its own rather than the one by seq;
+      // other filters are evaluated per window along an index that ends in seq.
+      const perWindow = !(collection === 'findings' && query.q !== undefined) && query.updatedSince === undefined;
+      const total = perWindow ? await this.totals.counted(table, orgRowId, where) : this.totals.of(table, where);
+      if (this.db.version !== version) continue;
+      const ids = this.db.column(inSeqOrder(table, `WHERE ${where.sql} ORDER BY seq ${direction} LIMIT ? OFFSET ?`, direction), [
+        ...where.params,
+        query.limit,
+        query.offset,
+      ]) as string[];
+      return { ids, total };
+    }
   }
 
   /**
@@ -64,8 +79,8 @@ export class ConsoleQueries {
    * chunk continues after the last row's `seq`, so reading a million rows stays linear where
    * growing offsets would walk the index again for every page.
    */
-  *listAllIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>, chunk = 1000): Generator<string[]> {
-    const { table, where, direction } = this.listWhere(orgRowId, collection, query);
+  async *listAllIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>, chunk = 1000): AsyncGenerator<string[]> {
+    const { table, where, direction } = await this.listWhere(orgRowId, collection, query);
     if (query.sort.key !== 'created_at') {
       yield* this.sortedOrders.all({ orgRowId, collection, table, where }, query.sort, chunk);
       return;
@@ -86,16 +101,22 @@ export class ConsoleQueries {
     }
   }
 
-  private listWhere<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): { table: string; where: Where; direction: 'ASC' | 'DESC' } {
+  private async listWhere<C extends CollectionName>(
+    orgRowId: number,
+    collection: C,
+    query: ConsoleQuery<C>,
+  ): Promise<{ table: string; where: Where; direction: 'ASC' | 'DESC' }> {
     const where = listConditions(orgRowId, collection, query);
     const q = query.q;
     if (q !== undefined) {
       const { search } = collectionTables[collection];
       if (search) search(where, q);
       else {
-        const condition = this.textConditions.getOrCompute(`${orgRowId}|${q}`, () =>
-          findingTextCondition(this.db, orgRowId, q, () => this.textCves.getOrCompute(String(orgRowId), () => textCvesOf(this.db, orgRowId))),
-        );
+        const condition = await this.textConditions.settled(`${orgRowId}|${q}`, async (checkpoint) => {
+          const textCves = await this.textCves.settled(String(orgRowId), (pause) => textCvesOf(this.db, orgRowId, pause));
+          checkpoint();
+          return findingTextCondition(this.db, orgRowId, q, textCves);
+        });
         where.add(condition.sql, ...condition.params);
       }
     }
