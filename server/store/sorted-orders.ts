@@ -14,12 +14,22 @@ function slice(order: Int32Array, descending: boolean, start: number, end: numbe
   return seqs;
 }
 
-/** A list to sort: its organization, collection and table, and the WHERE clause of its filters. */
+/** A free-text search of a list: its text, and the rows it names, ascending by seq, at the data's current version. */
+export interface ListSearch {
+  key: string;
+  rows: () => Promise<Int32Array>;
+}
+
+/**
+ * A list to sort: its organization, collection and table, the WHERE clause of its filters, and
+ * a search whose rows the filters narrow.
+ */
 export interface SortableList<C extends CollectionName = CollectionName> {
   orgRowId: number;
   collection: C;
   table: string;
   where: Conditions;
+  search?: ListSearch | undefined;
 }
 
 /** SQLite's order of values: NULL, then numbers, then text by its UTF-8 bytes (code point order). */
@@ -112,30 +122,72 @@ export class SortedOrders {
     });
   }
 
-  private order<C extends CollectionName>({ orgRowId, collection, table, where }: SortableList<C>, key: SortKey<C>): Promise<Int32Array> {
-    return this.orders.settled(`${table}|${key}|${where.key}`, async (checkpoint) => {
-      const idOrder = await this.idOrder(table, orgRowId);
-      // The id order is of the data as it is now: check that it is the data this order started on.
+  /**
+   * The list's matching rows in seq order, a chunk at a time, with the value of `expression` of
+   * each when one is given: along the index of the filters (keyset on seq), or, for a search,
+   * the rows it names {@link rowsPerChunk} at a time, each chunk narrowed by the filters.
+   */
+  private async *matchingRows(
+    { table, where }: SortableList,
+    search: Int32Array | undefined,
+    expression?: string,
+  ): AsyncGenerator<{ seqs: number[]; values: SqlValue[] }> {
+    if (search) {
+      // Driven by the listed rows (CROSS JOIN keeps them the outer loop), each found by its seq.
+      const from = `FROM json_each(?) AS listed CROSS JOIN ${table} x ON x.seq = listed.value WHERE ${where.sql} ORDER BY x.seq`;
+      for (let start = 0; start < search.length; start += rowsPerChunk) {
+        const listed = JSON.stringify(Array.from(search.subarray(start, start + rowsPerChunk)));
+        const seqs = this.db.column(`SELECT x.seq ${from}`, [listed, ...where.params]) as number[];
+        yield { seqs, values: expression ? this.db.column(`SELECT ${expression} ${from}`, [listed, ...where.params]) : [] };
+      }
+      return;
+    }
+    for (let after = -1; ; ) {
+      const seqs = this.db.column(`SELECT x.seq FROM ${table} x WHERE ${where.sql} AND x.seq > ? ORDER BY x.seq LIMIT ?`, [
+        ...where.params,
+        after,
+        rowsPerChunk,
+      ]) as number[];
+      if (seqs.length === 0) return;
+      const values = expression
+        ? this.db.column(`SELECT ${expression} FROM ${table} x WHERE ${where.sql} AND x.seq > ? AND x.seq <= ? ORDER BY x.seq`, [
+            ...where.params,
+            after,
+            seqs.at(-1)!,
+          ])
+        : [];
+      yield { seqs, values };
+      if (seqs.length < rowsPerChunk) return;
+      after = seqs.at(-1)!;
+    }
+  }
+
+  private order<C extends CollectionName>(list: SortableList<C>, key: SortKey<C>): Promise<Int32Array> {
+    const { orgRowId, collection, table, where, search } = list;
+    return this.orders.settled(`${table}|${key}|${where.key}${search ? `|q=${search.key}` : ''}`, async (checkpoint) => {
+      // What this order is computed from, each of the data as it is now: check after each that
+      // it is still the data this order started on.
+      const searched = search && (await search.rows());
       checkpoint();
       const slices = new TimeSlices(checkpoint);
+      if (key === 'created_at') {
+        // Only a search is listed in the default order here: its rows, narrowed, are in it already.
+        const chunks: Int32Array[] = [];
+        for await (const { seqs } of this.matchingRows(list, searched)) {
+          chunks.push(Int32Array.from(seqs));
+          await slices.pause();
+        }
+        return concatenated(chunks);
+      }
+      const idOrder = await this.idOrder(table, orgRowId);
+      checkpoint();
       const expression = sortExpression(collection, key);
-      // Each matching row's value as an index into `distinct`, in seq order, a keyset chunk at a time.
+      // Each matching row's value as an index into `distinct`, in seq order.
       const matching: Int32Array[] = [];
       const valueIndexes: Int32Array[] = [];
       const distinct = new Map<SqlValue, number>();
       let surrogates = false;
-      for (let after = -1; ; ) {
-        const seqs = this.db.column(`SELECT x.seq FROM ${table} x WHERE ${where.sql} AND x.seq > ? ORDER BY x.seq LIMIT ?`, [
-          ...where.params,
-          after,
-          rowsPerChunk,
-        ]) as number[];
-        if (seqs.length === 0) break;
-        const values = this.db.column(`SELECT ${expression} FROM ${table} x WHERE ${where.sql} AND x.seq > ? AND x.seq <= ? ORDER BY x.seq`, [
-          ...where.params,
-          after,
-          seqs.at(-1)!,
-        ]);
+      for await (const { seqs, values } of this.matchingRows(list, searched, expression)) {
         const indexes = new Int32Array(values.length);
         values.forEach((value, i) => {
           let index = distinct.get(value);
@@ -147,8 +199,6 @@ export class SortedOrders {
         });
         matching.push(Int32Array.from(seqs));
         valueIndexes.push(indexes);
-        after = seqs.at(-1)!;
-        if (seqs.length < rowsPerChunk) break;
         await slices.pause();
       }
 
