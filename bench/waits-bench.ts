@@ -102,8 +102,10 @@ export async function measureWaits(source: WaitsSource, workDir: string, log: (l
   try {
     const org = `/orgs/${source.slug}`;
     // serve reads the dashboard's coverage columns a little after it starts: this waits for that
-    // warm-up, so that what follows is measured alone, as on a server that has settled.
+    // warm-up, of both servers (they share two cores), so that what follows is measured alone,
+    // as on servers that have settled.
     await consoleRequest(serve, 'GET', `${org}/dashboard`);
+    await consoleRequest(remote, 'GET', `${org}/dashboard`);
     const rows: WaitRow[] = [];
     const measure = async (what: string, method: 'GET' | 'POST', route: string, body?: unknown) => {
       log(what);
