@@ -2,7 +2,8 @@
  * `npm run bench`: the performance figures the issues ask for, measured on this machine and
  * written to docs/bench.md. Sections, in order: seeding and cold start and the v1 API (`api`),
  * scope coverage (`coverage`), the console in Chromium (`console`), signed agent configuration
- * files (`agent-config`), full and incremental sync (`sync`).
+ * files (`agent-config`), full and incremental sync (`sync`), what writes cost (`writes`) and how
+ * long requests wait behind another's work (`waits`).
  *
  * Environment:
  * - `BENCH_SIZE` (default `large`) and `BENCH_SECONDS` (default 15) per load run.
@@ -11,11 +12,15 @@
  * - `BENCH_DATA_DIR`: an already seeded data directory to serve instead of seeding a new one
  *   (used in place and not removed; `serve` takes its lock), with `BENCH_KEY` an API key of its
  *   organization `BENCH_ORG` (default `demo`). The seeding row is then left out of the report.
+ *   The `writes` and `waits` sections write, so they work on copies of it.
+ * - `BENCH_SEED`: the seed of the dataset (default 7): the one seeded, or BENCH_DATA_DIR's, which
+ *   the `writes` section's in-process remote generates again with 1 % changed.
  * - `BENCH_REPORT`: the file under docs/ to write (default bench.md).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { DatasetSize } from '../contracts/inventory.js';
 import { measureAgentConfigSigning } from './agent-config-bench.js';
 import { reportApi } from './api-report.js';
 import { reportConsole } from './console-report.js';
@@ -23,11 +28,14 @@ import { reportCoverage } from './coverage-report.js';
 import { spliceSections } from './report-sections.js';
 import { cli, loadAverage, mib, residentBytes, root, startServe, stop } from './support.js';
 import { syncSection } from './sync-section.js';
+import { reportWaits } from './waits-report.js';
+import { reportWrites } from './writes-report.js';
 
-const sectionNames = ['api', 'coverage', 'console', 'agent-config', 'sync'] as const;
+const sectionNames = ['api', 'coverage', 'console', 'agent-config', 'sync', 'writes', 'waits'] as const;
 type SectionName = (typeof sectionNames)[number];
 
-const size = process.env.BENCH_SIZE ?? 'large';
+const size = (process.env.BENCH_SIZE ?? 'large') as DatasetSize;
+const seed = Number(process.env.BENCH_SEED ?? 7);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 for (const name of only ?? []) {
@@ -57,14 +65,18 @@ async function firstOkAnswer(url: string, key: string): Promise<void> {
   }
 }
 
-/** BENCH_DATA_DIR as it is, or a new one seeded now (and how long that took). */
+let prepared: { dataDir: string; key: string; seedSeconds?: number } | undefined;
+
+/** BENCH_DATA_DIR as it is, or a new one seeded now (and how long that took), once for the whole run. */
 function prepareDataDir(workDir: string): { dataDir: string; key: string; seedSeconds?: number } {
-  if (givenDataDir) return { dataDir: givenDataDir, key: givenKey! };
-  cli(workDir, 'orgs', 'create', '--slug', slug, '--name', 'Benchmark');
-  const key = cli(workDir, 'keys', 'create', '--org', slug).trim();
+  if (prepared) return prepared;
+  if (givenDataDir) return (prepared = { dataDir: givenDataDir, key: givenKey! });
+  const dataDir = path.join(workDir, 'seeded');
+  cli(dataDir, 'orgs', 'create', '--slug', slug, '--name', 'Benchmark');
+  const key = cli(dataDir, 'keys', 'create', '--org', slug).trim();
   const started = performance.now();
-  cli(workDir, 'seed', '--org', slug, '--size', size, '--seed', '7');
-  return { dataDir: workDir, key, seedSeconds: (performance.now() - started) / 1000 };
+  cli(dataDir, 'seed', '--org', slug, '--size', size, '--seed', String(seed));
+  return (prepared = { dataDir, key, seedSeconds: (performance.now() - started) / 1000 });
 }
 
 /** The sections that ask a running `serve`: seeding and cold start, the API, coverage, the console. */
@@ -130,6 +142,14 @@ async function main() {
     if (runs('api') || runs('coverage') || runs('console')) await serveSections(workDir);
     if (runs('agent-config')) await agentConfigSection();
     if (runs('sync')) await syncSection(size, say);
+    if (runs('writes')) {
+      const { dataDir, key } = prepareDataDir(workDir);
+      await reportWrites({ dataDir, key, slug, size, seed }, workDir, say);
+    }
+    if (runs('waits')) {
+      const { dataDir, key } = prepareDataDir(workDir);
+      await reportWaits({ dataDir, key, slug }, workDir, say);
+    }
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }

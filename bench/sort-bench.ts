@@ -19,10 +19,10 @@ export interface SortBenchRow {
   middle: number;
 }
 
-const timed = <T>(work: () => T): [T, number, number] => {
+const timed = async <T>(work: () => Promise<T>): Promise<[T, number, number]> => {
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const result = work();
+  const result = await work();
   const used = process.cpuUsage(cpu);
   return [result, performance.now() - started, (used.user + used.system) / 1000];
 };
@@ -34,18 +34,18 @@ export async function measureSortedLists(dataDir: string, slug: string): Promise
     const org = store.organizations.bySlug(slug);
     if (!org) throw new Error(`No organization "${slug}" in ${dataDir}`);
     const rows: SortBenchRow[] = [];
-    const measure = <C extends CollectionName>(collection: C, search: string) => {
+    const measure = async <C extends CollectionName>(collection: C, search: string) => {
       const parse = (offset: number) =>
         collectionSchemas[collection].console.parse(Object.fromEntries(new URLSearchParams(`${search}&limit=100&offset=${offset}`)));
-      const [page, first, firstCpu] = timed(() => store.console.listIds(org.rowId, collection, parse(0)));
-      const [, again] = timed(() => store.console.listIds(org.rowId, collection, parse(0)));
-      const [, middle] = timed(() => store.console.listIds(org.rowId, collection, parse(Math.floor(page.total / 2))));
+      const [page, first, firstCpu] = await timed(() => store.console.listIds(org.rowId, collection, parse(0)));
+      const [, again] = await timed(() => store.console.listIds(org.rowId, collection, parse(0)));
+      const [, middle] = await timed(() => store.console.listIds(org.rowId, collection, parse(Math.floor(page.total / 2))));
       rows.push({ list: collections[collection].path, query: search, total: page.total, first, firstCpu, again, middle });
     };
     for (const collection of collectionNames) {
-      for (const key of collections[collection].sortKeys) measure(collection, `sort=-${key}`);
+      for (const key of collections[collection].sortKeys) await measure(collection, `sort=-${key}`);
     }
-    for (const search of ['status=open&sort=-cvss_score', 'q=log4j', 'q=cve-2023', 'q=host-00', 'q=remote code&sort=-severity']) measure('findings', search);
+    for (const search of ['status=open&sort=-cvss_score', 'q=log4j', 'q=cve-2023', 'q=host-00', 'q=remote code&sort=-severity']) await measure('findings', search);
     return rows;
   } finally {
     store.close();

@@ -1,12 +1,14 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root, where the built CLI lives. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'remediation-console.js');
+/** The CLI's entry point. */
+export const bin = path.join(root, 'bin', 'remediation-console.js');
 
 /** Runs the built CLI to completion, failing loudly. */
 export function cli(dataDir: string, ...args: string[]): string {
@@ -39,12 +41,16 @@ export function peakResidentBytes(pid: number): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
-/** Starts `serve` on a free port; resolves once it printed its address and the console's URL (token in the fragment). */
+/**
+ * Starts `serve` on `port` (default a free one); resolves once it printed its address and the
+ * console's URL (token in the fragment).
+ */
 export async function startServe(
   dataDir: string,
+  port = 0,
 ): Promise<{ child: ChildProcess; url: string; consoleUrl: string; consoleToken: string; startedAt: number }> {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   const [url, consoleUrl] = await new Promise<[string, string]>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -59,12 +65,43 @@ export async function startServe(
   return { child, url, consoleUrl, consoleToken, startedAt };
 }
 
+/**
+ * Copies a data directory (its database, sealing key and whatever else it holds, not the lock
+ * of a process using it) to `target`, for a section that writes to it or serves it.
+ */
+export function copyDataDir(source: string, target: string): void {
+  const skipped = new Set(['lock.json', 'api.json']);
+  fs.cpSync(source, target, { recursive: true, filter: (file) => !skipped.has(path.basename(file)) });
+}
+
 /** Stops a child process and waits for it. */
 export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+}
+
+/**
+ * An HTTP request on a connection of its own, closed after it. A request on a kept-alive
+ * connection can meet a reset: a server held for longer than its keep-alive timeout closes
+ * idle connections when it resumes, under a request just sent on one of them.
+ */
+export function requestAlone(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, text }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(options.body);
+  });
 }
 
 export const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;

@@ -13,7 +13,7 @@ import type { DatasetSize, Inventory } from '../contracts/inventory.js';
 import { keyFileSealer } from '../server/secrets/key-file-sealer.js';
 import { dataDirectoryFiles } from '../server/store/data-directory.js';
 import { Store } from '../server/store/store.js';
-import { startFakeRemote } from '../server/test/support/fake-remote.js';
+import { type FakeRemote, startFakeRemote } from '../server/test/support/fake-remote.js';
 import { fetchPage } from '../server/sync/remote-pages.js';
 import { type SyncReport, syncOrganization } from '../server/sync/sync-organization.js';
 import { defaultSyncPolicy } from '../server/sync/sync-policy.js';
@@ -42,7 +42,7 @@ const itemCount = (report: SyncReport) => Object.values(report.counts).reduce((s
 const peakBytes = () => process.resourceUsage().maxRSS * 1024;
 
 /** Changes `updated_at` (and a field) of every hundredth item of each collection; new arrays, so the remote re-sorts. */
-function changeOnePercent(inventory: Inventory): void {
+export function changeOnePercent(inventory: Inventory): void {
   const now = new Date().toISOString();
   const touch = <T extends { updated_at: string }>(items: T[], change: (item: T) => Partial<T>) =>
     items.map((item, i) => (i % 100 === 50 ? { ...item, ...change(item), updated_at: now } : item));
@@ -50,6 +50,13 @@ function changeOnePercent(inventory: Inventory): void {
   inventory.remediationTargets = touch(inventory.remediationTargets, () => ({ status: 'resolved' as const }));
   inventory.scopes = touch(inventory.scopes, () => ({ status: 'paused' as const }));
   inventory.findings = touch(inventory.findings, () => ({ status: 'remediated' as const }));
+}
+
+/** Has the in-process remote sort its collections: that is its work, not the sync's, which is measured after. */
+export async function sortFakeRemote(fake: FakeRemote): Promise<void> {
+  for (const list of ['endpoints', 'remediation-targets', 'scopes', 'vulnerability-findings']) {
+    await fetchPage({ baseUrl: fake.url, apiKey: fake.apiKey }, `/v1/${list}?limit=1`, defaultSyncPolicy);
+  }
 }
 
 /** A full sync from a `serve` process seeded with the dataset, then an incremental one with nothing changed. */
@@ -96,12 +103,7 @@ export async function measureSync(
     log('generating the dataset for the in-process remote');
     const inventory = generateInventory(size, 7);
     const fake = await startFakeRemote({ inventory, cacheOrder: true });
-    const warm = async () => {
-      // The remote sorts a changed collection once; that is its work, not the sync's.
-      for (const list of ['endpoints', 'remediation-targets', 'scopes', 'vulnerability-findings']) {
-        await fetchPage({ baseUrl: fake.url, apiKey: fake.apiKey }, `/v1/${list}?limit=1`, defaultSyncPolicy);
-      }
-    };
+    const warm = () => sortFakeRemote(fake);
     try {
       const store = await Store.open({ dataDir: path.join(localDir, 'memory'), command: 'sync-bench' });
       try {

@@ -2,9 +2,10 @@ import type { CollectionName, ConsoleQuery } from '../../contracts/collections.j
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
-import { type FindingTextCondition, findingTextCondition, textCvesOf } from './finding-search.js';
+import { searchedFindings, textCvesOf } from './finding-search.js';
 import type { ListTotals } from './list-totals.js';
-import { SortedOrders } from './sorted-orders.js';
+import { type ListSearch, SortedOrders } from './sorted-orders.js';
+import { TimeSlices } from './time-slices.js';
 
 /** A page of ids in list order, with the number of items matching. */
 export interface IdPage {
@@ -30,8 +31,11 @@ function inSeqOrder(table: string, innerClauses: string, direction: 'ASC' | 'DES
  */
 export class ConsoleQueries {
   private readonly sortedOrders: SortedOrders;
-  /** The condition of a findings search, by organization and text. Bound: 1,000 searches. */
-  private readonly textConditions: DerivedCache<FindingTextCondition>;
+  /**
+   * The findings a search names (finding-search.ts), by organization and text. Bound: 4M seqs
+   * in all (16 MB); a search that names more is listed again for each page.
+   */
+  private readonly searches: DerivedCache<Int32Array>;
   /** Per organization, text → CVEs of its findings (finding-search.ts). Bound: 64 organizations. */
   private readonly textCves: DerivedCache<Map<number, number[]>>;
 
@@ -40,23 +44,28 @@ export class ConsoleQueries {
     private readonly totals: ListTotals,
   ) {
     this.sortedOrders = new SortedOrders(db);
-    this.textConditions = new DerivedCache(db, { bound: { entries: 1_000 } });
+    this.searches = new DerivedCache(db, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
     this.textCves = new DerivedCache(db, { bound: { entries: 64 } });
   }
 
   /**
-   * One page of a console list as ids. The default order (or its reverse) walks an index;
-   * other orders are sorted once per filter and kept until the next write (sorted-orders.ts).
+   * One page of a console list as ids. The default order (or its reverse) walks an index, its
+   * total counted in chunks; other orders, and every order of a findings search, are computed
+   * in chunks once per filter and kept until the next write (sorted-orders.ts).
    */
-  listIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): IdPage {
-    const { table, where, direction } = this.listWhere(orgRowId, collection, query);
-    if (query.sort.key !== 'created_at') return this.sortedOrders.page({ orgRowId, collection, table, where }, query.sort, query);
+  async listIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): Promise<IdPage> {
+    const { table, where, direction, search } = this.listWhere(orgRowId, collection, query);
+    if (search || query.sort.key !== 'created_at') return this.sortedOrders.page({ orgRowId, collection, table, where, search }, query.sort, query);
+    // `updatedSince` walks an index of its own rather than one that ends in seq, which a count by
+    // windows of seq needs; it names few rows.
+    const total = query.updatedSince === undefined ? await this.totals.counted(table, orgRowId, where) : this.totals.of(table, where);
+    // Nothing awaits from here: the total is of the data as it is now, and so is the page.
     const ids = this.db.column(inSeqOrder(table, `WHERE ${where.sql} ORDER BY seq ${direction} LIMIT ? OFFSET ?`, direction), [
       ...where.params,
       query.limit,
       query.offset,
     ]) as string[];
-    return { ids, total: this.totals.of(table, where) };
+    return { ids, total };
   }
 
   /**
@@ -64,10 +73,10 @@ export class ConsoleQueries {
    * chunk continues after the last row's `seq`, so reading a million rows stays linear where
    * growing offsets would walk the index again for every page.
    */
-  *listAllIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>, chunk = 1000): Generator<string[]> {
-    const { table, where, direction } = this.listWhere(orgRowId, collection, query);
-    if (query.sort.key !== 'created_at') {
-      yield* this.sortedOrders.all({ orgRowId, collection, table, where }, query.sort, chunk);
+  async *listAllIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>, chunk = 1000): AsyncGenerator<string[]> {
+    const { table, where, direction, search } = this.listWhere(orgRowId, collection, query);
+    if (search || query.sort.key !== 'created_at') {
+      yield* this.sortedOrders.all({ orgRowId, collection, table, where, search }, query.sort, chunk);
       return;
     }
     const after = direction === 'ASC' ? 'seq > ?' : 'seq < ?';
@@ -86,20 +95,30 @@ export class ConsoleQueries {
     }
   }
 
-  private listWhere<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): { table: string; where: Where; direction: 'ASC' | 'DESC' } {
+  private listWhere<C extends CollectionName>(
+    orgRowId: number,
+    collection: C,
+    query: ConsoleQuery<C>,
+  ): { table: string; where: Where; direction: 'ASC' | 'DESC'; search?: ListSearch } {
     const where = listConditions(orgRowId, collection, query);
+    const { table, search } = collectionTables[collection];
     const q = query.q;
-    if (q !== undefined) {
-      const { search } = collectionTables[collection];
-      if (search) search(where, q);
-      else {
-        const condition = this.textConditions.getOrCompute(`${orgRowId}|${q}`, () =>
-          findingTextCondition(this.db, orgRowId, q, () => this.textCves.getOrCompute(String(orgRowId), () => textCvesOf(this.db, orgRowId))),
-        );
-        where.add(condition.sql, ...condition.params);
-      }
-    }
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
-    return { table: collectionTables[collection].table, where, direction: query.sort.descending ? 'DESC' : 'ASC' };
+    const direction = query.sort.descending ? 'DESC' : 'ASC';
+    if (q === undefined) return { table, where, direction };
+    if (search) {
+      search(where, q);
+      return { table, where, direction };
+    }
+    return { table, where, direction, search: { key: q, rows: () => this.searchedFindings(orgRowId, q) } };
+  }
+
+  /** The findings a search names, ascending by seq, read in chunks once per version. */
+  private searchedFindings(orgRowId: number, q: string): Promise<Int32Array> {
+    return this.searches.settled(`${orgRowId}|${q}`, async (checkpoint) => {
+      const textCves = await this.textCves.settled(String(orgRowId), (pause) => textCvesOf(this.db, orgRowId, pause));
+      checkpoint();
+      return searchedFindings(this.db, orgRowId, q, textCves, new TimeSlices(checkpoint));
+    });
   }
 }

@@ -4,20 +4,23 @@ import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
 import type { ScopeCoverage } from './scope-coverage.js';
+import { TimeSlices } from './time-slices.js';
 
 const open = findingStatuses.indexOf('open');
+/** Findings counted between two looks at the clock. */
+const findingsBetweenPauses = 65_536;
 const remediated = findingStatuses.indexOf('remediated');
 
 /**
  * The dashboard of an organization. The finding aggregates are counted over the coverage columns
  * (server/store/coverage-columns.ts), which are read in chunks that leave other requests
- * answered and are shared with scope coverage: a few passes of SQL over a million findings held
- * the event loop for seconds at every first view after a write. Endpoints, targets and scopes
+ * answered and are shared with scope coverage, and counted in slices likewise: a few passes of
+ * SQL over a million findings held the event loop for seconds at every first view after a write. Endpoints, targets and scopes
  * are counted in SQL: they are few, or counted along an index.
  */
 export class DashboardAggregates {
   /** Dashboards by organization. Bound: 1,000 organizations, a few kilobytes each. */
-  private readonly dashboards: DerivedCache<Promise<Dashboard>>;
+  private readonly dashboards: DerivedCache<Dashboard>;
 
   constructor(
     private readonly db: Database,
@@ -30,20 +33,21 @@ export class DashboardAggregates {
   dashboard(orgRowId: number): Promise<Dashboard> {
     return this.dashboards.settled(String(orgRowId), async (checkpoint) => {
       const columns = await this.coverage.currentColumns(orgRowId);
-      // The columns are of the version this computation started at, and nothing below awaits:
-      // the SQL counts and the columns are of one version.
+      // The columns are of the version this computation started at; each pause below checks that
+      // it still is, so the SQL counts at the end and the columns are of one version.
       checkpoint();
-      return this.compute(orgRowId, columns);
+      return this.compute(orgRowId, columns, new TimeSlices(checkpoint));
     });
   }
 
-  private compute(org: number, columns: CoverageColumns): Dashboard {
+  private async compute(org: number, columns: CoverageColumns, slices: TimeSlices): Promise<Dashboard> {
     const severities = findingSeverities.length;
     const bySeverityStatus = new Float64Array(severities * findingStatuses.length);
     let openKev = 0;
     const openByTarget = new Float64Array(columns.targetKind.length);
     const byMonthSeverity = new Map<number, Float64Array>();
     for (let i = 0; i < columns.count; i++) {
+      if (i % findingsBetweenPauses === 0) await slices.pause();
       const severity = columns.severity[i]!;
       const status = columns.status[i]!;
       bySeverityStatus[status * severities + severity]!++;
@@ -102,19 +106,29 @@ const byText = (a: string | null, b: string | null) => (a === b ? 0 : a === null
 
 /** The ten products with the most open findings, over the targets the replica holds. */
 function topProducts(columns: CoverageColumns, openByTarget: Float64Array): Dashboard['topVulnerableProducts'] {
-  const products = new Map<string, Dashboard['topVulnerableProducts'][number]>();
+  // Summed by kind first (about a thousand, against hundreds of thousands of targets), then by
+  // the product the kinds name.
+  const kindCount = columns.kinds.product.length;
+  const openByKind = new Float64Array(kindCount);
+  const targetsByKind = new Float64Array(kindCount);
   for (let target = 0; target < openByTarget.length; target++) {
     const openFindings = openByTarget[target]!;
     if (openFindings === 0) continue;
     const kind = columns.targetKind[target]!;
+    openByKind[kind]! += openFindings;
+    targetsByKind[kind]!++;
+  }
+  const products = new Map<string, Dashboard['topVulnerableProducts'][number]>();
+  for (let kind = 0; kind < kindCount; kind++) {
+    if (targetsByKind[kind] === 0) continue;
     const product = columns.kinds.product[kind] ?? null;
     // A target the replica does not hold has a kind of nulls: it names no product.
     if (product === null) continue;
     const vendor = columns.kinds.vendor[kind] ?? null;
     const key = JSON.stringify([vendor, product]);
     const entry = products.get(key) ?? { vendor, product, openFindings: 0, remediationTargets: 0 };
-    entry.openFindings += openFindings;
-    entry.remediationTargets++;
+    entry.openFindings += openByKind[kind]!;
+    entry.remediationTargets += targetsByKind[kind]!;
     products.set(key, entry);
   }
   return [...products.values()]

@@ -75,8 +75,8 @@ describe('DerivedCache', () => {
     expect(cache.get('d')).toBe('d');
   });
 
-  it('shares one computation of a promise between the callers that wait for it', async () => {
-    const cache = new DerivedCache<Promise<string>>(data(), { bound: { entries: 10 } });
+  it('shares one asynchronous computation between the callers that wait for it', async () => {
+    const cache = new DerivedCache<string>(data(), { bound: { entries: 10 } });
     let computations = 0;
     const compute = async () => {
       computations++;
@@ -90,7 +90,7 @@ describe('DerivedCache', () => {
 
   it('starts a computation again when the data changes while it pauses, answering for the new data', async () => {
     const source = data();
-    const cache = new DerivedCache<Promise<number>>(source, { bound: { entries: 10 } });
+    const cache = new DerivedCache<number>(source, { bound: { entries: 10 } });
     const started: number[] = [];
     const pending = cache.settled('k', async (checkpoint) => {
       const version = source.version;
@@ -104,8 +104,27 @@ describe('DerivedCache', () => {
     expect(started).toEqual([0, 1]);
   });
 
+  it('keeps an asynchronous computation as its value, weighed by a bound in weight', async () => {
+    const cache = new DerivedCache<number[]>(data(), { bound: { weight: 5, weigh: (value) => value.length } });
+    let computations = 0;
+    const compute = (length: number) => async () => {
+      computations++;
+      await new Promise((resolve) => setImmediate(resolve));
+      return Array.from({ length }, (_, i) => i);
+    };
+    expect(await cache.settled('small', compute(3))).toEqual([0, 1, 2]);
+    expect(cache.weight).toBe(3);
+    expect(await cache.settled('small', compute(3))).toEqual([0, 1, 2]);
+    expect(computations).toBe(1);
+    // Heavier than the whole bound: answered, not kept, computed again when asked again.
+    expect(await cache.settled('large', compute(6))).toHaveLength(6);
+    expect(await cache.settled('large', compute(6))).toHaveLength(6);
+    expect(computations).toBe(3);
+    expect(cache.weight).toBe(3);
+  });
+
   it('does not keep a failed computation', async () => {
-    const cache = new DerivedCache<Promise<string>>(data(), { bound: { entries: 10 } });
+    const cache = new DerivedCache<string>(data(), { bound: { entries: 10 } });
     let attempt = 0;
     const compute = async () => {
       if (++attempt === 1) throw new Error('the read failed');

@@ -35,6 +35,8 @@ export class DerivedCache<V> {
   /** In least recently used order: a Map iterates in insertion order, and a hit is moved to the end. */
   private readonly entries = new Map<string, { value: V; weight: number }>();
   private readonly askedOnce = new Set<string>();
+  /** The computations of {@link settled} under way, by key, with the version each started at. */
+  private readonly computing = new Map<string, { version: number; value: Promise<V> }>();
   private heldWeight = 0;
   private version: number;
 
@@ -70,24 +72,40 @@ export class DerivedCache<V> {
   }
 
   /**
-   * For a cache of promises: the value under `key`, computed once however many callers wait for
-   * it. A computation that pauses (reading in chunks, giving other requests a turn) calls
-   * `checkpoint` after each pause: when the data changed meanwhile it throws, and the
-   * computation starts again on the new data, so that a value is always of one version. A
-   * failed computation is not kept: the next call starts it again.
+   * The value under `key`, computed asynchronously once however many callers wait for it, then
+   * kept as a value (so that a bound in weight weighs it). A computation that pauses (reading in
+   * chunks, giving other requests a turn) calls `checkpoint` after each pause: when the data
+   * changed meanwhile it throws, and the computation starts again on the new data, so that a
+   * value is always of one version. A failed computation is not kept: the next call starts it
+   * again.
    */
-  async settled<T>(this: DerivedCache<Promise<T>>, key: string, compute: (checkpoint: () => void) => Promise<T>): Promise<T> {
+  async settled(key: string, compute: (checkpoint: () => void) => Promise<V>): Promise<V> {
     for (;;) {
+      const kept = this.get(key);
+      if (kept !== undefined) return kept;
       const version = this.source.version;
-      const pending = this.getOrCompute(key, () => {
-        const computing = compute(() => {
-          if (this.source.version !== version) throw new StaleComputation();
-        });
-        computing.catch(() => this.forget(key, computing));
-        return computing;
-      });
+      let run = this.computing.get(key);
+      if (run?.version !== version) {
+        const started = {
+          version,
+          value: compute(() => {
+            if (this.source.version !== version) throw new StaleComputation();
+          }),
+        };
+        run = started;
+        this.computing.set(key, started);
+        // Kept, and no longer under way, before the callers waiting for it resume (handlers run
+        // in the order they were added): a value the bound does not keep is computed again.
+        const done = () => {
+          if (this.computing.get(key) === started) this.computing.delete(key);
+        };
+        started.value.then((value) => {
+          done();
+          this.offer(key, value, version);
+        }, done);
+      }
       try {
-        const value = await pending;
+        const value = await run.value;
         if (this.source.version === version) return value;
       } catch (error) {
         if (!(error instanceof StaleComputation)) throw error;
@@ -124,11 +142,6 @@ export class DerivedCache<V> {
     if (this.askedOnce.size >= keepFromSecondRequest.remembered) this.askedOnce.delete(this.askedOnce.values().next().value!);
     this.askedOnce.add(key);
     return false;
-  }
-
-  private forget(key: string, value: V): void {
-    const entry = this.entries.get(key);
-    if (entry?.value === value) this.remove(key, entry);
   }
 
   private remove(key: string, entry: { weight: number }): void {

@@ -5,6 +5,7 @@ import { type CoverageColumns, loadCoverageColumns } from './coverage-columns.js
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
 import { type StoredScopeFilters, scopeCondition } from './scope-conditions.js';
+import { TimeSlices } from './time-slices.js';
 
 /** A scope's coverage: counts, what could not be evaluated, and a page of covered findings. */
 export interface ScopeCoverageRows {
@@ -43,8 +44,8 @@ interface GapSet {
 
 const open = findingStatuses.indexOf('open');
 const high = findingSeverities.indexOf('high');
-/** How long the gap computation runs before it gives the event loop a turn. */
-const sliceMs = 30;
+/** Findings tested between two looks at the clock. */
+const selectStep = 65_536;
 
 /**
  * Scope coverage and coverage gaps, evaluated in memory over {@link CoverageColumns}: the
@@ -55,7 +56,7 @@ const sliceMs = 30;
  */
 export class ScopeCoverage {
   /** The columns of each organization. Bound: 16 organizations (about 31 MB for a million findings). */
-  private readonly columns: DerivedCache<Promise<CoverageColumns>>;
+  private readonly columns: DerivedCache<CoverageColumns>;
   /**
    * Covered sets of scopes and of the gaps, and their status-filtered subsets. Bound: 24M
    * findings in all (4 bytes each: 96 MB), what 24 sets of a million findings hold.
@@ -64,7 +65,7 @@ export class ScopeCoverage {
   /** The counts of those sets. Bound: 1,000, a few numbers each. */
   private readonly counts: DerivedCache<CoverageCounts>;
   /** The gaps of each organization. Bound: 16 organizations, as the columns they are found in. */
-  private readonly gapSets: DerivedCache<Promise<GapSet>>;
+  private readonly gapSets: DerivedCache<GapSet>;
 
   constructor(private readonly db: Database) {
     this.columns = new DerivedCache(db, { bound: { entries: 16 } });
@@ -85,18 +86,30 @@ export class ScopeCoverage {
       ]);
     // An unknown scope is answered without reading the findings.
     if (!filtersOf()) return undefined;
-    const columns = await this.currentColumns(orgRowId);
-    // From here on nothing awaits, so no write lands between reading the scope and the page.
-    const filters = filtersOf();
-    if (!filters) return undefined;
-    const condition = scopeCondition(filters);
     const key = `scope|${orgRowId}|${scopeId.toLowerCase()}`;
-    const covered = this.sets.getOrCompute(key, () => select(allIndexes(columns.count), condition.bind(columns)));
-    return {
-      counts: this.counts.getOrCompute(key, () => countsOf(columns, covered)),
-      unevaluated: condition.unevaluated,
-      page: this.page(columns, key, covered, paging),
-    };
+    for (;;) {
+      // Computed in slices, once however many requests arrive meanwhile; started again after a write.
+      const covered = await this.sets.settled(key, async (checkpoint) => {
+        const columns = await this.currentColumns(orgRowId);
+        checkpoint();
+        const filters = filtersOf();
+        // A scope removed by a write meanwhile covers nothing, and is answered as unknown below.
+        if (!filters) return new Int32Array(0);
+        return selectInSlices(allIndexes(columns.count), scopeCondition(filters).bind(columns), new TimeSlices(checkpoint));
+      });
+      // The columns are kept at this version, so this awaits nothing but itself, unless they were
+      // dropped for others: then the data may have changed meanwhile, and the set is read again.
+      const version = this.db.version;
+      const columns = await this.currentColumns(orgRowId);
+      const filters = filtersOf();
+      if (this.db.version !== version) continue;
+      if (!filters) return undefined;
+      return {
+        counts: this.counts.getOrCompute(key, () => countsOf(columns, covered)),
+        unevaluated: scopeCondition(filters).unevaluated,
+        page: this.page(columns, key, covered, paging),
+      };
+    }
   }
 
   /** Open critical, high or KEV findings that no active scope of the organization covers. */
@@ -112,30 +125,25 @@ export class ScopeCoverage {
   }
 
   /**
-   * The gaps at the columns' version: candidates narrowed by one active scope after another,
-   * with a turn of the event loop every {@link sliceMs}, after which `checkpoint` throws when a
-   * write landed meanwhile.
+   * The gaps at the columns' version: candidates narrowed by one active scope after another, in
+   * slices with turns of the event loop between them (time-slices.ts), after which `checkpoint`
+   * throws when a write landed meanwhile.
    */
   private async computeGaps(orgRowId: number, columns: CoverageColumns, checkpoint: () => void): Promise<GapSet> {
     const scopes = this.db.all<StoredScopeFilters & { id: string }>(
       "SELECT id, subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND status = 'active' ORDER BY seq",
       [orgRowId],
     );
+    const slices = new TimeSlices(checkpoint);
     const { severity, status, kev } = columns;
-    let gaps = select(allIndexes(columns.count), (i) => status[i] === open && (severity[i]! <= high || kev[i] === 1));
+    let gaps = await selectInSlices(allIndexes(columns.count), (i) => status[i] === open && (severity[i]! <= high || kev[i] === 1), slices);
     const candidates = gaps.length;
     const unevaluated: GapSet['unevaluated'] = [];
-    let sliceStart = performance.now();
     for (const scope of scopes) {
       const condition = scopeCondition(scope);
       unevaluated.push(...condition.unevaluated.map((criterion) => ({ scopeId: scope.id, ...criterion })));
       const covers = condition.bind(columns);
-      gaps = select(gaps, (i) => !covers(i));
-      if (performance.now() - sliceStart > sliceMs) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        checkpoint();
-        sliceStart = performance.now();
-      }
+      gaps = await selectInSlices(gaps, (i) => !covers(i), slices);
     }
     return { columns, gaps, candidates, activeScopes: scopes.length, unevaluated };
   }
@@ -163,6 +171,17 @@ function allIndexes(count: number): FindingIndexes {
   const indexes = new Int32Array(count);
   for (let i = 0; i < count; i++) indexes[i] = i;
   return indexes;
+}
+
+/** {@link select} in slices with turns of the event loop between them, for a pass over up to a million findings. */
+async function selectInSlices(from: FindingIndexes, test: (index: number) => boolean, slices: TimeSlices): Promise<FindingIndexes> {
+  const selected = new Int32Array(from.length);
+  let count = 0;
+  for (let start = 0; start < from.length; start += selectStep) {
+    for (const index of from.subarray(start, start + selectStep)) if (test(index)) selected[count++] = index;
+    await slices.pause();
+  }
+  return selected.slice(0, count);
 }
 
 /** The indexes of `from` that pass `test`, in the same (ascending) order. */

@@ -4,6 +4,8 @@ import type { ListSort } from '../../contracts/list-queries.js';
 import { type Conditions, sortExpression } from './collection-tables.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
+import { sortInSlices } from './sort-in-slices.js';
+import { TimeSlices } from './time-slices.js';
 
 /** Positions `start` to `end` (exclusive) of an ascending order, read forwards or backwards. */
 function slice(order: Int32Array, descending: boolean, start: number, end: number): number[] {
@@ -12,12 +14,22 @@ function slice(order: Int32Array, descending: boolean, start: number, end: numbe
   return seqs;
 }
 
-/** A list to sort: its organization, collection and table, and the WHERE clause of its filters. */
+/** A free-text search of a list: its text, and the rows it names, ascending by seq, at the data's current version. */
+export interface ListSearch {
+  key: string;
+  rows: () => Promise<Int32Array>;
+}
+
+/**
+ * A list to sort: its organization, collection and table, the WHERE clause of its filters, and
+ * a search whose rows the filters narrow.
+ */
 export interface SortableList<C extends CollectionName = CollectionName> {
   orgRowId: number;
   collection: C;
   table: string;
   where: Conditions;
+  search?: ListSearch | undefined;
 }
 
 /** SQLite's order of values: NULL, then numbers, then text by its UTF-8 bytes (code point order). */
@@ -40,6 +52,11 @@ function compareByCodePoints(a: SqlValue, b: SqlValue): number {
 }
 const surrogate = /[\uD800-\uDFFF]/;
 
+/** Rows read per statement while an order is computed: a few milliseconds of SQL each. */
+const rowsPerChunk = 2048;
+/** Rows ranked or dealt between two looks at the clock. */
+const rowsBetweenLooks = 16_384;
+
 /**
  * Lists in an order no index serves: the rows matching a filter are sorted once into an array
  * of their `seq`, kept until the next write, and every page is then a slice of it. Descending
@@ -48,8 +65,10 @@ const surrogate = /[\uD800-\uDFFF]/;
  * Sorting a million rows by (value, id) in SQLite costs seconds, most of it comparing the
  * 36-character ids. Instead the organization's rows are read once in id order (its unique
  * (org_id, id) index, no sort; kept like the orders), the matching rows' values are read in seq
- * order, and each row gets the number value rank × rows + id rank: one numeric sort of a
- * Float64Array then yields the order.
+ * order, their distinct values are sorted, and a counting sort by value rank over the rows in id
+ * order yields the order, ties in id order. All of it runs in chunks (keyset ranges of
+ * {@link rowsPerChunk} rows, sorts in slices) with turns of the event loop between them, so that
+ * other requests are answered while a million rows are sorted; a write meanwhile starts it again.
  */
 export class SortedOrders {
   /**
@@ -63,14 +82,19 @@ export class SortedOrders {
   }
 
   /** The ids of one page of the list in the given order, and how many rows match. */
-  page<C extends CollectionName>(list: SortableList<C>, sort: ListSort<SortKey<C>>, paging: { limit: number; offset: number }): { ids: string[]; total: number } {
-    const order = this.order(list, sort.key);
+  async page<C extends CollectionName>(
+    list: SortableList<C>,
+    sort: ListSort<SortKey<C>>,
+    paging: { limit: number; offset: number },
+  ): Promise<{ ids: string[]; total: number }> {
+    const order = await this.order(list, sort.key);
+    // Nothing awaits from here: the ids are read at the order's version.
     return { ids: this.idsOf(list.table, slice(order, sort.descending, paging.offset, paging.offset + paging.limit)), total: order.length };
   }
 
   /** Every id of the list in the given order, `chunk` at a time. */
-  *all<C extends CollectionName>(list: SortableList<C>, sort: ListSort<SortKey<C>>, chunk: number): Generator<string[]> {
-    const order = this.order(list, sort.key);
+  async *all<C extends CollectionName>(list: SortableList<C>, sort: ListSort<SortKey<C>>, chunk: number): AsyncGenerator<string[]> {
+    const order = await this.order(list, sort.key);
     for (let start = 0; start < order.length; start += chunk) yield this.idsOf(list.table, slice(order, sort.descending, start, start + chunk));
   }
 
@@ -82,28 +106,144 @@ export class SortedOrders {
     ) as string[];
   }
 
-  private order<C extends CollectionName>({ orgRowId, collection, table, where }: SortableList<C>, key: SortKey<C>): Int32Array {
-    return this.orders.getOrCompute(`${table}|${key}|${where.key}`, () => {
-      const idOrder = this.orders.getOrCompute(`${table}|id|${orgRowId}`, () =>
-        Int32Array.from(this.db.column(`SELECT seq FROM ${table} WHERE org_id = ? ORDER BY id`, [orgRowId]) as number[]),
-      );
+  /** The seqs of the organization's rows in id order, read along its (org_id, id) index a chunk at a time. */
+  private idOrder(table: string, orgRowId: number): Promise<Int32Array> {
+    return this.orders.settled(`${table}|id|${orgRowId}`, async (checkpoint) => {
+      const slices = new TimeSlices(checkpoint);
+      const chunks: Int32Array[] = [];
+      for (let after = ''; ; ) {
+        const seqs = this.db.column(`SELECT seq FROM ${table} WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`, [orgRowId, after, rowsPerChunk]) as number[];
+        if (seqs.length > 0) chunks.push(Int32Array.from(seqs));
+        if (seqs.length < rowsPerChunk) break;
+        after = this.db.value(`SELECT id FROM ${table} WHERE seq = ?`, [seqs.at(-1)!]) as string;
+        await slices.pause();
+      }
+      return concatenated(chunks);
+    });
+  }
+
+  /**
+   * The list's matching rows in seq order, a chunk at a time, with the value of `expression` of
+   * each when one is given: along the index of the filters (keyset on seq), or, for a search,
+   * the rows it names {@link rowsPerChunk} at a time, each chunk narrowed by the filters.
+   */
+  private async *matchingRows(
+    { table, where }: SortableList,
+    search: Int32Array | undefined,
+    expression?: string,
+  ): AsyncGenerator<{ seqs: number[]; values: SqlValue[] }> {
+    if (search) {
+      // Driven by the listed rows (CROSS JOIN keeps them the outer loop), each found by its seq.
+      const from = `FROM json_each(?) AS listed CROSS JOIN ${table} x ON x.seq = listed.value WHERE ${where.sql} ORDER BY x.seq`;
+      for (let start = 0; start < search.length; start += rowsPerChunk) {
+        const listed = JSON.stringify(Array.from(search.subarray(start, start + rowsPerChunk)));
+        const seqs = this.db.column(`SELECT x.seq ${from}`, [listed, ...where.params]) as number[];
+        yield { seqs, values: expression ? this.db.column(`SELECT ${expression} ${from}`, [listed, ...where.params]) : [] };
+      }
+      return;
+    }
+    for (let after = -1; ; ) {
+      const seqs = this.db.column(`SELECT x.seq FROM ${table} x WHERE ${where.sql} AND x.seq > ? ORDER BY x.seq LIMIT ?`, [
+        ...where.params,
+        after,
+        rowsPerChunk,
+      ]) as number[];
+      if (seqs.length === 0) return;
+      const values = expression
+        ? this.db.column(`SELECT ${expression} FROM ${table} x WHERE ${where.sql} AND x.seq > ? AND x.seq <= ? ORDER BY x.seq`, [
+            ...where.params,
+            after,
+            seqs.at(-1)!,
+          ])
+        : [];
+      yield { seqs, values };
+      if (seqs.length < rowsPerChunk) return;
+      after = seqs.at(-1)!;
+    }
+  }
+
+  private order<C extends CollectionName>(list: SortableList<C>, key: SortKey<C>): Promise<Int32Array> {
+    const { orgRowId, collection, table, where, search } = list;
+    return this.orders.settled(`${table}|${key}|${where.key}${search ? `|q=${search.key}` : ''}`, async (checkpoint) => {
+      // What this order is computed from, each of the data as it is now: check after each that
+      // it is still the data this order started on.
+      const searched = search && (await search.rows());
+      checkpoint();
+      const slices = new TimeSlices(checkpoint);
+      if (key === 'created_at') {
+        // Only a search is listed in the default order here: its rows, narrowed, are in it already.
+        const chunks: Int32Array[] = [];
+        for await (const { seqs } of this.matchingRows(list, searched)) {
+          chunks.push(Int32Array.from(seqs));
+          await slices.pause();
+        }
+        return concatenated(chunks);
+      }
+      const idOrder = await this.idOrder(table, orgRowId);
+      checkpoint();
       const expression = sortExpression(collection, key);
-      const seqs = this.db.column(`SELECT x.seq FROM ${table} x WHERE ${where.sql} ORDER BY x.seq`, where.params) as number[];
-      const values = this.db.column(`SELECT ${expression} FROM ${table} x WHERE ${where.sql} ORDER BY x.seq`, where.params);
-      const distinct = [...new Set(values)];
-      const compare = distinct.some((value) => typeof value === 'string' && surrogate.test(value)) ? compareByCodePoints : compareSqlValues;
-      const valueRanks = new Map(distinct.sort(compare).map((value, rank) => [value, rank]));
+      // Each matching row's value as an index into `distinct`, in seq order.
+      const matching: Int32Array[] = [];
+      const valueIndexes: Int32Array[] = [];
+      const distinct = new Map<SqlValue, number>();
+      let surrogates = false;
+      for await (const { seqs, values } of this.matchingRows(list, searched, expression)) {
+        const indexes = new Int32Array(values.length);
+        values.forEach((value, i) => {
+          let index = distinct.get(value);
+          if (index === undefined) {
+            distinct.set(value, (index = distinct.size));
+            if (typeof value === 'string' && surrogate.test(value)) surrogates = true;
+          }
+          indexes[i] = index;
+        });
+        matching.push(Int32Array.from(seqs));
+        valueIndexes.push(indexes);
+        await slices.pause();
+      }
+
+      const values = [...distinct.keys()];
+      const compare = surrogates ? compareByCodePoints : compareSqlValues;
+      const sorted = await sortInSlices(values, compare, slices);
+      const rankOfValue = new Int32Array(values.length);
+      for (let rank = 0; rank < sorted.length; rank++) {
+        if (rank % rowsBetweenLooks === 0) await slices.pause();
+        rankOfValue[distinct.get(sorted[rank]!)!] = rank;
+      }
+
+      // A counting sort: rows per value rank, then the rows in id order dealt to their rank's place.
       let maxSeq = 0;
       for (const seq of idOrder) maxSeq = Math.max(maxSeq, seq);
-      const idRanks = new Int32Array(maxSeq + 1);
-      idOrder.forEach((seq, rank) => (idRanks[seq] = rank));
-      const rows = idOrder.length;
-      const ranked = new Float64Array(seqs.length);
-      for (let i = 0; i < seqs.length; i++) ranked[i] = valueRanks.get(values[i]!)! * rows + idRanks[seqs[i]!]!;
-      ranked.sort();
-      const order = new Int32Array(ranked.length);
-      for (let i = 0; i < ranked.length; i++) order[i] = idOrder[ranked[i]! % rows]!;
+      const rankOfSeq = new Int32Array(maxSeq + 1).fill(-1);
+      const starts = new Int32Array(values.length + 1);
+      for (const [chunk, seqs] of matching.entries()) {
+        const indexes = valueIndexes[chunk]!;
+        for (let i = 0; i < seqs.length; i++) {
+          const rank = rankOfValue[indexes[i]!]!;
+          rankOfSeq[seqs[i]!] = rank;
+          starts[rank + 1]!++;
+        }
+        await slices.pause();
+      }
+      for (let rank = 1; rank <= values.length; rank++) starts[rank]! += starts[rank - 1]!;
+      const order = new Int32Array(starts[values.length]!);
+      for (let i = 0; i < idOrder.length; i++) {
+        if (i % rowsBetweenLooks === 0) await slices.pause();
+        const rank = rankOfSeq[idOrder[i]!]!;
+        if (rank >= 0) order[starts[rank]!++] = idOrder[i]!;
+      }
       return order;
     });
   }
+}
+
+/** The arrays one after the other. */
+function concatenated(chunks: Int32Array[]): Int32Array {
+  const all = new Int32Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.length;
+  }
+  return all;
 }

@@ -24,7 +24,7 @@ function exportRoute<C extends CollectionName>(router: express.Router, store: St
       'Content-Disposition': `attachment; filename="${organization.slug}-${path}.csv"`,
     });
     res.write(csvLine(csvColumns.map((column) => column.header)));
-    for (const ids of store.console.listAllIds(organization.rowId, collection, query)) {
+    for await (const ids of store.console.listAllIds(organization.rowId, collection, query)) {
       if (store.version !== version || res.destroyed) return void res.destroy();
       let text = '';
       for (const id of ids) {

@@ -20,10 +20,10 @@ function collectionPaths(collection: CollectionName) {
 function collectionRoutes<C extends CollectionName>(router: express.Router, store: Store, collection: C): void {
   const { labels, idParameter } = collections[collection];
   const paths = collectionPaths(collection);
-  router.get(paths.list, (req, res) => {
+  router.get(paths.list, async (req, res) => {
     const query = parseQuery(req, collectionSchemas[collection].console);
     const org = organizationOf(res).rowId;
-    sendJson(res, pageJson(store, collection, org, store.console.listIds(org, collection, query), query));
+    sendJson(res, pageJson(store, collection, org, await store.console.listIds(org, collection, query), query));
   });
   router.get(paths.item, (req, res) => {
     const id = uuidParam(req, idParameter);

@@ -45,6 +45,8 @@ export interface FakeRemoteOptions {
   cacheOrder?: boolean;
   /** Called for every list request; a fault it returns replaces or delays the answer. */
   fault?: (request: FakeRequest) => FakeFault | undefined;
+  /** The loopback port to listen on; default a free one. */
+  port?: number;
 }
 
 /** A running fake remote. */
@@ -77,7 +79,7 @@ function ordered(items: Item[], order: FakeRemoteOptions['order']): Item[] {
   return keyed.map((entry) => entry.item);
 }
 
-/** Starts a fake remote on a free loopback port. */
+/** Starts a fake remote on a loopback port, a free one unless `options.port` names it. */
 export async function startFakeRemote(options: FakeRemoteOptions): Promise<FakeRemote> {
   const apiKey = options.apiKey ?? 'fake-remote-key';
   const requests: FakeRequest[] = [];
@@ -127,7 +129,7 @@ export async function startFakeRemote(options: FakeRemoteOptions): Promise<FakeR
       send(res, 200, { ...page, limit, offset });
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -1,0 +1,133 @@
+/**
+ * How long requests wait behind another request's work: a `serve` of a copy of the dataset,
+ * `/health` asked every 10 ms while each heavy request runs (bench/health-pings.ts), one at a
+ * time, in the order a console in use meets them: the first sorted pages of the findings, the
+ * coverage gaps, a write and the dashboard after it, then a new replica's full sync from a
+ * second `serve` (fetching, then applying) and a sync that finds nothing new.
+ */
+import path from 'node:path';
+import { type HealthPing, pingHealth } from './health-pings.js';
+import { copyDataDir, requestAlone, startServe, stop } from './support.js';
+
+/** The seeded data directory to serve, and its organization. */
+export interface WaitsSource {
+  dataDir: string;
+  /** An API key of its organization, for the replica that syncs from a second `serve` of it. */
+  key: string;
+  slug: string;
+}
+
+/** The waits while one piece of work ran; `requestMs` is the heavy request's own time, when it is one request. */
+export interface WaitRow {
+  what: string;
+  requestMs?: number;
+  pings: HealthPing[];
+}
+
+interface Server {
+  url: string;
+  consoleToken: string;
+}
+
+async function consoleRequest(server: Server, method: 'GET' | 'POST', route: string, body?: unknown): Promise<unknown> {
+  const { status, text } = await requestAlone(`${server.url}/app${route}`, {
+    method,
+    headers: { 'x-console-token': server.consoleToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (status < 200 || status >= 300) throw new Error(`${method} ${route}: ${status} ${text}`);
+  return JSON.parse(text) as unknown;
+}
+
+/** One console request, timed, with the `/health` waits while it ran. */
+async function whileRequest(server: Server, what: string, method: 'GET' | 'POST', route: string, body?: unknown): Promise<WaitRow> {
+  const pinger = pingHealth(server.url);
+  const started = performance.now();
+  try {
+    await consoleRequest(server, method, route, body);
+    const requestMs = performance.now() - started;
+    return { what, requestMs, pings: await pinger.stop() };
+  } finally {
+    await pinger.stop();
+  }
+}
+
+interface SyncStatusAnswer {
+  running: boolean;
+  progress: { phase: string } | null;
+  state: { lastSuccessMode: string | null; lastError: string | null; lastSuccessAt: string | null };
+}
+
+/**
+ * A sync of the replica `slug`, started by `start`, followed through `GET /sync` every 250 ms
+ * until it ends: the waits while it fetched (up to the last status answered in a fetching or
+ * checking phase) and after (its apply, written in one transaction).
+ */
+async function whileSync(server: Server, slug: string, what: string, mode: 'full' | 'incremental', start: () => Promise<unknown>): Promise<WaitRow[]> {
+  const pinger = pingHealth(server.url);
+  const started = performance.now();
+  let lastFetching = started;
+  let status: SyncStatusAnswer;
+  try {
+    await start();
+    for (;;) {
+      status = (await consoleRequest(server, 'GET', `/orgs/${slug}/sync`)) as SyncStatusAnswer;
+      if (!status.running) break;
+      if (status.progress && ['checking', 'fetching'].includes(status.progress.phase)) lastFetching = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } finally {
+    await pinger.stop();
+  }
+  const pings = await pinger.stop();
+  const syncMs = performance.now() - started;
+  if (status.state.lastError !== null || status.state.lastSuccessMode !== mode) {
+    throw new Error(`the ${mode} sync of ${slug} ended as ${status.state.lastSuccessMode}: ${status.state.lastError}`);
+  }
+  return [
+    { what: `${what}: fetching (${(syncMs / 1000).toFixed(1)} s in all)`, pings: pings.filter((ping) => ping.answered <= lastFetching) },
+    { what: `${what}: applying, from the last status seen fetching to the end`, pings: pings.filter((ping) => ping.answered > lastFetching) },
+  ];
+}
+
+/** Measures the waits in `workDir` (two copies of the dataset are made there); `log` hears the steps. */
+export async function measureWaits(source: WaitsSource, workDir: string, log: (line: string) => void): Promise<WaitRow[]> {
+  const servedDir = path.join(workDir, 'waits-served');
+  const remoteDir = path.join(workDir, 'waits-remote');
+  log('copying the dataset twice');
+  copyDataDir(source.dataDir, servedDir);
+  copyDataDir(source.dataDir, remoteDir);
+  const serve = await startServe(servedDir);
+  const remote = await startServe(remoteDir);
+  try {
+    const org = `/orgs/${source.slug}`;
+    // serve reads the dashboard's coverage columns a little after it starts: this waits for that
+    // warm-up, of both servers (they share two cores), so that what follows is measured alone,
+    // as on servers that have settled.
+    await consoleRequest(serve, 'GET', `${org}/dashboard`);
+    await consoleRequest(remote, 'GET', `${org}/dashboard`);
+    const rows: WaitRow[] = [];
+    const measure = async (what: string, method: 'GET' | 'POST', route: string, body?: unknown) => {
+      log(what);
+      rows.push(await whileRequest(serve, what, method, route, body));
+    };
+    await measure('findings sorted by CVSS score (descending), first page, first time', 'GET', `${org}/vulnerability-findings?sort=-cvss_score&limit=100`);
+    await measure('findings sorted by CVE, first page, first time', 'GET', `${org}/vulnerability-findings?sort=cve_id&limit=100`);
+    await measure('findings sorted by first detection (descending), first page, first time', 'GET', `${org}/vulnerability-findings?sort=-first_detected_at&limit=100`);
+    await measure('coverage gaps, first page, first time', 'GET', `${org}/coverage-gaps?limit=50`);
+    await measure('a write: an API key created through /app', 'POST', `${org}/api-keys`, { label: 'waits benchmark' });
+    await measure('the dashboard after that write', 'GET', `${org}/dashboard`);
+
+    log('a full sync of a new replica from a second serve');
+    const connect = { slug: 'replica', name: 'Replica', remoteUrl: remote.url, apiKey: source.key };
+    rows.push(...(await whileSync(serve, 'replica', 'a new replica\'s full sync from another `serve` (the connect included)', 'full', () => consoleRequest(serve, 'POST', '/organizations', connect))));
+    // The dashboard that serve reads after a sync, asked now rather than met during the next row.
+    await consoleRequest(serve, 'GET', '/orgs/replica/dashboard');
+    log('a sync of it with nothing changed');
+    rows.push(...(await whileSync(serve, 'replica', 'its sync with nothing changed', 'incremental', () => consoleRequest(serve, 'POST', '/orgs/replica/sync'))));
+    return rows;
+  } finally {
+    await stop(serve.child);
+    await stop(remote.child);
+  }
+}

@@ -1,0 +1,32 @@
+import { waitFigures } from './health-pings.js';
+import { loadAverage, ms } from './support.js';
+import { type WaitsSource, measureWaits } from './waits-bench.js';
+
+/** The report section of how long requests wait behind another's work. */
+export async function reportWaits(source: WaitsSource, workDir: string, say: (line?: string) => void): Promise<void> {
+  const loadBefore = loadAverage();
+  const rows = await measureWaits(source, workDir, (line) => console.log(`… ${line}`));
+  say(`## Waits`);
+  say();
+  say(
+    `How long a request waits behind another's work: a \`serve\` of a copy of the dataset (organization \`${source.slug}\`), \`/health\` asked ` +
+      `every 10 ms (10 ms after each answer) while each piece of work below runs alone, in this order; \`/health\` costs nothing, so its ` +
+      `round trip is the wait. The sorted pages and the gaps are the first since \`serve\` started (the warm-up of the dashboard of both servers done); ` +
+      `the replica syncs from a second \`serve\` of another copy, its progress read from \`GET /app/orgs/replica/sync\` every 250 ms. ` +
+      `The machine is shared: load average (1, 5, 15 min) ${loadBefore} before, ${loadAverage()} after.`,
+  );
+  say();
+  say(`| while | request time | /health answers | p99 wait | maximum wait | target |`);
+  say(`|---|---|---|---|---|---|`);
+  for (const row of rows) {
+    const { count, p99, max } = waitFigures(row.pings);
+    say(`| ${row.what} | ${row.requestMs === undefined ? '' : ms(row.requestMs)} | ${count} | ${ms(p99)} | ${ms(max)} | max ≤ 100 ms |`);
+  }
+  say(`| a checkpoint | n/a | | | | max ≤ 100 ms |`);
+  say();
+  say(
+    `A checkpoint: n/a, the store has none yet: \`Store.write\` exports the whole database and rewrites its file inside every write ` +
+      `(the API key's row above, and the end of each sync's apply).`,
+  );
+  say();
+}

@@ -1,0 +1,115 @@
+/**
+ * What writes cost, each a CLI process as a user runs it, measured by bench/measured-cli.ts
+ * (bytes written from /proc/self/io, peak resident memory, wall time): a key's creation and an
+ * enrollment-secret rotation on a copy of the dataset, then syncs of a new replica of it: full
+ * and with nothing changed from a `serve` of that copy, and with 1 % changed from an in-process
+ * remote put on the same port, serving the same generated dataset with every hundredth item
+ * changed (a `serve` cannot change its data; the replica's remote URL stays as it is).
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { DatasetSize } from '../contracts/inventory.js';
+import { generateInventory } from '../server/demo/index.js';
+import { startFakeRemote } from '../server/test/support/fake-remote.js';
+import { type ProcessFigures, measuredCli } from './measured-cli.js';
+import { cli, copyDataDir, startServe, stop } from './support.js';
+import { changeOnePercent, sortFakeRemote } from './sync-bench.js';
+
+/** The seeded data directory the writes start from. */
+export interface WritesSource {
+  dataDir: string;
+  /** An API key of its organization `slug`, which the replica's syncs use. */
+  key: string;
+  slug: string;
+  size: DatasetSize;
+  /** The seed it was generated with, for the in-process remote's copy of it. */
+  seed: number;
+}
+
+/** What {@link measureWrites} measured. */
+export interface WritesFigures {
+  /** The database file of the copy the key and the secret were written to. */
+  sourceFileBytes: number;
+  /** The replica's database file after its syncs. */
+  replicaFileBytes: number;
+  keyCreation: ProcessFigures;
+  secretRotation: ProcessFigures;
+  fullSync: ProcessFigures;
+  unchangedSync: ProcessFigures;
+  onePercentSync: ProcessFigures;
+  /** Items the 1 % sync received, as the CLI printed them. */
+  onePercentItems: number;
+}
+
+/** A free loopback port, for a remote that another one replaces later on the same URL. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The items a `sync` printed, after checking it was of the mode expected. */
+function syncedItems(figures: ProcessFigures, mode: 'full' | 'incremental'): number {
+  const match = /\((full|incremental)\): (\d+) endpoints, (\d+) remediation targets, (\d+) scopes, (\d+) findings/.exec(figures.stdout);
+  if (!match) throw new Error(`sync printed no counts:\n${figures.stdout}`);
+  if (match[1] !== mode) throw new Error(`expected a ${mode} sync, got a ${match[1]} one:\n${figures.stdout}`);
+  return match.slice(2).reduce((sum, n) => sum + Number(n), 0);
+}
+
+/** Measures the writes in `workDir` (two data directories of the dataset's size are made there); `log` hears the steps. */
+export async function measureWrites(source: WritesSource, workDir: string, log: (line: string) => void): Promise<WritesFigures> {
+  const remoteDir = path.join(workDir, 'writes-remote');
+  const replicaDir = path.join(workDir, 'writes-replica');
+  log('copying the dataset');
+  copyDataDir(source.dataDir, remoteDir);
+  const fileBytes = (dir: string) => fs.statSync(path.join(dir, 'inventory.sqlite')).size;
+  const sourceFileBytes = fileBytes(remoteDir);
+
+  log('keys create');
+  const keyCreation = await measuredCli(remoteDir, 'keys', 'create', '--org', source.slug);
+  log('enrollment secret rotation');
+  const secretRotation = await measuredCli(remoteDir, 'orgs', 'enrollment-secret', '--org', source.slug, '--rotate');
+
+  const port = await freePort();
+  const serve = await startServe(remoteDir, port);
+  let fullSync: ProcessFigures;
+  let unchangedSync: ProcessFigures;
+  try {
+    const keyFile = path.join(workDir, 'writes-remote-key.txt');
+    fs.writeFileSync(keyFile, source.key, { mode: 0o600 });
+    cli(replicaDir, 'orgs', 'connect', '--slug', 'replica', '--remote', serve.url, '--api-key-file', keyFile);
+    log('full sync of a new replica from serve');
+    fullSync = await measuredCli(replicaDir, 'sync', '--org', 'replica');
+    syncedItems(fullSync, 'full');
+    log('incremental sync, nothing changed');
+    unchangedSync = await measuredCli(replicaDir, 'sync', '--org', 'replica');
+    syncedItems(unchangedSync, 'incremental');
+  } finally {
+    await stop(serve.child);
+  }
+
+  log('generating the dataset with 1 % changed for the in-process remote');
+  const inventory = generateInventory(source.size, source.seed);
+  changeOnePercent(inventory);
+  const fake = await startFakeRemote({ inventory, cacheOrder: true, apiKey: source.key, port });
+  try {
+    await sortFakeRemote(fake);
+    log('incremental sync, 1 % changed');
+    const onePercentSync = await measuredCli(replicaDir, 'sync', '--org', 'replica');
+    return {
+      sourceFileBytes,
+      replicaFileBytes: fileBytes(replicaDir),
+      keyCreation,
+      secretRotation,
+      fullSync,
+      unchangedSync,
+      onePercentSync,
+      onePercentItems: syncedItems(onePercentSync, 'incremental'),
+    };
+  } finally {
+    await fake.close();
+  }
+}

@@ -1,0 +1,41 @@
+import type { ProcessFigures } from './measured-cli.js';
+import { loadAverage, mib } from './support.js';
+import { type WritesSource, measureWrites } from './writes-bench.js';
+
+const mebibyte = 2 ** 20;
+
+/** Bytes in MiB, with two decimals below 10 MiB so that a small write reads as what it is. */
+const size = (bytes: number) => (bytes < 10 * mebibyte ? `${(bytes / mebibyte).toFixed(2)} MiB` : mib(bytes));
+
+/** The report section of what writes cost: bytes written, time and peak memory of each CLI process. */
+export async function reportWrites(source: WritesSource, workDir: string, say: (line?: string) => void): Promise<void> {
+  const loadBefore = loadAverage();
+  const figures = await measureWrites(source, workDir, (line) => console.log(`… ${line}`));
+  const row = (what: string, measured: ProcessFigures, target: string, file = figures.replicaFileBytes) =>
+    say(
+      `| ${what} | ${measured.seconds.toFixed(2)} s | ${size(measured.bytesWritten)} (${((measured.bytesWritten / file) * 100).toFixed(1)} % of the file) | ` +
+        `${mib(measured.peakResidentBytes)} (${(measured.peakResidentBytes / file).toFixed(2)} × the file) | ${target} |`,
+    );
+  const sources = new Set(Object.values(figures).flatMap((value) => (typeof value === 'object' ? [value.bytesWrittenSource] : [])));
+  say(`## Writes`);
+  say();
+  say(
+    `Each write is a CLI process as a user runs it (\`node bin/remediation-console.js ...\`), with bench/io-at-exit.mjs loaded into it: ` +
+      `at exit it reads the bytes the process caused to be written to storage (${[...sources].map((s) => `\`${s}\``).join(', ')} of /proc/self/io) ` +
+      `and its peak resident memory (VmHWM of /proc/self/status). Time is wall time from spawn to exit: node's start and the store's opening included. ` +
+      `The key and the secret are written to a copy of the dataset (database file ${mib(figures.sourceFileBytes)}, organization \`${source.slug}\`); ` +
+      `the syncs are of a new replica of that copy (its file ${mib(figures.replicaFileBytes)} after them, the base of their percentages), from a \`serve\` of it: ` +
+      `the first (full), then one with nothing changed; for 1 % changed the \`serve\` is stopped and an in-process remote takes its port, ` +
+      `serving the same generated dataset (seed ${source.seed}) with every hundredth item of each collection changed ` +
+      `(${figures.onePercentItems.toLocaleString('en')} items). Load average (1, 5, 15 min) ${loadBefore} before, ${loadAverage()} after.`,
+  );
+  say();
+  say(`| write | time | written to disk | peak resident memory | target |`);
+  say(`|---|---|---|---|---|`);
+  row(`\`keys create --org ${source.slug}\``, figures.keyCreation, '≤ 1 MiB', figures.sourceFileBytes);
+  row(`\`orgs enrollment-secret --org ${source.slug} --rotate\``, figures.secretRotation, '≤ 1 MiB', figures.sourceFileBytes);
+  row('`sync`, nothing changed on the remote', figures.unchangedSync, '≤ 1 MiB, ≤ 0.5 s');
+  row('`sync`, 1 % changed', figures.onePercentSync, '≤ 5 % of the file, ≤ 2 s');
+  row('`sync` of a new replica (full), from `serve`', figures.fullSync, 'peak ≤ 1.5 × the file');
+  say();
+}
