@@ -14,19 +14,26 @@ import zlib from 'node:zlib';
  * A transaction counts only with its commit frame and a matching checksum: a torn or corrupt
  * tail (a crash mid-append) is ignored, and the writer cuts it off when it opens the log.
  */
-const header = Buffer.from('RCLOG 1\n');
-const writeFrame = 0x57;
-const truncateFrame = 0x54;
-const commitFrame = 0x43;
-const endMark = 0x52434c43;
-const writeHeaderBytes = 1 + 4 + 8;
-const truncateBytes = 1 + 8;
-const commitBytes = 1 + 8 + 4 + 4;
+/** The log format's bytes, shared with its reader (change-log-reader.ts). */
+export const logFormat = {
+  header: Buffer.from('RCLOG 1\n'),
+  writeFrame: 0x57,
+  truncateFrame: 0x54,
+  commitFrame: 0x43,
+  endMark: 0x52434c43,
+  writeHeaderBytes: 1 + 4 + 8,
+  truncateBytes: 1 + 8,
+  commitBytes: 1 + 8 + 4 + 4,
+} as const;
+const { header, writeFrame, truncateFrame, commitFrame, endMark, writeHeaderBytes, truncateBytes, commitBytes } = logFormat;
 /** Frames are gathered in memory up to this size, then written out ahead of their commit. */
 const bufferBytes = 4 * 2 ** 20;
 
 /** One change of a transaction. */
 export type LogFrame = { kind: 'write'; offset: number; bytes: Uint8Array } | { kind: 'truncate'; size: number };
+
+/** A change of a transaction, located in its log file: a write's bytes are read when applied. */
+export type LogFrameRef = { kind: 'write'; offset: number; length: number; position: number } | { kind: 'truncate'; size: number };
 
 /** The logs of a database file: `inventory.sqlite` has `inventory.sqlite.log.1`, `.log.2`, …, replayed in order. */
 export function logFiles(databaseFile: string): { number: number; file: string }[] {
@@ -50,59 +57,14 @@ export function logFile(databaseFile: string, number: number): string {
   return `${databaseFile}.log.${number}`;
 }
 
-/** A log's committed transactions, and where the last of them ends (the rest is a torn tail). */
-export interface ReadLog {
-  transactions: LogFrame[][];
-  committedBytes: number;
-}
-
-/** Parses log bytes; everything after the last intact commit is left out. */
-export function parseLog(bytes: Uint8Array): ReadLog {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const transactions: LogFrame[][] = [];
-  if (buffer.length < header.length || !buffer.subarray(0, header.length).equals(header)) return { transactions, committedBytes: 0 };
-  let committedBytes = header.length;
-  let position = header.length;
-  let frames: LogFrame[] = [];
-  while (position < buffer.length) {
-    const kind = buffer[position];
-    if (kind === writeFrame && position + writeHeaderBytes <= buffer.length) {
-      const length = buffer.readUInt32LE(position + 1);
-      const offset = Number(buffer.readBigUInt64LE(position + 5));
-      const end = position + writeHeaderBytes + length;
-      if (end > buffer.length) break;
-      frames.push({ kind: 'write', offset, bytes: buffer.subarray(position + writeHeaderBytes, end) });
-      position = end;
-    } else if (kind === truncateFrame && position + truncateBytes <= buffer.length) {
-      frames.push({ kind: 'truncate', size: Number(buffer.readBigUInt64LE(position + 1)) });
-      position += truncateBytes;
-    } else if (kind === commitFrame && position + commitBytes <= buffer.length) {
-      const length = Number(buffer.readBigUInt64LE(position + 1));
-      const checksum = buffer.readUInt32LE(position + 9);
-      const intact =
-        buffer.readUInt32LE(position + 13) === endMark &&
-        length === position - committedBytes &&
-        zlib.crc32(buffer.subarray(committedBytes, position)) === checksum;
-      if (!intact) break;
-      position += commitBytes;
-      transactions.push(frames);
-      frames = [];
-      committedBytes = position;
-    } else {
-      break;
-    }
-  }
-  return { transactions, committedBytes };
-}
-
 /**
  * The size of the file after `frames` applied to a file of `size` bytes, and the most it
  * reaches meanwhile.
  */
-export function extentAfter(size: number, frames: Iterable<LogFrame>): { size: number; largest: number } {
+export function extentAfter(size: number, frames: Iterable<LogFrame | LogFrameRef>): { size: number; largest: number } {
   let largest = size;
   for (const frame of frames) {
-    size = frame.kind === 'write' ? Math.max(size, frame.offset + frame.bytes.length) : frame.size;
+    size = frame.kind === 'write' ? Math.max(size, frame.offset + ('bytes' in frame ? frame.bytes.length : frame.length)) : frame.size;
     largest = Math.max(largest, size);
   }
   return { size, largest };
@@ -137,6 +99,8 @@ export class ChangeLogWriter {
   /** Bytes of the open transaction's frames, in the file or pending. */
   private transactionBytes = 0;
   private checksum = 0;
+  /** Commits written to memory or the file but not fsynced yet. */
+  private unsynced = false;
   private closed = false;
 
   private constructor(
@@ -181,9 +145,17 @@ export class ChangeLogWriter {
     this.add(frame);
   }
 
-  /** Ends the open transaction and makes it durable; false when it wrote nothing. */
-  commit(): boolean {
-    if (this.transactionBytes === 0) return false;
+  /**
+   * Ends the open transaction; false when it wrote nothing. A durable commit is written and
+   * fsynced before it returns (with every commit before it); one that is not stays in memory
+   * until the next durable commit or {@link sync}: a crash may lose it, and the ones after it,
+   * never the ones before.
+   */
+  commit({ durable = true }: { durable?: boolean } = {}): boolean {
+    if (this.transactionBytes === 0) {
+      if (durable) this.sync();
+      return false;
+    }
     const frame = Buffer.allocUnsafe(commitBytes);
     frame[0] = commitFrame;
     frame.writeBigUInt64LE(BigInt(this.transactionBytes), 1);
@@ -191,18 +163,31 @@ export class ChangeLogWriter {
     frame.writeUInt32LE(endMark, 13);
     this.pending.push(frame);
     this.pendingBytes += frame.length;
-    this.flush();
-    fs.fdatasyncSync(this.fd);
     this.committed += this.transactionBytes + commitBytes;
     this.transactionBytes = 0;
     this.checksum = 0;
+    this.unsynced = true;
+    if (durable) this.sync();
     return true;
   }
 
+  /** Writes out and fsyncs the commits not yet durable. */
+  sync(): void {
+    if (!this.unsynced) return;
+    this.flush();
+    fs.fdatasyncSync(this.fd);
+    this.unsynced = false;
+  }
+
+  /** Makes the commits durable and closes the file; an open transaction is dropped. */
   close(): void {
     if (this.closed) return;
-    this.closed = true;
-    fs.closeSync(this.fd);
+    try {
+      this.sync();
+    } finally {
+      this.closed = true;
+      fs.closeSync(this.fd);
+    }
   }
 
   private add(frame: Buffer): void {

@@ -1,70 +1,94 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type LogFrame, parseLog, syncFolder } from './change-log.js';
+import { syncFolder } from './change-log.js';
+import { type Pause, readFrameBytes, scanLogFile } from './change-log-reader.js';
+import { type CheckpointOperation, type OpenLog, planCheckpoint } from './checkpoint-plan.js';
 
 /** What a checkpoint step asks of its runner: a pause (another turn of the event loop) or an fsync of `fd`. */
-export type CheckpointStep = { kind: 'pause' } | { kind: 'sync'; fd: number };
+export type CheckpointStep = Pause | { kind: 'sync'; fd: number };
 
 const fdatasync = promisify(fs.fdatasync);
 
 /** A checkpoint writes about this much between two pauses. */
 const sliceBytes = 4 * 2 ** 20;
+/** Adjacent pages are written to the snapshot together, up to this much at a time. */
+const runBytes = 2 ** 20;
 
 /**
- * Writes what `logs` hold into the snapshot in place, in order, then makes it durable and
- * removes the logs. Replaying a log is idempotent, so a crash at any step is completed by the
- * next open, which replays the logs still there over whatever the snapshot holds; a log is
- * removed only after the snapshot holding it is fsynced. Run it with {@link runCheckpoint}
- * (at once) or {@link runCheckpointInSlices} (between requests).
+ * Writes what `logs` hold into the snapshot in place, each page once (checkpoint-plan.ts), then
+ * makes it durable and removes the logs. Logs are read a window at a time, never whole.
+ * Replaying a log is idempotent, so a crash at any step is completed by the next open, which
+ * replays the logs still there over whatever the snapshot holds; a log is removed only after
+ * the snapshot holding it is fsynced. Run it with {@link runCheckpoint} (at once) or
+ * {@link runCheckpointInSlices} (between requests).
  */
 export function* checkpointSteps(databaseFile: string, logs: readonly string[]): Generator<CheckpointStep, void, void> {
   if (logs.length === 0) return;
-  const fd = fs.openSync(databaseFile, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600);
+  // A log already removed was folded in whole by an earlier checkpoint.
+  const descriptors = logs.map(openIfPresent).filter((fd) => fd !== undefined);
   try {
-    let size = fs.fstatSync(fd).size;
-    let sinceSlice = 0;
-    for (const log of logs) {
-      // Logs are bounded by the checkpoint threshold, so one is read whole.
-      const bytes = readIfPresent(log);
-      // A log already removed was folded in whole by an earlier checkpoint.
-      if (!bytes) continue;
-      for (const transaction of parseLog(bytes).transactions) {
-        for (const frame of transaction) {
-          size = writeFrame(fd, size, frame);
-          sinceSlice += frame.kind === 'write' ? frame.bytes.length : 0;
-          if (sinceSlice >= sliceBytes) {
-            sinceSlice = 0;
-            yield { kind: 'pause' };
-          }
-        }
-      }
+    const opened: OpenLog[] = [];
+    for (const fd of descriptors) opened.push({ fd, transactions: (yield* scanLogFile(fd)).transactions });
+    const fd = fs.openSync(databaseFile, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600);
+    try {
+      yield* applyOperations(fd, planCheckpoint(opened));
+      yield { kind: 'sync', fd };
+    } finally {
+      fs.closeSync(fd);
     }
-    yield { kind: 'sync', fd };
   } finally {
-    fs.closeSync(fd);
+    for (const fd of descriptors) fs.closeSync(fd);
   }
   for (const log of logs) fs.rmSync(log, { force: true });
   syncFolder(path.dirname(databaseFile));
 }
 
-function readIfPresent(file: string): Buffer | undefined {
+/** Applies `operations` to the snapshot open at `fd`, adjacent writes together. */
+function* applyOperations(fd: number, operations: readonly CheckpointOperation[]): Generator<Pause, void, void> {
+  const run = Buffer.allocUnsafe(runBytes);
+  let runOffset = 0;
+  let runLength = 0;
+  let sinceSlice = 0;
+  const writeRun = () => {
+    let written = 0;
+    while (written < runLength) written += fs.writeSync(fd, run, written, runLength - written, runOffset + written);
+    runLength = 0;
+  };
+  for (const operation of operations) {
+    if (operation.kind === 'truncate') {
+      writeRun();
+      fs.ftruncateSync(fd, operation.size);
+      continue;
+    }
+    const { frame } = operation;
+    if (runLength > 0 && (runOffset + runLength !== frame.offset || runLength + frame.length > runBytes)) writeRun();
+    if (frame.length > runBytes) {
+      let written = 0;
+      const bytes = readFrameBytes(operation.fd, frame);
+      while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written, frame.offset + written);
+    } else {
+      if (runLength === 0) runOffset = frame.offset;
+      readFrameBytes(operation.fd, frame, run.subarray(runLength));
+      runLength += frame.length;
+    }
+    sinceSlice += frame.length;
+    if (sinceSlice >= sliceBytes) {
+      writeRun();
+      sinceSlice = 0;
+      yield { kind: 'pause' };
+    }
+  }
+  writeRun();
+}
+
+function openIfPresent(file: string): number | undefined {
   try {
-    return fs.readFileSync(file);
+    return fs.openSync(file, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-function writeFrame(fd: number, size: number, frame: LogFrame): number {
-  if (frame.kind === 'truncate') {
-    fs.ftruncateSync(fd, frame.size);
-    return frame.size;
-  }
-  let written = 0;
-  while (written < frame.bytes.length) written += fs.writeSync(fd, frame.bytes, written, frame.bytes.length - written, frame.offset + written);
-  return Math.max(size, frame.offset + frame.bytes.length);
 }
 
 /** Runs a checkpoint to its end on this thread (at open after a migration, at close). */

@@ -175,8 +175,12 @@ export class Database {
     }
   }
 
-  /** Runs `work` in a transaction (a savepoint when nested): all of it is applied, or none. */
-  transaction<T>(work: () => T): T {
+  /**
+   * Runs `work` in a transaction (a savepoint when nested): all of it is applied, or none. A
+   * write that is not `durable` may be lost by a crash, with the ones after it: see
+   * DurableFile.commit.
+   */
+  transaction<T>(work: () => T, { durable = true }: { durable?: boolean } = {}): T {
     if (this.unwritable) throw this.unwritable;
     const savepoint = `sp${this.transactionDepth}`;
     this.db.exec(this.transactionDepth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
@@ -186,7 +190,7 @@ export class Database {
       this.transactionDepth--;
       this.db.exec(this.transactionDepth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
       this.writeVersion++;
-      this.commitOutsideTransaction();
+      this.commitOutsideTransaction(durable);
       return result;
     } catch (error) {
       this.transactionDepth--;
@@ -203,10 +207,10 @@ export class Database {
    * log cannot be written, memory holds a write the disk does not: the database then refuses
    * every further write (a restart reopens the state on disk).
    */
-  private commitOutsideTransaction(): void {
+  private commitOutsideTransaction(durable = true): void {
     if (this.transactionDepth !== 0 || !this.durable) return;
     try {
-      this.durable.commit();
+      this.durable.commit({ durable });
     } catch (error) {
       this.unwritable = new Error(`The store could not write its change log: ${(error as Error).message}. Restart to reopen what is on disk.`, { cause: error });
       throw this.unwritable;

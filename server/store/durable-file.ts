@@ -2,11 +2,14 @@ import fs from 'node:fs';
 import { ChangeLogWriter, logFile } from './change-log.js';
 import { checkpointSteps, runCheckpoint, runCheckpointInSlices } from './checkpoint.js';
 import type { FileWriteSink } from './file-write-tap.js';
+import { PendingPages } from './pending-pages.js';
 import type { FoundLog } from './store-image.js';
 
 /** When a checkpoint runs: past this share of the snapshot's size in logs, or this many bytes, whichever is larger. */
 const checkpointShare = 0.25;
 const checkpointMinimumBytes = 16 * 2 ** 20;
+/** Writes that need not be durable are held in memory up to this size, then logged without an fsync. */
+const groupBytes = 16 * 2 ** 20;
 /** A checkpoint runs once no write came for this long. */
 const idleMs = 5_000;
 
@@ -18,10 +21,14 @@ const idleMs = 5_000;
  */
 export class DurableFile implements FileWriteSink {
   private current: ChangeLogWriter;
+  /** SQLite's writes on their way to `current`, held while writes need not be durable one by one. */
+  private readonly pending: PendingPages;
   /** Logs written before `current`, oldest first, waiting for a checkpoint. */
   private folded: { file: string; size: number }[];
   private nextNumber: number;
   private checkpointing: Promise<void> | undefined;
+  /** The logs passed the threshold while a checkpoint ran: another follows it. */
+  private checkpointAgain = false;
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -38,21 +45,30 @@ export class DurableFile implements FileWriteSink {
     this.folded = found.map((log) => ({ file: log.file, size: log.committedBytes }));
     this.nextNumber = (found.at(-1)?.number ?? 0) + 1;
     this.current = this.startLog();
+    this.pending = new PendingPages({ write: (offset, bytes) => this.current.write(offset, bytes), truncate: (size) => this.current.truncate(size) });
   }
 
   write(offset: number, bytes: Uint8Array): void {
-    this.current.write(offset, bytes);
+    this.pending.write(offset, bytes);
   }
 
   truncate(size: number): void {
-    this.current.truncate(size);
+    this.pending.truncate(size);
   }
 
-  /** Makes what was written since the last commit durable; call where no transaction is open. */
-  commit(): void {
-    if (!this.current.commit()) return;
+  /**
+   * Closes a transaction of the log; call where no transaction is open. A durable commit is on
+   * disk when this returns, with everything before it. One that is not (a sync's staged pages,
+   * which a crash may lose: the sync starts again) is held in memory and logged with the next
+   * commit, without an fsync of its own.
+   */
+  commit({ durable = true }: { durable?: boolean } = {}): void {
+    if (!durable && this.pending.bytes < groupBytes) return;
+    this.pending.handOn();
+    if (!this.current.commit({ durable })) return;
     if (this.logBytes() > Math.max(checkpointMinimumBytes, this.snapshotBytes() * checkpointShare)) {
-      void this.checkpoint();
+      if (this.checkpointing) this.checkpointAgain = true;
+      else void this.checkpoint();
       return;
     }
     clearTimeout(this.idleTimer);
@@ -79,7 +95,13 @@ export class DurableFile implements FileWriteSink {
       }
     })()
       .catch(this.onCheckpointError)
-      .finally(() => (this.checkpointing = undefined));
+      .finally(() => {
+        this.checkpointing = undefined;
+        if (this.checkpointAgain && !this.closed) {
+          this.checkpointAgain = false;
+          void this.checkpoint();
+        }
+      });
     await this.checkpointing;
   }
 
@@ -93,9 +115,10 @@ export class DurableFile implements FileWriteSink {
     runCheckpoint(checkpointSteps(this.databaseFile, this.takeLogs()));
   }
 
-  /** Checkpoints what it can and closes the log. */
+  /** Makes held writes durable, checkpoints what it can and closes the log. */
   close(): void {
     if (this.closed) return;
+    this.commit();
     // Closed first: the checkpoint then starts no new log only to remove it.
     this.closed = true;
     try {
@@ -107,10 +130,17 @@ export class DurableFile implements FileWriteSink {
     }
   }
 
-  /** The logs to fold: the waiting ones and the current one, which a new log replaces. */
+  /**
+   * The logs to fold: the waiting ones and the current one, which a new log replaces. Called
+   * where no transaction is open: held pages are committed to the current log, which is fsynced
+   * before the next takes a write, so that a crash never keeps a later log's transactions
+   * without an earlier one's.
+   */
   private takeLogs(): string[] {
     const logs = this.folded.map((log) => log.file);
     this.folded = [];
+    this.pending.handOn();
+    this.current.commit();
     if (!this.current.isEmpty) {
       // The next log exists before this one is let go: a failure leaves the writer as it was.
       const next = this.closed ? undefined : this.startLog();

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { applyFrames, extentAfter, logFiles, parseLog } from './change-log.js';
+import { applyFrames, extentAfter, type LogFrameRef, logFiles } from './change-log.js';
+import { framesWithBytes, type ScannedLog, scanLogFile, toEnd } from './change-log-reader.js';
 import { readDatabaseFile } from './database-file.js';
 
 /** A log found beside the snapshot, with its committed size (what follows is a torn tail). */
@@ -27,33 +28,32 @@ export async function readStoreImage(file: string, { reserveBytes = 0, holdsLock
     const listed = logFiles(file);
     // Open first: a checkpoint that removes one of these logs meanwhile leaves it readable here.
     const descriptors = listed.map(({ file: log }) => fs.openSync(log, 'r'));
-    let snapshot: Uint8Array | undefined;
-    const reads: ReturnType<typeof parseLog>[] = [];
-    const sizes: number[] = [];
     try {
-      snapshot = await readDatabaseFile(file, reserveBytes);
-      for (const fd of descriptors) {
-        const bytes = fs.readFileSync(fd);
-        sizes.push(bytes.length);
-        reads.push(parseLog(bytes));
-      }
+      const snapshot = await readDatabaseFile(file, reserveBytes);
+      const scans = descriptors.map((fd) => toEnd(scanLogFile(fd)));
+      const newest = listed.at(-1)?.number ?? 0;
+      if (!holdsLock && attempt < 20 && (logFiles(file).at(-1)?.number ?? 0) > newest + 1) continue;
+      const logs = listed.map((log, i) => ({ ...log, committedBytes: scans[i]!.committedBytes, size: fs.fstatSync(descriptors[i]!).size }));
+      return { bytes: replay(snapshot, reserveBytes, descriptors, scans), logs };
     } finally {
       for (const fd of descriptors) fs.closeSync(fd);
     }
-    const newest = listed.at(-1)?.number ?? 0;
-    if (!holdsLock && attempt < 20 && (logFiles(file).at(-1)?.number ?? 0) > newest + 1) continue;
-    const logs = listed.map((log, i) => ({ ...log, committedBytes: reads[i]!.committedBytes, size: sizes[i]! }));
-    const frames = reads.flatMap((read) => read.transactions.flat());
-    if (frames.length === 0) return { bytes: snapshot, logs };
-    const baseSize = snapshot ? snapshot.length - reserveBytes : 0;
-    const extent = extentAfter(baseSize, frames);
-    let image = snapshot ?? new Uint8Array(0);
-    if (extent.largest + reserveBytes > image.length) {
-      const grown = Buffer.alloc(extent.largest + reserveBytes);
-      grown.set(image.subarray(0, baseSize));
-      image = grown;
-    }
-    const size = applyFrames(image, baseSize, frames);
-    return { bytes: image.subarray(0, size + reserveBytes), logs };
   }
+}
+
+/** The snapshot with the logs' committed transactions applied, their bytes read a frame at a time. */
+function replay(snapshot: Uint8Array | undefined, reserveBytes: number, descriptors: number[], scans: ScannedLog[]): Uint8Array | undefined {
+  const refs = scans.flatMap((scan): LogFrameRef[] => scan.transactions.flat());
+  if (refs.length === 0) return snapshot;
+  const baseSize = snapshot ? snapshot.length - reserveBytes : 0;
+  const extent = extentAfter(baseSize, refs);
+  let image = snapshot ?? new Uint8Array(0);
+  if (extent.largest + reserveBytes > image.length) {
+    const grown = Buffer.alloc(extent.largest + reserveBytes);
+    grown.set(image.subarray(0, baseSize));
+    image = grown;
+  }
+  let size = baseSize;
+  for (const [i, scan] of scans.entries()) size = applyFrames(image, size, framesWithBytes(descriptors[i]!, scan.transactions));
+  return image.subarray(0, size + reserveBytes);
 }

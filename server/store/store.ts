@@ -25,6 +25,17 @@ export interface StoreOptions {
   reserveBytes?: number;
 }
 
+/** How {@link Store.write} treats a write. */
+export interface WriteOptions {
+  /**
+   * False for a write a crash may lose, with the writes after it but never one before: rows of
+   * an inventory no organization points at yet (a full sync's staged pages, which the sync
+   * stages again) or any more (a collection's deletes). Its pages are held in memory and logged
+   * with the next write, once each and without an fsync of their own. Default true.
+   */
+  durable?: boolean;
+}
+
 /**
  * The sql.js store: every SQL statement of the product lives in this folder. Writes go through
  * {@link Store.write}, which applies them in one transaction and appends what it changed to the
@@ -89,9 +100,9 @@ export class Store {
    * log and fsynced) before returning. `work` receives the writer of inventory rows;
    * organization and key records are written through their own objects.
    */
-  write<T>(work: (inventory: InventoryWrites) => T): T {
+  write<T>(work: (inventory: InventoryWrites) => T, options: WriteOptions = {}): T {
     if (this.readOnly) throw new Error('This store was opened read-only');
-    return this.db.transaction(() => work(this.inventoryWrites));
+    return this.db.transaction(() => work(this.inventoryWrites), { durable: options.durable });
   }
 
   /**

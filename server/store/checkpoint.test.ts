@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyFrames, ChangeLogWriter, extentAfter, type LogFrame } from './change-log.js';
+import { parseLog, scanLogFile, toEnd } from './change-log-reader.js';
+import { checkpointSteps, runCheckpoint } from './checkpoint.js';
+import { planCheckpoint } from './checkpoint-plan.js';
+import type { FileWriteSink } from './file-write-tap.js';
+import { PendingPages } from './pending-pages.js';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const dir of folders.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+const newFolder = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-checkpoint-'));
+  folders.push(dir);
+  return dir;
+};
+
+/** A seeded generator of SQLite-like file changes: whole pages, sometimes a truncation, now and then an odd write. */
+function changes(seed: number, { odd }: { odd: boolean }) {
+  let state = seed;
+  const next = (below: number) => {
+    state = (state * 1103515245 + 12345) >>> 0;
+    return (state >>> 8) % below;
+  };
+  const page = 512;
+  return (count: number): LogFrame[] =>
+    Array.from({ length: count }, (): LogFrame => {
+      const roll = next(100);
+      if (roll < 6) return { kind: 'truncate', size: next(40) * page };
+      if (odd && roll < 12) return { kind: 'write', offset: next(40 * page), bytes: Buffer.alloc(1 + next(700), next(256)) };
+      return { kind: 'write', offset: next(48) * page, bytes: Buffer.alloc(page, next(256)) };
+    });
+}
+
+/** The bytes of `snapshot` with `frames` applied one after another, as a replay makes them. */
+function replayed(snapshot: Uint8Array, frames: LogFrame[]): Buffer {
+  const image = new Uint8Array(Math.max(snapshot.length, extentAfter(snapshot.length, frames).largest));
+  image.set(snapshot);
+  return Buffer.from(image.subarray(0, applyFrames(image, snapshot.length, frames)));
+}
+
+describe('a checkpoint', () => {
+  for (const odd of [false, true]) {
+    it(`leaves the snapshot as replaying its logs would, each page written once${odd ? ', with odd writes among the pages' : ''}`, () => {
+      for (let seed = 1; seed <= 40; seed++) {
+        const folder = newFolder();
+        const databaseFile = path.join(folder, 'inventory.sqlite');
+        const snapshot = Buffer.alloc(20 * 512, seed);
+        fs.writeFileSync(databaseFile, snapshot);
+        const next = changes(seed, { odd });
+        const logs = [1, 2, 3].map((number) => path.join(folder, `inventory.sqlite.log.${number}`));
+        const frames: LogFrame[] = [];
+        for (const log of logs) {
+          const writer = ChangeLogWriter.create(log);
+          for (let transaction = 0; transaction < 4; transaction++) {
+            for (const frame of next(15)) {
+              if (frame.kind === 'write') writer.write(frame.offset, frame.bytes);
+              else writer.truncate(frame.size);
+              frames.push(frame);
+            }
+            writer.commit({ durable: transaction % 2 === 0 });
+          }
+          writer.close();
+        }
+        // Read back through the log's own parser, so that the frames compared are the ones it holds.
+        expect(logs.flatMap((log) => parseLog(fs.readFileSync(log)).transactions.flat())).toHaveLength(frames.length);
+        if (!odd) {
+          const opened = logs.map((log) => fs.openSync(log, 'r'));
+          const plan = planCheckpoint(opened.map((fd) => ({ fd, transactions: toEnd(scanLogFile(fd)).transactions })));
+          for (const fd of opened) fs.closeSync(fd);
+          const pageWrites = plan.filter((operation) => operation.kind === 'write').map((operation) => operation.frame.offset);
+          expect(new Set(pageWrites).size).toBe(pageWrites.length);
+          expect(pageWrites.length).toBeLessThan(frames.length / 2);
+        }
+        runCheckpoint(checkpointSteps(databaseFile, logs));
+        expect(fs.readFileSync(databaseFile).equals(replayed(snapshot, frames)), `seed ${seed}`).toBe(true);
+        expect(logs.filter((log) => fs.existsSync(log))).toEqual([]);
+      }
+    });
+  }
+
+  it('is completed by the next checkpoint when it stopped before its fsync or before removing its log', () => {
+    const folder = newFolder();
+    const databaseFile = path.join(folder, 'inventory.sqlite');
+    const snapshot = Buffer.alloc(20 * 512, 3);
+    const log = path.join(folder, 'inventory.sqlite.log.1');
+    const writer = ChangeLogWriter.create(log);
+    const frames = changes(5, { odd: false })(3000);
+    for (const frame of frames) {
+      if (frame.kind === 'write') writer.write(frame.offset, frame.bytes);
+      else writer.truncate(frame.size);
+    }
+    writer.commit();
+    writer.close();
+    const logBytes = fs.readFileSync(log);
+    for (let stopAfter = 0; stopAfter < 3; stopAfter++) {
+      fs.writeFileSync(databaseFile, snapshot);
+      fs.writeFileSync(log, logBytes);
+      const steps = checkpointSteps(databaseFile, [log]);
+      for (let step = 0; step < stopAfter; step++) steps.next();
+      steps.return();
+      runCheckpoint(checkpointSteps(databaseFile, [log]));
+      expect(fs.readFileSync(databaseFile).equals(replayed(snapshot, frames)), `stopped after ${stopAfter}`).toBe(true);
+    }
+  });
+});
+
+describe('pending pages', () => {
+  it('hand on writes that make the same file as the writes themselves, each whole page once', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const handedOn: LogFrame[] = [];
+      const sink: FileWriteSink = {
+        write: (offset, bytes) => handedOn.push({ kind: 'write', offset, bytes: Buffer.from(bytes) }),
+        truncate: (size) => handedOn.push({ kind: 'truncate', size }),
+      };
+      const pending = new PendingPages(sink);
+      const frames = changes(seed, { odd: seed % 2 === 0 })(200);
+      for (const frame of frames) {
+        if (frame.kind === 'write') pending.write(frame.offset, frame.bytes);
+        else pending.truncate(frame.size);
+      }
+      pending.handOn();
+      const snapshot = Buffer.alloc(4096, 1);
+      expect(replayed(snapshot, handedOn).equals(replayed(snapshot, frames)), `seed ${seed}`).toBe(true);
+      if (seed % 2 === 1) expect(handedOn.length).toBeLessThan(frames.length);
+    }
+  });
+});
