@@ -26,7 +26,7 @@ import { reportApi } from './api-report.js';
 import { reportConsole } from './console-report.js';
 import { reportCoverage } from './coverage-report.js';
 import { spliceSections } from './report-sections.js';
-import { cli, loadAverage, mib, residentBytes, root, startServe, stop } from './support.js';
+import { cli, firstOkAnswer, loadAverage, mib, residentBytes, root, startServe, stop } from './support.js';
 import { syncSection } from './sync-section.js';
 import { reportWaits } from './waits-report.js';
 import { reportWrites } from './writes-report.js';
@@ -52,18 +52,6 @@ const say = (line = '') => {
   console.log(line);
   report.push(line);
 };
-
-async function firstOkAnswer(url: string, key: string): Promise<void> {
-  for (;;) {
-    try {
-      const response = await fetch(`${url}/v1/endpoints?limit=1`, { headers: { Authorization: `Bearer ${key}` } });
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 let prepared: { dataDir: string; key: string; seedSeconds?: number } | undefined;
 

@@ -65,6 +65,19 @@ export async function startServe(
   return { child, url, consoleUrl, consoleToken, startedAt };
 }
 
+/** Resolves at the first 200 answer of `/v1/endpoints` from the server at `url`. */
+export async function firstOkAnswer(url: string, key: string): Promise<void> {
+  for (;;) {
+    try {
+      const response = await fetch(`${url}/v1/endpoints?limit=1`, { headers: { Authorization: `Bearer ${key}` } });
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /**
  * Copies a data directory (its database, sealing key and whatever else it holds, not the lock
  * of a process using it) to `target`, for a section that writes to it or serves it.

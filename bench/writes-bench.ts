@@ -13,7 +13,8 @@ import type { DatasetSize } from '../contracts/inventory.js';
 import { generateInventory } from '../server/demo/index.js';
 import { startFakeRemote } from '../server/test/support/fake-remote.js';
 import { type ProcessFigures, measuredCli } from './measured-cli.js';
-import { cli, copyDataDir, startServe, stop } from './support.js';
+import { leaveReplayLog } from './replay-log.js';
+import { cli, copyDataDir, firstOkAnswer, startServe, stop } from './support.js';
 import { changeOnePercent, sortFakeRemote } from './sync-bench.js';
 
 /** The seeded data directory the writes start from. */
@@ -40,6 +41,19 @@ export interface WritesFigures {
   onePercentSync: ProcessFigures;
   /** Items the 1 % sync received, as the CLI printed them. */
   onePercentItems: number;
+  /** `serve` to its first 200 on the copy, without a log, then with one of the checkpoint threshold to replay. */
+  coldStart: { withoutLogSeconds: number; withLogSeconds: number; logBytes: number };
+}
+
+/** Seconds from spawning `serve` on `dataDir` to its first 200 answer. */
+async function coldStartSeconds(dataDir: string, key: string): Promise<number> {
+  const serve = await startServe(dataDir);
+  try {
+    await firstOkAnswer(serve.url, key);
+    return (performance.now() - serve.startedAt) / 1000;
+  } finally {
+    await stop(serve.child);
+  }
 }
 
 /** A free loopback port, for a remote that another one replaces later on the same URL. */
@@ -72,6 +86,10 @@ export async function measureWrites(source: WritesSource, workDir: string, log: 
   const keyCreation = await measuredCli(remoteDir, 'keys', 'create', '--org', source.slug);
   log('enrollment secret rotation');
   const secretRotation = await measuredCli(remoteDir, 'orgs', 'enrollment-secret', '--org', source.slug, '--rotate');
+  log('cold start, without a log and with one of the checkpoint threshold');
+  const withoutLogSeconds = await coldStartSeconds(remoteDir, source.key);
+  const logBytes = leaveReplayLog(remoteDir);
+  const coldStart = { withoutLogSeconds, withLogSeconds: await coldStartSeconds(remoteDir, source.key), logBytes };
 
   const port = await freePort();
   const serve = await startServe(remoteDir, port);
@@ -108,6 +126,7 @@ export async function measureWrites(source: WritesSource, workDir: string, log: 
       unchangedSync,
       onePercentSync,
       onePercentItems: syncedItems(onePercentSync, 'incremental'),
+      coldStart,
     };
   } finally {
     await fake.close();

@@ -8,6 +8,11 @@ import type { FoundLog } from './store-image.js';
 /** When a checkpoint runs: past this share of the snapshot's size in logs, or this many bytes, whichever is larger. */
 const checkpointShare = 0.25;
 const checkpointMinimumBytes = 16 * 2 ** 20;
+
+/** The bytes of change logs past which a checkpoint starts, for a snapshot of `snapshotBytes`. */
+export function checkpointThresholdBytes(snapshotBytes: number): number {
+  return Math.max(checkpointMinimumBytes, snapshotBytes * checkpointShare);
+}
 /** Writes that need not be durable are held in memory up to this size, then logged without an fsync. */
 const groupBytes = 16 * 2 ** 20;
 /** A checkpoint runs once no write came for this long. */
@@ -66,7 +71,7 @@ export class DurableFile implements FileWriteSink {
     if (!durable && this.pending.bytes < groupBytes) return;
     this.pending.handOn();
     if (!this.current.commit({ durable })) return;
-    if (this.logBytes() > Math.max(checkpointMinimumBytes, this.snapshotBytes() * checkpointShare)) {
+    if (this.logBytes() > checkpointThresholdBytes(this.snapshotBytes())) {
       if (this.checkpointing) this.checkpointAgain = true;
       else void this.checkpoint();
       return;
