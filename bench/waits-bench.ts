@@ -5,6 +5,7 @@
  * coverage gaps, a write and the dashboard after it, then a new replica's full sync from a
  * second `serve` (fetching, then applying) and a sync that finds nothing new.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { type HealthPing, pingHealth } from './health-pings.js';
 import { copyDataDir, requestAlone, startServe, stop } from './support.js';
@@ -90,6 +91,32 @@ async function whileSync(server: Server, slug: string, what: string, mode: 'full
   ];
 }
 
+/**
+ * The waits from now until the served store's change logs are folded into its snapshot (the
+ * threshold's checkpoints a sync leaves running, and the idle one 5 s after the last write).
+ */
+async function whileCheckpoints(server: Server, dataDir: string): Promise<WaitRow> {
+  const logBytes = () =>
+    fs
+      .readdirSync(dataDir)
+      .filter((name) => name.startsWith('inventory.sqlite.log.'))
+      .reduce((sum, name) => sum + (fs.statSync(path.join(dataDir, name), { throwIfNoEntry: false })?.size ?? 0), 0);
+  const pinger = pingHealth(server.url);
+  const started = performance.now();
+  const startBytes = logBytes();
+  try {
+    // A store keeps one log open for its next write: folded means that one alone, with no transaction.
+    while (logBytes() > 64) {
+      if (performance.now() - started > 300_000) throw new Error(`the change logs of ${dataDir} were not folded in 5 minutes`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await pinger.stop();
+  }
+  const what = `checkpoints after it, until its logs are folded (${(startBytes / 2 ** 20).toFixed(0)} MiB of logs at its end, ${((performance.now() - started) / 1000).toFixed(1)} s)`;
+  return { what, pings: await pinger.stop() };
+}
+
 /** Measures the waits in `workDir` (two copies of the dataset are made there); `log` hears the steps. */
 export async function measureWaits(source: WaitsSource, workDir: string, log: (line: string) => void): Promise<WaitRow[]> {
   const servedDir = path.join(workDir, 'waits-served');
@@ -121,6 +148,8 @@ export async function measureWaits(source: WaitsSource, workDir: string, log: (l
     log('a full sync of a new replica from a second serve');
     const connect = { slug: 'replica', name: 'Replica', remoteUrl: remote.url, apiKey: source.key };
     rows.push(...(await whileSync(serve, 'replica', 'a new replica\'s full sync from another `serve` (the connect included)', 'full', () => consoleRequest(serve, 'POST', '/organizations', connect))));
+    log('the checkpoints folding what the sync logged');
+    rows.push(await whileCheckpoints(serve, servedDir));
     // The dashboard that serve reads after a sync, asked now rather than met during the next row.
     await consoleRequest(serve, 'GET', '/orgs/replica/dashboard');
     log('a sync of it with nothing changed');
