@@ -3,6 +3,7 @@ import { type Conditions as Where, collectionTables, listConditions } from './co
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
 import { type FindingTextCondition, findingTextCondition, textCvesOf } from './finding-search.js';
+import { inventoryOf } from './inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
 import { SortedOrders } from './sorted-orders.js';
 
@@ -30,9 +31,9 @@ function inSeqOrder(table: string, innerClauses: string, direction: 'ASC' | 'DES
  */
 export class ConsoleQueries {
   private readonly sortedOrders: SortedOrders;
-  /** The condition of a findings search, by organization and text. Bound: 1,000 searches. */
+  /** The condition of a findings search, by inventory and text. Bound: 1,000 searches. */
   private readonly textConditions: DerivedCache<FindingTextCondition>;
-  /** Per organization, text → CVEs of its findings (finding-search.ts). Bound: 64 organizations. */
+  /** Per inventory, text → CVEs of its findings (finding-search.ts). Bound: 64 inventories. */
   private readonly textCves: DerivedCache<Map<number, number[]>>;
 
   constructor(
@@ -49,8 +50,8 @@ export class ConsoleQueries {
    * other orders are sorted once per filter and kept until the next write (sorted-orders.ts).
    */
   listIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): IdPage {
-    const { table, where, direction } = this.listWhere(orgRowId, collection, query);
-    if (query.sort.key !== 'created_at') return this.sortedOrders.page({ orgRowId, collection, table, where }, query.sort, query);
+    const { inventoryId, table, where, direction } = this.listWhere(orgRowId, collection, query);
+    if (query.sort.key !== 'created_at') return this.sortedOrders.page({ inventoryId, collection, table, where }, query.sort, query);
     const ids = this.db.column(inSeqOrder(table, `WHERE ${where.sql} ORDER BY seq ${direction} LIMIT ? OFFSET ?`, direction), [
       ...where.params,
       query.limit,
@@ -65,9 +66,9 @@ export class ConsoleQueries {
    * growing offsets would walk the index again for every page.
    */
   *listAllIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>, chunk = 1000): Generator<string[]> {
-    const { table, where, direction } = this.listWhere(orgRowId, collection, query);
+    const { inventoryId, table, where, direction } = this.listWhere(orgRowId, collection, query);
     if (query.sort.key !== 'created_at') {
-      yield* this.sortedOrders.all({ orgRowId, collection, table, where }, query.sort, chunk);
+      yield* this.sortedOrders.all({ inventoryId, collection, table, where }, query.sort, chunk);
       return;
     }
     const after = direction === 'ASC' ? 'seq > ?' : 'seq < ?';
@@ -86,20 +87,25 @@ export class ConsoleQueries {
     }
   }
 
-  private listWhere<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): { table: string; where: Where; direction: 'ASC' | 'DESC' } {
-    const where = listConditions(orgRowId, collection, query);
+  private listWhere<C extends CollectionName>(
+    orgRowId: number,
+    collection: C,
+    query: ConsoleQuery<C>,
+  ): { inventoryId: number; table: string; where: Where; direction: 'ASC' | 'DESC' } {
+    const inventoryId = inventoryOf(this.db, orgRowId);
+    const where = listConditions(inventoryId, collection, query);
     const q = query.q;
     if (q !== undefined) {
       const { search } = collectionTables[collection];
       if (search) search(where, q);
       else {
-        const condition = this.textConditions.getOrCompute(`${orgRowId}|${q}`, () =>
-          findingTextCondition(this.db, orgRowId, q, () => this.textCves.getOrCompute(String(orgRowId), () => textCvesOf(this.db, orgRowId))),
+        const condition = this.textConditions.getOrCompute(`${inventoryId}|${q}`, () =>
+          findingTextCondition(this.db, inventoryId, q, () => this.textCves.getOrCompute(String(inventoryId), () => textCvesOf(this.db, inventoryId))),
         );
         where.add(condition.sql, ...condition.params);
       }
     }
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
-    return { table: collectionTables[collection].table, where, direction: query.sort.descending ? 'DESC' : 'ASC' };
+    return { inventoryId, table: collectionTables[collection].table, where, direction: query.sort.descending ? 'DESC' : 'ASC' };
   }
 }

@@ -3,6 +3,7 @@ import { findingSeverities, findingStatuses, osFamilies } from '../../contracts/
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
+import { inventoryOf } from './inventory-ids.js';
 import type { ScopeCoverage } from './scope-coverage.js';
 
 const open = findingStatuses.indexOf('open');
@@ -33,11 +34,11 @@ export class DashboardAggregates {
       // The columns are of the version this computation started at, and nothing below awaits:
       // the SQL counts and the columns are of one version.
       checkpoint();
-      return this.compute(orgRowId, columns);
+      return this.compute(inventoryOf(this.db, orgRowId), columns);
     });
   }
 
-  private compute(org: number, columns: CoverageColumns): Dashboard {
+  private compute(inventoryId: number, columns: CoverageColumns): Dashboard {
     const severities = findingSeverities.length;
     const bySeverityStatus = new Float64Array(severities * findingStatuses.length);
     let openKev = 0;
@@ -60,11 +61,11 @@ export class DashboardAggregates {
     const countOf = (severity: number, status: number) => bySeverityStatus[status * severities + severity]!;
     const byOsAgent = this.db.all<{ os_family: string; has_agent: number; n: number }>(
       'SELECT os_family, has_agent, count(*) AS n FROM endpoints WHERE org_id = ? GROUP BY os_family, has_agent',
-      [org],
+      [inventoryId],
     );
     const endpointsOf = (predicate: (row: { os_family: string; has_agent: number }) => boolean) =>
       byOsAgent.filter(predicate).reduce((sum, row) => sum + row.n, 0);
-    const count = (sql: string) => Number(this.db.value(sql, [org]));
+    const count = (sql: string) => Number(this.db.value(sql, [inventoryId]));
 
     return {
       totals: {

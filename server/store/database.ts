@@ -165,6 +165,19 @@ export class Database {
   }
 
   /**
+   * Runs `work` as {@link transaction} does, leaving `version` as it was: for a write that
+   * changes nothing a derived value is read from (see `keepDerived` in store.ts).
+   */
+  transactionKeepingVersion<T>(work: () => T): T {
+    const version = this.writeVersion;
+    try {
+      return this.transaction(work);
+    } finally {
+      this.writeVersion = version;
+    }
+  }
+
+  /**
    * Writes the database to its file atomically when something was written since it was read or
    * last persisted: a process that only read never rewrites a file of hundreds of MiB. A no-op
    * for an in-memory database.

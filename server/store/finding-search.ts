@@ -14,20 +14,20 @@ export interface FindingTextCondition {
  * The condition of a free-text search over findings: the CVE id, the title, or the hostname of
  * the endpoint contains `q`. A substring over a million findings would be a full scan, so the
  * few thousand CVEs, texts and endpoints are searched instead and the findings reached through
- * the (org_id, cve_ref) and (org_id, endpoint_id) indexes. A text is shared by the findings of
+ * the (cve_ref, org_id) and (org_id, endpoint_id) indexes. A text is shared by the findings of
  * one CVE, so `textCves` (text row id to the CVE row ids its findings name, a pass over the
  * findings kept by the caller until the next write) turns matching texts into CVEs to look up.
  */
 export function findingTextCondition(
   db: Database,
-  orgRowId: number,
+  inventoryId: number,
   q: string,
   textCves: () => Map<number, number[]>,
 ): FindingTextCondition {
   const pattern = containing(q);
   const cveMatches = db.column("SELECT id FROM cves WHERE lower(cve_id) LIKE ? ESCAPE '\\'", [pattern]) as number[];
   const textMatches = db.column("SELECT id FROM finding_texts WHERE lower(title) LIKE ? ESCAPE '\\'", [pattern]) as number[];
-  const hostMatches = db.column("SELECT id FROM endpoints WHERE org_id = ? AND lower(hostname) LIKE ? ESCAPE '\\'", [orgRowId, pattern]) as string[];
+  const hostMatches = db.column("SELECT id FROM endpoints WHERE org_id = ? AND lower(hostname) LIKE ? ESCAPE '\\'", [inventoryId, pattern]) as string[];
   const whole = new Set(cveMatches);
   const byText = new Set<number>();
   const cvesOfTexts = textCves();
@@ -38,21 +38,21 @@ export function findingTextCondition(
                   UNION ALL SELECT seq FROM findings WHERE org_id = ? AND ${inJson('cve_ref')} AND ${inJson('text_ref')}
                   UNION ALL SELECT seq FROM findings WHERE org_id = ? AND ${inJson('endpoint_id')})`,
     params: [
-      orgRowId,
+      inventoryId,
       JSON.stringify([...whole]),
-      orgRowId,
+      inventoryId,
       JSON.stringify([...byText]),
       JSON.stringify(textMatches),
-      orgRowId,
+      inventoryId,
       JSON.stringify(hostMatches),
     ],
   };
 }
 
-/** Text row id to the CVE row ids of the organization's findings that carry it: one pass over them. */
-export function textCvesOf(db: Database, orgRowId: number): Map<number, number[]> {
+/** Text row id to the CVE row ids of the inventory's findings that carry it: one pass over them. */
+export function textCvesOf(db: Database, inventoryId: number): Map<number, number[]> {
   const map = new Map<number, number[]>();
-  for (const row of db.all<{ text_ref: number; cve_ref: number }>('SELECT DISTINCT text_ref, cve_ref FROM findings WHERE org_id = ?', [orgRowId])) {
+  for (const row of db.all<{ text_ref: number; cve_ref: number }>('SELECT DISTINCT text_ref, cve_ref FROM findings WHERE org_id = ?', [inventoryId])) {
     const cves = map.get(row.text_ref);
     if (cves) cves.push(row.cve_ref);
     else map.set(row.text_ref, [row.cve_ref]);

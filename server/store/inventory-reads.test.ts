@@ -9,8 +9,8 @@ async function twoOrganizations() {
   const inventory = smallInventory(3, 200);
   const [acme] = store.write((writes) => {
     const created = [store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), store.organizations.insert({ slug: 'beta', name: 'Beta', kind: 'local' })];
-    writes.replace(created[0]!.rowId, inventory);
-    writes.replace(created[1]!.rowId, smallInventory(4, 40));
+    writes.replace(created[0]!.inventoryId, inventory);
+    writes.replace(created[1]!.inventoryId, smallInventory(4, 40));
     return created;
   });
   return { store, orgRowId: acme!.rowId, inventory };

@@ -32,7 +32,7 @@ beforeAll(async () => {
   store = await Store.open();
   org = store.write((writes) => {
     const organization = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
-    writes.replace(organization.rowId, inventory);
+    writes.replace(organization.inventoryId, inventory);
     return organization.rowId;
   });
 });

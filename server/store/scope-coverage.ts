@@ -3,6 +3,7 @@ import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
 import type { IdPage } from './console-queries.js';
 import { type CoverageColumns, loadCoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
+import { inventoryOf } from './inventory-ids.js';
 import { DerivedCache } from './derived-cache.js';
 import { type StoredScopeFilters, scopeCondition } from './scope-conditions.js';
 
@@ -80,7 +81,7 @@ export class ScopeCoverage {
   async scope(orgRowId: number, scopeId: string, paging: CoveragePaging): Promise<ScopeCoverageRows | undefined> {
     const filtersOf = () =>
       this.db.get<StoredScopeFilters>('SELECT subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND id = ?', [
-        orgRowId,
+        inventoryOf(this.db, orgRowId),
         scopeId.toLowerCase(),
       ]);
     // An unknown scope is answered without reading the findings.
@@ -106,7 +107,7 @@ export class ScopeCoverage {
     const { columns, gaps, ...summary } = await this.gapSets.settled(key, async (checkpoint) => {
       const columns = await this.currentColumns(orgRowId);
       checkpoint();
-      return this.computeGaps(orgRowId, columns, checkpoint);
+      return this.computeGaps(inventoryOf(this.db, orgRowId), columns, checkpoint);
     });
     return { ...summary, counts: this.counts.getOrCompute(key, () => countsOf(columns, gaps)), page: this.page(columns, key, gaps, paging) };
   }
@@ -116,10 +117,10 @@ export class ScopeCoverage {
    * with a turn of the event loop every {@link sliceMs}, after which `checkpoint` throws when a
    * write landed meanwhile.
    */
-  private async computeGaps(orgRowId: number, columns: CoverageColumns, checkpoint: () => void): Promise<GapSet> {
+  private async computeGaps(inventoryId: number, columns: CoverageColumns, checkpoint: () => void): Promise<GapSet> {
     const scopes = this.db.all<StoredScopeFilters & { id: string }>(
       "SELECT id, subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND status = 'active' ORDER BY seq",
-      [orgRowId],
+      [inventoryId],
     );
     const { severity, status, kev } = columns;
     let gaps = select(allIndexes(columns.count), (i) => status[i] === open && (severity[i]! <= high || kev[i] === 1));
@@ -155,7 +156,8 @@ export class ScopeCoverage {
    * and shared by the requests that wait for them.
    */
   currentColumns(orgRowId: number): Promise<CoverageColumns> {
-    return this.columns.settled(String(orgRowId), (checkpoint) => loadCoverageColumns(this.db, orgRowId, checkpoint));
+    // Resolved at each start: a computation started again after a sync's swap reads the new inventory.
+    return this.columns.settled(String(orgRowId), (checkpoint) => loadCoverageColumns(this.db, inventoryOf(this.db, orgRowId), checkpoint));
   }
 }
 

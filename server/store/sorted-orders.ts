@@ -12,9 +12,9 @@ function slice(order: Int32Array, descending: boolean, start: number, end: numbe
   return seqs;
 }
 
-/** A list to sort: its organization, collection and table, and the WHERE clause of its filters. */
+/** A list to sort: its inventory, collection and table, and the WHERE clause of its filters. */
 export interface SortableList<C extends CollectionName = CollectionName> {
-  orgRowId: number;
+  inventoryId: number;
   collection: C;
   table: string;
   where: Conditions;
@@ -82,10 +82,10 @@ export class SortedOrders {
     ) as string[];
   }
 
-  private order<C extends CollectionName>({ orgRowId, collection, table, where }: SortableList<C>, key: SortKey<C>): Int32Array {
+  private order<C extends CollectionName>({ inventoryId, collection, table, where }: SortableList<C>, key: SortKey<C>): Int32Array {
     return this.orders.getOrCompute(`${table}|${key}|${where.key}`, () => {
-      const idOrder = this.orders.getOrCompute(`${table}|id|${orgRowId}`, () =>
-        Int32Array.from(this.db.column(`SELECT seq FROM ${table} WHERE org_id = ? ORDER BY id`, [orgRowId]) as number[]),
+      const idOrder = this.orders.getOrCompute(`${table}|id|${inventoryId}`, () =>
+        Int32Array.from(this.db.column(`SELECT seq FROM ${table} WHERE org_id = ? ORDER BY id`, [inventoryId]) as number[]),
       );
       const expression = sortExpression(collection, key);
       const seqs = this.db.column(`SELECT x.seq FROM ${table} x WHERE ${where.sql} ORDER BY x.seq`, where.params) as number[];
@@ -93,13 +93,19 @@ export class SortedOrders {
       const distinct = [...new Set(values)];
       const compare = distinct.some((value) => typeof value === 'string' && surrogate.test(value)) ? compareByCodePoints : compareSqlValues;
       const valueRanks = new Map(distinct.sort(compare).map((value, rank) => [value, rank]));
+      // Indexed from the inventory's lowest seq: every full sync stages its rows above the last
+      // ones, so seqs climb with each sync while an inventory spans about its row count.
+      let minSeq = Number.MAX_SAFE_INTEGER;
       let maxSeq = 0;
-      for (const seq of idOrder) maxSeq = Math.max(maxSeq, seq);
-      const idRanks = new Int32Array(maxSeq + 1);
-      idOrder.forEach((seq, rank) => (idRanks[seq] = rank));
+      for (const seq of idOrder) {
+        minSeq = Math.min(minSeq, seq);
+        maxSeq = Math.max(maxSeq, seq);
+      }
+      const idRanks = new Int32Array(Math.max(0, maxSeq - minSeq + 1));
+      idOrder.forEach((seq, rank) => (idRanks[seq - minSeq] = rank));
       const rows = idOrder.length;
       const ranked = new Float64Array(seqs.length);
-      for (let i = 0; i < seqs.length; i++) ranked[i] = valueRanks.get(values[i]!)! * rows + idRanks[seqs[i]!]!;
+      for (let i = 0; i < seqs.length; i++) ranked[i] = valueRanks.get(values[i]!)! * rows + idRanks[seqs[i]! - minSeq]!;
       ranked.sort();
       const order = new Int32Array(ranked.length);
       for (let i = 0; i < ranked.length; i++) order[i] = idOrder[ranked[i]! % rows]!;

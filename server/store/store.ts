@@ -5,6 +5,7 @@ import { ConsoleQueries } from './console-queries.js';
 import { DashboardAggregates } from './dashboard-aggregates.js';
 import { type DataDirectoryLock, dataDirectoryFiles, lockDataDirectory } from './data-directory.js';
 import { Database } from './database.js';
+import { Inventories } from './inventories.js';
 import { InventoryReads } from './inventory-reads.js';
 import { InventoryWrites } from './inventory-writes.js';
 import { ListTotals } from './list-totals.js';
@@ -24,6 +25,18 @@ export interface StoreOptions {
   reserveBytes?: number;
 }
 
+/** How {@link Store.write} treats a write. */
+export interface WriteOptions {
+  /**
+   * The write changes nothing a value derived from the data is read from: rows of an inventory
+   * no organization points at (a full sync's staged pages, a collection's deletes), or a sync's
+   * record. The store's version then stays, and so do the caches derived from it: a computation
+   * in chunks (coverage, the dashboard, a CSV export) is not started again at every page a
+   * sync stages.
+   */
+  keepDerived?: boolean;
+}
+
 /**
  * The sql.js store: every SQL statement of the product lives in this folder. Writes go through
  * {@link Store.write}, which applies them in one transaction and then persists the database
@@ -41,6 +54,8 @@ export class Store {
   readonly coverage: ScopeCoverage;
   /** What the store remembers of replicas' syncs; written inside {@link Store.write}. */
   readonly sync: SyncRecords;
+  /** Inventory ids, staging and the background collection of inventories nobody points at. */
+  readonly inventories: Inventories;
   private readonly inventoryWrites: InventoryWrites;
   private closed = false;
 
@@ -49,7 +64,8 @@ export class Store {
     private readonly lock: DataDirectoryLock | undefined,
     readonly readOnly: boolean,
   ) {
-    this.organizations = new OrganizationRecords(db);
+    this.inventories = new Inventories(db, (work) => this.write(work, { keepDerived: true }), () => !this.closed);
+    this.organizations = new OrganizationRecords(db, this.inventories);
     this.apiKeys = new ApiKeyRecords(db);
     const totals = new ListTotals(db);
     this.inventory = new InventoryReads(db, totals);
@@ -86,9 +102,10 @@ export class Store {
    * Applies `work` as one transaction and persists the result. `work` receives the writer of
    * inventory rows; organization and key records are written through their own objects.
    */
-  write<T>(work: (inventory: InventoryWrites) => T): T {
+  write<T>(work: (inventory: InventoryWrites) => T, options: WriteOptions = {}): T {
     if (this.readOnly) throw new Error('This store was opened read-only');
-    const result = this.db.transaction(() => work(this.inventoryWrites));
+    const apply = () => work(this.inventoryWrites);
+    const result = options.keepDerived ? this.db.transactionKeepingVersion(apply) : this.db.transaction(apply);
     this.db.persist();
     return result;
   }
