@@ -1,0 +1,45 @@
+import type { CollectionName } from '../../contracts/collections.js';
+import type { Inventory } from '../../contracts/inventory.js';
+import type { CollectionSink } from './pull-collection.js';
+
+/** An incremental sync found more changes than it keeps in memory: a full sync (staged) does it instead. */
+export class TooManyChanges extends Error {}
+
+/**
+ * The changes an incremental sync pulls, kept in memory for the merge that applies them in one
+ * transaction. Bounded: past `maxItems` the sync turns into a full one, which stages its pages
+ * in the store, so that a remote where everything changed never puts a whole collection here.
+ */
+export class PulledChanges {
+  readonly inventory: Inventory = { endpoints: [], remediationTargets: [], scopes: [], findings: [] };
+
+  constructor(private readonly maxItems: number) {}
+
+  /** How many valid changes were pulled. */
+  get count(): number {
+    const { endpoints, remediationTargets, scopes, findings } = this.inventory;
+    return endpoints.length + remediationTargets.length + scopes.length + findings.length;
+  }
+
+  /** The sink of one collection's changes. */
+  sink<C extends CollectionName>(collection: C): CollectionSink<C> {
+    const ids = new Set<string>();
+    return {
+      add: (items, invalidIds) => {
+        const kept = this.inventory[collection] as Inventory[C][number][];
+        for (const item of items) {
+          const id = item.id.toLowerCase();
+          if (ids.has(id)) return id;
+          ids.add(id);
+          kept.push(item);
+        }
+        if (this.count > this.maxItems) throw new TooManyChanges(`More than ${this.maxItems} changes`);
+        return invalidIds.find((id) => ids.has(id));
+      },
+      discard: () => {
+        ids.clear();
+        (this.inventory[collection] as unknown[]) = [];
+      },
+    };
+  }
+}

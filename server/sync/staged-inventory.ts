@@ -1,0 +1,64 @@
+import type { CollectionName } from '../../contracts/collections.js';
+import type { Organization } from '../store/organizations.js';
+import type { Store } from '../store/store.js';
+import type { SyncSuccess } from '../store/sync-records.js';
+import { type CollectionSink, type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
+import { SyncFailedError } from './sync-errors.js';
+
+/**
+ * A full sync's new inventory, written into the store's inventory tables page by page as the
+ * pages arrive, each page its own short write, under an id no organization points at: readers
+ * go on seeing the replica as it was, and memory holds a few pages, not the collections. The
+ * swap then makes it the organization's in one small transaction, with the sync's record. Its
+ * writes keep the caches derived from the data (`keepDerived`): nobody can read what they change.
+ */
+export class StagedInventory {
+  readonly inventoryId: number;
+
+  constructor(private readonly store: Store) {
+    this.inventoryId = store.inventories.stage();
+  }
+
+  /**
+   * Pulls a collection into the staged inventory. Pages are written as they came; one that
+   * breaks the lists' default order (a remote whose order differs from ours) has the
+   * collection put in order once it is all there, so that `seq` is that order (migrations.ts).
+   */
+  async pull<C extends CollectionName>(collection: C, options: PullOptions): Promise<PulledCollection> {
+    const { store, inventoryId } = this;
+    let inOrder = true;
+    const sink: CollectionSink<C> = {
+      add: (items, invalidIds) => {
+        const outcome = store.write((writes) => writes.append(inventoryId, collection, items, invalidIds), { keepDerived: true });
+        inOrder &&= outcome.inOrder;
+        return outcome.repeatedId;
+      },
+      discard: async () => {
+        inOrder = true;
+        await store.inventories.delete(inventoryId, [collection]);
+      },
+    };
+    const pulled = await pullCollection(collection, sink, options);
+    if (!inOrder) await store.inventories.putInDefaultOrder(inventoryId, collection);
+    return pulled;
+  }
+
+  /**
+   * Makes the staged inventory the organization's and records the sync's success, in one small
+   * transaction; the inventory it replaces is then nobody's, left to collection. Fails when the
+   * organization was removed meanwhile.
+   */
+  swap(organization: Organization, success: SyncSuccess): void {
+    const { store } = this;
+    store.write(() => {
+      if (!store.organizations.byRowId(organization.rowId)) throw new SyncFailedError(`The organization "${organization.slug}" was removed during the sync`);
+      store.organizations.setInventory(organization.rowId, this.inventoryId);
+      store.sync.recordSuccess(organization.rowId, success);
+    });
+  }
+
+  /** Ends the staging: after a swap the inventory is the organization's; otherwise collection takes it. */
+  release(): void {
+    this.store.inventories.release(this.inventoryId);
+  }
+}
