@@ -53,6 +53,26 @@ export class InventoryReads {
     return { endpoints: count('endpoints'), remediationTargets: count('remediationTargets'), scopes: count('scopes'), findings: count('findings') };
   }
 
+  /**
+   * The ids of `items` the organization holds as of the same update (created_at and updated_at
+   * as stored): merging them again would change nothing, since an item that changes gets a new
+   * updated_at (`updatedSince` rests on it). An incremental sync's margin brings back the items
+   * the previous one merged.
+   */
+  unchanged(orgRowId: number, collection: CollectionName, items: readonly { id: string; created_at: string; updated_at: string }[]): Set<string> {
+    const inventoryId = inventoryOf(this.db, orgRowId);
+    const held = new Set<string>();
+    for (const item of items) {
+      const id = item.id.toLowerCase();
+      const row = this.db.get<{ created_at: string; updated_at: string }>(`SELECT created_at, updated_at FROM ${tableOf[collection]} WHERE org_id = ? AND id = ?`, [
+        inventoryId,
+        id,
+      ]);
+      if (row?.created_at === item.created_at && row.updated_at === item.updated_at) held.add(id);
+    }
+    return held;
+  }
+
   /** One resource of the organization as JSON, or undefined when it has none with that id. */
   get(collection: CollectionName, orgRowId: number, id: string): string | undefined {
     const { table, joins, json } = collectionTables[collection];

@@ -21,6 +21,15 @@ export class PulledChanges {
     return endpoints.length + remediationTargets.length + scopes.length + findings.length;
   }
 
+  /** Keeps only the changes `unchanged` does not name (by lowercase id) in each collection. */
+  dropUnchanged(unchanged: (collection: CollectionName, items: readonly Inventory[CollectionName][number][]) => Set<string>): void {
+    for (const collection of Object.keys(this.inventory) as CollectionName[]) {
+      const items = this.inventory[collection] as Inventory[CollectionName][number][];
+      const held = unchanged(collection, items);
+      if (held.size > 0) (this.inventory[collection] as unknown[]) = items.filter((item) => !held.has(item.id.toLowerCase()));
+    }
+  }
+
   /** The sink of one collection's changes. */
   sink<C extends CollectionName>(collection: C): CollectionSink<C> {
     const ids = new Set<string>();

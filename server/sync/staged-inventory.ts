@@ -28,9 +28,11 @@ export class StagedInventory {
     const { store, inventoryId } = this;
     let inOrder = true;
     const sink: CollectionSink<C> = {
-      add: (items, invalidIds) => {
+      add: async (items, invalidIds) => {
         const outcome = store.write((writes) => writes.append(inventoryId, collection, items, invalidIds), { keepDerived: true });
         inOrder &&= outcome.inOrder;
+        // Pages that arrived meanwhile would otherwise be written back to back in one turn.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         return outcome.repeatedId;
       },
       discard: async () => {

@@ -109,13 +109,23 @@ describe('a full sync stages its pages', () => {
 
 describe('an incremental sync', () => {
   it('that finds nothing new writes its record alone, keeping the derived caches', async () => {
-    const { store, organization, sync } = await setUp();
+    const { remote, store, organization, sync, lists } = await setUp();
     await sync();
-    const version = store.version;
+    let version = store.version;
     const report = await sync();
     expect(report.mode).toBe('incremental');
     expect(store.version).toBe(version);
     expect(store.sync.get(organization.rowId)).toMatchObject({ lastSuccessMode: 'incremental', incrementalsSinceFull: 1 });
+
+    // What changed since is merged once; the next sync's margin brings it back, unchanged.
+    const { endpoints } = remote.options.inventory;
+    endpoints[3] = { ...endpoints[3]!, hostname: 'renamed.example.test', updated_at: new Date().toISOString() };
+    expect((await sync()).counts.endpoints).toBe(1);
+    expect(store.version).not.toBe(version);
+    version = store.version;
+    expect((await sync()).counts.endpoints).toBe(1);
+    expect(store.version).toBe(version);
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
   });
 
   it('turns full when there are more changes than it keeps in memory', async () => {

@@ -117,11 +117,13 @@ export async function syncOrganization(store: Store, organization: Organization,
 
 /**
  * Applies an incremental sync's changes in one transaction with its record: all of them or none
- * (a merge half applied would show readers a mix). Finding nothing new, it writes the record
- * alone, keeping the caches derived from the data. Rows beyond the remote's totals mean the
- * remote deleted some: {@link DeletionsFound}, and a full sync instead.
+ * (a merge half applied would show readers a mix). Finding nothing new (the margin brings back
+ * what the last sync merged: those are left out), it writes the record alone, keeping the
+ * caches derived from the data. Rows beyond the remote's totals mean the remote deleted some:
+ * {@link DeletionsFound}, and a full sync instead.
  */
 function applyChanges(store: Store, organization: Organization, changes: PulledChanges, totals: SyncCounts, success: SyncSuccess): void {
+  changes.dropUnchanged((collection, items) => store.inventory.unchanged(organization.rowId, collection, items));
   // The counts come from the list totals' cache, kept while the data does not change.
   const before = store.inventory.counts(organization.rowId);
   const beyondTotals = (added: SyncCounts) => syncOrder.some((collection) => before[collection] + added[collection] > totals[collection]);
