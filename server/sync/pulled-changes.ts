@@ -2,6 +2,9 @@ import type { CollectionName } from '../../contracts/collections.js';
 import type { Inventory } from '../../contracts/inventory.js';
 import type { CollectionSink } from './pull-collection.js';
 
+/** Changes looked up in the store at a time: a few milliseconds. */
+const checkedPerTurn = 500;
+
 /** An incremental sync found more changes than it keeps in memory: a full sync (staged) does it instead. */
 export class TooManyChanges extends Error {}
 
@@ -21,11 +24,18 @@ export class PulledChanges {
     return endpoints.length + remediationTargets.length + scopes.length + findings.length;
   }
 
-  /** Keeps only the changes `unchanged` does not name (by lowercase id) in each collection. */
-  dropUnchanged(unchanged: (collection: CollectionName, items: readonly Inventory[CollectionName][number][]) => Set<string>): void {
+  /**
+   * Keeps only the changes `unchanged` does not name (by lowercase id), asking it about
+   * {@link checkedPerTurn} items at a time with a turn of the event loop between.
+   */
+  async dropUnchanged(unchanged: (collection: CollectionName, items: readonly Inventory[CollectionName][number][]) => Set<string>): Promise<void> {
     for (const collection of Object.keys(this.inventory) as CollectionName[]) {
       const items = this.inventory[collection] as Inventory[CollectionName][number][];
-      const held = unchanged(collection, items);
+      const held = new Set<string>();
+      for (let start = 0; start < items.length; start += checkedPerTurn) {
+        for (const id of unchanged(collection, items.slice(start, start + checkedPerTurn))) held.add(id);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       if (held.size > 0) (this.inventory[collection] as unknown[]) = items.filter((item) => !held.has(item.id.toLowerCase()));
     }
   }

@@ -91,7 +91,7 @@ export async function syncOrganization(store: Store, organization: Organization,
       const since = new Date(Date.parse(previous.lastSuccessStartedAt!) - policy.incrementalMarginMs).toISOString();
       const changes = new PulledChanges(policy.incrementalMaxItems);
       success = succeeded(await pullAll((collection, pullOptions) => pullCollection(collection, changes.sink(collection), pullOptions), since));
-      applyChanges(store, organization, changes, totals, success);
+      await applyChanges(store, organization, changes, totals, success);
     } else {
       const inventory = (staged = new StagedInventory(store));
       success = succeeded(await pullAll((collection, pullOptions) => inventory.pull(collection, pullOptions), undefined));
@@ -122,8 +122,8 @@ export async function syncOrganization(store: Store, organization: Organization,
  * caches derived from the data. Rows beyond the remote's totals mean the remote deleted some:
  * {@link DeletionsFound}, and a full sync instead.
  */
-function applyChanges(store: Store, organization: Organization, changes: PulledChanges, totals: SyncCounts, success: SyncSuccess): void {
-  changes.dropUnchanged((collection, items) => store.inventory.unchanged(organization.rowId, collection, items));
+async function applyChanges(store: Store, organization: Organization, changes: PulledChanges, totals: SyncCounts, success: SyncSuccess): Promise<void> {
+  await changes.dropUnchanged((collection, items) => store.inventory.unchanged(organization.rowId, collection, items));
   // The counts come from the list totals' cache, kept while the data does not change.
   const before = store.inventory.counts(organization.rowId);
   const beyondTotals = (added: SyncCounts) => syncOrder.some((collection) => before[collection] + added[collection] > totals[collection]);
