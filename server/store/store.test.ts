@@ -148,6 +148,28 @@ describe('Store', () => {
     expect(fs.existsSync(dataDirectoryFiles(dataDir).lock)).toBe(false);
   });
 
+  it('gives the organizations of a schema 2 file their row id as their inventory id', async () => {
+    const dataDir = newDataDir();
+    const { store, organization } = await storeWithOrganization(dataDir);
+    const page = store.inventory.list(organization.rowId, 'findings', { limit: 100, offset: 0 });
+    // Back to schema 2, where org_id held the organization's row id.
+    (store as unknown as { db: { exec(sql: string): void } }).db.exec(`
+      UPDATE findings SET org_id = ${organization.rowId}; UPDATE endpoints SET org_id = ${organization.rowId};
+      UPDATE remediation_targets SET org_id = ${organization.rowId}; UPDATE scopes SET org_id = ${organization.rowId};
+      DROP INDEX organizations_inventory; DROP INDEX findings_text; DROP INDEX findings_cve;
+      CREATE INDEX findings_cve ON findings (org_id, cve_ref);
+      ALTER TABLE organizations DROP COLUMN inventory_id; PRAGMA user_version = 2;`);
+    store.close();
+    const reopened = await Store.open({ dataDir, command: 'test' });
+    try {
+      expect(reopened.organizations.bySlug('acme')?.inventoryId).toBe(organization.rowId);
+      expect(reopened.inventory.list(organization.rowId, 'findings', { limit: 100, offset: 0 })).toEqual(page);
+      expect(reopened.inventories.orphans()).toEqual([]);
+    } finally {
+      reopened.close();
+    }
+  });
+
   it('refuses a database written by a newer schema, without touching it', async () => {
     const dataDir = newDataDir();
     const { store } = await storeWithOrganization(dataDir);
