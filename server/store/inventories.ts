@@ -101,11 +101,16 @@ export class Inventories {
   /**
    * Puts a staged inventory's rows of a collection in the lists' default order, for a remote
    * whose pages did not come in it: copies them in order under a spare id, deletes the
-   * originals and moves the copies back, a chunk per write (staged-order.ts).
+   * originals and moves the copies back, a chunk per write (staged-order.ts). An aborted
+   * `signal` stops it between two chunks.
    */
-  async putInDefaultOrder(inventoryId: number, collection: CollectionName): Promise<void> {
+  async putInDefaultOrder(inventoryId: number, collection: CollectionName, signal?: AbortSignal): Promise<void> {
     const table = tableOf[collection];
-    const context: OrderingContext = { db: this.db, write: (work) => this.write(() => work()), pause: breather };
+    const pause = async () => {
+      await breather();
+      signal?.throwIfAborted();
+    };
+    const context: OrderingContext = { db: this.db, write: (work) => this.write(() => work()), pause };
     const order = await defaultOrderOf(context, table, inventoryId);
     const spare = this.stage();
     try {

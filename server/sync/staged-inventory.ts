@@ -41,7 +41,7 @@ export class StagedInventory {
       },
     };
     const pulled = await pullCollection(collection, sink, options);
-    if (!inOrder) await store.inventories.putInDefaultOrder(inventoryId, collection);
+    if (!inOrder) await store.inventories.putInDefaultOrder(inventoryId, collection, options.signal);
     return pulled;
   }
 

@@ -94,8 +94,9 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
       this.running.delete(slug);
       this.progress.delete(slug);
       this.cancels.delete(slug);
-      // The inventory a full sync replaced, or what a failed one staged.
-      this.collect();
+      // The inventory a full sync replaced, or what a failed one staged; the next start does it
+      // when the scheduler stops.
+      if (!this.abort.signal.aborted) this.collect();
     });
     this.running.set(slug, promise);
     return promise;
