@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { listPackage } from '@electron/asar';
+import { extractFile, listPackage } from '@electron/asar';
 import { parse as parsePlist } from 'plist';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -71,6 +71,13 @@ describe('the packaged desktop app', () => {
     ]) {
       expect(asarFiles, file).toContain(file);
     }
+  });
+
+  it("ships the server's worker entry beside the module that starts it, where that module looks for it", () => {
+    const starter = extractFile(path.join(unpacked, 'resources', 'app.asar'), 'dist/server/start-console-server-worker.js').toString('utf8');
+    const entry = /new URL\('\.\/([\w.-]+\.js)', import\.meta\.url\)/.exec(starter)?.[1];
+    expect(entry).toBe('console-server-worker.js');
+    expect(asarFiles).toContain(`/dist/server/${entry}`);
   });
 
   it('ships no sources, source maps or development dependencies', () => {

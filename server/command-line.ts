@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { DataDirectoryLockedError } from './store/data-directory.js';
+import { DataDirectoryLockedError } from './store/data-directory-lock.js';
 import { OrganizationInputError } from './organizations/manage-organizations.js';
 import { UsageError } from './cli/cli-context.js';
 

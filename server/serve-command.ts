@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
 import { defaultPort } from './http/start-server.js';
-import { readDatabaseFileAhead } from './store/database-file.js';
-import { dataDirectoryFiles } from './store/data-directory.js';
-import { loadSqlJs } from './store/sql-js.js';
 import { UsageError, headlessSealer, parseWholeNumber, resolveDataDir } from './cli/cli-context.js';
 
 /** `serve`: the API and the console, headless, until interrupted. */
@@ -16,12 +13,9 @@ export function registerServeCommand(program: Command): void {
     .action(async (options: { host: string; port: number; dataDir?: string }) => {
       if (!/^[\w.:-]+$/.test(options.host)) throw new UsageError(`--host "${options.host}" is not an address`);
       const dataDir = resolveDataDir(options.dataDir);
-      // The database file and sql.js load while the server's modules do: a cold start waits for
-      // the longer of the two, not for both.
-      readDatabaseFileAhead(dataDirectoryFiles(dataDir).database);
-      void loadSqlJs();
-      const { startConsoleServer } = await import('./start-console-server.js');
-      const running = await startConsoleServer({
+      // The server runs in a worker thread, as in the desktop app; this thread seals for it.
+      const { startConsoleServerWorker } = await import('./start-console-server-worker.js');
+      const running = await startConsoleServerWorker({
         dataDir,
         host: options.host,
         port: options.port,
@@ -32,22 +26,27 @@ export function registerServeCommand(program: Command): void {
       const lines = [
         `Remediation Console is listening on ${server.url}`,
         `  API:     ${server.url}/v1   (OpenAPI document: ${server.url}/v1/openapi.json)`,
-        `  Console: ${running.consoleUrl}`,
+        `  Console: ${server.consoleUrl}`,
         `  Data:    ${dataDir}`,
       ];
       if (options.port !== 0 && server.port !== options.port) lines.push(`  (port ${options.port} was taken; listening on ${server.port})`);
-      if (running.demoApiKey) {
-        lines.push('Created the demo organization "demo" (generated data). Its API key, shown only now:', `  ${running.demoApiKey}`);
+      if (server.demoApiKey) {
+        lines.push('Created the demo organization "demo" (generated data). Its API key, shown only now:', `  ${server.demoApiKey}`);
       }
       console.log(lines.join('\n'));
-      await new Promise<void>((resolve) => {
-        const stop = () => {
+      await new Promise<void>((resolve, reject) => {
+        const end = (outcome: Promise<void>) => {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
-          void running.stop().then(resolve);
+          running.off('failed', fail);
+          outcome.then(resolve, reject);
         };
+        const stop = () => end(running.stop());
+        // A server whose thread failed is gone: the command ends with its error.
+        const fail = (error: Error) => end(Promise.reject(error));
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
+        running.on('failed', fail);
       });
     });
 }

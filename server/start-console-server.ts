@@ -11,7 +11,7 @@ import { warmConsoleCaches } from './warm-console-caches.js';
 
 const logError = (message: string, error: unknown) => console.error(message, error);
 
-/** How the server of the product is started, headless or in the desktop app. */
+/** How the server is started in the thread that runs it. */
 export interface ConsoleServerOptions {
   dataDir: string;
   sealer: (dataDir: string) => Sealer;
@@ -25,20 +25,22 @@ export interface ConsoleServerOptions {
 export interface ConsoleServer {
   server: RunningServer;
   store: Store;
-  /** The console's token for /app; the desktop app hands it over its bridge. */
+  /** The console's token for /app. */
   consoleToken: string;
   /** The console URL carrying the token in its fragment, as the headless server prints it. */
   consoleUrl: string;
   /** The demo organization's API key when this start created it. */
   demoApiKey: string | undefined;
-  /** The replicas' syncs: the desktop menu shows their state and starts them here. */
+  /** The replicas' syncs. */
   sync: SyncScheduler;
   stop(): Promise<void>;
 }
 
 /**
  * Opens the data directory (taking its lock), creates the demo organization in an empty one,
- * and serves the v1 API, /app and the console on a loopback port.
+ * and serves the v1 API, /app and the console on a loopback port, all in the calling thread:
+ * the product calls it in the server's worker thread (console-server-worker.ts, started by
+ * `startConsoleServerWorker` for `serve` and the desktop app).
  */
 export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
   const store = await Store.open({ dataDir: options.dataDir, command: options.command });

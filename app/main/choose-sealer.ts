@@ -7,9 +7,10 @@ import { readDesktopSettings, type SecretSealingChoice, updateDesktopSettings } 
 import { safeStorageSealer } from './safe-storage-sealer.js';
 
 /**
- * The sealer of the desktop app (DESIGN section 4), for `startConsoleServer`, which calls it
- * with the data-directory lock held: so the choice below is written by the one process that
- * owns the directory.
+ * The sealer of the desktop app (DESIGN section 4), for `startConsoleServerWorker`, which calls
+ * it in the main process once the server's thread holds the data-directory lock: so the choice
+ * below is written by the one process that owns the directory. It seals and unseals here, for
+ * the server's thread, over their channel.
  *
  * With a system keychain, safeStorage. Without one (no keyring on Linux, where safeStorage
  * falls back to `basic_text`, a fixed key compiled into Chromium, that is plain text in all but

@@ -1,17 +1,26 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataDirectoryFiles } from '../../server/store/data-directory.js';
-import { app, BrowserWindow, dialog, ipcMain, Menu, resetFakeElectron, session } from '../test/fake-electron.js';
+import { lockDataDirectory } from '../../server/store/data-directory-lock.js';
+import { Store } from '../../server/store/store.js';
+import { type FakeRemote, startFakeRemote } from '../../server/test/support/fake-remote.js';
+import { smallInventory } from '../../server/test/support/fixtures.js';
+import { app, BrowserWindow, dialog, ipcMain, Menu, resetFakeElectron, safeStorage, session } from '../test/fake-electron.js';
 import { consoleNavigationScript } from './show-console-path.js';
 import { type DesktopApp, startDesktopApp } from './start-desktop-app.js';
 
 vi.mock('electron', () => import('../test/fake-electron.js'));
 
 const preload = '/built/preload.cjs';
+
+type Item = Electron.MenuItemConstructorOptions;
+const click = (item: Item | undefined) => item?.click?.({} as never, undefined, {} as never);
+/** The Sync menu of the application menu built `back` builds ago (the last by default). */
+const syncMenu = (back = 1) => (Menu.buildFromTemplate.mock.calls.at(-back)?.[0] as Item[]).find((item) => item.label === '&Sync')?.submenu as Item[];
 
 async function quitAndWait(): Promise<void> {
   app.quit();
@@ -23,17 +32,27 @@ describe('startDesktopApp', () => {
   let desktop: DesktopApp;
   let window: BrowserWindow;
   let origin: string;
+  let remote: FakeRemote;
 
   beforeAll(async () => {
     resetFakeElectron();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'desktop-app-'));
+    remote = await startFakeRemote({ inventory: smallInventory(7) });
     desktop = (await startDesktopApp({ dataDir, preload, port: 0 }))!;
     window = BrowserWindow.instances[0]!;
     origin = new URL(desktop.consoleServer.server.url).origin;
   });
   afterAll(async () => {
     if (!app.exited) await quitAndWait();
+    await remote.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs the server in a thread of its own, and seals its secrets here with safeStorage', () => {
+    expect(desktop.consoleServer.server.threadId).not.toBe(threadId);
+    // The demo organization's enrollment secret and signing key, created by the server's thread
+    // at first start: safeStorage exists only in this one.
+    expect(safeStorage.encryptString).toHaveBeenCalledTimes(2);
   });
 
   it('serves on 127.0.0.1 from the data directory, which is also Chromium’s', () => {
@@ -59,7 +78,7 @@ describe('startDesktopApp', () => {
 
   it('hands the console its token over the bridge', async () => {
     const bootstrap = ipcMain.sendSync('desktop:bootstrap', window.webContents.ipcEvent()) as { consoleToken: string; apiBaseUrl: string };
-    expect(bootstrap).toEqual({ consoleToken: desktop.consoleServer.consoleToken, apiBaseUrl: origin, appVersion: '0.1.0-test' });
+    expect(bootstrap).toEqual({ consoleToken: desktop.consoleServer.server.consoleToken, apiBaseUrl: origin, appVersion: '0.1.0-test' });
     const response = await fetch(`${origin}/app/organizations`, { headers: { 'x-console-token': bootstrap.consoleToken } });
     expect(response.status).toBe(200);
   });
@@ -72,7 +91,7 @@ describe('startDesktopApp', () => {
       source: { path: '/app/organizations' },
     });
     expect(result).toEqual({ saved: true, path: target });
-    const response = await fetch(`${origin}/app/organizations`, { headers: { 'x-console-token': desktop.consoleServer.consoleToken } });
+    const response = await fetch(`${origin}/app/organizations`, { headers: { 'x-console-token': desktop.consoleServer.server.consoleToken } });
     expect(fs.readFileSync(target).equals(Buffer.from(await response.arrayBuffer()))).toBe(true);
   });
 
@@ -92,12 +111,39 @@ describe('startDesktopApp', () => {
   });
 
   it('has a Sync menu that follows the replicas, and View → Organizations', async () => {
-    const template = Menu.buildFromTemplate.mock.calls.at(-1)?.[0] as Electron.MenuItemConstructorOptions[];
-    const sync = template.find((item) => item.label === '&Sync')?.submenu as Electron.MenuItemConstructorOptions[];
+    const sync = syncMenu();
     expect(sync[0]).toMatchObject({ label: 'No Remote Tenants Connected', enabled: false });
     window.webContents.mainFrame.url = `${origin}/orgs/demo`;
-    sync.find((item) => item.id === 'sync-organizations')?.click?.({} as never, undefined, {} as never);
+    click(sync.find((item) => item.id === 'sync-organizations'));
     await vi.waitFor(() => expect(window.webContents.executeJavaScript).toHaveBeenLastCalledWith(consoleNavigationScript('/orgs/demo/organizations')));
+  });
+
+  it("connects a replica with its key sealed here, and follows its syncs in the Sync menu over the server's channel", async () => {
+    const connected = await fetch(`${origin}/app/organizations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-console-token': desktop.consoleServer.server.consoleToken },
+      body: JSON.stringify({ slug: 'remote', name: 'Remote', remoteUrl: remote.url, apiKey: remote.apiKey }),
+    });
+    expect(connected.status).toBe(201);
+    expect(safeStorage.encryptString).toHaveBeenLastCalledWith(Buffer.from(remote.apiKey).toString('base64'));
+    const state = (back = 1) => (syncMenu(back).find((item) => item.id === 'sync-remote')?.submenu as Item[] | undefined)?.[0]?.label;
+    // Connecting starts a sync, which the remote answers only with the key the server's thread
+    // had unsealed here.
+    await vi.waitFor(() => expect(state()).toMatch(/^Synced /), { timeout: 30_000 });
+    expect(safeStorage.decryptString).toHaveBeenCalled();
+    expect(desktop.consoleServer.replicas()).toEqual([expect.objectContaining({ slug: 'remote', name: 'Remote' })]);
+
+    const built = Menu.buildFromTemplate.mock.calls.length;
+    const requests = remote.requests.length;
+    click((syncMenu().find((item) => item.id === 'sync-remote')?.submenu as Item[]).find((item) => item.id === 'sync-remote-full'));
+    await vi.waitFor(() => {
+      const since = Menu.buildFromTemplate.mock.calls.length - built;
+      expect(since).toBeGreaterThan(1);
+      expect(state()).toMatch(/^Synced /);
+      expect(Array.from({ length: since }, (_, index) => state(index + 1))).toContain('Syncing…');
+    }, { timeout: 30_000 });
+    expect(remote.requests.length).toBeGreaterThan(requests);
+    expect(desktop.consoleServer.replicas()[0]?.status.state.lastSuccessMode).toBe('full');
   });
 
   it('focuses its window when a second instance starts', () => {
@@ -108,13 +154,19 @@ describe('startDesktopApp', () => {
     expect(BrowserWindow.instances).toHaveLength(1);
   });
 
-  it('on quit, stops the server and writes the store before Electron exits', async () => {
+  it("on quit, stops the server's thread, which writes the store, before Electron exits", async () => {
     window.close();
     await quitAndWait();
-    expect(fs.existsSync(dataDirectoryFiles(dataDir).database)).toBe(true);
     expect(fs.existsSync(dataDirectoryFiles(dataDir).lock)).toBe(false);
     expect(fs.existsSync(path.join(dataDir, 'desktop-settings.json'))).toBe(true);
     await expect(fetch(`${origin}/health`)).rejects.toThrow();
+    const store = await Store.open({ dataDir, command: 'test' });
+    try {
+      const replica = store.organizations.bySlug('remote')!;
+      expect(store.sync.get(replica.rowId)).toMatchObject({ lastSuccessMode: 'full', lastError: null });
+    } finally {
+      store.close();
+    }
   });
 });
 
@@ -134,20 +186,36 @@ describe('startDesktopApp when it cannot start', () => {
   });
 
   it('names the process holding the data directory in an error dialog, then quits', async () => {
-    const holder: ChildProcess = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const held = await lockDataDirectory(dataDir, 'remediation-console serve');
     try {
-      const lock = { pid: holder.pid, command: 'remediation-console serve', startedAt: new Date().toISOString() };
-      fs.writeFileSync(dataDirectoryFiles(dataDir).lock, JSON.stringify(lock));
       await expect(startDesktopApp({ dataDir, preload, port: 0 })).resolves.toBeUndefined();
       expect(dialog.showErrorBox).toHaveBeenCalledWith(
         'Remediation Console cannot open its data',
-        expect.stringContaining(`process ${holder.pid} (remediation-console serve`),
+        expect.stringContaining(`process ${process.pid} (remediation-console serve`),
       );
       expect(app.quit).toHaveBeenCalled();
       expect(BrowserWindow.instances).toHaveLength(0);
     } finally {
-      holder.kill();
+      held.release();
     }
+  });
+});
+
+describe('startDesktopApp when its server fails', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    resetFakeElectron();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'desktop-app-'));
+    return () => fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("tells the user in an error dialog when the server's thread fails, and quits", async () => {
+    const desktop = (await startDesktopApp({ dataDir, preload, port: 0 }))!;
+    // What the server's handle reports when its thread crashes (start-console-server-worker.test.ts).
+    desktop.consoleServer.emit('failed', new Error('Out of memory'));
+    expect(dialog.showErrorBox).toHaveBeenCalledWith('Remediation Console stopped', 'The console server failed: Out of memory');
+    await vi.waitFor(() => expect(app.exited).toBe(true));
+    expect(fs.existsSync(dataDirectoryFiles(dataDir).lock)).toBe(false);
   });
 });
 

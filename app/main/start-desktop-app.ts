@@ -1,13 +1,13 @@
 import { app, type BrowserWindow, dialog, Menu, session } from 'electron';
-import { type ConsoleServer, startConsoleServer } from '../../server/start-console-server.js';
-import { DataDirectoryLockedError, productName } from '../../server/store/data-directory.js';
+import { type ConsoleServerWorker, startConsoleServerWorker } from '../../server/start-console-server-worker.js';
+import { productName } from '../../server/store/data-directory.js';
+import { DataDirectoryLockedError } from '../../server/store/data-directory-lock.js';
 import { openAppWindow } from './app-window.js';
 import { chooseSealer } from './choose-sealer.js';
 import { readDesktopSettings } from './desktop-settings.js';
 import { guardWebContents } from './guard-web-contents.js';
 import { registerIpcHandlers } from './ipc/register-ipc-handlers.js';
 import { buildAppMenu, viewPath } from './menu/build-app-menu.js';
-import { followSyncs, replicaSyncs } from './menu/sync-menu.js';
 import { secureSession } from './secure-session.js';
 import { showConsolePath } from './show-console-path.js';
 
@@ -22,15 +22,17 @@ export interface DesktopAppOptions {
 
 /** A started desktop app. */
 export interface DesktopApp {
-  consoleServer: ConsoleServer;
+  /** The server, in its worker thread. */
+  consoleServer: ConsoleServerWorker;
   window(): BrowserWindow | undefined;
 }
 
 /**
- * Runs the desktop app: one instance per data directory, the server in-process on 127.0.0.1
- * (holding the data-directory lock), the console window on it, and the server stopped and the
- * store flushed on quit. Resolves to undefined when the app does not start (another instance,
- * a locked data directory), having told the user why.
+ * Runs the desktop app: one instance per data directory, the server on 127.0.0.1 in a worker
+ * thread (holding the data-directory lock; this process does the native things only: window,
+ * menus, dialogs, and sealing with safeStorage for the server), the console window on it, and
+ * the server stopped and the store flushed on quit. Resolves to undefined when the app does not
+ * start (another instance, a locked data directory), having told the user why.
  */
 export async function startDesktopApp(options: DesktopAppOptions): Promise<DesktopApp | undefined> {
   app.setName(productName);
@@ -46,9 +48,9 @@ export async function startDesktopApp(options: DesktopAppOptions): Promise<Deskt
   }
   await app.whenReady();
 
-  let consoleServer: ConsoleServer;
+  let consoleServer: ConsoleServerWorker;
   try {
-    consoleServer = await startConsoleServer({
+    consoleServer = await startConsoleServerWorker({
       dataDir: options.dataDir,
       sealer: chooseSealer,
       port: options.port ?? readDesktopSettings(options.dataDir).port,
@@ -80,12 +82,12 @@ export async function startDesktopApp(options: DesktopAppOptions): Promise<Deskt
     consoleWindow: () => window,
     consoleOrigin,
     serverUrl: consoleServer.server.url,
-    consoleToken: consoleServer.consoleToken,
+    consoleToken: consoleServer.server.consoleToken,
     appVersion: app.getVersion(),
     defaultSaveFolder: app.getPath('downloads'),
   });
-  const { store, sync } = consoleServer;
-  // Menus are built, not bound: the Sync menu is rebuilt as the replicas' syncs move on.
+  // Menus are built, not bound: the Sync menu is rebuilt as the server's thread reports the
+  // replicas' syncs moving on (a sync it starts included).
   const setMenu = () =>
     Menu.setApplicationMenu(
       buildAppMenu({
@@ -100,18 +102,17 @@ export async function startDesktopApp(options: DesktopAppOptions): Promise<Deskt
           showConsolePath(contents, consoleOrigin, path).catch((error: unknown) => console.error(`Could not show ${path}:`, error));
         },
         sync: {
-          replicas: replicaSyncs(store, sync),
-          // The outcome is recorded in the store and emitted: the menu and the console show it.
-          syncNow: (slug, full) => {
-            sync.syncNow(slug, { full }).catch(() => undefined);
-            setMenu();
-          },
+          replicas: consoleServer.replicas(),
+          syncNow: (slug, full) => consoleServer.syncNow(slug, full),
         },
       }),
     );
   setMenu();
-  const stopFollowingSyncs = followSyncs(sync, setMenu);
-  app.on('will-quit', stopFollowingSyncs);
+  consoleServer.on('replicas', setMenu);
+  consoleServer.on('failed', (error) => {
+    dialog.showErrorBox(`${productName} stopped`, `The console server failed: ${error.message}`);
+    app.quit();
+  });
   app.on('second-instance', showWindow);
   // macOS: the dock icon reopens the window of an app still running without one.
   app.on('activate', showWindow);
@@ -125,7 +126,7 @@ export async function startDesktopApp(options: DesktopAppOptions): Promise<Deskt
 
 // Quitting waits for the server to close and the store to be written to disk (which also
 // releases the data-directory lock): the first will-quit is held back until then.
-function stopServerOnQuit(consoleServer: ConsoleServer): void {
+function stopServerOnQuit(consoleServer: ConsoleServerWorker): void {
   let state: 'running' | 'stopping' | 'stopped' = 'running';
   app.on('will-quit', (event) => {
     if (state === 'stopped') return;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { dataDirectoryFiles } from '../store/data-directory.js';
 import { cliBinary } from '../test/support/cli-binary.js';
+import { processState, untilZombie } from '../test/support/process-state.js';
 
 // A test here runs tens of CLI processes one after the other, each a Node start-up: seconds on a
 // quiet machine, minutes on a loaded one, where the default timeout failed them mid-way.
@@ -34,8 +35,12 @@ function cli(dataDir: string, ...args: string[]) {
 }
 
 /** Starts `serve` and waits for the lines it prints once it listens. */
-async function serve(dataDir: string, ...args: string[]) {
-  const child = spawn(process.execPath, [cliBinary, 'serve', '--data-dir', dataDir, ...args]);
+function serve(dataDir: string, ...args: string[]) {
+  return listening(spawn(process.execPath, [cliBinary, 'serve', '--data-dir', dataDir, ...args]));
+}
+
+/** Waits for the lines a starting `serve` prints once it listens (the demo's key at first start). */
+async function listening(child: ChildProcessWithoutNullStreams) {
   children.push(child);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -100,6 +105,24 @@ describe('remediation-console serve', () => {
     expect(again.total).toBe(500);
     restarted.child.kill('SIGTERM');
     await exited(restarted.child);
+  });
+
+  it('lets keys create take the data directory at once after serve was killed', async () => {
+    const dataDir = newDataDir();
+    // Under `sh -c 'serve & exec sleep'` nothing reaps serve once killed: it stays a zombie, as a
+    // killed writer does here until init reaps it late, and a lock resting on its pid would hold.
+    const shell = spawn('sh', ['-c', '"$0" "$@" & echo "serve pid $!"; exec sleep 120', process.execPath, cliBinary, 'serve', '--data-dir', dataDir, '--port', '0']);
+    const { output } = await listening(shell);
+    const pid = Number(/serve pid (\d+)/.exec(output())![1]);
+    process.kill(pid, 'SIGKILL');
+    await untilZombie(pid);
+
+    const key = cli(dataDir, 'keys', 'create', '--org', 'demo');
+    expect(key.stderr).toBe('');
+    expect(key.status).toBe(0);
+    expect(key.stdout).toMatch(/^rc_[A-Za-z0-9_-]{43}\n$/);
+    expect(processState(pid)).toBe('Z');
+    expect(fs.existsSync(dataDirectoryFiles(dataDir).lock)).toBe(false);
   });
 
   it('falls back to a free port when the configured one is taken', async () => {

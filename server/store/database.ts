@@ -1,15 +1,18 @@
 import type { BindParams, Database as SqlJsDatabase, SqlValue, Statement } from 'sql.js';
-import { readDatabaseFile } from './database-file.js';
-import { writeFileAtomically } from './data-directory.js';
+import { DurableFile } from './durable-file.js';
+import type { FileWriteSink, FileWriteTap } from './file-write-tap.js';
 import { migrations } from './migrations.js';
 import { loadSqlJs } from './sql-js.js';
+import { readStoreImage } from './store-image.js';
 
 /** Raised when a database file is newer than this program or is not a database of ours. */
 export class IncompatibleDatabaseError extends Error {}
 
 /**
- * A sql.js database with cached prepared statements, transactions, and crash-safe persistence
- * to one file. sql.js holds the whole database in memory; `persist` writes it out atomically.
+ * A sql.js database with cached prepared statements and transactions, made durable by its
+ * {@link DurableFile}: sql.js holds the whole database in memory, and each write SQLite makes
+ * to that in-memory file is appended to the change log, committed wherever no transaction is
+ * open (after a transaction, or a statement outside one).
  */
 export class Database {
   private readonly statements = new Map<string, Statement>();
@@ -20,26 +23,53 @@ export class Database {
    * for as long as the version stays the same.
    */
   private writeVersion = 0;
-  /** Whether anything was written since the file was read or last persisted. */
-  private unsaved = false;
+  /** Set when the change log could not be written: see commitOutsideTransaction. */
+  private unwritable: Error | undefined;
+  /** The in-memory file's size: what SQLite wrote, or the room {@link reserve} made. */
+  private fileBytes: number;
 
   private constructor(
     private readonly db: SqlJsDatabase,
-    private readonly file: string | undefined,
-  ) {}
+    private readonly tap: FileWriteTap,
+    initialBytes: number,
+    private readonly durable: DurableFile | undefined,
+  ) {
+    this.fileBytes = initialBytes;
+    const sizes: FileWriteSink = {
+      write: (offset, bytes) => {
+        this.fileBytes = Math.max(this.fileBytes, offset + bytes.length);
+        durable?.write(offset, bytes);
+      },
+      truncate: (size) => {
+        this.fileBytes = size;
+        durable?.truncate(size);
+      },
+    };
+    tap.watch(this.filename, sizes);
+  }
 
   /**
-   * Opens the database file (or a new one when it does not exist) and migrates it to the
-   * current schema. Without a file the database lives in memory only; `readOnly` loads the
-   * file but never writes it; `reserveBytes` gives a bulk load room (see readDatabaseFile).
+   * Opens the database file (or a new one when it does not exist), replaying its change logs,
+   * and migrates it to the current schema. Without a file the database lives in memory only;
+   * `readOnly` loads the file but never writes it or its logs; `reserveBytes` gives a bulk load
+   * room (see {@link reserve}).
    */
-  static async open(file?: string, { readOnly = false, reserveBytes = 0 } = {}): Promise<Database> {
-    const [SQL, bytes] = await Promise.all([loadSqlJs(), file ? readDatabaseFile(file, reserveBytes) : undefined]);
-    const database = new Database(new SQL.Database(bytes), readOnly ? undefined : file);
-    // The journal only serves rollback: crash safety comes from persist()'s atomic rename.
+  static async open(
+    file?: string,
+    { readOnly = false, reserveBytes = 0, onCheckpointError = (error: unknown) => console.error('A checkpoint failed:', error) } = {},
+  ): Promise<Database> {
+    const [{ SQL, tap }, image] = await Promise.all([loadSqlJs(), file ? readStoreImage(file, { reserveBytes, holdsLock: !readOnly }) : undefined]);
+    const durable = file && !readOnly ? new DurableFile(file, image!.logs, onCheckpointError) : undefined;
+    const database = new Database(new SQL.Database(image?.bytes), tap, image?.bytes?.length ?? 0, durable);
+    // The journal only serves rollback: durability comes from the change log.
     database.db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -32768');
     database.migrate();
     return database;
+  }
+
+  /** sql.js's name of the in-memory file. */
+  private get filename(): string {
+    return (this.db as unknown as { filename: string }).filename;
   }
 
   /** The number of the data's current state; see `writeVersion`. */
@@ -61,7 +91,8 @@ export class Database {
         this.db.exec(`PRAGMA user_version = ${version}`);
       }
     });
-    this.persist();
+    // A migration may rewrite whole tables: the snapshot takes it at once, not a long log.
+    this.durable?.checkpointNow();
   }
 
   private statement(sql: string): Statement {
@@ -123,29 +154,30 @@ export class Database {
 
   /** Runs a statement that returns no rows; returns the number of rows it changed. */
   run(sql: string, params: BindParams = []): number {
-    this.unsaved = true;
     const statement = this.statement(sql);
     try {
       statement.run(params);
     } finally {
       statement.reset();
       this.writeVersion++;
+      this.commitOutsideTransaction();
     }
     return this.db.getRowsModified();
   }
 
   /** Runs several statements of a script, without parameters. */
   exec(sql: string): void {
-    this.unsaved = true;
     try {
       this.db.exec(sql);
     } finally {
       this.writeVersion++;
+      this.commitOutsideTransaction();
     }
   }
 
   /** Runs `work` in a transaction (a savepoint when nested): all of it is applied, or none. */
   transaction<T>(work: () => T): T {
+    if (this.unwritable) throw this.unwritable;
     const savepoint = `sp${this.transactionDepth}`;
     this.db.exec(this.transactionDepth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
     this.transactionDepth++;
@@ -154,12 +186,14 @@ export class Database {
       this.transactionDepth--;
       this.db.exec(this.transactionDepth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
       this.writeVersion++;
-      this.unsaved = true;
+      this.commitOutsideTransaction();
       return result;
     } catch (error) {
       this.transactionDepth--;
       this.db.exec(this.transactionDepth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
       this.writeVersion++;
+      // Pages a large transaction spilled before it rolled back were written back: the log keeps both, which nets to nothing.
+      this.commitOutsideTransaction();
       throw error;
     }
   }
@@ -178,14 +212,35 @@ export class Database {
   }
 
   /**
-   * Writes the database to its file atomically when something was written since it was read or
-   * last persisted: a process that only read never rewrites a file of hundreds of MiB. A no-op
-   * for an in-memory database.
+   * Commits the change log where the file is consistent: when no transaction is open. When the
+   * log cannot be written, memory holds a write the disk does not: the database then refuses
+   * every further write (a restart reopens the state on disk).
    */
-  persist(): void {
-    if (!this.file || !this.unsaved) return;
-    writeFileAtomically(this.file, this.db.export());
-    this.unsaved = false;
+  private commitOutsideTransaction(): void {
+    if (this.transactionDepth !== 0 || !this.durable) return;
+    try {
+      this.durable.commit();
+    } catch (error) {
+      this.unwritable = new Error(`The store could not write its change log: ${(error as Error).message}. Restart to reopen what is on disk.`, { cause: error });
+      throw this.unwritable;
+    }
+  }
+
+  /**
+   * Makes room in the in-memory file for `bytes` more than the database holds now, at once,
+   * before a bulk load: otherwise the file grows by an eighth at a time, each step a copy of
+   * the whole file (twice the database in memory for a moment).
+   */
+  reserve(bytes: number): void {
+    const used = Number(this.value('PRAGMA page_count')) * Number(this.value('PRAGMA page_size'));
+    if (used + bytes <= this.fileBytes) return;
+    this.tap.growTo(this.filename, used + bytes);
+    this.fileBytes = used + bytes;
+  }
+
+  /** Folds the change logs into the snapshot between requests; resolves when done. */
+  checkpoint(): Promise<void> {
+    return this.durable?.checkpoint() ?? Promise.resolve();
   }
 
   /** Answers whether the database responds, for the health check. */
@@ -197,9 +252,15 @@ export class Database {
     }
   }
 
+  /** Checkpoints, closes the change log and the database. */
   close(): void {
-    for (const statement of this.statements.values()) statement.free();
-    this.statements.clear();
-    this.db.close();
+    try {
+      this.durable?.close();
+    } finally {
+      for (const statement of this.statements.values()) statement.free();
+      this.statements.clear();
+      this.tap.unwatch(this.filename);
+      this.db.close();
+    }
   }
 }

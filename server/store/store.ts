@@ -3,7 +3,8 @@ import path from 'node:path';
 import { ApiKeyRecords } from './api-keys.js';
 import { ConsoleQueries } from './console-queries.js';
 import { DashboardAggregates } from './dashboard-aggregates.js';
-import { type DataDirectoryLock, dataDirectoryFiles, lockDataDirectory } from './data-directory.js';
+import { dataDirectoryFiles } from './data-directory.js';
+import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
 import { Database } from './database.js';
 import { Inventories } from './inventories.js';
 import { InventoryReads } from './inventory-reads.js';
@@ -21,7 +22,7 @@ export interface StoreOptions {
   command?: string;
   /** Open without taking the lock, for commands that only read; writes are then refused. */
   readOnly?: boolean;
-  /** Room for a bulk load about to add this many bytes (see readDatabaseFile). */
+  /** Room for a bulk load about to add this many bytes (see {@link Store.reserve}). */
   reserveBytes?: number;
 }
 
@@ -39,8 +40,9 @@ export interface WriteOptions {
 
 /**
  * The sql.js store: every SQL statement of the product lives in this folder. Writes go through
- * {@link Store.write}, which applies them in one transaction and then persists the database
- * atomically, so that the file on disk always holds the state before or after a write.
+ * {@link Store.write}, which applies them in one transaction and appends what it changed to the
+ * change log before it returns, so that the files on disk always hold the state before or after
+ * a write, and a write costs what it changes (docs/decisions.md, "The engine").
  */
 export class Store {
   readonly organizations: OrganizationRecords;
@@ -80,10 +82,10 @@ export class Store {
   static async open(options: StoreOptions = {}): Promise<Store> {
     const { dataDir, readOnly = false } = options;
     if (!dataDir) return new Store(await Database.open(), undefined, false);
-    const lock = readOnly ? undefined : lockDataDirectory(dataDir, options.command ?? process.argv.slice(1).join(' '));
+    const lock = readOnly ? undefined : await lockDataDirectory(dataDir, options.command ?? process.argv.slice(1).join(' '));
     try {
       const file = dataDirectoryFiles(dataDir).database;
-      // Only the lock holder writes: a temporary file left beside the database is from a writer killed mid-persist.
+      // Only the lock holder writes: a temporary file left beside the database is from an earlier version's writer killed mid-persist.
       if (lock) removeStaleTemporaryFiles(file);
       if (readOnly && !fs.existsSync(file)) throw new Error(`No store in ${dataDir} yet: run "remediation-console serve" or "orgs create" first.`);
       return new Store(await Database.open(file, { readOnly, reserveBytes: options.reserveBytes }), lock, readOnly);
@@ -99,15 +101,27 @@ export class Store {
   }
 
   /**
-   * Applies `work` as one transaction and persists the result. `work` receives the writer of
-   * inventory rows; organization and key records are written through their own objects.
+   * Applies `work` as one transaction and makes it durable (its pages appended to the change
+   * log and fsynced) before returning. `work` receives the writer of inventory rows;
+   * organization and key records are written through their own objects.
    */
   write<T>(work: (inventory: InventoryWrites) => T, options: WriteOptions = {}): T {
     if (this.readOnly) throw new Error('This store was opened read-only');
     const apply = () => work(this.inventoryWrites);
-    const result = options.keepDerived ? this.db.transactionKeepingVersion(apply) : this.db.transaction(apply);
-    this.db.persist();
-    return result;
+    return options.keepDerived ? this.db.transactionKeepingVersion(apply) : this.db.transaction(apply);
+  }
+
+  /**
+   * Makes room in memory for a bulk load of about `bytes` more, before it starts: the in-memory
+   * file then grows once instead of by an eighth at a time, each step copying it whole.
+   */
+  reserve(bytes: number): void {
+    this.db.reserve(bytes);
+  }
+
+  /** Folds the change logs into the database file between requests (it also happens by itself). */
+  checkpoint(): Promise<void> {
+    return this.db.checkpoint();
   }
 
   /** Answers whether the store responds, for `GET /health`. */
@@ -115,13 +129,15 @@ export class Store {
     return !this.closed && this.db.isHealthy();
   }
 
-  /** Persists what was written, closes the database and releases the data-directory lock. */
+  /** Checkpoints, closes the database and releases the data-directory lock. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (!this.readOnly) this.db.persist();
-    this.db.close();
-    this.lock?.release();
+    try {
+      this.db.close();
+    } finally {
+      this.lock?.release();
+    }
   }
 }
 

@@ -1,9 +1,9 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SyncStatus } from '../../../contracts/console/sync.js';
 import { Store } from '../../../server/store/store.js';
 import { SyncScheduler } from '../../../server/sync/sync-scheduler.js';
 import { identitySealer } from '../../../server/test/support/identity-sealer.js';
-import { followSyncs, replicaStateText, replicaSyncs, syncMenuTemplate } from './sync-menu.js';
+import { replicaStateText, syncMenuTemplate } from './sync-menu.js';
 
 vi.mock('electron', () => import('../../test/fake-electron.js'));
 
@@ -26,8 +26,6 @@ const status = (org: string, running: boolean, state: Partial<SyncStatus['state'
 const click = (item: Item | undefined) => item?.click?.({} as never, undefined, {} as never);
 
 describe('the Sync menu', () => {
-  afterEach(() => vi.useRealTimers());
-
   it("lists each replica with its state, and syncs it now or fully through the context's scheduler", () => {
     const syncNow = vi.fn();
     const showOrganizations = vi.fn();
@@ -62,36 +60,5 @@ describe('the Sync menu', () => {
   it('words a synced and a never synced replica', () => {
     expect(replicaStateText(status('a', false, { lastSuccessAt: '2026-01-02T03:04:05Z' }), (iso) => `at ${iso}`)).toBe('Synced at 2026-01-02T03:04:05Z');
     expect(replicaStateText(status('a', false))).toBe('Never synced');
-  });
-
-  it("reads the replicas from the store and follows the scheduler's events, one rebuild per burst", async () => {
-    const store = await Store.open();
-    const scheduler = new SyncScheduler({ store, sealer: identitySealer });
-    try {
-      store.write(() => {
-        store.organizations.insert({ slug: 'local', name: 'Local', kind: 'local' });
-        store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl: 'http://127.0.0.1:9' });
-      });
-      expect(replicaSyncs(store, scheduler)).toEqual([{ slug: 'replica', name: 'Replica', status: expect.objectContaining({ org: 'replica', running: false }) }]);
-
-      vi.useFakeTimers();
-      const rebuild = vi.fn();
-      const stop = followSyncs(scheduler, rebuild, 500);
-      scheduler.emit('progress', { org: 'replica', mode: 'full', phase: 'checking', fetched: 0, total: 0 });
-      scheduler.emit('failed', { org: 'replica', error: 'x' });
-      vi.advanceTimersByTime(500);
-      expect(rebuild).toHaveBeenCalledTimes(1);
-      await scheduler.disconnect('replica', () => store.write(() => store.organizations.delete(store.organizations.bySlug('replica')!.rowId)));
-      vi.advanceTimersByTime(500);
-      expect(rebuild).toHaveBeenCalledTimes(2);
-      expect(replicaSyncs(store, scheduler)).toEqual([]);
-      stop();
-      scheduler.emit('failed', { org: 'replica', error: 'x' });
-      vi.advanceTimersByTime(500);
-      expect(rebuild).toHaveBeenCalledTimes(2);
-    } finally {
-      await scheduler.stop();
-      store.close();
-    }
   });
 });

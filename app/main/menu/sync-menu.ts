@@ -1,32 +1,13 @@
 import type { MenuItemConstructorOptions } from 'electron';
-import type { Store } from '../../../server/store/store.js';
 import type { SyncStatus } from '../../../contracts/console/sync.js';
-import type { SyncScheduler } from '../../../server/sync/sync-scheduler.js';
+import type { ReplicaSync } from '../../../contracts/server-thread-channel.js';
 
-/** A replica as the Sync menu lists it. */
-export interface ReplicaSync {
-  slug: string;
-  name: string;
-  status: SyncStatus;
-}
-
-/** What the Sync menu shows and does: the replicas' states, syncs through the server's scheduler. */
+/** What the Sync menu shows and does: the replicas' states as the server's thread reports them, syncs started there. */
 export interface SyncMenuContext {
   replicas: ReplicaSync[];
   syncNow: (slug: string, full: boolean) => void;
   /** Opens the console's Organizations view, where replicas are connected and followed. */
   showOrganizations: () => void;
-}
-
-/** Every replica of the store with its sync status, in the store's order. */
-export function replicaSyncs(store: Store, scheduler: SyncScheduler): ReplicaSync[] {
-  return store.organizations
-    .list()
-    .filter((organization) => organization.kind === 'replica')
-    .flatMap((organization) => {
-      const status = scheduler.status(organization.slug);
-      return status ? [{ slug: organization.slug, name: organization.name, status }] : [];
-    });
 }
 
 /** A replica's state in a few words, as a menu item can show it. */
@@ -53,32 +34,5 @@ export function syncMenuTemplate(context: SyncMenuContext): MenuItemConstructorO
   return {
     label: '&Sync',
     submenu: [...replicas, { type: 'separator' }, { id: 'sync-organizations', label: 'Organizations…', click: context.showOrganizations }],
-  };
-}
-
-/**
- * Calls `rebuild` after the scheduler reports progress, an end, a failure or a disconnected
- * replica: at most once per
- * `delayMs`, and after the burst, so that a menu follows the syncs without being rebuilt per
- * page fetched. Returns what stops following.
- */
-export function followSyncs(scheduler: SyncScheduler, rebuild: () => void, delayMs = 500): () => void {
-  let timer: NodeJS.Timeout | undefined;
-  const schedule = () => {
-    timer ??= setTimeout(() => {
-      timer = undefined;
-      rebuild();
-    }, delayMs);
-  };
-  scheduler.on('progress', schedule);
-  scheduler.on('finished', schedule);
-  scheduler.on('failed', schedule);
-  scheduler.on('disconnected', schedule);
-  return () => {
-    clearTimeout(timer);
-    scheduler.off('progress', schedule);
-    scheduler.off('finished', schedule);
-    scheduler.off('failed', schedule);
-    scheduler.off('disconnected', schedule);
   };
 }

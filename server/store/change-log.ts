@@ -1,0 +1,235 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { FileWriteSink } from './file-write-tap.js';
+
+/**
+ * The change log: what each committed transaction wrote to the database file, appended and
+ * fsynced before the write is reported done, so that a write costs what it changes
+ * (docs/decisions.md, "The engine").
+ *
+ * A log file is a header, then transactions. A transaction is frames, then a commit frame:
+ * - `W` u32 length, u64 offset, bytes: SQLite wrote these bytes at this offset;
+ * - `T` u64 size: SQLite truncated the file to this size;
+ * - `C` u64 length of the transaction's frames, u32 CRC-32 of them, u32 end mark.
+ * A transaction counts only with its commit frame and a matching checksum: a torn or corrupt
+ * tail (a crash mid-append) is ignored, and the writer cuts it off when it opens the log.
+ */
+const header = Buffer.from('RCLOG 1\n');
+const writeFrame = 0x57;
+const truncateFrame = 0x54;
+const commitFrame = 0x43;
+const endMark = 0x52434c43;
+const writeHeaderBytes = 1 + 4 + 8;
+const truncateBytes = 1 + 8;
+const commitBytes = 1 + 8 + 4 + 4;
+/** Frames are gathered in memory up to this size, then written out ahead of their commit. */
+const bufferBytes = 4 * 2 ** 20;
+
+/** One change of a transaction. */
+export type LogFrame = { kind: 'write'; offset: number; bytes: Uint8Array } | { kind: 'truncate'; size: number };
+
+/** The logs of a database file: `inventory.sqlite` has `inventory.sqlite.log.1`, `.log.2`, …, replayed in order. */
+export function logFiles(databaseFile: string): { number: number; file: string }[] {
+  const folder = path.dirname(databaseFile);
+  const prefix = `${path.basename(databaseFile)}.log.`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return names
+    .filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
+    .map((name) => ({ number: Number(name.slice(prefix.length)), file: path.join(folder, name) }))
+    .sort((a, b) => a.number - b.number);
+}
+
+/** The path of log `number` of a database file. */
+export function logFile(databaseFile: string, number: number): string {
+  return `${databaseFile}.log.${number}`;
+}
+
+/** A log's committed transactions, and where the last of them ends (the rest is a torn tail). */
+export interface ReadLog {
+  transactions: LogFrame[][];
+  committedBytes: number;
+}
+
+/** Parses log bytes; everything after the last intact commit is left out. */
+export function parseLog(bytes: Uint8Array): ReadLog {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const transactions: LogFrame[][] = [];
+  if (buffer.length < header.length || !buffer.subarray(0, header.length).equals(header)) return { transactions, committedBytes: 0 };
+  let committedBytes = header.length;
+  let position = header.length;
+  let frames: LogFrame[] = [];
+  while (position < buffer.length) {
+    const kind = buffer[position];
+    if (kind === writeFrame && position + writeHeaderBytes <= buffer.length) {
+      const length = buffer.readUInt32LE(position + 1);
+      const offset = Number(buffer.readBigUInt64LE(position + 5));
+      const end = position + writeHeaderBytes + length;
+      if (end > buffer.length) break;
+      frames.push({ kind: 'write', offset, bytes: buffer.subarray(position + writeHeaderBytes, end) });
+      position = end;
+    } else if (kind === truncateFrame && position + truncateBytes <= buffer.length) {
+      frames.push({ kind: 'truncate', size: Number(buffer.readBigUInt64LE(position + 1)) });
+      position += truncateBytes;
+    } else if (kind === commitFrame && position + commitBytes <= buffer.length) {
+      const length = Number(buffer.readBigUInt64LE(position + 1));
+      const checksum = buffer.readUInt32LE(position + 9);
+      const intact =
+        buffer.readUInt32LE(position + 13) === endMark &&
+        length === position - committedBytes &&
+        zlib.crc32(buffer.subarray(committedBytes, position)) === checksum;
+      if (!intact) break;
+      position += commitBytes;
+      transactions.push(frames);
+      frames = [];
+      committedBytes = position;
+    } else {
+      break;
+    }
+  }
+  return { transactions, committedBytes };
+}
+
+/**
+ * The size of the file after `frames` applied to a file of `size` bytes, and the most it
+ * reaches meanwhile.
+ */
+export function extentAfter(size: number, frames: Iterable<LogFrame>): { size: number; largest: number } {
+  let largest = size;
+  for (const frame of frames) {
+    size = frame.kind === 'write' ? Math.max(size, frame.offset + frame.bytes.length) : frame.size;
+    largest = Math.max(largest, size);
+  }
+  return { size, largest };
+}
+
+/**
+ * Applies `frames` to `image`, whose first `size` bytes are the file, in place; `image` must
+ * hold the largest extent ({@link extentAfter}). Bytes a truncation drops read as zeros after.
+ */
+export function applyFrames(image: Uint8Array, size: number, frames: Iterable<LogFrame>): number {
+  for (const frame of frames) {
+    if (frame.kind === 'write') {
+      image.set(frame.bytes, frame.offset);
+      size = Math.max(size, frame.offset + frame.bytes.length);
+    } else {
+      if (frame.size < size) image.fill(0, frame.size, size);
+      size = frame.size;
+    }
+  }
+  return size;
+}
+
+/**
+ * Appends a database's writes to one log file. The tap hands it each write as SQLite makes it;
+ * {@link commit} closes a transaction at a point where the file is consistent (no transaction
+ * open) and makes it durable.
+ */
+export class ChangeLogWriter implements FileWriteSink {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Bytes of the open transaction's frames, in the file or pending. */
+  private transactionBytes = 0;
+  private checksum = 0;
+  private closed = false;
+
+  private constructor(
+    readonly file: string,
+    private readonly fd: number,
+    /** The file's size up to the last commit. */
+    private committed: number,
+  ) {}
+
+  /** Creates log `file` (which must not exist), durably. */
+  static create(file: string): ChangeLogWriter {
+    const fd = fs.openSync(file, 'wx', 0o600);
+    fs.writeSync(fd, header);
+    fs.fsyncSync(fd);
+    syncFolder(path.dirname(file));
+    return new ChangeLogWriter(file, fd, header.length);
+  }
+
+  /** The log's committed size in bytes. */
+  get size(): number {
+    return this.committed;
+  }
+
+  /** Whether the log holds no transaction. */
+  get isEmpty(): boolean {
+    return this.committed === header.length && this.transactionBytes === 0;
+  }
+
+  write(offset: number, bytes: Uint8Array): void {
+    const frame = Buffer.allocUnsafe(writeHeaderBytes + bytes.length);
+    frame[0] = writeFrame;
+    frame.writeUInt32LE(bytes.length, 1);
+    frame.writeBigUInt64LE(BigInt(offset), 5);
+    frame.set(bytes, writeHeaderBytes);
+    this.add(frame);
+  }
+
+  truncate(size: number): void {
+    const frame = Buffer.allocUnsafe(truncateBytes);
+    frame[0] = truncateFrame;
+    frame.writeBigUInt64LE(BigInt(size), 1);
+    this.add(frame);
+  }
+
+  /** Ends the open transaction and makes it durable; false when it wrote nothing. */
+  commit(): boolean {
+    if (this.transactionBytes === 0) return false;
+    const frame = Buffer.allocUnsafe(commitBytes);
+    frame[0] = commitFrame;
+    frame.writeBigUInt64LE(BigInt(this.transactionBytes), 1);
+    frame.writeUInt32LE(this.checksum, 9);
+    frame.writeUInt32LE(endMark, 13);
+    this.pending.push(frame);
+    this.pendingBytes += frame.length;
+    this.flush();
+    fs.fdatasyncSync(this.fd);
+    this.committed += this.transactionBytes + commitBytes;
+    this.transactionBytes = 0;
+    this.checksum = 0;
+    return true;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    fs.closeSync(this.fd);
+  }
+
+  private add(frame: Buffer): void {
+    this.checksum = zlib.crc32(frame, this.checksum);
+    this.transactionBytes += frame.length;
+    this.pending.push(frame);
+    this.pendingBytes += frame.length;
+    if (this.pendingBytes >= bufferBytes) this.flush();
+  }
+
+  private flush(): void {
+    if (this.pendingBytes === 0) return;
+    const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    let written = 0;
+    while (written < bytes.length) written += fs.writeSync(this.fd, bytes, written, bytes.length - written);
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+}
+
+/** Makes a folder's entries (a created, renamed or removed file) durable. */
+export function syncFolder(folder: string): void {
+  if (process.platform === 'win32') return;
+  const fd = fs.openSync(folder, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

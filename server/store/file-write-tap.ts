@@ -1,0 +1,288 @@
+/**
+ * Where each write SQLite makes to a database file is seen, as (offset, bytes), without copying
+ * the database: the hook the change log hangs on (docs/decisions.md, "The engine").
+ *
+ * sql.js keeps its files in Emscripten's in-memory file system, reached from the WebAssembly
+ * module through imported functions (`__syscall_openat`, `fd_seek`, `fd_write`,
+ * `__syscall_ftruncate64`). sql.js does not expose that file system, and its build minifies the
+ * imports' names, so the tap wraps every import and finds these four by what they do, with a
+ * probe database, when the module loads; it then checks itself on a second probe (the pages it
+ * saw, applied to nothing, must give the bytes sql.js exports). A sql.js build whose imports do
+ * not behave as these POSIX and WASI calls do is refused at load with an error, never used.
+ */
+
+/** Receives the writes of one watched file; must copy `bytes` before returning. */
+export interface FileWriteSink {
+  write(offset: number, bytes: Uint8Array): void;
+  truncate(size: number): void;
+}
+
+/**
+ * Header bytes that export() sets in its copy only: the journal format (18, 19), and the change
+ * counter, schema cookie and version-valid-for number the backup API bumps (24–27, 40–43, 92–95).
+ */
+const headerFieldsOfTheCopy = new Set([18, 19, 24, 25, 26, 27, 40, 41, 42, 43, 92, 93, 94, 95]);
+
+type ImportFunction = (...args: unknown[]) => unknown;
+
+/** A WebAssembly module's imports, by module name then import name (`WebAssembly.Imports`). */
+export type WasmImports = Record<string, Record<string, unknown>>;
+
+/** What the tap uses of a WebAssembly instance and its memory. */
+export interface WasmInstance {
+  exports: Record<string, unknown>;
+}
+interface WasmMemory {
+  buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+const isMemory = (value: unknown): value is WasmMemory =>
+  typeof value === 'object' && value !== null && 'buffer' in value && value.buffer instanceof ArrayBuffer && 'grow' in value;
+
+interface Slot {
+  original: ImportFunction;
+  current: ImportFunction;
+}
+
+/** The four imports the tap needs, once found. */
+interface FileCalls {
+  openat: Slot;
+  seek: Slot;
+  write: Slot;
+  truncate: Slot;
+}
+
+/** What sql.js's `Database` looks like to the tap: its file is `/` + `filename`. */
+export interface ProbeDatabase {
+  filename: string;
+  exec(sql: string): unknown;
+  export(): Uint8Array;
+  close(): void;
+}
+
+/** The taps of the one sql.js module of this thread. */
+export class FileWriteTap {
+  private memory: WasmMemory | undefined;
+  private readonly slots: Slot[] = [];
+  private calls: FileCalls | undefined;
+  /** The path each open descriptor was opened with (a descriptor number is reused after close). */
+  private readonly paths = new Map<number, string>();
+  private readonly positions = new Map<number, number>();
+  private readonly sinks = new Map<string, FileWriteSink>();
+  /** Descriptors of watched paths, for the write path's one map lookup. */
+  private readonly watchedDescriptors = new Map<number, FileWriteSink>();
+
+  /**
+   * Returns `imports` with every function wrapped, for `Module.instantiateWasm`; the wrappers
+   * call the originals until {@link identify} has found the file calls.
+   */
+  wrapImports(imports: WasmImports): WasmImports {
+    const wrappedModules = new Map<object, Record<string, unknown>>();
+    const result: WasmImports = {};
+    for (const [moduleName, functions] of Object.entries(imports)) {
+      let wrapped = wrappedModules.get(functions);
+      if (!wrapped) {
+        wrapped = {};
+        for (const [name, value] of Object.entries(functions)) {
+          if (typeof value !== 'function') {
+            wrapped[name] = value;
+            continue;
+          }
+          const slot: Slot = { original: value as ImportFunction, current: value as ImportFunction };
+          this.slots.push(slot);
+          // Seven parameters cover every import; a fixed list is cheaper than a rest parameter on the hot path.
+          wrapped[name] = (a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown, g: unknown) => slot.current(a, b, c, d, e, f, g);
+        }
+        wrappedModules.set(functions, wrapped);
+      }
+      result[moduleName] = wrapped;
+    }
+    return result;
+  }
+
+  /** Takes the instance's memory; called once the module is instantiated. */
+  attach(instance: WasmInstance): void {
+    this.memory = Object.values(instance.exports).find(isMemory);
+    if (!this.memory) throw new Error('sql.js exports no memory: the change log cannot read its writes');
+  }
+
+  /**
+   * Finds the file calls with a probe database, installs the taps, and checks them on a second
+   * probe. `open` creates a database of the module (`new SQL.Database()`).
+   */
+  identify(open: () => ProbeDatabase): void {
+    // sql.js keeps the first module a process initialises: one initialised elsewhere first was never given the tap.
+    if (!this.memory) throw new Error('sql.js was initialised before the store loaded it (loadSqlJs): its file writes cannot be seen');
+    const marker = `rc-probe-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+    const markerBytes = new TextEncoder().encode(marker);
+    const recorded: { slot: Slot; args: unknown[]; result: unknown; carriesMarker: boolean }[] = [];
+    for (const slot of this.slots) {
+      slot.current = (...given: unknown[]) => {
+        // The wrappers pass seven arguments: what the call was given ends at its last defined one.
+        let count = given.length;
+        while (count > 0 && given[count - 1] === undefined) count--;
+        const args = given.slice(0, count);
+        const carriesMarker = this.iovecsContain(args, markerBytes);
+        const result = slot.original(...args);
+        recorded.push({ slot, args, result, carriesMarker });
+        return result;
+      };
+    }
+    let probe: ProbeDatabase | undefined;
+    try {
+      probe = open();
+      const path = `/${probe.filename}`;
+      // A table written, grown and dropped, then VACUUM: the file is written, and truncated when it shrinks.
+      probe.exec(`PRAGMA journal_mode = MEMORY; CREATE TABLE probe (x); INSERT INTO probe VALUES ('${marker}')`);
+      probe.exec(`CREATE TABLE filler (x); INSERT INTO filler VALUES (zeroblob(65536)); DROP TABLE filler; VACUUM`);
+      const opened = recorded.find((call) => typeof call.result === 'number' && call.result >= 3 && call.args.some((arg) => this.stringAt(arg) === path));
+      const fd = opened?.result;
+      const forFile = recorded.filter((call) => call.args[0] === fd);
+      const seek = forFile.find((call) => call.args.length >= 4 && typeof call.args[1] === 'bigint')?.slot;
+      const truncate = forFile.find((call) => call.args.length === 2 && typeof call.args[1] === 'bigint')?.slot;
+      const write = forFile.find((call) => call.carriesMarker)?.slot;
+      if (!opened || !seek || !truncate || !write) {
+        throw new Error('This build of sql.js does not show its file writes as the change log needs (open, seek, write and truncate not all found)');
+      }
+      this.calls = { openat: opened.slot, seek, write, truncate };
+    } finally {
+      for (const slot of this.slots) slot.current = slot.original;
+      probe?.close();
+    }
+    this.install();
+    this.checkOn(open());
+  }
+
+  /** Sends the writes to the file of `filename` (a sql.js Database's) to `sink`, until {@link unwatch}. */
+  watch(filename: string, sink: FileWriteSink): void {
+    const path = `/${filename}`;
+    this.sinks.set(path, sink);
+    for (const [fd, openPath] of this.paths) if (openPath === path) this.watchedDescriptors.set(fd, sink);
+  }
+
+  unwatch(filename: string): void {
+    const path = `/${filename}`;
+    this.sinks.delete(path);
+    for (const [fd, openPath] of this.paths) if (openPath === path) this.watchedDescriptors.delete(fd);
+  }
+
+  /**
+   * Grows the in-memory file of `filename` to `size` bytes at once, unseen by the sink: SQLite
+   * ignores bytes past the size its header records, and the file system then has room for a
+   * bulk load instead of copying the whole file at every eighth it grows by.
+   */
+  growTo(filename: string, size: number): void {
+    const path = `/${filename}`;
+    for (const [fd, openPath] of this.paths) {
+      if (openPath !== path) continue;
+      const result = this.calls!.truncate.original(fd, BigInt(size));
+      if (result !== 0) throw new Error(`Could not make room for ${size} bytes in memory (error ${String(result)})`);
+      return;
+    }
+    throw new Error(`${filename} is not open`);
+  }
+
+  private install(): void {
+    const { openat, seek, write, truncate } = this.calls!;
+    openat.current = (...args: unknown[]) => {
+      const fd = openat.original(...args);
+      if (typeof fd === 'number' && fd >= 0) {
+        const path = this.stringAt(args[1]) ?? '';
+        this.paths.set(fd, path);
+        const sink = this.sinks.get(path);
+        if (sink) this.watchedDescriptors.set(fd, sink);
+        else this.watchedDescriptors.delete(fd);
+      }
+      return fd;
+    };
+    seek.current = (fd, offset, whence, newOffset) => {
+      const result = seek.original(fd, offset, whence, newOffset);
+      if (result === 0 && this.watchedDescriptors.has(fd as number)) {
+        this.positions.set(fd as number, Number(new DataView(this.memory!.buffer).getBigInt64(newOffset as number, true)));
+      }
+      return result;
+    };
+    write.current = (fd, iov, iovcnt, written) => {
+      const sink = this.watchedDescriptors.get(fd as number);
+      const result = write.original(fd, iov, iovcnt, written);
+      if (!sink || result !== 0) return result;
+      const view = new DataView(this.memory!.buffer);
+      let remaining = view.getUint32(written as number, true);
+      let position = this.positions.get(fd as number) ?? 0;
+      for (let i = 0; i < (iovcnt as number) && remaining > 0; i++) {
+        const base = (iov as number) + i * 8;
+        const length = Math.min(view.getUint32(base + 4, true), remaining);
+        sink.write(position, new Uint8Array(this.memory!.buffer, view.getUint32(base, true), length));
+        position += length;
+        remaining -= length;
+      }
+      this.positions.set(fd as number, position);
+      return result;
+    };
+    truncate.current = (fd, length) => {
+      const result = truncate.original(fd, length);
+      const sink = this.watchedDescriptors.get(fd as number);
+      if (sink && result === 0) sink.truncate(Number(length));
+      return result;
+    };
+  }
+
+  /** The pages seen while a probe is written must rebuild the bytes sql.js exports of it. */
+  private checkOn(probe: ProbeDatabase): void {
+    let image = new Uint8Array(0);
+    let size = 0;
+    const sink: FileWriteSink = {
+      write(offset, bytes) {
+        if (offset + bytes.length > image.length) {
+          const grown = new Uint8Array(Math.max(offset + bytes.length, image.length * 2));
+          grown.set(image.subarray(0, size));
+          image = grown;
+        }
+        image.set(bytes, offset);
+        size = Math.max(size, offset + bytes.length);
+      },
+      truncate(length) {
+        if (length < size) image.fill(0, length, size);
+        size = length;
+      },
+    };
+    try {
+      this.watch(probe.filename, sink);
+      probe.exec(`PRAGMA journal_mode = MEMORY; CREATE TABLE a (x); INSERT INTO a VALUES (randomblob(20000)), ('check')`);
+      probe.exec(`BEGIN; UPDATE a SET x = 'changed' WHERE x = 'check'; COMMIT; CREATE TABLE b (y); DROP TABLE b; VACUUM`);
+      const exported = probe.export();
+      const seen = image.subarray(0, size);
+      const same = seen.length === exported.length && seen.every((byte, i) => byte === exported[i] || headerFieldsOfTheCopy.has(i));
+      if (!same) throw new Error('The writes seen of sql.js do not rebuild its database: the change log cannot be used with this build of sql.js');
+    } finally {
+      this.unwatch(probe.filename);
+      probe.close();
+    }
+  }
+
+  private iovecsContain(args: unknown[], marker: Uint8Array): boolean {
+    const [fd, iov, count] = args;
+    const memory = this.memory;
+    if (!memory || args.length !== 4 || typeof fd !== 'number' || typeof iov !== 'number' || typeof count !== 'number' || count < 1 || count > 64) return false;
+    const view = new DataView(memory.buffer);
+    if (iov + count * 8 > memory.buffer.byteLength) return false;
+    for (let i = 0; i < count; i++) {
+      const pointer = view.getUint32(iov + i * 8, true);
+      const length = view.getUint32(iov + i * 8 + 4, true);
+      if (pointer + length > memory.buffer.byteLength) return false;
+      if (Buffer.from(memory.buffer, pointer, length).includes(Buffer.from(marker))) return true;
+    }
+    return false;
+  }
+
+  /** The NUL-terminated string at `pointer` in the module's memory, when it looks like one. */
+  private stringAt(pointer: unknown): string | undefined {
+    const memory = this.memory;
+    if (!memory || typeof pointer !== 'number' || pointer <= 0 || pointer >= memory.buffer.byteLength) return undefined;
+    const bytes = new Uint8Array(memory.buffer, pointer, Math.min(4096, memory.buffer.byteLength - pointer));
+    const end = bytes.indexOf(0);
+    if (end <= 0) return undefined;
+    return Buffer.from(bytes.buffer, bytes.byteOffset, end).toString('utf8');
+  }
+}
