@@ -112,6 +112,15 @@ export class Store {
   }
 
   /**
+   * The bytes of the database's pages, and of those among them that are free (left by deletes,
+   * filled again before the file grows): what a bulk load measures its growth by.
+   */
+  pageBytes(): { bytes: number; freeBytes: number } {
+    const pageSize = Number(this.db.value('PRAGMA page_size'));
+    return { bytes: Number(this.db.value('PRAGMA page_count')) * pageSize, freeBytes: Number(this.db.value('PRAGMA freelist_count')) * pageSize };
+  }
+
+  /**
    * Makes room in memory for a bulk load of about `bytes` more, before it starts: the in-memory
    * file then grows once instead of by an eighth at a time, each step copying it whole.
    */

@@ -9,6 +9,11 @@ describe('reserveEstimate', () => {
     expect(bytes).toBeLessThan(900_000_000);
   });
 
+  it('counts the free pages the rest will fill first', () => {
+    expect(reserveEstimate(700_000, 1_000, 1_001_000, 500_000_000)).toBe(reserveEstimate(700_000, 1_000, 1_001_000) - 500_000_000);
+    expect(reserveEstimate(700_000, 1_000, 1_001_000, 2_000_000_000)).toBe(0);
+  });
+
   it('says nothing before enough items were staged, nor when all are there or nothing grew', () => {
     expect(reserveEstimate(70_000, reserveSampleItems - 1, 1_000_000)).toBe(0);
     expect(reserveEstimate(700_000, 2_000, 2_000)).toBe(0);

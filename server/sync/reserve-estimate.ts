@@ -5,13 +5,14 @@ export const reserveSampleItems = 1_000;
 const margin = 1.15;
 
 /**
- * The bytes to reserve for the rest of a collection a full sync is staging, so that the
- * store's in-memory file grows once rather than copying itself at every step of its growth:
- * the bytes the first {@link reserveSampleItems} items (or more) added to the database, per
- * item, times the items the remote's `total` says are still to come, with a margin. Zero
- * until enough items were staged to tell.
+ * The bytes to reserve (`Store.reserve`) for the rest of a collection a full sync is staging,
+ * so that the store's in-memory file grows once rather than copying itself at every step of
+ * its growth: the bytes the first {@link reserveSampleItems} items (or more) took in the
+ * database, per item, times the items the remote's `total` says are still to come, with a
+ * margin, less the free pages they will fill first. Zero until enough items were staged to
+ * tell.
  */
-export function reserveEstimate(grownBytes: number, stagedItems: number, totalItems: number): number {
+export function reserveEstimate(grownBytes: number, stagedItems: number, totalItems: number, freeBytes = 0): number {
   if (stagedItems < reserveSampleItems || grownBytes <= 0) return 0;
-  return Math.ceil((grownBytes / stagedItems) * Math.max(0, totalItems - stagedItems) * margin);
+  return Math.max(0, Math.ceil((grownBytes / stagedItems) * Math.max(0, totalItems - stagedItems) * margin - freeBytes));
 }

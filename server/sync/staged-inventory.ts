@@ -3,6 +3,7 @@ import type { Organization } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
 import type { SyncSuccess } from '../store/sync-records.js';
 import { type CollectionSink, type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
+import { reserveEstimate, reserveSampleItems } from './reserve-estimate.js';
 import { SyncFailedError } from './sync-errors.js';
 
 /**
@@ -23,24 +24,43 @@ export class StagedInventory {
    * Pulls a collection into the staged inventory. Pages are written as they came; one that
    * breaks the lists' default order (a remote whose order differs from ours) has the
    * collection put in order once it is all there, so that `seq` is that order (migrations.ts).
+   * Once its first items tell how much room the rest will take, that room is reserved.
    */
   async pull<C extends CollectionName>(collection: C, options: PullOptions): Promise<PulledCollection> {
     const { store, inventoryId } = this;
     let inOrder = true;
+    const inUse = () => {
+      const pages = store.pageBytes();
+      return pages.bytes - pages.freeBytes;
+    };
+    const before = inUse();
+    let total = 0;
+    let staged = 0;
+    let reserved = false;
     const sink: CollectionSink<C> = {
       add: async (items, invalidIds) => {
         const outcome = store.write((writes) => writes.append(inventoryId, collection, items, invalidIds), { keepDerived: true });
         inOrder &&= outcome.inOrder;
+        staged += items.length;
+        if (!reserved && staged >= reserveSampleItems) {
+          reserved = true;
+          store.reserve(reserveEstimate(inUse() - before, staged, total, store.pageBytes().freeBytes));
+        }
         // Pages that arrived meanwhile would otherwise be written back to back in one turn.
         await new Promise<void>((resolve) => setImmediate(resolve));
         return outcome.repeatedId;
       },
       discard: async () => {
         inOrder = true;
+        staged = 0;
         await store.inventories.delete(inventoryId, [collection]);
       },
     };
-    const pulled = await pullCollection(collection, sink, options);
+    const onPage = (fetched: number, pageTotal: number) => {
+      total = pageTotal;
+      options.onPage?.(fetched, pageTotal);
+    };
+    const pulled = await pullCollection(collection, sink, { ...options, onPage });
     if (!inOrder) await store.inventories.putInDefaultOrder(inventoryId, collection, options.signal);
     return pulled;
   }

@@ -90,6 +90,15 @@ describe('a full sync stages its pages', () => {
     expect(lists()).toEqual(expectedLists(remote.options.inventory));
   });
 
+  it('reserves room for the rest of a collection once its first items tell how much', async () => {
+    const { store, sync } = await setUp({ inventory: sampleInventory({ ...sizes, endpoints: 120 }) });
+    const reserve = vi.spyOn(store, 'reserve');
+    await sync();
+    // Only findings (1,080) pass the sample; the other collections are smaller.
+    expect(reserve).toHaveBeenCalledTimes(1);
+    expect(reserve.mock.calls[0]![0]).toBeGreaterThan(0);
+  });
+
   it('puts pages that break the default order in it', async () => {
     const inventory = sampleInventory(sizes);
     // Every other findings page comes reversed, and the endpoints come newest first.
