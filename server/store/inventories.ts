@@ -2,6 +2,7 @@ import type { CollectionName } from '../../contracts/collections.js';
 import type { Database } from './database.js';
 import { type InventoryTable, inventoryIdsIn, inventoryTables, tableOf } from './inventory-ids.js';
 import type { InventoryWrites } from './inventory-writes.js';
+import { RowsPerWrite } from './rows-per-write.js';
 import { type OrderingContext, copyInOrder, defaultOrderOf } from './staged-order.js';
 
 /**
@@ -9,9 +10,6 @@ import { type OrderingContext, copyInOrder, defaultOrderOf } from './staged-orde
  * rows no reader can reach (an inventory no organization points at).
  */
 export type QuietWrite = <T>(work: (writes: InventoryWrites) => T) => T;
-
-/** Rows one write deletes or moves: a write of about 15 ms for findings (14 indexes). */
-const rowsPerWrite = 1_000;
 
 const breather = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -30,6 +28,8 @@ export class Inventories {
   private readonly staging = new Set<number>();
   private collecting: Promise<void> | undefined;
   private collectAgain = false;
+  /** Rows a delete or a move takes per write. */
+  private readonly rowsPerWrite = new RowsPerWrite(250, 4_000);
 
   constructor(
     private readonly db: Database,
@@ -124,26 +124,30 @@ export class Inventories {
 
   private async deleteRows(table: InventoryTable, inventoryId: number): Promise<void> {
     while (this.isOpen()) {
-      const deleted = this.write(() =>
-        this.db.run(`DELETE FROM ${table} WHERE seq IN (SELECT seq FROM ${table} WHERE org_id = ? LIMIT ?)`, [inventoryId, rowsPerWrite]),
-      );
+      const rows = this.rowsPerWrite.size;
+      const deleted = this.timed(() => this.db.run(`DELETE FROM ${table} WHERE seq IN (SELECT seq FROM ${table} WHERE org_id = ? LIMIT ?)`, [inventoryId, rows]));
       await breather();
-      if (deleted < rowsPerWrite) return;
+      if (deleted < rows) return;
     }
   }
 
   /** Moves an inventory's rows to another id, keeping their seq (and so their order). */
   private async moveRows(table: InventoryTable, from: number, to: number): Promise<void> {
     for (;;) {
-      const moved = this.write(() =>
-        this.db.run(`UPDATE ${table} SET org_id = ? WHERE seq IN (SELECT seq FROM ${table} WHERE org_id = ? ORDER BY seq LIMIT ?)`, [
-          to,
-          from,
-          rowsPerWrite,
-        ]),
+      const rows = this.rowsPerWrite.size;
+      const moved = this.timed(() =>
+        this.db.run(`UPDATE ${table} SET org_id = ? WHERE seq IN (SELECT seq FROM ${table} WHERE org_id = ? ORDER BY seq LIMIT ?)`, [to, from, rows]),
       );
       await breather();
-      if (moved < rowsPerWrite) return;
+      if (moved < rows) return;
     }
+  }
+
+  /** A quiet write of `work`, its time told to {@link rowsPerWrite}. */
+  private timed(work: () => number): number {
+    const started = performance.now();
+    const changed = this.write(work);
+    this.rowsPerWrite.took(performance.now() - started);
+    return changed;
   }
 }

@@ -16,6 +16,8 @@ export interface CollectionSink<C extends CollectionName> {
    * already (the remote's data shifted under the paging), or undefined.
    */
   add(items: Inventory[C][number][], invalidIds: string[]): Promise<string | undefined> | string | undefined;
+  /** Takes in what it still holds once the last page was added; answers as {@link add} does. */
+  end(): Promise<string | undefined> | string | undefined;
   /** Forgets everything added: the collection is read again from the start. */
   discard(): Promise<void> | void;
 }
@@ -140,5 +142,7 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
     if (next < offsets.length) request();
     await take(page, total);
   }
+  const repeated = await sink.end();
+  if (repeated !== undefined) throw new ShiftedError(`the id ${repeated} came twice`);
   return { count, skippedCount, skippedIds };
 }

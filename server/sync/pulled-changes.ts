@@ -55,6 +55,7 @@ export class PulledChanges {
         if (this.count > this.maxItems) throw new TooManyChanges(`More than ${this.maxItems} changes`);
         return invalidIds.find((id) => ids.has(id));
       },
+      end: () => undefined,
       discard: () => {
         ids.clear();
         (this.inventory[collection] as unknown[]) = [];

@@ -1,8 +1,10 @@
 import type { CollectionName } from '../../contracts/collections.js';
+import type { Inventory } from '../../contracts/inventory.js';
 import type { Organization } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
 import type { SyncSuccess } from '../store/sync-records.js';
 import { type CollectionSink, type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
+import { RowsPerWrite } from '../store/rows-per-write.js';
 import { reserveEstimate, reserveSampleItems } from './reserve-estimate.js';
 import { SyncFailedError } from './sync-errors.js';
 
@@ -20,11 +22,15 @@ export class StagedInventory {
     this.inventoryId = store.inventories.stage();
   }
 
+  /** Rows per staged write: a page (100) to 20 pages, as the writes' time allows. */
+  private readonly rowsPerWrite = new RowsPerWrite(100, 2_000);
+
   /**
-   * Pulls a collection into the staged inventory. Pages are written as they came; one that
-   * breaks the lists' default order (a remote whose order differs from ours) has the
-   * collection put in order once it is all there, so that `seq` is that order (migrations.ts).
-   * Once its first items tell how much room the rest will take, that room is reserved.
+   * Pulls a collection into the staged inventory. Pages are written in the order they came, as
+   * many at a time as {@link rowsPerWrite} says; one that breaks the lists' default order (a
+   * remote whose order differs from ours) has the collection put in order once it is all there,
+   * so that `seq` is that order (migrations.ts). Once its first items tell how much room the
+   * rest will take, that room is reserved.
    */
   async pull<C extends CollectionName>(collection: C, options: PullOptions): Promise<PulledCollection> {
     const { store, inventoryId } = this;
@@ -37,20 +43,36 @@ export class StagedInventory {
     let total = 0;
     let staged = 0;
     let reserved = false;
+    let held: Inventory[C][number][] = [];
+    let heldInvalidIds: string[] = [];
+    const write = (): string | undefined => {
+      const [items, invalidIds] = [held, heldInvalidIds];
+      [held, heldInvalidIds] = [[], []];
+      const started = performance.now();
+      const outcome = store.write((writes) => writes.append(inventoryId, collection, items, invalidIds), { keepDerived: true });
+      this.rowsPerWrite.took(performance.now() - started);
+      inOrder &&= outcome.inOrder;
+      staged += items.length;
+      if (!reserved && staged >= reserveSampleItems) {
+        reserved = true;
+        const bytes = reserveEstimate(inUse() - before, staged, total, store.pageBytes().freeBytes);
+        if (bytes > 0) store.reserve(bytes);
+      }
+      return outcome.repeatedId;
+    };
     const sink: CollectionSink<C> = {
       add: async (items, invalidIds) => {
-        const outcome = store.write((writes) => writes.append(inventoryId, collection, items, invalidIds), { keepDerived: true });
-        inOrder &&= outcome.inOrder;
-        staged += items.length;
-        if (!reserved && staged >= reserveSampleItems) {
-          reserved = true;
-          store.reserve(reserveEstimate(inUse() - before, staged, total, store.pageBytes().freeBytes));
-        }
+        held.push(...items);
+        heldInvalidIds.push(...invalidIds);
+        if (held.length < this.rowsPerWrite.size) return undefined;
+        const repeated = write();
         // Pages that arrived meanwhile would otherwise be written back to back in one turn.
         await new Promise<void>((resolve) => setImmediate(resolve));
-        return outcome.repeatedId;
+        return repeated;
       },
+      end: () => (held.length > 0 || heldInvalidIds.length > 0 ? write() : undefined),
       discard: async () => {
+        [held, heldInvalidIds] = [[], []];
         inOrder = true;
         staged = 0;
         await store.inventories.delete(inventoryId, [collection]);
