@@ -14,6 +14,14 @@ export type QuietWrite = <T>(work: (writes: InventoryWrites) => T) => T;
 const breather = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
+ * Rows a bulk job (a sync's staging, a collection) writes between two checkpoints it waits for.
+ * Every write of a few hundred rows logs whole pages (a few MB), faster than a checkpoint
+ * running beside it folds them: without the wait the change log grew past 1 GB on `medium`,
+ * and a checkpoint reads a log whole.
+ */
+export const rowsPerCheckpoint = 5_000;
+
+/**
  * The store's inventories, beside the organizations that point at them: fresh ids for a new
  * organization or a sync to stage under, putting a staged collection in order, and collection:
  * the deletion, in the background, of the inventories nobody points at any more (replaced by a
@@ -31,10 +39,14 @@ export class Inventories {
   /** Rows a delete or a move takes per write. */
   private readonly rowsPerWrite = new RowsPerWrite(250, 4_000);
 
+  /** Rows deleted or moved since the last checkpoint this waited for. */
+  private sinceCheckpoint = 0;
+
   constructor(
     private readonly db: Database,
     private readonly write: QuietWrite,
     private readonly isOpen: () => boolean,
+    private readonly checkpoint: () => Promise<void>,
   ) {}
 
   /** An id no organization points at and no row is stored under. */
@@ -126,7 +138,7 @@ export class Inventories {
     while (this.isOpen()) {
       const rows = this.rowsPerWrite.size;
       const deleted = this.timed(() => this.db.run(`DELETE FROM ${table} WHERE seq IN (SELECT seq FROM ${table} WHERE org_id = ? LIMIT ?)`, [inventoryId, rows]));
-      await breather();
+      await this.pauseAfter(deleted);
       if (deleted < rows) return;
     }
   }
@@ -138,9 +150,20 @@ export class Inventories {
       const moved = this.timed(() =>
         this.db.run(`UPDATE ${table} SET org_id = ? WHERE seq IN (SELECT seq FROM ${table} WHERE org_id = ? ORDER BY seq LIMIT ?)`, [to, from, rows]),
       );
-      await breather();
+      await this.pauseAfter(moved);
       if (moved < rows) return;
     }
+  }
+
+  /**
+   * A turn of the event loop after a chunk, and every {@link rowsPerCheckpoint} rows a wait for
+   * a checkpoint, so that the change logs are folded as fast as this writes them.
+   */
+  private async pauseAfter(rows: number): Promise<void> {
+    this.sinceCheckpoint += rows;
+    if (this.sinceCheckpoint < rowsPerCheckpoint) return breather();
+    this.sinceCheckpoint = 0;
+    await this.checkpoint();
   }
 
   /** A quiet write of `work`, its time told to {@link rowsPerWrite}. */

@@ -66,7 +66,12 @@ export class Store {
     private readonly lock: DataDirectoryLock | undefined,
     readonly readOnly: boolean,
   ) {
-    this.inventories = new Inventories(db, (work) => this.write(work, { keepDerived: true }), () => !this.closed);
+    this.inventories = new Inventories(
+      db,
+      (work) => this.write(work, { keepDerived: true }),
+      () => !this.closed,
+      () => this.checkpoint(),
+    );
     this.organizations = new OrganizationRecords(db, this.inventories);
     this.apiKeys = new ApiKeyRecords(db);
     const totals = new ListTotals(db);

@@ -4,6 +4,7 @@ import type { Organization } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
 import type { SyncSuccess } from '../store/sync-records.js';
 import { type CollectionSink, type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
+import { rowsPerCheckpoint } from '../store/inventories.js';
 import { RowsPerWrite } from '../store/rows-per-write.js';
 import { reserveEstimate, reserveSampleItems } from './reserve-estimate.js';
 import { SyncFailedError } from './sync-errors.js';
@@ -24,6 +25,8 @@ export class StagedInventory {
 
   /** Rows per staged write: a page (100) to 20 pages, as the writes' time allows. */
   private readonly rowsPerWrite = new RowsPerWrite(100, 2_000);
+  /** Rows staged since the last checkpoint the staging waited for. */
+  private sinceCheckpoint = 0;
 
   /**
    * Pulls a collection into the staged inventory. Pages are written in the order they came, as
@@ -53,6 +56,7 @@ export class StagedInventory {
       this.rowsPerWrite.took(performance.now() - started);
       inOrder &&= outcome.inOrder;
       staged += items.length;
+      this.sinceCheckpoint += items.length;
       if (!reserved && staged >= reserveSampleItems) {
         reserved = true;
         const bytes = reserveEstimate(inUse() - before, staged, total, store.pageBytes().freeBytes);
@@ -66,8 +70,14 @@ export class StagedInventory {
         heldInvalidIds.push(...invalidIds);
         if (held.length < this.rowsPerWrite.size) return undefined;
         const repeated = write();
-        // Pages that arrived meanwhile would otherwise be written back to back in one turn.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        // A turn of the event loop, else pages that arrived meanwhile would be written back to
+        // back; and now and then a checkpoint, so that the change logs are folded as fast as
+        // staging writes them (see rowsPerCheckpoint).
+        if (this.sinceCheckpoint < rowsPerCheckpoint) await new Promise<void>((resolve) => setImmediate(resolve));
+        else {
+          this.sinceCheckpoint = 0;
+          await store.checkpoint();
+        }
         return repeated;
       },
       end: () => (held.length > 0 || heldInvalidIds.length > 0 ? write() : undefined),
