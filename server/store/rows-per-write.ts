@@ -11,7 +11,7 @@ export class RowsPerWrite {
   constructor(
     private readonly min: number,
     private readonly max: number,
-    private readonly targetMs = 30,
+    private readonly targetMs = 20,
   ) {
     this.rows = min;
   }
