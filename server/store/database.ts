@@ -199,6 +199,19 @@ export class Database {
   }
 
   /**
+   * Runs `work` as {@link transaction} does, leaving `version` as it was: for a write that
+   * changes nothing a derived value is read from (see `keepDerived` in store.ts).
+   */
+  transactionKeepingVersion<T>(work: () => T): T {
+    const version = this.writeVersion;
+    try {
+      return this.transaction(work);
+    } finally {
+      this.writeVersion = version;
+    }
+  }
+
+  /**
    * Commits the change log where the file is consistent: when no transaction is open. When the
    * log cannot be written, memory holds a write the disk does not: the database then refuses
    * every further write (a restart reopens the state on disk).

@@ -25,18 +25,18 @@ export class ListTotals {
   }
 
   /**
-   * {@link of} counted a window of the organization's seqs at a time (along the index of the
+   * {@link of} counted a window of the inventory's seqs at a time (along the index of the
    * filters, which ends in seq), with turns of the event loop between windows: counting a
    * million rows holds the thread for up to a tenth of a second. For conditions evaluated per
    * row; one whose subquery lists many rows (a findings search) would list them again for
    * every window, and counts with {@link of}.
    */
-  counted(table: string, orgRowId: number, where: Conditions): Promise<number> {
+  counted(table: string, inventoryId: number, where: Conditions): Promise<number> {
     return this.totals.settled(`${table}|${where.key}`, async (checkpoint) => {
       const slices = new TimeSlices(checkpoint);
       // Apart, min and max are each one step along the (org_id) index; together they scan it.
-      const first = this.db.value(`SELECT min(seq) FROM ${table} WHERE org_id = ?`, [orgRowId]);
-      const last = this.db.value(`SELECT max(seq) FROM ${table} WHERE org_id = ?`, [orgRowId]);
+      const first = this.db.value(`SELECT min(seq) FROM ${table} WHERE org_id = ?`, [inventoryId]);
+      const last = this.db.value(`SELECT max(seq) FROM ${table} WHERE org_id = ?`, [inventoryId]);
       let total = 0;
       for (let from = Number(first); first != null && from <= Number(last); from += seqsPerWindow) {
         total += Number(this.db.value(`SELECT count(*) FROM ${table} WHERE ${where.sql} AND seq >= ? AND seq < ?`, [...where.params, from, from + seqsPerWindow]));
