@@ -3,7 +3,7 @@ import { type Conditions as Where, collectionTables, listConditions } from './co
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
 import { searchedFindings, textCvesOf } from './finding-search.js';
-import { inventoryOf } from './inventory-ids.js';
+import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory } from './inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
 import { type ListSearch, SortedOrders } from './sorted-orders.js';
 import { TimeSlices } from './time-slices.js';
@@ -24,9 +24,8 @@ function inSeqOrder(table: string, innerClauses: string, direction: 'ASC' | 'DES
           JOIN ${table} x ON x.seq = page.seq ORDER BY page.seq ${direction}`;
 }
 
-/** A list's inventory, table, filters and search. */
-interface ListWhere {
-  inventoryId: number;
+/** A list's table, filters and search over the inventory its organization showed when it was asked for. */
+interface ListWhere extends ShownInventory {
   table: string;
   where: Where;
   direction: 'ASC' | 'DESC';
@@ -64,11 +63,24 @@ export class ConsoleQueries {
    * in chunks once per filter and kept until the next write (sorted-orders.ts).
    */
   async listIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): Promise<IdPage> {
-    const { inventoryId, table, where, direction, search } = this.listWhere(orgRowId, collection, query);
-    if (search || query.sort.key !== 'created_at') return this.sortedOrders.page({ inventoryId, collection, table, where, search }, query.sort, query);
+    for (;;) {
+      const list = this.listWhere(orgRowId, collection, query);
+      try {
+        return await this.listPage(list, collection, query);
+      } catch (error) {
+        // A sync swapped the organization's inventory while this waited: read the new one.
+        if (!(error instanceof InventorySwapped)) throw error;
+      }
+    }
+  }
+
+  /** {@link listIds} over the inventory `list` was resolved for; throws InventorySwapped once it is no longer shown. */
+  private async listPage<C extends CollectionName>(list: ListWhere, collection: C, query: ConsoleQuery<C>): Promise<IdPage> {
+    const { table, where, direction, search } = list;
+    if (search || query.sort.key !== 'created_at') return this.sortedOrders.page({ ...list, collection }, query.sort, query);
     // `updatedSince` walks an index of its own rather than one that ends in seq, which a count by
     // windows of seq needs; it names few rows.
-    const total = query.updatedSince === undefined ? await this.totals.counted(table, inventoryId, where) : this.totals.of(table, where);
+    const total = query.updatedSince === undefined ? await this.totals.counted(table, list, where) : this.totals.of(table, where);
     // Nothing awaits from here: the total is of the data as it is now, and so is the page.
     const ids = this.db.column(inSeqOrder(table, `WHERE ${where.sql} ORDER BY seq ${direction} LIMIT ? OFFSET ?`, direction), [
       ...where.params,
@@ -84,11 +96,20 @@ export class ConsoleQueries {
    * growing offsets would walk the index again for every page.
    */
   async *listAllIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>, chunk = 1000): AsyncGenerator<string[]> {
-    const { inventoryId, table, where, direction, search } = this.listWhere(orgRowId, collection, query);
-    if (search || query.sort.key !== 'created_at') {
-      yield* this.sortedOrders.all({ inventoryId, collection, table, where, search }, query.sort, chunk);
-      return;
+    const list = this.listWhere(orgRowId, collection, query);
+    if (list.search || query.sort.key !== 'created_at') {
+      for (let sorted = list; ; sorted = this.listWhere(orgRowId, collection, query)) {
+        try {
+          // InventorySwapped comes only while the order is computed, before its first chunk.
+          yield* this.sortedOrders.all({ ...sorted, collection }, query.sort, chunk);
+          return;
+        } catch (error) {
+          // A sync swapped the organization's inventory while this waited: read the new one.
+          if (!(error instanceof InventorySwapped)) throw error;
+        }
+      }
     }
+    const { table, where, direction } = list;
     const after = direction === 'ASC' ? 'seq > ?' : 'seq < ?';
     // Without a filter no index narrows anything, and the planner would walk one by org_id and
     // sort each chunk: read the table in seq order instead.
@@ -107,24 +128,29 @@ export class ConsoleQueries {
 
   /** The list's filters over the inventory the organization shows now, with its search if any. */
   private listWhere<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): ListWhere {
-    const inventoryId = inventoryOf(this.db, orgRowId);
-    const where = listConditions(inventoryId, collection, query);
+    const shown = shownInventory(this.db, orgRowId);
+    const where = listConditions(shown.inventoryId, collection, query);
     const { table, search } = collectionTables[collection];
     const q = query.q;
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
     const direction = query.sort.descending ? 'DESC' : 'ASC';
-    if (q === undefined) return { inventoryId, table, where, direction };
+    if (q === undefined) return { ...shown, table, where, direction };
     if (search) {
       search(where, q);
-      return { inventoryId, table, where, direction };
+      return { ...shown, table, where, direction };
     }
-    return { inventoryId, table, where, direction, search: { key: q, rows: () => this.searchedFindings(inventoryId, q) } };
+    return { ...shown, table, where, direction, search: { key: q, rows: () => this.searchedFindings(shown, q) } };
   }
 
   /** The findings a search names, ascending by seq, read in chunks once per version. */
-  private searchedFindings(inventoryId: number, q: string): Promise<Int32Array> {
+  private searchedFindings(shown: ShownInventory, q: string): Promise<Int32Array> {
+    const { inventoryId } = shown;
     return this.searches.settled(`${inventoryId}|${q}`, async (checkpoint) => {
-      const textCves = await this.textCves.settled(String(inventoryId), (pause) => textCvesOf(this.db, inventoryId, pause));
+      checkStillShown(this.db, shown);
+      const textCves = await this.textCves.settled(String(inventoryId), async (pause) => {
+        checkStillShown(this.db, shown);
+        return textCvesOf(this.db, inventoryId, pause);
+      });
       checkpoint();
       return searchedFindings(this.db, inventoryId, q, textCves, new TimeSlices(checkpoint));
     });

@@ -29,6 +29,38 @@ export function inventoryOf(db: Database, orgRowId: number): number {
   return Number(db.value('SELECT inventory_id FROM organizations WHERE id = ?', [orgRowId]) ?? 0);
 }
 
+/** An organization and the inventory a request found it showing: what a chunked read reads and is keyed by. */
+export interface ShownInventory {
+  orgRowId: number;
+  inventoryId: number;
+}
+
+/** The organization with the inventory it shows now (see {@link inventoryOf}). */
+export function shownInventory(db: Database, orgRowId: number): ShownInventory {
+  return { orgRowId, inventoryId: inventoryOf(db, orgRowId) };
+}
+
+/**
+ * Thrown by a computation in chunks that starts for an inventory its organization no longer
+ * shows: a sync swapped it while the request waited, and the computation, started again after
+ * that write, would read rows that collection deletes without changing the store's version
+ * (`keepDerived`). The request resolves the inventory again and reads that one.
+ */
+export class InventorySwapped extends Error {
+  constructor() {
+    super('The organization was swapped to another inventory');
+  }
+}
+
+/**
+ * Throws {@link InventorySwapped} unless the organization still shows the inventory. Called
+ * where a computation (DerivedCache.settled) starts: every later pause of it checks that the
+ * store's version, and so the organization's pointer, did not move.
+ */
+export function checkStillShown(db: Database, shown: ShownInventory): void {
+  if (inventoryOf(db, shown.orgRowId) !== shown.inventoryId) throw new InventorySwapped();
+}
+
 /** The inventory ids that have rows in `table`: one step along its (org_id) index per inventory, not a pass over its rows. */
 export function inventoryIdsIn(db: Database, table: InventoryTable): number[] {
   const ids: number[] = [];

@@ -4,6 +4,7 @@ import type { ListSort } from '../../contracts/list-queries.js';
 import { type Conditions, sortExpression } from './collection-tables.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
+import { type ShownInventory, checkStillShown } from './inventory-ids.js';
 import { sortInSlices } from './sort-in-slices.js';
 import { TimeSlices } from './time-slices.js';
 
@@ -21,11 +22,11 @@ export interface ListSearch {
 }
 
 /**
- * A list to sort: its inventory, collection and table, the WHERE clause of its filters, and a
- * search whose rows the filters narrow.
+ * A list to sort: its organization and the inventory it showed when the list was asked for,
+ * collection and table, the WHERE clause of its filters (over that inventory), and a search
+ * whose rows the filters narrow.
  */
-export interface SortableList<C extends CollectionName = CollectionName> {
-  inventoryId: number;
+export interface SortableList<C extends CollectionName = CollectionName> extends ShownInventory {
   collection: C;
   table: string;
   where: Conditions;
@@ -107,8 +108,10 @@ export class SortedOrders {
   }
 
   /** The seqs of the inventory's rows in id order, read along its (org_id, id) index a chunk at a time. */
-  private idOrder(table: string, inventoryId: number): Promise<Int32Array> {
+  private idOrder(table: string, shown: ShownInventory): Promise<Int32Array> {
+    const { inventoryId } = shown;
     return this.orders.settled(`${table}|id|${inventoryId}`, async (checkpoint) => {
+      checkStillShown(this.db, shown);
       const slices = new TimeSlices(checkpoint);
       const chunks: Int32Array[] = [];
       for (let after = ''; ; ) {
@@ -163,8 +166,11 @@ export class SortedOrders {
   }
 
   private order<C extends CollectionName>(list: SortableList<C>, key: SortKey<C>): Promise<Int32Array> {
-    const { inventoryId, collection, table, where, search } = list;
+    const { collection, table, where, search } = list;
     return this.orders.settled(`${table}|${key}|${where.key}${search ? `|q=${search.key}` : ''}`, async (checkpoint) => {
+      // `where` reads the inventory the list was asked for: a computation started again after a
+      // sync's swap must not read on in the one being collected.
+      checkStillShown(this.db, list);
       // What this order is computed from, each of the data as it is now: check after each that
       // it is still the data this order started on.
       const searched = search && (await search.rows());
@@ -179,7 +185,7 @@ export class SortedOrders {
         }
         return concatenated(chunks);
       }
-      const idOrder = await this.idOrder(table, inventoryId);
+      const idOrder = await this.idOrder(table, list);
       checkpoint();
       const expression = sortExpression(collection, key);
       // Each matching row's value as an index into `distinct`, in seq order.
