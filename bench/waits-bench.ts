@@ -62,7 +62,10 @@ interface SyncStatusAnswer {
 /**
  * A sync of the replica `slug`, started by `start`, followed through `GET /sync` every 250 ms
  * until it ends: the waits while it fetched (up to the last status answered in a fetching or
- * checking phase) and after (its apply, written in one transaction).
+ * checking phase; a full sync stages its pages into the store meanwhile) and after (a full
+ * sync's swap or an incremental one's merge, each one transaction with the sync's record).
+ * The collection of an inventory a full sync replaced runs after the sync ends; a new
+ * replica's first sync replaces an empty one.
  */
 async function whileSync(server: Server, slug: string, what: string, mode: 'full' | 'incremental', start: () => Promise<unknown>): Promise<WaitRow[]> {
   const pinger = pingHealth(server.url);

@@ -8,7 +8,7 @@ import { warmConsoleCaches } from './warm-console-caches.js';
 async function storeWithTwoOrganizations() {
   const store = await Store.open();
   store.write((writes) => {
-    for (const slug of ['acme', 'globex']) writes.replace(store.organizations.insert({ slug, name: slug, kind: 'local' }).rowId, smallInventory(3, 8));
+    for (const slug of ['acme', 'globex']) writes.replace(store.organizations.insert({ slug, name: slug, kind: 'local' }).inventoryId, smallInventory(3, 8));
   });
   const warmed: number[] = [];
   const dashboard = store.dashboards.dashboard.bind(store.dashboards);

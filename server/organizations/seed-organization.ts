@@ -27,5 +27,5 @@ export function seedOrganization(store: Store, organization: Organization, size:
     throw new OrganizationInputError(`"${organization.slug}" is a replica of a remote tenant; only local organizations can be seeded`);
   }
   const inventory = generateInventory(size, seed);
-  store.write((writes) => writes.replace(organization.rowId, inventory));
+  store.write((writes) => writes.replace(organization.inventoryId, inventory));
 }

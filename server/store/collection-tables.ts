@@ -153,10 +153,10 @@ function filterValue(filter: Filter, value: unknown): SqlValue | undefined {
   return value as SqlValue;
 }
 
-/** The WHERE clause of a list: the organization, `updatedSince`, and the collection's filters. */
-export function listConditions<C extends CollectionName>(orgRowId: number, collection: C, query: V1Query<C>): Conditions {
+/** The WHERE clause of a list: the inventory (inventory-ids.ts), `updatedSince`, and the collection's filters. */
+export function listConditions<C extends CollectionName>(inventoryId: number, collection: C, query: V1Query<C>): Conditions {
   const where = new Conditions();
-  where.add('org_id = ?', orgRowId);
+  where.add('org_id = ?', inventoryId);
   where.add('updated_ms >= ?', query.updatedSince === undefined ? undefined : Date.parse(query.updatedSince));
   const special: Partial<Record<string, string>> = collectionTables[collection].filterSql;
   const values: Record<string, unknown> = query;

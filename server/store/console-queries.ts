@@ -3,6 +3,7 @@ import { type Conditions as Where, collectionTables, listConditions } from './co
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
 import { searchedFindings, textCvesOf } from './finding-search.js';
+import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory } from './inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
 import { type ListSearch, SortedOrders } from './sorted-orders.js';
 import { TimeSlices } from './time-slices.js';
@@ -23,6 +24,14 @@ function inSeqOrder(table: string, innerClauses: string, direction: 'ASC' | 'DES
           JOIN ${table} x ON x.seq = page.seq ORDER BY page.seq ${direction}`;
 }
 
+/** A list's table, filters and search over the inventory its organization showed when it was asked for. */
+interface ListWhere extends ShownInventory {
+  table: string;
+  where: Where;
+  direction: 'ASC' | 'DESC';
+  search?: ListSearch;
+}
+
 /**
  * The SQL of the console's own reads: lists with sort and free text (scope coverage is in
  * scope-coverage.ts, the dashboard in dashboard-aggregates.ts). Results of the heavy queries
@@ -32,11 +41,11 @@ function inSeqOrder(table: string, innerClauses: string, direction: 'ASC' | 'DES
 export class ConsoleQueries {
   private readonly sortedOrders: SortedOrders;
   /**
-   * The findings a search names (finding-search.ts), by organization and text. Bound: 4M seqs
-   * in all (16 MB); a search that names more is listed again for each page.
+   * The findings a search names (finding-search.ts), by inventory and text. Bound: 4M seqs in
+   * all (16 MB); a search that names more is listed again for each page.
    */
   private readonly searches: DerivedCache<Int32Array>;
-  /** Per organization, text → CVEs of its findings (finding-search.ts). Bound: 64 organizations. */
+  /** Per inventory, text → CVEs of its findings (finding-search.ts). Bound: 64 inventories. */
   private readonly textCves: DerivedCache<Map<number, number[]>>;
 
   constructor(
@@ -54,11 +63,24 @@ export class ConsoleQueries {
    * in chunks once per filter and kept until the next write (sorted-orders.ts).
    */
   async listIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): Promise<IdPage> {
-    const { table, where, direction, search } = this.listWhere(orgRowId, collection, query);
-    if (search || query.sort.key !== 'created_at') return this.sortedOrders.page({ orgRowId, collection, table, where, search }, query.sort, query);
+    for (;;) {
+      const list = this.listWhere(orgRowId, collection, query);
+      try {
+        return await this.listPage(list, collection, query);
+      } catch (error) {
+        // A sync swapped the organization's inventory while this waited: read the new one.
+        if (!(error instanceof InventorySwapped)) throw error;
+      }
+    }
+  }
+
+  /** {@link listIds} over the inventory `list` was resolved for; throws InventorySwapped once it is no longer shown. */
+  private async listPage<C extends CollectionName>(list: ListWhere, collection: C, query: ConsoleQuery<C>): Promise<IdPage> {
+    const { table, where, direction, search } = list;
+    if (search || query.sort.key !== 'created_at') return this.sortedOrders.page({ ...list, collection }, query.sort, query);
     // `updatedSince` walks an index of its own rather than one that ends in seq, which a count by
     // windows of seq needs; it names few rows.
-    const total = query.updatedSince === undefined ? await this.totals.counted(table, orgRowId, where) : this.totals.of(table, where);
+    const total = query.updatedSince === undefined ? await this.totals.counted(table, list, where) : this.totals.of(table, where);
     // Nothing awaits from here: the total is of the data as it is now, and so is the page.
     const ids = this.db.column(inSeqOrder(table, `WHERE ${where.sql} ORDER BY seq ${direction} LIMIT ? OFFSET ?`, direction), [
       ...where.params,
@@ -74,11 +96,20 @@ export class ConsoleQueries {
    * growing offsets would walk the index again for every page.
    */
   async *listAllIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>, chunk = 1000): AsyncGenerator<string[]> {
-    const { table, where, direction, search } = this.listWhere(orgRowId, collection, query);
-    if (search || query.sort.key !== 'created_at') {
-      yield* this.sortedOrders.all({ orgRowId, collection, table, where, search }, query.sort, chunk);
-      return;
+    const list = this.listWhere(orgRowId, collection, query);
+    if (list.search || query.sort.key !== 'created_at') {
+      for (let sorted = list; ; sorted = this.listWhere(orgRowId, collection, query)) {
+        try {
+          // InventorySwapped comes only while the order is computed, before its first chunk.
+          yield* this.sortedOrders.all({ ...sorted, collection }, query.sort, chunk);
+          return;
+        } catch (error) {
+          // A sync swapped the organization's inventory while this waited: read the new one.
+          if (!(error instanceof InventorySwapped)) throw error;
+        }
+      }
     }
+    const { table, where, direction } = list;
     const after = direction === 'ASC' ? 'seq > ?' : 'seq < ?';
     // Without a filter no index narrows anything, and the planner would walk one by org_id and
     // sort each chunk: read the table in seq order instead.
@@ -95,30 +126,33 @@ export class ConsoleQueries {
     }
   }
 
-  private listWhere<C extends CollectionName>(
-    orgRowId: number,
-    collection: C,
-    query: ConsoleQuery<C>,
-  ): { table: string; where: Where; direction: 'ASC' | 'DESC'; search?: ListSearch } {
-    const where = listConditions(orgRowId, collection, query);
+  /** The list's filters over the inventory the organization shows now, with its search if any. */
+  private listWhere<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): ListWhere {
+    const shown = shownInventory(this.db, orgRowId);
+    const where = listConditions(shown.inventoryId, collection, query);
     const { table, search } = collectionTables[collection];
     const q = query.q;
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
     const direction = query.sort.descending ? 'DESC' : 'ASC';
-    if (q === undefined) return { table, where, direction };
+    if (q === undefined) return { ...shown, table, where, direction };
     if (search) {
       search(where, q);
-      return { table, where, direction };
+      return { ...shown, table, where, direction };
     }
-    return { table, where, direction, search: { key: q, rows: () => this.searchedFindings(orgRowId, q) } };
+    return { ...shown, table, where, direction, search: { key: q, rows: () => this.searchedFindings(shown, q) } };
   }
 
   /** The findings a search names, ascending by seq, read in chunks once per version. */
-  private searchedFindings(orgRowId: number, q: string): Promise<Int32Array> {
-    return this.searches.settled(`${orgRowId}|${q}`, async (checkpoint) => {
-      const textCves = await this.textCves.settled(String(orgRowId), (pause) => textCvesOf(this.db, orgRowId, pause));
+  private searchedFindings(shown: ShownInventory, q: string): Promise<Int32Array> {
+    const { inventoryId } = shown;
+    return this.searches.settled(`${inventoryId}|${q}`, async (checkpoint) => {
+      checkStillShown(this.db, shown);
+      const textCves = await this.textCves.settled(String(inventoryId), async (pause) => {
+        checkStillShown(this.db, shown);
+        return textCvesOf(this.db, inventoryId, pause);
+      });
       checkpoint();
-      return searchedFindings(this.db, orgRowId, q, textCves, new TimeSlices(checkpoint));
+      return searchedFindings(this.db, inventoryId, q, textCves, new TimeSlices(checkpoint));
     });
   }
 }

@@ -112,23 +112,23 @@ function forEachInteger(list: string, each: (value: number) => void): void {
 }
 
 /**
- * Reads the coverage columns of an organization in chunks, with turns of the event loop
+ * Reads the coverage columns of an inventory in chunks, with turns of the event loop
  * between them; `checkpoint` (of a DerivedCache computation) throws after a turn during which
  * the database was written, since rows read before and after a write do not make one state.
  */
-export async function loadCoverageColumns(db: Database, orgRowId: number, checkpoint: () => void): Promise<CoverageColumns> {
+export async function loadCoverageColumns(db: Database, inventoryId: number, checkpoint: () => void): Promise<CoverageColumns> {
   const slices = new TimeSlices(checkpoint);
 
   // Apart, min and max are each one step along the (org_id) index; together they scan it.
-  const first = Number(db.value('SELECT min(seq) FROM findings WHERE org_id = ?', [orgRowId]) ?? 0);
-  const last = db.value('SELECT max(seq) FROM findings WHERE org_id = ?', [orgRowId]) ?? null;
+  const first = Number(db.value('SELECT min(seq) FROM findings WHERE org_id = ?', [inventoryId]) ?? 0);
+  const last = db.value('SELECT max(seq) FROM findings WHERE org_id = ?', [inventoryId]) ?? null;
   const span = last === null ? 0 : Number(last) - first + 1;
   // Facts are placed by seq (seq - first) as they come, then packed into list order.
   const slotFacts = new Int16Array(span).fill(-1);
   const slotCvss = new Float64Array(span);
   const slotMonth = new Int32Array(span);
   for (let from = first; from < first + span; from += findingsPerChunk) {
-    const chunk = db.get<{ seqs: string | null; facts: string; scores: string; months: string }>(factsChunk, [orgRowId, from, from + findingsPerChunk])!;
+    const chunk = db.get<{ seqs: string | null; facts: string; scores: string; months: string }>(factsChunk, [inventoryId, from, from + findingsPerChunk])!;
     if (chunk.seqs !== null) {
       const facts = chunk.facts.split(',');
       const scores = chunk.scores.split(',');
@@ -182,10 +182,10 @@ export async function loadCoverageColumns(db: Database, orgRowId: number, checkp
   const endpoints = { id: [] as string[], osFamily: [] as (string | null)[], hasAgent: [] as number[] };
   for (let after = ''; ; ) {
     const chunk = db.get<{ ids: string | null; families: string; agents: string; findings: string }>(endpointsChunk, [
-      orgRowId,
+      inventoryId,
       after,
       endpointsPerChunk,
-      orgRowId,
+      inventoryId,
     ])!;
     const ids = chunk.ids?.split(',') ?? [];
     if (chunk.ids !== null) {
@@ -207,7 +207,7 @@ export async function loadCoverageColumns(db: Database, orgRowId: number, checkp
   const kindKeys = new Map<string, number>();
   const targetKind: number[] = [];
   for (let after = ''; ; ) {
-    const chunk = db.get<{ last_id: string | null; kinds: string; findings: string }>(targetsChunk, [orgRowId, after, targetsPerChunk, orgRowId])!;
+    const chunk = db.get<{ last_id: string | null; kinds: string; findings: string }>(targetsChunk, [inventoryId, after, targetsPerChunk, inventoryId])!;
     if (chunk.last_id === null) break;
     const findings = chunk.findings.split(';');
     chunk.kinds.split('\n').forEach((name, i) => {

@@ -3,6 +3,7 @@ import { findingSeverities, findingStatuses, osFamilies } from '../../contracts/
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
+import { inventoryOf } from './inventory-ids.js';
 import type { ScopeCoverage } from './scope-coverage.js';
 import { TimeSlices } from './time-slices.js';
 
@@ -36,11 +37,11 @@ export class DashboardAggregates {
       // The columns are of the version this computation started at; each pause below checks that
       // it still is, so the SQL counts at the end and the columns are of one version.
       checkpoint();
-      return this.compute(orgRowId, columns, new TimeSlices(checkpoint));
+      return this.compute(inventoryOf(this.db, orgRowId), columns, new TimeSlices(checkpoint));
     });
   }
 
-  private async compute(org: number, columns: CoverageColumns, slices: TimeSlices): Promise<Dashboard> {
+  private async compute(inventoryId: number, columns: CoverageColumns, slices: TimeSlices): Promise<Dashboard> {
     const severities = findingSeverities.length;
     const bySeverityStatus = new Float64Array(severities * findingStatuses.length);
     let openKev = 0;
@@ -64,11 +65,11 @@ export class DashboardAggregates {
     const countOf = (severity: number, status: number) => bySeverityStatus[status * severities + severity]!;
     const byOsAgent = this.db.all<{ os_family: string; has_agent: number; n: number }>(
       'SELECT os_family, has_agent, count(*) AS n FROM endpoints WHERE org_id = ? GROUP BY os_family, has_agent',
-      [org],
+      [inventoryId],
     );
     const endpointsOf = (predicate: (row: { os_family: string; has_agent: number }) => boolean) =>
       byOsAgent.filter(predicate).reduce((sum, row) => sum + row.n, 0);
-    const count = (sql: string) => Number(this.db.value(sql, [org]));
+    const count = (sql: string) => Number(this.db.value(sql, [inventoryId]));
 
     return {
       totals: {

@@ -177,11 +177,21 @@ export class Database {
 
   /**
    * Runs `work` in a transaction (a savepoint when nested): all of it is applied, or none. A
-   * write that is not `durable` may be lost by a crash, with the ones after it: see
-   * DurableFile.commit.
+   * write that is not `durable` may be lost by a crash, with the ones after it (see
+   * DurableFile.commit); `keepVersion` leaves {@link version} as it was, for a write that
+   * changes nothing a derived value is read from.
    */
-  transaction<T>(work: () => T, { durable = true }: { durable?: boolean } = {}): T {
+  transaction<T>(work: () => T, { durable = true, keepVersion = false }: { durable?: boolean; keepVersion?: boolean } = {}): T {
     if (this.unwritable) throw this.unwritable;
+    const version = this.writeVersion;
+    try {
+      return this.runTransaction(work, durable);
+    } finally {
+      if (keepVersion) this.writeVersion = version;
+    }
+  }
+
+  private runTransaction<T>(work: () => T, durable: boolean): T {
     const savepoint = `sp${this.transactionDepth}`;
     this.db.exec(this.transactionDepth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
     this.transactionDepth++;
@@ -197,7 +207,7 @@ export class Database {
       this.db.exec(this.transactionDepth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
       this.writeVersion++;
       // Pages a large transaction spilled before it rolled back were written back: the log keeps both, which nets to nothing.
-      this.commitOutsideTransaction();
+      this.commitOutsideTransaction(durable);
       throw error;
     }
   }

@@ -131,7 +131,7 @@ export class DurableFile implements FileWriteSink {
     } finally {
       clearTimeout(this.idleTimer);
       this.current.close();
-      if (this.current.isEmpty && !this.checkpointing) fs.rmSync(this.current.file, { force: true });
+      if (this.current.isEmpty) fs.rmSync(this.current.file, { force: true });
     }
   }
 

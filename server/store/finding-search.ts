@@ -12,7 +12,7 @@ const seqsBetweenLooks = 65_536;
  * The findings a free-text search over findings names, ascending by seq: those whose CVE id,
  * title, or endpoint's hostname contains `q`. A substring over a million findings would be a
  * full scan, so the few thousand CVEs, texts and endpoints are searched instead and the
- * findings reached through the (org_id, cve_ref) and (org_id, endpoint_id) indexes, a CVE or an
+ * findings reached through the (cve_ref, org_id) and (org_id, endpoint_id) indexes, a CVE or an
  * endpoint at a time in chunks of {@link rowsPerChunk} rows (keyset on seq along the index),
  * with turns of the event loop between them: a search that names a hundred thousand findings
  * held the thread for a tenth of a second, at every page and count, when SQLite listed them in
@@ -21,7 +21,7 @@ const seqsBetweenLooks = 65_536;
  */
 export async function searchedFindings(
   db: Database,
-  orgRowId: number,
+  inventoryId: number,
   q: string,
   textCves: Map<number, number[]>,
   slices: TimeSlices,
@@ -29,13 +29,13 @@ export async function searchedFindings(
   const pattern = containing(q);
   const cveMatches = db.column("SELECT id FROM cves WHERE lower(cve_id) LIKE ? ESCAPE '\\'", [pattern]) as number[];
   const textMatches = db.column("SELECT id FROM finding_texts WHERE lower(title) LIKE ? ESCAPE '\\'", [pattern]) as number[];
-  const hostMatches = db.column("SELECT id FROM endpoints WHERE org_id = ? AND lower(hostname) LIKE ? ESCAPE '\\'", [orgRowId, pattern]) as string[];
+  const hostMatches = db.column("SELECT id FROM endpoints WHERE org_id = ? AND lower(hostname) LIKE ? ESCAPE '\\'", [inventoryId, pattern]) as string[];
   const whole = new Set(cveMatches);
   const byText = new Set<number>();
   for (const text of textMatches) for (const cve of textCves.get(text) ?? []) if (!whole.has(cve)) byText.add(cve);
 
-  const first = db.value('SELECT min(seq) FROM findings WHERE org_id = ?', [orgRowId]);
-  const last = db.value('SELECT max(seq) FROM findings WHERE org_id = ?', [orgRowId]);
+  const first = db.value('SELECT min(seq) FROM findings WHERE org_id = ?', [inventoryId]);
+  const last = db.value('SELECT max(seq) FROM findings WHERE org_id = ?', [inventoryId]);
   if (first == null || last == null) return new Int32Array(0);
   // Marked by seq as the branches find them (a finding may be found by several), then listed in order.
   const found = new Uint8Array(Number(last) - Number(first) + 1);
@@ -48,12 +48,12 @@ export async function searchedFindings(
       after = seqs.at(-1)!;
     }
   };
-  for (const cve of whole) await mark('SELECT seq FROM findings WHERE org_id = ? AND cve_ref = ?', [orgRowId, cve]);
+  for (const cve of whole) await mark('SELECT seq FROM findings WHERE org_id = ? AND cve_ref = ?', [inventoryId, cve]);
   const texts = JSON.stringify(textMatches);
   for (const cve of byText) {
-    await mark('SELECT seq FROM findings WHERE org_id = ? AND cve_ref = ? AND text_ref IN (SELECT value FROM json_each(?))', [orgRowId, cve, texts]);
+    await mark('SELECT seq FROM findings WHERE org_id = ? AND cve_ref = ? AND text_ref IN (SELECT value FROM json_each(?))', [inventoryId, cve, texts]);
   }
-  for (const endpoint of hostMatches) await mark('SELECT seq FROM findings WHERE org_id = ? AND endpoint_id = ?', [orgRowId, endpoint]);
+  for (const endpoint of hostMatches) await mark('SELECT seq FROM findings WHERE org_id = ? AND endpoint_id = ?', [inventoryId, endpoint]);
 
   let count = 0;
   for (const flag of found) count += flag;
@@ -69,19 +69,19 @@ export async function searchedFindings(
 const findingsPerChunk = 4_096;
 
 /**
- * Text row id to the CVE row ids of the organization's findings that carry it: a pass over
- * them, in ranges of seq read along the (org_id) index, with turns of the event loop between
- * them; `checkpoint` (of a DerivedCache computation) throws when the data changed meanwhile.
+ * Text row id to the CVE row ids of the inventory's findings that carry it: a pass over them,
+ * in ranges of seq read along the (org_id) index, with turns of the event loop between them;
+ * `checkpoint` (of a DerivedCache computation) throws when the data changed meanwhile.
  */
-export async function textCvesOf(db: Database, orgRowId: number, checkpoint: () => void): Promise<Map<number, number[]>> {
+export async function textCvesOf(db: Database, inventoryId: number, checkpoint: () => void): Promise<Map<number, number[]>> {
   const slices = new TimeSlices(checkpoint);
   const pairs = new Map<number, Set<number>>();
-  const last = db.value('SELECT max(seq) FROM findings WHERE org_id = ?', [orgRowId]);
-  const first = db.value('SELECT min(seq) FROM findings WHERE org_id = ?', [orgRowId]);
+  const last = db.value('SELECT max(seq) FROM findings WHERE org_id = ?', [inventoryId]);
+  const first = db.value('SELECT min(seq) FROM findings WHERE org_id = ?', [inventoryId]);
   for (let from = Number(first ?? 0); last != null && from <= Number(last); from += findingsPerChunk) {
     const rows = db.all<{ text_ref: number; cve_ref: number }>(
       'SELECT DISTINCT text_ref, cve_ref FROM findings WHERE org_id = ? AND seq >= ? AND seq < ?',
-      [orgRowId, from, from + findingsPerChunk],
+      [inventoryId, from, from + findingsPerChunk],
     );
     for (const row of rows) {
       const cves = pairs.get(row.text_ref);

@@ -9,11 +9,11 @@ async function twoOrganizations() {
   const inventory = smallInventory(3, 200);
   const [acme] = store.write((writes) => {
     const created = [store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), store.organizations.insert({ slug: 'beta', name: 'Beta', kind: 'local' })];
-    writes.replace(created[0]!.rowId, inventory);
-    writes.replace(created[1]!.rowId, smallInventory(4, 40));
+    writes.replace(created[0]!.inventoryId, inventory);
+    writes.replace(created[1]!.inventoryId, smallInventory(4, 40));
     return created;
   });
-  return { store, orgRowId: acme!.rowId, inventory };
+  return { store, orgRowId: acme!.rowId, inventoryId: acme!.inventoryId, inventory };
 }
 
 const idsOf = (items: string[]) => items.map((json) => (JSON.parse(json) as { id: string }).id);
@@ -44,7 +44,7 @@ describe('InventoryReads', () => {
   });
 
   it('forgets the skip positions when a write moves the rows', async () => {
-    const { store, orgRowId, inventory } = await twoOrganizations();
+    const { store, orgRowId, inventoryId, inventory } = await twoOrganizations();
     store.inventory.list(orgRowId, 'findings', { limit: 100, offset: 6000 });
     // New findings that sort first shift every position by their number.
     const earliest = Date.parse(inDefaultOrder(inventory.findings)[0]!.created_at);
@@ -53,7 +53,7 @@ describe('InventoryReads', () => {
       id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
       created_at: new Date(earliest - 1000 - i).toISOString(),
     }));
-    store.write((writes) => writes.merge(orgRowId, { endpoints: [], remediationTargets: [], scopes: [], findings: added }));
+    store.write((writes) => writes.merge(inventoryId, { endpoints: [], remediationTargets: [], scopes: [], findings: added }));
     const all = inDefaultOrder([...inventory.findings, ...added]).map((f) => f.id);
     for (const offset of [6000, 1000, 7900]) {
       const page = store.inventory.list(orgRowId, 'findings', { limit: 100, offset });

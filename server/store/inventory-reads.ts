@@ -2,6 +2,7 @@ import type { CollectionName, V1Query } from '../../contracts/collections.js';
 import { type Conditions, collectionTables, findingGetSql, listConditions } from './collection-tables.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
+import { inventoryOf, tableOf } from './inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
 
 /** A page of a list with each item already serialized to JSON by SQLite. */
@@ -40,14 +41,43 @@ export class InventoryReads {
     // With updatedSince, SQLite walks the updated_ms index and sorts the matches: a page costs the
     // matches, not the offset, and a seek would move it onto the organization's whole index.
     const seekable = query.updatedSince === undefined;
-    return this.page(collection, listConditions(orgRowId, collection, query), query, seekable);
+    return this.page(collection, listConditions(inventoryOf(this.db, orgRowId), collection, query), query, seekable);
+  }
+
+  /** How many items of each collection the organization has, kept until the next write as the list totals are. */
+  counts(orgRowId: number): Record<CollectionName, number> {
+    const inventoryId = inventoryOf(this.db, orgRowId);
+    // No filter: the unfiltered list's total, shared with its pages.
+    const count = <C extends CollectionName>(collection: C) =>
+      this.totals.of(tableOf[collection], listConditions(inventoryId, collection, { limit: 1, offset: 0 } as V1Query<C>));
+    return { endpoints: count('endpoints'), remediationTargets: count('remediationTargets'), scopes: count('scopes'), findings: count('findings') };
+  }
+
+  /**
+   * The ids of `items` the organization holds as of the same update (created_at and updated_at
+   * as stored): merging them again would change nothing, since an item that changes gets a new
+   * updated_at (`updatedSince` rests on it). An incremental sync's margin brings back the items
+   * the previous one merged.
+   */
+  unchanged(orgRowId: number, collection: CollectionName, items: readonly { id: string; created_at: string; updated_at: string }[]): Set<string> {
+    const inventoryId = inventoryOf(this.db, orgRowId);
+    const held = new Set<string>();
+    for (const item of items) {
+      const id = item.id.toLowerCase();
+      const row = this.db.get<{ created_at: string; updated_at: string }>(`SELECT created_at, updated_at FROM ${tableOf[collection]} WHERE org_id = ? AND id = ?`, [
+        inventoryId,
+        id,
+      ]);
+      if (row?.created_at === item.created_at && row.updated_at === item.updated_at) held.add(id);
+    }
+    return held;
   }
 
   /** One resource of the organization as JSON, or undefined when it has none with that id. */
   get(collection: CollectionName, orgRowId: number, id: string): string | undefined {
     const { table, joins, json } = collectionTables[collection];
     const sql = collection === 'findings' ? findingGetSql : `SELECT ${json} FROM ${table} x ${joins} WHERE x.org_id = ? AND x.id = ?`;
-    const value = this.db.value(sql, [orgRowId, id.toLowerCase()]);
+    const value = this.db.value(sql, [inventoryOf(this.db, orgRowId), id.toLowerCase()]);
     return typeof value === 'string' ? value : undefined;
   }
 

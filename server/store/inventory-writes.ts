@@ -5,7 +5,9 @@ import type { Inventory } from '../../contracts/inventory.js';
 import type { RemediationTarget } from '../../contracts/remediation-target.js';
 import type { Scope } from '../../contracts/scope.js';
 import type { VulnerabilityFinding } from '../../contracts/vulnerability-finding.js';
+import type { CollectionName } from '../../contracts/collections.js';
 import type { Database } from './database.js';
+import { type InventoryTable, inventoryTables, tableOf } from './inventory-ids.js';
 
 interface Timestamped {
   id: string;
@@ -36,16 +38,24 @@ function compareKeys(a: SortKey, b: SortKey): number {
 /** From this many rows on, a replace rebuilds the indexes rather than updating them. */
 const bulkLoadRows = 100_000;
 
-/** The inventory tables an organization's rows live in, children first. */
-const inventoryTables = ['findings', 'remediation_targets', 'scopes', 'endpoints'] as const;
-type InventoryTable = (typeof inventoryTables)[number];
-
 /** A row of an inventory table, by column. */
 type StoredRow = Record<string, SqlValue>;
 
+/** Rows added to each collection by a merge. */
+export type AddedRows = Record<CollectionName, number>;
+
+/** What {@link InventoryWrites.append} found. */
+export interface AppendOutcome {
+  /** Whether the rows, after those stored before them, are in the default order. */
+  inOrder: boolean;
+  /** An id the inventory held already (the page's rest is then not written), if any. */
+  repeatedId?: string;
+}
+
 /**
- * Writes an organization's inventory. Rows are inserted in the lists' default order so that
- * `seq`, the table's rowid, is that order (see migrations.ts).
+ * Writes inventories (an organization's `inventory_id` says which it shows; see inventory-ids.ts).
+ * Rows are inserted in the lists' default order so that `seq`, the table's rowid, is that order
+ * (see migrations.ts).
  */
 export class InventoryWrites {
   private readonly cveRefs = new Map<string, number>();
@@ -60,21 +70,21 @@ export class InventoryWrites {
 
   constructor(private readonly db: Database) {}
 
-  /** Replaces all of an organization's inventory with `inventory`, in the caller's transaction. */
-  replace(orgRowId: number, inventory: Inventory): void {
+  /** Replaces all of an inventory's rows with `inventory`, in the caller's transaction. */
+  replace(inventoryId: number, inventory: Inventory): void {
     // A rolled-back transaction may have left ids in the caches that no longer exist.
     this.cveRefs.clear();
     this.textRefs.clear();
     const rows = inventory.endpoints.length + inventory.remediationTargets.length + inventory.findings.length;
-    const stored = Object.values(this.counts(orgRowId)).reduce((sum, count) => sum + count, 0);
+    const stored = Object.values(this.counts(inventoryId)).reduce((sum, count) => sum + count, 0);
     // Building an index once from sorted data is far cheaper than updating it row by row, and so
     // is deleting rows that no index has to forget (the indexes are dropped first).
     const rebuild = rows >= bulkLoadRows || stored >= bulkLoadRows ? this.dropIndexes() : [];
-    this.deleteAll(orgRowId);
-    for (const endpoint of inDefaultOrder(inventory.endpoints)) this.writeEndpoint(orgRowId, endpoint);
-    for (const target of inDefaultOrder(inventory.remediationTargets)) this.writeTarget(orgRowId, target);
-    for (const scope of inDefaultOrder(inventory.scopes)) this.writeScope(orgRowId, scope);
-    for (const finding of inDefaultOrder(inventory.findings)) this.writeFinding(orgRowId, finding);
+    this.deleteAll(inventoryId);
+    for (const endpoint of inDefaultOrder(inventory.endpoints)) this.writeEndpoint(inventoryId, endpoint);
+    for (const target of inDefaultOrder(inventory.remediationTargets)) this.writeTarget(inventoryId, target);
+    for (const scope of inDefaultOrder(inventory.scopes)) this.writeScope(inventoryId, scope);
+    for (const finding of inDefaultOrder(inventory.findings)) this.writeFinding(inventoryId, finding);
     for (const statement of rebuild) this.db.exec(statement);
     this.dropUnusedTexts();
   }
@@ -90,31 +100,77 @@ export class InventoryWrites {
   }
 
   /**
-   * Merges changed and new items into an organization's inventory (upsert by id), in the
-   * caller's transaction, keeping `seq` in the default order: an item whose created_at did not
-   * change keeps its seq; others are placed by re-inserting only the rows that sort after the
-   * first of them, which for new items (usually the newest) is none. Deletes nothing.
+   * Merges changed and new items into an inventory (upsert by id), in the caller's transaction,
+   * keeping `seq` in the default order: an item whose created_at did not change keeps its seq;
+   * others are placed by re-inserting only the rows that sort after the first of them, which
+   * for new items (usually the newest) is none. Deletes nothing; answers how many rows each
+   * collection gained.
    */
-  merge(orgRowId: number, changes: Inventory): void {
+  merge(inventoryId: number, changes: Inventory): AddedRows {
     this.cveRefs.clear();
     this.textRefs.clear();
-    this.mergeInto('endpoints', orgRowId, changes.endpoints, (item, seq, stored) => this.writeEndpoint(orgRowId, item, seq, stored));
-    this.mergeInto('remediation_targets', orgRowId, changes.remediationTargets, (item, seq, stored) => this.writeTarget(orgRowId, item, seq, stored));
-    this.mergeInto('scopes', orgRowId, changes.scopes, (item, seq, stored) => this.writeScope(orgRowId, item, seq, stored));
-    this.mergeInto('findings', orgRowId, changes.findings, (item, seq, stored) => this.writeFinding(orgRowId, item, seq, stored));
-    // Texts a changed finding no longer uses stay until the next replace: finding them means
-    // scanning every finding (text_ref has no index), which would cost more than the merge.
+    // Texts a changed finding no longer uses stay until the inventory is replaced by a full sync.
+    return {
+      endpoints: this.mergeInto('endpoints', inventoryId, changes.endpoints, (item, seq, stored) => this.writeEndpoint(inventoryId, item, seq, stored)),
+      remediationTargets: this.mergeInto('remediation_targets', inventoryId, changes.remediationTargets, (item, seq, stored) =>
+        this.writeTarget(inventoryId, item, seq, stored),
+      ),
+      scopes: this.mergeInto('scopes', inventoryId, changes.scopes, (item, seq, stored) => this.writeScope(inventoryId, item, seq, stored)),
+      findings: this.mergeInto('findings', inventoryId, changes.findings, (item, seq, stored) => this.writeFinding(inventoryId, item, seq, stored)),
+    };
+  }
+
+  /**
+   * Appends a page of a collection to an inventory being staged, in the caller's transaction,
+   * as it came (a full sync writes pages as they arrive, in the remote's order). Tells whether
+   * that order is still the default one, and stops at an id the inventory holds already, or at
+   * one of `invalidIds` (ids of the page's items that failed validation) that it holds.
+   */
+  append<C extends CollectionName>(inventoryId: number, collection: C, items: readonly Inventory[C][number][], invalidIds: readonly string[]): AppendOutcome {
+    // Text and CVE row ids of an earlier transaction may have been rolled back or collected since.
+    this.cveRefs.clear();
+    this.textRefs.clear();
+    const table = tableOf[collection];
+    const last = this.db.get<{ created_at: string; id: string }>(`SELECT created_at, id FROM ${table} WHERE org_id = ? ORDER BY seq DESC LIMIT 1`, [
+      inventoryId,
+    ]);
+    let previous = last && { at: Date.parse(last.created_at), id: last.id };
+    let inOrder = true;
+    const holds = (id: string) => this.db.value(`SELECT 1 FROM ${table} WHERE org_id = ? AND id = ?`, [inventoryId, id]) !== undefined;
+    for (const item of items as readonly Timestamped[]) {
+      const key = sortKey(item);
+      if (previous && compareKeys(key, previous) < 0) inOrder = false;
+      previous = key;
+      try {
+        this.writeNew(collection, inventoryId, item);
+      } catch (error) {
+        // The (org_id, id) index refused it: SQLite undid that statement, the transaction goes on.
+        if (holds(key.id)) return { inOrder, repeatedId: key.id };
+        throw error;
+      }
+    }
+    const repeatedId = invalidIds.map((id) => id.toLowerCase()).find(holds);
+    return repeatedId === undefined ? { inOrder } : { inOrder, repeatedId };
+  }
+
+  private writeNew(collection: CollectionName, inventoryId: number, item: Timestamped): void {
+    if (collection === 'endpoints') this.writeEndpoint(inventoryId, item as Endpoint);
+    else if (collection === 'remediationTargets') this.writeTarget(inventoryId, item as RemediationTarget);
+    else if (collection === 'scopes') this.writeScope(inventoryId, item as Scope);
+    else this.writeFinding(inventoryId, item as VulnerabilityFinding);
   }
 
   private mergeInto<T extends Timestamped>(
     table: InventoryTable,
-    orgRowId: number,
+    inventoryId: number,
     items: readonly T[],
     write: (item: T, seq: number | null, stored?: StoredRow) => void,
-  ): void {
+  ): number {
     const placed: T[] = [];
+    let added = 0;
     for (const item of items) {
-      const existing = this.db.get<StoredRow>(`SELECT * FROM ${table} WHERE org_id = ? AND id = ?`, [orgRowId, lower(item.id)]);
+      const existing = this.db.get<StoredRow>(`SELECT * FROM ${table} WHERE org_id = ? AND id = ?`, [inventoryId, lower(item.id)]);
+      if (!existing) added++;
       if (existing && Date.parse(existing.created_at as string) === Date.parse(item.created_at)) {
         write(item, existing.seq as number, existing);
         continue;
@@ -122,9 +178,9 @@ export class InventoryWrites {
       if (existing) this.db.run(`DELETE FROM ${table} WHERE seq = ?`, [existing.seq!]);
       placed.push(item);
     }
-    if (placed.length === 0) return;
+    if (placed.length === 0) return added;
     const ordered = inDefaultOrder(placed);
-    const tail = this.moveTailAside(table, orgRowId, sortKey(ordered[0]!));
+    const tail = this.moveTailAside(table, inventoryId, sortKey(ordered[0]!));
     let copied = 0;
     for (const item of ordered) {
       const key = sortKey(item);
@@ -135,19 +191,20 @@ export class InventoryWrites {
       write(item, null);
     }
     if (copied < tail.length) this.copyBack(table, tail[copied]!.seq, tail[tail.length - 1]!.seq);
+    return added;
   }
 
   /**
-   * Moves the organization's rows that sort after `first` to a temporary table and returns
-   * their keys in order; reading backwards from the last row stops at once when all sort before.
+   * Moves the inventory's rows that sort after `first` to a temporary table and returns their
+   * keys in order; reading backwards from the last row stops at once when all sort before.
    */
-  private moveTailAside(table: InventoryTable, orgRowId: number, first: SortKey): (SortKey & { seq: number })[] {
+  private moveTailAside(table: InventoryTable, inventoryId: number, first: SortKey): (SortKey & { seq: number })[] {
     let boundary = 0;
     let before = Number.MAX_SAFE_INTEGER;
     search: for (;;) {
       const rows = this.db.all<{ seq: number; created_at: string; id: string }>(
         `SELECT seq, created_at, id FROM ${table} WHERE org_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1000`,
-        [orgRowId, before],
+        [inventoryId, before],
       );
       for (const row of rows) {
         if (compareKeys({ at: Date.parse(row.created_at), id: row.id }, first) < 0) {
@@ -163,8 +220,8 @@ export class InventoryWrites {
        CREATE INDEX IF NOT EXISTS temp.tail_${table}_seq ON tail_${table} (seq);
        DELETE FROM temp.tail_${table};`,
     );
-    this.db.run(`INSERT INTO temp.tail_${table} SELECT * FROM main.${table} WHERE org_id = ? AND seq > ?`, [orgRowId, boundary]);
-    this.db.run(`DELETE FROM main.${table} WHERE org_id = ? AND seq > ?`, [orgRowId, boundary]);
+    this.db.run(`INSERT INTO temp.tail_${table} SELECT * FROM main.${table} WHERE org_id = ? AND seq > ?`, [inventoryId, boundary]);
+    this.db.run(`DELETE FROM main.${table} WHERE org_id = ? AND seq > ?`, [inventoryId, boundary]);
     return this.db
       .all<{ seq: number; created_at: string; id: string }>(`SELECT seq, created_at, id FROM temp.tail_${table} ORDER BY seq`)
       .map((row) => ({ seq: row.seq, at: Date.parse(row.created_at), id: row.id }));
@@ -191,21 +248,24 @@ export class InventoryWrites {
     return columns;
   }
 
-  /** How many rows of each collection an organization has, as the caller's transaction sees them. */
-  counts(orgRowId: number): { endpoints: number; remediationTargets: number; scopes: number; findings: number } {
-    const count = (table: InventoryTable) => Number(this.db.value(`SELECT count(*) FROM ${table} WHERE org_id = ?`, [orgRowId]));
+  /** How many rows of each collection an inventory has, as the caller's transaction sees them. */
+  counts(inventoryId: number): Record<CollectionName, number> {
+    const count = (table: InventoryTable) => Number(this.db.value(`SELECT count(*) FROM ${table} WHERE org_id = ?`, [inventoryId]));
     return { endpoints: count('endpoints'), remediationTargets: count('remediation_targets'), scopes: count('scopes'), findings: count('findings') };
   }
 
-  /** Deletes every inventory row of an organization, in the caller's transaction. */
-  deleteAll(orgRowId: number): void {
-    for (const table of inventoryTables) this.db.run(`DELETE FROM ${table} WHERE org_id = ?`, [orgRowId]);
+  /** Deletes every row of an inventory, in the caller's transaction. */
+  deleteAll(inventoryId: number): void {
+    for (const table of inventoryTables) this.db.run(`DELETE FROM ${table} WHERE org_id = ?`, [inventoryId]);
   }
 
-  /** Drops CVE ids and texts no finding refers to any more. */
+  /**
+   * Drops CVE ids and texts no finding refers to any more: a lookup per CVE and per text along
+   * the indexes that lead with cve_ref and text_ref, rather than a pass over every finding.
+   */
   dropUnusedTexts(): void {
-    this.db.run('DELETE FROM finding_texts WHERE id NOT IN (SELECT text_ref FROM findings)');
-    this.db.run('DELETE FROM cves WHERE id NOT IN (SELECT cve_ref FROM findings)');
+    this.db.run('DELETE FROM finding_texts WHERE NOT EXISTS (SELECT 1 FROM findings WHERE text_ref = finding_texts.id)');
+    this.db.run('DELETE FROM cves WHERE NOT EXISTS (SELECT 1 FROM findings WHERE cve_ref = cves.id)');
     this.cveRefs.clear();
     this.textRefs.clear();
   }
@@ -233,12 +293,12 @@ export class InventoryWrites {
     ]);
   }
 
-  private writeEndpoint(orgRowId: number, e: Endpoint, seq: number | null = null, stored?: StoredRow): void {
+  private writeEndpoint(inventoryId: number, e: Endpoint, seq: number | null = null, stored?: StoredRow): void {
     const os = e.operating_system;
     this.writeRow(
       'endpoints',
       {
-        seq, org_id: orgRowId, id: lower(e.id), hostname: e.hostname, ip: e.ip, mac_address: e.mac_address, os_name: os.name,
+        seq, org_id: inventoryId, id: lower(e.id), hostname: e.hostname, ip: e.ip, mac_address: e.mac_address, os_name: os.name,
         os_version: os.version, os_family: os.family, os_vendor: os.vendor, os_architecture: os.architecture,
         agent_id: lower(e.agent_id), agent_version: e.agent_version, has_agent: e.agent_id === null ? 0 : 1,
         created_at: e.created_at, updated_at: e.updated_at, updated_ms: Date.parse(e.updated_at),
@@ -247,11 +307,11 @@ export class InventoryWrites {
     );
   }
 
-  private writeTarget(orgRowId: number, t: RemediationTarget, seq: number | null = null, stored?: StoredRow): void {
+  private writeTarget(inventoryId: number, t: RemediationTarget, seq: number | null = null, stored?: StoredRow): void {
     this.writeRow(
       'remediation_targets',
       {
-        seq, org_id: orgRowId, id: lower(t.id), endpoint_id: lower(t.endpoint_id), target_type: t.target_type, vendor: t.vendor,
+        seq, org_id: inventoryId, id: lower(t.id), endpoint_id: lower(t.endpoint_id), target_type: t.target_type, vendor: t.vendor,
         product: t.product, version: t.version, install_path: t.install_path, package_name: t.package_name,
         package_manager: t.package_manager, status: t.status, source: t.source, associated_cves: JSON.stringify(t.associated_cves),
         highest_cvss_score: t.highest_cvss_score, created_at: t.created_at, updated_at: t.updated_at, updated_ms: Date.parse(t.updated_at),
@@ -260,11 +320,11 @@ export class InventoryWrites {
     );
   }
 
-  private writeScope(orgRowId: number, s: Scope, seq: number | null = null, stored?: StoredRow): void {
+  private writeScope(inventoryId: number, s: Scope, seq: number | null = null, stored?: StoredRow): void {
     this.writeRow(
       'scopes',
       {
-        seq, org_id: orgRowId, id: lower(s.id), name: s.name, description: s.description, status: s.status,
+        seq, org_id: inventoryId, id: lower(s.id), name: s.name, description: s.description, status: s.status,
         subject_filter: JSON.stringify(s.subject_filter), endpoint_filter: JSON.stringify(s.endpoint_filter),
         finding_filter: JSON.stringify(s.finding_filter), created_at: s.created_at, updated_at: s.updated_at,
         updated_ms: Date.parse(s.updated_at),
@@ -273,11 +333,11 @@ export class InventoryWrites {
     );
   }
 
-  private writeFinding(orgRowId: number, f: VulnerabilityFinding, seq: number | null = null, stored?: StoredRow): void {
+  private writeFinding(inventoryId: number, f: VulnerabilityFinding, seq: number | null = null, stored?: StoredRow): void {
     this.writeRow(
       'findings',
       {
-        seq, org_id: orgRowId, id: lower(f.id), endpoint_id: lower(f.endpoint_id), remediation_target_id: lower(f.remediation_target_id),
+        seq, org_id: inventoryId, id: lower(f.id), endpoint_id: lower(f.endpoint_id), remediation_target_id: lower(f.remediation_target_id),
         cve_ref: this.cveRef(f.cve_id), text_ref: this.textRef(f.title, f.description, f.solution), severity: f.severity,
         cvss_score: f.cvss_score, is_kev: f.is_kev ? 1 : 0, status: f.status, source: f.source, first_detected_at: f.first_detected_at,
         remediated_at: f.remediated_at, created_at: f.created_at, updated_at: f.updated_at, updated_ms: Date.parse(f.updated_at),

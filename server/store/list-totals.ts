@@ -1,6 +1,7 @@
 import type { Conditions } from './collection-tables.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
+import { type ShownInventory, checkStillShown } from './inventory-ids.js';
 import { TimeSlices } from './time-slices.js';
 
 /** Seqs counted per statement by {@link ListTotals.counted}: a few milliseconds along an index. */
@@ -25,18 +26,20 @@ export class ListTotals {
   }
 
   /**
-   * {@link of} counted a window of the organization's seqs at a time (along the index of the
+   * {@link of} counted a window of the inventory's seqs at a time (along the index of the
    * filters, which ends in seq), with turns of the event loop between windows: counting a
    * million rows holds the thread for up to a tenth of a second. For conditions evaluated per
    * row; one whose subquery lists many rows (a findings search) would list them again for
-   * every window, and counts with {@link of}.
+   * every window, and counts with {@link of}. `where` names the inventory of `shown`; throws
+   * InventorySwapped when the organization shows another one by the time the count starts.
    */
-  counted(table: string, orgRowId: number, where: Conditions): Promise<number> {
+  counted(table: string, shown: ShownInventory, where: Conditions): Promise<number> {
     return this.totals.settled(`${table}|${where.key}`, async (checkpoint) => {
+      checkStillShown(this.db, shown);
       const slices = new TimeSlices(checkpoint);
       // Apart, min and max are each one step along the (org_id) index; together they scan it.
-      const first = this.db.value(`SELECT min(seq) FROM ${table} WHERE org_id = ?`, [orgRowId]);
-      const last = this.db.value(`SELECT max(seq) FROM ${table} WHERE org_id = ?`, [orgRowId]);
+      const first = this.db.value(`SELECT min(seq) FROM ${table} WHERE org_id = ?`, [shown.inventoryId]);
+      const last = this.db.value(`SELECT max(seq) FROM ${table} WHERE org_id = ?`, [shown.inventoryId]);
       let total = 0;
       for (let from = Number(first); first != null && from <= Number(last); from += seqsPerWindow) {
         total += Number(this.db.value(`SELECT count(*) FROM ${table} WHERE ${where.sql} AND seq >= ? AND seq < ?`, [...where.params, from, from + seqsPerWindow]));

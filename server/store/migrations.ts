@@ -173,4 +173,20 @@ export const migrations: readonly string[] = [
     skipped_ids TEXT NOT NULL DEFAULT '[]'
   );
   `,
+  // An organization shows the rows of one inventory, and the inventory tables' org_id holds that
+  // inventory's id (it was the organization's row id, which every existing organization keeps).
+  // A full sync stages a new inventory under an id no organization points at and swaps the
+  // pointer at the end; replaced and removed inventories are deleted in the background
+  // (inventories.ts). Dropping the CVE ids and texts no finding uses any more then looks each
+  // up by cve_ref and text_ref, and so does SQLite's foreign-key check of every such delete:
+  // findings_cve leads with cve_ref (a filter by CVE still gives both columns), findings_text
+  // is new. Without them each check was a pass over every finding.
+  `
+  ALTER TABLE organizations ADD COLUMN inventory_id INTEGER NOT NULL DEFAULT 0;
+  UPDATE organizations SET inventory_id = id;
+  CREATE UNIQUE INDEX organizations_inventory ON organizations (inventory_id);
+  DROP INDEX findings_cve;
+  CREATE INDEX findings_cve ON findings (cve_ref, org_id);
+  CREATE INDEX findings_text ON findings (text_ref);
+  `,
 ];

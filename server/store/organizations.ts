@@ -1,10 +1,16 @@
 import crypto from 'node:crypto';
 import type { Database } from './database.js';
+import type { Inventories } from './inventories.js';
 
 /** An organization of the store (DESIGN section 4). Secrets are never part of this record. */
 export interface Organization {
-  /** Internal row id; never leaves the server. */
+  /** Internal row id; never leaves the server. API keys, secrets and sync records are keyed by it. */
   rowId: number;
+  /**
+   * The inventory whose rows the organization shows (inventory-ids.ts); a full sync points it at
+   * the inventory it staged. Reads take the organization's row id and resolve this when they run.
+   */
+  inventoryId: number;
   /** The organization id recorded in agent configuration files. */
   id: string;
   slug: string;
@@ -19,6 +25,7 @@ export interface Organization {
 
 interface OrganizationRow {
   id: number;
+  inventory_id: number;
   uuid: string;
   slug: string;
   name: string;
@@ -31,13 +38,14 @@ interface OrganizationRow {
 }
 
 const selectOrganization = `
-  SELECT id, uuid, slug, name, kind, is_demo, remote_url, certificate_pem, created_at,
+  SELECT id, inventory_id, uuid, slug, name, kind, is_demo, remote_url, certificate_pem, created_at,
          enrollment_secret_sealed IS NOT NULL AS has_secret
   FROM organizations`;
 
 function toOrganization(row: OrganizationRow): Organization {
   return {
     rowId: row.id,
+    inventoryId: row.inventory_id,
     id: row.uuid,
     slug: row.slug,
     name: row.name,
@@ -68,7 +76,10 @@ export interface NewOrganization {
 
 /** The SQL of the organizations table. */
 export class OrganizationRecords {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly inventories: Inventories,
+  ) {}
 
   list(): Organization[] {
     return this.db.all<OrganizationRow>(`${selectOrganization} ORDER BY slug`).map(toOrganization);
@@ -87,10 +98,11 @@ export class OrganizationRecords {
   insert(organization: NewOrganization): Organization {
     this.db.run(
       `INSERT INTO organizations
-         (uuid, slug, name, kind, is_demo, remote_url, remote_key_sealed, enrollment_secret_sealed,
+         (inventory_id, uuid, slug, name, kind, is_demo, remote_url, remote_key_sealed, enrollment_secret_sealed,
           signing_key_sealed, certificate_pem, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
+        this.inventories.allocate(),
         crypto.randomUUID(),
         organization.slug,
         organization.name,
@@ -107,8 +119,18 @@ export class OrganizationRecords {
     return this.bySlug(organization.slug)!;
   }
 
+  /**
+   * Deletes an organization with its keys and sync record (their foreign keys cascade). Its
+   * inventory is left to collection (Inventories.collect): a million deletes do not belong in
+   * this transaction.
+   */
   delete(rowId: number): void {
     this.db.run('DELETE FROM organizations WHERE id = ?', [rowId]);
+  }
+
+  /** Points an organization at another inventory: the swap at the end of a full sync. */
+  setInventory(rowId: number, inventoryId: number): void {
+    this.db.run('UPDATE organizations SET inventory_id = ? WHERE id = ?', [inventoryId, rowId]);
   }
 
   sealedSecret(rowId: number, secret: 'enrollment_secret' | 'signing_key' | 'remote_key'): Buffer | undefined {

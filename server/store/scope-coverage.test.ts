@@ -28,13 +28,16 @@ const findingsInOrder = inDefaultOrder(inventory.findings);
 
 let store: Store;
 let org: number;
+let inventoryId: number;
 beforeAll(async () => {
   store = await Store.open();
-  org = store.write((writes) => {
-    const organization = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
-    writes.replace(organization.rowId, inventory);
-    return organization.rowId;
+  const organization = store.write((writes) => {
+    const created = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
+    writes.replace(created.inventoryId, inventory);
+    return created;
   });
+  org = organization.rowId;
+  inventoryId = organization.inventoryId;
 });
 afterAll(() => store.close());
 
@@ -111,7 +114,7 @@ const scopeArbitrary = fc
 let previous: Scope[] = [];
 function writeScopes(scopes: Scope[]): Inventory {
   store.write((writes) =>
-    writes.merge(org, {
+    writes.merge(inventoryId, {
       endpoints: [],
       remediationTargets: [],
       findings: [],
@@ -125,7 +128,7 @@ function writeScopes(scopes: Scope[]): Inventory {
 describe('in-memory coverage against the documented rules', () => {
   beforeAll(() => {
     // The generated scopes are archived, so that each run's random scopes decide the gaps.
-    store.write((writes) => writes.merge(org, { endpoints: [], remediationTargets: [], findings: [], scopes: inventory.scopes.map((s) => ({ ...s, status: 'archived' })) }));
+    store.write((writes) => writes.merge(inventoryId, { endpoints: [], remediationTargets: [], findings: [], scopes: inventory.scopes.map((s) => ({ ...s, status: 'archived' })) }));
   });
 
   it('covers and leaves as gaps exactly what the rules say', async () => {

@@ -3,6 +3,7 @@ import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
 import type { IdPage } from './console-queries.js';
 import { type CoverageColumns, loadCoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
+import { inventoryOf } from './inventory-ids.js';
 import { DerivedCache } from './derived-cache.js';
 import { type StoredScopeFilters, scopeCondition } from './scope-conditions.js';
 import { TimeSlices } from './time-slices.js';
@@ -81,7 +82,7 @@ export class ScopeCoverage {
   async scope(orgRowId: number, scopeId: string, paging: CoveragePaging): Promise<ScopeCoverageRows | undefined> {
     const filtersOf = () =>
       this.db.get<StoredScopeFilters>('SELECT subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND id = ?', [
-        orgRowId,
+        inventoryOf(this.db, orgRowId),
         scopeId.toLowerCase(),
       ]);
     // An unknown scope is answered without reading the findings.
@@ -119,7 +120,7 @@ export class ScopeCoverage {
     const { columns, gaps, ...summary } = await this.gapSets.settled(key, async (checkpoint) => {
       const columns = await this.currentColumns(orgRowId);
       checkpoint();
-      return this.computeGaps(orgRowId, columns, checkpoint);
+      return this.computeGaps(inventoryOf(this.db, orgRowId), columns, checkpoint);
     });
     return { ...summary, counts: this.counts.getOrCompute(key, () => countsOf(columns, gaps)), page: this.page(columns, key, gaps, paging) };
   }
@@ -129,10 +130,10 @@ export class ScopeCoverage {
    * slices with turns of the event loop between them (time-slices.ts), after which `checkpoint`
    * throws when a write landed meanwhile.
    */
-  private async computeGaps(orgRowId: number, columns: CoverageColumns, checkpoint: () => void): Promise<GapSet> {
+  private async computeGaps(inventoryId: number, columns: CoverageColumns, checkpoint: () => void): Promise<GapSet> {
     const scopes = this.db.all<StoredScopeFilters & { id: string }>(
       "SELECT id, subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND status = 'active' ORDER BY seq",
-      [orgRowId],
+      [inventoryId],
     );
     const slices = new TimeSlices(checkpoint);
     const { severity, status, kev } = columns;
@@ -163,7 +164,8 @@ export class ScopeCoverage {
    * and shared by the requests that wait for them.
    */
   currentColumns(orgRowId: number): Promise<CoverageColumns> {
-    return this.columns.settled(String(orgRowId), (checkpoint) => loadCoverageColumns(this.db, orgRowId, checkpoint));
+    // Resolved at each start: a computation started again after a sync's swap reads the new inventory.
+    return this.columns.settled(String(orgRowId), (checkpoint) => loadCoverageColumns(this.db, inventoryOf(this.db, orgRowId), checkpoint));
   }
 }
 

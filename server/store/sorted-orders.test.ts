@@ -16,13 +16,14 @@ const inventory: Inventory = demoInventory(5);
 
 let store: Store;
 let org: number;
+let orgInventory: number;
 beforeAll(async () => {
   store = await Store.open();
-  org = store.write((writes) => {
+  ({ rowId: org, inventoryId: orgInventory } = store.write((writes) => {
     const organization = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
-    writes.replace(organization.rowId, inventory);
-    return organization.rowId;
-  });
+    writes.replace(organization.inventoryId, inventory);
+    return organization;
+  }));
 });
 afterAll(() => store.close());
 afterEach(() => vi.restoreAllMocks());
@@ -65,7 +66,7 @@ describe('sorted and searched findings', () => {
     const [first] = inventory.findings;
     const changed = { ...first!, cvss_score: 10.5 };
     const write = (finding: Inventory['findings'][number]) =>
-      store.write((writes) => writes.merge(org, { endpoints: [], remediationTargets: [], scopes: [], findings: [finding] }));
+      store.write((writes) => writes.merge(orgInventory, { endpoints: [], remediationTargets: [], scopes: [], findings: [finding] }));
     // A write first, so that the order kept by the tests above is dropped.
     write(first!);
     let answered = false;
@@ -79,6 +80,50 @@ describe('sorted and searched findings', () => {
       expect(page.total).toBe(inventory.findings.length);
     } finally {
       write(first!);
+    }
+  });
+});
+
+describe('a sync that swaps the inventory while an order is computed', () => {
+  // The next replica: the first finding scored highest, the last thousand gone.
+  const [first] = inventory.findings;
+  const next: Inventory = { ...inventory, findings: [{ ...first!, cvss_score: 10.5 }, ...inventory.findings.slice(1, -1_000)] };
+  const expected = (sort: string, q?: string) =>
+    inSortOrder('findings', sort, q === undefined ? next.findings : next.findings.filter((finding) => findingMatchesText(next, finding, q))).map(
+      (finding) => finding.id,
+    );
+
+  it.each([
+    ['sort=-cvss_score', undefined],
+    ['sort=created_at', undefined],
+    ['sort=cve_id&q=cve-2021', 'cve-2021'],
+  ])('%s answers for the inventory swapped in, not the one collected behind it', async (search, q) => {
+    const swapped = await Store.open();
+    try {
+      const organization = swapped.write((writes) => {
+        const inserted = swapped.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
+        writes.replace(inserted.inventoryId, inventory);
+        return inserted;
+      });
+      // Staged as a full sync stages it: quietly, under an inventory nobody points at.
+      const staged = swapped.inventories.stage();
+      swapped.write((writes) => writes.replace(staged, next), { keepDerived: true });
+      // Every look at the clock finds a slice's time gone: the computation pauses at every chunk.
+      let now = 0;
+      vi.spyOn(performance, 'now').mockImplementation(() => (now += sliceMs));
+      // The request's computation starts on the current inventory and pauses at its first chunk;
+      // then the swap, and the collection of the replaced inventory, whose deletes keep the version.
+      const pending = swapped.console.listIds(organization.rowId, 'findings', query(`${search}&limit=3`));
+      swapped.write(() => swapped.organizations.setInventory(organization.rowId, staged));
+      swapped.inventories.release(staged);
+      const collected = swapped.inventories.collect();
+      const page = await pending;
+      const sort = new URLSearchParams(search).get('sort')!;
+      expect(page).toEqual({ ids: expected(sort, q).slice(0, 3), total: expected(sort, q).length });
+      await collected;
+      expect(swapped.inventories.orphans()).toEqual([]);
+    } finally {
+      swapped.close();
     }
   });
 });

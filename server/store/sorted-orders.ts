@@ -4,6 +4,7 @@ import type { ListSort } from '../../contracts/list-queries.js';
 import { type Conditions, sortExpression } from './collection-tables.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
+import { type ShownInventory, checkStillShown } from './inventory-ids.js';
 import { sortInSlices } from './sort-in-slices.js';
 import { TimeSlices } from './time-slices.js';
 
@@ -21,11 +22,11 @@ export interface ListSearch {
 }
 
 /**
- * A list to sort: its organization, collection and table, the WHERE clause of its filters, and
- * a search whose rows the filters narrow.
+ * A list to sort: its organization and the inventory it showed when the list was asked for,
+ * collection and table, the WHERE clause of its filters (over that inventory), and a search
+ * whose rows the filters narrow.
  */
-export interface SortableList<C extends CollectionName = CollectionName> {
-  orgRowId: number;
+export interface SortableList<C extends CollectionName = CollectionName> extends ShownInventory {
   collection: C;
   table: string;
   where: Conditions;
@@ -63,7 +64,7 @@ const rowsBetweenLooks = 16_384;
  * reads the ascending array backwards, so both share one entry.
  *
  * Sorting a million rows by (value, id) in SQLite costs seconds, most of it comparing the
- * 36-character ids. Instead the organization's rows are read once in id order (its unique
+ * 36-character ids. Instead the inventory's rows are read once in id order (its unique
  * (org_id, id) index, no sort; kept like the orders), the matching rows' values are read in seq
  * order, their distinct values are sorted, and a counting sort by value rank over the rows in id
  * order yields the order, ties in id order. All of it runs in chunks (keyset ranges of
@@ -106,13 +107,15 @@ export class SortedOrders {
     ) as string[];
   }
 
-  /** The seqs of the organization's rows in id order, read along its (org_id, id) index a chunk at a time. */
-  private idOrder(table: string, orgRowId: number): Promise<Int32Array> {
-    return this.orders.settled(`${table}|id|${orgRowId}`, async (checkpoint) => {
+  /** The seqs of the inventory's rows in id order, read along its (org_id, id) index a chunk at a time. */
+  private idOrder(table: string, shown: ShownInventory): Promise<Int32Array> {
+    const { inventoryId } = shown;
+    return this.orders.settled(`${table}|id|${inventoryId}`, async (checkpoint) => {
+      checkStillShown(this.db, shown);
       const slices = new TimeSlices(checkpoint);
       const chunks: Int32Array[] = [];
       for (let after = ''; ; ) {
-        const seqs = this.db.column(`SELECT seq FROM ${table} WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`, [orgRowId, after, rowsPerChunk]) as number[];
+        const seqs = this.db.column(`SELECT seq FROM ${table} WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`, [inventoryId, after, rowsPerChunk]) as number[];
         if (seqs.length > 0) chunks.push(Int32Array.from(seqs));
         if (seqs.length < rowsPerChunk) break;
         after = this.db.value(`SELECT id FROM ${table} WHERE seq = ?`, [seqs.at(-1)!]) as string;
@@ -163,8 +166,11 @@ export class SortedOrders {
   }
 
   private order<C extends CollectionName>(list: SortableList<C>, key: SortKey<C>): Promise<Int32Array> {
-    const { orgRowId, collection, table, where, search } = list;
+    const { collection, table, where, search } = list;
     return this.orders.settled(`${table}|${key}|${where.key}${search ? `|q=${search.key}` : ''}`, async (checkpoint) => {
+      // `where` reads the inventory the list was asked for: a computation started again after a
+      // sync's swap must not read on in the one being collected.
+      checkStillShown(this.db, list);
       // What this order is computed from, each of the data as it is now: check after each that
       // it is still the data this order started on.
       const searched = search && (await search.rows());
@@ -179,7 +185,7 @@ export class SortedOrders {
         }
         return concatenated(chunks);
       }
-      const idOrder = await this.idOrder(table, orgRowId);
+      const idOrder = await this.idOrder(table, list);
       checkpoint();
       const expression = sortExpression(collection, key);
       // Each matching row's value as an index into `distinct`, in seq order.
@@ -212,15 +218,21 @@ export class SortedOrders {
       }
 
       // A counting sort: rows per value rank, then the rows in id order dealt to their rank's place.
+      // Ranks are indexed from the inventory's lowest seq: every full sync stages its rows above
+      // the last ones, so seqs climb with each sync while an inventory spans about its row count.
+      let minSeq = Number.MAX_SAFE_INTEGER;
       let maxSeq = 0;
-      for (const seq of idOrder) maxSeq = Math.max(maxSeq, seq);
-      const rankOfSeq = new Int32Array(maxSeq + 1).fill(-1);
+      for (const seq of idOrder) {
+        minSeq = Math.min(minSeq, seq);
+        maxSeq = Math.max(maxSeq, seq);
+      }
+      const rankOfSeq = new Int32Array(Math.max(0, maxSeq - minSeq + 1)).fill(-1);
       const starts = new Int32Array(values.length + 1);
       for (const [chunk, seqs] of matching.entries()) {
         const indexes = valueIndexes[chunk]!;
         for (let i = 0; i < seqs.length; i++) {
           const rank = rankOfValue[indexes[i]!]!;
-          rankOfSeq[seqs[i]!] = rank;
+          rankOfSeq[seqs[i]! - minSeq] = rank;
           starts[rank + 1]!++;
         }
         await slices.pause();
@@ -229,7 +241,7 @@ export class SortedOrders {
       const order = new Int32Array(starts[values.length]!);
       for (let i = 0; i < idOrder.length; i++) {
         if (i % rowsBetweenLooks === 0) await slices.pause();
-        const rank = rankOfSeq[idOrder[i]!]!;
+        const rank = rankOfSeq[idOrder[i]! - minSeq]!;
         if (rank >= 0) order[starts[rank]!++] = idOrder[i]!;
       }
       return order;

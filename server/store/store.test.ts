@@ -25,7 +25,7 @@ async function storeWithOrganization(dataDir: string) {
   const store = await Store.open({ dataDir, command: 'test' });
   const organization = store.write((writes) => {
     const created = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
-    writes.replace(created.rowId, inventory);
+    writes.replace(created.inventoryId, inventory);
     return created;
   });
   return { store, organization };
@@ -60,7 +60,7 @@ describe('Store', () => {
     const store = await Store.open();
     const organization = store.write((writes) => {
       const created = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
-      writes.replace(created.rowId, inventory);
+      writes.replace(created.inventoryId, inventory);
       return created;
     });
     const internals = store as unknown as { db: { value(sql: string): unknown } };
@@ -69,7 +69,7 @@ describe('Store', () => {
     expect(internals.db.value('SELECT count(*) FROM cves')).toBe(distinctCves);
     expect(internals.db.value('SELECT count(*) FROM finding_texts')).toBe(distinctTexts);
     expect(distinctTexts).toBeLessThan(inventory.findings.length / 5);
-    store.write((writes) => writes.deleteAll(organization.rowId));
+    store.write((writes) => writes.deleteAll(organization.inventoryId));
     store.write((writes) => writes.dropUnusedTexts());
     expect(internals.db.value('SELECT count(*) FROM finding_texts')).toBe(0);
     store.close();
@@ -81,7 +81,7 @@ describe('Store', () => {
     const before = fs.readFileSync(dataDirectoryFiles(dataDir).database);
     expect(() =>
       store.write((writes) => {
-        writes.replace(organization.rowId, { endpoints: [], remediationTargets: [], scopes: [], findings: [] });
+        writes.replace(organization.inventoryId, { endpoints: [], remediationTargets: [], scopes: [], findings: [] });
         throw new Error('interrupted');
       }),
     ).toThrow('interrupted');
@@ -126,6 +126,28 @@ describe('Store', () => {
     expect(fs.existsSync(dataDirectoryFiles(dataDir).lock)).toBe(false);
   });
 
+  it('gives the organizations of a schema 2 file their row id as their inventory id', async () => {
+    const dataDir = newDataDir();
+    const { store, organization } = await storeWithOrganization(dataDir);
+    const page = store.inventory.list(organization.rowId, 'findings', { limit: 100, offset: 0 });
+    // Back to schema 2, where org_id held the organization's row id.
+    (store as unknown as { db: { exec(sql: string): void } }).db.exec(`
+      UPDATE findings SET org_id = ${organization.rowId}; UPDATE endpoints SET org_id = ${organization.rowId};
+      UPDATE remediation_targets SET org_id = ${organization.rowId}; UPDATE scopes SET org_id = ${organization.rowId};
+      DROP INDEX organizations_inventory; DROP INDEX findings_text; DROP INDEX findings_cve;
+      CREATE INDEX findings_cve ON findings (org_id, cve_ref);
+      ALTER TABLE organizations DROP COLUMN inventory_id; PRAGMA user_version = 2;`);
+    store.close();
+    const reopened = await Store.open({ dataDir, command: 'test' });
+    try {
+      expect(reopened.organizations.bySlug('acme')?.inventoryId).toBe(organization.rowId);
+      expect(reopened.inventory.list(organization.rowId, 'findings', { limit: 100, offset: 0 })).toEqual(page);
+      expect(reopened.inventories.orphans()).toEqual([]);
+    } finally {
+      reopened.close();
+    }
+  });
+
   it('refuses a database written by a newer schema, without touching it', async () => {
     const dataDir = newDataDir();
     const { store } = await storeWithOrganization(dataDir);
@@ -154,7 +176,7 @@ describe('database file', () => {
       if (reserveBytes > 0) expect((await readDatabaseFile(file, reserveBytes))!.length).toBe(fs.statSync(file).size + reserveBytes);
       const store = await Store.open({ dataDir, command: 'test', reserveBytes });
       const organization = store.organizations.bySlug('acme')!;
-      store.write((writes) => writes.replace(organization.rowId, bulk));
+      store.write((writes) => writes.replace(organization.inventoryId, bulk));
       store.close();
       const reopened = await Store.open({ dataDir, command: 'test', readOnly: true });
       const findings = reopened.inventory.list(organization.rowId, 'findings', { limit: 1, offset: 0 }).total;

@@ -6,6 +6,7 @@ import { DashboardAggregates } from './dashboard-aggregates.js';
 import { dataDirectoryFiles } from './data-directory.js';
 import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
 import { Database } from './database.js';
+import { Inventories } from './inventories.js';
 import { InventoryReads } from './inventory-reads.js';
 import { InventoryWrites } from './inventory-writes.js';
 import { ListTotals } from './list-totals.js';
@@ -34,6 +35,14 @@ export interface WriteOptions {
    * with the next write, once each and without an fsync of their own. Default true.
    */
   durable?: boolean;
+  /**
+   * The write changes nothing a value derived from the data is read from: rows of an inventory
+   * no organization points at (a full sync's staged pages, a collection's deletes), or a sync's
+   * record. The store's version then stays, and so do the caches derived from it: a computation
+   * in chunks (coverage, the dashboard, a CSV export) is not started again at every page a
+   * sync stages.
+   */
+  keepDerived?: boolean;
 }
 
 /**
@@ -54,6 +63,8 @@ export class Store {
   readonly coverage: ScopeCoverage;
   /** What the store remembers of replicas' syncs; written inside {@link Store.write}. */
   readonly sync: SyncRecords;
+  /** Inventory ids, staging and the background collection of inventories nobody points at. */
+  readonly inventories: Inventories;
   private readonly inventoryWrites: InventoryWrites;
   private closed = false;
 
@@ -62,7 +73,12 @@ export class Store {
     private readonly lock: DataDirectoryLock | undefined,
     readonly readOnly: boolean,
   ) {
-    this.organizations = new OrganizationRecords(db);
+    this.inventories = new Inventories(
+      db,
+      (work) => this.write(work, { keepDerived: true, durable: false }),
+      () => !this.closed,
+    );
+    this.organizations = new OrganizationRecords(db, this.inventories);
     this.apiKeys = new ApiKeyRecords(db);
     const totals = new ListTotals(db);
     this.inventory = new InventoryReads(db, totals);
@@ -96,13 +112,22 @@ export class Store {
   }
 
   /**
-   * Applies `work` as one transaction and makes it durable (its pages appended to the change
-   * log and fsynced) before returning. `work` receives the writer of inventory rows;
+   * Applies `work` as one transaction and, unless `options.durable` is false, makes it durable
+   * (its pages appended to the change log and fsynced) before returning. `work` receives the writer of inventory rows;
    * organization and key records are written through their own objects.
    */
   write<T>(work: (inventory: InventoryWrites) => T, options: WriteOptions = {}): T {
     if (this.readOnly) throw new Error('This store was opened read-only');
-    return this.db.transaction(() => work(this.inventoryWrites), { durable: options.durable });
+    return this.db.transaction(() => work(this.inventoryWrites), { durable: options.durable, keepVersion: options.keepDerived });
+  }
+
+  /**
+   * The bytes of the database's pages, and of those among them that are free (left by deletes,
+   * filled again before the file grows): what a bulk load measures its growth by.
+   */
+  pageBytes(): { bytes: number; freeBytes: number } {
+    const pageSize = Number(this.db.value('PRAGMA page_size'));
+    return { bytes: Number(this.db.value('PRAGMA page_count')) * pageSize, freeBytes: Number(this.db.value('PRAGMA freelist_count')) * pageSize };
   }
 
   /**

@@ -4,12 +4,30 @@ import { type RawPage, fetchPage } from './remote-pages.js';
 import { type CollectionName, collectionSchemas, collections } from '../../contracts/collections.js';
 import { SyncFailedError } from './sync-errors.js';
 import type { SyncPolicy } from './sync-policy.js';
+import { skippedIdsKept } from '../store/sync-records.js';
 
-/** A collection as pulled: valid items, and what was skipped as invalid. */
-export interface PulledCollection<C extends CollectionName> {
-  items: Inventory[C];
+/**
+ * Where a pulled collection goes, a page at a time in the remote's order: staged in the store
+ * by a full sync, kept in memory by an incremental one.
+ */
+export interface CollectionSink<C extends CollectionName> {
+  /**
+   * Takes the next page's valid items, and the ids of its invalid ones; answers an id it held
+   * already (the remote's data shifted under the paging), or undefined.
+   */
+  add(items: Inventory[C][number][], invalidIds: string[]): Promise<string | undefined> | string | undefined;
+  /** Takes in what it still holds once the last page was added; answers as {@link add} does. */
+  end(): Promise<string | undefined> | string | undefined;
+  /** Forgets everything added: the collection is read again from the start. */
+  discard(): Promise<void> | void;
+}
+
+/** What pulling a collection found, besides the items its sink took. */
+export interface PulledCollection {
+  /** Valid items the sink took. */
+  count: number;
   skippedCount: number;
-  /** Ids of the skipped items that had one. */
+  /** Ids of the skipped items that had one, the first {@link skippedIdsKept}. */
   skippedIds: string[];
 }
 
@@ -27,18 +45,20 @@ export interface PullOptions {
 class ShiftedError extends Error {}
 
 /**
- * Pages through one collection and validates every item. When the remote's data shifts under
- * the paging (the total changes, an id comes twice, fewer items than the total arrive) the
- * whole collection is read again, a bounded number of times.
+ * Pages through one collection, validates every item and hands each page to `sink` in the
+ * remote's order. When the remote's data shifts under the paging (the total changes, an id
+ * comes twice, fewer items than the total arrive) the sink forgets what it took and the whole
+ * collection is read again, a bounded number of times.
  */
-export async function pullCollection<C extends CollectionName>(collection: C, options: PullOptions): Promise<PulledCollection<C>> {
+export async function pullCollection<C extends CollectionName>(collection: C, sink: CollectionSink<C>, options: PullOptions): Promise<PulledCollection> {
   let reason = '';
   for (let attempt = 1; attempt <= options.policy.collectionAttempts; attempt++) {
     try {
-      return await pullOnce(collection, options);
+      return await pullOnce(collection, sink, options);
     } catch (error) {
       if (!(error instanceof ShiftedError)) throw error;
       reason = error.message;
+      await sink.discard();
     }
   }
   throw new SyncFailedError(
@@ -46,79 +66,83 @@ export async function pullCollection<C extends CollectionName>(collection: C, op
   );
 }
 
-async function pullOnce<C extends CollectionName>(collection: C, options: PullOptions): Promise<PulledCollection<C>> {
+async function pullOnce<C extends CollectionName>(collection: C, sink: CollectionSink<C>, options: PullOptions): Promise<PulledCollection> {
   const { v1Path: path } = collections[collection];
   const schema = collectionSchemas[collection].input;
   const since = options.updatedSince === undefined ? '' : `&updatedSince=${encodeURIComponent(options.updatedSince)}`;
   const fetchAt = (offset: number) =>
     fetchPage(options.remote, `${path}?limit=${options.policy.pageSize}&offset=${offset}${since}`, options.policy, options.signal);
-  const seen = new Set<string>();
+  // Only the invalid items' ids are remembered here: the sink finds a valid id that comes twice
+  // (the store's unique index, for a million findings), so no set of every id is held.
+  const skippedSeen = new Set<string>();
   const skippedIds: string[] = [];
   let skippedCount = 0;
+  let count = 0;
   let fetched = 0;
 
-  const accept = (page: RawPage): Inventory[C][number][] => {
+  const take = async (page: RawPage, total: number): Promise<void> => {
     const items: Inventory[C][number][] = [];
+    const invalidIds: string[] = [];
     for (const raw of page.data) {
       const rawId = (raw as { id?: unknown } | null)?.id;
       const id = typeof rawId === 'string' ? rawId.toLowerCase() : undefined;
-      if (id !== undefined) {
-        if (seen.has(id)) throw new ShiftedError(`the id ${id} came twice`);
-        seen.add(id);
-      }
+      if (id !== undefined && skippedSeen.has(id)) throw new ShiftedError(`the id ${id} came twice`);
       const parsed = schema.safeParse(raw);
       if (parsed.success) items.push(parsed.data);
       else {
         skippedCount++;
-        if (id !== undefined) skippedIds.push(id);
+        if (id === undefined) continue;
+        skippedSeen.add(id);
+        invalidIds.push(id);
+        if (skippedIds.length < skippedIdsKept) skippedIds.push(id);
       }
     }
+    // An invalid item of this page may repeat a valid one before it in the page.
+    const early = items.find((item) => skippedSeen.has(item.id.toLowerCase()));
+    if (early) throw new ShiftedError(`the id ${early.id.toLowerCase()} came twice`);
+    const repeated = await sink.add(items, invalidIds);
+    if (repeated !== undefined) throw new ShiftedError(`the id ${repeated} came twice`);
+    count += items.length;
     fetched += page.data.length;
-    return items;
+    options.onPage?.(fetched, total);
   };
 
   // The first page tells the total and the remote's page size (it may cap below ours).
   const first = await fetchAt(0);
   const { total } = first;
   const stride = first.data.length;
-  const pages = [accept(first)];
-  options.onPage?.(fetched, total);
   if (stride === 0 && total > 0) throw new ShiftedError(`the list ended after 0 of ${total} items`);
   if (stride > total) throw new ShiftedError(`${stride} items arrived where the total said ${total}`);
+  await take(first, total);
   const offsets: number[] = [];
   for (let offset = stride; offset < total; offset += stride) offsets.push(offset);
 
-  // Several pages in flight: a remote's answer time, not our work, bounds a sync.
-  const rest = await inParallel(offsets, options.policy.parallelPages, async (offset) => {
+  const fetchChecked = async (offset: number): Promise<RawPage> => {
     const page = await fetchAt(offset);
     if (page.total !== total) throw new ShiftedError(`the total went from ${total} to ${page.total}`);
     const expected = Math.min(stride, total - offset);
     if (page.data.length < expected) throw new ShiftedError(`the list ended after ${offset + page.data.length} of ${total} items`);
     if (page.data.length > expected) throw new ShiftedError(`more items arrived than the total of ${total}`);
-    const items = accept(page);
-    options.onPage?.(fetched, total);
-    return items;
-  });
-  pages.push(...rest);
-  return { items: pages.flat() as Inventory[C], skippedCount, skippedIds };
-}
-
-/** Runs `work` on every input with at most `width` at a time; the first failure stops the rest. */
-async function inParallel<T, R>(inputs: readonly T[], width: number, work: (input: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(inputs.length);
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < inputs.length) {
-      const index = next++;
-      try {
-        results[index] = await work(inputs[index]!);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
+    return page;
   };
-  await Promise.all(Array.from({ length: Math.min(width, inputs.length) }, worker));
-  return results;
+  // Several pages in flight, so that a remote's answer time, not our work, bounds a sync; they
+  // are taken in order, and no more than `parallelPages` are requested ahead of the one taken,
+  // so that at most that many pages wait in memory.
+  const ahead: Promise<RawPage>[] = [];
+  let next = 0;
+  const request = () => {
+    const page = fetchChecked(offsets[next++]!);
+    // Awaited in turn below; one that fails after an earlier failure is not an unhandled rejection.
+    page.catch(() => undefined);
+    ahead.push(page);
+  };
+  while (ahead.length < options.policy.parallelPages && next < offsets.length) request();
+  while (ahead.length > 0) {
+    const page = await ahead.shift()!;
+    if (next < offsets.length) request();
+    await take(page, total);
+  }
+  const repeated = await sink.end();
+  if (repeated !== undefined) throw new ShiftedError(`the id ${repeated} came twice`);
+  return { count, skippedCount, skippedIds };
 }

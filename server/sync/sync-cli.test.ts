@@ -218,5 +218,14 @@ describe('a sync killed at random moments', () => {
     }
     // Both outcomes happen: the kills land before and after the commit.
     expect(Math.min(outcomes.previous, outcomes.next), JSON.stringify(outcomes)).toBeGreaterThan(0);
+
+    // What the killed syncs staged, and the inventories they replaced, go with the next sync.
+    await runSync();
+    const store = await Store.open({ dataDir, readOnly: true });
+    try {
+      expect(store.inventories.orphans()).toEqual([]);
+    } finally {
+      store.close();
+    }
   }, 600_000);
 });

@@ -1,14 +1,15 @@
 import type { RemoteTenant } from '../remote/remote-tenant.js';
-import type { Inventory } from '../../contracts/inventory.js';
 import type { Organization } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
 import type { SyncCounts, SyncProgress } from '../../contracts/console/sync.js';
 import type { SyncMode } from '../../contracts/enums.js';
-import { skippedIdsKept } from '../store/sync-records.js';
+import { type SyncSuccess, skippedIdsKept } from '../store/sync-records.js';
 import { remoteHonoursUpdatedSince } from './probe-updated-since.js';
-import { pullCollection } from './pull-collection.js';
+import { type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
+import { PulledChanges, TooManyChanges } from './pulled-changes.js';
 import { fetchPage } from './remote-pages.js';
-import { collections } from '../../contracts/collections.js';
+import { collections, type CollectionName } from '../../contracts/collections.js';
+import { StagedInventory } from './staged-inventory.js';
 import { syncOrder } from './sync-collections.js';
 import { SyncFailedError } from './sync-errors.js';
 import { type SyncPolicy, defaultSyncPolicy } from './sync-policy.js';
@@ -34,10 +35,16 @@ export interface SyncOptions {
   onProgress?: (progress: SyncProgress) => void;
 }
 
+/** Pulls one collection somewhere: into the staged inventory, or the changes in memory. */
+type Pull = (collection: CollectionName, options: PullOptions) => Promise<PulledCollection>;
+
 /**
- * Syncs a replica organization from its remote tenant: pulls the four collections (only the
- * changes when the remote honours `updatedSince` and a full sync is not due), then writes them
- * in one transaction with the sync state. A failure leaves the replica as it was and records why.
+ * Syncs a replica organization from its remote tenant. A full sync stages the four collections
+ * in the store page by page under a new inventory and then points the organization at it in
+ * one small transaction with the sync state (staged-inventory.ts); an incremental one (the
+ * remote honours `updatedSince` and no full sync is due) pulls only the changes and merges them
+ * in one transaction. A failure leaves the replica as it was and records why; what it staged
+ * is left to collection (`store.inventories.collect()`, which the caller runs).
  */
 export async function syncOrganization(store: Store, organization: Organization, remote: RemoteTenant, options: SyncOptions = {}): Promise<SyncReport> {
   const policy = { ...defaultSyncPolicy, ...options.policy };
@@ -46,9 +53,9 @@ export async function syncOrganization(store: Store, organization: Organization,
   const previous = store.sync.get(organization.rowId);
   const report = (progress: Omit<SyncProgress, 'org'>) => options.onProgress?.({ org: organization.slug, ...progress });
   let mode: SyncMode | undefined;
+  let staged: StagedInventory | undefined;
 
-  const pullAll = async (updatedSince: string | undefined) => {
-    const inventory: Inventory = { endpoints: [], remediationTargets: [], scopes: [], findings: [] };
+  const pullAll = async (pull: Pull, updatedSince: string | undefined) => {
     const counts: SyncCounts = { endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 };
     const skippedIds: string[] = [];
     let skippedCount = 0;
@@ -56,13 +63,14 @@ export async function syncOrganization(store: Store, organization: Organization,
       const currentMode = mode;
       report({ mode, phase: 'fetching', collection, fetched: 0, total: 0 });
       const onPage = (fetched: number, total: number) => report({ mode: currentMode, phase: 'fetching', collection, fetched, total });
-      const pulled = await pullCollection(collection, { remote, policy, updatedSince, signal, onPage });
-      (inventory[collection] as unknown[]) = pulled.items;
-      counts[collection] = pulled.items.length;
+      const pulled = await pull(collection, { remote, policy, updatedSince, signal, onPage });
+      counts[collection] = pulled.count;
       skippedCount += pulled.skippedCount;
       skippedIds.push(...pulled.skippedIds);
     }
-    return { inventory, counts, skippedCount, skippedIds };
+    report({ mode, phase: 'writing', fetched: 0, total: 0 });
+    signal?.throwIfAborted();
+    return { counts, skippedCount, skippedIds };
   };
 
   try {
@@ -70,27 +78,28 @@ export async function syncOrganization(store: Store, organization: Organization,
     const fullDue = options.full || previous.lastSuccessStartedAt === null || previous.incrementalsSinceFull >= policy.fullSyncEvery;
     const honours = await remoteHonoursUpdatedSince(remote, policy, signal);
     mode = !fullDue && honours ? 'incremental' : 'full';
-    const incremental = mode === 'incremental';
-    const totals = incremental ? await remoteTotals(remote, policy, signal) : undefined;
-    const since = incremental ? new Date(Date.parse(previous.lastSuccessStartedAt!) - policy.incrementalMarginMs).toISOString() : undefined;
-    const { inventory, ...outcome } = await pullAll(since);
-    report({ mode, phase: 'writing', fetched: 0, total: 0 });
-    signal?.throwIfAborted();
-    const success = { startedAt, finishedAt: new Date().toISOString(), mode, remoteHonoursUpdatedSince: honours, ...outcome };
-    store.write((writes) => {
-      if (!store.organizations.byRowId(organization.rowId)) throw new SyncFailedError(`The organization "${organization.slug}" was removed during the sync`);
-      if (!incremental) writes.replace(organization.rowId, inventory);
-      else {
-        writes.merge(organization.rowId, inventory);
-        // More rows here than the remote has: something was deleted there. Undo, and sync in full.
-        const counts = writes.counts(organization.rowId);
-        if (syncOrder.some((collection) => counts[collection] > totals![collection])) throw new DeletionsFound();
-      }
-      store.sync.recordSuccess(organization.rowId, success);
+    const succeeded = (outcome: Awaited<ReturnType<typeof pullAll>>): SyncSuccess => ({
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      mode: mode!,
+      remoteHonoursUpdatedSince: honours,
+      ...outcome,
     });
+    let success: SyncSuccess;
+    if (mode === 'incremental') {
+      const totals = await remoteTotals(remote, policy, signal);
+      const since = new Date(Date.parse(previous.lastSuccessStartedAt!) - policy.incrementalMarginMs).toISOString();
+      const changes = new PulledChanges(policy.incrementalMaxItems);
+      success = succeeded(await pullAll((collection, pullOptions) => pullCollection(collection, changes.sink(collection), pullOptions), since));
+      await applyChanges(store, organization, changes, totals, success);
+    } else {
+      const inventory = (staged = new StagedInventory(store));
+      success = succeeded(await pullAll((collection, pullOptions) => inventory.pull(collection, pullOptions), undefined));
+      inventory.swap(organization, success);
+    }
     return { org: organization.slug, ...success, skippedIds: success.skippedIds.slice(0, skippedIdsKept) };
   } catch (error) {
-    if (error instanceof DeletionsFound) return syncOrganization(store, organization, remote, { ...options, full: true });
+    if (error instanceof DeletionsFound || error instanceof TooManyChanges) return syncOrganization(store, organization, remote, { ...options, full: true });
     const failure =
       error instanceof SyncFailedError
         ? error
@@ -98,10 +107,45 @@ export async function syncOrganization(store: Store, organization: Organization,
             cause: error,
           });
     if (store.organizations.byRowId(organization.rowId)) {
-      store.write(() => store.sync.recordFailure(organization.rowId, { startedAt, mode: mode ?? 'full', error: failure.message }));
+      store.write(() => store.sync.recordFailure(organization.rowId, { startedAt, mode: mode ?? 'full', error: failure.message }), { keepDerived: true });
     }
     throw failure;
+  } finally {
+    staged?.release();
   }
+}
+
+/**
+ * Applies an incremental sync's changes in one transaction with its record: all of them or none
+ * (a merge half applied would show readers a mix). Finding nothing new (the margin brings back
+ * what the last sync merged: those are left out), it writes the record alone, keeping the
+ * caches derived from the data. Rows beyond the remote's totals mean the remote deleted some:
+ * {@link DeletionsFound}, and a full sync instead.
+ */
+async function applyChanges(store: Store, organization: Organization, changes: PulledChanges, totals: SyncCounts, success: SyncSuccess): Promise<void> {
+  await changes.dropUnchanged((collection, items) => store.inventory.unchanged(organization.rowId, collection, items));
+  // The counts come from the list totals' cache, kept while the data does not change.
+  const before = store.inventory.counts(organization.rowId);
+  const beyondTotals = (added: SyncCounts) => syncOrder.some((collection) => before[collection] + added[collection] > totals[collection]);
+  const stillThere = () => {
+    const current = store.organizations.byRowId(organization.rowId);
+    if (!current) throw new SyncFailedError(`The organization "${organization.slug}" was removed during the sync`);
+    return current;
+  };
+  if (changes.count === 0) {
+    if (beyondTotals({ endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 })) throw new DeletionsFound();
+    store.write(() => {
+      stillThere();
+      store.sync.recordSuccess(organization.rowId, success);
+    }, { keepDerived: true });
+    return;
+  }
+  store.write((writes) => {
+    const added = writes.merge(stillThere().inventoryId, changes.inventory);
+    // Rolled back by the throw: the merge is undone.
+    if (beyondTotals(added)) throw new DeletionsFound();
+    store.sync.recordSuccess(organization.rowId, success);
+  });
 }
 
 /** An incremental sync found rows the remote no longer has; the transaction rolls back. */

@@ -16,6 +16,11 @@ export interface SyncPolicy {
   fullSyncEvery: number;
   /** Subtracted from the last success's start for incremental syncs: clock skew and slow commits. */
   incrementalMarginMs: number;
+  /**
+   * Most changes an incremental sync holds in memory and merges in one transaction; past it the
+   * sync turns full, which stages page by page (about 100 MB of findings at the default).
+   */
+  incrementalMaxItems: number;
   /** Page size: the largest the v1 API allows. */
   pageSize: number;
   /** Pages of a collection requested at the same time. */
@@ -32,6 +37,7 @@ export const defaultSyncPolicy: SyncPolicy = {
   collectionAttempts: 3,
   fullSyncEvery: 10,
   incrementalMarginMs: 10 * 60_000,
+  incrementalMaxItems: 50_000,
   pageSize: 100,
   parallelPages: 4,
 };

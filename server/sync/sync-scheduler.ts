@@ -49,10 +49,12 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
 
   /**
    * Starts the background interval, and syncs at once the replicas whose last attempt is older
-   * than one interval (the app was closed meanwhile).
+   * than one interval (the app was closed meanwhile). First it collects what an earlier process
+   * left behind (a sync interrupted with it, a removal not finished), in the background.
    */
   start(): void {
     if (this.timer || this.abort.signal.aborted) return;
+    this.collect();
     const interval = this.options.intervalMs ?? defaultSyncIntervalMs;
     this.timer = setInterval(() => void this.syncAll(), interval);
     this.timer.unref();
@@ -92,6 +94,9 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
       this.running.delete(slug);
       this.progress.delete(slug);
       this.cancels.delete(slug);
+      // The inventory a full sync replaced, or what a failed one staged; the next start does it
+      // when the scheduler stops.
+      if (!this.abort.signal.aborted) this.collect();
     });
     this.running.set(slug, promise);
     return promise;
@@ -108,6 +113,7 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
       await running.catch(() => undefined);
     }
     remove();
+    this.collect();
     this.emit('disconnected', { org: slug });
   }
 
@@ -147,6 +153,16 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
       this.emit('failed', { org: slug, error: message });
       throw error;
     }
+  }
+
+  /**
+   * Deletes, in the background, the inventories nobody points at (store/inventories.ts): a
+   * chunk per write, so that requests keep being answered.
+   */
+  private collect(): void {
+    this.options.store.inventories.collect().catch((error: unknown) => {
+      this.options.log?.(`Collecting replaced inventories failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
   }
 
   private replica(slug: string): Organization {

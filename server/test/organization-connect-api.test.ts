@@ -58,6 +58,7 @@ describe('POST /app/organizations', () => {
     expect(response.body).toMatchObject({ slug: 'acme', name: 'Acme Corp', kind: 'replica', isDemo: false, remoteUrl: remote.url });
     expect(JSON.stringify(response.body)).not.toContain(remote.apiKey);
     expect(Object.keys(response.body)).not.toContain('rowId');
+    expect(Object.keys(response.body)).not.toContain('inventoryId');
 
     const organization = server.store.organizations.bySlug('acme')!;
     expect(server.store.organizations.sealedSecret(organization.rowId, 'remote_key')?.toString()).not.toContain(remote.apiKey);

@@ -60,8 +60,10 @@ export function registerOrgsCommands(program: Command): void {
     .requiredOption('--slug <slug>', 'the organization')
     .option('--data-dir <dir>', 'data directory')
     .action(async (options: { slug: string; dataDir?: string }) => {
-      await withStore(resolveDataDir(options.dataDir), { command: 'remediation-console orgs remove' }, (store) => {
+      await withStore(resolveDataDir(options.dataDir), { command: 'remediation-console orgs remove' }, async (store) => {
         removeOrganization(store, options.slug);
+        // Its rows go now, a chunk per write; interrupted, the next serve or sync finishes it.
+        await store.inventories.collect();
         console.log(`Removed organization "${options.slug}".`);
       });
     });

@@ -25,6 +25,7 @@ export function registerSyncCommand(program: Command): void {
         }
         if (organizations.length === 0) {
           console.log('No replica organizations to sync: connect one with "orgs connect".');
+          await store.inventories.collect();
           return;
         }
         const failures: string[] = [];
@@ -48,6 +49,9 @@ export function registerSyncCommand(program: Command): void {
             failures.push(`sync of "${organization.slug}" failed: ${error.message}`);
           }
         }
+        // The inventories the full syncs replaced, what failed ones staged, and what an earlier
+        // process left: a chunk per write, before the store closes.
+        await store.inventories.collect();
         if (failures.length > 0) throw new SyncFailedError(failures.join('\n'));
       });
     });

@@ -24,8 +24,8 @@ import { registerConsoleOperation, registerOrganizationOperation } from '../open
 import { type OpenApiRouteRegistrar, errorResponse, jsonResponse } from '../openapi/responses.js';
 import { organizationOf, resolveOrganization } from './organization-param.js';
 
-/** An organization as the console sees it: never a secret, never the internal row id. */
-export function consoleOrganization({ rowId: _rowId, certificatePem: _pem, ...organization }: Organization): ConsoleOrganization {
+/** An organization as the console sees it: never a secret, never the internal row and inventory ids. */
+export function consoleOrganization({ rowId: _rowId, inventoryId: _inventoryId, certificatePem: _pem, ...organization }: Organization): ConsoleOrganization {
   return organization;
 }
 

@@ -35,7 +35,7 @@ export async function startConsoleTestServer(
   const created = orgs.map(({ slug, inventory }) =>
     store.write((writes) => {
       const organization = store.organizations.insert({ slug, name: `Test ${slug}`, kind: 'local' });
-      writes.replace(organization.rowId, inventory);
+      writes.replace(organization.inventoryId, inventory);
       return { organization, inventory, apiKey: store.apiKeys.create(organization.rowId, 'test').key };
     }),
   );

@@ -82,10 +82,10 @@ for (const [index, kind] of sequence.entries()) {
       store.write(() => store.organizations.setSealedSecret(org.rowId, 'enrollment_secret', crypto.randomBytes(48)));
       break;
     case 'sync':
-      store.write((writes) => writes.replace(org.rowId, variant(index)));
+      store.write((writes) => writes.replace(org.inventoryId, variant(index)));
       break;
     case 'merge':
-      store.write((writes) => writes.merge(org.rowId, changes(index)));
+      store.write((writes) => writes.merge(org.inventoryId, changes(index)));
       break;
     case 'remove':
       store.write(() => store.organizations.delete(orgs.pop()!.rowId));

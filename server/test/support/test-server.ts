@@ -50,7 +50,7 @@ export async function startTestServer(specs: TestOrganizationSpec[]): Promise<Te
   for (const { slug, inventory, enrollmentSecret = true } of specs) {
     const organization = await createLocalOrganization(store, sealer, { slug, name: `Test ${slug}`, enrollmentSecret });
     const apiKey = store.write((writes) => {
-      writes.replace(organization.rowId, inventory);
+      writes.replace(organization.inventoryId, inventory);
       return store.apiKeys.create(organization.rowId, 'test').key;
     });
     orgs.push({ organization, inventory, apiKey });

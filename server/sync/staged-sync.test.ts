@@ -1,0 +1,189 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { removeOrganization } from '../organizations/manage-organizations.js';
+import { keyFileSealer } from '../secrets/key-file-sealer.js';
+import { Store } from '../store/store.js';
+import { type FakeRemote, type FakeRemoteOptions, startFakeRemote } from '../test/support/fake-remote.js';
+import { smallInventory } from '../test/support/fixtures.js';
+import { sampleInventory } from '../test/support/sample-inventory.js';
+import { expectedLists, fastPolicy, replicaLists, storeWithReplica } from '../test/support/sync-fixtures.js';
+import { SyncFailedError } from './sync-errors.js';
+import { type SyncOptions, syncOrganization } from './sync-organization.js';
+import { SyncScheduler } from './sync-scheduler.js';
+
+const sizes = { endpoints: 30, targetsPerEndpoint: 3, findingsPerTarget: 3, scopes: 5 };
+const remotes: FakeRemote[] = [];
+const stores: Store[] = [];
+const folders: string[] = [];
+afterEach(async () => {
+  await Promise.all(remotes.splice(0).map((remote) => remote.close()));
+  for (const store of stores.splice(0)) store.close();
+  for (const folder of folders.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
+});
+
+async function setUp(options: Partial<FakeRemoteOptions> = {}) {
+  const remote = await startFakeRemote({ inventory: sampleInventory(sizes), ...options });
+  remotes.push(remote);
+  const { store, organization } = await storeWithReplica(remote.url);
+  stores.push(store);
+  const sync = (more: SyncOptions = {}) =>
+    syncOrganization(store, organization, { baseUrl: remote.url, apiKey: remote.apiKey }, { ...more, policy: { ...fastPolicy, ...more.policy } });
+  return { remote, store, organization, sync, lists: () => replicaLists(store, organization) };
+}
+
+/** The remote's next state: every endpoint renamed, a finding gone, one new. */
+function nextState(remote: FakeRemote): void {
+  const { inventory } = remote.options;
+  inventory.endpoints = inventory.endpoints.map((endpoint) => ({ ...endpoint, hostname: `next-${endpoint.hostname}` }));
+  inventory.findings = [...inventory.findings.slice(1), { ...inventory.findings[0]!, id: '00000003-0000-4000-8000-00000000abcd' }];
+}
+
+describe('a full sync stages its pages', () => {
+  it('shows readers the previous replica, complete, until the swap, and the new one after it; staging keeps the derived caches', async () => {
+    const { remote, store, sync, lists } = await setUp();
+    await sync();
+    const before = lists();
+    nextState(remote);
+    const seen: { lists: unknown; version: number }[] = [];
+    const version = store.version;
+    // Called between the sync's writes: when findings are requested, the other collections and
+    // the first findings page are staged already.
+    remote.options.fault = ({ collection, offset }) => {
+      if (collection === 'findings' && offset === 100) seen.push({ lists: lists(), version: store.version });
+      return undefined;
+    };
+    const report = await sync({ full: true });
+    expect(report.mode).toBe('full');
+    expect(seen).toEqual([{ lists: before, version }]);
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    expect(store.version).not.toBe(version);
+  });
+
+  it('leaves the previous replica when interrupted, and what it staged goes at the next collection', async () => {
+    const { remote, store, sync, lists } = await setUp();
+    await sync();
+    const before = lists();
+    nextState(remote);
+    const controller = new AbortController();
+    remote.options.fault = ({ collection, offset }) => {
+      if (collection === 'findings' && offset === 200) controller.abort(new SyncFailedError('The sync was interrupted'));
+      return undefined;
+    };
+    await expect(sync({ full: true, signal: controller.signal })).rejects.toThrow(/interrupted/);
+    expect(lists()).toEqual(before);
+    expect(store.inventories.orphans()).toHaveLength(1);
+    await store.inventories.collect();
+    expect(store.inventories.orphans()).toEqual([]);
+    expect(lists()).toEqual(before);
+  });
+
+  it('collects the inventory a full sync replaced, and leaves the new one', async () => {
+    const { remote, store, sync, lists } = await setUp();
+    await sync();
+    nextState(remote);
+    await sync({ full: true });
+    expect(store.inventories.orphans()).toHaveLength(1);
+    await store.inventories.collect();
+    expect(store.inventories.orphans()).toEqual([]);
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+  });
+
+  it('reserves room for the rest of a collection once its first items tell how much', async () => {
+    const { store, sync } = await setUp({ inventory: sampleInventory({ ...sizes, endpoints: 400 }) });
+    const reserve = vi.spyOn(store, 'reserve');
+    await sync();
+    // Findings (3,600) and targets (1,200) pass the sample and have more to come after it.
+    expect(reserve.mock.calls.length).toBeGreaterThanOrEqual(1);
+    expect(reserve.mock.calls[0]![0]).toBeGreaterThan(0);
+  });
+
+  it('puts pages that break the default order in it', async () => {
+    const inventory = sampleInventory(sizes);
+    // Every other findings page comes reversed, and the endpoints come newest first.
+    const { remote, sync, lists } = await setUp({
+      inventory,
+      fault: ({ collection, offset }) =>
+        collection === 'findings' && offset % 200 === 0 ? { page: (page) => ({ ...page, data: [...page.data].reverse() }) } : undefined,
+    });
+    await sync();
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    remote.options.order = 'newest-first';
+    nextState(remote);
+    await sync({ full: true });
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+  });
+});
+
+describe('an incremental sync', () => {
+  it('that finds nothing new writes its record alone, keeping the derived caches', async () => {
+    const { remote, store, organization, sync, lists } = await setUp();
+    await sync();
+    let version = store.version;
+    const report = await sync();
+    expect(report.mode).toBe('incremental');
+    expect(store.version).toBe(version);
+    expect(store.sync.get(organization.rowId)).toMatchObject({ lastSuccessMode: 'incremental', incrementalsSinceFull: 1 });
+
+    // What changed since is merged once; the next sync's margin brings it back, unchanged.
+    const { endpoints } = remote.options.inventory;
+    endpoints[3] = { ...endpoints[3]!, hostname: 'renamed.example.test', updated_at: new Date().toISOString() };
+    expect((await sync()).counts.endpoints).toBe(1);
+    expect(store.version).not.toBe(version);
+    version = store.version;
+    expect((await sync()).counts.endpoints).toBe(1);
+    expect(store.version).toBe(version);
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+  });
+
+  it('turns full when there are more changes than it keeps in memory', async () => {
+    const { remote, sync, lists } = await setUp();
+    await sync();
+    nextState(remote);
+    const now = new Date().toISOString();
+    remote.options.inventory.endpoints = remote.options.inventory.endpoints.map((endpoint) => ({ ...endpoint, updated_at: now }));
+    expect((await sync({ policy: { incrementalMaxItems: 10 } })).mode).toBe('full');
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+  });
+});
+
+describe('collection', () => {
+  it("deletes a removed organization's inventory, and nothing of the others'", async () => {
+    const store = await Store.open();
+    stores.push(store);
+    const [kept, removed] = store.write((writes) =>
+      ['kept', 'removed'].map((slug, i) => {
+        const organization = store.organizations.insert({ slug, name: slug, kind: 'local' });
+        writes.replace(organization.inventoryId, smallInventory(5 + i, 10));
+        return organization;
+      }),
+    );
+    const keptLists = replicaLists(store, kept!);
+    removeOrganization(store, 'removed');
+    expect(store.organizations.bySlug('removed')).toBeUndefined();
+    expect(store.inventories.orphans()).toEqual([removed!.inventoryId]);
+    expect(replicaLists(store, removed!).findings).toEqual([]);
+    await store.inventories.collect();
+    expect(store.inventories.orphans()).toEqual([]);
+    expect(replicaLists(store, kept!)).toEqual(keptLists);
+  });
+
+  it('deletes, at the next start, what a process that died while staging left behind', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-staged-leftover-'));
+    folders.push(dataDir);
+    const first = await Store.open({ dataDir, command: 'test' });
+    const leftover = first.inventories.stage();
+    first.write((writes) => writes.append(leftover, 'endpoints', sampleInventory(sizes).endpoints, []));
+    // The process dies here: nothing releases or deletes the staged rows.
+    first.close();
+
+    const store = await Store.open({ dataDir, command: 'test' });
+    stores.push(store);
+    expect(store.inventories.orphans()).toEqual([leftover]);
+    const scheduler = new SyncScheduler({ store, sealer: keyFileSealer(path.join(dataDir, 'sealing.key')), policy: fastPolicy });
+    scheduler.start();
+    await vi.waitFor(() => expect(store.inventories.orphans()).toEqual([]));
+    await scheduler.stop();
+  });
+});
