@@ -116,4 +116,21 @@ describe('the change log', () => {
     expect(logBytes() - before - oneWrite).toBeLessThan(oneWrite * 5);
     store.close();
   });
+
+  it('folds every log at close, stopping a checkpoint under way', async () => {
+    const dataDir = newDataDir();
+    const store = await Store.open({ dataDir, command: 'test' });
+    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }));
+    for (let i = 0; i < 300; i++) store.write(() => store.apiKeys.create(organization.rowId, `key ${i}`));
+    const running = store.checkpoint();
+    // One turn: the checkpoint has taken its logs and written a slice at most.
+    await new Promise((resolve) => setImmediate(resolve));
+    store.write(() => store.apiKeys.create(organization.rowId, 'last'));
+    store.close();
+    await running;
+    expect(fs.readdirSync(dataDir).filter((name) => name.includes('.log.'))).toEqual([]);
+    const reopened = await Store.open({ dataDir, readOnly: true });
+    expect(reopened.apiKeys.list(organization.rowId)).toHaveLength(301);
+    reopened.close();
+  });
 });

@@ -7,7 +7,7 @@ import { parseLog, scanLogFile, toEnd } from './change-log-reader.js';
 import { checkpointSteps, runCheckpoint } from './checkpoint.js';
 import { planCheckpoint } from './checkpoint-plan.js';
 import type { FileWriteSink } from './file-write-tap.js';
-import { PendingPages } from './pending-pages.js';
+import { HeldPages } from './held-pages.js';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -109,21 +109,25 @@ describe('a checkpoint', () => {
   });
 });
 
-describe('pending pages', () => {
-  it('hand on writes that make the same file as the writes themselves, each whole page once', () => {
+describe('held pages', () => {
+  it('hand on what makes the same file as the writes themselves, each whole page once', () => {
     for (let seed = 1; seed <= 40; seed++) {
       const handedOn: LogFrame[] = [];
       const sink: FileWriteSink = {
         write: (offset, bytes) => handedOn.push({ kind: 'write', offset, bytes: Buffer.from(bytes) }),
         truncate: (size) => handedOn.push({ kind: 'truncate', size }),
       };
-      const pending = new PendingPages(sink);
+      // The in-memory file the held pages are read from, kept as the writes make it.
+      let file: Buffer = Buffer.alloc(4096, 1);
+      const held = new HeldPages(sink, (offset, into) => into.set(file.subarray(offset, offset + into.length)));
       const frames = changes(seed, { odd: seed % 2 === 0 })(200);
-      for (const frame of frames) {
-        if (frame.kind === 'write') pending.write(frame.offset, frame.bytes);
-        else pending.truncate(frame.size);
+      for (const [i, frame] of frames.entries()) {
+        file = replayed(file, [frame]);
+        if (frame.kind === 'write') held.write(frame.offset, frame.bytes);
+        else held.truncate(frame.size);
+        if (i % 50 === 49) held.handOn(2 * 512);
       }
-      pending.handOn();
+      held.handOn();
       const snapshot = Buffer.alloc(4096, 1);
       expect(replayed(snapshot, handedOn).equals(replayed(snapshot, frames)), `seed ${seed}`).toBe(true);
       if (seed % 2 === 1) expect(handedOn.length).toBeLessThan(frames.length);

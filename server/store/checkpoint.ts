@@ -96,10 +96,17 @@ export function runCheckpoint(steps: Generator<CheckpointStep, void, void>): voi
   for (const step of steps) if (step.kind === 'sync') fs.fdatasyncSync(step.fd);
 }
 
-/** Runs a checkpoint a slice at a time, its fsync off the thread: requests are answered meanwhile. */
-export async function runCheckpointInSlices(steps: Generator<CheckpointStep, void, void>): Promise<void> {
+/**
+ * Runs a checkpoint a slice at a time, its fsync off the thread: requests are answered
+ * meanwhile. Once `stopped` answers true it ends between two slices, its logs left in place.
+ */
+export async function runCheckpointInSlices(steps: Generator<CheckpointStep, void, void>, stopped: () => boolean = () => false): Promise<void> {
   for (const step of steps) {
     if (step.kind === 'sync') await fdatasync(step.fd);
     else await new Promise((resolve) => setImmediate(resolve));
+    if (stopped()) {
+      steps.return();
+      return;
+    }
   }
 }

@@ -59,8 +59,10 @@ export class Database {
     { readOnly = false, reserveBytes = 0, onCheckpointError = (error: unknown) => console.error('A checkpoint failed:', error) } = {},
   ): Promise<Database> {
     const [{ SQL, tap }, image] = await Promise.all([loadSqlJs(), file ? readStoreImage(file, { reserveBytes, holdsLock: !readOnly }) : undefined]);
-    const durable = file && !readOnly ? new DurableFile(file, image!.logs, onCheckpointError) : undefined;
-    const database = new Database(new SQL.Database(image?.bytes), tap, image?.bytes?.length ?? 0, durable);
+    const db = new SQL.Database(image?.bytes);
+    const { filename } = db as unknown as { filename: string };
+    const durable = file && !readOnly ? new DurableFile(file, image!.logs, (offset, into) => tap.readAt(filename, offset, into), onCheckpointError) : undefined;
+    const database = new Database(db, tap, image?.bytes?.length ?? 0, durable);
     // The journal only serves rollback: durability comes from the change log.
     database.db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -32768');
     database.migrate();
@@ -237,6 +239,11 @@ export class Database {
     if (used + bytes <= this.fileBytes) return;
     this.tap.growTo(this.filename, used + bytes);
     this.fileBytes = used + bytes;
+  }
+
+  /** Logs the pages of writes that were not durable, a slice per turn of the event loop (DurableFile.settle). */
+  settle(): Promise<void> {
+    return this.durable?.settle() ?? Promise.resolve();
   }
 
   /** Folds the change logs into the snapshot between requests; resolves when done. */

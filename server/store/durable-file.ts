@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { ChangeLogWriter, logFile } from './change-log.js';
 import { checkpointSteps, runCheckpoint, runCheckpointInSlices } from './checkpoint.js';
 import type { FileWriteSink } from './file-write-tap.js';
-import { PendingPages } from './pending-pages.js';
+import { HeldPages } from './held-pages.js';
 import type { FoundLog } from './store-image.js';
 
 /** When a checkpoint runs: past this share of the snapshot's size in logs, or this many bytes, whichever is larger. */
@@ -13,8 +13,15 @@ const checkpointMinimumBytes = 16 * 2 ** 20;
 export function checkpointThresholdBytes(snapshotBytes: number): number {
   return Math.max(checkpointMinimumBytes, snapshotBytes * checkpointShare);
 }
-/** Writes that need not be durable are held in memory up to this size, then logged without an fsync. */
-const groupBytes = 16 * 2 ** 20;
+/**
+ * Pages of writes that need not be durable are held (held-pages.ts) up to this many bytes; past
+ * it the least recently written are handed to the log a slice per turn of the event loop.
+ */
+const holdBytes = 128 * 2 ** 20;
+/** Past this, at a commit, the excess is handed on at once: a bulk write outran the slices. */
+const holdMostBytes = 192 * 2 ** 20;
+/** Held pages handed on in one turn of the event loop. */
+const sliceBytes = 4 * 2 ** 20;
 /** A checkpoint runs once no write came for this long. */
 const idleMs = 5_000;
 
@@ -27,11 +34,15 @@ const idleMs = 5_000;
 export class DurableFile implements FileWriteSink {
   private current: ChangeLogWriter;
   /** SQLite's writes on their way to `current`, held while writes need not be durable one by one. */
-  private readonly pending: PendingPages;
+  private readonly held: HeldPages;
+  /** Held pages are being handed on a slice per turn. */
+  private handingOn = false;
   /** Logs written before `current`, oldest first, waiting for a checkpoint. */
   private folded: { file: string; size: number }[];
   private nextNumber: number;
   private checkpointing: Promise<void> | undefined;
+  /** The logs of the checkpoint under way, and whether {@link checkpointNow} stopped it. */
+  private running: { logs: string[]; stopped: boolean } | undefined;
   /** The logs passed the threshold while a checkpoint ran: another follows it. */
   private checkpointAgain = false;
   private idleTimer: NodeJS.Timeout | undefined;
@@ -44,38 +55,83 @@ export class DurableFile implements FileWriteSink {
   constructor(
     private readonly databaseFile: string,
     found: readonly FoundLog[],
+    /** Reads the in-memory file's bytes at an offset (FileWriteTap.readAt). */
+    readAt: (offset: number, into: Uint8Array) => void,
     private readonly onCheckpointError: (error: unknown) => void,
   ) {
     for (const log of found) if (log.size > log.committedBytes) fs.truncateSync(log.file, log.committedBytes);
     this.folded = found.map((log) => ({ file: log.file, size: log.committedBytes }));
     this.nextNumber = (found.at(-1)?.number ?? 0) + 1;
     this.current = this.startLog();
-    this.pending = new PendingPages({ write: (offset, bytes) => this.current.write(offset, bytes), truncate: (size) => this.current.truncate(size) });
+    this.held = new HeldPages({ write: (offset, bytes) => this.current.write(offset, bytes), truncate: (size) => this.current.truncate(size) }, readAt);
   }
 
   write(offset: number, bytes: Uint8Array): void {
-    this.pending.write(offset, bytes);
+    this.held.write(offset, bytes);
   }
 
   truncate(size: number): void {
-    this.pending.truncate(size);
+    this.held.truncate(size);
   }
 
   /**
    * Closes a transaction of the log; call where no transaction is open. A durable commit is on
    * disk when this returns, with everything before it. One that is not (a sync's staged pages,
-   * which a crash may lose: the sync starts again) is held in memory and logged with the next
-   * commit, without an fsync of its own.
+   * which a crash may lose: the sync stages again) leaves its pages held, to be logged once each
+   * with the next durable commit, by {@link settle}, or a slice per turn past {@link holdBytes}.
    */
   commit({ durable = true }: { durable?: boolean } = {}): void {
-    if (!durable && this.pending.bytes < groupBytes) return;
-    this.pending.handOn();
-    if (!this.current.commit({ durable })) return;
+    if (durable) {
+      this.held.handOn();
+      this.afterLogCommit(this.current.commit());
+      return;
+    }
+    if (this.held.bytes > holdMostBytes) this.held.handOn(this.held.bytes - holdBytes);
+    if (this.held.bytes > holdBytes) this.handOnInSlices();
+    this.checkpointWhenIdle();
+  }
+
+  /**
+   * Hands every held page to the log a slice per turn of the event loop, then commits them (not
+   * durably): the next durable write, or checkpoint, then has little to log at once.
+   */
+  async settle(): Promise<void> {
+    // Writes go on meanwhile: after twice what was held, what is left is handed on at once.
+    let slices = Math.ceil((2 * this.held.bytes) / sliceBytes);
+    while (this.held.bytes > 0 && slices-- > 0 && !this.closed) {
+      this.held.handOn(sliceBytes);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (this.closed) return;
+    this.held.handOn();
+    this.afterLogCommit(this.current.commit({ durable: false }));
+  }
+
+  private handOnInSlices(): void {
+    if (this.handingOn) return;
+    this.handingOn = true;
+    const step = () => {
+      if (this.closed || this.held.bytes <= holdBytes) {
+        this.handingOn = false;
+        return;
+      }
+      this.held.handOn(sliceBytes);
+      setImmediate(step);
+    };
+    setImmediate(step);
+  }
+
+  private afterLogCommit(committed: boolean): void {
+    if (!committed) return;
     if (this.logBytes() > checkpointThresholdBytes(this.snapshotBytes())) {
       if (this.checkpointing) this.checkpointAgain = true;
       else void this.checkpoint();
       return;
     }
+    this.checkpointWhenIdle();
+  }
+
+  private checkpointWhenIdle(): void {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => void this.checkpoint(), idleMs);
     this.idleTimer.unref();
@@ -87,12 +143,15 @@ export class DurableFile implements FileWriteSink {
    */
   async checkpoint(): Promise<void> {
     clearTimeout(this.idleTimer);
+    await this.settle();
     while (this.checkpointing) await this.checkpointing;
     if (this.closed) return;
     this.checkpointing = (async () => {
       const logs = this.takeLogs();
+      const run = { logs, stopped: false };
+      this.running = run;
       try {
-        await runCheckpointInSlices(checkpointSteps(this.databaseFile, logs));
+        await runCheckpointInSlices(checkpointSteps(this.databaseFile, logs), () => run.stopped);
       } catch (error) {
         // The logs stay, and are replayed at the next open: nothing is lost.
         this.folded.unshift(...logs.map((file) => ({ file, size: 0 })));
@@ -102,6 +161,7 @@ export class DurableFile implements FileWriteSink {
       .catch(this.onCheckpointError)
       .finally(() => {
         this.checkpointing = undefined;
+        this.running = undefined;
         if (this.checkpointAgain && !this.closed) {
           this.checkpointAgain = false;
           void this.checkpoint();
@@ -111,13 +171,16 @@ export class DurableFile implements FileWriteSink {
   }
 
   /**
-   * Folds the logs into the snapshot now, on this thread (after a migration, at close). When a
-   * checkpoint is under way its logs are left to the next open, which replays them.
+   * Folds the logs into the snapshot now, on this thread (after a migration, at close). A
+   * checkpoint under way is stopped between two of its slices and its logs folded here with the
+   * rest, oldest first: folding a log again is harmless, and one checkpoint writing an older
+   * page over a newer one's is not.
    */
   checkpointNow(): void {
     clearTimeout(this.idleTimer);
-    if (this.checkpointing) return;
-    runCheckpoint(checkpointSteps(this.databaseFile, this.takeLogs()));
+    const stoppedLogs = this.running?.logs ?? [];
+    if (this.running) this.running.stopped = true;
+    runCheckpoint(checkpointSteps(this.databaseFile, [...stoppedLogs, ...this.takeLogs()]));
   }
 
   /** Makes held writes durable, checkpoints what it can and closes the log. */
@@ -144,7 +207,7 @@ export class DurableFile implements FileWriteSink {
   private takeLogs(): string[] {
     const logs = this.folded.map((log) => log.file);
     this.folded = [];
-    this.pending.handOn();
+    this.held.handOn();
     this.current.commit();
     if (!this.current.isEmpty) {
       // The next log exists before this one is let go: a failure leaves the writer as it was.

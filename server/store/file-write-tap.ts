@@ -53,6 +53,7 @@ interface FileCalls {
   seek: Slot;
   write: Slot;
   truncate: Slot;
+  read: Slot;
 }
 
 /** What sql.js's `Database` looks like to the tap: its file is `/` + `filename`. */
@@ -118,7 +119,7 @@ export class FileWriteTap {
     if (!this.memory) throw new Error('sql.js was initialised before the store loaded it (loadSqlJs): its file writes cannot be seen');
     const marker = `rc-probe-${Math.random().toString(36).slice(2)}-${Date.now()}`;
     const markerBytes = new TextEncoder().encode(marker);
-    const recorded: { slot: Slot; args: unknown[]; result: unknown; carriesMarker: boolean }[] = [];
+    const recorded: { slot: Slot; args: unknown[]; result: unknown; carriesMarker: boolean; returnsMarker: boolean }[] = [];
     for (const slot of this.slots) {
       slot.current = (...given: unknown[]) => {
         // The wrappers pass seven arguments: what the call was given ends at its last defined one.
@@ -127,7 +128,7 @@ export class FileWriteTap {
         const args = given.slice(0, count);
         const carriesMarker = this.iovecsContain(args, markerBytes);
         const result = slot.original(...args);
-        recorded.push({ slot, args, result, carriesMarker });
+        recorded.push({ slot, args, result, carriesMarker, returnsMarker: !carriesMarker && this.iovecsContain(args, markerBytes) });
         return result;
       };
     }
@@ -138,16 +139,19 @@ export class FileWriteTap {
       // A table written, grown and dropped, then VACUUM: the file is written, and truncated when it shrinks.
       probe.exec(`PRAGMA journal_mode = MEMORY; CREATE TABLE probe (x); INSERT INTO probe VALUES ('${marker}')`);
       probe.exec(`CREATE TABLE filler (x); INSERT INTO filler VALUES (zeroblob(65536)); DROP TABLE filler; VACUUM`);
+      // A page cache of two pages, and a row of overflow pages with the marker at its end: SQLite reads it back from the file.
+      probe.exec(`INSERT INTO probe VALUES (zeroblob(20000) || '${marker}'); PRAGMA cache_size = 2; SELECT hex(x) FROM probe`);
       const opened = recorded.find((call) => typeof call.result === 'number' && call.result >= 3 && call.args.some((arg) => this.stringAt(arg) === path));
       const fd = opened?.result;
       const forFile = recorded.filter((call) => call.args[0] === fd);
       const seek = forFile.find((call) => call.args.length >= 4 && typeof call.args[1] === 'bigint')?.slot;
       const truncate = forFile.find((call) => call.args.length === 2 && typeof call.args[1] === 'bigint')?.slot;
       const write = forFile.find((call) => call.carriesMarker)?.slot;
-      if (!opened || !seek || !truncate || !write) {
-        throw new Error('This build of sql.js does not show its file writes as the change log needs (open, seek, write and truncate not all found)');
+      const read = forFile.find((call) => call.returnsMarker && call.slot !== write)?.slot;
+      if (!opened || !seek || !truncate || !write || !read) {
+        throw new Error('This build of sql.js does not show its file writes as the change log needs (open, seek, write, truncate and read not all found)');
       }
-      this.calls = { openat: opened.slot, seek, write, truncate };
+      this.calls = { openat: opened.slot, seek, write, truncate, read };
     } finally {
       for (const slot of this.slots) slot.current = slot.original;
       probe?.close();
@@ -175,13 +179,42 @@ export class FileWriteTap {
    * bulk load instead of copying the whole file at every eighth it grows by.
    */
   growTo(filename: string, size: number): void {
-    const path = `/${filename}`;
-    for (const [fd, openPath] of this.paths) {
-      if (openPath !== path) continue;
-      const result = this.calls!.truncate.original(fd, BigInt(size));
-      if (result !== 0) throw new Error(`Could not make room for ${size} bytes in memory (error ${String(result)})`);
-      return;
+    const result = this.calls!.truncate.original(this.descriptorOf(filename), BigInt(size));
+    if (result !== 0) throw new Error(`Could not make room for ${size} bytes in memory (error ${String(result)})`);
+  }
+
+  /**
+   * Reads `into.length` bytes at `offset` of the in-memory file of `filename`, through the same
+   * seek and read SQLite uses. The calls need their buffers in the module's memory: a region of
+   * it is borrowed and given back as it was, which is safe because no WebAssembly code runs
+   * meanwhile (these imports are JavaScript that copies bytes). SQLite seeks before each of its
+   * own reads and writes, so the position left behind is never used.
+   */
+  readAt(filename: string, offset: number, into: Uint8Array): void {
+    const fd = this.descriptorOf(filename);
+    const memory = this.memory!;
+    // The new position (8 bytes, aligned: Emscripten writes it as one 64-bit word), the iovec, the count read, the bytes.
+    const scratchBytes = 24 + into.length;
+    const start = (memory.buffer.byteLength - scratchBytes) & ~7;
+    const saved = new Uint8Array(memory.buffer, start, scratchBytes).slice();
+    try {
+      const view = new DataView(memory.buffer);
+      const [newOffset, iov, count, data] = [start, start + 8, start + 16, start + 24];
+      const sought = this.calls!.seek.original(fd, BigInt(offset), 0, newOffset);
+      view.setUint32(iov, data, true);
+      view.setUint32(iov + 4, into.length, true);
+      const result = this.calls!.read.original(fd, iov, 1, count);
+      const read = new DataView(memory.buffer).getUint32(count, true);
+      if (sought !== 0 || result !== 0 || read !== into.length) throw new Error(`Could not read ${into.length} bytes at ${offset} of ${filename} in memory`);
+      into.set(new Uint8Array(memory.buffer, data, into.length));
+    } finally {
+      new Uint8Array(memory.buffer, start, scratchBytes).set(saved);
     }
+  }
+
+  private descriptorOf(filename: string): number {
+    const path = `/${filename}`;
+    for (const [fd, openPath] of this.paths) if (openPath === path) return fd;
     throw new Error(`${filename} is not open`);
   }
 
@@ -247,6 +280,11 @@ export class FileWriteTap {
       const exported = probe.export();
       const same = seen.length === exported.length && seen.every((byte, i) => byte === exported[i] || headerFieldsOfTheCopy.has(i));
       if (!same) throw new Error('The writes seen of sql.js do not rebuild its database: the change log cannot be used with this build of sql.js');
+      // The file read back a page at a time, as held pages are (durable-file.ts), is what the writes made.
+      const readBack = new Uint8Array(seen.length);
+      for (let offset = 0; offset < seen.length; offset += 4096) this.readAt(probe.filename, offset, readBack.subarray(offset, Math.min(seen.length, offset + 4096)));
+      if (!Buffer.from(readBack).equals(Buffer.from(seen))) throw new Error('The file sql.js holds in memory does not read back as written: the change log cannot be used with this build of sql.js');
+      probe.exec(`SELECT count(*) FROM a`);
     } finally {
       this.unwatch(probe.filename);
       probe.close();

@@ -138,6 +138,15 @@ export class Store {
     this.db.reserve(bytes);
   }
 
+  /**
+   * Logs the pages that writes with `durable: false` left held, a slice per turn of the event
+   * loop: call it before the durable write that ends a bulk job (a staged sync's swap), which
+   * would otherwise log them all at once, on the thread that answers requests.
+   */
+  settle(): Promise<void> {
+    return this.db.settle();
+  }
+
   /** Folds the change logs into the database file between requests (it also happens by itself). */
   checkpoint(): Promise<void> {
     return this.db.checkpoint();

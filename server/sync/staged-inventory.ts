@@ -92,10 +92,12 @@ export class StagedInventory {
   /**
    * Makes the staged inventory the organization's and records the sync's success, in one small
    * transaction; the inventory it replaces is then nobody's, left to collection. Fails when the
-   * organization was removed meanwhile.
+   * organization was removed meanwhile. The staged pages still held are logged first, a slice
+   * at a time (Store.settle), so that the swap's durable write has little to log.
    */
-  swap(organization: Organization, success: SyncSuccess): void {
+  async swap(organization: Organization, success: SyncSuccess): Promise<void> {
     const { store } = this;
+    await store.settle();
     store.write(() => {
       if (!store.organizations.byRowId(organization.rowId)) throw new SyncFailedError(`The organization "${organization.slug}" was removed during the sync`);
       store.organizations.setInventory(organization.rowId, this.inventoryId);

@@ -95,7 +95,7 @@ export async function syncOrganization(store: Store, organization: Organization,
     } else {
       const inventory = (staged = new StagedInventory(store));
       success = succeeded(await pullAll((collection, pullOptions) => inventory.pull(collection, pullOptions), undefined));
-      inventory.swap(organization, success);
+      await inventory.swap(organization, success);
     }
     return { org: organization.slug, ...success, skippedIds: success.skippedIds.slice(0, skippedIdsKept) };
   } catch (error) {

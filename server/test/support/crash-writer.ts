@@ -8,6 +8,8 @@
  */
 import crypto from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import { collectionNames } from '../../../contracts/collections.js';
+import type { Inventory } from '../../../contracts/inventory.js';
 import { Store } from '../../store/store.js';
 import { sequence } from './crash-writer-sequence.js';
 import { smallInventory } from './fixtures.js';
@@ -84,6 +86,24 @@ for (const [index, kind] of sequence.entries()) {
     case 'sync':
       store.write((writes) => writes.replace(org.inventoryId, variant(index)));
       break;
+    case 'staged': {
+      // As a full sync stages (server/sync/staged-inventory.ts): writes that need not be durable,
+      // pages logged by settle, then the swap. Collection is left out: it would run beside the
+      // writes that follow, at moments no two runs share.
+      const inventory = variant(index);
+      const inventoryId = store.inventories.stage();
+      for (const collection of collectionNames) {
+        const items = inventory[collection] as Inventory[typeof collection][number][];
+        for (let start = 0; start < items.length; start += 10) {
+          store.write((writes) => writes.append(inventoryId, collection, items.slice(start, start + 10), []), { keepDerived: true, durable: false });
+        }
+      }
+      await store.settle();
+      say(`staged ${index} ${await digest()}`);
+      store.write(() => store.organizations.setInventory(org.rowId, inventoryId));
+      store.inventories.release(inventoryId);
+      break;
+    }
     case 'merge':
       store.write((writes) => writes.merge(org.inventoryId, changes(index)));
       break;

@@ -1,0 +1,68 @@
+import type { FileWriteSink } from './file-write-tap.js';
+
+/**
+ * The pages SQLite wrote since they were last handed to the change log, by offset only: their
+ * bytes are read from the in-memory file when they are handed on, so a page written again and
+ * again (a table's last leaf, an index's pages under a sync's staging) is logged once, in its
+ * last version, and holding pages costs no memory. Least recently written first: the pages a
+ * bulk write keeps coming back to are handed on last.
+ *
+ * A write that is not one whole aligned page, and a truncation, first hand on every held page,
+ * so that the log keeps the order of overlapping writes.
+ */
+export class HeldPages {
+  /** Offsets of the held pages, least recently written first (a Set keeps insertion order). */
+  private readonly offsets = new Set<number>();
+  private pageBytes = 0;
+
+  constructor(
+    private readonly sink: FileWriteSink,
+    /** Reads the in-memory file's bytes at an offset. */
+    private readonly readAt: (offset: number, into: Uint8Array) => void,
+  ) {}
+
+  /** The bytes held. */
+  get bytes(): number {
+    return this.offsets.size * this.pageBytes;
+  }
+
+  write(offset: number, bytes: Uint8Array): void {
+    if (bytes.length !== this.pageBytes || bytes.length === 0 || offset % bytes.length !== 0) {
+      this.handOn();
+      if (bytes.length === 0 || offset % bytes.length !== 0) {
+        this.sink.write(offset, bytes);
+        return;
+      }
+      this.pageBytes = bytes.length;
+    }
+    this.offsets.delete(offset);
+    this.offsets.add(offset);
+  }
+
+  truncate(size: number): void {
+    this.handOn();
+    this.sink.truncate(size);
+  }
+
+  /** Hands on the least recently written pages, up to `maxBytes` of them (all by default). */
+  handOn(maxBytes = Infinity): void {
+    if (this.offsets.size === 0) return;
+    const taken: number[] = [];
+    for (const offset of this.offsets) {
+      if (taken.length * this.pageBytes >= maxBytes) break;
+      taken.push(offset);
+    }
+    for (const offset of taken) this.offsets.delete(offset);
+    // In file order, adjacent pages read and handed on together.
+    taken.sort((a, b) => a - b);
+    const runPages = Math.max(1, Math.floor(2 ** 20 / this.pageBytes));
+    for (let i = 0; i < taken.length; ) {
+      let end = i + 1;
+      while (end < taken.length && end - i < runPages && taken[end] === taken[end - 1]! + this.pageBytes) end++;
+      const run = Buffer.allocUnsafe((end - i) * this.pageBytes);
+      this.readAt(taken[i]!, run);
+      this.sink.write(taken[i]!, run);
+      i = end;
+    }
+  }
+}
