@@ -22,11 +22,5 @@ export async function reportWaits(source: WaitsSource, workDir: string, say: (li
     const { count, p99, max } = waitFigures(row.pings);
     say(`| ${row.what} | ${row.requestMs === undefined ? '' : ms(row.requestMs)} | ${count} | ${ms(p99)} | ${ms(max)} | max ≤ 100 ms |`);
   }
-  say(`| a checkpoint | n/a | | | | max ≤ 100 ms |`);
-  say();
-  say(
-    `A checkpoint: n/a, the store has none yet: \`Store.write\` exports the whole database and rewrites its file inside every write ` +
-      `(the API key's row above, and the end of each sync's apply).`,
-  );
   say();
 }

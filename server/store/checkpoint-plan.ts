@@ -1,4 +1,8 @@
 import type { LogFrameRef } from './change-log.js';
+import type { Pause } from './change-log-reader.js';
+
+/** The plan pauses after this many frames, so that planning a large log lets requests through. */
+const framesPerPause = 32_768;
 
 /** A write of a checkpoint: a frame of the log open at `fd`. */
 export interface PlannedWrite {
@@ -25,12 +29,14 @@ export interface OpenLog {
  * smallest truncation first (it drops what any truncation dropped; writes after it are kept),
  * then the pages, then the last size (the zeros a truncation then an extension leave).
  */
-export function planCheckpoint(logs: readonly OpenLog[]): CheckpointOperation[] {
+export function* planCheckpoint(logs: readonly OpenLog[]): Generator<Pause, CheckpointOperation[], void> {
   const pages = new Map<number, PlannedWrite>();
   let pageBytes: number | undefined;
   let smallestTruncation: number | undefined;
   let lastSize = 0;
+  let frames = 0;
   for (const { fd, frame } of framesOf(logs)) {
+    if (++frames % framesPerPause === 0) yield { kind: 'pause' };
     if (frame.kind === 'write') {
       pageBytes ??= frame.length;
       if (frame.length !== pageBytes || frame.offset % pageBytes !== 0) return everyFrame(logs);
@@ -43,7 +49,13 @@ export function planCheckpoint(logs: readonly OpenLog[]): CheckpointOperation[] 
       lastSize = frame.size;
     }
   }
-  const writes = [...pages.values()].sort((a, b) => a.frame.offset - b.frame.offset).map((write): CheckpointOperation => ({ kind: 'write', ...write }));
+  // A typed array sorts numbers without a comparison callback: several times faster on large logs.
+  const offsets = Float64Array.from(pages.keys()).sort();
+  const writes: CheckpointOperation[] = [];
+  for (const [i, offset] of offsets.entries()) {
+    writes.push({ kind: 'write', ...pages.get(offset)! });
+    if (i % framesPerPause === framesPerPause - 1) yield { kind: 'pause' };
+  }
   if (smallestTruncation === undefined) return writes;
   return [{ kind: 'truncate', size: smallestTruncation }, ...writes, { kind: 'truncate', size: lastSize }];
 }

@@ -70,7 +70,7 @@ describe('a checkpoint', () => {
         expect(logs.flatMap((log) => parseLog(fs.readFileSync(log)).transactions.flat())).toHaveLength(frames.length);
         if (!odd) {
           const opened = logs.map((log) => fs.openSync(log, 'r'));
-          const plan = planCheckpoint(opened.map((fd) => ({ fd, transactions: toEnd(scanLogFile(fd)).transactions })));
+          const plan = toEnd(planCheckpoint(opened.map((fd) => ({ fd, transactions: toEnd(scanLogFile(fd)).transactions }))));
           for (const fd of opened) fs.closeSync(fd);
           const pageWrites = plan.filter((operation) => operation.kind === 'write').map((operation) => operation.frame.offset);
           expect(new Set(pageWrites).size).toBe(pageWrites.length);

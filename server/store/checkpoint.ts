@@ -5,8 +5,11 @@ import { syncFolder } from './change-log.js';
 import { type Pause, readFrameBytes, scanLogFile } from './change-log-reader.js';
 import { type CheckpointOperation, type OpenLog, planCheckpoint } from './checkpoint-plan.js';
 
-/** What a checkpoint step asks of its runner: a pause (another turn of the event loop) or an fsync of `fd`. */
-export type CheckpointStep = Pause | { kind: 'sync'; fd: number };
+/**
+ * What a checkpoint step asks of its runner: a pause (another turn of the event loop), an fsync
+ * of `fd`, or the removal of folded logs (a large file's unlink takes a while: off the thread).
+ */
+export type CheckpointStep = Pause | { kind: 'sync'; fd: number } | { kind: 'remove'; files: readonly string[] };
 
 const fdatasync = promisify(fs.fdatasync);
 
@@ -32,7 +35,7 @@ export function* checkpointSteps(databaseFile: string, logs: readonly string[]):
     for (const fd of descriptors) opened.push({ fd, transactions: (yield* scanLogFile(fd)).transactions });
     const fd = fs.openSync(databaseFile, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600);
     try {
-      yield* applyOperations(fd, planCheckpoint(opened));
+      yield* applyOperations(fd, yield* planCheckpoint(opened));
       yield { kind: 'sync', fd };
     } finally {
       fs.closeSync(fd);
@@ -40,7 +43,7 @@ export function* checkpointSteps(databaseFile: string, logs: readonly string[]):
   } finally {
     for (const fd of descriptors) fs.closeSync(fd);
   }
-  for (const log of logs) fs.rmSync(log, { force: true });
+  yield { kind: 'remove', files: logs };
   syncFolder(path.dirname(databaseFile));
 }
 
@@ -93,7 +96,10 @@ function openIfPresent(file: string): number | undefined {
 
 /** Runs a checkpoint to its end on this thread (at open after a migration, at close). */
 export function runCheckpoint(steps: Generator<CheckpointStep, void, void>): void {
-  for (const step of steps) if (step.kind === 'sync') fs.fdatasyncSync(step.fd);
+  for (const step of steps) {
+    if (step.kind === 'sync') fs.fdatasyncSync(step.fd);
+    else if (step.kind === 'remove') for (const file of step.files) fs.rmSync(file, { force: true });
+  }
 }
 
 /**
@@ -103,6 +109,7 @@ export function runCheckpoint(steps: Generator<CheckpointStep, void, void>): voi
 export async function runCheckpointInSlices(steps: Generator<CheckpointStep, void, void>, stopped: () => boolean = () => false): Promise<void> {
   for (const step of steps) {
     if (step.kind === 'sync') await fdatasync(step.fd);
+    else if (step.kind === 'remove') await Promise.all(step.files.map((file) => fs.promises.rm(file, { force: true })));
     else await new Promise((resolve) => setImmediate(resolve));
     if (stopped()) {
       steps.return();

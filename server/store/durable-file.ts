@@ -92,8 +92,9 @@ export class DurableFile implements FileWriteSink {
   }
 
   /**
-   * Hands every held page to the log a slice per turn of the event loop, then commits them (not
-   * durably): the next durable write, or checkpoint, then has little to log at once.
+   * Hands every held page to the log a slice per turn of the event loop, then commits them and
+   * fsyncs the log in the thread pool: the next durable write, or checkpoint, then has little to
+   * log or fsync at once.
    */
   async settle(): Promise<void> {
     // Writes go on meanwhile: after twice what was held, what is left is handed on at once.
@@ -104,7 +105,9 @@ export class DurableFile implements FileWriteSink {
     }
     if (this.closed) return;
     this.held.handOn();
-    this.afterLogCommit(this.current.commit({ durable: false }));
+    const log = this.current;
+    this.afterLogCommit(log.commit({ durable: false }));
+    await log.syncOffThread();
   }
 
   private handOnInSlices(): void {
