@@ -24,23 +24,47 @@ const chunkBytes = 64 * 2 ** 20;
  * bytes only if the file is still the same one once the lock is held.
  */
 export function readDatabaseFileAhead(file: string): void {
-  if (!readsAhead.has(file)) readsAhead.set(file, readWhole(file, 0).catch(() => undefined));
+  if (!readsAhead.has(file)) readsAhead.set(file, readWhole(file, growthRoom).catch(() => undefined));
+}
+
+/**
+ * The room left after the bytes of a file read for writing: a sixteenth of it. sql.js grows its
+ * in-memory file by an eighth at a time, each step a copy of the whole file on the thread (about
+ * 1.5 s for 631 MiB); a write that grows the database a little (a sync bringing new items) fills
+ * this room instead. Zeros, never written to disk; they cost their size in memory.
+ */
+export const growthRoom = (fileBytes: number) => Math.floor(fileBytes / 16);
+
+/** A database file's bytes, with room after them. */
+export interface DatabaseFileBytes {
+  /** The file's bytes, then zeros. */
+  bytes: Uint8Array;
+  /** The file's size: where the zeros start. */
+  fileBytes: number;
 }
 
 /**
  * The bytes of a database file, or undefined when there is none, followed by `reserveBytes`
- * zero bytes. SQLite ignores pages past the size its header records, and fills them before it
+ * zero bytes, or its {@link growthRoom} when it is read `forWriting` and that is more. SQLite ignores pages past the size its header records, and fills them before it
  * grows the file: a bulk load given room this way does not make sql.js's in-memory file grow,
  * which copies the whole file every eighth of its size.
  */
-export async function readDatabaseFile(file: string, reserveBytes = 0): Promise<Uint8Array | undefined> {
+export async function readDatabaseFile(
+  file: string,
+  reserveBytes = 0,
+  { forWriting = false }: { forWriting?: boolean } = {},
+): Promise<DatabaseFileBytes | undefined> {
+  const room = (fileBytes: number) => Math.max(reserveBytes, forWriting ? growthRoom(fileBytes) : 0);
   const ahead = readsAhead.get(file);
   readsAhead.delete(file);
-  if (ahead && reserveBytes === 0) {
+  if (ahead) {
     const read = await ahead;
-    if (read && isSameFile(file, read.identity)) return read.bytes;
+    if (read && isSameFile(file, read.identity) && read.bytes.length - read.identity.size >= room(read.identity.size)) {
+      return { bytes: read.bytes, fileBytes: read.identity.size };
+    }
   }
-  return (await readWhole(file, reserveBytes))?.bytes;
+  const read = await readWhole(file, room);
+  return read && { bytes: read.bytes, fileBytes: read.identity.size };
 }
 
 function isSameFile(file: string, identity: FileIdentity): boolean {
@@ -48,7 +72,7 @@ function isSameFile(file: string, identity: FileIdentity): boolean {
   return stat !== undefined && stat.ino === identity.ino && stat.size === identity.size && stat.mtimeMs === identity.mtimeMs;
 }
 
-async function readWhole(file: string, reserveBytes: number): Promise<FileRead | undefined> {
+async function readWhole(file: string, room: (fileBytes: number) => number): Promise<FileRead | undefined> {
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(file, 'r');
@@ -60,7 +84,7 @@ async function readWhole(file: string, reserveBytes: number): Promise<FileRead |
     const stat = await handle.stat();
     // An empty file is a new database; zeros without a header before them would be no database.
     if (stat.size === 0) return undefined;
-    const bytes = Buffer.alloc(stat.size + reserveBytes);
+    const bytes = Buffer.alloc(stat.size + room(stat.size));
     let offset = 0;
     while (offset < stat.size) {
       const { bytesRead } = await handle.read(bytes, offset, Math.min(chunkBytes, stat.size - offset), offset);

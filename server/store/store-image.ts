@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { applyFrames, extentAfter, type LogFrameRef, logFiles } from './change-log.js';
 import { framesWithBytes, type ScannedLog, scanLogFile, toEnd } from './change-log-reader.js';
-import { readDatabaseFile } from './database-file.js';
+import { type DatabaseFileBytes, readDatabaseFile } from './database-file.js';
 
 /** A log found beside the snapshot, with its committed size (what follows is a torn tail). */
 export interface FoundLog {
@@ -29,7 +29,7 @@ export async function readStoreImage(file: string, { reserveBytes = 0, holdsLock
     // Open first: a checkpoint that removes one of these logs meanwhile leaves it readable here.
     const descriptors = listed.map(({ file: log }) => fs.openSync(log, 'r'));
     try {
-      const snapshot = await readDatabaseFile(file, reserveBytes);
+      const snapshot = await readDatabaseFile(file, reserveBytes, { forWriting: holdsLock });
       const scans = descriptors.map((fd) => toEnd(scanLogFile(fd)));
       const newest = listed.at(-1)?.number ?? 0;
       if (!holdsLock && attempt < 20 && (logFiles(file).at(-1)?.number ?? 0) > newest + 1) continue;
@@ -41,19 +41,23 @@ export async function readStoreImage(file: string, { reserveBytes = 0, holdsLock
   }
 }
 
-/** The snapshot with the logs' committed transactions applied, their bytes read a frame at a time. */
-function replay(snapshot: Uint8Array | undefined, reserveBytes: number, descriptors: number[], scans: ScannedLog[]): Uint8Array | undefined {
+/**
+ * The snapshot with the logs' committed transactions applied, their bytes read a frame at a
+ * time, and at least `reserveBytes` (or the room the snapshot was read with) after them.
+ */
+function replay(snapshot: DatabaseFileBytes | undefined, reserveBytes: number, descriptors: number[], scans: ScannedLog[]): Uint8Array | undefined {
   const refs = scans.flatMap((scan): LogFrameRef[] => scan.transactions.flat());
-  if (refs.length === 0) return snapshot;
-  const baseSize = snapshot ? snapshot.length - reserveBytes : 0;
+  if (refs.length === 0) return snapshot?.bytes;
+  const baseSize = snapshot?.fileBytes ?? 0;
+  const room = snapshot ? Math.max(reserveBytes, snapshot.bytes.length - baseSize) : reserveBytes;
   const extent = extentAfter(baseSize, refs);
-  let image = snapshot ?? new Uint8Array(0);
-  if (extent.largest + reserveBytes > image.length) {
-    const grown = Buffer.alloc(extent.largest + reserveBytes);
+  let image = snapshot?.bytes ?? new Uint8Array(0);
+  if (extent.largest + room > image.length) {
+    const grown = Buffer.alloc(extent.largest + room);
     grown.set(image.subarray(0, baseSize));
     image = grown;
   }
   let size = baseSize;
   for (const [i, scan] of scans.entries()) size = applyFrames(image, size, framesWithBytes(descriptors[i]!, scan.transactions));
-  return image.subarray(0, size + reserveBytes);
+  return image.subarray(0, size + room);
 }

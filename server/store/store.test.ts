@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { smallInventory } from '../test/support/fixtures.js';
-import { readDatabaseFile, readDatabaseFileAhead } from './database-file.js';
+import { type DatabaseFileBytes, growthRoom, readDatabaseFile, readDatabaseFileAhead } from './database-file.js';
 import { dataDirectoryFiles, writeFileAtomically } from './data-directory.js';
 import { DataDirectoryLockedError } from './data-directory-lock.js';
 import { IncompatibleDatabaseError } from './database.js';
@@ -173,7 +173,7 @@ describe('database file', () => {
       const dataDir = newDataDir();
       await storeWithEmptyOrganization(dataDir);
       const file = dataDirectoryFiles(dataDir).database;
-      if (reserveBytes > 0) expect((await readDatabaseFile(file, reserveBytes))!.length).toBe(fs.statSync(file).size + reserveBytes);
+      if (reserveBytes > 0) expect((await readDatabaseFile(file, reserveBytes))!.bytes.length).toBe(fs.statSync(file).size + reserveBytes);
       const store = await Store.open({ dataDir, command: 'test', reserveBytes });
       const organization = store.organizations.bySlug('acme')!;
       store.write((writes) => writes.replace(organization.inventoryId, bulk));
@@ -194,13 +194,28 @@ describe('database file', () => {
     const file = dataDirectoryFiles(dataDir).database;
     const original = fs.readFileSync(file);
 
+    const fileBytes = async (read: Promise<DatabaseFileBytes | undefined>) => {
+      const { bytes, fileBytes: size } = (await read)!;
+      return Buffer.from(bytes.subarray(0, size));
+    };
     readDatabaseFileAhead(file);
-    expect(Buffer.from((await readDatabaseFile(file))!)).toEqual(original);
+    expect(await fileBytes(readDatabaseFile(file, 0, { forWriting: true }))).toEqual(original);
 
     readDatabaseFileAhead(file);
     const replaced = Buffer.concat([original, Buffer.alloc(4096)]);
     writeFileAtomically(file, replaced);
-    expect(Buffer.from((await readDatabaseFile(file))!)).toEqual(replaced);
+    expect(await fileBytes(readDatabaseFile(file, 0, { forWriting: true }))).toEqual(replaced);
+  });
+
+  it('reads a file to write with room to grow after its bytes, and one to read without', async () => {
+    const dataDir = newDataDir();
+    await storeWithEmptyOrganization(dataDir);
+    const file = dataDirectoryFiles(dataDir).database;
+    const size = fs.statSync(file).size;
+    const forWriting = (await readDatabaseFile(file, 0, { forWriting: true }))!;
+    expect([forWriting.bytes.length, forWriting.fileBytes]).toEqual([size + growthRoom(size), size]);
+    expect(forWriting.bytes.subarray(size).every((byte) => byte === 0)).toBe(true);
+    expect((await readDatabaseFile(file))!.bytes.length).toBe(size);
   });
 
   it('reads no bytes for a missing file', async () => {
