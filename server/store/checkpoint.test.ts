@@ -7,6 +7,7 @@ import { parseLog, scanLogFile, toEnd } from './change-log-reader.js';
 import { checkpointSteps, runCheckpoint } from './checkpoint.js';
 import { planCheckpoint } from './checkpoint-plan.js';
 import type { FileWriteSink } from './file-write-tap.js';
+import { DurableFile } from './durable-file.js';
 import { HeldPages } from './held-pages.js';
 
 const folders: string[] = [];
@@ -132,5 +133,25 @@ describe('held pages', () => {
       expect(replayed(snapshot, handedOn).equals(replayed(snapshot, frames)), `seed ${seed}`).toBe(true);
       if (seed % 2 === 1) expect(handedOn.length).toBeLessThan(frames.length);
     }
+  });
+});
+
+describe('a durable file whose held pages cannot be logged', () => {
+  it('fails the settle, then every commit, with that error, and still closes', async () => {
+    const folder = newFolder();
+    const databaseFile = path.join(folder, 'inventory.sqlite');
+    const failure = new Error('no space left on the device');
+    const errors: unknown[] = [];
+    const file = new DurableFile(databaseFile, [], () => {
+      throw failure;
+    }, (error) => errors.push(error));
+    file.write(0, Buffer.alloc(512, 1));
+    file.commit({ durable: false });
+    await expect(file.settle()).rejects.toBe(failure);
+    expect(() => file.commit()).toThrow(failure);
+    expect(() => file.close()).toThrow(failure);
+    // Nothing was committed: the log holds no transaction, and the snapshot was never written.
+    expect(fs.existsSync(databaseFile)).toBe(false);
+    expect(fs.readdirSync(folder).flatMap((name) => parseLog(fs.readFileSync(path.join(folder, name))).transactions)).toEqual([]);
   });
 });
