@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChangeLogWriter } from './change-log.js';
 import { parseLog } from './change-log-reader.js';
 import { readStoreImage } from './store-image.js';
@@ -132,5 +132,24 @@ describe('the change log', () => {
     const reopened = await Store.open({ dataDir, readOnly: true });
     expect(reopened.apiKeys.list(organization.rowId)).toHaveLength(301);
     reopened.close();
+  });
+
+  it('refuses every append after a write of its file failed, so that nothing after it can be lost at replay', () => {
+    const log = path.join(newDataDir(), 'inventory.sqlite.log.1');
+    const writer = ChangeLogWriter.create(log);
+    writer.write(0, Buffer.alloc(4096, 1));
+    writer.commit();
+    const full = Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    const failing = vi.spyOn(fs, 'writeSync').mockImplementationOnce(() => {
+      throw full;
+    });
+    writer.write(4096, Buffer.alloc(4096, 2));
+    expect(() => writer.commit()).toThrow(full);
+    failing.mockRestore();
+    // The disk takes writes again; the writer still refuses, and closes its file.
+    expect(() => writer.write(8192, Buffer.alloc(4096, 3))).toThrow(full);
+    expect(() => writer.commit()).toThrow(full);
+    expect(() => writer.close()).toThrow(full);
+    expect(parseLog(fs.readFileSync(log)).transactions).toHaveLength(1);
   });
 });

@@ -108,6 +108,8 @@ export class ChangeLogWriter {
   private commits = 0;
   /** The last fsync off the thread, settled or not. */
   private syncing: Promise<void> | undefined;
+  /** Why a write or fsync of the file failed: every later one is refused with it. */
+  private failure: unknown;
   private closed = false;
 
   private constructor(
@@ -159,6 +161,7 @@ export class ChangeLogWriter {
    * never the ones before.
    */
   commit({ durable = true }: { durable?: boolean } = {}): boolean {
+    this.throwIfFailed();
     if (this.transactionBytes === 0) {
       if (durable) this.sync();
       return false;
@@ -183,7 +186,7 @@ export class ChangeLogWriter {
   sync(): void {
     if (!this.unsynced) return;
     this.flush();
-    fs.fdatasyncSync(this.fd);
+    this.fileIo(() => fs.fdatasyncSync(this.fd));
     this.unsynced = false;
   }
 
@@ -195,7 +198,10 @@ export class ChangeLogWriter {
     if (!this.unsynced || this.closed) return;
     this.flush();
     const commitsBefore = this.commits;
-    const syncing = fdatasync(this.fd);
+    const syncing = fdatasync(this.fd).catch((error: unknown) => {
+      this.failure ??= error;
+      throw error;
+    });
     this.syncing = syncing.catch(() => undefined);
     await syncing;
     if (this.commits === commitsBefore) this.unsynced = false;
@@ -215,6 +221,7 @@ export class ChangeLogWriter {
   }
 
   private add(frame: Buffer): void {
+    this.throwIfFailed();
     this.checksum = zlib.crc32(frame, this.checksum);
     this.transactionBytes += frame.length;
     this.pending.push(frame);
@@ -225,10 +232,32 @@ export class ChangeLogWriter {
   private flush(): void {
     if (this.pendingBytes === 0) return;
     const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
-    let written = 0;
-    while (written < bytes.length) written += fs.writeSync(this.fd, bytes, written, bytes.length - written);
+    this.fileIo(() => {
+      let written = 0;
+      while (written < bytes.length) written += fs.writeSync(this.fd, bytes, written, bytes.length - written);
+    });
     this.pending = [];
     this.pendingBytes = 0;
+  }
+
+  /**
+   * Runs a write or fsync of the log file. After one fails (a full disk, an I/O error) the file
+   * may end in part of a frame, and the kernel may have dropped the pages an fsync did not
+   * write: anything appended after could never be replayed, so the writer refuses everything
+   * with that error from then on, and the database its writes (a restart reopens the disk's state).
+   */
+  private fileIo(io: () => void): void {
+    this.throwIfFailed();
+    try {
+      io();
+    } catch (error) {
+      this.failure = error;
+      throw error;
+    }
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure !== undefined) throw this.failure;
   }
 }
 

@@ -37,8 +37,6 @@ export class DurableFile implements FileWriteSink {
   private readonly held: HeldPages;
   /** Held pages are being handed on a slice per turn. */
   private handingOn = false;
-  /** Why handing held pages on failed: the log can take no more commits. */
-  private failure: Error | undefined;
   /** Logs written before `current`, oldest first, waiting for a checkpoint. */
   private folded: { file: string; size: number }[];
   private nextNumber: number;
@@ -83,13 +81,12 @@ export class DurableFile implements FileWriteSink {
    * with the next durable commit, by {@link settle}, or a slice per turn past {@link holdBytes}.
    */
   commit({ durable = true }: { durable?: boolean } = {}): void {
-    if (this.failure) throw this.failure;
     if (durable) {
-      this.handOn();
+      this.held.handOn();
       this.afterLogCommit(this.current.commit());
       return;
     }
-    if (this.held.bytes > holdMostBytes) this.handOn(this.held.bytes - holdBytes);
+    if (this.held.bytes > holdMostBytes) this.held.handOn(this.held.bytes - holdBytes);
     if (this.held.bytes > holdBytes) this.handOnInSlices();
     this.checkpointWhenIdle();
   }
@@ -103,12 +100,11 @@ export class DurableFile implements FileWriteSink {
     // Writes go on meanwhile: after twice what was held, what is left is handed on at once.
     let slices = Math.ceil((2 * this.held.bytes) / sliceBytes);
     while (this.held.bytes > 0 && slices-- > 0 && !this.closed) {
-      this.handOn(sliceBytes);
+      this.held.handOn(sliceBytes);
       await new Promise((resolve) => setImmediate(resolve));
     }
     if (this.closed) return;
-    if (this.failure) throw this.failure;
-    this.handOn();
+    this.held.handOn();
     const log = this.current;
     this.afterLogCommit(log.commit({ durable: false }));
     await log.syncOffThread();
@@ -118,33 +114,22 @@ export class DurableFile implements FileWriteSink {
     if (this.handingOn) return;
     this.handingOn = true;
     const step = () => {
-      if (this.closed || this.failure || this.held.bytes <= holdBytes) {
+      if (this.closed || this.held.bytes <= holdBytes) {
         this.handingOn = false;
         return;
       }
       try {
-        this.handOn(sliceBytes);
+        this.held.handOn(sliceBytes);
       } catch (error) {
-        // Told at the next commit, which the database turns into its refusal of every write.
+        // The pages stay held; the next commit meets the error again, and the database then
+        // refuses writes (the log writer refuses all after a failed write).
+        this.handingOn = false;
         this.onCheckpointError(error);
+        return;
       }
       setImmediate(step);
     };
     setImmediate(step);
-  }
-
-  /**
-   * Hands held pages to the log. When that fails (the disk is full) the log may hold part of
-   * them: every later commit fails with the same error, and a restart reopens what is on disk.
-   */
-  private handOn(maxBytes?: number): void {
-    if (this.failure) throw this.failure;
-    try {
-      this.held.handOn(maxBytes);
-    } catch (error) {
-      this.failure = error as Error;
-      throw error;
-    }
   }
 
   private afterLogCommit(committed: boolean): void {
@@ -242,7 +227,7 @@ export class DurableFile implements FileWriteSink {
   private takeLogs(): string[] {
     const logs = this.folded.map((log) => log.file);
     this.folded = [];
-    this.handOn();
+    this.held.handOn();
     this.current.commit();
     if (!this.current.isEmpty) {
       // The next log exists before this one is let go: a failure leaves the writer as it was.

@@ -52,8 +52,8 @@ export class HeldPages {
       if (taken.length * this.pageBytes >= maxBytes) break;
       taken.push(offset);
     }
-    for (const offset of taken) this.offsets.delete(offset);
-    // In file order, adjacent pages read and handed on together.
+    // In file order, adjacent pages read and handed on together; a page stays held until it
+    // is handed on, so a failure midway leaves the rest held.
     taken.sort((a, b) => a - b);
     const runPages = Math.max(1, Math.floor(2 ** 20 / this.pageBytes));
     for (let i = 0; i < taken.length; ) {
@@ -62,6 +62,7 @@ export class HeldPages {
       const run = Buffer.allocUnsafe((end - i) * this.pageBytes);
       this.readAt(taken[i]!, run);
       this.sink.write(taken[i]!, run);
+      for (let page = i; page < end; page++) this.offsets.delete(taken[page]!);
       i = end;
     }
   }
