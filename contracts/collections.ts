@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { collectionBasics } from './collection-basics.js';
 import { listEnvelopeSchema } from './common.js';
+import { exposureShape, exposureSortKinds } from './console/exposure.js';
 import { endpointInputSchema, endpointSchema, operatingSystemSchema } from './endpoint.js';
 import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from './enums.js';
 import {
@@ -39,6 +40,7 @@ interface CollectionFacts<
   Item extends z.ZodObject,
   Filters extends Record<string, Filter>,
   SortKeys extends Record<string, SortKind>,
+  ConsoleFields extends z.ZodRawShape,
 > {
   /** The path segment of the collection under /v1 and /app/orgs/:slug. */
   path: string;
@@ -60,9 +62,14 @@ interface CollectionFacts<
   filters: Filters;
   /** The console's sort keys besides `created_at`, with how each compares. */
   sortKeys: SortKeys;
+  /**
+   * What the console's list, detail and CSV add to each item (an endpoint's exposure, a
+   * finding's hostname): never in /v1, which answers exactly the specification's items.
+   */
+  consoleFields: ConsoleFields;
   /** What the console's `q` matches, for its search box and the OpenAPI document. */
   search: string;
-  /** The CSV export's columns; by default every field of the item, in the schema's order. */
+  /** The CSV export's columns; by default every field of the console's item, in the schema's order. */
   csvColumns?: CsvColumn[];
 }
 
@@ -72,12 +79,14 @@ function defineCollection<
   const Item extends z.ZodObject,
   const Filters extends Record<string, Filter>,
   const SortKeys extends Record<string, SortKind>,
->(facts: CollectionFacts<Item, Filters, SortKeys>) {
+  const ConsoleFields extends z.ZodRawShape,
+>(facts: CollectionFacts<Item, Filters, SortKeys, ConsoleFields>) {
   const filterShape = Object.fromEntries(Object.entries(facts.filters).map(([param, filter]) => [param, filter.schema])) as FilterShape<Filters>;
   const v1Query = z.object({ ...pagingShape, ...filterShape });
   const sortKeys = [...(Object.keys(facts.sortKeys) as (keyof SortKeys & string)[]), 'created_at' as const];
   const consoleQuery = v1Query.extend({ sort: sortSchema(sortKeys), q: textSchema.meta({ description: facts.search }) });
   const resourceId = facts.labels.resource.replace(/ (\w)/g, (_, letter: string) => letter.toUpperCase());
+  const consoleItem = facts.item.extend(facts.consoleFields).meta({ id: `Console${resourceId}` });
   return {
     ...facts,
     sortKeys,
@@ -88,15 +97,26 @@ function defineCollection<
     consoleQuery,
     /** The path of the /v1 list: `/v1/<path>`. */
     v1Path: `/v1/${facts.path}`,
-    /** The list envelope of one page. */
+    /** The list envelope of one page of /v1. */
     list: listEnvelopeSchema(facts.item, `${resourceId}List`),
-    csvColumns: facts.csvColumns ?? Object.keys(facts.item.shape).map(field),
+    /** An item as the console's list and detail answer it: the /v1 item with {@link CollectionFacts.consoleFields}. */
+    consoleItem,
+    /** The list envelope of one page of the console. */
+    consoleList: listEnvelopeSchema(consoleItem, `Console${resourceId}List`),
+    csvColumns: facts.csvColumns ?? Object.keys(consoleItem.shape).map(field),
     /** The OpenAPI id of an item, e.g. `RemediationTarget`. */
     resourceId,
   };
 }
 
 const field = (name: string): CsvColumn => ({ header: name, value: (item) => item[name] });
+
+/** The columns `name.sub` of an object field, one per field of its schema. */
+const spread = (name: string, shape: z.ZodRawShape): CsvColumn[] =>
+  Object.keys(shape).map((sub) => ({
+    header: `${name}.${sub}`,
+    value: (item: Record<string, unknown>) => (item[name] as Record<string, unknown> | undefined)?.[sub],
+  }));
 
 /** The collections, in the order of the specification. */
 export const collections = {
@@ -106,16 +126,16 @@ export const collections = {
     item: endpointSchema,
     input: endpointInputSchema,
     filters: { osFamily: choiceFilter(filterableOsFamilies), hasAgent: booleanFilter },
-    sortKeys: { hostname: 'text', os_family: 'value', os_version: 'value', updated_at: 'value' },
+    sortKeys: { hostname: 'text', os_family: 'value', os_version: 'value', updated_at: 'value', ...exposureSortKinds },
+    consoleFields: exposureShape,
     search: 'Hostname or IP address contains this text (case-insensitive).',
-    // The operating system is spread over `operating_system.*` columns.
-    csvColumns: Object.keys(endpointSchema.shape).flatMap((name) =>
+    // The operating system and the open findings are spread over `operating_system.*` and `open_findings.*` columns.
+    csvColumns: [...Object.keys(endpointSchema.shape), ...Object.keys(exposureShape)].flatMap((name) =>
       name === 'operating_system'
-        ? Object.keys(operatingSystemSchema.shape).map((sub) => ({
-            header: `operating_system.${sub}`,
-            value: (item: Record<string, unknown>) => (item.operating_system as Record<string, unknown> | undefined)?.[sub],
-          }))
-        : [field(name)],
+        ? spread(name, operatingSystemSchema.shape)
+        : name === 'open_findings'
+          ? spread(name, exposureShape.open_findings.shape)
+          : [field(name)],
     ),
   }),
   remediationTargets: defineCollection({
@@ -125,6 +145,7 @@ export const collections = {
     input: remediationTargetInputSchema,
     filters: { endpointId: uuidFilter, targetType: choiceFilter(targetTypes), status: choiceFilter(targetStatuses) },
     sortKeys: { vendor: 'text', product: 'text', version: 'value', highest_cvss_score: 'value', status: 'value' },
+    consoleFields: {},
     search: 'Product, vendor or package name contains this text (case-insensitive).',
     // CVE lists are joined with spaces.
     csvColumns: Object.keys(remediationTargetSchema.shape).map((name) =>
@@ -138,6 +159,7 @@ export const collections = {
     input: scopeInputSchema,
     filters: { status: choiceFilter(scopeStatuses) },
     sortKeys: { name: 'text', status: 'value' },
+    consoleFields: {},
     search: 'Name contains this text (case-insensitive).',
   }),
   findings: defineCollection({
@@ -153,7 +175,20 @@ export const collections = {
       isKev: booleanFilter,
       cveId: cveFilter,
     },
-    sortKeys: { severity: 'value', cvss_score: 'value', cve_id: 'value', status: 'value', first_detected_at: 'value' },
+    sortKeys: {
+      severity: 'value',
+      cvss_score: 'value',
+      cve_id: 'value',
+      status: 'value',
+      first_detected_at: 'value',
+      endpoint_hostname: 'text',
+      target_product: 'text',
+    },
+    consoleFields: {
+      endpoint_hostname: z.string().nullable().meta({ description: "The endpoint's hostname; null when the replica does not hold it." }),
+      target_product: z.string().nullable().meta({ description: "The remediation target's product; null when absent." }),
+      target_version: z.string().nullable().meta({ description: "The remediation target's version; null when absent." }),
+    },
     search: "CVE id, title or the endpoint's hostname contains this text (case-insensitive).",
   }),
 };
@@ -164,8 +199,10 @@ export type Collections = typeof collections;
 export type CollectionName = keyof Collections;
 /** The collections' names, in the specification's order. */
 export const collectionNames = Object.keys(collections) as CollectionName[];
-/** An item of a collection, as answered. */
+/** An item of a collection, as /v1 answers it. */
 export type CollectionItem<C extends CollectionName> = z.output<Collections[C]['item']>;
+/** An item of a collection, as the console's list and detail answer it. */
+export type ConsoleItem<C extends CollectionName> = z.output<Collections[C]['consoleItem']>;
 /** The parsed query of a collection's /v1 list. */
 export type V1Query<C extends CollectionName> = z.output<Collections[C]['v1Query']>;
 /** The parsed query of a collection's console list. */

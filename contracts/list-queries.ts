@@ -109,16 +109,17 @@ export const defaultSortKey = 'created_at';
 
 /**
  * `sort` of a console list: one of `keys`, ascending, or with a leading `-` descending.
- * Absent, the list is in its default order, `created_at` (then id) ascending.
+ * Absent, the list is in its default order: `created_at` (then id) ascending, unless `fallback`
+ * names another (`-risk_score`).
  */
-export function sortSchema<const K extends string>(keys: readonly K[]) {
+export function sortSchema<const K extends string>(keys: readonly K[], fallback: K | `-${K}` | typeof defaultSortKey = defaultSortKey) {
   const allowed = keys.flatMap((key) => [key, `-${key}`]);
   return z
     .string()
     .optional()
     .refine((value) => value === undefined || allowed.includes(value), { error: `must be one of ${allowed.join(', ')}` })
     .transform((value): ListSort<K> => {
-      const text = value ?? defaultSortKey;
+      const text = value ?? fallback;
       return { key: text.replace(/^-/, '') as K, descending: text.startsWith('-') };
     })
     .meta({ type: 'string', enum: allowed, description: 'A column, with a leading "-" for descending; ties by id.' });

@@ -7,7 +7,7 @@ type Item = { id: string } & Record<string, any>;
 const severityRank: Record<string, number> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
 const lower = (text: string | null) => (text === null ? null : text.toLowerCase());
 
-/** What each sort key of the console's lists compares, computed from the JSON of an item. */
+/** What each sort key of the console's lists compares, computed from the JSON of a console item. */
 const sortValues: { [C in CollectionName]: Record<SortKey<C>, (item: Item) => Value> } = {
   endpoints: {
     hostname: (e) => lower(e.hostname),
@@ -15,6 +15,14 @@ const sortValues: { [C in CollectionName]: Record<SortKey<C>, (item: Item) => Va
     os_version: (e) => e.operating_system.version,
     updated_at: (e) => Date.parse(e.updated_at),
     created_at: (e) => Date.parse(e.created_at),
+    risk_score: (e) => e.risk_score,
+    open_critical: (e) => e.open_findings.critical,
+    open_high: (e) => e.open_findings.high,
+    open_medium: (e) => e.open_findings.medium,
+    open_low: (e) => e.open_findings.low,
+    open_info: (e) => e.open_findings.info,
+    open_kev_findings: (e) => e.open_kev_findings,
+    highest_open_cvss: (e) => e.highest_open_cvss,
   },
   remediationTargets: {
     vendor: (t) => lower(t.vendor),
@@ -32,6 +40,8 @@ const sortValues: { [C in CollectionName]: Record<SortKey<C>, (item: Item) => Va
     status: (f) => f.status,
     first_detected_at: (f) => f.first_detected_at,
     created_at: (f) => Date.parse(f.created_at),
+    endpoint_hostname: (f) => lower(f.endpoint_hostname),
+    target_product: (f) => lower(f.target_product),
   },
 };
 
