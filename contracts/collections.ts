@@ -86,7 +86,11 @@ function defineCollection<
   const sortKeys = [...(Object.keys(facts.sortKeys) as (keyof SortKeys & string)[]), 'created_at' as const];
   const consoleQuery = v1Query.extend({ sort: sortSchema(sortKeys), q: textSchema.meta({ description: facts.search }) });
   const resourceId = facts.labels.resource.replace(/ (\w)/g, (_, letter: string) => letter.toUpperCase());
-  const consoleItem = facts.item.extend(facts.consoleFields).meta({ id: `Console${resourceId}` });
+  // Typed by hand: `extend` on the generic `Item` is typed by its constraint, whose loose shape
+  // would make every console item a Record<string, unknown>.
+  const consoleItem = facts.item.extend(facts.consoleFields).meta({ id: `Console${resourceId}` }) as unknown as z.ZodObject<
+    Omit<Item['shape'], keyof ConsoleFields> & ConsoleFields
+  >;
   return {
     ...facts,
     sortKeys,
