@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { collectionBasics } from '../../../contracts/collection-basics';
-import type { CollectionItem, CollectionName } from '../../../contracts/collections';
+import type { CollectionName, ConsoleItem } from '../../../contracts/collections';
 import type { ListPage } from '../../../contracts/common';
 import type { ConsoleApiKey } from '../../../contracts/console/api-keys';
 import type { ConsoleOrganization } from '../../../contracts/console/organizations';
@@ -60,16 +60,16 @@ export const listPageQuery = <C extends CollectionName>(slug: string, collection
   queryOptions({
     queryKey: queryKeys.listPage(slug, collection, filters, offset, limit),
     queryFn: ({ signal }) =>
-      consoleJson<ListPage<CollectionItem<C>>>(`${collectionPath(slug, collection)}${listSearch(filters, { offset, limit })}`, { signal }),
+      consoleJson<ListPage<ConsoleItem<C>>>(`${collectionPath(slug, collection)}${listSearch(filters, { offset, limit })}`, { signal }),
     // Pages do not change until a sync or seed: keep them while the user scrolls back and forth.
     staleTime: 60_000,
   });
 
-/** One item of a collection. */
+/** One item of a collection, as the console answers it (an endpoint with its exposure, a finding with its hostname). */
 export const itemQuery = <C extends CollectionName>(slug: string, collection: C, id: string) =>
   queryOptions({
     queryKey: queryKeys.item(slug, collection, id),
-    queryFn: ({ signal }) => consoleJson<CollectionItem<C>>(`${collectionPath(slug, collection)}/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => consoleJson<ConsoleItem<C>>(`${collectionPath(slug, collection)}/${encodeURIComponent(id)}`, { signal }),
     staleTime: 60_000,
   });
 

@@ -5,6 +5,7 @@ import type { CollectionName } from '../../../contracts/collections';
 import { listPageQuery } from '../api/console-queries';
 import { paths } from '../lib/paths';
 import { listDefinitions } from '../views/list-definitions';
+import { requestFilters } from '../views/list-sort';
 import { VirtualTable } from './virtual-table';
 
 interface RelatedListProps<C extends CollectionName> {
@@ -18,10 +19,13 @@ interface RelatedListProps<C extends CollectionName> {
 /** The items of a collection that belong to the item of a detail page, with a link to the full list. */
 export function RelatedList<C extends CollectionName>({ slug, collection, filter, title }: RelatedListProps<C>) {
   const navigate = useNavigate();
-  const filterKey = JSON.stringify(filter);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- filterKey stands for filter.
-  const pageQuery = useCallback((offset: number) => listPageQuery(slug, collection, filter, offset), [slug, collection, filterKey]);
   const definition = listDefinitions[collection];
+  const filterKey = JSON.stringify(filter);
+  const pageQuery = useCallback(
+    (offset: number) => listPageQuery(slug, collection, requestFilters(filter, definition.defaultSort), offset),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- filterKey stands for filter.
+    [slug, collection, filterKey, definition.defaultSort],
+  );
   const headingId = `related-${collectionBasics[collection].path}`;
   return (
     <section className="related" aria-labelledby={headingId}>

@@ -15,7 +15,14 @@ export interface Column<T, S extends string = string> {
   cell: (item: T) => ReactNode;
   /** The list's `sort` key this column orders by, when it can. */
   sortKey?: S;
+  /** Its first click orders largest first: a figure whose largest values matter most (a risk score, a count of criticals). */
+  descendingFirst?: boolean;
+  /** What the column means, when its header alone does not say it: the header's tooltip and accessible description. */
+  description?: string;
 }
+
+/** What a click on a sortable header tells: the column's sort key and its first way. */
+export type SortableColumn = { sortKey: string; descendingFirst?: boolean };
 
 /** The order a table shows: a column's sort key, either way. */
 export interface TableSort {
@@ -40,8 +47,8 @@ interface VirtualTableProps<T, K extends QueryKey> {
   emptyMessage: string;
   /** The current order; with `onSort`, the headers of columns with a sort key become buttons. */
   sort?: TableSort;
-  /** Asked to order by a column's sort key (a click or Enter/Space on its header). */
-  onSort?: (key: string) => void;
+  /** Asked to order by a column (a click or Enter/Space on its header). */
+  onSort?: (column: SortableColumn) => void;
 }
 
 const rowHeight = 32;
@@ -181,11 +188,11 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
  * A column header; sortable, it holds a button and tells its order through `aria-sort`. Keys
  * pressed on the button stay there: the grid would take Enter, Home or End for its rows.
  */
-function ColumnHeader<T>({ column, sort, onSort }: { column: Column<T>; sort: TableSort | undefined; onSort: ((key: string) => void) | undefined }) {
-  const { sortKey } = column;
+function ColumnHeader<T>({ column, sort, onSort }: { column: Column<T>; sort: TableSort | undefined; onSort: ((column: SortableColumn) => void) | undefined }) {
+  const { sortKey, descendingFirst, description } = column;
   if (!sortKey || !onSort) {
     return (
-      <div role="columnheader" className="virtual-table__cell">
+      <div role="columnheader" className="virtual-table__cell" title={description}>
         {column.header}
       </div>
     );
@@ -193,7 +200,13 @@ function ColumnHeader<T>({ column, sort, onSort }: { column: Column<T>; sort: Ta
   const direction = sort?.key === sortKey ? (sort.descending ? 'descending' : 'ascending') : 'none';
   return (
     <div role="columnheader" className="virtual-table__cell" aria-sort={direction}>
-      <button type="button" className="virtual-table__sort" onClick={() => onSort(sortKey)} onKeyDown={(event) => event.stopPropagation()}>
+      <button
+        type="button"
+        className="virtual-table__sort"
+        title={description}
+        onClick={() => onSort({ sortKey, descendingFirst })}
+        onKeyDown={(event) => event.stopPropagation()}
+      >
         {column.header}
         <span aria-hidden="true" className="virtual-table__sort-mark">
           {direction === 'ascending' ? '▲' : direction === 'descending' ? '▼' : ''}

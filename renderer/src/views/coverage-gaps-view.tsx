@@ -7,7 +7,7 @@ import { Loading, QueryError } from '../components/query-state';
 import { VirtualTable } from '../components/virtual-table';
 import { formatCount } from '../lib/format';
 import { paths } from '../lib/paths';
-import { findingColumns } from './list-definitions';
+import { findingFactColumns } from './list-definitions';
 
 /** Open critical, high or KEV findings that no active scope covers. */
 export function CoverageGapsView({ slug }: { slug: string }) {
@@ -36,7 +36,7 @@ export function CoverageGapsView({ slug }: { slug: string }) {
           <CoverageFigures counts={gaps.data.counts} label="Uncovered findings" />
           <VirtualTable
             label="Uncovered findings"
-            columns={findingColumns}
+            columns={findingFactColumns}
             pageQuery={pageQuery}
             onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id))}
             emptyMessage="Every open critical, high or KEV finding is covered by an active scope."

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { collectionBasics } from '../../../contracts/collection-basics';
-import type { CollectionItem, CollectionName } from '../../../contracts/collections';
+import type { CollectionName, ConsoleItem } from '../../../contracts/collections';
 import { itemQuery } from '../api/console-queries';
 import { Loading, QueryError } from '../components/query-state';
 import { paths } from '../lib/paths';
@@ -11,8 +11,8 @@ interface DetailFrameProps<C extends CollectionName> {
   slug: string;
   collection: C;
   id: string;
-  title: (item: CollectionItem<C>) => ReactNode;
-  children: (item: CollectionItem<C>) => ReactNode;
+  title: (item: ConsoleItem<C>) => ReactNode;
+  children: (item: ConsoleItem<C>) => ReactNode;
 }
 
 /** The frame of an item's detail page: it fetches the item, shows its loading and error states, the way back to its list, and the heading. */

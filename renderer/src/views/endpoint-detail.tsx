@@ -1,14 +1,17 @@
+import { ExposureFigures } from '../components/exposure-figures';
 import { FieldList } from '../components/field-list';
 import { RelatedList } from '../components/related-list';
 import { formatDateTime } from '../lib/format';
+import { paths } from '../lib/paths';
 import { DetailFrame } from './detail-frame';
 
-/** An endpoint with its remediation targets and findings. */
+/** An endpoint: what it is exposed to first, then its fields, its remediation targets and findings. */
 export function EndpointDetail({ slug, id }: { slug: string; id: string }) {
   return (
     <DetailFrame slug={slug} collection="endpoints" id={id} title={(e) => e.hostname}>
       {(e) => (
         <>
+          <ExposureFigures exposure={e} findingsPath={(filters) => paths.list(slug, 'findings', { endpointId: e.id, ...filters })} />
           <FieldList
             fields={[
               ['Id', <code key="id">{e.id}</code>],

@@ -1,11 +1,12 @@
 import { Link } from 'react-router';
 import { KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
+import { EndpointLink } from '../components/endpoint-link';
 import { FieldList } from '../components/field-list';
 import { formatDateTime, nvdUrl } from '../lib/format';
 import { paths } from '../lib/paths';
 import { DetailFrame } from './detail-frame';
 
-/** A vulnerability finding, linked to its endpoint, its target and the CVE at NVD. */
+/** A vulnerability finding, linked to its endpoint (by hostname), its target (by product and version) and the CVE at NVD. */
 export function FindingDetail({ slug, id }: { slug: string; id: string }) {
   return (
     <DetailFrame slug={slug} collection="findings" id={id} title={(f) => `${f.cve_id}: ${f.title}`}>
@@ -24,10 +25,14 @@ export function FindingDetail({ slug, id }: { slug: string; id: string }) {
               ['CVSS score', f.cvss_score],
               ['Known exploited', f.is_kev ? <KevBadge key="kev" isKev /> : 'No'],
               ['Status', <StatusBadge key="status" status={f.status} />],
-              ['Endpoint', f.endpoint_id ? <Link to={paths.item(slug, 'endpoints', f.endpoint_id)}>Open endpoint</Link> : null],
+              ['Endpoint', f.endpoint_id ? <EndpointLink key="endpoint" slug={slug} id={f.endpoint_id} hostname={f.endpoint_hostname} /> : null],
               [
                 'Remediation target',
-                f.remediation_target_id ? <Link to={paths.item(slug, 'remediationTargets', f.remediation_target_id)}>Open remediation target</Link> : null,
+                f.remediation_target_id ? (
+                  <Link to={paths.item(slug, 'remediationTargets', f.remediation_target_id)}>
+                    {[f.target_product, f.target_version].filter(Boolean).join(' ') || 'Open remediation target'}
+                  </Link>
+                ) : null,
               ],
               ['Source', f.source],
               ['First detected', formatDateTime(f.first_detected_at)],

@@ -1,9 +1,12 @@
-import type { CollectionItem, CollectionName, Collections, FilterParameter, SortKey } from '../../../contracts/collections';
+import type { CollectionName, Collections, ConsoleItem, FilterParameter, SortKey } from '../../../contracts/collections';
 import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from '../../../contracts/enums';
 import { KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
 import type { FilterControl } from '../components/filter-bar';
+import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding';
 import type { Column } from '../components/virtual-table';
 import { formatDate, orDash } from '../lib/format';
+import { exposureColumns } from './exposure-columns';
+import type { SortOrder } from './list-sort';
 
 type TextControl = Extract<FilterControl, { kind: 'text' }>;
 
@@ -22,8 +25,10 @@ type ControlOf<F> = F extends { kind: 'choice'; values: infer V }
 export interface ListDefinition<C extends CollectionName> {
   /** The controls by query parameter, in the order the filter bar shows them. */
   filters: { q: TextControl } & { [P in FilterParameter<C>]: ControlOf<Collections[C]['filters'][P]> };
-  /** The columns; a column's sort key is one of the registry's. */
-  columns: Column<CollectionItem<C>, SortKey<C>>[];
+  /** The columns of the console's items; a column's sort key is one of the registry's. */
+  columns: Column<ConsoleItem<C>, SortKey<C>>[];
+  /** The order when the URL names none: the server's (`created_at`), or the one that matters most for the list. */
+  defaultSort: SortOrder<SortKey<C>>;
 }
 
 const endpoints: ListDefinition<'endpoints'> = {
@@ -32,15 +37,25 @@ const endpoints: ListDefinition<'endpoints'> = {
     osFamily: { kind: 'choice', label: 'OS family', values: filterableOsFamilies },
     hasAgent: { kind: 'boolean', label: 'Agent', yes: 'With agent', no: 'Without agent' },
   },
+  // The exposure takes the room of the OS family (the OS's name says it) and of the discovery
+  // date (on the detail page): the table fits 1,280 pixels without cutting a figure.
   columns: [
-    { id: 'hostname', header: 'Hostname', width: 'minmax(12rem, 2fr)', cell: (e) => e.hostname, sortKey: 'hostname' },
-    { id: 'ip', header: 'IP address', width: 'minmax(8rem, 1fr)', cell: (e) => orDash(e.ip) },
-    { id: 'os', header: 'Operating system', width: 'minmax(10rem, 1.5fr)', cell: (e) => `${e.operating_system.name} ${e.operating_system.version ?? ''}`, sortKey: 'os_version' },
-    { id: 'family', header: 'Family', width: '6rem', cell: (e) => e.operating_system.family, sortKey: 'os_family' },
-    { id: 'agent', header: 'Agent', width: '7rem', cell: (e) => (e.agent_id ? orDash(e.agent_version) : 'none') },
-    { id: 'updated', header: 'Last seen', width: '8rem', cell: (e) => formatDate(e.updated_at), sortKey: 'updated_at' },
-    { id: 'created', header: 'Discovered', width: '8rem', cell: (e) => formatDate(e.created_at), sortKey: 'created_at' },
+    { id: 'hostname', header: 'Hostname', width: 'minmax(10rem, 1.2fr)', cell: (e) => e.hostname, sortKey: 'hostname' },
+    { id: 'ip', header: 'IP address', width: '8.2rem', cell: (e) => orDash(e.ip) },
+    {
+      id: 'os',
+      header: 'OS',
+      description: 'Operating system and version',
+      width: 'minmax(6.5rem, 1fr)',
+      cell: (e) => `${e.operating_system.name} ${e.operating_system.version ?? ''}`,
+      sortKey: 'os_version',
+    },
+    ...exposureColumns,
+    { id: 'agent', header: 'Agent', width: '3.5rem', cell: (e) => (e.agent_id ? orDash(e.agent_version) : 'none') },
+    { id: 'updated', header: 'Last seen', width: '7rem', cell: (e) => formatDate(e.updated_at), sortKey: 'updated_at' },
   ],
+  // The riskiest first: what to look at, and what to fix, before anything else.
+  defaultSort: '-risk_score',
 };
 
 const remediationTargets: ListDefinition<'remediationTargets'> = {
@@ -60,6 +75,7 @@ const remediationTargets: ListDefinition<'remediationTargets'> = {
     { id: 'cvss', header: 'Max CVSS', width: '6.5rem', cell: (t) => orDash(t.highest_cvss_score), sortKey: 'highest_cvss_score' },
     { id: 'created', header: 'Added', width: '7.5rem', cell: (t) => formatDate(t.created_at), sortKey: 'created_at' },
   ],
+  defaultSort: 'created_at',
 };
 
 const scopes: ListDefinition<'scopes'> = {
@@ -75,7 +91,36 @@ const scopes: ListDefinition<'scopes'> = {
     { id: 'description', header: 'Description', width: 'minmax(12rem, 3fr)', cell: (s) => orDash(s.description) },
     { id: 'created', header: 'Created', width: '7.5rem', cell: (s) => formatDate(s.created_at), sortKey: 'created_at' },
   ],
+  defaultSort: 'created_at',
 };
+
+type FindingColumn = Column<VulnerabilityFinding, SortKey<'findings'>>;
+
+/** What a finding is: its CVE, how bad, and its title. */
+const findingWhat: FindingColumn[] = [
+  { id: 'cve', header: 'CVE', width: '8.8rem', cell: (f) => f.cve_id, sortKey: 'cve_id' },
+  { id: 'severity', header: 'Severity', width: '5.6rem', cell: (f) => <SeverityBadge severity={f.severity} />, sortKey: 'severity' },
+  { id: 'kev', header: 'KEV', width: '3rem', cell: (f) => <KevBadge isKev={f.is_kev} /> },
+  { id: 'cvss', header: 'CVSS', width: '3.8rem', cell: (f) => orDash(f.cvss_score), sortKey: 'cvss_score' },
+  { id: 'title', header: 'Title', width: 'minmax(8rem, 3fr)', cell: (f) => f.title },
+];
+
+/** Where a finding stands: open or remediated, and since when it is known. */
+const findingState: FindingColumn[] = [
+  { id: 'status', header: 'Status', width: '6.1rem', cell: (f) => <StatusBadge status={f.status} />, sortKey: 'status' },
+  { id: 'detected', header: 'Detected', width: '7rem', cell: (f) => formatDate(f.first_detected_at), sortKey: 'first_detected_at' },
+];
+
+/**
+ * Where a finding is, as the console answers it: its host, and the product and version to
+ * update. They take the room of the date it was added, which the date it was first detected
+ * nearly always equals.
+ */
+const findingPlace: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = [
+  { id: 'host', header: 'Host', width: 'minmax(8rem, 1.2fr)', cell: (f) => orDash(f.endpoint_hostname), sortKey: 'endpoint_hostname' },
+  { id: 'product', header: 'Product', width: 'minmax(7rem, 1.2fr)', cell: (f) => orDash(f.target_product), sortKey: 'target_product' },
+  { id: 'version', header: 'Version', width: 'minmax(5rem, 0.8fr)', cell: (f) => orDash(f.target_version) },
+];
 
 const findings: ListDefinition<'findings'> = {
   filters: {
@@ -87,20 +132,15 @@ const findings: ListDefinition<'findings'> = {
     endpointId: { kind: 'uuid', label: 'Endpoint id' },
     remediationTargetId: { kind: 'uuid', label: 'Target id' },
   },
-  columns: [
-    { id: 'cve', header: 'CVE', width: '9rem', cell: (f) => f.cve_id, sortKey: 'cve_id' },
-    { id: 'severity', header: 'Severity', width: '6.5rem', cell: (f) => <SeverityBadge severity={f.severity} />, sortKey: 'severity' },
-    { id: 'kev', header: 'KEV', width: '3.5rem', cell: (f) => <KevBadge isKev={f.is_kev} /> },
-    { id: 'cvss', header: 'CVSS', width: '4rem', cell: (f) => orDash(f.cvss_score), sortKey: 'cvss_score' },
-    { id: 'title', header: 'Title', width: 'minmax(10rem, 3fr)', cell: (f) => f.title },
-    { id: 'status', header: 'Status', width: '6.5rem', cell: (f) => <StatusBadge status={f.status} />, sortKey: 'status' },
-    { id: 'detected', header: 'Detected', width: '7.5rem', cell: (f) => formatDate(f.first_detected_at), sortKey: 'first_detected_at' },
-    { id: 'created', header: 'Added', width: '7.5rem', cell: (f) => formatDate(f.created_at), sortKey: 'created_at' },
-  ],
+  columns: [...findingWhat, ...findingPlace, ...findingState],
+  defaultSort: 'created_at',
 };
 
 /** The list definition of each collection. */
 export const listDefinitions: { [C in CollectionName]: ListDefinition<C> } = { endpoints, remediationTargets, scopes, findings };
 
-/** The columns of a findings table, for the views that list findings of something. */
+/** The columns of a findings table of the console's items, for the views that list findings of something. */
 export const findingColumns = findings.columns;
+
+/** The columns of a findings table of /v1 items, which do not say where a finding is (the coverage answers'). */
+export const findingFactColumns: FindingColumn[] = [...findingWhat, ...findingState];

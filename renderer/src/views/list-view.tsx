@@ -2,28 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { collectionBasics } from '../../../contracts/collection-basics';
-import type { CollectionItem, CollectionName } from '../../../contracts/collections';
+import type { CollectionName, ConsoleItem } from '../../../contracts/collections';
 import { listPageQuery } from '../api/console-queries';
 import { type ListFilters, pageSize } from '../api/list-pages';
 import { CsvExportButton } from '../components/csv-export-button';
 import { FilterBar } from '../components/filter-bar';
-import { type TableSort, VirtualTable } from '../components/virtual-table';
+import { type SortableColumn, VirtualTable } from '../components/virtual-table';
 import { paths } from '../lib/paths';
 import { listDefinitions } from './list-definitions';
+import { nextSort, requestFilters, tableSort } from './list-sort';
 
 const wholeNumber = (value: string | null) => (value && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
-
-/** The order of the URL's `sort` (`key` or `-key`); absent, the lists' default, oldest first. */
-function tableSort(sort: string | undefined): TableSort {
-  const text = sort ?? 'created_at';
-  return { key: text.replace(/^-/, ''), descending: text.startsWith('-') };
-}
-
-/** The `sort` after a click on a column: the other way round if it is the current one, else ascending. */
-function nextSort(current: TableSort, key: string): string {
-  const descending = current.key === key && !current.descending;
-  return key === 'created_at' && !descending ? '' : `${descending ? '-' : ''}${key}`;
-}
 
 /**
  * The filters of a list read from URL search parameters: only the list's own (its filter bar's
@@ -40,7 +29,7 @@ function listFiltersOf(collection: CollectionName, search: URLSearchParams): Lis
 
 /** The pages a list view asks for first, from its URL: the first (its total) and the one its scroll position falls on. */
 export function firstListPages(slug: string, collection: CollectionName, search: URLSearchParams) {
-  const filters = listFiltersOf(collection, search);
+  const filters = requestFilters(listFiltersOf(collection, search), listDefinitions[collection].defaultSort);
   const anchor = Math.floor((wholeNumber(search.get('offset')) ?? 0) / pageSize) * pageSize;
   return [...new Set([0, anchor])].map((offset) => listPageQuery(slug, collection, filters, offset));
 }
@@ -56,8 +45,10 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
   const { labels } = collectionBasics[collection];
   const filters = useMemo(() => listFiltersOf(collection, search), [collection, search]);
   const filterKey = JSON.stringify(filters);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- filterKey stands for filters: a new object with the same filters must not refetch.
-  const pageQuery = useCallback((offset: number) => listPageQuery(slug, collection, filters, offset), [slug, collection, filterKey]);
+  // What the server is asked for: the URL's filters, in the list's default order when the URL names none.
+  const asked = useMemo(() => requestFilters(filters, definition.defaultSort), [filters, definition.defaultSort]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- filterKey stands for asked's filters: a new object with the same filters must not refetch.
+  const pageQuery = useCallback((offset: number) => listPageQuery(slug, collection, asked, offset), [slug, collection, filterKey]);
   const first = useQuery(pageQuery(0));
 
   const setFilter = useCallback(
@@ -84,15 +75,15 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
     },
     [setSearch],
   );
-  const sort = tableSort(filters.sort);
-  const onSort = (key: string) => setFilter('sort', nextSort(sort, key));
-  const open = useCallback((item: CollectionItem<C>) => navigate(paths.item(slug, collection, item.id)), [navigate, slug, collection]);
+  const sort = tableSort(filters.sort, definition.defaultSort);
+  const onSort = (column: SortableColumn) => setFilter('sort', nextSort(sort, column, definition.defaultSort));
+  const open = useCallback((item: ConsoleItem<C>) => navigate(paths.item(slug, collection, item.id)), [navigate, slug, collection]);
 
   return (
     <section className="view view--list" aria-labelledby="view-title">
       <header className="view__header">
         <h1 id="view-title">{labels.title}</h1>
-        <CsvExportButton slug={slug} collection={collection} filters={filters} total={first.data?.total} />
+        <CsvExportButton slug={slug} collection={collection} filters={asked} total={first.data?.total} />
       </header>
       <FilterBar controls={definition.filters} values={filters} onChange={setFilter} />
       <VirtualTable

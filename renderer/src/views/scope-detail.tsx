@@ -13,7 +13,7 @@ import { VirtualTable } from '../components/virtual-table';
 import { formatDateTime } from '../lib/format';
 import { paths } from '../lib/paths';
 import { DetailFrame } from './detail-frame';
-import { findingColumns } from './list-definitions';
+import { findingFactColumns } from './list-definitions';
 
 const list = (values: readonly (string | number)[] | undefined) => (values?.length ? values.join(', ') : null);
 
@@ -96,7 +96,7 @@ function ScopeCoverageSection({ slug, scopeId }: { slug: string; scopeId: string
           <VirtualTable
             key={status}
             label="Covered findings"
-            columns={findingColumns}
+            columns={findingFactColumns}
             pageQuery={pageQuery}
             onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id))}
             emptyMessage="This scope covers no findings."

@@ -1,26 +1,21 @@
-import { Link } from 'react-router';
 import { StatusBadge } from '../components/badges';
+import { EndpointLink } from '../components/endpoint-link';
 import { FieldList } from '../components/field-list';
 import { RelatedList } from '../components/related-list';
 import { formatDateTime, nvdUrl } from '../lib/format';
-import { paths } from '../lib/paths';
+import { targetName } from '../lib/names';
 import { DetailFrame } from './detail-frame';
 
 /** A remediation target with its endpoint and findings. */
 export function TargetDetail({ slug, id }: { slug: string; id: string }) {
   return (
-    <DetailFrame
-      slug={slug}
-      collection="remediationTargets"
-      id={id}
-      title={(t) => [t.vendor, t.product ?? t.package_name ?? t.target_type, t.version].filter(Boolean).join(' ')}
-    >
+    <DetailFrame slug={slug} collection="remediationTargets" id={id} title={targetName}>
       {(t) => (
         <>
           <FieldList
             fields={[
               ['Id', <code key="id">{t.id}</code>],
-              ['Endpoint', t.endpoint_id ? <Link to={paths.item(slug, 'endpoints', t.endpoint_id)}>Open endpoint</Link> : null],
+              ['Endpoint', t.endpoint_id ? <EndpointLink key="endpoint" slug={slug} id={t.endpoint_id} /> : null],
               ['Type', t.target_type.replace('_', ' ')],
               ['Status', <StatusBadge key="status" status={t.status} />],
               ['Vendor', t.vendor],
