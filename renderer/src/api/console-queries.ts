@@ -73,6 +73,30 @@ export const itemQuery = <C extends CollectionName>(slug: string, collection: C,
     staleTime: 60_000,
   });
 
+/** The collections a list filter picks an item of by name (`endpointId`, `remediationTargetId`). */
+export type ChosenCollection = 'endpoints' | 'remediationTargets';
+
+/** How many suggestions a filter offers: enough to choose from, few enough to read. */
+export const suggestionLimit = 10;
+
+/** Suggestions in an order a person scans: by the name they typed part of. */
+const suggestionOrder: Record<ChosenCollection, string> = { endpoints: 'hostname', remediationTargets: 'product' };
+
+/**
+ * The first items of a collection whose search (`q`: an endpoint's hostname or IP, a target's
+ * vendor, product or package) contains `text`: what a filter suggests as the user types.
+ */
+export const suggestionsQuery = <C extends ChosenCollection>(slug: string, collection: C, text: string) =>
+  queryOptions({
+    queryKey: queryKeys.suggestions(slug, collection, text),
+    queryFn: ({ signal }) =>
+      consoleJson<ListPage<ConsoleItem<C>>>(
+        `${collectionPath(slug, collection)}${listSearch({ q: text, sort: suggestionOrder[collection] }, { offset: 0, limit: suggestionLimit })}`,
+        { signal },
+      ),
+    staleTime: 60_000,
+  });
+
 /** The dashboard aggregates of an organization. */
 export const dashboardQuery = (slug: string) =>
   queryOptions({

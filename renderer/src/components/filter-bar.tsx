@@ -1,19 +1,25 @@
 import { useEffect, useId, useState } from 'react';
+import type { ChosenCollection } from '../api/console-queries';
+import { EndpointFilter } from './endpoint-filter';
+import { TargetFilter } from './target-filter';
 
 /**
  * The control of a list filter, by the kind of its query parameter: a choice among the
- * filter's values, yes or no, an id, or free text.
+ * filter's values, yes or no, an item of `collection` chosen by name (the parameter is its id),
+ * or free text.
  */
 export type FilterControl =
   | { kind: 'choice'; label: string; values: readonly string[] }
   | { kind: 'boolean'; label: string; yes: string; no: string }
-  | { kind: 'uuid'; label: string }
+  | { kind: 'uuid'; label: string; collection: ChosenCollection }
   | { kind: 'text'; label: string; placeholder: string };
 
 /** The controls of a filter bar, by query parameter, in the order the bar shows them. */
 export type FilterControls = Readonly<Record<string, FilterControl>>;
 
 interface FilterBarProps {
+  /** The organization, whose items a chosen-by-name filter suggests. */
+  slug: string;
   controls: FilterControls;
   values: Record<string, string>;
   /** Sets one filter; an empty value removes it. */
@@ -24,8 +30,6 @@ interface SelectOption {
   value: string;
   label: string;
 }
-
-const uuidPattern = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
 /** The options of a choice or yes-or-no control; a value reads as words (`os_patch` as "os patch"). */
 function selectOptions(control: Extract<FilterControl, { kind: 'choice' | 'boolean' }>): SelectOption[] {
@@ -38,24 +42,33 @@ function selectOptions(control: Extract<FilterControl, { kind: 'choice' | 'boole
   return control.values.map((value) => ({ value, label: value.replace('_', ' ') }));
 }
 
-/** The filter controls of a list, labelled; text is applied when typing pauses or on Enter. */
-export function FilterBar({ controls, values, onChange }: FilterBarProps) {
+/** The filter controls of a list, labelled; text is applied when typing pauses or on Enter, and an id filter is chosen by name. */
+export function FilterBar({ slug, controls, values, onChange }: FilterBarProps) {
   return (
     <div className="filter-bar" role="search">
-      {Object.entries(controls).map(([name, control]) =>
-        control.kind === 'choice' || control.kind === 'boolean' ? (
-          <SelectFilter key={name} name={name} label={control.label} options={selectOptions(control)} value={values[name] ?? ''} onChange={onChange} />
-        ) : (
-          <TextFilter
-            key={name}
-            name={name}
-            label={control.label}
-            {...(control.kind === 'uuid' ? { placeholder: 'uuid', pattern: uuidPattern } : { placeholder: control.placeholder })}
-            value={values[name] ?? ''}
-            onChange={onChange}
-          />
-        ),
-      )}
+      {Object.entries(controls).map(([name, control]) => {
+        const value = values[name] ?? '';
+        switch (control.kind) {
+          case 'choice':
+          case 'boolean':
+            return <SelectFilter key={name} name={name} label={control.label} options={selectOptions(control)} value={value} onChange={onChange} />;
+          case 'uuid': {
+            const Chooser = control.collection === 'endpoints' ? EndpointFilter : TargetFilter;
+            return <Chooser key={name} slug={slug} name={name} label={control.label} value={value} onChange={onChange} />;
+          }
+          case 'text':
+            return (
+              <TextFilter
+                key={name}
+                name={name}
+                label={control.label}
+                placeholder={control.placeholder}
+                value={value}
+                onChange={onChange}
+              />
+            );
+        }
+      })}
     </div>
   );
 }
@@ -81,13 +94,11 @@ interface TextFilterProps {
   name: string;
   label: string;
   placeholder: string;
-  /** What a value must match whole, e.g. a UUID; a value that does not is not applied. */
-  pattern?: string;
   value: string;
   onChange: (name: string, value: string) => void;
 }
 
-function TextFilter({ name, label, placeholder, pattern, value, onChange }: TextFilterProps) {
+function TextFilter({ name, label, placeholder, value, onChange }: TextFilterProps) {
   const id = useId();
   // The draft is what the user is typing; the URL keeps the applied filter.
   const [draft, setDraft] = useState(value);
@@ -97,12 +108,11 @@ function TextFilter({ name, label, placeholder, pattern, value, onChange }: Text
     setApplied(value);
     setDraft(value);
   }
-  const valid = !pattern || draft === '' || new RegExp(`^${pattern}$`).test(draft.trim());
   useEffect(() => {
-    if (draft.trim() === value || !valid) return;
+    if (draft.trim() === value) return;
     const timer = setTimeout(() => onChange(name, draft.trim()), 400);
     return () => clearTimeout(timer);
-  }, [draft, value, valid, name, onChange]);
+  }, [draft, value, name, onChange]);
   return (
     <div className="filter filter--text">
       <label htmlFor={id}>{label}</label>
@@ -112,10 +122,9 @@ function TextFilter({ name, label, placeholder, pattern, value, onChange }: Text
         type="search"
         value={draft}
         placeholder={placeholder}
-        aria-invalid={!valid}
         onChange={(event) => setDraft(event.target.value)}
         onKeyDown={(event) => {
-          if (event.key === 'Enter' && valid) onChange(name, draft.trim());
+          if (event.key === 'Enter') onChange(name, draft.trim());
         }}
       />
     </div>

@@ -10,7 +10,10 @@ import type { SortOrder } from './list-sort';
 
 type TextControl = Extract<FilterControl, { kind: 'text' }>;
 
-/** The control of a registry filter: of the filter's kind; a choice offers exactly the filter's values. */
+/**
+ * The control of a registry filter: of the filter's kind; a choice offers exactly the filter's
+ * values, and an id is chosen by the name of the item it is the id of.
+ */
 type ControlOf<F> = F extends { kind: 'choice'; values: infer V }
   ? { kind: 'choice'; label: string; values: V }
   : F extends { kind: 'boolean' | 'uuid' }
@@ -63,7 +66,7 @@ const remediationTargets: ListDefinition<'remediationTargets'> = {
     q: { kind: 'text', label: 'Search', placeholder: 'Product, vendor or package…' },
     targetType: { kind: 'choice', label: 'Type', values: targetTypes },
     status: { kind: 'choice', label: 'Status', values: targetStatuses },
-    endpointId: { kind: 'uuid', label: 'Endpoint id' },
+    endpointId: { kind: 'uuid', label: 'Endpoint', collection: 'endpoints' },
   },
   columns: [
     { id: 'product', header: 'Product', width: 'minmax(10rem, 2fr)', cell: (t) => orDash(t.product ?? t.package_name), sortKey: 'product' },
@@ -129,8 +132,8 @@ const findings: ListDefinition<'findings'> = {
     severity: { kind: 'choice', label: 'Severity', values: findingSeverities },
     status: { kind: 'choice', label: 'Status', values: findingStatuses },
     isKev: { kind: 'boolean', label: 'KEV', yes: 'KEV only', no: 'Not KEV' },
-    endpointId: { kind: 'uuid', label: 'Endpoint id' },
-    remediationTargetId: { kind: 'uuid', label: 'Target id' },
+    endpointId: { kind: 'uuid', label: 'Endpoint', collection: 'endpoints' },
+    remediationTargetId: { kind: 'uuid', label: 'Remediation target', collection: 'remediationTargets' },
   },
   columns: [...findingWhat, ...findingPlace, ...findingState],
   defaultSort: 'created_at',

@@ -85,7 +85,7 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
         <h1 id="view-title">{labels.title}</h1>
         <CsvExportButton slug={slug} collection={collection} filters={asked} total={first.data?.total} />
       </header>
-      <FilterBar controls={definition.filters} values={filters} onChange={setFilter} />
+      <FilterBar slug={slug} controls={definition.filters} values={filters} onChange={setFilter} />
       <VirtualTable
         key={`${slug}/${collection}/${filterKey}`}
         label={labels.title}

@@ -82,6 +82,7 @@ function ScopeCoverageSection({ slug, scopeId }: { slug: string; scopeId: string
           <UnevaluatedNotice criteria={coverage.data.unevaluated} />
           <CoverageFigures counts={coverage.data.counts} label="Covered findings" />
           <FilterBar
+            slug={slug}
             controls={{ status: { kind: 'choice', label: 'Status', values: findingStatuses } }}
             values={filters}
             onChange={(name, value) =>
