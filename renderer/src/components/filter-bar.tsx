@@ -1,5 +1,6 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ChosenCollection } from '../api/console-queries';
+import { useShortcut } from '../lib/keyboard';
 import { EndpointFilter } from './endpoint-filter';
 import { TargetFilter } from './target-filter';
 
@@ -31,6 +32,9 @@ interface SelectOption {
   label: string;
 }
 
+/** The query parameter of a list's search box, which `/` focuses. */
+const searchParameter = 'q';
+
 /** The options of a choice or yes-or-no control; a value reads as words (`os_patch` as "os patch"). */
 function selectOptions(control: Extract<FilterControl, { kind: 'choice' | 'boolean' }>): SelectOption[] {
   if (control.kind === 'boolean') {
@@ -42,7 +46,10 @@ function selectOptions(control: Extract<FilterControl, { kind: 'choice' | 'boole
   return control.values.map((value) => ({ value, label: value.replace('_', ' ') }));
 }
 
-/** The filter controls of a list, labelled; text is applied when typing pauses or on Enter, and an id filter is chosen by name. */
+/**
+ * The filter controls of a list, labelled; text is applied when typing pauses or on Enter, and
+ * an id filter is chosen by name. `/` focuses the search box, where the list has one.
+ */
 export function FilterBar({ slug, controls, values, onChange }: FilterBarProps) {
   return (
     <div className="filter-bar" role="search">
@@ -65,6 +72,7 @@ export function FilterBar({ slug, controls, values, onChange }: FilterBarProps) 
                 placeholder={control.placeholder}
                 value={value}
                 onChange={onChange}
+                focusShortcut={name === searchParameter ? '/' : undefined}
               />
             );
         }
@@ -96,10 +104,13 @@ interface TextFilterProps {
   placeholder: string;
   value: string;
   onChange: (name: string, value: string) => void;
+  /** A key that focuses the field from anywhere on the page but another field. */
+  focusShortcut?: string;
 }
 
-function TextFilter({ name, label, placeholder, value, onChange }: TextFilterProps) {
+function TextFilter({ name, label, placeholder, value, onChange, focusShortcut }: TextFilterProps) {
   const id = useId();
+  const input = useRef<HTMLInputElement>(null);
   // The draft is what the user is typing; the URL keeps the applied filter.
   const [draft, setDraft] = useState(value);
   // A filter changed elsewhere (back button, a link) replaces the draft.
@@ -108,6 +119,10 @@ function TextFilter({ name, label, placeholder, value, onChange }: TextFilterPro
     setApplied(value);
     setDraft(value);
   }
+  useShortcut(focusShortcut, () => {
+    input.current?.focus();
+    input.current?.select();
+  });
   useEffect(() => {
     if (draft.trim() === value) return;
     const timer = setTimeout(() => onChange(name, draft.trim()), 400);
@@ -117,11 +132,14 @@ function TextFilter({ name, label, placeholder, value, onChange }: TextFilterPro
     <div className="filter filter--text">
       <label htmlFor={id}>{label}</label>
       <input
+        ref={input}
         id={id}
         name={name}
         type="search"
         value={draft}
         placeholder={placeholder}
+        aria-keyshortcuts={focusShortcut}
+        title={focusShortcut ? `${label} (${focusShortcut})` : undefined}
         onChange={(event) => setDraft(event.target.value)}
         onKeyDown={(event) => {
           if (event.key === 'Enter') onChange(name, draft.trim());

@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName } from '../../../contracts/collections';
 import { listPageQuery } from '../api/console-queries';
+import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { listDefinitions } from '../views/list-definitions';
 import { requestFilters } from '../views/list-sort';
@@ -37,7 +38,7 @@ export function RelatedList<C extends CollectionName>({ slug, collection, filter
         label={title}
         columns={definition.columns}
         pageQuery={pageQuery}
-        onOpen={(item) => navigate(paths.item(slug, collection, item.id))}
+        onOpen={(item) => navigate(paths.item(slug, collection, item.id), openFromTable)}
         emptyMessage={`No ${collectionBasics[collection].labels.noun}s.`}
       />
     </section>

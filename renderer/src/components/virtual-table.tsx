@@ -53,11 +53,14 @@ interface VirtualTableProps<T, K extends QueryKey> {
 
 const rowHeight = 32;
 
+/** The sticky header row's height (a row and its bottom border): the rows scroll under it. */
+const headHeight = rowHeight + 1;
+
 /**
  * A table of a server-paged list of any length: only the rows in view are in the DOM, and
  * the pages they fall on are fetched as the user scrolls (the next one ahead of time). It is
- * one tab stop, an ARIA grid whose rows the arrow keys, Page Up/Down, Home and End move
- * through; Enter opens the active row.
+ * one tab stop, an ARIA grid whose rows the arrow keys (and j, k as in a mail or a code
+ * review list), Page Up/Down, Home and End move through; Enter opens the active row.
  */
 export function VirtualTable<T extends { id: string }, K extends QueryKey>(props: VirtualTableProps<T, K>) {
   const { columns, pageQuery, onOpen, onViewChange } = props;
@@ -76,6 +79,9 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
     estimateSize: () => rowHeight,
     overscan: 10,
     initialOffset: initialTop * rowHeight,
+    // The body starts under the sticky header, which the virtualizer does not know of: without
+    // this, a row moved to from above would stop under the bottom edge, out of sight.
+    scrollPaddingEnd: headHeight,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
@@ -121,9 +127,12 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
   const visibleRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? rowHeight * 10) / rowHeight) - 1);
   const onKeyDown = (event: KeyboardEvent) => {
     const current = activeRow ?? first - 1;
+    // With Ctrl, Alt or Meta a letter is the browser's or the system's.
+    const letters = !(event.ctrlKey || event.altKey || event.metaKey);
     const moves: Record<string, number> = {
       ArrowDown: current + 1,
       ArrowUp: current - 1,
+      ...(letters ? { j: current + 1, k: current - 1 } : {}),
       PageDown: current + visibleRows,
       PageUp: current - visibleRows,
       Home: 0,

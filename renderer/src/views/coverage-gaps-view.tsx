@@ -6,6 +6,7 @@ import { CoverageFigures, UnevaluatedNotice } from '../components/coverage-summa
 import { Loading, QueryError } from '../components/query-state';
 import { VirtualTable } from '../components/virtual-table';
 import { formatCount } from '../lib/format';
+import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { findingFactColumns } from './list-definitions';
 
@@ -38,7 +39,7 @@ export function CoverageGapsView({ slug }: { slug: string }) {
             label="Uncovered findings"
             columns={findingFactColumns}
             pageQuery={pageQuery}
-            onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id))}
+            onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id), openFromTable)}
             emptyMessage="Every open critical, high or KEV finding is covered by an active scope."
           />
         </>

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName, ConsoleItem } from '../../../contracts/collections';
 import { itemQuery } from '../api/console-queries';
 import { Loading, QueryError } from '../components/query-state';
+import { useShortcut } from '../lib/keyboard';
+import { openedFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 
 interface DetailFrameProps<C extends CollectionName> {
@@ -15,14 +17,22 @@ interface DetailFrameProps<C extends CollectionName> {
   children: (item: ConsoleItem<C>) => ReactNode;
 }
 
-/** The frame of an item's detail page: it fetches the item, shows its loading and error states, the way back to its list, and the heading. */
+/**
+ * The frame of an item's detail page: it fetches the item, shows its loading and error states,
+ * the way back to its list, and the heading. Escape goes back: to the table the item was opened
+ * from (the previous history entry, so with its filters, scroll position and selected row), or
+ * else to the collection's list.
+ */
 export function DetailFrame<C extends CollectionName>({ slug, collection, id, title, children }: DetailFrameProps<C>) {
   const query = useQuery(itemQuery(slug, collection, id));
   const { labels } = collectionBasics[collection];
+  const navigate = useNavigate();
+  const location = useLocation();
+  useShortcut('Escape', () => void (openedFromTable(location.state) ? navigate(-1) : navigate(paths.list(slug, collection))));
   return (
     <section className="view view--detail" aria-labelledby="view-title">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to={paths.list(slug, collection)}>{`← ${labels.title}`}</Link>
+        <Link to={paths.list(slug, collection)} aria-keyshortcuts="Escape">{`← ${labels.title}`}</Link>
       </nav>
       {query.isPending ? (
         <Loading what={labels.resource} />

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { type KeyboardEvent, useCallback, useMemo, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName, ConsoleItem } from '../../../contracts/collections';
@@ -8,6 +8,7 @@ import { type ListFilters, pageSize } from '../api/list-pages';
 import { CsvExportButton } from '../components/csv-export-button';
 import { FilterBar } from '../components/filter-bar';
 import { type SortableColumn, VirtualTable } from '../components/virtual-table';
+import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { listDefinitions } from './list-definitions';
 import { nextSort, requestFilters, tableSort } from './list-sort';
@@ -36,7 +37,8 @@ export function firstListPages(slug: string, collection: CollectionName, search:
 
 /**
  * A list of one collection: filters, sort, scroll position (`offset`) and selected row (`row`)
- * live in the URL, so that a view can be bookmarked and the back button restores it.
+ * live in the URL, so that a view can be bookmarked and the back button restores it. `/` goes
+ * to the search box and ↓ from there to the rows (see {@link VirtualTable} for their keys).
  */
 export function ListView<C extends CollectionName>({ slug, collection }: { slug: string; collection: C }) {
   const [search, setSearch] = useSearchParams();
@@ -77,10 +79,20 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
   );
   const sort = tableSort(filters.sort, definition.defaultSort);
   const onSort = (column: SortableColumn) => setFilter('sort', nextSort(sort, column, definition.defaultSort));
-  const open = useCallback((item: ConsoleItem<C>) => navigate(paths.item(slug, collection, item.id)), [navigate, slug, collection]);
+  const open = useCallback((item: ConsoleItem<C>) => navigate(paths.item(slug, collection, item.id), openFromTable), [navigate, slug, collection]);
+  const section = useRef<HTMLElement>(null);
+  // ↓ in the search box goes on to the rows, as from a search field to its results.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'ArrowDown' || !(event.target instanceof HTMLInputElement) || event.target.name !== 'q') return;
+    const grid = section.current?.querySelector<HTMLElement>('[role=grid]');
+    if (grid) {
+      event.preventDefault();
+      grid.focus();
+    }
+  };
 
   return (
-    <section className="view view--list" aria-labelledby="view-title">
+    <section ref={section} className="view view--list" aria-labelledby="view-title" onKeyDown={onKeyDown}>
       <header className="view__header">
         <h1 id="view-title">{labels.title}</h1>
         <CsvExportButton slug={slug} collection={collection} filters={asked} total={first.data?.total} />

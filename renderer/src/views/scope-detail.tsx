@@ -11,6 +11,7 @@ import { FilterBar } from '../components/filter-bar';
 import { Loading, QueryError } from '../components/query-state';
 import { VirtualTable } from '../components/virtual-table';
 import { formatDateTime } from '../lib/format';
+import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { DetailFrame } from './detail-frame';
 import { findingFactColumns } from './list-definitions';
@@ -99,7 +100,7 @@ function ScopeCoverageSection({ slug, scopeId }: { slug: string; scopeId: string
             label="Covered findings"
             columns={findingFactColumns}
             pageQuery={pageQuery}
-            onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id))}
+            onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id), openFromTable)}
             emptyMessage="This scope covers no findings."
           />
         </>
