@@ -1,9 +1,9 @@
+import type { SqlValue } from 'sql.js';
 import type { CollectionName, ConsoleQuery } from '../../contracts/collections.js';
-import type { ExposureSortKey } from '../../contracts/console/exposure.js';
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
-import type { ExposureFiguresCache } from './exposure-figures.js';
+import { type ExposureFiguresCache, figureSortLookup } from './exposure-figures.js';
 import { searchedFindings, textCvesOf } from './finding-search.js';
 import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory } from './inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
@@ -138,11 +138,8 @@ export class ConsoleQueries {
     const q = query.q;
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
     const direction = query.sort.descending ? 'DESC' : 'ASC';
-    // The figure sorts are the endpoints' exposure keys (collection-tables.ts).
-    const figures: FigureSort | undefined =
-      figureSort && (figureSort.keys as readonly string[]).includes(query.sort.key)
-        ? { by: figureSort.by, lookup: () => this.endpointFigure(orgRowId, query.sort.key as ExposureSortKey) }
-        : undefined;
+    const by = (figureSort as Partial<Record<string, string>>)[query.sort.key];
+    const figures: FigureSort | undefined = by === undefined ? undefined : { by, lookup: () => this.figureLookup(orgRowId, query.sort.key) };
     if (q === undefined) return { ...shown, table, where, direction, figures };
     if (search) {
       search(where, q);
@@ -151,10 +148,9 @@ export class ConsoleQueries {
     return { ...shown, table, where, direction, figures, search: { key: q, rows: () => this.searchedFindings(shown, q) } };
   }
 
-  /** How an endpoint's exposure figure for `key` is looked up by its id, at the data's current version. */
-  private async endpointFigure(orgRowId: number, key: ExposureSortKey): Promise<(id: unknown) => number | null> {
-    const figures = await this.exposure.of(orgRowId);
-    return (id) => figures.endpointExposure.sortValue(figures.endpointIndex.get(String(id)) ?? -1, key);
+  /** How the values of a figure sort key are looked up, at the data's current version. */
+  private async figureLookup(orgRowId: number, key: string): Promise<(value: SqlValue) => SqlValue> {
+    return figureSortLookup(await this.exposure.of(orgRowId), key);
   }
 
   /** The findings a search names, ascending by seq, read in chunks once per version. */

@@ -1,3 +1,5 @@
+import type { SqlValue } from 'sql.js';
+import { type ExposureSortKey, exposureSortKinds } from '../../contracts/console/exposure.js';
 import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
@@ -48,6 +50,31 @@ export interface ExposureFigures {
   versionExposure: ExposureTable;
   /** Per product, the open critical or KEV findings it closes and the endpoint keys they are on (see remediation-plan.ts). */
   planInput: { closes: Float64Array; endpoints: Int32Array[]; withoutProduct: number; total: number };
+  /** Endpoint id → its hostname, and the same without ASCII case (what the findings' sort by hostname compares). */
+  hostnames: Map<string, { hostname: string; sortName: string }>;
+  /** Target id → its product without ASCII case, null when it has none. */
+  targetProducts: Map<string, string | null>;
+}
+
+/** Text without ASCII case, as SQLite's lower() makes it: what the console's text sort keys compare. */
+export const asciiLower = (text: string) => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+
+/**
+ * How a sort key the registry's store half looks up in the figures (collection-tables.ts,
+ * `figureSort`) gets its value from the column it is looked up by.
+ */
+export function figureSortLookup(figures: ExposureFigures, key: string): (value: SqlValue) => SqlValue {
+  switch (key) {
+    case 'endpoint_hostname':
+      return (endpointId) => figures.hostnames.get(String(endpointId))?.sortName ?? null;
+    case 'target_product':
+      return (targetId) => figures.targetProducts.get(String(targetId)) ?? null;
+    default: {
+      if (!(key in exposureSortKinds)) throw new Error(`No figure sorts by ${key}`);
+      const exposureKey = key as ExposureSortKey;
+      return (endpointId) => figures.endpointExposure.sortValue(figures.endpointIndex.get(String(endpointId)) ?? -1, exposureKey);
+    }
+  }
 }
 
 /** The id of a product or version in the console's URLs: base64url of the JSON array of its names. */
@@ -57,16 +84,27 @@ export function softwareId(names: (string | null)[]): string {
 
 const open = findingStatuses.indexOf('open');
 const critical = findingSeverities.indexOf('critical');
-/** Targets read per statement: about a millisecond of SQL. */
-const targetsPerChunk = 2_048;
+/** Rows read per statement: a few milliseconds of SQL. */
+const rowsPerChunk = 2_048;
 /** Findings added between two looks at the clock. */
 const findingsBetweenLooks = 65_536;
 
-// A chunk of targets comes back as one JSON array of rows: sql.js pays a call into WebAssembly
-// for every value read, and one JSON.parse of the chunk costs less.
-const targetsChunk = `
-  SELECT '[' || group_concat(json_array(id, endpoint_id, status, vendor, product, version)) || ']' AS rows
-  FROM remediation_targets WHERE org_id = ? AND seq >= ? AND seq < ?`;
+/**
+ * Calls `each` with every row of an inventory's table, as the array of `columns`, read a chunk
+ * of seqs at a time with a pause between chunks. A chunk comes back as one JSON array of rows:
+ * sql.js pays a call into WebAssembly for every value read, and one JSON.parse of the chunk costs less.
+ */
+async function forEachRow<Row extends SqlValue[]>(db: Database, table: string, columns: string, inventoryId: number, slices: TimeSlices, each: (row: Row) => void) {
+  // Apart, min and max are each one step along the (org_id) index.
+  const first = Number(db.value(`SELECT min(seq) FROM ${table} WHERE org_id = ?`, [inventoryId]) ?? 0);
+  const last = Number(db.value(`SELECT max(seq) FROM ${table} WHERE org_id = ?`, [inventoryId]) ?? -1);
+  const chunk = `SELECT '[' || group_concat(json_array(${columns})) || ']' AS rows FROM ${table} WHERE org_id = ? AND seq >= ? AND seq < ?`;
+  for (let from = first; from <= last; from += rowsPerChunk) {
+    const { rows } = db.get<{ rows: string | null }>(chunk, [inventoryId, from, from + rowsPerChunk])!;
+    if (rows !== null) for (const row of JSON.parse(rows) as Row[]) each(row);
+    await slices.pause();
+  }
+}
 
 /** Where the findings' coverage columns come from (scope-coverage.ts), read once per version and shared. */
 export interface CoverageColumnSource {
@@ -99,7 +137,11 @@ export class ExposureFiguresCache {
   }
 
   private async compute(inventoryId: number, columns: CoverageColumns, slices: TimeSlices): Promise<ExposureFigures> {
-    const { products, productById, versions, versionById } = await this.readTargets(inventoryId, slices);
+    const { products, productById, versions, versionById, targetProducts } = await this.readTargets(inventoryId, slices);
+    const hostnames: ExposureFigures['hostnames'] = new Map();
+    await forEachRow<[string, string]>(this.db, 'endpoints', 'id, hostname', inventoryId, slices, ([id, hostname]) =>
+      hostnames.set(id, { hostname, sortName: asciiLower(hostname) }),
+    );
 
     // The version of each target kind of the columns; -1 for the kind of targets the replica does not hold.
     const versionOfKind = columns.kinds.type.map((type, kind) =>
@@ -150,6 +192,8 @@ export class ExposureFiguresCache {
       versionById,
       versionExposure,
       planInput: { closes, endpoints: planEndpoints.map((set) => Int32Array.from(set)), withoutProduct, total },
+      hostnames,
+      targetProducts,
     };
   }
 
@@ -161,44 +205,39 @@ export class ExposureFiguresCache {
     const versionById = new Map<string, number>();
     const productEndpoints: Set<string>[] = [];
     const versionEndpoints: Set<string>[] = [];
-
-    // Apart, min and max are each one step along the (org_id) index.
-    const first = Number(this.db.value('SELECT min(seq) FROM remediation_targets WHERE org_id = ?', [inventoryId]) ?? 0);
-    const last = Number(this.db.value('SELECT max(seq) FROM remediation_targets WHERE org_id = ?', [inventoryId]) ?? -1);
-    for (let from = first; from <= last; from += targetsPerChunk) {
-      const { rows } = this.db.get<{ rows: string | null }>(targetsChunk, [inventoryId, from, from + targetsPerChunk])!;
-      const targets = rows === null ? [] : (JSON.parse(rows) as [string, string | null, string, string | null, string | null, string | null][]);
-      for (const [id, endpointId, status, vendor, productName, versionName] of targets) {
-        const productId = softwareId([vendor, productName]);
-        let product = productById.get(productId);
-        if (product === undefined) {
-          product = products.length;
-          productById.set(productId, product);
-          products.push({ id: productId, vendor, product: productName, versions: [], endpoints: 0 });
-          productEndpoints.push(new Set());
-        }
-        const versionId = softwareId([vendor, productName, versionName]);
-        let version = versionById.get(versionId);
-        if (version === undefined) {
-          version = versions.length;
-          versionById.set(versionId, version);
-          versions.push({ id: versionId, product, version: versionName, endpoints: 0, targets: { id: [], endpointId: [], status: [] } });
-          versionEndpoints.push(new Set());
-          products[product]!.versions.push(version);
-        }
-        const { targets: held } = versions[version]!;
-        held.id.push(id);
-        held.endpointId.push(endpointId);
-        held.status.push(status);
-        if (status !== 'resolved' && endpointId !== null) {
-          productEndpoints[product]!.add(endpointId);
-          versionEndpoints[version]!.add(endpointId);
-        }
+    const targetProducts = new Map<string, string | null>();
+    type TargetRow = [string, string | null, string, string | null, string | null, string | null];
+    const columns = 'id, endpoint_id, status, vendor, product, version';
+    await forEachRow<TargetRow>(this.db, 'remediation_targets', columns, inventoryId, slices, ([id, endpointId, status, vendor, productName, versionName]) => {
+      targetProducts.set(id, productName === null ? null : asciiLower(productName));
+      const productId = softwareId([vendor, productName]);
+      let product = productById.get(productId);
+      if (product === undefined) {
+        product = products.length;
+        productById.set(productId, product);
+        products.push({ id: productId, vendor, product: productName, versions: [], endpoints: 0 });
+        productEndpoints.push(new Set());
       }
-      await slices.pause();
-    }
+      const versionId = softwareId([vendor, productName, versionName]);
+      let version = versionById.get(versionId);
+      if (version === undefined) {
+        version = versions.length;
+        versionById.set(versionId, version);
+        versions.push({ id: versionId, product, version: versionName, endpoints: 0, targets: { id: [], endpointId: [], status: [] } });
+        versionEndpoints.push(new Set());
+        products[product]!.versions.push(version);
+      }
+      const { targets: held } = versions[version]!;
+      held.id.push(id);
+      held.endpointId.push(endpointId);
+      held.status.push(status);
+      if (status !== 'resolved' && endpointId !== null) {
+        productEndpoints[product]!.add(endpointId);
+        versionEndpoints[version]!.add(endpointId);
+      }
+    });
     products.forEach((product, index) => (product.endpoints = productEndpoints[index]!.size));
     versions.forEach((version, index) => (version.endpoints = versionEndpoints[index]!.size));
-    return { products, productById, versions, versionById };
+    return { products, productById, versions, versionById, targetProducts };
   }
 }

@@ -13,14 +13,13 @@ import type {
 import type { TargetStatus } from '../../contracts/enums.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
-import type { ExposureFigures, ExposureFiguresCache } from './exposure-figures.js';
-import { inventoryOf } from './inventory-ids.js';
+import { type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
 import { remediationPlan } from './remediation-plan.js';
 
 type Value = string | number | null;
 /** SQLite's order: NULL, then numbers, then text. */
 const compareValues = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
-const lower = (text: string | null) => text?.toLowerCase() ?? null;
+const lower = (text: string | null) => (text === null ? null : asciiLower(text));
 
 function productJson(figures: ExposureFigures, index: number): SoftwareProduct {
   const { id, vendor, product, versions, endpoints } = figures.products[index]!;
@@ -115,7 +114,7 @@ export class SoftwareQueries {
     const version = figures.versionById.get(versionId);
     if (product === undefined || version === undefined || figures.versions[version]!.product !== product) return undefined;
     // Computed at the figures' version: nothing awaits between them and this.
-    const installs = this.installs.getOrCompute(`${orgRowId}|${versionId}`, () => this.installsOf(orgRowId, figures, version));
+    const installs = this.installs.getOrCompute(`${orgRowId}|${versionId}`, () => installsOf(figures, version));
     return {
       product: productJson(figures, product),
       version: versionJson(figures, version),
@@ -133,30 +132,22 @@ export class SoftwareQueries {
     const figures = await this.figures.of(orgRowId);
     return this.plans.getOrCompute(String(orgRowId), () => remediationPlan(figures));
   }
+}
 
-  private installsOf(orgRowId: number, figures: ExposureFigures, version: number): Install[] {
-    const { targets } = figures.versions[version]!;
-    // One statement for the hostnames of all of the version's endpoints: at most one per endpoint of the organization.
-    const hostnames = new Map(
-      this.db
-        .all<{ id: string; hostname: string }>('SELECT e.id, e.hostname FROM json_each(?) AS wanted JOIN endpoints e ON e.org_id = ? AND e.id = wanted.value', [
-          JSON.stringify([...new Set(targets.endpointId.filter((id) => id !== null))]),
-          inventoryOf(this.db, orgRowId),
-        ])
-        .map((row) => [row.id, row.hostname]),
-    );
-    const installs: Install[] = targets.id.map((id, i) => {
-      const endpointId = targets.endpointId[i]!;
-      const hostname = endpointId === null ? null : (hostnames.get(endpointId) ?? null);
-      return {
-        target_id: id,
-        target_status: targets.status[i] as TargetStatus,
-        endpoint_id: endpointId,
-        hostname,
-        ...figures.targetExposure.exposure(figures.targetIndex.get(id) ?? -1),
-        name: lower(hostname),
-      };
-    });
-    return installs.sort((a, b) => b.risk_score - a.risk_score || compareValues(a.name, b.name) || compareValues(a.target_id, b.target_id));
-  }
+/** A version's installs, riskiest first, then by hostname (without ASCII case), then by target id. */
+function installsOf(figures: ExposureFigures, version: number): Install[] {
+  const { targets } = figures.versions[version]!;
+  const installs: Install[] = targets.id.map((id, i) => {
+    const endpointId = targets.endpointId[i]!;
+    const endpoint = endpointId === null ? undefined : figures.hostnames.get(endpointId);
+    return {
+      target_id: id,
+      target_status: targets.status[i] as TargetStatus,
+      endpoint_id: endpointId,
+      hostname: endpoint?.hostname ?? null,
+      ...figures.targetExposure.exposure(figures.targetIndex.get(id) ?? -1),
+      name: endpoint?.sortName ?? null,
+    };
+  });
+  return installs.sort((a, b) => b.risk_score - a.risk_score || compareValues(a.name, b.name) || compareValues(a.target_id, b.target_id));
 }
