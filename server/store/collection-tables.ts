@@ -9,7 +9,7 @@
  */
 import type { SqlValue } from 'sql.js';
 import { type CollectionName, type Collections, type SortKey, type V1Query, collections } from '../../contracts/collections.js';
-import { exposureSortKinds } from '../../contracts/console/exposure.js';
+import { type ExposureSortKey, exposureSortKinds } from '../../contracts/console/exposure.js';
 import { findingSeverities } from '../../contracts/enums.js';
 import type { Filter } from '../../contracts/list-queries.js';
 
@@ -89,10 +89,10 @@ export interface CollectionTable<C extends CollectionName> {
   sortSql: Partial<Record<SortKey<C>, string>>;
   /**
    * The sort keys whose values are looked up in the exposure figures (exposure-figures.ts: an
-   * endpoint's exposure, a finding's hostname), by the column they are looked up by: a million
-   * findings sort by their endpoints' hostnames in a fraction of what a sub-query per row costs.
+   * endpoint's exposure, a finding's hostname) by each row's seq: a million findings sort by
+   * their endpoints' hostnames in a fraction of what a sub-query per row costs.
    */
-  figureSort: Partial<Record<SortKey<C>, string>>;
+  figureSort: readonly SortKey<C>[];
   /** The SQL of the console's fields (the registry's `consoleFields`) that SQLite reads, on the row aliased `x`. */
   consoleFieldSql: { [F in keyof Collections[C]['consoleFields']]?: string };
   /**
@@ -116,7 +116,7 @@ export const collectionTables: { [C in CollectionName]: CollectionTable<C> } = {
       'created_at', x.created_at, 'updated_at', x.updated_at)`,
     filterSql: {},
     sortSql: { updated_at: 'x.updated_ms' },
-    figureSort: Object.fromEntries(Object.keys(exposureSortKinds).map((key) => [key, 'x.id'])),
+    figureSort: Object.keys(exposureSortKinds) as ExposureSortKey[],
     consoleFieldSql: {},
     search: anyColumnContains(['hostname', 'ip']),
   },
@@ -131,7 +131,7 @@ export const collectionTables: { [C in CollectionName]: CollectionTable<C> } = {
       'highest_cvss_score', x.highest_cvss_score, 'created_at', x.created_at, 'updated_at', x.updated_at)`,
     filterSql: {},
     sortSql: {},
-    figureSort: {},
+    figureSort: [],
     consoleFieldSql: {},
     search: anyColumnContains(['product', 'vendor', 'package_name']),
   },
@@ -144,7 +144,7 @@ export const collectionTables: { [C in CollectionName]: CollectionTable<C> } = {
       'finding_filter', json(x.finding_filter), 'created_at', x.created_at, 'updated_at', x.updated_at)`,
     filterSql: {},
     sortSql: {},
-    figureSort: {},
+    figureSort: [],
     consoleFieldSql: {},
     search: anyColumnContains(['name']),
   },
@@ -157,7 +157,7 @@ export const collectionTables: { [C in CollectionName]: CollectionTable<C> } = {
       severity: severityRank,
       cve_id: '(SELECT c.cve_id FROM cves c WHERE c.id = x.cve_ref)',
     },
-    figureSort: { endpoint_hostname: 'x.endpoint_id', target_product: 'x.remediation_target_id' },
+    figureSort: ['endpoint_hostname', 'target_product'],
     consoleFieldSql: { endpoint_hostname: endpointHostname, target_product: targetColumn('product'), target_version: targetColumn('version') },
   },
 };

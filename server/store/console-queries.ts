@@ -1,4 +1,3 @@
-import type { SqlValue } from 'sql.js';
 import type { CollectionName, ConsoleQuery } from '../../contracts/collections.js';
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
 import type { Database } from './database.js';
@@ -138,8 +137,10 @@ export class ConsoleQueries {
     const q = query.q;
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
     const direction = query.sort.descending ? 'DESC' : 'ASC';
-    const by = (figureSort as Partial<Record<string, string>>)[query.sort.key];
-    const figures: FigureSort | undefined = by === undefined ? undefined : { by, lookup: () => this.figureLookup(orgRowId, query.sort.key) };
+    const key: string = query.sort.key;
+    const figures: FigureSort | undefined = (figureSort as readonly string[]).includes(key)
+      ? { lookup: async () => figureSortLookup(await this.exposure.of(orgRowId), collection, key) }
+      : undefined;
     if (q === undefined) return { ...shown, table, where, direction, figures };
     if (search) {
       search(where, q);
@@ -148,10 +149,6 @@ export class ConsoleQueries {
     return { ...shown, table, where, direction, figures, search: { key: q, rows: () => this.searchedFindings(shown, q) } };
   }
 
-  /** How the values of a figure sort key are looked up, at the data's current version. */
-  private async figureLookup(orgRowId: number, key: string): Promise<(value: SqlValue) => SqlValue> {
-    return figureSortLookup(await this.exposure.of(orgRowId), key);
-  }
 
   /** The findings a search names, ascending by seq, read in chunks once per version. */
   private searchedFindings(shown: ShownInventory, q: string): Promise<Int32Array> {

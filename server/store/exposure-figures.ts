@@ -1,5 +1,6 @@
 import type { SqlValue } from 'sql.js';
 import { type ExposureSortKey, exposureSortKinds } from '../../contracts/console/exposure.js';
+import type { CollectionName } from '../../contracts/collections.js';
 import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
@@ -52,29 +53,48 @@ export interface ExposureFigures {
   planInput: { closes: Float64Array; endpoints: Int32Array[]; withoutProduct: number; total: number };
   /** Endpoint id → its hostname, and the same without ASCII case (what the findings' sort by hostname compares). */
   hostnames: Map<string, { hostname: string; sortName: string }>;
-  /** Target id → its product without ASCII case, null when it has none. */
-  targetProducts: Map<string, string | null>;
+  /** What the figure sort keys (collection-tables.ts, `figureSort`) compare, by a row's seq. */
+  sortValues: {
+    /** An endpoint's seq → its index in {@link ExposureFigures.endpointExposure}. */
+    endpointBySeq: Map<number, number>;
+    /** A finding's seq minus the first one's → its index in the coverage columns, -1 for none. */
+    findingBySeq: Int32Array;
+    firstFindingSeq: number;
+    columns: CoverageColumns;
+    /** Per endpoint key of the columns, its hostname without ASCII case (null when the replica does not hold it). */
+    endpointSortName: (string | null)[];
+    /** Per target kind of the columns, its product without ASCII case. */
+    kindSortProduct: (string | null)[];
+  };
 }
 
 /** Text without ASCII case, as SQLite's lower() makes it: what the console's text sort keys compare. */
 export const asciiLower = (text: string) => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 
 /**
- * How a sort key the registry's store half looks up in the figures (collection-tables.ts,
- * `figureSort`) gets its value from the column it is looked up by.
+ * What a sort key the store's registry looks up in the figures (collection-tables.ts,
+ * `figureSort`) compares, by a row's seq: an endpoint's exposure, a finding's hostname or
+ * target product.
  */
-export function figureSortLookup(figures: ExposureFigures, key: string): (value: SqlValue) => SqlValue {
-  switch (key) {
-    case 'endpoint_hostname':
-      return (endpointId) => figures.hostnames.get(String(endpointId))?.sortName ?? null;
-    case 'target_product':
-      return (targetId) => figures.targetProducts.get(String(targetId)) ?? null;
-    default: {
-      if (!(key in exposureSortKinds)) throw new Error(`No figure sorts by ${key}`);
-      const exposureKey = key as ExposureSortKey;
-      return (endpointId) => figures.endpointExposure.sortValue(figures.endpointIndex.get(String(endpointId)) ?? -1, exposureKey);
-    }
+export function figureSortLookup(figures: ExposureFigures, collection: CollectionName, key: string): (seq: number) => SqlValue {
+  const { endpointBySeq, findingBySeq, firstFindingSeq, columns, endpointSortName, kindSortProduct } = figures.sortValues;
+  const finding = (seq: number) => findingBySeq[seq - firstFindingSeq] ?? -1;
+  if (collection === 'findings' && key === 'endpoint_hostname') {
+    return (seq) => {
+      const endpoint = columns.endpoint[finding(seq)] ?? -1;
+      return endpoint < 0 ? null : endpointSortName[endpoint]!;
+    };
   }
+  if (collection === 'findings' && key === 'target_product') {
+    return (seq) => {
+      const target = columns.target[finding(seq)] ?? -1;
+      return target < 0 ? null : kindSortProduct[columns.targetKind[target]!]!;
+    };
+  }
+  if (collection === 'endpoints' && key in exposureSortKinds) {
+    return (seq) => figures.endpointExposure.sortValue(endpointBySeq.get(seq) ?? -1, key as ExposureSortKey);
+  }
+  throw new Error(`No figure sorts ${collection} by ${key}`);
 }
 
 /** The id of a product or version in the console's URLs: base64url of the JSON array of its names. */
@@ -137,15 +157,21 @@ export class ExposureFiguresCache {
   }
 
   private async compute(inventoryId: number, columns: CoverageColumns, slices: TimeSlices): Promise<ExposureFigures> {
-    const { products, productById, versions, versionById, targetProducts } = await this.readTargets(inventoryId, slices);
+    const { products, productById, versions, versionByKey } = await this.readTargets(inventoryId, slices);
+    const endpointIndex = new Map(columns.endpoints.id.map((id, index) => [id, index]));
     const hostnames: ExposureFigures['hostnames'] = new Map();
-    await forEachRow<[string, string]>(this.db, 'endpoints', 'id, hostname', inventoryId, slices, ([id, hostname]) =>
-      hostnames.set(id, { hostname, sortName: asciiLower(hostname) }),
-    );
+    const endpointBySeq = new Map<number, number>();
+    await forEachRow<[number, string, string]>(this.db, 'endpoints', 'seq, id, hostname', inventoryId, slices, ([seq, id, hostname]) => {
+      hostnames.set(id, { hostname, sortName: asciiLower(hostname) });
+      endpointBySeq.set(seq, endpointIndex.get(id) ?? -1);
+    });
+    const firstFindingSeq = columns.count ? columns.seq[0]! : 0;
+    const findingBySeq = new Int32Array(columns.count ? columns.seq[columns.count - 1]! - firstFindingSeq + 1 : 0).fill(-1);
 
     // The version of each target kind of the columns; -1 for the kind of targets the replica does not hold.
-    const versionOfKind = columns.kinds.type.map((type, kind) =>
-      type === null ? -1 : (versionById.get(softwareId([columns.kinds.vendor[kind]!, columns.kinds.product[kind]!, columns.kinds.version[kind]!])) ?? -1),
+    const { kinds } = columns;
+    const versionOfKind = kinds.type.map((type, kind) =>
+      type === null ? -1 : (versionByKey.get(JSON.stringify([kinds.vendor[kind]!, kinds.product[kind]!, kinds.version[kind]!])) ?? -1),
     );
     const endpointExposure = new ExposureTable(columns.endpoints.id.length);
     const targetExposure = new ExposureTable(columns.targetIds.length);
@@ -157,6 +183,7 @@ export class ExposureFiguresCache {
     let total = 0;
     for (let i = 0; i < columns.count; i++) {
       if (i % findingsBetweenLooks === 0) await slices.pause();
+      findingBySeq[columns.seq[i]! - firstFindingSeq] = i;
       if (columns.status[i] !== open) continue;
       const severity = columns.severity[i]!;
       const kev = columns.kev[i] === 1;
@@ -181,7 +208,7 @@ export class ExposureFiguresCache {
       if (endpoint >= 0) planEndpoints[product]!.add(endpoint);
     }
     return {
-      endpointIndex: new Map(columns.endpoints.id.map((id, index) => [id, index])),
+      endpointIndex,
       endpointExposure,
       targetIndex: new Map(columns.targetIds.map((id, index) => [id, index])),
       targetExposure,
@@ -189,45 +216,51 @@ export class ExposureFiguresCache {
       productById,
       productExposure,
       versions,
-      versionById,
+      versionById: new Map(versions.map((version, index) => [version.id, index])),
       versionExposure,
       planInput: { closes, endpoints: planEndpoints.map((set) => Int32Array.from(set)), withoutProduct, total },
       hostnames,
-      targetProducts,
+      sortValues: {
+        endpointBySeq,
+        findingBySeq,
+        firstFindingSeq,
+        columns,
+        endpointSortName: columns.endpoints.id.map((id) => hostnames.get(id)?.sortName ?? null),
+        kindSortProduct: kinds.product.map((product) => (product === null ? null : asciiLower(product))),
+      },
     };
   }
 
   /** The products and versions of an inventory's remediation targets, read a chunk of targets at a time. */
   private async readTargets(inventoryId: number, slices: TimeSlices) {
     const products: ProductFigures[] = [];
-    const productById = new Map<string, number>();
     const versions: VersionFigures[] = [];
-    const versionById = new Map<string, number>();
+    // By the JSON of the names: an id (base64url of it) is made once per product or version, not per target.
+    const productByKey = new Map<string, number>();
+    const versionByKey = new Map<string, number>();
     const productEndpoints: Set<string>[] = [];
     const versionEndpoints: Set<string>[] = [];
-    const targetProducts = new Map<string, string | null>();
     type TargetRow = [string, string | null, string, string | null, string | null, string | null];
     const columns = 'id, endpoint_id, status, vendor, product, version';
     await forEachRow<TargetRow>(this.db, 'remediation_targets', columns, inventoryId, slices, ([id, endpointId, status, vendor, productName, versionName]) => {
-      targetProducts.set(id, productName === null ? null : asciiLower(productName));
-      const productId = softwareId([vendor, productName]);
-      let product = productById.get(productId);
-      if (product === undefined) {
-        product = products.length;
-        productById.set(productId, product);
-        products.push({ id: productId, vendor, product: productName, versions: [], endpoints: 0 });
-        productEndpoints.push(new Set());
-      }
-      const versionId = softwareId([vendor, productName, versionName]);
-      let version = versionById.get(versionId);
+      const versionKey = JSON.stringify([vendor, productName, versionName]);
+      let version = versionByKey.get(versionKey);
       if (version === undefined) {
+        const productKey = JSON.stringify([vendor, productName]);
+        let product = productByKey.get(productKey);
+        if (product === undefined) {
+          product = products.length;
+          productByKey.set(productKey, product);
+          products.push({ id: softwareId([vendor, productName]), vendor, product: productName, versions: [], endpoints: 0 });
+          productEndpoints.push(new Set());
+        }
         version = versions.length;
-        versionById.set(versionId, version);
-        versions.push({ id: versionId, product, version: versionName, endpoints: 0, targets: { id: [], endpointId: [], status: [] } });
+        versionByKey.set(versionKey, version);
+        versions.push({ id: softwareId([vendor, productName, versionName]), product, version: versionName, endpoints: 0, targets: { id: [], endpointId: [], status: [] } });
         versionEndpoints.push(new Set());
         products[product]!.versions.push(version);
       }
-      const { targets: held } = versions[version]!;
+      const { targets: held, product } = versions[version]!;
       held.id.push(id);
       held.endpointId.push(endpointId);
       held.status.push(status);
@@ -238,6 +271,6 @@ export class ExposureFiguresCache {
     });
     products.forEach((product, index) => (product.endpoints = productEndpoints[index]!.size));
     versions.forEach((version, index) => (version.endpoints = versionEndpoints[index]!.size));
-    return { products, productById, versions, versionById, targetProducts };
+    return { products, productById: new Map(products.map((product, index) => [product.id, index])), versions, versionByKey };
   }
 }

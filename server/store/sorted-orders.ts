@@ -31,14 +31,17 @@ export interface SortableList<C extends CollectionName = CollectionName> extends
   table: string;
   where: Conditions;
   search?: ListSearch | undefined;
-  /** For a sort key whose values are figures derived from other rows: the column they are looked up by, and the lookup at the data's current version. */
+  /** For a sort key whose values are figures derived from other rows (an endpoint's exposure, a finding's hostname): their lookup. */
   figures?: FigureSort | undefined;
 }
 
-/** How the values of a sort key are found from a column of the row (an endpoint's exposure by its id). */
+/**
+ * How the values of a sort key are looked up by the row's seq, at the data's current version:
+ * only the matching rows' seqs are read from SQLite then, where a value read per row through
+ * WebAssembly (an endpoint id per finding) would cost more than the sort.
+ */
 export interface FigureSort {
-  by: string;
-  lookup: () => Promise<(value: SqlValue) => SqlValue>;
+  lookup: () => Promise<(seq: number) => SqlValue>;
 }
 
 /** SQLite's order of values: NULL, then numbers, then text by its UTF-8 bytes (code point order). */
@@ -197,16 +200,15 @@ export class SortedOrders {
       checkpoint();
       const idOrder = await this.idOrder(table, list);
       checkpoint();
-      const expression = list.figures?.by ?? sortExpression(collection, key);
+      const expression = lookup ? undefined : sortExpression(collection, key);
       // Each matching row's value as an index into `distinct`, in seq order.
       const matching: Int32Array[] = [];
       const valueIndexes: Int32Array[] = [];
       const distinct = new Map<SqlValue, number>();
       let surrogates = false;
       for await (const { seqs, values } of this.matchingRows(list, searched, expression)) {
-        const indexes = new Int32Array(values.length);
-        values.forEach((read, i) => {
-          const value = lookup ? lookup(read) : read;
+        const indexes = new Int32Array(seqs.length);
+        (lookup ? seqs.map(lookup) : values).forEach((value, i) => {
           let index = distinct.get(value);
           if (index === undefined) {
             distinct.set(value, (index = distinct.size));
