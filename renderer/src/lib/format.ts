@@ -3,6 +3,7 @@
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const countFormat = new Intl.NumberFormat();
+const shareFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
 
 function formatWith(format: Intl.DateTimeFormat, value: string | null | undefined): string {
   if (!value) return '—';
@@ -28,6 +29,14 @@ export function orDash(value: string | number | null | undefined): string {
 /** A count with thousands separators. */
 export function formatCount(value: number): string {
   return countFormat.format(value);
+}
+
+/**
+ * A share from 0 to 1 as a percentage with at most one decimal, written "52.3 %" as the
+ * remediation plan's sentences write theirs.
+ */
+export function formatShare(share: number): string {
+  return `${shareFormat.format(share * 100)} %`;
 }
 
 /** The NVD page of a CVE. */
