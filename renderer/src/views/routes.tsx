@@ -4,7 +4,7 @@ import { type LoaderFunctionArgs, Navigate, type RouteObject, useParams } from '
 import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName } from '../../../contracts/collections';
 import { dashboardQuery, organizationsQuery } from '../api/console-queries';
-import { softwareProductQuery } from '../api/software-queries';
+import { remediationPlanQuery, softwareProductQuery } from '../api/software-queries';
 import { queryClient } from '../api/query-client';
 import { Loading, QueryError } from '../components/query-state';
 import { paths } from '../lib/paths';
@@ -17,6 +17,7 @@ import { FindingDetail } from './finding-detail';
 import { Layout } from './layout';
 import { ListView, firstListPages } from './list-view';
 import { OrganizationsView } from './organizations-view';
+import { RemediationPlanView } from './remediation-plan-view';
 import { ScopeDetail } from './scope-detail';
 import { SoftwareProductView } from './software-product-view';
 import { SoftwareVersionView } from './software-version-view';
@@ -66,6 +67,10 @@ const prefetchProduct = ({ params }: LoaderFunctionArgs) => {
   void queryClient.prefetchQuery(softwareProductQuery(params.slug ?? '', params.id ?? ''));
   return null;
 };
+const prefetchPlan = ({ params }: LoaderFunctionArgs) => {
+  void queryClient.prefetchQuery(remediationPlanQuery(params.slug ?? ''));
+  return null;
+};
 
 /** A version of a product: the version's id is a parameter of its own, and another version starts afresh. */
 function SoftwareVersionRoute({ slug, productId }: { slug: string; productId: string }) {
@@ -97,6 +102,7 @@ export const routes: RouteObject[] = [
       { path: 'software', loader: prefetchSoftware, element: withParams((slug) => <SoftwareView slug={slug} />) },
       { path: 'software/:id', loader: prefetchProduct, element: withParams((slug, id) => <SoftwareProductView slug={slug} productId={id} />) },
       { path: 'software/:id/versions/:versionId', element: withParams((slug, id) => <SoftwareVersionRoute slug={slug} productId={id} />) },
+      { path: 'remediation-plan', loader: prefetchPlan, element: withParams((slug) => <RemediationPlanView slug={slug} />) },
       { path: 'coverage-gaps', element: withParams((slug) => <CoverageGapsView slug={slug} />) },
       { path: 'api-keys', element: withParams((slug) => <ApiKeysView slug={slug} />) },
       { path: 'agent-config', element: withParams((slug) => <AgentConfigView slug={slug} />) },
