@@ -15,6 +15,11 @@ function Count({ value, className = '' }: { value: number; className?: string })
   return <span className={value === 0 ? 'count count--zero' : `count ${className}`}>{formatCount(value)}</span>;
 }
 
+/** A name a narrow cell may cut short, whole in its tooltip. */
+function Name({ text }: { text: string | null }) {
+  return <span title={text ?? undefined}>{orDash(text)}</span>;
+}
+
 /** A CVSS score with one decimal, as NVD writes it. */
 export function formatCvss(score: number | null): string {
   return score === null ? '—' : score.toFixed(1);
@@ -43,8 +48,8 @@ function exposureColumns<T extends Exposure>(): Column<T, ExposureSortKey>[] {
 
 /** The software list's columns: a product, its versions and endpoints, and its exposure. */
 export const productColumns: Column<SoftwareProduct, SoftwareSortKey>[] = [
-  { id: 'vendor', header: 'Vendor', width: 'minmax(6rem, 1fr)', cell: (p) => orDash(p.vendor), sortKey: 'vendor' },
-  { id: 'product', header: 'Product', width: 'minmax(8rem, 1.6fr)', cell: (p) => orDash(p.product), sortKey: 'product' },
+  { id: 'vendor', header: 'Vendor', width: 'minmax(6rem, 1fr)', cell: (p) => <Name text={p.vendor} />, sortKey: 'vendor' },
+  { id: 'product', header: 'Product', width: 'minmax(8rem, 1.6fr)', cell: (p) => <Name text={p.product} />, sortKey: 'product' },
   { id: 'versions', header: 'Versions', width: '5.2rem', cell: (p) => formatCount(p.versions), sortKey: 'versions' },
   { id: 'endpoints', header: 'Endpoints', width: '5.8rem', cell: (p) => formatCount(p.endpoints), sortKey: 'endpoints' },
   ...exposureColumns<SoftwareProduct>(),

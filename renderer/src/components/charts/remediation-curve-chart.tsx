@@ -67,7 +67,8 @@ export default function RemediationCurveChart({ plan }: { plan: RemediationPlan 
                 y={m.goal * 100}
                 className="curve-card__goal"
                 strokeDasharray="5 4"
-                label={{ value: `${formatShare(m.goal)} goal`, position: 'insideBottomRight', className: 'curve-card__goal-label' }}
+                // At the left, above the line: the curve starts low there, and ends on the right where the goals are met.
+                label={{ value: `${formatShare(m.goal)} goal`, position: 'insideTopLeft', className: 'curve-card__goal-label' }}
               />
             ))}
             <Tooltip
