@@ -1,11 +1,13 @@
 import type { CollectionName, ConsoleQuery } from '../../contracts/collections.js';
+import type { ExposureSortKey } from '../../contracts/console/exposure.js';
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
+import type { ExposureFiguresCache } from './exposure-figures.js';
 import { searchedFindings, textCvesOf } from './finding-search.js';
 import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory } from './inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
-import { type ListSearch, SortedOrders } from './sorted-orders.js';
+import { type FigureSort, type ListSearch, SortedOrders } from './sorted-orders.js';
 import { TimeSlices } from './time-slices.js';
 
 /** A page of ids in list order, with the number of items matching. */
@@ -30,6 +32,7 @@ interface ListWhere extends ShownInventory {
   where: Where;
   direction: 'ASC' | 'DESC';
   search?: ListSearch;
+  figures?: FigureSort | undefined;
 }
 
 /**
@@ -51,6 +54,7 @@ export class ConsoleQueries {
   constructor(
     private readonly db: Database,
     private readonly totals: ListTotals,
+    private readonly exposure: ExposureFiguresCache,
   ) {
     this.sortedOrders = new SortedOrders(db);
     this.searches = new DerivedCache(db, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
@@ -130,16 +134,27 @@ export class ConsoleQueries {
   private listWhere<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): ListWhere {
     const shown = shownInventory(this.db, orgRowId);
     const where = listConditions(shown.inventoryId, collection, query);
-    const { table, search } = collectionTables[collection];
+    const { table, search, figureSort } = collectionTables[collection];
     const q = query.q;
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
     const direction = query.sort.descending ? 'DESC' : 'ASC';
-    if (q === undefined) return { ...shown, table, where, direction };
+    // The figure sorts are the endpoints' exposure keys (collection-tables.ts).
+    const figures: FigureSort | undefined =
+      figureSort && (figureSort.keys as readonly string[]).includes(query.sort.key)
+        ? { by: figureSort.by, lookup: () => this.endpointFigure(orgRowId, query.sort.key as ExposureSortKey) }
+        : undefined;
+    if (q === undefined) return { ...shown, table, where, direction, figures };
     if (search) {
       search(where, q);
-      return { ...shown, table, where, direction };
+      return { ...shown, table, where, direction, figures };
     }
-    return { ...shown, table, where, direction, search: { key: q, rows: () => this.searchedFindings(shown, q) } };
+    return { ...shown, table, where, direction, figures, search: { key: q, rows: () => this.searchedFindings(shown, q) } };
+  }
+
+  /** How an endpoint's exposure figure for `key` is looked up by its id, at the data's current version. */
+  private async endpointFigure(orgRowId: number, key: ExposureSortKey): Promise<(id: unknown) => number | null> {
+    const figures = await this.exposure.of(orgRowId);
+    return (id) => figures.endpointExposure.sortValue(figures.endpointIndex.get(String(id)) ?? -1, key);
   }
 
   /** The findings a search names, ascending by seq, read in chunks once per version. */

@@ -31,6 +31,14 @@ export interface SortableList<C extends CollectionName = CollectionName> extends
   table: string;
   where: Conditions;
   search?: ListSearch | undefined;
+  /** For a sort key whose values are figures derived from other rows: the column they are looked up by, and the lookup at the data's current version. */
+  figures?: FigureSort | undefined;
+}
+
+/** How the values of a sort key are found from a column of the row (an endpoint's exposure by its id). */
+export interface FigureSort {
+  by: string;
+  lookup: () => Promise<(value: SqlValue) => SqlValue>;
 }
 
 /** SQLite's order of values: NULL, then numbers, then text by its UTF-8 bytes (code point order). */
@@ -185,9 +193,11 @@ export class SortedOrders {
         }
         return concatenated(chunks);
       }
+      const lookup = list.figures && (await list.figures.lookup());
+      checkpoint();
       const idOrder = await this.idOrder(table, list);
       checkpoint();
-      const expression = sortExpression(collection, key);
+      const expression = list.figures?.by ?? sortExpression(collection, key);
       // Each matching row's value as an index into `distinct`, in seq order.
       const matching: Int32Array[] = [];
       const valueIndexes: Int32Array[] = [];
@@ -195,7 +205,8 @@ export class SortedOrders {
       let surrogates = false;
       for await (const { seqs, values } of this.matchingRows(list, searched, expression)) {
         const indexes = new Int32Array(values.length);
-        values.forEach((value, i) => {
+        values.forEach((read, i) => {
+          const value = lookup ? lookup(read) : read;
           let index = distinct.get(value);
           if (index === undefined) {
             distinct.set(value, (index = distinct.size));
