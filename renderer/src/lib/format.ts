@@ -33,10 +33,12 @@ export function formatCount(value: number): string {
 
 /**
  * A share from 0 to 1 as a percentage with at most one decimal, written "52.3 %" as the
- * remediation plan's sentences write theirs.
+ * remediation plan's sentences write theirs, and rounded down as they are: a share shown never
+ * claims more than is closed (0.5698 is 56.9 %, which the sentence calls 56 %, not 57 %).
  */
 export function formatShare(share: number): string {
-  return `${shareFormat.format(share * 100)} %`;
+  // The epsilon keeps a share that is exactly a tenth (0.95) from falling a tenth short through floating point.
+  return `${shareFormat.format(Math.floor(share * 1000 + 1e-9) / 10)} %`;
 }
 
 /** The NVD page of a CVE. */
