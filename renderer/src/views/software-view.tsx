@@ -75,7 +75,7 @@ export function SoftwareView({ slug }: { slug: string }) {
         <CsvDownloadButton path={softwareCsvPath(slug, filters)} suggestedName={`${slug}-software.csv`} total={first.data?.total} />
       </header>
       <p className="hint">
-        Remediation targets by vendor and product, with their open findings. <span id="risk-explanation">{riskScoreExplanation}</span>
+        Remediation targets by vendor and product, with their open findings. {riskScoreExplanation}
       </p>
       <FilterBar controls={searchControls} values={filters} onChange={url.setParam} />
       <VirtualTable
