@@ -1,0 +1,54 @@
+import type { Exposure } from '../../../contracts/console/exposure';
+import { findingSeverities } from '../../../contracts/enums';
+import { riskScoreExplanation } from '../../../contracts/risk-score';
+import { formatCount } from '../lib/format';
+
+interface ExposureFiguresProps {
+  /** The list's accessible name. */
+  label: string;
+  exposure: Exposure;
+  /** Figures shown before the exposure's, e.g. the versions and endpoints of a product. */
+  leading?: [label: string, value: number][];
+}
+
+/**
+ * What a product's or a version's open findings expose, as figures: the risk score (with how it
+ * is made), the open findings (their total, then by severity: one figure, so that the figures
+ * fit one row), the open KEV findings and the highest open CVSS.
+ */
+export function ExposureFigures({ label, exposure, leading = [] }: ExposureFiguresProps) {
+  const open = findingSeverities.reduce((sum, severity) => sum + exposure.open_findings[severity], 0);
+  return (
+    <>
+      <ul className="figures exposure-figures" aria-label={label}>
+        {leading.map(([name, value]) => (
+          <Figure key={name} name={name} value={formatCount(value)} />
+        ))}
+        <Figure name="Risk score" value={formatCount(exposure.risk_score)} />
+        <li className="figure figure--wide">
+          <span className="figure__value">{formatCount(open)}</span>
+          <span className="figure__label">Open findings</span>
+          <span className="figure__label exposure-figures__severities">
+            {findingSeverities.map((severity) => (
+              <span key={severity} className={exposure.open_findings[severity] ? `count--${severity}` : undefined}>
+                {formatCount(exposure.open_findings[severity])} {severity}
+              </span>
+            ))}
+          </span>
+        </li>
+        <Figure name="Open KEV" value={formatCount(exposure.open_kev_findings)} />
+        <Figure name="Highest open CVSS" value={exposure.highest_open_cvss === null ? '—' : exposure.highest_open_cvss.toFixed(1)} />
+      </ul>
+      <p className="hint">{riskScoreExplanation}</p>
+    </>
+  );
+}
+
+function Figure({ name, value }: { name: string; value: string }) {
+  return (
+    <li className="figure">
+      <span className="figure__value">{value}</span>
+      <span className="figure__label">{name}</span>
+    </li>
+  );
+}
