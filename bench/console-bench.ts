@@ -20,6 +20,8 @@ const views: BenchView[] = [
   { name: 'remediation targets', section: 'remediation-targets', link: 'Remediation targets', ready: tableRows },
   { name: 'scopes', section: 'scopes', link: 'Scopes', ready: tableRows },
   { name: 'vulnerability findings', section: 'vulnerability-findings', link: 'Vulnerability findings', ready: tableRows },
+  { name: 'software', section: 'software', link: 'Software', ready: tableRows },
+  { name: 'remediation plan (sentences and curve)', section: 'remediation-plan', link: 'Remediation plan', ready: '.curve-card .recharts-line-curve' },
 ];
 
 /*

@@ -32,7 +32,7 @@ interface CoverageAnswer {
  * Times `path` on the console API while `/health` is asked every 10 ms, so that the figure
  * also says whether other requests were answered meanwhile.
  */
-async function timed(url: string, token: string, path: string, pid: number): Promise<CoverageTiming & { body: CoverageAnswer }> {
+export async function timedConsoleRequest(url: string, token: string, path: string, pid: number): Promise<{ timing: CoverageTiming; body: unknown }> {
   let done = false;
   let healthMaxMs = 0;
   const pinging = (async () => {
@@ -46,13 +46,18 @@ async function timed(url: string, token: string, path: string, pid: number): Pro
   const started = performance.now();
   const cpuBefore = cpuMilliseconds(pid);
   const response = await fetch(`${url}/app${path}`, { headers: { 'x-console-token': token } });
-  const body = (await response.json()) as CoverageAnswer;
+  const body: unknown = await response.json();
   const ms = performance.now() - started;
   const serverCpuMs = cpuMilliseconds(pid) - cpuBefore;
   done = true;
   await pinging;
   if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
-  return { ms, serverCpuMs, healthMaxMs, body };
+  return { timing: { ms, serverCpuMs, healthMaxMs }, body };
+}
+
+async function timed(url: string, token: string, path: string, pid: number): Promise<CoverageTiming & { body: CoverageAnswer }> {
+  const { timing, body } = await timedConsoleRequest(url, token, path, pid);
+  return { ...timing, body: body as CoverageAnswer };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { measureCoverage } from './coverage-bench.js';
+import { measureDecide } from './decide-bench.js';
 import { mib, ms } from './support.js';
 
 /** The report section of scope coverage and coverage gaps, asked of a running `serve`. */
@@ -24,5 +25,16 @@ export async function reportCoverage(
   row(`a scope's open findings, a middle page`, coverage.scopeLaterPage);
   say();
   say(`Resident memory of the server: ${mib(coverage.residentBefore)} before, ${mib(coverage.residentAfter)} after (${mib(coverage.residentAfter - coverage.residentBefore)} for the coverage columns and sets).`);
+  say();
+
+  say(`## Deciding what to fix first`);
+  say();
+  say(`The console's answers of issue 14 (endpoints with their exposure, findings with their hosts, the software view, the remediation plan), each asked twice, timed by the client while \`/health\` is asked every 10 ms. They read the exposure figures, which \`serve\` computes after start and after each sync with the dashboard (from the same coverage columns); the row after a write (a new API key) shows what computing them again costs a request.`);
+  say();
+  say(`| view | first answer | slowest /health meanwhile | repeated | slowest /health meanwhile | target |`);
+  say(`|---|---|---|---|---|---|`);
+  for (const { view, first, repeated } of await measureDecide(serve.url, serve.consoleToken, slug, serve.pid)) {
+    say(`| ${view} | ${ms(first.ms)} | ${ms(first.healthMaxMs)} | ${ms(repeated.ms)} | ${ms(repeated.healthMaxMs)} | ≤ 1 s first, ≤ 50 ms repeated, /health ≤ 100 ms |`);
+  }
   say();
 }

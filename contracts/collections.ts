@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { collectionBasics } from './collection-basics.js';
 import { listEnvelopeSchema } from './common.js';
 import { exposureShape, exposureSortKinds } from './console/exposure.js';
+import { type CsvColumn, field, spread } from './csv-columns.js';
 import { endpointInputSchema, endpointSchema, operatingSystemSchema } from './endpoint.js';
 import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from './enums.js';
 import {
@@ -28,12 +29,6 @@ import {
 import { remediationTargetInputSchema, remediationTargetSchema } from './remediation-target.js';
 import { scopeInputSchema, scopeSchema } from './scope.js';
 import { vulnerabilityFindingInputSchema, vulnerabilityFindingSchema } from './vulnerability-finding.js';
-
-/** A CSV column: its header and how it is read from an item's JSON. */
-export interface CsvColumn {
-  header: string;
-  value: (item: Record<string, unknown>) => unknown;
-}
 
 /** The facts an entry is written with; {@link defineCollection} adds what follows from them. */
 interface CollectionFacts<
@@ -86,11 +81,8 @@ function defineCollection<
   const sortKeys = [...(Object.keys(facts.sortKeys) as (keyof SortKeys & string)[]), 'created_at' as const];
   const consoleQuery = v1Query.extend({ sort: sortSchema(sortKeys), q: textSchema.meta({ description: facts.search }) });
   const resourceId = facts.labels.resource.replace(/ (\w)/g, (_, letter: string) => letter.toUpperCase());
-  // Typed by hand: `extend` on the generic `Item` is typed by its constraint, whose loose shape
-  // would make every console item a Record<string, unknown>.
-  const consoleItem = facts.item.extend(facts.consoleFields).meta({ id: `Console${resourceId}` }) as unknown as z.ZodObject<
-    Omit<Item['shape'], keyof ConsoleFields> & ConsoleFields
-  >;
+  // Typed by the entry's shapes: `extend` on an object schema of a generic shape loses its fields' types.
+  const consoleItem = facts.item.extend(facts.consoleFields).meta({ id: `Console${resourceId}` }) as unknown as z.ZodObject<Item['shape'] & ConsoleFields>;
   return {
     ...facts,
     sortKeys,
@@ -113,14 +105,6 @@ function defineCollection<
   };
 }
 
-const field = (name: string): CsvColumn => ({ header: name, value: (item) => item[name] });
-
-/** The columns `name.sub` of an object field, one per field of its schema. */
-const spread = (name: string, shape: z.ZodRawShape): CsvColumn[] =>
-  Object.keys(shape).map((sub) => ({
-    header: `${name}.${sub}`,
-    value: (item: Record<string, unknown>) => (item[name] as Record<string, unknown> | undefined)?.[sub],
-  }));
 
 /** The collections, in the order of the specification. */
 export const collections = {

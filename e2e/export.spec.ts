@@ -14,6 +14,7 @@ test('CSV export downloads every row of the filtered list', async ({ page }) => 
   expect(header).toEqual([
     'id', 'endpoint_id', 'remediation_target_id', 'cve_id', 'severity', 'cvss_score', 'is_kev', 'status', 'source',
     'title', 'description', 'solution', 'first_detected_at', 'remediated_at', 'created_at', 'updated_at',
+    'endpoint_hostname', 'target_product', 'target_version',
   ]);
   expect(rows).toHaveLength(total);
   expect(new Set(rows.map((row) => row[4]))).toEqual(new Set(['high']));
@@ -21,13 +22,14 @@ test('CSV export downloads every row of the filtered list', async ({ page }) => 
   expect(new Set(rows.map((row) => row[0])).size).toBe(total);
 });
 
-test('CSV export of endpoints spreads the operating system over columns', async ({ page }) => {
+test('CSV export of endpoints spreads the operating system and the open findings over columns', async ({ page }) => {
   await openConsole(page, '/orgs/demo/endpoints?osFamily=macos');
   const total = await listTotal(page);
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const [header, ...rows] = parseCsv(fs.readFileSync((await (await downloading).path())!, 'utf8'));
   expect(header).toContain('operating_system.family');
+  expect(header).toEqual(expect.arrayContaining(['risk_score', 'open_findings.critical', 'open_kev_findings', 'highest_open_cvss']));
   expect(rows).toHaveLength(total);
   const family = header!.indexOf('operating_system.family');
   expect(new Set(rows.map((row) => row[family]))).toEqual(new Set(['macos']));

@@ -40,7 +40,7 @@ export const scopeCoverageSchema = z
     /** Criteria that were not applied; the counts are as if they were absent. */
     unevaluated: z.array(unevaluatedCriterionSchema),
     /** The covered findings, in the lists' default order, narrowed by `status` when given. */
-    findings: collections.findings.list,
+    findings: collections.findings.consoleList,
   })
   .meta({ id: 'ScopeCoverage' });
 export type ScopeCoverage = z.infer<typeof scopeCoverageSchema>;
@@ -54,7 +54,7 @@ export const coverageGapsSchema = z
     activeScopes: countSchema,
     counts: coverageCountsSchema,
     unevaluated: z.array(unevaluatedCriterionSchema.extend({ scopeId: uuidSchema })),
-    findings: collections.findings.list,
+    findings: collections.findings.consoleList,
   })
   .meta({ id: 'CoverageGaps' });
 export type CoverageGaps = z.infer<typeof coverageGapsSchema>;

@@ -10,11 +10,14 @@ export interface ConsoleView {
 
 /**
  * The console's views in the order of its sidebar and of the desktop app's View menu, whose
- * shortcuts (Ctrl/Cmd+1 to 9) follow this order. Free of zod, for the renderer's bundle.
+ * shortcuts follow this order (Ctrl/Cmd+1 to 8 the first eight, Ctrl/Cmd+9 the last, as a
+ * browser's tabs; see app/main/menu/build-app-menu.ts). Free of zod, for the renderer's bundle.
  */
 export const consoleViews: readonly ConsoleView[] = [
   { section: '', label: 'Dashboard' },
   ...Object.values(collectionBasics).map((collection) => ({ section: collection.path, label: collection.labels.title })),
+  { section: 'software', label: 'Software' },
+  { section: 'remediation-plan', label: 'Remediation plan' },
   { section: 'coverage-gaps', label: 'Coverage gaps' },
   { section: 'api-keys', label: 'API keys' },
   { section: 'agent-config', label: 'Agent configuration' },

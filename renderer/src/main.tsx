@@ -9,6 +9,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/table.css';
 import './styles/dashboard.css';
+import './styles/software.css';
 
 captureConsoleToken();
 

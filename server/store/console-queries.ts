@@ -2,10 +2,11 @@ import type { CollectionName, ConsoleQuery } from '../../contracts/collections.j
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
+import { type ExposureFiguresCache, figureSortLookup } from './exposure-figures.js';
 import { searchedFindings, textCvesOf } from './finding-search.js';
 import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory } from './inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
-import { type ListSearch, SortedOrders } from './sorted-orders.js';
+import { type FigureSort, type ListSearch, SortedOrders } from './sorted-orders.js';
 import { TimeSlices } from './time-slices.js';
 
 /** A page of ids in list order, with the number of items matching. */
@@ -30,6 +31,7 @@ interface ListWhere extends ShownInventory {
   where: Where;
   direction: 'ASC' | 'DESC';
   search?: ListSearch;
+  figures?: FigureSort | undefined;
 }
 
 /**
@@ -51,6 +53,7 @@ export class ConsoleQueries {
   constructor(
     private readonly db: Database,
     private readonly totals: ListTotals,
+    private readonly exposure: ExposureFiguresCache,
   ) {
     this.sortedOrders = new SortedOrders(db);
     this.searches = new DerivedCache(db, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
@@ -130,17 +133,22 @@ export class ConsoleQueries {
   private listWhere<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): ListWhere {
     const shown = shownInventory(this.db, orgRowId);
     const where = listConditions(shown.inventoryId, collection, query);
-    const { table, search } = collectionTables[collection];
+    const { table, search, figureSort } = collectionTables[collection];
     const q = query.q;
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
     const direction = query.sort.descending ? 'DESC' : 'ASC';
-    if (q === undefined) return { ...shown, table, where, direction };
+    const key: string = query.sort.key;
+    const figures: FigureSort | undefined = (figureSort as readonly string[]).includes(key)
+      ? { lookup: async () => figureSortLookup(await this.exposure.of(orgRowId), collection, key) }
+      : undefined;
+    if (q === undefined) return { ...shown, table, where, direction, figures };
     if (search) {
       search(where, q);
-      return { ...shown, table, where, direction };
+      return { ...shown, table, where, direction, figures };
     }
-    return { ...shown, table, where, direction, search: { key: q, rows: () => this.searchedFindings(shown, q) } };
+    return { ...shown, table, where, direction, figures, search: { key: q, rows: () => this.searchedFindings(shown, q) } };
   }
+
 
   /** The findings a search names, ascending by seq, read in chunks once per version. */
   private searchedFindings(shown: ShownInventory, q: string): Promise<Int32Array> {

@@ -47,6 +47,8 @@ export interface CoverageColumns {
   target: Int32Array;
   /** Kind of each target key. */
   targetKind: Int32Array;
+  /** Id of each target key, ascending. */
+  targetIds: string[];
   kinds: TargetKinds;
   endpoints: EndpointColumns;
 }
@@ -77,7 +79,8 @@ const endpointsChunk = `
 // The same for targets. A target's kind is a JSON array, which escapes line breaks: kinds are
 // one per line. Grouping by kind in SQL would sort every chunk.
 const targetsChunk = `
-  SELECT max(g.target_id) AS last_id, group_concat(json_array(t.target_type, t.vendor, t.product, t.version), char(10)) AS kinds,
+  SELECT max(g.target_id) AS last_id, group_concat(g.target_id) AS ids,
+         group_concat(json_array(t.target_type, t.vendor, t.product, t.version), char(10)) AS kinds,
          group_concat(g.seqs, ';') AS findings
   FROM (SELECT remediation_target_id AS target_id, group_concat(seq) AS seqs FROM findings
         WHERE org_id = ? AND remediation_target_id > ? GROUP BY remediation_target_id ORDER BY remediation_target_id LIMIT ?) g
@@ -206,10 +209,17 @@ export async function loadCoverageColumns(db: Database, inventoryId: number, che
   const kinds: TargetKinds = { type: [], vendor: [], product: [], version: [] };
   const kindKeys = new Map<string, number>();
   const targetKind: number[] = [];
+  const targetIds: string[] = [];
   for (let after = ''; ; ) {
-    const chunk = db.get<{ last_id: string | null; kinds: string; findings: string }>(targetsChunk, [inventoryId, after, targetsPerChunk, inventoryId])!;
+    const chunk = db.get<{ last_id: string | null; ids: string; kinds: string; findings: string }>(targetsChunk, [
+      inventoryId,
+      after,
+      targetsPerChunk,
+      inventoryId,
+    ])!;
     if (chunk.last_id === null) break;
     const findings = chunk.findings.split(';');
+    targetIds.push(...chunk.ids.split(','));
     chunk.kinds.split('\n').forEach((name, i) => {
       let kind = kindKeys.get(name);
       if (kind === undefined) {
@@ -233,6 +243,7 @@ export async function loadCoverageColumns(db: Database, inventoryId: number, che
     count,
     ...columns,
     targetKind: Int32Array.from(targetKind),
+    targetIds,
     kinds,
     endpoints: { ...endpoints, hasAgent: Int8Array.from(endpoints.hasAgent) },
   };

@@ -31,6 +31,17 @@ export interface SortableList<C extends CollectionName = CollectionName> extends
   table: string;
   where: Conditions;
   search?: ListSearch | undefined;
+  /** For a sort key whose values are figures derived from other rows (an endpoint's exposure, a finding's hostname): their lookup. */
+  figures?: FigureSort | undefined;
+}
+
+/**
+ * How the values of a sort key are looked up by the row's seq, at the data's current version:
+ * only the matching rows' seqs are read from SQLite then, where a value read per row through
+ * WebAssembly (an endpoint id per finding) would cost more than the sort.
+ */
+export interface FigureSort {
+  lookup: () => Promise<(seq: number) => SqlValue>;
 }
 
 /** SQLite's order of values: NULL, then numbers, then text by its UTF-8 bytes (code point order). */
@@ -185,17 +196,19 @@ export class SortedOrders {
         }
         return concatenated(chunks);
       }
+      const lookup = list.figures && (await list.figures.lookup());
+      checkpoint();
       const idOrder = await this.idOrder(table, list);
       checkpoint();
-      const expression = sortExpression(collection, key);
+      const expression = lookup ? undefined : sortExpression(collection, key);
       // Each matching row's value as an index into `distinct`, in seq order.
       const matching: Int32Array[] = [];
       const valueIndexes: Int32Array[] = [];
       const distinct = new Map<SqlValue, number>();
       let surrogates = false;
       for await (const { seqs, values } of this.matchingRows(list, searched, expression)) {
-        const indexes = new Int32Array(values.length);
-        values.forEach((value, i) => {
+        const indexes = new Int32Array(seqs.length);
+        (lookup ? seqs.map(lookup) : values).forEach((value, i) => {
           let index = distinct.get(value);
           if (index === undefined) {
             distinct.set(value, (index = distinct.size));

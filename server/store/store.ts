@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiKeyRecords } from './api-keys.js';
+import { ConsoleItems } from './console-items.js';
 import { ConsoleQueries } from './console-queries.js';
 import { DashboardAggregates } from './dashboard-aggregates.js';
+import { ExposureFiguresCache } from './exposure-figures.js';
 import { dataDirectoryFiles } from './data-directory.js';
 import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
 import { Database } from './database.js';
@@ -12,6 +14,7 @@ import { InventoryWrites } from './inventory-writes.js';
 import { ListTotals } from './list-totals.js';
 import { OrganizationRecords } from './organizations.js';
 import { ScopeCoverage } from './scope-coverage.js';
+import { SoftwareQueries } from './software-queries.js';
 import { SyncRecords } from './sync-records.js';
 
 /** How a store is opened. */
@@ -57,6 +60,10 @@ export class Store {
   readonly inventory: InventoryReads;
   /** The console's reads: lists with sort and search. */
   readonly console: ConsoleQueries;
+  /** Items as the console answers them, with its own fields. */
+  readonly consoleItems: ConsoleItems;
+  /** The software view and the remediation plan. */
+  readonly software: SoftwareQueries;
   /** The dashboard's aggregates, counted over the coverage columns. */
   readonly dashboards: DashboardAggregates;
   /** Scope coverage and coverage gaps, evaluated in memory per database version. */
@@ -82,8 +89,11 @@ export class Store {
     this.apiKeys = new ApiKeyRecords(db);
     const totals = new ListTotals(db);
     this.inventory = new InventoryReads(db, totals);
-    this.console = new ConsoleQueries(db, totals);
     this.coverage = new ScopeCoverage(db);
+    const exposure = new ExposureFiguresCache(db, this.coverage);
+    this.console = new ConsoleQueries(db, totals, exposure);
+    this.consoleItems = new ConsoleItems(db, exposure);
+    this.software = new SoftwareQueries(db, exposure);
     this.dashboards = new DashboardAggregates(db, this.coverage);
     this.sync = new SyncRecords(db);
     this.inventoryWrites = new InventoryWrites(db);

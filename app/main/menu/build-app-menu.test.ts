@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetFakeElectron, shell } from '../../test/fake-electron.js';
 import { consoleViews } from '../../../contracts/console/views.js';
-import { appMenuTemplate, viewMenuItems, viewPath } from './build-app-menu.js';
+import { appMenuTemplate, viewAccelerator, viewMenuItems, viewPath } from './build-app-menu.js';
 
 vi.mock('electron', () => import('../../test/fake-electron.js'));
 
@@ -41,10 +41,11 @@ describe('appMenuTemplate', () => {
       click(item);
       expect(showView).toHaveBeenLastCalledWith(expected.section);
     }
-    expect(new Set(viewMenuItems.map((v) => v.accelerator)).size).toBe(viewMenuItems.length);
+    const accelerators = viewMenuItems.flatMap((v) => (v.accelerator ? [v.accelerator] : []));
+    expect(new Set(accelerators).size).toBe(accelerators.length);
   });
 
-  it("lists the sidebar's views in its order, in title case, with Ctrl/Cmd+1 to 9", () => {
+  it("lists the sidebar's views in its order, in title case, with Ctrl/Cmd+1 to 8 and Ctrl/Cmd+9 for the last", () => {
     expect(viewMenuItems.map((item) => item.section)).toEqual(consoleViews.map((view) => view.section));
     expect(viewMenuItems.map(({ id, label, accelerator }) => [id, label, accelerator])).toEqual([
       ['view-dashboard', 'Dashboard', 'CmdOrCtrl+1'],
@@ -52,11 +53,24 @@ describe('appMenuTemplate', () => {
       ['view-remediation-targets', 'Remediation Targets', 'CmdOrCtrl+3'],
       ['view-scopes', 'Scopes', 'CmdOrCtrl+4'],
       ['view-vulnerability-findings', 'Vulnerability Findings', 'CmdOrCtrl+5'],
-      ['view-coverage-gaps', 'Coverage Gaps', 'CmdOrCtrl+6'],
-      ['view-api-keys', 'API Keys', 'CmdOrCtrl+7'],
-      ['view-agent-config', 'Agent Configuration', 'CmdOrCtrl+8'],
+      ['view-software', 'Software', 'CmdOrCtrl+6'],
+      ['view-remediation-plan', 'Remediation Plan', 'CmdOrCtrl+7'],
+      ['view-coverage-gaps', 'Coverage Gaps', 'CmdOrCtrl+8'],
+      ['view-api-keys', 'API Keys', undefined],
+      ['view-agent-config', 'Agent Configuration', undefined],
       ['view-organizations', 'Organizations', 'CmdOrCtrl+9'],
     ]);
+  });
+
+  it('gives every shortcut once and a valid one, however many views there are, as a browser its tabs', () => {
+    for (const count of [1, 5, 9, 10, 11, 20]) {
+      const accelerators = Array.from({ length: count }, (_, index) => viewAccelerator(index, count));
+      const given = accelerators.filter((accelerator) => accelerator !== undefined);
+      expect(new Set(given).size, `${count} views`).toBe(given.length);
+      for (const accelerator of given) expect(accelerator).toMatch(/^CmdOrCtrl\+[1-9]$/);
+      expect(accelerators.at(-1)).toBe('CmdOrCtrl+9');
+      expect(accelerators.slice(0, Math.min(8, count - 1))).toEqual(Array.from({ length: Math.min(8, count - 1) }, (_, index) => `CmdOrCtrl+${index + 1}`));
+    }
   });
 
   it('keeps a view in the organization shown, or opens the home', () => {

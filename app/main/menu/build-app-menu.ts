@@ -4,8 +4,15 @@ import { productName } from '../../../server/store/data-directory.js';
 import { openExternalLink } from '../open-external-link.js';
 import { type SyncMenuContext, syncMenuTemplate } from './sync-menu.js';
 
-/** The View menu's shortcuts: Ctrl/Cmd+1 to 9, by the views' order (a tenth view would have none). */
-const viewShortcutCount = 9;
+/**
+ * The View menu's shortcut of the view at `index` of `count`: as a browser's tabs, Ctrl/Cmd+1 to
+ * 8 the first eight and Ctrl/Cmd+9 the last, so the last view (Organizations) keeps its shortcut
+ * however many views come before it; the views between have none, as there is no Ctrl/Cmd+10.
+ */
+export function viewAccelerator(index: number, count: number): string | undefined {
+  if (index === count - 1) return 'CmdOrCtrl+9';
+  return index < 8 ? `CmdOrCtrl+${index + 1}` : undefined;
+}
 
 /**
  * The View menu's items of the console's views, in the sidebar's order (`consoleViews`, declared
@@ -16,7 +23,7 @@ export const viewMenuItems = consoleViews.map((view, index) => ({
   id: `view-${view.section || 'dashboard'}`,
   label: view.label.replace(/\b\w/g, (letter) => letter.toUpperCase()),
   section: view.section,
-  accelerator: index < viewShortcutCount ? `CmdOrCtrl+${index + 1}` : undefined,
+  accelerator: viewAccelerator(index, consoleViews.length),
 }));
 
 /**

@@ -17,7 +17,7 @@ const org = (slug: string) => `/orgs/${encodeURIComponent(slug)}`;
 const collectionPath = (slug: string, collection: CollectionName) => `${org(slug)}/${collectionBasics[collection].path}`;
 
 /** The query string of a list page: its filters, then paging. */
-function listSearch(filters: ListFilters, paging?: { offset: number; limit: number }): string {
+export function listSearch(filters: ListFilters, paging?: { offset: number; limit: number }): string {
   const search = new URLSearchParams(filters);
   if (paging) {
     search.set('limit', String(paging.limit));

@@ -22,4 +22,12 @@ export const queryKeys = {
   coverageGaps: (slug: string) => [...queryKeys.organization(slug), 'gaps'] as const,
   coverageGapsPage: (slug: string, offset: number) => [...queryKeys.coverageGaps(slug), 'page', offset] as const,
   apiKeys: (slug: string) => [...queryKeys.organization(slug), 'api-keys'] as const,
+  software: (slug: string) => [...queryKeys.organization(slug), 'software'] as const,
+  softwarePage: (slug: string, filters: ListFilters, offset: number, limit: number) => [...queryKeys.software(slug), 'list', filters, offset, limit] as const,
+  softwareProduct: (slug: string, productId: string) => [...queryKeys.software(slug), 'product', productId] as const,
+  softwareVersionsPage: (slug: string, productId: string, offset: number) => [...queryKeys.softwareProduct(slug, productId), 'versions', offset] as const,
+  softwareVersion: (slug: string, productId: string, versionId: string) => [...queryKeys.softwareProduct(slug, productId), 'version', versionId] as const,
+  softwareInstallsPage: (slug: string, productId: string, versionId: string, offset: number) =>
+    [...queryKeys.softwareVersion(slug, productId, versionId), 'installs', offset] as const,
+  remediationPlan: (slug: string) => [...queryKeys.organization(slug), 'remediation-plan'] as const,
 };

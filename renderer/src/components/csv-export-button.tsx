@@ -14,8 +14,22 @@ interface CsvExportButtonProps {
   total: number | undefined;
 }
 
-/** Exports every row of the filtered list as CSV, with progress and a way to stop. */
+/** Exports every row of a collection's filtered list as CSV, with progress and a way to stop. */
 export function CsvExportButton({ slug, collection, filters, total }: CsvExportButtonProps) {
+  return <CsvDownloadButton path={csvExportPath(slug, collection, filters)} suggestedName={`${slug}-${collectionBasics[collection].path}.csv`} total={total} />;
+}
+
+interface CsvDownloadButtonProps {
+  /** The export's path under /app, with the list's filters. */
+  path: string;
+  /** The file name the save dialog offers. */
+  suggestedName: string;
+  /** The rows of the list, for the progress; none (0 or unknown) disables the button. */
+  total: number | undefined;
+}
+
+/** Exports every row of any filtered list as CSV (the software list's too), with progress and a way to stop. */
+export function CsvDownloadButton({ path, suggestedName, total }: CsvDownloadButtonProps) {
   const [progress, setProgress] = useState<number | undefined>(undefined);
   const [outcome, setOutcome] = useState<SaveOutcome | undefined>(undefined);
   const abort = useRef<AbortController | null>(null);
@@ -27,8 +41,8 @@ export function CsvExportButton({ slug, collection, filters, total }: CsvExportB
     let rows = -1;
     try {
       const result = await saveConsoleFile({
-        path: csvExportPath(slug, collection, filters),
-        suggestedName: `${slug}-${collectionBasics[collection].path}.csv`,
+        path,
+        suggestedName,
         filter: { name: 'CSV', extensions: ['csv'] },
         signal: abort.current.signal,
         onProgress: (_bytes, text) => {

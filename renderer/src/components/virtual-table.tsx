@@ -21,9 +21,6 @@ export interface Column<T, S extends string = string> {
   description?: string;
 }
 
-/** What a click on a sortable header tells: the column's sort key and its first way. */
-export type SortableColumn = { sortKey: string; descendingFirst?: boolean };
-
 /** The order a table shows: a column's sort key, either way. */
 export interface TableSort {
   key: string;
@@ -47,8 +44,8 @@ interface VirtualTableProps<T, K extends QueryKey> {
   emptyMessage: string;
   /** The current order; with `onSort`, the headers of columns with a sort key become buttons. */
   sort?: TableSort;
-  /** Asked to order by a column (a click or Enter/Space on its header). */
-  onSort?: (column: SortableColumn) => void;
+  /** Asked to order by a column's sort key (a click or Enter/Space on its header). */
+  onSort?: (key: string) => void;
 }
 
 const rowHeight = 32;
@@ -197,8 +194,8 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
  * A column header; sortable, it holds a button and tells its order through `aria-sort`. Keys
  * pressed on the button stay there: the grid would take Enter, Home or End for its rows.
  */
-function ColumnHeader<T>({ column, sort, onSort }: { column: Column<T>; sort: TableSort | undefined; onSort: ((column: SortableColumn) => void) | undefined }) {
-  const { sortKey, descendingFirst, description } = column;
+function ColumnHeader<T>({ column, sort, onSort }: { column: Column<T>; sort: TableSort | undefined; onSort: ((key: string) => void) | undefined }) {
+  const { sortKey, description } = column;
   if (!sortKey || !onSort) {
     return (
       <div role="columnheader" className="virtual-table__cell" title={description}>
@@ -213,7 +210,7 @@ function ColumnHeader<T>({ column, sort, onSort }: { column: Column<T>; sort: Ta
         type="button"
         className="virtual-table__sort"
         title={description}
-        onClick={() => onSort({ sortKey, descendingFirst })}
+        onClick={() => onSort(sortKey)}
         onKeyDown={(event) => event.stopPropagation()}
       >
         {column.header}

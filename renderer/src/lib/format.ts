@@ -3,6 +3,7 @@
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const countFormat = new Intl.NumberFormat();
+const shareFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
 
 function formatWith(format: Intl.DateTimeFormat, value: string | null | undefined): string {
   if (!value) return '—';
@@ -28,6 +29,16 @@ export function orDash(value: string | number | null | undefined): string {
 /** A count with thousands separators. */
 export function formatCount(value: number): string {
   return countFormat.format(value);
+}
+
+/**
+ * A share from 0 to 1 as a percentage with at most one decimal, written "52.3 %" as the
+ * remediation plan's sentences write theirs, and rounded down as they are: a share shown never
+ * claims more than is closed (0.5698 is 56.9 %, which the sentence calls 56 %, not 57 %).
+ */
+export function formatShare(share: number): string {
+  // The epsilon keeps a share that is exactly a tenth (0.95) from falling a tenth short through floating point.
+  return `${shareFormat.format(Math.floor(share * 1000 + 1e-9) / 10)} %`;
 }
 
 /** The NVD page of a CVE. */

@@ -15,4 +15,15 @@ export const paths = {
     return `${orgPath(slug)}/${collectionBasics[collection].path}${search ? `?${search}` : ''}`;
   },
   item: (slug: string, collection: CollectionName, id: string) => `${orgPath(slug)}/${collectionBasics[collection].path}/${encodeURIComponent(id)}`,
+  /** The software view, with its search and sort. */
+  software: (slug: string, search: Record<string, string> = {}) => {
+    const text = new URLSearchParams(search).toString();
+    return `${orgPath(slug)}/software${text ? `?${text}` : ''}`;
+  },
+  /** A product of the software view, by the id the software list gives it. */
+  softwareProduct: (slug: string, productId: string) => `${orgPath(slug)}/software/${encodeURIComponent(productId)}`,
+  /** A version of a product, with its installs. */
+  softwareVersion: (slug: string, productId: string, versionId: string) =>
+    `${orgPath(slug)}/software/${encodeURIComponent(productId)}/versions/${encodeURIComponent(versionId)}`,
+  remediationPlan: (slug: string) => `${orgPath(slug)}/remediation-plan`,
 };

@@ -2,7 +2,6 @@ import { ExposureFigures } from '../components/exposure-figures';
 import { FieldList } from '../components/field-list';
 import { RelatedList } from '../components/related-list';
 import { formatDateTime } from '../lib/format';
-import { paths } from '../lib/paths';
 import { DetailFrame } from './detail-frame';
 
 /** An endpoint: what it is exposed to first, then its fields, its remediation targets and findings. */
@@ -11,7 +10,7 @@ export function EndpointDetail({ slug, id }: { slug: string; id: string }) {
     <DetailFrame slug={slug} collection="endpoints" id={id} title={(e) => e.hostname}>
       {(e) => (
         <>
-          <ExposureFigures exposure={e} findingsPath={(filters) => paths.list(slug, 'findings', { endpointId: e.id, ...filters })} />
+          <ExposureFigures label="Exposure of the endpoint" exposure={e} />
           <FieldList
             fields={[
               ['Id', <code key="id">{e.id}</code>],

@@ -7,7 +7,7 @@ import { listPageQuery } from '../api/console-queries';
 import { type ListFilters, pageSize } from '../api/list-pages';
 import { CsvExportButton } from '../components/csv-export-button';
 import { FilterBar } from '../components/filter-bar';
-import { type SortableColumn, VirtualTable } from '../components/virtual-table';
+import { VirtualTable } from '../components/virtual-table';
 import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { listDefinitions } from './list-definitions';
@@ -78,7 +78,10 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
     [setSearch],
   );
   const sort = tableSort(filters.sort, definition.defaultSort);
-  const onSort = (column: SortableColumn) => setFilter('sort', nextSort(sort, column, definition.defaultSort));
+  const onSort = (key: string) => {
+    const column = definition.columns.find((candidate) => candidate.sortKey === key);
+    setFilter('sort', nextSort(sort, { sortKey: key, descendingFirst: column?.descendingFirst }, definition.defaultSort));
+  };
   const open = useCallback((item: ConsoleItem<C>) => navigate(paths.item(slug, collection, item.id), openFromTable), [navigate, slug, collection]);
   const section = useRef<HTMLElement>(null);
   // ↓ in the search box goes on to the rows, as from a search field to its results.

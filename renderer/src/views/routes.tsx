@@ -4,6 +4,7 @@ import { type LoaderFunctionArgs, Navigate, type RouteObject, useParams } from '
 import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName } from '../../../contracts/collections';
 import { dashboardQuery, organizationsQuery } from '../api/console-queries';
+import { remediationPlanQuery, softwareProductQuery } from '../api/software-queries';
 import { queryClient } from '../api/query-client';
 import { Loading, QueryError } from '../components/query-state';
 import { paths } from '../lib/paths';
@@ -16,7 +17,11 @@ import { FindingDetail } from './finding-detail';
 import { Layout } from './layout';
 import { ListView, firstListPages } from './list-view';
 import { OrganizationsView } from './organizations-view';
+import { RemediationPlanView } from './remediation-plan-view';
 import { ScopeDetail } from './scope-detail';
+import { SoftwareProductView } from './software-product-view';
+import { SoftwareVersionView } from './software-version-view';
+import { SoftwareView, firstSoftwarePages } from './software-view';
 import { TargetDetail } from './target-detail';
 
 /** Opens the demo organization, or the first one. */
@@ -54,6 +59,25 @@ const prefetchDashboard = ({ params }: LoaderFunctionArgs) => {
   return null;
 };
 
+const prefetchSoftware = ({ params, request }: LoaderFunctionArgs) => {
+  for (const page of firstSoftwarePages(params.slug ?? '', new URL(request.url).searchParams)) void queryClient.prefetchQuery(page);
+  return null;
+};
+const prefetchProduct = ({ params }: LoaderFunctionArgs) => {
+  void queryClient.prefetchQuery(softwareProductQuery(params.slug ?? '', params.id ?? ''));
+  return null;
+};
+const prefetchPlan = ({ params }: LoaderFunctionArgs) => {
+  void queryClient.prefetchQuery(remediationPlanQuery(params.slug ?? ''));
+  return null;
+};
+
+/** A version of a product: the version's id is a parameter of its own, and another version starts afresh. */
+function SoftwareVersionRoute({ slug, productId }: { slug: string; productId: string }) {
+  const { versionId = '' } = useParams();
+  return <SoftwareVersionView key={versionId} slug={slug} productId={productId} versionId={versionId} />;
+}
+
 /** A collection's list and its items' detail pages, under the collection's path. */
 function collectionRoutes(collection: CollectionName, Detail: (props: { slug: string; id: string }) => ReactNode): RouteObject[] {
   const { path } = collectionBasics[collection];
@@ -75,6 +99,10 @@ export const routes: RouteObject[] = [
       ...collectionRoutes('remediationTargets', TargetDetail),
       ...collectionRoutes('scopes', ScopeDetail),
       ...collectionRoutes('findings', FindingDetail),
+      { path: 'software', loader: prefetchSoftware, element: withParams((slug) => <SoftwareView slug={slug} />) },
+      { path: 'software/:id', loader: prefetchProduct, element: withParams((slug, id) => <SoftwareProductView slug={slug} productId={id} />) },
+      { path: 'software/:id/versions/:versionId', element: withParams((slug, id) => <SoftwareVersionRoute slug={slug} productId={id} />) },
+      { path: 'remediation-plan', loader: prefetchPlan, element: withParams((slug) => <RemediationPlanView slug={slug} />) },
       { path: 'coverage-gaps', element: withParams((slug) => <CoverageGapsView slug={slug} />) },
       { path: 'api-keys', element: withParams((slug) => <ApiKeysView slug={slug} />) },
       { path: 'agent-config', element: withParams((slug) => <AgentConfigView slug={slug} />) },

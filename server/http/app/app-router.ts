@@ -13,6 +13,7 @@ import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 import { syncOverviewRoute, syncRoutes } from './sync-routes.js';
 import { requireConsoleToken } from './require-console-token.js';
 import { sessionRoute } from './session-route.js';
+import { softwareRoutes } from './software-routes.js';
 import { buildAppOpenApiDocument } from '../openapi/app-document.js';
 
 /** What the console's control API needs. */
@@ -54,6 +55,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   organization.use(resolveOrganization(store));
   organization.use(inventoryRoutes(store));
   organization.use(coverageRoutes(store));
+  organization.use(softwareRoutes(store));
   organization.use(apiKeyRoutes(store));
   organization.use(csvExportRoutes(store));
   if (context.agentConfig) organization.use(agentConfigRoutes(store, context.agentConfig));

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectionAtPath, collections } from '../../../contracts/collections.js';
 import { parseCsv } from '../../test/support/csv.js';
 import { consoleInventory } from '../../test/support/console-inventory.js';
 import { type ConsoleTestServer, startConsoleTestServer } from '../../test/support/console-test-server.js';
@@ -63,6 +64,12 @@ describe('session and organizations', () => {
   });
 });
 
+/** An item of a console list without the console's own fields: the /v1 item. */
+function withoutConsoleFields(path: string, item: Record<string, unknown>) {
+  const { consoleFields } = collections[collectionAtPath(path.slice(1))!];
+  return Object.fromEntries(Object.entries(item).filter(([field]) => !(field in consoleFields)));
+}
+
 const lists = [
   ['/endpoints', ['', '?osFamily=linux', '?hasAgent=false&limit=5&offset=2']],
   ['/remediation-targets', ['', '?targetType=service&status=active', `?endpointId=${inventory.endpoints[3]!.id}`]],
@@ -71,11 +78,13 @@ const lists = [
 ] as const;
 
 describe('the four lists', () => {
-  it.each(lists)('%s answers exactly what /v1 answers for the same filters', async (path, queries) => {
+  it.each(lists)("%s answers what /v1 answers for the same filters, each item with the console's own fields", async (path, queries) => {
+    const { consoleFields } = collections[collectionAtPath(path.slice(1))!];
     for (const query of queries) {
       const response = await server.app(`/orgs/acme${path}${query}`);
       expect(response.status).toBe(200);
-      expect(response.body).toEqual(await v1(`${path}${query}`));
+      for (const item of response.body.data) expect(Object.keys(item)).toEqual(expect.arrayContaining(Object.keys(consoleFields)));
+      expect({ ...response.body, data: response.body.data.map((item: any) => withoutConsoleFields(path, item)) }).toEqual(await v1(`${path}${query}`));
     }
   });
 
@@ -115,9 +124,9 @@ describe('the four lists', () => {
 
   it('gets one item by id, and answers 404 for an id of another organization', async () => {
     const finding = inventory.findings[7]!;
-    expect((await server.app(`/orgs/acme/vulnerability-findings/${finding.id.toUpperCase()}`)).body).toEqual(
-      await v1(`/vulnerability-findings/${finding.id}`),
-    );
+    const got = (await server.app(`/orgs/acme/vulnerability-findings/${finding.id.toUpperCase()}`)).body;
+    expect(withoutConsoleFields('/vulnerability-findings', got)).toEqual(await v1(`/vulnerability-findings/${finding.id}`));
+    expect(got).toMatchObject({ endpoint_hostname: inventory.endpoints.find((e) => e.id === finding.endpoint_id)?.hostname ?? null });
     const foreign = (await server.app('/orgs/other/endpoints?limit=1')).body.data[0];
     expect((await server.app(`/orgs/acme/endpoints/${foreign.id}`)).status).toBe(404);
     expect((await server.app('/orgs/acme/scopes/not-a-uuid')).status).toBe(400);
@@ -168,7 +177,7 @@ describe('CSV export', () => {
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="acme-vulnerability-findings.csv"');
     const [header, ...rows] = parseCsv(await response.text());
-    expect(header).toEqual(Object.keys(inventory.findings[0]!));
+    expect(header).toEqual([...Object.keys(inventory.findings[0]!), 'endpoint_hostname', 'target_product', 'target_version']);
     const expected = [];
     for (let offset = 0; ; offset += 100) {
       const page = (await server.app(`/orgs/acme/vulnerability-findings?status=open&sort=-created_at&limit=100&offset=${offset}`)).body;

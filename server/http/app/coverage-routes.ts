@@ -32,7 +32,7 @@ export function coverageRoutes(store: Store): express.Router {
     if (!coverage) throw new HttpError(404, `Scope ${scopeId} not found`);
     const { counts, unevaluated, page } = coverage;
     const head = JSON.stringify({ scopeId, counts, unevaluated });
-    sendJson(res, `${head.slice(0, -1)},"findings":${pageJson(store, 'findings', org, page, query)}}`);
+    sendJson(res, `${head.slice(0, -1)},"findings":${await pageJson(store, 'findings', org, page, query)}}`);
   });
 
   router.get('/coverage-gaps', async (req, res) => {
@@ -40,7 +40,7 @@ export function coverageRoutes(store: Store): express.Router {
     const org = organizationOf(res).rowId;
     const { page, ...summary } = await store.coverage.gaps(org, query);
     const head = JSON.stringify(summary);
-    sendJson(res, `${head.slice(0, -1)},"findings":${pageJson(store, 'findings', org, page, query)}}`);
+    sendJson(res, `${head.slice(0, -1)},"findings":${await pageJson(store, 'findings', org, page, query)}}`);
   });
 
   return router;

@@ -27,9 +27,9 @@ function exportRoute<C extends CollectionName>(router: express.Router, store: St
     for await (const ids of store.console.listAllIds(organization.rowId, collection, query)) {
       if (store.version !== version || res.destroyed) return void res.destroy();
       let text = '';
-      for (const id of ids) {
-        const json = store.inventory.get(collection, organization.rowId, id);
-        if (json === undefined) continue;
+      const items = await store.consoleItems.get(collection, organization.rowId, ids);
+      if (store.version !== version || res.destroyed) return void res.destroy();
+      for (const json of items) {
         const item = JSON.parse(json) as Record<string, unknown>;
         text += csvLine(csvColumns.map((column) => column.value(item)));
       }

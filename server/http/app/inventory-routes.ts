@@ -23,19 +23,20 @@ function collectionRoutes<C extends CollectionName>(router: express.Router, stor
   router.get(paths.list, async (req, res) => {
     const query = parseQuery(req, collectionSchemas[collection].console);
     const org = organizationOf(res).rowId;
-    sendJson(res, pageJson(store, collection, org, await store.console.listIds(org, collection, query), query));
+    sendJson(res, await pageJson(store, collection, org, await store.console.listIds(org, collection, query), query));
   });
-  router.get(paths.item, (req, res) => {
+  router.get(paths.item, async (req, res) => {
     const id = uuidParam(req, idParameter);
-    const json = store.inventory.get(collection, organizationOf(res).rowId, id);
+    const [json] = await store.consoleItems.get(collection, organizationOf(res).rowId, [id]);
     if (json === undefined) throw new HttpError(404, `${labels.resource} ${id} not found`);
     sendJson(res, json);
   });
 }
 
 /**
- * The collections for the console, under `/app/orgs/:slug`: the same filters and JSON as /v1,
- * plus `sort` and `q` (contracts/collections.ts), for any organization without holding its key.
+ * The collections for the console, under `/app/orgs/:slug`: the filters and JSON of /v1 plus
+ * `sort`, `q` and the console's own fields of each item (contracts/collections.ts), for any
+ * organization without holding its key.
  */
 export function inventoryRoutes(store: Store): express.Router {
   const router = express.Router({ mergeParams: true });
@@ -46,17 +47,17 @@ export function inventoryRoutes(store: Store): express.Router {
 /** {@link inventoryRoutes} in the /app OpenAPI document. */
 export const inventoryOperations: OpenApiRouteRegistrar = (registry) => {
   for (const collection of collectionNames) {
-    const { labels, idParameter, item, list, consoleQuery, resourceId } = collections[collection];
+    const { labels, idParameter, consoleItem, consoleList, consoleQuery, resourceId } = collections[collection];
     const paths = collectionPaths(collection);
     registerOrganizationOperation(registry, {
       method: 'get',
       path: paths.list,
       operationId: `listConsole${resourceId}s`,
       summary: `List ${labels.title.toLowerCase()}`,
-      description: 'The filters of /v1, with the sort and free-text search of the console.',
+      description: "The filters of /v1, with the sort and free-text search of the console; each item is the /v1 item with the console's own fields.",
       tag: 'Inventory',
       request: { query: consoleQuery },
-      responses: { 200: jsonResponse(list, 'One page of the list.'), ...queryErrors() },
+      responses: { 200: jsonResponse(consoleList, 'One page of the list.'), ...queryErrors() },
     });
     registerOrganizationOperation(registry, {
       method: 'get',
@@ -66,7 +67,7 @@ export const inventoryOperations: OpenApiRouteRegistrar = (registry) => {
       tag: 'Inventory',
       params: { [idParameter]: uuidSchema.meta({ description: `The ${labels.noun}'s id.` }) },
       responses: {
-        200: jsonResponse(item, `The ${labels.noun}.`),
+        200: jsonResponse(consoleItem, `The ${labels.noun}, with the console's own fields.`),
         400: errorResponse(`The ${idParameter} is not a UUID.`),
         404: errorResponse(`The organization has no ${labels.noun} with this id.`),
       },

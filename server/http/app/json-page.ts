@@ -4,11 +4,11 @@ import type { IdPage } from '../../store/console-queries.js';
 import type { Store } from '../../store/store.js';
 
 /**
- * The JSON of a page of ids, as the v1 list envelope holds it: each item is the JSON of the
- * v1 resource, so the console sees exactly what local tools see.
+ * The JSON of a page of ids, as the list envelope holds it: each item is the JSON of the v1
+ * resource with the console's own fields (contracts/collections.ts, `consoleFields`).
  */
-export function pageJson(store: Store, collection: CollectionName, orgRowId: number, page: IdPage, paging: { limit: number; offset: number }): string {
-  const items = page.ids.map((id) => store.inventory.get(collection, orgRowId, id)).filter((json) => json !== undefined);
+export async function pageJson(store: Store, collection: CollectionName, orgRowId: number, page: IdPage, paging: { limit: number; offset: number }): Promise<string> {
+  const items = await store.consoleItems.get(collection, orgRowId, page.ids);
   return `{"data":[${items.join(',')}],"total":${page.total},"limit":${paging.limit},"offset":${paging.offset}}`;
 }
 

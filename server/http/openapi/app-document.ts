@@ -6,6 +6,7 @@ import { csvExportOperations } from '../app/csv-export-routes.js';
 import { inventoryOperations } from '../app/inventory-routes.js';
 import { organizationOperations } from '../app/organization-routes.js';
 import { sessionOperations } from '../app/session-route.js';
+import { softwareOperations } from '../app/software-routes.js';
 import { syncOperations } from '../app/sync-routes.js';
 import { appTags, consoleTokenSecurityScheme, registerConsoleOperation } from './app-operations.js';
 import { generateDocument } from './generate-document.js';
@@ -18,6 +19,7 @@ const routeModules = [
   syncOperations,
   inventoryOperations,
   coverageOperations,
+  softwareOperations,
   apiKeyOperations,
   csvExportOperations,
   agentConfigOperations,

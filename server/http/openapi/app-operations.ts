@@ -22,6 +22,7 @@ export const appTags = {
   Sync: "Replicas' syncs with their remote tenants: status, progress, sync now.",
   Inventory: "An organization's collections, as /v1 answers them, with the console's sort and free-text search.",
   Coverage: 'The dashboard, the coverage of a scope and the coverage gaps.',
+  Software: 'Remediation targets grouped by product and version, with their exposure, and the remediation plan.',
   'API keys': "An organization's local API keys, for local tools.",
   Exports: 'Every item of a filtered list, as CSV.',
   'Agent configuration': 'Signed agent configuration files of any organization.',

@@ -59,14 +59,54 @@ export function inSortOrder<T extends { id: string }>(collection: CollectionName
   return sort.startsWith('-') ? sorted.reverse() : sorted;
 }
 
-/** The console list paths, the collection each serves and the items of an inventory it holds. */
+/** The console list paths, the collection each serves and the items of an inventory it holds, as the console answers them. */
 export function consoleLists(inventory: Inventory): { path: string; collection: CollectionName; items: readonly { id: string }[] }[] {
+  const { endpoints, findings } = withConsoleFields(inventory);
   return [
-    { path: 'endpoints', collection: 'endpoints', items: inventory.endpoints },
+    { path: 'endpoints', collection: 'endpoints', items: endpoints },
     { path: 'remediation-targets', collection: 'remediationTargets', items: inventory.remediationTargets },
     { path: 'scopes', collection: 'scopes', items: inventory.scopes },
-    { path: 'vulnerability-findings', collection: 'findings', items: inventory.findings },
+    { path: 'vulnerability-findings', collection: 'findings', items: findings },
   ];
+}
+
+const severityWeights: Record<string, number> = { critical: 100, high: 30, medium: 10, low: 3, info: 1 };
+
+/**
+ * The exposure of a set of open findings, computed here: by severity, KEV ones, the highest CVSS
+ * and the risk score with the weights of the README (five times for KEV), written out rather
+ * than imported so that a change of the product's weights that its documentation does not
+ * follow fails.
+ */
+export function exposureOf(open: readonly { severity: string; is_kev: boolean; cvss_score: number | null }[]) {
+  const scores = open.map((f) => f.cvss_score).filter((score) => score !== null);
+  return {
+    open_findings: Object.fromEntries(Object.keys(severityWeights).map((s) => [s, open.filter((f) => f.severity === s).length])),
+    open_kev_findings: open.filter((f) => f.is_kev).length,
+    highest_open_cvss: scores.length ? Math.max(...scores) : null,
+    risk_score: open.reduce((sum, f) => sum + severityWeights[f.severity]! * (f.is_kev ? 5 : 1), 0),
+  };
+}
+
+/**
+ * The endpoints and findings of an inventory with the console's own fields, computed here from
+ * the inventory: an endpoint's exposure ({@link exposureOf}), a finding's hostname and target.
+ */
+export function withConsoleFields(inventory: Inventory) {
+  const endpoints = inventory.endpoints.map((endpoint) => ({
+    ...endpoint,
+    ...exposureOf(inventory.findings.filter((f) => f.endpoint_id === endpoint.id && f.status === 'open')),
+  }));
+  const findings = inventory.findings.map((finding) => {
+    const target = inventory.remediationTargets.find((t) => t.id === finding.remediation_target_id);
+    return {
+      ...finding,
+      endpoint_hostname: inventory.endpoints.find((e) => e.id === finding.endpoint_id)?.hostname ?? null,
+      target_product: target?.product ?? null,
+      target_version: target?.version ?? null,
+    };
+  });
+  return { endpoints, findings };
 }
 
 /** Every sort parameter of a collection's list, both directions. */

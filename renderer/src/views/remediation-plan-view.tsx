@@ -1,0 +1,129 @@
+import { useQuery } from '@tanstack/react-query';
+import { Suspense, lazy } from 'react';
+import { Link } from 'react-router';
+import type { RemediationPlan } from '../../../contracts/console/software';
+import { remediationPlanQuery } from '../api/software-queries';
+import { Loading, QueryError } from '../components/query-state';
+import { formatCount, formatShare } from '../lib/format';
+import { paths } from '../lib/paths';
+import { productLabel } from '../lib/software-names';
+
+const RemediationCurveChart = lazy(() => import('../components/charts/remediation-curve-chart'));
+
+/**
+ * The remediation plan: the products to update in the order that closes the most open critical
+ * or KEV findings for the fewest endpoints touched; what reaching 50, 80 and 95 % takes, in words
+ * first; the cumulative curve; and every step in a table.
+ */
+export function RemediationPlanView({ slug }: { slug: string }) {
+  const plan = useQuery(remediationPlanQuery(slug));
+  return (
+    <section className="view" aria-labelledby="view-title">
+      <header className="view__header">
+        <h1 id="view-title">Remediation plan</h1>
+      </header>
+      <p className="hint">
+        The products to update, in the order that closes the most open critical or KEV findings for the fewest endpoints touched. Updating a product
+        closes the open findings of its remediation targets.
+      </p>
+      {plan.isPending ? (
+        <Loading what="the remediation plan" />
+      ) : plan.isError ? (
+        <QueryError error={plan.error} onRetry={() => void plan.refetch()} />
+      ) : plan.data.open_critical_or_kev === 0 ? (
+        <p className="state">There are no open critical or KEV findings: there is nothing to plan.</p>
+      ) : (
+        <PlanContent slug={slug} plan={plan.data} />
+      )}
+    </section>
+  );
+}
+
+function PlanContent({ slug, plan }: { slug: string; plan: RemediationPlan }) {
+  return (
+    <>
+      <ol className="milestones" aria-label="Goals">
+        {plan.milestones.map((m) => (
+          <li key={m.goal} className={`milestone${m.reached ? '' : ' milestone--unreached'}`}>
+            <span className="milestone__goal" aria-hidden="true">
+              {formatShare(m.goal)}
+            </span>
+            <p className="milestone__sentence">{m.sentence}</p>
+          </li>
+        ))}
+      </ol>
+      <WithoutProduct plan={plan} />
+      <Suspense fallback={<Loading what="the chart" />}>
+        <RemediationCurveChart plan={plan} />
+      </Suspense>
+      <StepsTable slug={slug} plan={plan} />
+    </>
+  );
+}
+
+/** How many of the findings no update of the plan closes, and why. */
+function WithoutProduct({ plan }: { plan: RemediationPlan }) {
+  if (plan.without_product === 0) {
+    return <p>Every one of the {formatCount(plan.open_critical_or_kev)} open critical or KEV findings belongs to a product of this plan.</p>;
+  }
+  return (
+    <p className="notice">
+      {formatCount(plan.without_product)} of the {formatCount(plan.open_critical_or_kev)} open critical or KEV findings have no product to update (their
+      remediation target is not held here, or names no product): no step of this plan closes them.
+    </p>
+  );
+}
+
+/** Every step of the plan, in order, with the goal each reached goal's step meets. */
+function StepsTable({ slug, plan }: { slug: string; plan: RemediationPlan }) {
+  const goalAt = new Map(plan.milestones.filter((m) => m.reached).map((m) => [m.products, m.goal]));
+  return (
+    <section className="plan-steps" aria-labelledby="steps-title">
+      <h2 id="steps-title">Steps</h2>
+      <table className="plain-table plan-steps__table" aria-labelledby="steps-title">
+        <thead>
+          <tr>
+            <th scope="col">Rank</th>
+            <th scope="col">Product</th>
+            <th scope="col" className="num">
+              Closes
+            </th>
+            <th scope="col" className="num">
+              Endpoints
+            </th>
+            <th scope="col" className="num">
+              Cumulative closed
+            </th>
+            <th scope="col" className="num">
+              Cumulative endpoints
+            </th>
+            <th scope="col" className="num">
+              Cumulative %
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {plan.steps.map((step, index) => {
+            const rank = index + 1;
+            const goal = goalAt.get(rank);
+            return (
+              <tr key={step.product_id} className={goal === undefined ? undefined : 'plan-steps__goal'}>
+                <td>{rank}</td>
+                <td>
+                  <Link to={paths.softwareProduct(slug, step.product_id)}>{productLabel(step)}</Link>
+                </td>
+                <td className="num">{formatCount(step.closes)}</td>
+                <td className="num">{formatCount(step.endpoints)}</td>
+                <td className="num">{formatCount(step.cumulative_closed)}</td>
+                <td className="num">{formatCount(step.cumulative_endpoints)}</td>
+                <td className="num">
+                  {goal === undefined ? null : <span className="badge badge--goal">{formatShare(goal)} goal</span>} {formatShare(step.cumulative_share)}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+import { useCallback } from 'react';
+import { useSearchParams } from 'react-router';
+
+const wholeNumber = (value: string | null) => (value && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
+
+/** What {@link useTableUrl} gives a view with a paged table. */
+export interface TableUrl {
+  search: URLSearchParams;
+  /** Sets one parameter (an empty value removes it); the table starts again from its top. */
+  setParam: (name: string, value: string) => void;
+  /** The table's first row shown and selected row, as the URL had them. */
+  initialTopRow: number | undefined;
+  initialActiveRow: number | undefined;
+  /** For the table's `onViewChange`: keeps its scroll position and selected row in the URL. */
+  onViewChange: (view: { topRow: number; activeRow: number | undefined }) => void;
+}
+
+/**
+ * The URL state of a view with one paged table, as the list views keep theirs: its own
+ * parameters (search, sort), its scroll position (`offset`) and selected row (`row`), so that
+ * the view can be bookmarked and Back restores where the user was.
+ */
+export function useTableUrl(): TableUrl {
+  const [search, setSearch] = useSearchParams();
+  const setParam = useCallback(
+    (name: string, value: string) =>
+      setSearch((previous) => {
+        const next = new URLSearchParams(previous);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        next.delete('offset');
+        next.delete('row');
+        return next;
+      }),
+    [setSearch],
+  );
+  const onViewChange = useCallback(
+    ({ topRow, activeRow }: { topRow: number; activeRow: number | undefined }) => {
+      // Read the address bar itself: this runs from a timer, and a search may have changed the URL since.
+      const current = new URLSearchParams(window.location.search);
+      const next = new URLSearchParams(current);
+      if (topRow > 0) next.set('offset', String(topRow));
+      else next.delete('offset');
+      if (activeRow !== undefined) next.set('row', String(activeRow));
+      if (next.toString() !== current.toString()) setSearch(next, { replace: true });
+    },
+    [setSearch],
+  );
+  return { search, setParam, initialTopRow: wholeNumber(search.get('offset')), initialActiveRow: wholeNumber(search.get('row')), onViewChange };
+}
+
+/** The offset of the page a URL's scroll position falls on, for a loader that fetches it ahead. */
+export function anchorPageOffset(search: URLSearchParams, pageSize: number): number {
+  return Math.floor((wholeNumber(search.get('offset')) ?? 0) / pageSize) * pageSize;
+}

@@ -1,0 +1,157 @@
+import express from 'express';
+import { z } from 'zod';
+import {
+  remediationPlanSchema,
+  softwareDetailSchema,
+  softwareIdSchema,
+  softwareListQuerySchema,
+  softwareListSchema,
+  softwareProductSchema,
+  softwareVersionDetailSchema,
+  softwareVersionQuerySchema,
+} from '../../../contracts/console/software.js';
+import { field, spread } from '../../../contracts/csv-columns.js';
+import type { Store } from '../../store/store.js';
+import { HttpError } from '../http-error.js';
+import { registerOrganizationOperation } from '../openapi/app-operations.js';
+import { type OpenApiRouteRegistrar, errorResponse, fileResponse, jsonResponse, queryErrors } from '../openapi/responses.js';
+import { parseQuery } from '../query-parameters.js';
+import { csvLine } from './csv-columns.js';
+import { organizationOf } from './organization-param.js';
+
+/** A product or version id of the path, checked as the query parameters are. */
+function softwareIdParam(req: express.Request, name: 'productId' | 'versionId'): string {
+  const parsed = softwareIdSchema.safeParse(req.params[name]);
+  if (!parsed.success) throw new HttpError(400, `Invalid path parameter "${name}": ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
+}
+
+/** The software list's CSV columns: a product's fields, its open findings spread over `open_findings.*`. */
+const softwareCsvColumns = Object.keys(softwareProductSchema.shape).flatMap((name) =>
+  name === 'open_findings' ? spread(name, softwareProductSchema.shape.open_findings.shape) : [field(name)],
+);
+
+/** Products listed per page of the CSV export. */
+const exportPage = 100;
+
+/**
+ * The software view and the remediation plan, under `/app/orgs/:slug`: remediation targets
+ * grouped by vendor and product (`/software`), a product with its versions, a version with its
+ * installs, the list as CSV, and the plan that closes the most open critical or KEV findings for
+ * the fewest endpoints touched (`/remediation-plan`).
+ */
+export function softwareRoutes(store: Store): express.Router {
+  const router = express.Router({ mergeParams: true });
+  router.get('/software', async (req, res) => {
+    res.json(await store.software.list(organizationOf(res).rowId, parseQuery(req, softwareListQuerySchema)));
+  });
+  router.get('/software/:productId', async (req, res) => {
+    const productId = softwareIdParam(req, 'productId');
+    const detail = await store.software.product(organizationOf(res).rowId, productId);
+    if (!detail) throw new HttpError(404, `Product ${productId} not found`);
+    res.json(detail);
+  });
+  router.get('/software/:productId/versions/:versionId', async (req, res) => {
+    const productId = softwareIdParam(req, 'productId');
+    const versionId = softwareIdParam(req, 'versionId');
+    const paging = parseQuery(req, softwareVersionQuerySchema);
+    const detail = await store.software.version(organizationOf(res).rowId, productId, versionId, paging);
+    if (!detail) throw new HttpError(404, `Version ${versionId} of product ${productId} not found`);
+    res.json(detail);
+  });
+  router.get('/export/software.csv', async (req, res) => {
+    // limit and offset are validated as in the list, then ignored: the export is every page.
+    const query = parseQuery(req, softwareListQuerySchema);
+    const organization = organizationOf(res);
+    let text = csvLine(softwareCsvColumns.map((column) => column.header));
+    // Products are few (one per vendor and product): the export is built whole, from one version of the figures.
+    const first = await store.software.list(organization.rowId, { ...query, offset: 0, limit: exportPage });
+    const version = store.version;
+    for (let offset = 0; offset < first.total; offset += exportPage) {
+      const page = offset === 0 ? first : await store.software.list(organization.rowId, { ...query, offset, limit: exportPage });
+      if (store.version !== version) throw new HttpError(503, 'The data changed during the export: export again.');
+      for (const product of page.data) text += csvLine(softwareCsvColumns.map((column) => column.value(product)));
+    }
+    res
+      .status(200)
+      .set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${organization.slug}-software.csv"` })
+      .send(text);
+  });
+  router.get('/remediation-plan', async (_req, res) => {
+    res.json(await store.software.plan(organizationOf(res).rowId));
+  });
+  return router;
+}
+
+const productIdParam = softwareIdSchema.meta({ description: "The product's id, from the software list." });
+
+/** {@link softwareRoutes} in the /app OpenAPI document. */
+export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/software',
+    operationId: 'listSoftware',
+    summary: 'List the software: remediation targets grouped by vendor and product',
+    description:
+      'Per product: its versions, the endpoints with a target of it that is not resolved, and what its open findings expose (a finding belongs to the product of its remediation target). Riskiest first unless sorted otherwise.',
+    tag: 'Software',
+    request: { query: softwareListQuerySchema },
+    responses: { 200: jsonResponse(softwareListSchema, 'One page of the products.'), ...queryErrors() },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/software/:productId',
+    operationId: 'getSoftware',
+    summary: 'Get a product with its versions',
+    tag: 'Software',
+    params: { productId: productIdParam },
+    responses: {
+      200: jsonResponse(softwareDetailSchema, 'The product and its versions, riskiest first.'),
+      400: errorResponse('The productId is not a software id.'),
+      404: errorResponse('The organization has no product with this id.'),
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/software/:productId/versions/:versionId',
+    operationId: 'getSoftwareVersion',
+    summary: 'Get a version of a product with its installs',
+    description: "One page of the version's remediation targets with their endpoints, riskiest first, then by hostname.",
+    tag: 'Software',
+    params: { productId: productIdParam, versionId: softwareIdSchema.meta({ description: "The version's id, from the product's answer." }) },
+    request: { query: softwareVersionQuerySchema },
+    responses: {
+      200: jsonResponse(softwareVersionDetailSchema, 'The version and one page of its installs.'),
+      ...queryErrors('An id is not a software id, or a query parameter is invalid; the message names it.'),
+      404: errorResponse('The organization has no such version of such a product.'),
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/export/software.csv',
+    operationId: 'exportSoftwareCsv',
+    summary: 'Export the software list as CSV',
+    description: "Every product of the list with the list's q and sort, in its order; limit and offset are checked, then ignored.",
+    tag: 'Exports',
+    request: { query: softwareListQuerySchema },
+    responses: {
+      200: fileResponse(
+        'text/csv',
+        z.string().meta({ description: `RFC 4180 CSV, CRLF line ends; the columns: ${softwareCsvColumns.map((column) => column.header).join(', ')}.` }),
+        'The products, as CSV.',
+      ),
+      ...queryErrors(),
+      503: errorResponse('The data changed during the export.'),
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/remediation-plan',
+    operationId: 'getRemediationPlan',
+    summary: 'Get the remediation plan',
+    description:
+      'The products in the order that closes the most open critical or KEV findings for the fewest endpoints touched (greedily, per endpoint not yet touched), with the cumulative share closed after each and what reaching 50, 80 and 95 % takes.',
+    tag: 'Software',
+    responses: { 200: jsonResponse(remediationPlanSchema, 'The plan.') },
+  });
+};

@@ -1,0 +1,276 @@
+import type { SqlValue } from 'sql.js';
+import { type ExposureSortKey, exposureSortKinds } from '../../contracts/console/exposure.js';
+import type { CollectionName } from '../../contracts/collections.js';
+import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
+import type { CoverageColumns } from './coverage-columns.js';
+import type { Database } from './database.js';
+import { DerivedCache } from './derived-cache.js';
+import { ExposureTable } from './exposure-table.js';
+import { inventoryOf } from './inventory-ids.js';
+import { TimeSlices } from './time-slices.js';
+
+/** A product: the remediation targets of one vendor and product. */
+export interface ProductFigures {
+  id: string;
+  vendor: string | null;
+  product: string | null;
+  /** Indexes of its versions in {@link ExposureFigures.versions}. */
+  versions: number[];
+  /** Endpoints with a target of it that is not resolved. */
+  endpoints: number;
+}
+
+/** The remediation targets of one version of a product, in the replica's (seq) order. */
+export interface VersionFigures {
+  id: string;
+  /** Index of its product in {@link ExposureFigures.products}. */
+  product: number;
+  version: string | null;
+  /** Endpoints with a target of it that is not resolved. */
+  endpoints: number;
+  targets: { id: string[]; endpointId: (string | null)[]; status: string[] };
+}
+
+/**
+ * What the open findings of one organization expose, per endpoint, per target, per product
+ * and per version (a finding belongs to the product and version of its remediation target),
+ * with the products and versions of its remediation targets.
+ */
+export interface ExposureFigures {
+  /** Endpoint id → its index in {@link endpointExposure} (endpoints without findings have none). */
+  endpointIndex: Map<string, number>;
+  endpointExposure: ExposureTable;
+  /** Target id → its index in {@link targetExposure} (targets without findings have none). */
+  targetIndex: Map<string, number>;
+  targetExposure: ExposureTable;
+  products: ProductFigures[];
+  productById: Map<string, number>;
+  productExposure: ExposureTable;
+  versions: VersionFigures[];
+  versionById: Map<string, number>;
+  versionExposure: ExposureTable;
+  /** Per product, the open critical or KEV findings it closes and the endpoint keys they are on (see remediation-plan.ts). */
+  planInput: { closes: Float64Array; endpoints: Int32Array[]; withoutProduct: number; total: number };
+  /** Endpoint id → its hostname, and the same without ASCII case (what the findings' sort by hostname compares). */
+  hostnames: Map<string, { hostname: string; sortName: string }>;
+  /** What the figure sort keys (collection-tables.ts, `figureSort`) compare, by a row's seq. */
+  sortValues: {
+    /** An endpoint's seq → its index in {@link ExposureFigures.endpointExposure}. */
+    endpointBySeq: Map<number, number>;
+    /** A finding's seq minus the first one's → its index in the coverage columns, -1 for none. */
+    findingBySeq: Int32Array;
+    firstFindingSeq: number;
+    columns: CoverageColumns;
+    /** Per endpoint key of the columns, its hostname without ASCII case (null when the replica does not hold it). */
+    endpointSortName: (string | null)[];
+    /** Per target kind of the columns, its product without ASCII case. */
+    kindSortProduct: (string | null)[];
+  };
+}
+
+/** Text without ASCII case, as SQLite's lower() makes it: what the console's text sort keys compare. */
+export const asciiLower = (text: string) => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+
+/**
+ * What a sort key the store's registry looks up in the figures (collection-tables.ts,
+ * `figureSort`) compares, by a row's seq: an endpoint's exposure, a finding's hostname or
+ * target product.
+ */
+export function figureSortLookup(figures: ExposureFigures, collection: CollectionName, key: string): (seq: number) => SqlValue {
+  const { endpointBySeq, findingBySeq, firstFindingSeq, columns, endpointSortName, kindSortProduct } = figures.sortValues;
+  const finding = (seq: number) => findingBySeq[seq - firstFindingSeq] ?? -1;
+  if (collection === 'findings' && key === 'endpoint_hostname') {
+    return (seq) => {
+      const endpoint = columns.endpoint[finding(seq)] ?? -1;
+      return endpoint < 0 ? null : endpointSortName[endpoint]!;
+    };
+  }
+  if (collection === 'findings' && key === 'target_product') {
+    return (seq) => {
+      const target = columns.target[finding(seq)] ?? -1;
+      return target < 0 ? null : kindSortProduct[columns.targetKind[target]!]!;
+    };
+  }
+  if (collection === 'endpoints' && key in exposureSortKinds) {
+    return (seq) => figures.endpointExposure.sortValue(endpointBySeq.get(seq) ?? -1, key as ExposureSortKey);
+  }
+  throw new Error(`No figure sorts ${collection} by ${key}`);
+}
+
+/** The id of a product or version in the console's URLs: base64url of the JSON array of its names. */
+export function softwareId(names: (string | null)[]): string {
+  return Buffer.from(JSON.stringify(names)).toString('base64url');
+}
+
+const open = findingStatuses.indexOf('open');
+const critical = findingSeverities.indexOf('critical');
+/** Rows read per statement: a few milliseconds of SQL. */
+const rowsPerChunk = 2_048;
+/** Findings added between two looks at the clock. */
+const findingsBetweenLooks = 65_536;
+
+/**
+ * Calls `each` with every row of an inventory's table, as the array of `columns`, read a chunk
+ * of seqs at a time with a pause between chunks. A chunk comes back as one JSON array of rows:
+ * sql.js pays a call into WebAssembly for every value read, and one JSON.parse of the chunk costs less.
+ */
+async function forEachRow<Row extends SqlValue[]>(db: Database, table: string, columns: string, inventoryId: number, slices: TimeSlices, each: (row: Row) => void) {
+  // Apart, min and max are each one step along the (org_id) index.
+  const first = Number(db.value(`SELECT min(seq) FROM ${table} WHERE org_id = ?`, [inventoryId]) ?? 0);
+  const last = Number(db.value(`SELECT max(seq) FROM ${table} WHERE org_id = ?`, [inventoryId]) ?? -1);
+  const chunk = `SELECT '[' || group_concat(json_array(${columns})) || ']' AS rows FROM ${table} WHERE org_id = ? AND seq >= ? AND seq < ?`;
+  for (let from = first; from <= last; from += rowsPerChunk) {
+    const { rows } = db.get<{ rows: string | null }>(chunk, [inventoryId, from, from + rowsPerChunk])!;
+    if (rows !== null) for (const row of JSON.parse(rows) as Row[]) each(row);
+    await slices.pause();
+  }
+}
+
+/** Where the findings' coverage columns come from (scope-coverage.ts), read once per version and shared. */
+export interface CoverageColumnSource {
+  currentColumns(orgRowId: number): Promise<CoverageColumns>;
+}
+
+/**
+ * The exposure figures of each organization, computed once per version of the data from the
+ * findings' coverage columns (shared with coverage and the dashboard) and one pass over its
+ * remediation targets, both in slices that leave other requests answered.
+ */
+export class ExposureFiguresCache {
+  /** Figures by organization. Bound: 4 organizations (a replica of a million findings weighs about 20 MB). */
+  private readonly figures: DerivedCache<ExposureFigures>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly coverage: CoverageColumnSource,
+  ) {
+    this.figures = new DerivedCache(db, { bound: { entries: 4 } });
+  }
+
+  /** The figures of an organization at the data's current version. */
+  of(orgRowId: number): Promise<ExposureFigures> {
+    return this.figures.settled(String(orgRowId), async (checkpoint) => {
+      const columns = await this.coverage.currentColumns(orgRowId);
+      checkpoint();
+      return this.compute(inventoryOf(this.db, orgRowId), columns, new TimeSlices(checkpoint));
+    });
+  }
+
+  private async compute(inventoryId: number, columns: CoverageColumns, slices: TimeSlices): Promise<ExposureFigures> {
+    const { products, productById, versions, versionByKey } = await this.readTargets(inventoryId, slices);
+    const endpointIndex = new Map(columns.endpoints.id.map((id, index) => [id, index]));
+    const hostnames: ExposureFigures['hostnames'] = new Map();
+    const endpointBySeq = new Map<number, number>();
+    await forEachRow<[number, string, string]>(this.db, 'endpoints', 'seq, id, hostname', inventoryId, slices, ([seq, id, hostname]) => {
+      hostnames.set(id, { hostname, sortName: asciiLower(hostname) });
+      endpointBySeq.set(seq, endpointIndex.get(id) ?? -1);
+    });
+    const firstFindingSeq = columns.count ? columns.seq[0]! : 0;
+    const findingBySeq = new Int32Array(columns.count ? columns.seq[columns.count - 1]! - firstFindingSeq + 1 : 0).fill(-1);
+
+    // The version of each target kind of the columns; -1 for the kind of targets the replica does not hold.
+    const { kinds } = columns;
+    const versionOfKind = kinds.type.map((type, kind) =>
+      type === null ? -1 : (versionByKey.get(JSON.stringify([kinds.vendor[kind]!, kinds.product[kind]!, kinds.version[kind]!])) ?? -1),
+    );
+    const endpointExposure = new ExposureTable(columns.endpoints.id.length);
+    const targetExposure = new ExposureTable(columns.targetIds.length);
+    const productExposure = new ExposureTable(products.length);
+    const versionExposure = new ExposureTable(versions.length);
+    const closes = new Float64Array(products.length);
+    const planEndpoints: Set<number>[] = products.map(() => new Set());
+    let withoutProduct = 0;
+    let total = 0;
+    for (let i = 0; i < columns.count; i++) {
+      if (i % findingsBetweenLooks === 0) await slices.pause();
+      findingBySeq[columns.seq[i]! - firstFindingSeq] = i;
+      if (columns.status[i] !== open) continue;
+      const severity = columns.severity[i]!;
+      const kev = columns.kev[i] === 1;
+      const cvss = columns.cvss[i]!;
+      const endpoint = columns.endpoint[i]!;
+      if (endpoint >= 0) endpointExposure.add(endpoint, severity, kev, cvss);
+      const target = columns.target[i]!;
+      if (target >= 0) targetExposure.add(target, severity, kev, cvss);
+      const version = target >= 0 ? versionOfKind[columns.targetKind[target]!]! : -1;
+      const product = version >= 0 ? versions[version]!.product : -1;
+      if (version >= 0) {
+        versionExposure.add(version, severity, kev, cvss);
+        productExposure.add(product, severity, kev, cvss);
+      }
+      if (severity !== critical && !kev) continue;
+      total++;
+      if (product < 0) {
+        withoutProduct++;
+        continue;
+      }
+      closes[product]!++;
+      if (endpoint >= 0) planEndpoints[product]!.add(endpoint);
+    }
+    return {
+      endpointIndex,
+      endpointExposure,
+      targetIndex: new Map(columns.targetIds.map((id, index) => [id, index])),
+      targetExposure,
+      products,
+      productById,
+      productExposure,
+      versions,
+      versionById: new Map(versions.map((version, index) => [version.id, index])),
+      versionExposure,
+      planInput: { closes, endpoints: planEndpoints.map((set) => Int32Array.from(set)), withoutProduct, total },
+      hostnames,
+      sortValues: {
+        endpointBySeq,
+        findingBySeq,
+        firstFindingSeq,
+        columns,
+        endpointSortName: columns.endpoints.id.map((id) => hostnames.get(id)?.sortName ?? null),
+        kindSortProduct: kinds.product.map((product) => (product === null ? null : asciiLower(product))),
+      },
+    };
+  }
+
+  /** The products and versions of an inventory's remediation targets, read a chunk of targets at a time. */
+  private async readTargets(inventoryId: number, slices: TimeSlices) {
+    const products: ProductFigures[] = [];
+    const versions: VersionFigures[] = [];
+    // By the JSON of the names: an id (base64url of it) is made once per product or version, not per target.
+    const productByKey = new Map<string, number>();
+    const versionByKey = new Map<string, number>();
+    const productEndpoints: Set<string>[] = [];
+    const versionEndpoints: Set<string>[] = [];
+    type TargetRow = [string, string | null, string, string | null, string | null, string | null];
+    const columns = 'id, endpoint_id, status, vendor, product, version';
+    await forEachRow<TargetRow>(this.db, 'remediation_targets', columns, inventoryId, slices, ([id, endpointId, status, vendor, productName, versionName]) => {
+      const versionKey = JSON.stringify([vendor, productName, versionName]);
+      let version = versionByKey.get(versionKey);
+      if (version === undefined) {
+        const productKey = JSON.stringify([vendor, productName]);
+        let product = productByKey.get(productKey);
+        if (product === undefined) {
+          product = products.length;
+          productByKey.set(productKey, product);
+          products.push({ id: softwareId([vendor, productName]), vendor, product: productName, versions: [], endpoints: 0 });
+          productEndpoints.push(new Set());
+        }
+        version = versions.length;
+        versionByKey.set(versionKey, version);
+        versions.push({ id: softwareId([vendor, productName, versionName]), product, version: versionName, endpoints: 0, targets: { id: [], endpointId: [], status: [] } });
+        versionEndpoints.push(new Set());
+        products[product]!.versions.push(version);
+      }
+      const { targets: held, product } = versions[version]!;
+      held.id.push(id);
+      held.endpointId.push(endpointId);
+      held.status.push(status);
+      if (status !== 'resolved' && endpointId !== null) {
+        productEndpoints[product]!.add(endpointId);
+        versionEndpoints[version]!.add(endpointId);
+      }
+    });
+    products.forEach((product, index) => (product.endpoints = productEndpoints[index]!.size));
+    versions.forEach((version, index) => (version.endpoints = versionEndpoints[index]!.size));
+    return { products, productById: new Map(products.map((product, index) => [product.id, index])), versions, versionByKey };
+  }
+}
