@@ -8,7 +8,7 @@ import { VirtualTable } from '../components/virtual-table';
 import { formatCount } from '../lib/format';
 import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
-import { findingFactColumns } from './list-definitions';
+import { findingColumns } from './list-definitions';
 
 /** Open critical, high or KEV findings that no active scope covers. */
 export function CoverageGapsView({ slug }: { slug: string }) {
@@ -37,7 +37,7 @@ export function CoverageGapsView({ slug }: { slug: string }) {
           <CoverageFigures counts={gaps.data.counts} label="Uncovered findings" />
           <VirtualTable
             label="Uncovered findings"
-            columns={findingFactColumns}
+            columns={findingColumns}
             pageQuery={pageQuery}
             onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id), openFromTable)}
             emptyMessage="Every open critical, high or KEV finding is covered by an active scope."

@@ -99,7 +99,7 @@ const scopes: ListDefinition<'scopes'> = {
 
 type FindingColumn = Column<VulnerabilityFinding, SortKey<'findings'>>;
 
-/** What a finding is: its CVE, how bad, and its title. */
+/** What a finding is: its CVE, how bad, and its title (the columns of its /v1 fields, then where it is, then where it stands). */
 const findingWhat: FindingColumn[] = [
   { id: 'cve', header: 'CVE', width: '8.8rem', cell: (f) => f.cve_id, sortKey: 'cve_id' },
   { id: 'severity', header: 'Severity', width: '5.6rem', cell: (f) => <SeverityBadge severity={f.severity} />, sortKey: 'severity' },
@@ -142,8 +142,5 @@ const findings: ListDefinition<'findings'> = {
 /** The list definition of each collection. */
 export const listDefinitions: { [C in CollectionName]: ListDefinition<C> } = { endpoints, remediationTargets, scopes, findings };
 
-/** The columns of a findings table of the console's items, for the views that list findings of something. */
+/** The columns of a findings table, for the views that list findings of something (an endpoint's, a scope's, the coverage gaps). */
 export const findingColumns = findings.columns;
-
-/** The columns of a findings table of /v1 items, which do not say where a finding is (the coverage answers'). */
-export const findingFactColumns: FindingColumn[] = [...findingWhat, ...findingState];

@@ -14,7 +14,7 @@ import { formatDateTime } from '../lib/format';
 import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { DetailFrame } from './detail-frame';
-import { findingFactColumns } from './list-definitions';
+import { findingColumns } from './list-definitions';
 
 const list = (values: readonly (string | number)[] | undefined) => (values?.length ? values.join(', ') : null);
 
@@ -98,7 +98,7 @@ function ScopeCoverageSection({ slug, scopeId }: { slug: string; scopeId: string
           <VirtualTable
             key={status}
             label="Covered findings"
-            columns={findingFactColumns}
+            columns={findingColumns}
             pageQuery={pageQuery}
             onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id), openFromTable)}
             emptyMessage="This scope covers no findings."
