@@ -4,7 +4,7 @@ import type { Column } from '../components/virtual-table';
 import { formatCount, orDash } from '../lib/format';
 
 /** A count of open findings; a zero is muted so that the rows with some stand out, criticals and highs in their colour. */
-function OpenCount({ value, tone }: { value: number; tone?: 'critical' | 'high' }) {
+function OpenCount({ value, tone }: { value: number; tone?: 'critical' | 'high' | 'kev' }) {
   return <span className={value === 0 ? 'count count--zero' : `count${tone ? ` count--${tone}` : ''}`}>{formatCount(value)}</span>;
 }
 
@@ -60,7 +60,7 @@ export const exposureColumns: Column<Exposure, ExposureSortKey>[] = [
     id: 'kev',
     header: 'KEV',
     width: '3.2rem',
-    cell: (e) => <OpenCount value={e.open_kev_findings} tone="critical" />,
+    cell: (e) => <OpenCount value={e.open_kev_findings} tone="kev" />,
     sortKey: 'open_kev_findings',
     descendingFirst: true,
     description: "Open findings whose CVE is in CISA's known exploited vulnerabilities catalog",
