@@ -23,7 +23,8 @@ export const exposureColumns: Column<Exposure, ExposureSortKey>[] = [
   {
     id: 'risk',
     header: 'Risk',
-    width: '3.6rem',
+    // Scores run to six digits and more on a large fleet (26,790).
+    width: '4.6rem',
     cell: (e) => <strong>{formatCount(e.risk_score)}</strong>,
     sortKey: 'risk_score',
     descendingFirst: true,
