@@ -1,6 +1,7 @@
 import type { CollectionName, Collections, ConsoleItem, FilterParameter, SortKey } from '../../../contracts/collections';
 import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from '../../../contracts/enums';
 import { KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
+import { CutText } from '../components/cut-text';
 import type { FilterControl } from '../components/filter-bar';
 import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding';
 import type { Column } from '../components/virtual-table';
@@ -50,7 +51,7 @@ const endpoints: ListDefinition<'endpoints'> = {
       header: 'OS',
       description: 'Operating system and version',
       width: 'minmax(6.5rem, 1fr)',
-      cell: (e) => `${e.operating_system.name} ${e.operating_system.version ?? ''}`,
+      cell: (e) => <CutText text={`${e.operating_system.name} ${e.operating_system.version ?? ''}`} />,
       sortKey: 'os_version',
     },
     ...exposureColumns,
@@ -105,7 +106,7 @@ const findingWhat: FindingColumn[] = [
   { id: 'severity', header: 'Severity', width: '5.6rem', cell: (f) => <SeverityBadge severity={f.severity} />, sortKey: 'severity' },
   { id: 'kev', header: 'KEV', width: '3rem', cell: (f) => <KevBadge isKev={f.is_kev} /> },
   { id: 'cvss', header: 'CVSS', width: '3.8rem', cell: (f) => orDash(f.cvss_score), sortKey: 'cvss_score' },
-  { id: 'title', header: 'Title', width: 'minmax(8rem, 3fr)', cell: (f) => f.title },
+  { id: 'title', header: 'Title', width: 'minmax(8rem, 3fr)', cell: (f) => <CutText text={f.title} /> },
 ];
 
 /** Where a finding stands: open or remediated, and since when it is known. */
@@ -120,9 +121,9 @@ const findingState: FindingColumn[] = [
  * nearly always equals.
  */
 const findingPlace: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = [
-  { id: 'host', header: 'Host', width: 'minmax(8rem, 1.2fr)', cell: (f) => orDash(f.endpoint_hostname), sortKey: 'endpoint_hostname' },
-  { id: 'product', header: 'Product', width: 'minmax(7rem, 1.2fr)', cell: (f) => orDash(f.target_product), sortKey: 'target_product' },
-  { id: 'version', header: 'Version', width: 'minmax(5rem, 0.8fr)', cell: (f) => orDash(f.target_version) },
+  { id: 'host', header: 'Host', width: 'minmax(8rem, 1.2fr)', cell: (f) => <CutText text={f.endpoint_hostname} />, sortKey: 'endpoint_hostname' },
+  { id: 'product', header: 'Product', width: 'minmax(7rem, 1.2fr)', cell: (f) => <CutText text={f.target_product} />, sortKey: 'target_product' },
+  { id: 'version', header: 'Version', width: 'minmax(5rem, 0.8fr)', cell: (f) => <CutText text={f.target_version} /> },
 ];
 
 const findings: ListDefinition<'findings'> = {
