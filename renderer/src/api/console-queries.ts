@@ -84,14 +84,16 @@ const suggestionOrder: Record<ChosenCollection, string> = { endpoints: 'hostname
 
 /**
  * The first items of a collection whose search (`q`: an endpoint's hostname or IP, a target's
- * vendor, product or package) contains `text`: what a filter suggests as the user types.
+ * vendor, product or package) contains `text`, among those `within` selects (a target filter's
+ * suggestions, the endpoint's targets once an endpoint is chosen): what a filter suggests as the
+ * user types.
  */
-export const suggestionsQuery = <C extends ChosenCollection>(slug: string, collection: C, text: string) =>
+export const suggestionsQuery = <C extends ChosenCollection>(slug: string, collection: C, text: string, within: ListFilters = {}) =>
   queryOptions({
-    queryKey: queryKeys.suggestions(slug, collection, text),
+    queryKey: queryKeys.suggestions(slug, collection, text, within),
     queryFn: ({ signal }) =>
       consoleJson<ListPage<ConsoleItem<C>>>(
-        `${collectionPath(slug, collection)}${listSearch({ q: text, sort: suggestionOrder[collection] }, { offset: 0, limit: suggestionLimit })}`,
+        `${collectionPath(slug, collection)}${listSearch({ ...within, q: text, sort: suggestionOrder[collection] }, { offset: 0, limit: suggestionLimit })}`,
         { signal },
       ),
     staleTime: 60_000,

@@ -15,7 +15,8 @@ export const queryKeys = {
   listPage: (slug: string, collection: CollectionName, filters: ListFilters, offset: number, limit: number) =>
     [...queryKeys.list(slug, collection, filters), offset, limit] as const,
   item: (slug: string, collection: CollectionName, id: string) => [...queryKeys.organization(slug), 'item', collection, id] as const,
-  suggestions: (slug: string, collection: CollectionName, text: string) => [...queryKeys.organization(slug), 'suggestions', collection, text] as const,
+  suggestions: (slug: string, collection: CollectionName, text: string, within: ListFilters) =>
+    [...queryKeys.organization(slug), 'suggestions', collection, text, within] as const,
   scopeCoverage: (slug: string, scopeId: string) => [...queryKeys.organization(slug), 'coverage', scopeId] as const,
   scopeCoveredFindingsPage: (slug: string, scopeId: string, filters: ListFilters, offset: number) =>
     [...queryKeys.scopeCoverage(slug, scopeId), 'page', filters, offset] as const,

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { collectionBasics } from '../../../contracts/collection-basics';
 import type { ConsoleItem } from '../../../contracts/collections';
 import { formatCount } from '../lib/format';
+import type { ListFilters } from './list-pages';
 import { useDebouncedValue } from '../lib/use-debounced-value';
 import { type ChosenCollection, suggestionsQuery } from './console-queries';
 
@@ -12,12 +13,13 @@ const typingPauseMs = 250;
 /**
  * The suggestions of a filter that chooses an item of `collection` by name: `search` is what
  * the combobox is told (the text typed, or null while closed), the items are the first ones
- * matching it once typing pauses, and the message says what the list cannot show.
+ * matching it (among those `within` selects) once typing pauses, and the message says what the
+ * list cannot show.
  */
-export function useSuggestions<C extends ChosenCollection>(slug: string, collection: C) {
+export function useSuggestions<C extends ChosenCollection>(slug: string, collection: C, within: ListFilters = {}) {
   const [search, setSearch] = useState<string | null>(null);
   const text = useDebouncedValue(search?.trim() ?? '', typingPauseMs);
-  const query = useQuery({ ...suggestionsQuery(slug, collection, text), enabled: search !== null, placeholderData: keepPreviousData });
+  const query = useQuery({ ...suggestionsQuery(slug, collection, text, within), enabled: search !== null, placeholderData: keepPreviousData });
   const { noun } = collectionBasics[collection].labels;
   const items: ConsoleItem<C>[] = search === null ? [] : (query.data?.data ?? []);
   let message = '';

@@ -59,10 +59,13 @@ export function FilterBar({ slug, controls, values, onChange }: FilterBarProps) 
           case 'choice':
           case 'boolean':
             return <SelectFilter key={name} name={name} label={control.label} options={selectOptions(control)} value={value} onChange={onChange} />;
-          case 'uuid': {
-            const Chooser = control.collection === 'endpoints' ? EndpointFilter : TargetFilter;
-            return <Chooser key={name} slug={slug} name={name} label={control.label} value={value} onChange={onChange} />;
-          }
+          case 'uuid':
+            return control.collection === 'endpoints' ? (
+              <EndpointFilter key={name} slug={slug} name={name} label={control.label} value={value} onChange={onChange} />
+            ) : (
+              // A target filter beside an endpoint filter suggests the chosen endpoint's targets.
+              <TargetFilter key={name} slug={slug} name={name} label={control.label} value={value} onChange={onChange} endpointId={values.endpointId} />
+            );
           case 'text':
             return (
               <TextFilter

@@ -6,6 +6,11 @@ import { targetName } from '../lib/names';
 import { Combobox } from './combobox';
 import type { ChosenItemFilterProps } from './endpoint-filter';
 
+interface TargetFilterProps extends ChosenItemFilterProps {
+  /** The endpoint chosen in the same filter bar, if any: then only its targets are suggested. */
+  endpointId?: string;
+}
+
 /** The hostname of a target's endpoint, looked up (cached, one request per endpoint): targets of one product differ by it. */
 function useHostname(slug: string, endpointId: string | null | undefined): string | undefined {
   const endpoint = useQuery({ ...itemQuery(slug, 'endpoints', endpointId ?? ''), enabled: Boolean(endpointId) });
@@ -21,12 +26,13 @@ function TargetPlace({ slug, target }: { slug: string; target: ConsoleItem<'reme
 
 /**
  * A filter by remediation target, chosen by vendor and product (or package) among suggestions
- * as one types, each with its endpoint's hostname. The URL keeps the target's id; the field
- * shows "product version — hostname", fetched when a URL brings only the id.
+ * as one types, each with its endpoint's hostname (only the chosen endpoint's targets when the
+ * bar has one: a product on a thousand endpoints has a thousand targets). The URL keeps the
+ * target's id; the field shows "product version — hostname", fetched when a URL brings only the id.
  */
-export function TargetFilter({ slug, name, label, value, onChange }: ChosenItemFilterProps) {
+export function TargetFilter({ slug, name, label, value, onChange, endpointId }: TargetFilterProps) {
   const queryClient = useQueryClient();
-  const suggestions = useSuggestions(slug, 'remediationTargets');
+  const suggestions = useSuggestions(slug, 'remediationTargets', endpointId ? { endpointId } : {});
   const chosen = useQuery({ ...itemQuery(slug, 'remediationTargets', value), enabled: value !== '' });
   const hostname = useHostname(slug, chosen.data?.endpoint_id);
   const chosenName = chosen.data ? [targetName(chosen.data), hostname].filter(Boolean).join(' — ') : chosen.isError ? value : '…';
