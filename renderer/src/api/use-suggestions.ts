@@ -19,7 +19,10 @@ const typingPauseMs = 250;
 export function useSuggestions<C extends ChosenCollection>(slug: string, collection: C, within: ListFilters = {}) {
   const [search, setSearch] = useState<string | null>(null);
   const text = useDebouncedValue(search?.trim() ?? '', typingPauseMs);
-  const query = useQuery({ ...suggestionsQuery(slug, collection, text, within), enabled: search !== null, placeholderData: keepPreviousData });
+  // Asked once typing pauses (the text settled is the text typed), not for each text on the way:
+  // meanwhile the suggestions of the last text settled stay.
+  const settled = search !== null && text === search.trim();
+  const query = useQuery({ ...suggestionsQuery(slug, collection, text, within), enabled: settled, placeholderData: keepPreviousData });
   const { noun } = collectionBasics[collection].labels;
   const items: ConsoleItem<C>[] = search === null ? [] : (query.data?.data ?? []);
   let message = '';
