@@ -1,4 +1,4 @@
-import { expect, expectAccessible, listTotal, openConsole, screenshot, test } from './support/console-page.js';
+import { columnTexts, expect, expectAccessible, listTotal, openConsole, screenshot, test } from './support/console-page.js';
 
 const lists = [
   ['endpoints', 'Endpoints', 500],
@@ -26,9 +26,10 @@ test('filters change the list and the URL, and the URL restores them', async ({ 
   await expect(page).toHaveURL(/osFamily=linux/);
   await expect.poll(() => listTotal(page)).toBeLessThan(all);
   const linux = await listTotal(page);
-  const families = page.getByRole('grid', { name: 'Endpoints' }).locator('[role=row] [role=gridcell]:nth-child(4)');
-  await expect(families.first()).toHaveText('linux');
-  for (const family of await families.allInnerTexts()) expect(family).toBe('linux');
+  // The OS column names the system; the demo's Linux endpoints run these three.
+  const systems = await columnTexts(page.getByRole('grid', { name: 'Endpoints' }), 3);
+  expect(systems.length).toBeGreaterThan(0);
+  for (const system of systems) expect(system).toMatch(/^(Ubuntu|Debian GNU\/Linux|Red Hat Enterprise Linux) /);
 
   await page.getByLabel('Agent').selectOption('false');
   await expect(page).toHaveURL(/osFamily=linux&hasAgent=false/);

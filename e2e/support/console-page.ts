@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { type Page, expect, test as base } from '@playwright/test';
+import { type Locator, type Page, expect, test as base } from '@playwright/test';
 
 /** The server global-setup.ts started. */
 export const server = {
@@ -60,3 +60,14 @@ export async function listTotal(page: Page): Promise<number> {
   await expect(status).toContainText('row');
   return Number((await status.innerText()).split(' ')[0]!.replaceAll(/[^\d]/g, ''));
 }
+
+/** The texts of one column (1-based) of the rows a grid shows, once they have all loaded. */
+export async function columnTexts(grid: Locator, nth: number): Promise<string[]> {
+  const column = grid.locator(`[role=row]:not([aria-rowindex="1"]) [role=gridcell]:nth-child(${nth})`);
+  await expect(column.first()).not.toHaveText('Loading…');
+  await expect(grid.locator('.virtual-table__placeholder')).toHaveCount(0);
+  return column.allInnerTexts();
+}
+
+/** A count or score as a table shows it ("26,790"), as a number. */
+export const figure = (text: string): number => Number(text.replaceAll(/[^\d.]/g, ''));
