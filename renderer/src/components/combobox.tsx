@@ -23,6 +23,8 @@ interface ComboboxProps {
   onSearch: (text: string | null) => void;
   onChoose: (option: ComboboxOption) => void;
   onClear: () => void;
+  /** A wider field, for names that run long ("product version — hostname"). */
+  wide?: boolean;
 }
 
 /**
@@ -97,7 +99,7 @@ export function Combobox(props: ComboboxProps) {
   };
 
   return (
-    <div className="filter combobox">
+    <div className={`filter combobox${props.wide ? ' combobox--wide' : ''}`}>
       <label htmlFor={`${id}-input`}>{label}</label>
       <div className="combobox__field">
         <input
@@ -113,6 +115,8 @@ export function Combobox(props: ComboboxProps) {
           aria-activedescendant={activeId}
           placeholder={props.placeholder}
           value={draft ?? props.chosen}
+          // The whole name, when the field cuts it short.
+          title={draft === null && props.chosen ? props.chosen : undefined}
           onFocus={(event) => event.currentTarget.select()}
           onClick={() => {
             if (!open) show(draft);

@@ -52,6 +52,7 @@ export function TargetFilter({ slug, name, label, value, onChange, endpointId }:
         onChange(name, option.id);
       }}
       onClear={() => onChange(name, '')}
+      wide
     />
   );
 }
