@@ -7,9 +7,11 @@ import type { Random } from './random.js';
  *
  * @param weights a weight per slot; slots of weight 0 get nothing
  * @param caps the most a slot should get; exceeded (evenly) only when the caps add up to less than total
+ * @param refill whether what the caps turn away is shared again in proportion to the weights of the
+ *   slots still below their cap (otherwise it is handed out evenly, one per slot and pass)
  * @returns the count of each slot, adding up to total (0 if every weight is 0)
  */
-export function allocate(total: number, weights: Float64Array, caps: Int32Array, random: Random): Int32Array {
+export function allocate(total: number, weights: Float64Array, caps: Int32Array, random: Random, refill = false): Int32Array {
   const n = weights.length;
   const counts = new Int32Array(n);
   let weightSum = 0;
@@ -23,6 +25,22 @@ export function allocate(total: number, weights: Float64Array, caps: Int32Array,
       const share = Math.min(cap, Math.floor((weights[i] as number) * perWeight));
       counts[i] = share;
       remaining -= share;
+    }
+    while (refill && remaining > 0) {
+      let openWeight = 0;
+      for (let i = 0; i < n; i++) if ((counts[i] as number) < (caps[i] as number)) openWeight += weights[i] as number;
+      if (openWeight <= 0) break;
+      const perOpenWeight = remaining / openWeight;
+      let given = 0;
+      for (let i = 0; i < n; i++) {
+        const room = (caps[i] as number) - (counts[i] as number);
+        if (room <= 0) continue;
+        const share = Math.min(room, Math.floor((weights[i] as number) * perOpenWeight));
+        counts[i] = (counts[i] as number) + share;
+        given += share;
+      }
+      remaining -= given;
+      if (given === 0) break;
     }
   }
   // Hand out what rounding down and the caps left, one per slot and pass, in a random order so

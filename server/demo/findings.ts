@@ -15,10 +15,39 @@ const MAX_SCANNERS = 8;
 const LATEST_DETECTION_MS = referenceMs - HOUR_MS;
 
 /**
+ * How likely a (target, CVE, scanner) report of a KEV CVE is drawn, relative to one of a CVE outside
+ * KEV. The dataset holds fewer findings than its targets' CVEs and scanners could give, so it is a
+ * sample of them; the catalogue, made of well-known CVEs, holds far more KEV CVEs than the updates
+ * it names really fix (a Patch Tuesday or a Chrome release fixes dozens of CVEs, a few at most
+ * in KEV), and sampling KEV reports at this rate brings their share of the findings back to what
+ * a fleet shows, about 15 % of the demo's open findings instead of 92 %. Every finding still
+ * reports a CVE that applies to its target, with the catalogue's facts.
+ */
+const KEV_DRAW_WEIGHT = 0.125;
+
+function drawWeight(vulnerability: Vulnerability): number {
+  return vulnerability.kev ? KEV_DRAW_WEIGHT : 1;
+}
+
+/** The sum of the draw weights of a CVE set, cached per shared set. */
+const setWeights = new WeakMap<CveSet, number>();
+function setWeight(set: CveSet): number {
+  let weight = setWeights.get(set);
+  if (weight === undefined) {
+    weight = 0;
+    for (const vulnerability of set.vulnerabilities) weight += drawWeight(vulnerability);
+    setWeights.set(set, weight);
+  }
+  return weight;
+}
+
+/**
  * Generates exactly `total` findings over the targets that have CVEs, more for targets with more
- * CVEs. Each scanner of the endpoint reports each CVE of the target once; only when the total
- * cannot be reached that way does a (target, CVE, scanner) repeat, as an earlier occurrence that
- * was remediated and detected again later.
+ * CVEs (a KEV CVE counting for KEV_DRAW_WEIGHT). Each scanner of the endpoint reports each CVE of
+ * the target at most once, the reports of a target being drawn with those weights when it gets
+ * fewer than its CVEs times its scanners; only when the total cannot be reached that way does a
+ * (target, CVE, scanner) repeat, as an earlier occurrence that was remediated and detected again
+ * later.
  */
 export function generateFindings(
   endpoints: readonly EndpointContext[],
@@ -30,13 +59,14 @@ export function generateFindings(
   const weights = new Float64Array(n);
   const caps = new Int32Array(n);
   for (let t = 0; t < n; t++) {
-    const cveCount = (targets.cves[t] as CveSet).ids.length;
+    const set = targets.cves[t] as CveSet;
+    const cveCount = set.ids.length;
     if (cveCount === 0) continue;
     const scanners = Math.min(MAX_SCANNERS, (endpoints[targets.endpointIndex[t] as number] as EndpointContext).scanners.length);
-    weights[t] = cveCount * (0.5 + random.float());
+    weights[t] = setWeight(set) * (0.5 + random.float());
     caps[t] = cveCount * scanners;
   }
-  const counts = allocate(total, weights, caps, random);
+  const counts = allocate(total, weights, caps, random, true);
 
   const findings: VulnerabilityFinding[] = new Array<VulnerabilityFinding>(total);
   // Per scanner of the current target: when it first and last scanned it. The strings are shared
@@ -45,6 +75,10 @@ export function generateFindings(
   const firstScan: string[] = new Array<string>(MAX_SCANNERS).fill('');
   const lastScanMs = new Float64Array(MAX_SCANNERS);
   const lastScan: string[] = new Array<string>(MAX_SCANNERS).fill('');
+  // The (CVE, scanner) pairs of the current target in the order they are reported, when sampled.
+  let pairOrder = new Int32Array(64);
+  let kevPairs = new Int32Array(64);
+  let otherPairs = new Int32Array(64);
   let f = 0;
 
   for (let t = 0; t < n; t++) {
@@ -69,13 +103,42 @@ export function generateFindings(
     const pairs = cveCount * scannerCount;
     const cveOffset = random.int(cveCount);
     const scannerOffset = random.int(scannerCount);
+    const sampled = count < pairs;
+    if (sampled) {
+      // Fewer reports than pairs: a weighted sample without replacement, drawn one pair at a
+      // time, a pair of a KEV CVE weighing KEV_DRAW_WEIGHT and any other pair 1.
+      if (pairOrder.length < pairs) {
+        pairOrder = new Int32Array(pairs * 2);
+        kevPairs = new Int32Array(pairs * 2);
+        otherPairs = new Int32Array(pairs * 2);
+      }
+      let kevLeft = 0;
+      let otherLeft = 0;
+      for (let p = 0; p < pairs; p++) {
+        if ((vulnerabilities[(cveOffset + p) % cveCount] as Vulnerability).kev) kevPairs[kevLeft++] = p;
+        else otherPairs[otherLeft++] = p;
+      }
+      for (let k = 0; k < count; k++) {
+        const kevWeight = kevLeft * KEV_DRAW_WEIGHT;
+        if (kevLeft > 0 && (otherLeft === 0 || random.float() * (kevWeight + otherLeft) < kevWeight)) {
+          const j = random.int(kevLeft);
+          pairOrder[k] = kevPairs[j] as number;
+          kevPairs[j] = kevPairs[--kevLeft] as number;
+        } else {
+          const j = random.int(otherLeft);
+          pairOrder[k] = otherPairs[j] as number;
+          otherPairs[j] = otherPairs[--otherLeft] as number;
+        }
+      }
+    }
 
     for (let k = 0; k < count; k++) {
       const pair = k % pairs;
       const occurrence = Math.floor(k / pairs);
       const occurrences = Math.floor((count - 1 - pair) / pairs) + 1;
-      const vulnerability = vulnerabilities[(cveOffset + pair) % cveCount] as Vulnerability;
-      const s = (scannerOffset + Math.floor(pair / cveCount)) % scannerCount;
+      const chosen = sampled ? (pairOrder[k] as number) : pair;
+      const vulnerability = vulnerabilities[(cveOffset + chosen) % cveCount] as Vulnerability;
+      const s = (scannerOffset + Math.floor(chosen / cveCount)) % scannerCount;
 
       let firstMs = firstScanMs[s] as number;
       let firstDetected = firstScan[s] as string;

@@ -252,6 +252,64 @@ describe.each(seeds)('the demo dataset of seed %i', (seed) => {
   });
 });
 
+/** The share of open findings that are in KEV, and of each severity. */
+function openShares(inventory: Inventory): { kev: number; severity: Record<string, number> } {
+  let open = 0;
+  let kev = 0;
+  const severity: Record<string, number> = {};
+  for (const f of inventory.findings) {
+    if (f.status !== 'open') continue;
+    open++;
+    if (f.is_kev) kev++;
+    severity[f.severity] = (severity[f.severity] ?? 0) + 1;
+  }
+  for (const band of Object.keys(severity)) severity[band] = (severity[band] as number) / open;
+  return { kev: kev / open, severity };
+}
+
+/** Findings of catalogued CVEs whose score or KEV status differs from the catalogue's. */
+function factsDiffering(inventory: Inventory): string[] {
+  const wrong: string[] = [];
+  for (const f of inventory.findings) {
+    const cve = catalogById.get(f.cve_id);
+    if (cve && (f.cvss_score !== cve.cvssScore || f.is_kev !== cve.kev)) wrong.push(`${f.id}: ${f.cve_id} ${f.cvss_score} ${f.is_kev}`);
+  }
+  return wrong;
+}
+
+describe('the story the findings tell', () => {
+  it.each(seeds)('has 5 to 25 %% of the open findings of the demo dataset of seed %i in KEV, with believable severities', (seed) => {
+    const inventory = inventoryOf(seed);
+    const { kev, severity } = openShares(inventory);
+    expect(kev).toBeGreaterThanOrEqual(0.05);
+    expect(kev).toBeLessThanOrEqual(0.25);
+    expect(severity.critical ?? 0).toBeLessThan(0.3);
+    expect(severity.high ?? 0).toBeLessThan(0.85);
+    expect(severity.medium ?? 0).toBeGreaterThan(0.05);
+    expect(factsDiffering(inventory)).toEqual([]);
+  });
+
+  it('has 5 to 25 % of the open findings of the bigger datasets in KEV, with the catalogue facts', () => {
+    for (const size of ['medium', 'large'] as const) {
+      const inventory = generateInventory(size, 1);
+      expect(inventory.findings).toHaveLength(datasetSizes[size].findings);
+      const { kev, severity } = openShares(inventory);
+      expect(kev, size).toBeGreaterThanOrEqual(0.05);
+      expect(kev, size).toBeLessThanOrEqual(0.25);
+      expect(severity.critical ?? 0, size).toBeLessThan(0.3);
+      expect(factsDiffering(inventory), size).toEqual([]);
+      // Synthetic CVEs are never in KEV; every other CVE is a catalogued one.
+      expect(inventory.findings.filter((f) => !catalogById.has(f.cve_id) && (f.is_kev || !f.cve_id.startsWith('CVE-2099-'))).length, size).toBe(0);
+    }
+  }, 60_000);
+
+  it('keeps real, mostly non-KEV CVEs in the catalogue', () => {
+    // KEV lists about 1,400 of the 250,000 and more CVEs: a catalogue of mostly KEV CVEs would
+    // make every fleet look compromised.
+    expect(cveCatalog.filter((cve) => !cve.kev).length).toBeGreaterThanOrEqual(55);
+  });
+});
+
 describe('determinism', () => {
   it('gives the same JSON for the same seed and different data for another seed', () => {
     const again = JSON.stringify(generateInventory('demo', seeds[0] as number));
