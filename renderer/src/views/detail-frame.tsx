@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName, ConsoleItem } from '../../../contracts/collections';
 import { itemQuery } from '../api/console-queries';
 import { Loading, QueryError } from '../components/query-state';
-import { useShortcut } from '../lib/keyboard';
-import { openedFromTable } from '../lib/opened-from-table';
+import { useEscapeBack } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 
 interface DetailFrameProps<C extends CollectionName> {
@@ -26,9 +25,7 @@ interface DetailFrameProps<C extends CollectionName> {
 export function DetailFrame<C extends CollectionName>({ slug, collection, id, title, children }: DetailFrameProps<C>) {
   const query = useQuery(itemQuery(slug, collection, id));
   const { labels } = collectionBasics[collection];
-  const navigate = useNavigate();
-  const location = useLocation();
-  useShortcut('Escape', () => void (openedFromTable(location.state) ? navigate(-1) : navigate(paths.list(slug, collection))));
+  useEscapeBack(paths.list(slug, collection));
   return (
     <section className="view view--detail" aria-labelledby="view-title">
       <nav aria-label="Breadcrumb" className="breadcrumb">

@@ -5,6 +5,7 @@ import { softwareProductQuery, softwareVersionsPageQuery } from '../api/software
 import { ExposureFigures } from '../components/exposure-figures';
 import { Loading, QueryError } from '../components/query-state';
 import { VirtualTable } from '../components/virtual-table';
+import { openFromTable, useEscapeBack } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { productLabel } from '../lib/software-names';
 import { versionColumns } from './software-columns';
@@ -16,10 +17,13 @@ export function SoftwareProductView({ slug, productId }: { slug: string; product
   const url = useTableUrl();
   const navigate = useNavigate();
   const pageQuery = useCallback((offset: number) => softwareVersionsPageQuery(slug, productId, offset), [slug, productId]);
+  useEscapeBack(paths.software(slug));
   return (
     <section className="view view--detail" aria-labelledby="view-title">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to={paths.software(slug)}>← Software</Link>
+        <Link to={paths.software(slug)} aria-keyshortcuts="Escape">
+          ← Software
+        </Link>
       </nav>
       {product.isPending ? (
         <Loading what="the product" />
@@ -50,7 +54,7 @@ export function SoftwareProductView({ slug, productId }: { slug: string; product
               initialTopRow={url.initialTopRow}
               initialActiveRow={url.initialActiveRow}
               onViewChange={url.onViewChange}
-              onOpen={(version) => navigate(paths.softwareVersion(slug, productId, version.id))}
+              onOpen={(version) => navigate(paths.softwareVersion(slug, productId, version.id), openFromTable)}
               emptyMessage="This product has no versions."
             />
           </section>

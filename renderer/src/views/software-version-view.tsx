@@ -5,6 +5,7 @@ import { type SoftwareInstallRow, softwareInstallsPageQuery, softwareVersionQuer
 import { ExposureFigures } from '../components/exposure-figures';
 import { Loading, QueryError } from '../components/query-state';
 import { VirtualTable } from '../components/virtual-table';
+import { openFromTable, useEscapeBack } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { productLabel, versionLabel } from '../lib/software-names';
 import { installColumns } from './software-columns';
@@ -28,16 +29,19 @@ export function SoftwareVersionView({ slug, productId, versionId }: SoftwareVers
   const pageQuery = useCallback((offset: number) => softwareInstallsPageQuery(slug, productId, versionId, offset), [slug, productId, versionId]);
   const columns = useMemo(() => installColumns(slug), [slug]);
   const openFindings = useCallback(
-    (install: SoftwareInstallRow) => navigate(paths.list(slug, 'findings', { remediationTargetId: install.target_id, status: 'open' })),
+    (install: SoftwareInstallRow) => navigate(paths.list(slug, 'findings', { remediationTargetId: install.target_id, status: 'open' }), openFromTable),
     [navigate, slug],
   );
   const product = version.data?.product;
+  useEscapeBack(paths.softwareProduct(slug, productId));
   return (
     <section className="view view--detail" aria-labelledby="view-title">
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <Link to={paths.software(slug)}>← Software</Link>
         {' / '}
-        <Link to={paths.softwareProduct(slug, productId)}>{product ? productLabel(product) : 'Product'}</Link>
+        <Link to={paths.softwareProduct(slug, productId)} aria-keyshortcuts="Escape">
+          {product ? productLabel(product) : 'Product'}
+        </Link>
       </nav>
       {version.isPending ? (
         <Loading what="the version" />

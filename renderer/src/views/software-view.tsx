@@ -8,6 +8,7 @@ import { softwareCsvPath, softwarePageQuery } from '../api/software-queries';
 import { CsvDownloadButton } from '../components/csv-export-button';
 import { FilterBar, type FilterControls } from '../components/filter-bar';
 import { type TableSort, VirtualTable } from '../components/virtual-table';
+import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { productColumns } from './software-columns';
 import { anchorPageOffset, useTableUrl } from './use-table-url';
@@ -66,7 +67,7 @@ export function SoftwareView({ slug }: { slug: string }) {
   const pageQuery = useCallback((offset: number) => softwarePageQuery(slug, filters, offset), [slug, filterKey]);
   const first = useQuery(pageQuery(0));
   const sort = tableSort(filters.sort);
-  const open = useCallback((product: SoftwareProduct) => navigate(paths.softwareProduct(slug, product.id)), [navigate, slug]);
+  const open = useCallback((product: SoftwareProduct) => navigate(paths.softwareProduct(slug, product.id), openFromTable), [navigate, slug]);
 
   return (
     <section className="view view--list view--software" aria-labelledby="view-title">
