@@ -1,7 +1,7 @@
 import type { SqlValue } from 'sql.js';
 import { type ExposureSortKey, exposureSortKinds } from '../../contracts/console/exposure.js';
 import type { CollectionName } from '../../contracts/collections.js';
-import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
+import { type TargetStatus, findingSeverities, findingStatuses, targetStatuses } from '../../contracts/enums.js';
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
@@ -20,7 +20,7 @@ export interface ProductFigures {
   endpoints: number;
 }
 
-/** The remediation targets of one version of a product, in the replica's (seq) order. */
+/** One version of a product. */
 export interface VersionFigures {
   id: string;
   /** Index of its product in {@link ExposureFigures.products}. */
@@ -28,7 +28,22 @@ export interface VersionFigures {
   version: string | null;
   /** Endpoints with a target of it that is not resolved. */
   endpoints: number;
-  targets: { id: string[]; endpointId: (string | null)[]; status: string[] };
+  /** Its remediation targets, as indexes into {@link ExposureFigures.targets}, in the replica's (seq) order. */
+  targets: Int32Array;
+}
+
+/**
+ * The organization's remediation targets, one entry per target in each typed array (a few
+ * bytes a target, where objects or strings would weigh tens of megabytes for 200,000 targets).
+ */
+export interface TargetFigures {
+  seq: Int32Array;
+  /** Index into targetStatuses. */
+  status: Uint8Array;
+  /** Index into {@link ExposureFigures.endpointIds}, -1 when the target names no endpoint. */
+  endpoint: Int32Array;
+  /** Index into {@link ExposureFigures.targetExposure}, -1 when no finding names the target. */
+  exposure: Int32Array;
 }
 
 /**
@@ -40,9 +55,12 @@ export interface ExposureFigures {
   /** Endpoint id → its index in {@link endpointExposure} (endpoints without findings have none). */
   endpointIndex: Map<string, number>;
   endpointExposure: ExposureTable;
-  /** Target id → its index in {@link targetExposure} (targets without findings have none). */
-  targetIndex: Map<string, number>;
+  /** The targets' exposure, by the coverage columns' target keys (targets without findings have none). */
   targetExposure: ExposureTable;
+  targets: TargetFigures;
+  /** The endpoint ids that endpoints and targets name, each once, with the hostname of the ones the replica holds. */
+  endpointIds: string[];
+  endpointHostnames: ({ hostname: string; sortName: string } | undefined)[];
   products: ProductFigures[];
   productById: Map<string, number>;
   productExposure: ExposureTable;
@@ -51,8 +69,6 @@ export interface ExposureFigures {
   versionExposure: ExposureTable;
   /** Per product, the open critical or KEV findings it closes and the endpoint keys they are on (see remediation-plan.ts). */
   planInput: { closes: Float64Array; endpoints: Int32Array[]; withoutProduct: number; total: number };
-  /** Endpoint id → its hostname, and the same without ASCII case (what the findings' sort by hostname compares). */
-  hostnames: Map<string, { hostname: string; sortName: string }>;
   /** What the figure sort keys (collection-tables.ts, `figureSort`) compare, by a row's seq. */
   sortValues: {
     /** An endpoint's seq → its index in {@link ExposureFigures.endpointExposure}. */
@@ -157,14 +173,31 @@ export class ExposureFiguresCache {
   }
 
   private async compute(inventoryId: number, columns: CoverageColumns, slices: TimeSlices): Promise<ExposureFigures> {
-    const { products, productById, versions, versionByKey } = await this.readTargets(inventoryId, slices);
     const endpointIndex = new Map(columns.endpoints.id.map((id, index) => [id, index]));
-    const hostnames: ExposureFigures['hostnames'] = new Map();
+    const endpointNumbers = new Map<string, number>();
+    const endpointIds: string[] = [];
+    const endpointHostnames: ExposureFigures['endpointHostnames'] = [];
+    /** The number of an endpoint id in endpointIds, given to it at its first mention. */
+    const endpointNumber = (id: string) => {
+      let number = endpointNumbers.get(id);
+      if (number === undefined) {
+        endpointNumbers.set(id, (number = endpointIds.length));
+        endpointIds.push(id);
+      }
+      return number;
+    };
     const endpointBySeq = new Map<number, number>();
     await forEachRow<[number, string, string]>(this.db, 'endpoints', 'seq, id, hostname', inventoryId, slices, ([seq, id, hostname]) => {
-      hostnames.set(id, { hostname, sortName: asciiLower(hostname) });
+      endpointHostnames[endpointNumber(id)] = { hostname, sortName: asciiLower(hostname) };
       endpointBySeq.set(seq, endpointIndex.get(id) ?? -1);
     });
+    const targetKeys = new Map<string, number>();
+    for (const [key, id] of columns.targetIds.entries()) {
+      // A map of 200,000 ids takes tens of milliseconds: built between looks at the clock.
+      if (key % findingsBetweenLooks === 0) await slices.pause();
+      targetKeys.set(id, key);
+    }
+    const { products, productById, versions, versionByKey, targets } = await this.readTargets(inventoryId, slices, endpointNumber, targetKeys);
     const firstFindingSeq = columns.count ? columns.seq[0]! : 0;
     const findingBySeq = new Int32Array(columns.count ? columns.seq[columns.count - 1]! - firstFindingSeq + 1 : 0).fill(-1);
 
@@ -210,8 +243,10 @@ export class ExposureFiguresCache {
     return {
       endpointIndex,
       endpointExposure,
-      targetIndex: new Map(columns.targetIds.map((id, index) => [id, index])),
       targetExposure,
+      targets,
+      endpointIds,
+      endpointHostnames,
       products,
       productById,
       productExposure,
@@ -219,20 +254,23 @@ export class ExposureFiguresCache {
       versionById: new Map(versions.map((version, index) => [version.id, index])),
       versionExposure,
       planInput: { closes, endpoints: planEndpoints.map((set) => Int32Array.from(set)), withoutProduct, total },
-      hostnames,
       sortValues: {
         endpointBySeq,
         findingBySeq,
         firstFindingSeq,
         columns,
-        endpointSortName: columns.endpoints.id.map((id) => hostnames.get(id)?.sortName ?? null),
+        endpointSortName: columns.endpoints.id.map((id) => endpointHostnames[endpointNumbers.get(id) ?? -1]?.sortName ?? null),
         kindSortProduct: kinds.product.map((product) => (product === null ? null : asciiLower(product))),
       },
     };
   }
 
-  /** The products and versions of an inventory's remediation targets, read a chunk of targets at a time. */
-  private async readTargets(inventoryId: number, slices: TimeSlices) {
+  /**
+   * The products and versions of an inventory's remediation targets, read a chunk of targets at
+   * a time, with each target's facts; `endpointNumber` numbers the endpoint ids they name, and
+   * `targetKeys` gives the coverage columns' key of the targets findings name.
+   */
+  private async readTargets(inventoryId: number, slices: TimeSlices, endpointNumber: (id: string) => number, targetKeys: Map<string, number>) {
     const products: ProductFigures[] = [];
     const versions: VersionFigures[] = [];
     // By the JSON of the names: an id (base64url of it) is made once per product or version, not per target.
@@ -240,9 +278,11 @@ export class ExposureFiguresCache {
     const versionByKey = new Map<string, number>();
     const productEndpoints: Set<string>[] = [];
     const versionEndpoints: Set<string>[] = [];
-    type TargetRow = [string, string | null, string, string | null, string | null, string | null];
-    const columns = 'id, endpoint_id, status, vendor, product, version';
-    await forEachRow<TargetRow>(this.db, 'remediation_targets', columns, inventoryId, slices, ([id, endpointId, status, vendor, productName, versionName]) => {
+    type TargetRow = [number, string, string | null, string, string | null, string | null, string | null];
+    const columns = 'seq, id, endpoint_id, status, vendor, product, version';
+    const versionTargets: number[][] = [];
+    const targets = { seq: [] as number[], status: [] as number[], endpoint: [] as number[], exposure: [] as number[] };
+    await forEachRow<TargetRow>(this.db, 'remediation_targets', columns, inventoryId, slices, ([seq, id, endpointId, status, vendor, productName, versionName]) => {
       const versionKey = JSON.stringify([vendor, productName, versionName]);
       let version = versionByKey.get(versionKey);
       if (version === undefined) {
@@ -256,21 +296,38 @@ export class ExposureFiguresCache {
         }
         version = versions.length;
         versionByKey.set(versionKey, version);
-        versions.push({ id: softwareId([vendor, productName, versionName]), product, version: versionName, endpoints: 0, targets: { id: [], endpointId: [], status: [] } });
+        versions.push({ id: softwareId([vendor, productName, versionName]), product, version: versionName, endpoints: 0, targets: new Int32Array(0) });
+        versionTargets.push([]);
         versionEndpoints.push(new Set());
         products[product]!.versions.push(version);
       }
-      const { targets: held, product } = versions[version]!;
-      held.id.push(id);
-      held.endpointId.push(endpointId);
-      held.status.push(status);
+      const { product } = versions[version]!;
+      versionTargets[version]!.push(targets.seq.length);
+      targets.seq.push(seq);
+      targets.status.push(targetStatuses.indexOf(status as TargetStatus));
+      targets.endpoint.push(endpointId === null ? -1 : endpointNumber(endpointId));
+      targets.exposure.push(targetKeys.get(id) ?? -1);
       if (status !== 'resolved' && endpointId !== null) {
         productEndpoints[product]!.add(endpointId);
         versionEndpoints[version]!.add(endpointId);
       }
     });
     products.forEach((product, index) => (product.endpoints = productEndpoints[index]!.size));
-    versions.forEach((version, index) => (version.endpoints = versionEndpoints[index]!.size));
-    return { products, productById: new Map(products.map((product, index) => [product.id, index])), versions, versionByKey };
+    versions.forEach((version, index) => {
+      version.endpoints = versionEndpoints[index]!.size;
+      version.targets = Int32Array.from(versionTargets[index]!);
+    });
+    return {
+      products,
+      productById: new Map(products.map((product, index) => [product.id, index])),
+      versions,
+      versionByKey,
+      targets: {
+        seq: Int32Array.from(targets.seq),
+        status: Uint8Array.from(targets.status),
+        endpoint: Int32Array.from(targets.endpoint),
+        exposure: Int32Array.from(targets.exposure),
+      },
+    };
   }
 }

@@ -10,7 +10,7 @@ import type {
   SoftwareVersion,
   SoftwareVersionDetail,
 } from '../../contracts/console/software.js';
-import type { TargetStatus } from '../../contracts/enums.js';
+import { targetStatuses } from '../../contracts/enums.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
 import { type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
@@ -48,11 +48,6 @@ function productSortValue(figures: ExposureFigures, index: number, key: Software
   }
 }
 
-/** An install of a version: one of its targets, with its endpoint's hostname and its findings' exposure. */
-interface Install extends SoftwareInstall {
-  /** Lower-case hostname, for the order. */
-  name: string | null;
-}
 
 /**
  * The console's software view and remediation plan: remediation targets grouped by vendor and
@@ -61,8 +56,8 @@ interface Install extends SoftwareInstall {
  * its names, so that any name, null included, has one.
  */
 export class SoftwareQueries {
-  /** A version's installs in their order, by organization and version. Bound: 16 versions (up to one per endpoint each). */
-  private readonly installs: DerivedCache<Install[]>;
+  /** A version's installs in their order (indexes into the figures' targets), by organization and version. Bound: 16 versions. */
+  private readonly installs: DerivedCache<Int32Array>;
   /** Plans by organization. Bound: 16. */
   private readonly plans: DerivedCache<RemediationPlan>;
 
@@ -114,12 +109,20 @@ export class SoftwareQueries {
     const version = figures.versionById.get(versionId);
     if (product === undefined || version === undefined || figures.versions[version]!.product !== product) return undefined;
     // Computed at the figures' version: nothing awaits between them and this.
-    const installs = this.installs.getOrCompute(`${orgRowId}|${versionId}`, () => installsOf(figures, version));
+    const installs = this.installs.getOrCompute(`${orgRowId}|${versionId}`, () => installOrder(figures, version));
+    const page = Array.from(installs.subarray(paging.offset, paging.offset + paging.limit));
+    const ids = new Map(
+      this.db
+        .all<{ seq: number; id: string }>('SELECT x.seq, x.id FROM json_each(?) AS page JOIN remediation_targets x ON x.seq = page.value', [
+          JSON.stringify(page.map((target) => figures.targets.seq[target]!)),
+        ])
+        .map((row) => [row.seq, row.id]),
+    );
     return {
       product: productJson(figures, product),
       version: versionJson(figures, version),
       installs: {
-        data: installs.slice(paging.offset, paging.offset + paging.limit).map(({ name: _name, ...install }) => install),
+        data: page.map((target) => installJson(figures, target, ids.get(figures.targets.seq[target]!)!)),
         total: installs.length,
         limit: paging.limit,
         offset: paging.offset,
@@ -134,20 +137,25 @@ export class SoftwareQueries {
   }
 }
 
-/** A version's installs, riskiest first, then by hostname (without ASCII case), then by target id. */
-function installsOf(figures: ExposureFigures, version: number): Install[] {
-  const { targets } = figures.versions[version]!;
-  const installs: Install[] = targets.id.map((id, i) => {
-    const endpointId = targets.endpointId[i]!;
-    const endpoint = endpointId === null ? undefined : figures.hostnames.get(endpointId);
-    return {
-      target_id: id,
-      target_status: targets.status[i] as TargetStatus,
-      endpoint_id: endpointId,
-      hostname: endpoint?.hostname ?? null,
-      ...figures.targetExposure.exposure(figures.targetIndex.get(id) ?? -1),
-      name: endpoint?.sortName ?? null,
-    };
-  });
-  return installs.sort((a, b) => b.risk_score - a.risk_score || compareValues(a.name, b.name) || compareValues(a.target_id, b.target_id));
+/** One install of a version: a target with its endpoint's hostname and its open findings' exposure. */
+function installJson(figures: ExposureFigures, target: number, id: string): SoftwareInstall {
+  const { targets, endpointIds, endpointHostnames } = figures;
+  const endpoint = targets.endpoint[target]!;
+  return {
+    target_id: id,
+    target_status: targetStatuses[targets.status[target]!]!,
+    endpoint_id: endpoint < 0 ? null : endpointIds[endpoint]!,
+    hostname: endpointHostnames[endpoint]?.hostname ?? null,
+    ...figures.targetExposure.exposure(targets.exposure[target]!),
+  };
+}
+
+/** A version's targets riskiest first, then by hostname (without ASCII case), then in the replica's order. */
+function installOrder(figures: ExposureFigures, version: number): Int32Array {
+  const { targets, endpointHostnames, targetExposure } = figures;
+  const risk = (target: number) => targetExposure.sortValue(targets.exposure[target]!, 'risk_score')!;
+  const name = (target: number) => endpointHostnames[targets.endpoint[target]!]?.sortName ?? null;
+  return Int32Array.from(figures.versions[version]!.targets).sort(
+    (a, b) => risk(b) - risk(a) || compareValues(name(a), name(b)) || targets.seq[a]! - targets.seq[b]!,
+  );
 }
