@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useCallback, useMemo, useRef } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName, ConsoleItem } from '../../../contracts/collections';
 import { listPageQuery } from '../api/console-queries';
@@ -12,8 +12,8 @@ import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { listDefinitions } from './list-definitions';
 import { nextSort, requestFilters, tableSort } from './list-sort';
+import { anchorPageOffset, useTableUrl } from './use-table-url';
 
-const wholeNumber = (value: string | null) => (value && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
 
 /**
  * The filters of a list read from URL search parameters: only the list's own (its filter bar's
@@ -31,7 +31,7 @@ function listFiltersOf(collection: CollectionName, search: URLSearchParams): Lis
 /** The pages a list view asks for first, from its URL: the first (its total) and the one its scroll position falls on. */
 export function firstListPages(slug: string, collection: CollectionName, search: URLSearchParams) {
   const filters = requestFilters(listFiltersOf(collection, search), listDefinitions[collection].defaultSort);
-  const anchor = Math.floor((wholeNumber(search.get('offset')) ?? 0) / pageSize) * pageSize;
+  const anchor = anchorPageOffset(search, pageSize);
   return [...new Set([0, anchor])].map((offset) => listPageQuery(slug, collection, filters, offset));
 }
 
@@ -41,7 +41,7 @@ export function firstListPages(slug: string, collection: CollectionName, search:
  * to the search box and ↓ from there to the rows (see {@link VirtualTable} for their keys).
  */
 export function ListView<C extends CollectionName>({ slug, collection }: { slug: string; collection: C }) {
-  const [search, setSearch] = useSearchParams();
+  const { search, setParam: setFilter, initialTopRow, initialActiveRow, onViewChange } = useTableUrl();
   const navigate = useNavigate();
   const definition = listDefinitions[collection];
   const { labels } = collectionBasics[collection];
@@ -53,30 +53,6 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
   const pageQuery = useCallback((offset: number) => listPageQuery(slug, collection, asked, offset), [slug, collection, filterKey]);
   const first = useQuery(pageQuery(0));
 
-  const setFilter = useCallback(
-    (name: string, value: string) =>
-      setSearch((previous) => {
-        const next = new URLSearchParams(previous);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        next.delete('offset');
-        next.delete('row');
-        return next;
-      }),
-    [setSearch],
-  );
-  const onViewChange = useCallback(
-    ({ topRow, activeRow }: { topRow: number; activeRow: number | undefined }) => {
-      // Read the address bar itself: this runs from a timer, and a filter may have changed the URL since.
-      const current = new URLSearchParams(window.location.search);
-      const next = new URLSearchParams(current);
-      if (topRow > 0) next.set('offset', String(topRow));
-      else next.delete('offset');
-      if (activeRow !== undefined) next.set('row', String(activeRow));
-      if (next.toString() !== current.toString()) setSearch(next, { replace: true });
-    },
-    [setSearch],
-  );
   const sort = tableSort(filters.sort, definition.defaultSort);
   const onSort = (key: string) => {
     const column = definition.columns.find((candidate) => candidate.sortKey === key);
@@ -106,8 +82,8 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
         label={labels.title}
         columns={definition.columns}
         pageQuery={pageQuery}
-        initialTopRow={wholeNumber(search.get('offset'))}
-        initialActiveRow={wholeNumber(search.get('row'))}
+        initialTopRow={initialTopRow}
+        initialActiveRow={initialActiveRow}
         onViewChange={onViewChange}
         onOpen={open}
         emptyMessage={`No ${labels.noun}s match these filters.`}
