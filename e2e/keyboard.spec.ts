@@ -128,3 +128,14 @@ test('Escape goes back to the table an item was opened from: a detail page\'s re
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/\/orgs\/demo\/endpoints$/);
 });
+
+test('/ reaches the search from a sortable column header too, whose own keys stay its own', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/endpoints');
+  const grid = page.getByRole('grid', { name: 'Endpoints' });
+  await loaded(grid);
+  await grid.getByRole('button', { name: 'Hostname' }).focus();
+  await page.keyboard.press('j');
+  await expect(grid.locator('[aria-selected=true]')).toHaveCount(0);
+  await page.keyboard.press('/');
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toBeFocused();
+});

@@ -211,7 +211,10 @@ function ColumnHeader<T>({ column, sort, onSort }: { column: Column<T>; sort: Ta
         className="virtual-table__sort"
         title={description}
         onClick={() => onSort(sortKey)}
-        onKeyDown={(event) => event.stopPropagation()}
+        // The grid's keys (arrows, j and k, Enter) act on its rows, not from a header; the page's shortcuts (/ and Escape) go on.
+        onKeyDown={(event) => {
+          if (event.key !== '/' && event.key !== 'Escape') event.stopPropagation();
+        }}
       >
         {column.header}
         <span aria-hidden="true" className="virtual-table__sort-mark">
