@@ -29,7 +29,7 @@ export async function reportCoverage(
 
   say(`## Deciding what to fix first`);
   say();
-  say(`The console's answers of issue 14 (endpoints with their exposure, findings with their hosts, the software view, the remediation plan), each asked twice, timed by the client while \`/health\` is asked every 10 ms. They read the exposure figures, which \`serve\` computes after start and after each sync with the dashboard (from the same coverage columns); the row after a write (a new API key) shows what computing them again costs a request.`);
+  say(`The console's answers of issue 14 (endpoints with their exposure, findings with their hosts, the software view, the remediation plan), each asked twice, timed by the client while \`/health\` is asked every 10 ms. They read the exposure figures, which \`serve\` computes after start and after each sync with the dashboard (from the same coverage columns); a new API key, a write of records alone, leaves them.`);
   say();
   say(`| view | first answer | slowest /health meanwhile | repeated | slowest /health meanwhile | target |`);
   say(`|---|---|---|---|---|---|`);

@@ -16,5 +16,5 @@ export async function ensureDemoOrganization(store: Store, sealer: Sealer): Prom
   if (store.organizations.list().length > 0) return undefined;
   const organization = await createLocalOrganization(store, sealer, { ...demoOrganization, enrollmentSecret: true, isDemo: true });
   seedOrganization(store, organization, 'demo', demoSeed);
-  return store.write(() => store.apiKeys.create(organization.rowId, 'created at first start').key);
+  return store.write(() => store.apiKeys.create(organization.rowId, 'created at first start').key, { recordsOnly: true });
 }

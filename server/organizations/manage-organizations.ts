@@ -76,10 +76,13 @@ async function attachSigningIdentity(store: Store, sealer: Sealer, organization:
   // Loaded when needed: the signing modules would add a noticeable part to the CLI's start.
   const { createSigningIdentity } = await import('../agent-config/index.js');
   const identity = await createSigningIdentity({ id: organization.id, slug: organization.slug, name: organization.name });
-  store.write(() => {
-    store.organizations.setSealedSecret(organization.rowId, 'signing_key', sealer.seal(Buffer.from(identity.privateKeyPem)));
-    store.organizations.setCertificate(organization.rowId, identity.certificatePem);
-  });
+  store.write(
+    () => {
+      store.organizations.setSealedSecret(organization.rowId, 'signing_key', sealer.seal(Buffer.from(identity.privateKeyPem)));
+      store.organizations.setCertificate(organization.rowId, identity.certificatePem);
+    },
+    { recordsOnly: true },
+  );
 }
 
 /**
@@ -108,8 +111,9 @@ export function changeEnrollmentSecret(
   } else {
     secret = 'rotate' in change ? generateEnrollmentSecret() : null;
   }
-  store.write(() =>
-    store.organizations.setSealedSecret(organization.rowId, 'enrollment_secret', secret === null ? null : sealer.seal(Buffer.from(secret))),
+  store.write(
+    () => store.organizations.setSealedSecret(organization.rowId, 'enrollment_secret', secret === null ? null : sealer.seal(Buffer.from(secret))),
+    { recordsOnly: true },
   );
 }
 

@@ -56,8 +56,8 @@ export class ConsoleQueries {
     private readonly exposure: ExposureFiguresCache,
   ) {
     this.sortedOrders = new SortedOrders(db);
-    this.searches = new DerivedCache(db, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
-    this.textCves = new DerivedCache(db, { bound: { entries: 64 } });
+    this.searches = new DerivedCache(db.data, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
+    this.textCves = new DerivedCache(db.data, { bound: { entries: 64 } });
   }
 
   /**

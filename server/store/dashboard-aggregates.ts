@@ -27,7 +27,7 @@ export class DashboardAggregates {
     private readonly db: Database,
     private readonly coverage: ScopeCoverage,
   ) {
-    this.dashboards = new DerivedCache(db, { bound: { entries: 1_000 } });
+    this.dashboards = new DerivedCache(db.data, { bound: { entries: 1_000 } });
   }
 
   /** The dashboard of an organization, kept until the next write. */

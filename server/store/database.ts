@@ -1,9 +1,19 @@
 import type { BindParams, Database as SqlJsDatabase, SqlValue, Statement } from 'sql.js';
+import type { VersionSource } from './derived-cache.js';
 import { DurableFile } from './durable-file.js';
 import type { FileWriteSink, FileWriteTap } from './file-write-tap.js';
 import { migrations } from './migrations.js';
 import { loadSqlJs } from './sql-js.js';
 import { readStoreImage } from './store-image.js';
+
+/** A version read through a function. */
+class VersionReader implements VersionSource {
+  constructor(private readonly read: () => number) {}
+
+  get version(): number {
+    return this.read();
+  }
+}
 
 /** Raised when a database file is newer than this program or is not a database of ours. */
 export class IncompatibleDatabaseError extends Error {}
@@ -23,6 +33,16 @@ export class Database {
    * for as long as the version stays the same.
    */
   private writeVersion = 0;
+  /** How much of {@link writeVersion} writes of records alone raised (see {@link transaction}'s `recordsOnly`). */
+  private recordWrites = 0;
+  /**
+   * The version of the inventory data alone: {@link version} less the writes of records no
+   * derived value is read from (API keys, an organization's secrets). The caches derived from
+   * the data (coverage, the dashboard, sorted orders, answers) follow it, so that creating a key
+   * does not make the next dashboard read a million findings again; key lookups follow
+   * {@link version}.
+   */
+  readonly data: VersionSource = new VersionReader(() => this.writeVersion - this.recordWrites);
   /** Set when the change log could not be written: see commitOutsideTransaction. */
   private unwritable: Error | undefined;
   /** The in-memory file's size: what SQLite wrote, or the room {@link reserve} made. */
@@ -181,15 +201,20 @@ export class Database {
    * Runs `work` in a transaction (a savepoint when nested): all of it is applied, or none. A
    * write that is not `durable` may be lost by a crash, with the ones after it (see
    * DurableFile.commit); `keepVersion` leaves {@link version} as it was, for a write that
-   * changes nothing a derived value is read from.
+   * changes nothing a derived value is read from; `recordsOnly` leaves only {@link data}'s
+   * version, for a write of records that only key lookups read.
    */
-  transaction<T>(work: () => T, { durable = true, keepVersion = false }: { durable?: boolean; keepVersion?: boolean } = {}): T {
+  transaction<T>(
+    work: () => T,
+    { durable = true, keepVersion = false, recordsOnly = false }: { durable?: boolean; keepVersion?: boolean; recordsOnly?: boolean } = {},
+  ): T {
     if (this.unwritable) throw this.unwritable;
     const version = this.writeVersion;
     try {
       return this.runTransaction(work, durable);
     } finally {
       if (keepVersion) this.writeVersion = version;
+      else if (recordsOnly) this.recordWrites += this.writeVersion - version;
     }
   }
 

@@ -160,7 +160,7 @@ export class ExposureFiguresCache {
     private readonly db: Database,
     private readonly coverage: CoverageColumnSource,
   ) {
-    this.figures = new DerivedCache(db, { bound: { entries: 4 } });
+    this.figures = new DerivedCache(db.data, { bound: { entries: 4 } });
   }
 
   /** The figures of an organization at the data's current version. */

@@ -33,7 +33,7 @@ export class InventoryReads {
     private readonly db: Database,
     private readonly totals: ListTotals,
   ) {
-    this.skips = new DerivedCache(db, { bound: { entries: 256 } });
+    this.skips = new DerivedCache(db.data, { bound: { entries: 256 } });
   }
 
   /** One page of a v1 list with the number of items matching its filters. */

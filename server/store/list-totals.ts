@@ -17,7 +17,7 @@ export class ListTotals {
   private readonly totals: DerivedCache<number>;
 
   constructor(private readonly db: Database) {
-    this.totals = new DerivedCache(db, { bound: { entries: 10_000 } });
+    this.totals = new DerivedCache(db.data, { bound: { entries: 10_000 } });
   }
 
   /** How many rows of `table` match `where`, counted in one statement. */

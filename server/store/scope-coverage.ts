@@ -69,10 +69,10 @@ export class ScopeCoverage {
   private readonly gapSets: DerivedCache<GapSet>;
 
   constructor(private readonly db: Database) {
-    this.columns = new DerivedCache(db, { bound: { entries: 16 } });
-    this.sets = new DerivedCache(db, { bound: { weight: 24_000_000, weigh: (set) => set.length } });
-    this.counts = new DerivedCache(db, { bound: { entries: 1_000 } });
-    this.gapSets = new DerivedCache(db, { bound: { entries: 16 } });
+    this.columns = new DerivedCache(db.data, { bound: { entries: 16 } });
+    this.sets = new DerivedCache(db.data, { bound: { weight: 24_000_000, weigh: (set) => set.length } });
+    this.counts = new DerivedCache(db.data, { bound: { entries: 1_000 } });
+    this.gapSets = new DerivedCache(db.data, { bound: { entries: 16 } });
   }
 
   /**

@@ -65,8 +65,8 @@ export class SoftwareQueries {
     private readonly db: Database,
     private readonly figures: ExposureFiguresCache,
   ) {
-    this.installs = new DerivedCache(db, { bound: { entries: 16 } });
-    this.plans = new DerivedCache(db, { bound: { entries: 16 } });
+    this.installs = new DerivedCache(db.data, { bound: { entries: 16 } });
+    this.plans = new DerivedCache(db.data, { bound: { entries: 16 } });
   }
 
   /** One page of the organization's products, searched by vendor or product, in the query's order (ties by id). */

@@ -90,7 +90,7 @@ export class SortedOrders {
   private readonly orders: DerivedCache<Int32Array>;
 
   constructor(private readonly db: Database) {
-    this.orders = new DerivedCache(db, { bound: { weight: 8_000_000, weigh: (order) => order.length } });
+    this.orders = new DerivedCache(db.data, { bound: { weight: 8_000_000, weigh: (order) => order.length } });
   }
 
   /** The ids of one page of the list in the given order, and how many rows match. */

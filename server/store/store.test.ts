@@ -46,6 +46,23 @@ describe('Store', () => {
     reopened.close();
   });
 
+  it('keeps what it derived from the inventory across a write of records alone, and key lookups see that write', async () => {
+    const { store, organization } = await storeWithOrganization(newDataDir());
+    const dashboard = await store.dashboards.dashboard(organization.rowId);
+    const [data, all] = [store.data.version, store.version];
+    const { key } = store.write(() => store.apiKeys.create(organization.rowId, 'ci'), { recordsOnly: true });
+    expect(store.version).toBeGreaterThan(all);
+    expect(store.data.version).toBe(data);
+    expect(await store.dashboards.dashboard(organization.rowId)).toBe(dashboard);
+    expect(store.apiKeys.organizationOf(key)).toBe(organization.rowId);
+    const smaller = smallInventory(4, 8);
+    store.write((writes) => writes.replace(organization.inventoryId, smaller));
+    expect(store.data.version).toBeGreaterThan(data);
+    expect((await store.dashboards.dashboard(organization.rowId)).totals.endpoints).toBe(smaller.endpoints.length);
+    expect(smaller.endpoints.length).not.toBe(inventory.endpoints.length);
+    store.close();
+  });
+
   it('stores API keys only as hashes', async () => {
     const dataDir = newDataDir();
     const { store, organization } = await storeWithOrganization(dataDir);

@@ -8,6 +8,7 @@ import { ExposureFiguresCache } from './exposure-figures.js';
 import { dataDirectoryFiles } from './data-directory.js';
 import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
 import { Database } from './database.js';
+import type { VersionSource } from './derived-cache.js';
 import { Inventories } from './inventories.js';
 import { InventoryReads } from './inventory-reads.js';
 import { InventoryWrites } from './inventory-writes.js';
@@ -46,6 +47,12 @@ export interface WriteOptions {
    * sync stages.
    */
   keepDerived?: boolean;
+  /**
+   * The write changes only records that no value derived from the inventory data is read from:
+   * an API key, an organization's secrets or signing identity. Key lookups see it at once; the
+   * caches of the data (coverage, the dashboard, sorted orders, answers) stay.
+   */
+  recordsOnly?: boolean;
 }
 
 /**
@@ -121,6 +128,11 @@ export class Store {
     return this.db.version;
   }
 
+  /** The version of the inventory data alone, which writes with `recordsOnly` leave as it was. */
+  get data(): VersionSource {
+    return this.db.data;
+  }
+
   /**
    * Applies `work` as one transaction and, unless `options.durable` is false, makes it durable
    * (its pages appended to the change log and fsynced) before returning. `work` receives the writer of inventory rows;
@@ -128,7 +140,11 @@ export class Store {
    */
   write<T>(work: (inventory: InventoryWrites) => T, options: WriteOptions = {}): T {
     if (this.readOnly) throw new Error('This store was opened read-only');
-    return this.db.transaction(() => work(this.inventoryWrites), { durable: options.durable, keepVersion: options.keepDerived });
+    return this.db.transaction(() => work(this.inventoryWrites), {
+      durable: options.durable,
+      keepVersion: options.keepDerived,
+      recordsOnly: options.recordsOnly,
+    });
   }
 
   /**

@@ -34,7 +34,7 @@ export class V1Answers {
   private readonly queries: DerivedCache<ParsedQuery<CollectionName>>;
 
   private constructor(private readonly store: Store) {
-    this.answers = answerCache(store);
+    this.answers = answerCache(store.data);
     this.keys = new DerivedCache(store, { bound: { entries: 256 } });
     this.queries = new DerivedCache(store, { bound: { entries: 10_000 } });
   }
