@@ -4,7 +4,7 @@ import { expect, expectAccessible, listTotal, openConsole, screenshot, test } fr
 import { parseCsv } from '../server/test/support/csv.js';
 
 // The software table's columns, in order (renderer/src/views/software-columns.tsx).
-const column = { vendor: 1, product: 2, versions: 3, endpoints: 4, critical: 5, kev: 10, risk: 12 };
+const column = { vendor: 1, product: 2, versions: 3, endpoints: 4, risk: 5, critical: 6, kev: 11 };
 const number = (text: string) => Number(text.replaceAll(/[^\d.]/g, ''));
 const byText = (a: string, b: string) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0);
 
@@ -85,8 +85,8 @@ test('a product shows its versions, a version its installs, which link to their 
   const figures = page.getByRole('list', { name: 'Figures of the product' });
   await expect(figures.getByText('Risk score').locator('xpath=preceding-sibling::span')).toHaveText(risk!);
   const versions = page.getByRole('grid', { name: 'Versions' });
-  // The versions come riskiest first (the risk is their last column).
-  const versionRisks = (await cells(versions, 10)).map(number);
+  // The versions come riskiest first (the risk is their third column).
+  const versionRisks = (await cells(versions, 3)).map(number);
   expect(versionRisks).toEqual([...versionRisks].sort((a, b) => b - a));
   await screenshot(page, 'software-product');
   await expectAccessible(page);
@@ -116,7 +116,8 @@ test('a product shows its versions, a version its installs, which link to their 
   await expect(page).toHaveURL(versionUrl);
 
   // The row opens its target's open findings, as many as the row counts.
-  const counts = (await firstInstall.locator('[role=gridcell]').allInnerTexts()).slice(2, 7).map(number);
+  // Endpoint, status, risk, then the open findings by severity.
+  const counts = (await firstInstall.locator('[role=gridcell]').allInnerTexts()).slice(3, 8).map(number);
   await firstInstall.locator('[role=gridcell]').nth(1).click();
   await expect(page).toHaveURL(/\/vulnerability-findings\?remediationTargetId=[0-9a-f-]{36}&status=open$/);
   const open = counts.reduce((sum, count) => sum + count, 0);

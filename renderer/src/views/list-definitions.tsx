@@ -44,17 +44,17 @@ const endpoints: ListDefinition<'endpoints'> = {
   // The exposure takes the room of the OS family (the OS's name says it) and of the discovery
   // date (on the detail page): the table fits 1,280 pixels without cutting a figure.
   columns: [
-    { id: 'hostname', header: 'Hostname', width: 'minmax(10rem, 1.2fr)', cell: (e) => e.hostname, sortKey: 'hostname' },
-    { id: 'ip', header: 'IP address', width: '8.2rem', cell: (e) => orDash(e.ip) },
+    { id: 'hostname', header: 'Hostname', width: 'minmax(10.6rem, 1.2fr)', cell: (e) => e.hostname, sortKey: 'hostname' },
+    { id: 'ip', header: 'IP address', width: '7.6rem', cell: (e) => orDash(e.ip) },
     {
       id: 'os',
       header: 'OS',
       description: 'Operating system and version',
-      width: 'minmax(6.5rem, 1fr)',
+      width: 'minmax(4rem, 1fr)',
       cell: (e) => <CutText text={`${e.operating_system.name} ${e.operating_system.version ?? ''}`} />,
       sortKey: 'os_version',
     },
-    ...exposureColumns,
+    ...exposureColumns<ConsoleItem<'endpoints'>>(),
     { id: 'agent', header: 'Agent', width: '3.5rem', cell: (e) => (e.agent_id ? orDash(e.agent_version) : 'none') },
     { id: 'updated', header: 'Last seen', width: '7rem', cell: (e) => formatDate(e.updated_at), sortKey: 'updated_at' },
   ],

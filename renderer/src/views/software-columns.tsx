@@ -1,49 +1,17 @@
 import type { MouseEvent } from 'react';
 import { Link } from 'react-router';
-import type { Exposure, ExposureSortKey } from '../../../contracts/console/exposure';
 import type { SoftwareProduct, SoftwareSortKey, SoftwareVersion } from '../../../contracts/console/software';
-import { findingSeverities } from '../../../contracts/enums';
 import type { SoftwareInstallRow } from '../api/software-queries';
 import { StatusBadge } from '../components/badges';
 import type { Column } from '../components/virtual-table';
 import { formatCount, orDash } from '../lib/format';
 import { paths } from '../lib/paths';
 import { versionLabel } from '../lib/software-names';
-
-/** A count of open findings; a zero is muted, so that the counts that matter stand out. */
-function Count({ value, className = '' }: { value: number; className?: string }) {
-  return <span className={value === 0 ? 'count count--zero' : `count ${className}`}>{formatCount(value)}</span>;
-}
+import { exposureColumns } from './exposure-columns';
 
 /** A name a narrow cell may cut short, whole in its tooltip. */
 function Name({ text }: { text: string | null }) {
   return <span title={text ?? undefined}>{orDash(text)}</span>;
-}
-
-/** A CVSS score with one decimal, as NVD writes it. */
-export function formatCvss(score: number | null): string {
-  return score === null ? '—' : score.toFixed(1);
-}
-
-/**
- * The columns of what an item's open findings expose, the same in every table of the software
- * views: open findings by severity, open KEV findings, the highest open CVSS, the risk score.
- */
-function exposureColumns<T extends Exposure>(): Column<T, ExposureSortKey>[] {
-  return [
-    ...findingSeverities.map(
-      (severity): Column<T, ExposureSortKey> => ({
-        id: severity,
-        header: severity[0]!.toUpperCase() + severity.slice(1),
-        width: severity === 'critical' || severity === 'medium' ? '4.6rem' : '3.6rem',
-        cell: (item) => <Count value={item.open_findings[severity]} className={`count--${severity}`} />,
-        sortKey: `open_${severity}`,
-      }),
-    ),
-    { id: 'kev', header: 'KEV', width: '3.4rem', cell: (item) => <Count value={item.open_kev_findings} className="count--kev" />, sortKey: 'open_kev_findings' },
-    { id: 'cvss', header: 'Max CVSS', width: '5.6rem', cell: (item) => formatCvss(item.highest_open_cvss), sortKey: 'highest_open_cvss' },
-    { id: 'risk', header: 'Risk', width: '4.6rem', cell: (item) => <strong>{formatCount(item.risk_score)}</strong>, sortKey: 'risk_score' },
-  ];
 }
 
 /** The software list's columns: a product, its versions and endpoints, and its exposure. */
