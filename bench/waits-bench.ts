@@ -131,11 +131,13 @@ export async function measureWaits(source: WaitsSource, workDir: string, log: (l
   const remote = await startServe(remoteDir);
   try {
     const org = `/orgs/${source.slug}`;
-    // serve reads the dashboard's coverage columns a little after it starts: this waits for that
-    // warm-up, of both servers (they share two cores), so that what follows is measured alone,
-    // as on servers that have settled.
-    await consoleRequest(serve, 'GET', `${org}/dashboard`);
-    await consoleRequest(remote, 'GET', `${org}/dashboard`);
+    // serve reads the dashboard's coverage columns and the exposure figures a little after it
+    // starts: this waits for that warm-up, of both servers (they share two cores), so that what
+    // follows is measured alone, as on servers that have settled.
+    for (const server of [serve, remote]) {
+      await consoleRequest(server, 'GET', `${org}/dashboard`);
+      await consoleRequest(server, 'GET', `${org}/remediation-plan`);
+    }
     const rows: WaitRow[] = [];
     const measure = async (what: string, method: 'GET' | 'POST', route: string, body?: unknown) => {
       log(what);
@@ -152,12 +154,14 @@ export async function measureWaits(source: WaitsSource, workDir: string, log: (l
     log('a full sync of a new replica from a second serve');
     const connect = { slug: 'replica', name: 'Replica', remoteUrl: remote.url, apiKey: source.key };
     rows.push(...(await whileSync(serve, 'replica', 'a new replica\'s full sync from another `serve` (the connect included)', 'full', () => consoleRequest(serve, 'POST', '/organizations', connect))));
+    // The dashboard as soon as the sync is done, before serve's warm-up reads it: its million
+    // findings' columns read while the sync's checkpoints run, what a write of the data costs.
+    log("the new replica's dashboard");
+    rows.push(await whileRequest(serve, "the new replica's dashboard right after its sync (reads its findings' columns while checkpoints run)", 'GET', '/orgs/replica/dashboard'));
     log('the checkpoints folding what the sync logged');
     rows.push(await whileCheckpoints(serve, servedDir));
-    // The dashboard that serve reads after a sync (its million findings' columns), asked now
-    // rather than met during the next row: what a write of the data costs the next view.
-    log("the new replica's dashboard");
-    rows.push(await whileRequest(serve, "the new replica's dashboard, first time (reads its findings' columns)", 'GET', '/orgs/replica/dashboard'));
+    // The exposure figures that serve computes after a sync, asked now rather than met during the next row.
+    await consoleRequest(serve, 'GET', '/orgs/replica/remediation-plan');
     log('a sync of it with nothing changed');
     rows.push(...(await whileSync(serve, 'replica', 'its sync with nothing changed', 'incremental', () => consoleRequest(serve, 'POST', '/orgs/replica/sync'))));
     return rows;
