@@ -8,7 +8,7 @@
  * without it.
  */
 import type { SqlValue } from 'sql.js';
-import { type CollectionName, type Collections, type SortKey, type V1Query, collections } from '../../contracts/collections.js';
+import { type CollectionName, type Collections, type SortKey, type V1Query, collectionNames, collections } from '../../contracts/collections.js';
 import { type ExposureSortKey, exposureSortKinds } from '../../contracts/console/exposure.js';
 import { findingSeverities } from '../../contracts/enums.js';
 import type { Filter } from '../../contracts/list-queries.js';
@@ -153,10 +153,7 @@ export const collectionTables: { [C in CollectionName]: CollectionTable<C> } = {
     joins: 'JOIN cves c ON c.id = x.cve_ref JOIN finding_texts t ON t.id = x.text_ref',
     json: findingJson('c.cve_id', (column) => `t.${column}`),
     filterSql: { cveId: 'cve_ref = (SELECT id FROM cves WHERE cve_id = ?)' },
-    sortSql: {
-      severity: severityRank,
-      cve_id: '(SELECT c.cve_id FROM cves c WHERE c.id = x.cve_ref)',
-    },
+    sortSql: { severity: severityRank, cve_id: '(SELECT c.cve_id FROM cves c WHERE c.id = x.cve_ref)' },
     figureSort: ['endpoint_hostname', 'target_product'],
     consoleFieldSql: { endpoint_hostname: endpointHostname, target_product: targetColumn('product'), target_version: targetColumn('version') },
   },
@@ -169,18 +166,21 @@ export const collectionTables: { [C in CollectionName]: CollectionTable<C> } = {
 const findingGetJson = findingJson('(SELECT cve_id FROM cves WHERE id = x.cve_ref)', (column) => `(SELECT ${column} FROM finding_texts WHERE id = x.text_ref)`);
 export const findingGetSql = `SELECT ${findingGetJson} FROM findings x WHERE x.org_id = ? AND x.id = ?`;
 
-/**
- * The SELECT of one item of a collection as the console answers it, the organization's
- * inventory and the item's id as parameters: the /v1 JSON with the console's fields SQLite
- * reads (the ones from figures are added by console-items.ts).
- */
-export function consoleGetSql(collection: CollectionName): string {
+/** The SELECT of one item of a collection as the console answers it (see {@link consoleGetSql}). */
+function consoleGetSqlOf(collection: CollectionName): string {
   const { table, json } = collectionTables[collection];
   const fields: Record<string, string | undefined> = collectionTables[collection].consoleFieldSql;
   const base = collection === 'findings' ? findingGetJson : json;
   const inserts = Object.entries(fields).map(([field, sql]) => `, '$.${field}', ${sql}`);
   return `SELECT ${inserts.length ? `json_insert(${base}${inserts.join('')})` : base} FROM ${table} x WHERE x.org_id = ? AND x.id = ?`;
 }
+
+/**
+ * The SELECT of one item of each collection as the console answers it, the organization's
+ * inventory and the item's id as parameters: the /v1 JSON with the console's fields SQLite
+ * reads (the ones from figures are added by console-items.ts). Built once, not per item read.
+ */
+export const consoleGetSql = Object.fromEntries(collectionNames.map((collection) => [collection, consoleGetSqlOf(collection)])) as Record<CollectionName, string>;
 
 const snakeCase = (parameter: string) => parameter.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 

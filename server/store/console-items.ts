@@ -19,7 +19,7 @@ export class ConsoleItems {
   async get(collection: CollectionName, orgRowId: number, ids: readonly string[]): Promise<string[]> {
     const figures = collection === 'endpoints' ? await this.figures.of(orgRowId) : undefined;
     // Nothing awaits from here: the items are read at the figures' version.
-    const sql = consoleGetSql(collection);
+    const sql = consoleGetSql[collection];
     const inventoryId = inventoryOf(this.db, orgRowId);
     const items: string[] = [];
     for (const id of ids) {

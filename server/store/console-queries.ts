@@ -149,7 +149,6 @@ export class ConsoleQueries {
     return { ...shown, table, where, direction, figures, search: { key: q, rows: () => this.searchedFindings(shown, q) } };
   }
 
-
   /** The findings a search names, ascending by seq, read in chunks once per version. */
   private searchedFindings(shown: ShownInventory, q: string): Promise<Int32Array> {
     const { inventoryId } = shown;

@@ -4,6 +4,7 @@ import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
 import { inventoryOf } from './inventory-ids.js';
+import { compareSqlValues } from './sql-value-order.js';
 import type { ScopeCoverage } from './scope-coverage.js';
 import { TimeSlices } from './time-slices.js';
 
@@ -102,9 +103,6 @@ export class DashboardAggregates {
   }
 }
 
-/** SQLite's order of text with NULL first, which the dashboard's ties follow. */
-const byText = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
-
 /** The ten products with the most open findings, over the targets the replica holds. */
 function topProducts(columns: CoverageColumns, openByTarget: Float64Array): Dashboard['topVulnerableProducts'] {
   // Summed by kind first (about a thousand, against hundreds of thousands of targets), then by
@@ -133,6 +131,6 @@ function topProducts(columns: CoverageColumns, openByTarget: Float64Array): Dash
     products.set(key, entry);
   }
   return [...products.values()]
-    .sort((a, b) => b.openFindings - a.openFindings || byText(a.vendor, b.vendor) || byText(a.product, b.product))
+    .sort((a, b) => b.openFindings - a.openFindings || compareSqlValues(a.vendor, b.vendor) || compareSqlValues(a.product, b.product))
     .slice(0, 10);
 }

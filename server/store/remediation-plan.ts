@@ -1,8 +1,7 @@
 import { type RemediationPlan, type RemediationPlanMilestone, remediationPlanGoals } from '../../contracts/console/software.js';
 import type { ExposureFigures } from './exposure-figures.js';
+import { compareSqlValues } from './sql-value-order.js';
 
-/** SQLite's order of text with NULL first, for ties. */
-const byText = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
 
 /**
  * The remediation plan: the products in the order that closes the most open critical or KEV
@@ -35,7 +34,7 @@ export function remediationPlan(figures: ExposureFigures): RemediationPlan {
     const difference = closes[a]! * untouched[b]! - closes[b]! * untouched[a]!;
     if (difference !== 0) return difference > 0;
     if (closes[a] !== closes[b]) return closes[a]! > closes[b]!;
-    return (byText(products[a]!.vendor, products[b]!.vendor) || byText(products[a]!.product, products[b]!.product)) < 0;
+    return (compareSqlValues(products[a]!.vendor, products[b]!.vendor) || compareSqlValues(products[a]!.product, products[b]!.product)) < 0;
   };
 
   const steps: RemediationPlan['steps'] = [];

@@ -15,10 +15,10 @@ import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
 import { type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
 import { remediationPlan } from './remediation-plan.js';
+import { idsOfSeqs } from './sorted-orders.js';
+import { compareSqlValues } from './sql-value-order.js';
 
 type Value = string | number | null;
-/** SQLite's order: NULL, then numbers, then text. */
-const compareValues = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
 const lower = (text: string | null) => (text === null ? null : asciiLower(text));
 
 function productJson(figures: ExposureFigures, index: number): SoftwareProduct {
@@ -47,7 +47,6 @@ function productSortValue(figures: ExposureFigures, index: number, key: Software
       return figures.productExposure.sortValue(index, key satisfies ExposureSortKey);
   }
 }
-
 
 /**
  * The console's software view and remediation plan: remediation targets grouped by vendor and
@@ -82,7 +81,7 @@ export class SoftwareQueries {
     }
     const { key, descending } = query.sort;
     const sortValues = new Map(indexes.map((index) => [index, productSortValue(figures, index, key)]));
-    indexes.sort((a, b) => compareValues(sortValues.get(a)!, sortValues.get(b)!) || compareValues(figures.products[a]!.id, figures.products[b]!.id));
+    indexes.sort((a, b) => compareSqlValues(sortValues.get(a)!, sortValues.get(b)!) || compareSqlValues(figures.products[a]!.id, figures.products[b]!.id));
     if (descending) indexes.reverse();
     return {
       data: indexes.slice(query.offset, query.offset + query.limit).map((index) => productJson(figures, index)),
@@ -98,7 +97,7 @@ export class SoftwareQueries {
     const index = figures.productById.get(productId);
     if (index === undefined) return undefined;
     const versions = figures.products[index]!.versions.map((version) => versionJson(figures, version));
-    versions.sort((a, b) => b.risk_score - a.risk_score || compareValues(a.version, b.version));
+    versions.sort((a, b) => b.risk_score - a.risk_score || compareSqlValues(a.version, b.version));
     return { product: productJson(figures, index), versions };
   }
 
@@ -111,18 +110,12 @@ export class SoftwareQueries {
     // Computed at the figures' version: nothing awaits between them and this.
     const installs = this.installs.getOrCompute(`${orgRowId}|${versionId}`, () => installOrder(figures, version));
     const page = Array.from(installs.subarray(paging.offset, paging.offset + paging.limit));
-    const ids = new Map(
-      this.db
-        .all<{ seq: number; id: string }>('SELECT x.seq, x.id FROM json_each(?) AS page JOIN remediation_targets x ON x.seq = page.value', [
-          JSON.stringify(page.map((target) => figures.targets.seq[target]!)),
-        ])
-        .map((row) => [row.seq, row.id]),
-    );
+    const ids = idsOfSeqs(this.db, 'remediation_targets', page.map((target) => figures.targets.seq[target]!));
     return {
       product: productJson(figures, product),
       version: versionJson(figures, version),
       installs: {
-        data: page.map((target) => installJson(figures, target, ids.get(figures.targets.seq[target]!)!)),
+        data: page.map((target, i) => installJson(figures, target, ids[i]!)),
         total: installs.length,
         limit: paging.limit,
         offset: paging.offset,
@@ -156,6 +149,6 @@ function installOrder(figures: ExposureFigures, version: number): Int32Array {
   const risk = (target: number) => targetExposure.sortValue(targets.exposure[target]!, 'risk_score')!;
   const name = (target: number) => endpointHostnames[targets.endpoint[target]!]?.sortName ?? null;
   return Int32Array.from(figures.versions[version]!.targets).sort(
-    (a, b) => risk(b) - risk(a) || compareValues(name(a), name(b)) || targets.seq[a]! - targets.seq[b]!,
+    (a, b) => risk(b) - risk(a) || compareSqlValues(name(a), name(b)) || targets.seq[a]! - targets.seq[b]!,
   );
 }

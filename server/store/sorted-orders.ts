@@ -6,6 +6,7 @@ import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
 import { type ShownInventory, checkStillShown } from './inventory-ids.js';
 import { sortInSlices } from './sort-in-slices.js';
+import { compareSqlValues } from './sql-value-order.js';
 import { TimeSlices } from './time-slices.js';
 
 /** Positions `start` to `end` (exclusive) of an ascending order, read forwards or backwards. */
@@ -42,17 +43,6 @@ export interface SortableList<C extends CollectionName = CollectionName> extends
  */
 export interface FigureSort {
   lookup: () => Promise<(seq: number) => SqlValue>;
-}
-
-/** SQLite's order of values: NULL, then numbers, then text by its UTF-8 bytes (code point order). */
-function compareSqlValues(a: SqlValue, b: SqlValue): number {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'number') return -1;
-  if (typeof b === 'number') return 1;
-  return String(a) < String(b) ? -1 : 1;
 }
 
 /** {@link compareSqlValues} for text with surrogate pairs, where UTF-16 order is not code point order. */
@@ -111,11 +101,7 @@ export class SortedOrders {
   }
 
   private idsOf(table: string, seqs: number[]): string[] {
-    if (seqs.length === 0) return [];
-    return this.db.column(
-      `SELECT x.id FROM json_each(?) AS page JOIN ${table} x ON x.seq = page.value ORDER BY page.key`,
-      [JSON.stringify(seqs)],
-    ) as string[];
+    return idsOfSeqs(this.db, table, seqs);
   }
 
   /** The seqs of the inventory's rows in id order, read along its (org_id, id) index a chunk at a time. */
@@ -263,6 +249,12 @@ export class SortedOrders {
       return order;
     });
   }
+}
+
+/** The ids of rows of `table` by their seq, in the order of `seqs`: one statement for a page of them. */
+export function idsOfSeqs(db: Database, table: string, seqs: readonly number[]): string[] {
+  if (seqs.length === 0) return [];
+  return db.column(`SELECT x.id FROM json_each(?) AS page JOIN ${table} x ON x.seq = page.value ORDER BY page.key`, [JSON.stringify(seqs)]) as string[];
 }
 
 /** The arrays one after the other. */

@@ -31,9 +31,6 @@ const softwareCsvColumns = Object.keys(softwareProductSchema.shape).flatMap((nam
   name === 'open_findings' ? spread(name, softwareProductSchema.shape.open_findings.shape) : [field(name)],
 );
 
-/** Products listed per page of the CSV export. */
-const exportPage = 100;
-
 /**
  * The software view and the remediation plan, under `/app/orgs/:slug`: remediation targets
  * grouped by vendor and product (`/software`), a product with its versions, a version with its
@@ -63,15 +60,10 @@ export function softwareRoutes(store: Store): express.Router {
     // limit and offset are validated as in the list, then ignored: the export is every page.
     const query = parseQuery(req, softwareListQuerySchema);
     const organization = organizationOf(res);
+    // Products are few (one per vendor and product): the export is the whole list, one answer of one version of the figures.
+    const { data } = await store.software.list(organization.rowId, { ...query, offset: 0, limit: Number.MAX_SAFE_INTEGER });
     let text = csvLine(softwareCsvColumns.map((column) => column.header));
-    // Products are few (one per vendor and product): the export is built whole, from one version of the figures.
-    const first = await store.software.list(organization.rowId, { ...query, offset: 0, limit: exportPage });
-    const version = store.version;
-    for (let offset = 0; offset < first.total; offset += exportPage) {
-      const page = offset === 0 ? first : await store.software.list(organization.rowId, { ...query, offset, limit: exportPage });
-      if (store.version !== version) throw new HttpError(503, 'The data changed during the export: export again.');
-      for (const product of page.data) text += csvLine(softwareCsvColumns.map((column) => column.value(product)));
-    }
+    for (const product of data) text += csvLine(softwareCsvColumns.map((column) => column.value(product)));
     res
       .status(200)
       .set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${organization.slug}-software.csv"` })
@@ -141,7 +133,6 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
         'The products, as CSV.',
       ),
       ...queryErrors(),
-      503: errorResponse('The data changed during the export.'),
     },
   });
   registerOrganizationOperation(registry, {
