@@ -28,6 +28,11 @@ export interface StoreOptions {
   readOnly?: boolean;
   /** Room for a bulk load about to add this many bytes (see {@link Store.reserve}). */
   reserveBytes?: number;
+  /**
+   * The time in milliseconds since the epoch, as deadlines, ages and exceptions' expiry read
+   * it; the wall clock unless a test fixes it.
+   */
+  clock?: () => number;
 }
 
 /** How {@link Store.write} treats a write. */
@@ -86,6 +91,7 @@ export class Store {
     private readonly db: Database,
     private readonly lock: DataDirectoryLock | undefined,
     readonly readOnly: boolean,
+    private readonly clock: () => number,
   ) {
     this.inventories = new Inventories(
       db,
@@ -109,18 +115,24 @@ export class Store {
   /** Opens (creating when needed) the store of a data directory, or an in-memory one. */
   static async open(options: StoreOptions = {}): Promise<Store> {
     const { dataDir, readOnly = false } = options;
-    if (!dataDir) return new Store(await Database.open(), undefined, false);
+    const clock = options.clock ?? Date.now;
+    if (!dataDir) return new Store(await Database.open(), undefined, false, clock);
     const lock = readOnly ? undefined : await lockDataDirectory(dataDir, options.command ?? process.argv.slice(1).join(' '));
     try {
       const file = dataDirectoryFiles(dataDir).database;
       // Only the lock holder writes: a temporary file left beside the database is from an earlier version's writer killed mid-persist.
       if (lock) removeStaleTemporaryFiles(file);
       if (readOnly && !fs.existsSync(file)) throw new Error(`No store in ${dataDir} yet: run "remediation-console serve" or "orgs create" first.`);
-      return new Store(await Database.open(file, { readOnly, reserveBytes: options.reserveBytes }), lock, readOnly);
+      return new Store(await Database.open(file, { readOnly, reserveBytes: options.reserveBytes }), lock, readOnly, clock);
     } catch (error) {
       lock?.release();
       throw error;
     }
+  }
+
+  /** The time now (ms since the epoch) by the store's clock (see {@link StoreOptions.clock}). */
+  now(): number {
+    return this.clock();
   }
 
   /** A number that changes whenever the store's data does. */
