@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { collectionBasics } from './collection-basics.js';
 import { listEnvelopeSchema } from './common.js';
+import { exceptedExposureShape, findingExceptionSchema } from './console/exceptions.js';
 import { exposureShape, exposureSortKinds } from './console/exposure.js';
 import { type CsvColumn, field, spread } from './csv-columns.js';
 import { endpointInputSchema, endpointSchema, operatingSystemSchema } from './endpoint.js';
@@ -105,6 +106,13 @@ function defineCollection<
   };
 }
 
+/** What the console adds to a finding: where it is, and the exception that leaves it out. */
+const findingConsoleFields = {
+  endpoint_hostname: z.string().nullable().meta({ description: "The endpoint's hostname; null when the replica does not hold it." }),
+  target_product: z.string().nullable().meta({ description: "The remediation target's product; null when absent." }),
+  target_version: z.string().nullable().meta({ description: "The remediation target's version; null when absent." }),
+  exception: findingExceptionSchema,
+};
 
 /** The collections, in the order of the specification. */
 export const collections = {
@@ -115,10 +123,10 @@ export const collections = {
     input: endpointInputSchema,
     filters: { osFamily: choiceFilter(filterableOsFamilies), hasAgent: booleanFilter },
     sortKeys: { hostname: 'text', os_family: 'value', os_version: 'value', updated_at: 'value', ...exposureSortKinds },
-    consoleFields: exposureShape,
+    consoleFields: { ...exposureShape, ...exceptedExposureShape },
     search: 'Hostname or IP address contains this text (case-insensitive).',
     // The operating system and the open findings are spread over `operating_system.*` and `open_findings.*` columns.
-    csvColumns: [...Object.keys(endpointSchema.shape), ...Object.keys(exposureShape)].flatMap((name) =>
+    csvColumns: [...Object.keys(endpointSchema.shape), ...Object.keys(exposureShape), ...Object.keys(exceptedExposureShape)].flatMap((name) =>
       name === 'operating_system'
         ? spread(name, operatingSystemSchema.shape)
         : name === 'open_findings'
@@ -172,12 +180,12 @@ export const collections = {
       endpoint_hostname: 'text',
       target_product: 'text',
     },
-    consoleFields: {
-      endpoint_hostname: z.string().nullable().meta({ description: "The endpoint's hostname; null when the replica does not hold it." }),
-      target_product: z.string().nullable().meta({ description: "The remediation target's product; null when absent." }),
-      target_version: z.string().nullable().meta({ description: "The remediation target's version; null when absent." }),
-    },
+    consoleFields: findingConsoleFields,
     search: "CVE id, title or the endpoint's hostname contains this text (case-insensitive).",
+    // The exception is spread over `exception.id`, `exception.reason` and `exception.expires_at` (empty when none).
+    csvColumns: [...Object.keys(vulnerabilityFindingSchema.shape), ...Object.keys(findingConsoleFields)].flatMap((name) =>
+      name === 'exception' ? spread(name, findingExceptionSchema.unwrap().shape) : [field(name)],
+    ),
   }),
 };
 

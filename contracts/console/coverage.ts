@@ -52,7 +52,10 @@ export const coverageGapsSchema = z
     candidates: countSchema,
     /** The active scopes the candidates were checked against. */
     activeScopes: countSchema,
+    /** The uncovered findings, less those active exceptions leave out: the ones listed. */
     counts: coverageCountsSchema,
+    /** The uncovered findings, those under an active exception included. */
+    countsBeforeExceptions: coverageCountsSchema,
     unevaluated: z.array(unevaluatedCriterionSchema.extend({ scopeId: uuidSchema })),
     findings: collections.findings.consoleList,
   })

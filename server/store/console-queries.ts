@@ -2,7 +2,8 @@ import type { CollectionName, ConsoleQuery } from '../../contracts/collections.j
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
-import { type ExposureFiguresCache, figureSortLookup } from './exposure-figures.js';
+import type { Exceptions } from './exceptions.js';
+import { ExceptedFindingsMoved, type ExposureFiguresCache, figureSortLookup } from './exposure-figures.js';
 import { searchedFindings, textCvesOf } from './finding-search.js';
 import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory } from './inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
@@ -54,6 +55,7 @@ export class ConsoleQueries {
     private readonly db: Database,
     private readonly totals: ListTotals,
     private readonly exposure: ExposureFiguresCache,
+    private readonly exceptions: Exceptions,
   ) {
     this.sortedOrders = new SortedOrders(db);
     this.searches = new DerivedCache(db.data, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
@@ -71,8 +73,8 @@ export class ConsoleQueries {
       try {
         return await this.listPage(list, collection, query);
       } catch (error) {
-        // A sync swapped the organization's inventory while this waited: read the new one.
-        if (!(error instanceof InventorySwapped)) throw error;
+        // A sync swapped the organization's inventory, or the excepted findings changed, while this waited: read anew.
+        if (!(error instanceof InventorySwapped || error instanceof ExceptedFindingsMoved)) throw error;
       }
     }
   }
@@ -107,8 +109,8 @@ export class ConsoleQueries {
           yield* this.sortedOrders.all({ ...sorted, collection }, query.sort, chunk);
           return;
         } catch (error) {
-          // A sync swapped the organization's inventory while this waited: read the new one.
-          if (!(error instanceof InventorySwapped)) throw error;
+          // A sync swapped the organization's inventory, or the excepted findings changed, while this waited: read anew.
+          if (!(error instanceof InventorySwapped || error instanceof ExceptedFindingsMoved)) throw error;
         }
       }
     }
@@ -138,15 +140,29 @@ export class ConsoleQueries {
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
     const direction = query.sort.descending ? 'DESC' : 'ASC';
     const key: string = query.sort.key;
-    const figures: FigureSort | undefined = (figureSort as readonly string[]).includes(key)
-      ? { lookup: async () => figureSortLookup(await this.exposure.of(orgRowId), collection, key) }
-      : undefined;
+    const figures = (figureSort as readonly string[]).includes(key) ? this.figureSort(orgRowId, collection, key) : undefined;
     if (q === undefined) return { ...shown, table, where, direction, figures };
     if (search) {
       search(where, q);
       return { ...shown, table, where, direction, figures };
     }
     return { ...shown, table, where, direction, figures, search: { key: q, rows: () => this.searchedFindings(shown, q) } };
+  }
+
+  /**
+   * A sort by figures: an endpoint's exposure leaves out the findings exceptions leave out, so
+   * its order is kept under their key; a finding's hostname or product depends on the data alone.
+   */
+  private figureSort(orgRowId: number, collection: CollectionName, key: string): FigureSort {
+    const exceptedKey = collection === 'endpoints' ? this.exceptions.keyOf(orgRowId) : '';
+    return {
+      key: exceptedKey,
+      lookup: async () => {
+        const figures = await this.exposure.of(orgRowId);
+        if (exceptedKey && figures.exceptedKey !== exceptedKey) throw new ExceptedFindingsMoved();
+        return figureSortLookup(figures, collection, key);
+      },
+    };
   }
 
   /** The findings a search names, ascending by seq, read in chunks once per version. */

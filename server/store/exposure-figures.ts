@@ -5,6 +5,7 @@ import { type TargetStatus, findingSeverities, findingStatuses, targetStatuses }
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
+import type { ExceptedFindingsSource } from './excepted-findings.js';
 import { ExposureTable } from './exposure-table.js';
 import { inventoryOf } from './inventory-ids.js';
 import { TimeSlices } from './time-slices.js';
@@ -47,28 +48,40 @@ export interface TargetFigures {
 }
 
 /**
- * What the open findings of one organization expose, per endpoint, per target, per product
- * and per version (a finding belongs to the product and version of its remediation target),
- * with the products and versions of its remediation targets.
+ * What the open findings add up to per endpoint, target, product and version, and the plan's
+ * input: the part of the figures that exceptions change (leaving their findings out).
  */
-export interface ExposureFigures {
-  /** Endpoint id → its index in {@link endpointExposure} (endpoints without findings have none). */
-  endpointIndex: Map<string, number>;
+export interface ExposureTallies {
   endpointExposure: ExposureTable;
   /** The targets' exposure, by the coverage columns' target keys (targets without findings have none). */
   targetExposure: ExposureTable;
+  productExposure: ExposureTable;
+  versionExposure: ExposureTable;
+  /** Per product, the open critical or KEV findings it closes and the endpoint keys they are on (see remediation-plan.ts). */
+  planInput: { closes: Float64Array; endpoints: Int32Array[]; withoutProduct: number; total: number };
+}
+
+/**
+ * What the open findings of one organization expose, per endpoint, per target, per product
+ * and per version (a finding belongs to the product and version of its remediation target),
+ * with the products and versions of its remediation targets. The tallies leave out the
+ * findings exceptions in force leave out; {@link ExposureFigures.beforeExceptions} counts them.
+ */
+export interface ExposureFigures extends ExposureTallies {
+  /** Endpoint id → its index in {@link endpointExposure} (endpoints without findings have none). */
+  endpointIndex: Map<string, number>;
   targets: TargetFigures;
   /** The endpoint ids that endpoints and targets name, each once, with the hostname of the ones the replica holds. */
   endpointIds: string[];
   endpointHostnames: ({ hostname: string; sortName: string } | undefined)[];
   products: ProductFigures[];
   productById: Map<string, number>;
-  productExposure: ExposureTable;
   versions: VersionFigures[];
   versionById: Map<string, number>;
-  versionExposure: ExposureTable;
-  /** Per product, the open critical or KEV findings it closes and the endpoint keys they are on (see remediation-plan.ts). */
-  planInput: { closes: Float64Array; endpoints: Int32Array[]; withoutProduct: number; total: number };
+  /** The tallies with every open finding counted, the excepted ones included. */
+  beforeExceptions: ExposureTallies;
+  /** The key of the excepted findings left out (excepted-findings.ts): what a value derived from the tallies is keyed by. */
+  exceptedKey: string;
   /** What the figure sort keys (collection-tables.ts, `figureSort`) compare, by a row's seq. */
   sortValues: {
     /** An endpoint's seq → its index in {@link ExposureFigures.endpointExposure}. */
@@ -147,32 +160,72 @@ export interface CoverageColumnSource {
   currentColumns(orgRowId: number): Promise<CoverageColumns>;
 }
 
+/** The figures of one version of the data, with every open finding counted: what exceptions leave as it is. */
+interface DataFigures extends Omit<ExposureFigures, keyof ExposureTallies | 'beforeExceptions' | 'exceptedKey'> {
+  tallies: ExposureTallies;
+  /** The version of each target kind of the columns; -1 for the kind of targets the replica does not hold. */
+  versionOfKind: Int32Array;
+}
+
+/**
+ * Thrown where a value computed from the figures of one set of excepted findings would be kept
+ * under the key of another (a write, or an exception that expired meanwhile): the caller asks again.
+ */
+export class ExceptedFindingsMoved extends Error {
+  constructor() {
+    super('The excepted findings changed while the figures were computed');
+  }
+}
+
 /**
  * The exposure figures of each organization, computed once per version of the data from the
  * findings' coverage columns (shared with coverage and the dashboard) and one pass over its
- * remediation targets and endpoints, all in slices that leave other requests answered.
+ * remediation targets and endpoints, all in slices that leave other requests answered. The
+ * findings exceptions leave out change only the tallies: once per set of excepted findings,
+ * they are summed again in one pass over the columns, the rest kept as the data's.
  */
 export class ExposureFiguresCache {
-  /** Figures by organization. Bound: 4 organizations (those of a million findings and 200,000 targets weigh tens of megabytes). */
-  private readonly figures: DerivedCache<ExposureFigures>;
+  /** The data's figures by organization. Bound: 4 organizations (those of a million findings and 200,000 targets weigh tens of megabytes). */
+  private readonly dataFigures: DerivedCache<DataFigures>;
+  /** The figures with exceptions applied, by organization and excepted findings. Bound: 4 (a few megabytes each). */
+  private readonly withExceptions: DerivedCache<ExposureFigures>;
 
   constructor(
     private readonly db: Database,
     private readonly coverage: CoverageColumnSource,
+    private readonly excepted: ExceptedFindingsSource,
   ) {
-    this.figures = new DerivedCache(db.data, { bound: { entries: 4 } });
+    this.dataFigures = new DerivedCache(db.data, { bound: { entries: 4 } });
+    this.withExceptions = new DerivedCache(db.data, { bound: { entries: 4 } });
   }
 
-  /** The figures of an organization at the data's current version. */
-  of(orgRowId: number): Promise<ExposureFigures> {
-    return this.figures.settled(String(orgRowId), async (checkpoint) => {
-      const columns = await this.coverage.currentColumns(orgRowId);
-      checkpoint();
-      return this.compute(inventoryOf(this.db, orgRowId), columns, new TimeSlices(checkpoint));
-    });
+  /** The figures of an organization at the data's current version, leaving out the findings its exceptions in force leave out. */
+  async of(orgRowId: number): Promise<ExposureFigures> {
+    for (;;) {
+      const version = this.db.data.version;
+      const excepted = await this.excepted(orgRowId);
+      const data = await this.dataFigures.settled(String(orgRowId), async (checkpoint) => {
+        const columns = await this.coverage.currentColumns(orgRowId);
+        checkpoint();
+        return this.compute(inventoryOf(this.db, orgRowId), columns, new TimeSlices(checkpoint));
+      });
+      // The excepted findings and the figures of one version: asked again after a write meanwhile.
+      if (this.db.data.version !== version) continue;
+      if (excepted.count === 0) return withTallies(data, data.tallies, excepted.key);
+      try {
+        return await this.withExceptions.settled(`${orgRowId}|${excepted.key}`, async (checkpoint) => {
+          // Started again after a write, this computation would sum another version's columns under this key.
+          if (this.db.data.version !== version) throw new ExceptedFindingsMoved();
+          const tallies = await tally(data.sortValues.columns, data, excepted.byColumn, new TimeSlices(checkpoint));
+          return withTallies(data, tallies, excepted.key);
+        });
+      } catch (error) {
+        if (!(error instanceof ExceptedFindingsMoved)) throw error;
+      }
+    }
   }
 
-  private async compute(inventoryId: number, columns: CoverageColumns, slices: TimeSlices): Promise<ExposureFigures> {
+  private async compute(inventoryId: number, columns: CoverageColumns, slices: TimeSlices): Promise<DataFigures> {
     const endpointIndex = new Map(columns.endpoints.id.map((id, index) => [id, index]));
     const endpointNumbers = new Map<string, number>();
     const endpointIds: string[] = [];
@@ -200,60 +253,24 @@ export class ExposureFiguresCache {
     const { products, productById, versions, versionByKey, targets } = await this.readTargets(inventoryId, slices, endpointNumber, targetKeys);
     const firstFindingSeq = columns.count ? columns.seq[0]! : 0;
     const findingBySeq = new Int32Array(columns.count ? columns.seq[columns.count - 1]! - firstFindingSeq + 1 : 0).fill(-1);
-
-    // The version of each target kind of the columns; -1 for the kind of targets the replica does not hold.
-    const { kinds } = columns;
-    const versionOfKind = kinds.type.map((type, kind) =>
-      type === null ? -1 : (versionByKey.get(JSON.stringify([kinds.vendor[kind]!, kinds.product[kind]!, kinds.version[kind]!])) ?? -1),
-    );
-    const endpointExposure = new ExposureTable(columns.endpoints.id.length);
-    const targetExposure = new ExposureTable(columns.targetIds.length);
-    const productExposure = new ExposureTable(products.length);
-    const versionExposure = new ExposureTable(versions.length);
-    const closes = new Float64Array(products.length);
-    const planEndpoints: Set<number>[] = products.map(() => new Set());
-    let withoutProduct = 0;
-    let total = 0;
     for (let i = 0; i < columns.count; i++) {
       if (i % findingsBetweenLooks === 0) await slices.pause();
       findingBySeq[columns.seq[i]! - firstFindingSeq] = i;
-      if (columns.status[i] !== open) continue;
-      const severity = columns.severity[i]!;
-      const kev = columns.kev[i] === 1;
-      const cvss = columns.cvss[i]!;
-      const endpoint = columns.endpoint[i]!;
-      if (endpoint >= 0) endpointExposure.add(endpoint, severity, kev, cvss);
-      const target = columns.target[i]!;
-      if (target >= 0) targetExposure.add(target, severity, kev, cvss);
-      const version = target >= 0 ? versionOfKind[columns.targetKind[target]!]! : -1;
-      const product = version >= 0 ? versions[version]!.product : -1;
-      if (version >= 0) {
-        versionExposure.add(version, severity, kev, cvss);
-        productExposure.add(product, severity, kev, cvss);
-      }
-      if (severity !== critical && !kev) continue;
-      total++;
-      if (product < 0) {
-        withoutProduct++;
-        continue;
-      }
-      closes[product]!++;
-      if (endpoint >= 0) planEndpoints[product]!.add(endpoint);
     }
-    return {
+    const { kinds } = columns;
+    const versionOfKind = Int32Array.from(kinds.type, (type, kind) =>
+      type === null ? -1 : (versionByKey.get(JSON.stringify([kinds.vendor[kind]!, kinds.product[kind]!, kinds.version[kind]!])) ?? -1),
+    );
+    const figures = {
       endpointIndex,
-      endpointExposure,
-      targetExposure,
       targets,
       endpointIds,
       endpointHostnames,
       products,
       productById,
-      productExposure,
       versions,
       versionById: new Map(versions.map((version, index) => [version.id, index])),
-      versionExposure,
-      planInput: { closes, endpoints: planEndpoints.map((set) => Int32Array.from(set)), withoutProduct, total },
+      versionOfKind,
       sortValues: {
         endpointBySeq,
         findingBySeq,
@@ -263,6 +280,7 @@ export class ExposureFiguresCache {
         kindSortProduct: kinds.product.map((product) => (product === null ? null : asciiLower(product))),
       },
     };
+    return { ...figures, tallies: await tally(columns, figures, undefined, slices) };
   }
 
   /**
@@ -330,4 +348,61 @@ export class ExposureFiguresCache {
       },
     };
   }
+}
+
+/** The figures of the data with the given tallies, those of every finding kept as the figures before exceptions. */
+function withTallies({ tallies: beforeExceptions, versionOfKind: _versionOfKind, ...data }: DataFigures, tallies: ExposureTallies, exceptedKey: string): ExposureFigures {
+  return { ...data, ...tallies, beforeExceptions, exceptedKey };
+}
+
+/**
+ * Sums the open findings of the columns into the tallies of their endpoints, targets, versions
+ * and products, and the plan's input, in slices; a finding `excepted` marks is left out.
+ */
+async function tally(
+  columns: CoverageColumns,
+  { versionOfKind, versions, products }: Pick<DataFigures, 'versionOfKind' | 'versions' | 'products'>,
+  excepted: Uint8Array | undefined,
+  slices: TimeSlices,
+): Promise<ExposureTallies> {
+  const endpointExposure = new ExposureTable(columns.endpoints.id.length);
+  const targetExposure = new ExposureTable(columns.targetIds.length);
+  const productExposure = new ExposureTable(products.length);
+  const versionExposure = new ExposureTable(versions.length);
+  const closes = new Float64Array(products.length);
+  const planEndpoints: Set<number>[] = products.map(() => new Set());
+  let withoutProduct = 0;
+  let total = 0;
+  for (let i = 0; i < columns.count; i++) {
+    if (i % findingsBetweenLooks === 0) await slices.pause();
+    if (columns.status[i] !== open || excepted?.[i] === 1) continue;
+    const severity = columns.severity[i]!;
+    const kev = columns.kev[i] === 1;
+    const cvss = columns.cvss[i]!;
+    const endpoint = columns.endpoint[i]!;
+    if (endpoint >= 0) endpointExposure.add(endpoint, severity, kev, cvss);
+    const target = columns.target[i]!;
+    if (target >= 0) targetExposure.add(target, severity, kev, cvss);
+    const version = target >= 0 ? versionOfKind[columns.targetKind[target]!]! : -1;
+    const product = version >= 0 ? versions[version]!.product : -1;
+    if (version >= 0) {
+      versionExposure.add(version, severity, kev, cvss);
+      productExposure.add(product, severity, kev, cvss);
+    }
+    if (severity !== critical && !kev) continue;
+    total++;
+    if (product < 0) {
+      withoutProduct++;
+      continue;
+    }
+    closes[product]!++;
+    if (endpoint >= 0) planEndpoints[product]!.add(endpoint);
+  }
+  return {
+    endpointExposure,
+    targetExposure,
+    productExposure,
+    versionExposure,
+    planInput: { closes, endpoints: planEndpoints.map((set) => Int32Array.from(set)), withoutProduct, total },
+  };
 }

@@ -189,4 +189,29 @@ export const migrations: readonly string[] = [
   CREATE INDEX findings_cve ON findings (cve_ref, org_id);
   CREATE INDEX findings_text ON findings (text_ref);
   `,
+  // Exceptions: local records of an organization (its row id, which a full sync keeps), never
+  // inventory rows. They name what they cover by /v1 ids (a CVE id, endpoint ids as a JSON
+  // array, a finding id), which syncs keep too. An exception's id is its key within its
+  // organization, so that one exported file imports into several organizations.
+  `
+  CREATE TABLE exceptions (
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    scope_kind TEXT NOT NULL CHECK (scope_kind IN ('cve', 'cve_on_endpoints', 'finding')),
+    cve_id TEXT,
+    endpoint_ids TEXT,
+    finding_id TEXT,
+    reason TEXT NOT NULL,
+    note TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    expires_ms INTEGER NOT NULL,
+    created_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_by TEXT,
+    updated_at TEXT,
+    revoked_by TEXT,
+    revoked_at TEXT,
+    PRIMARY KEY (org_id, id)
+  );
+  `,
 ];

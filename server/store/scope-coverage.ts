@@ -5,6 +5,7 @@ import { type CoverageColumns, loadCoverageColumns } from './coverage-columns.js
 import type { Database } from './database.js';
 import { inventoryOf } from './inventory-ids.js';
 import { DerivedCache } from './derived-cache.js';
+import type { ExceptedFindingsSource } from './excepted-findings.js';
 import { type StoredScopeFilters, scopeCondition } from './scope-conditions.js';
 import { TimeSlices } from './time-slices.js';
 
@@ -15,11 +16,12 @@ export interface ScopeCoverageRows {
   page: IdPage;
 }
 
-/** The coverage gaps of an organization. */
+/** The coverage gaps of an organization: the page and `counts` leave out the findings exceptions in force leave out. */
 export interface CoverageGapRows {
   candidates: number;
   activeScopes: number;
   counts: CoverageCounts;
+  countsBeforeExceptions: CoverageCounts;
   unevaluated: (UnevaluatedCriterion & { scopeId: string })[];
   page: IdPage;
 }
@@ -68,7 +70,10 @@ export class ScopeCoverage {
   /** The gaps of each organization. Bound: 16 organizations, as the columns they are found in. */
   private readonly gapSets: DerivedCache<GapSet>;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly excepted: ExceptedFindingsSource,
+  ) {
     this.columns = new DerivedCache(db.data, { bound: { entries: 16 } });
     this.sets = new DerivedCache(db.data, { bound: { weight: 24_000_000, weigh: (set) => set.length } });
     this.counts = new DerivedCache(db.data, { bound: { entries: 1_000 } });
@@ -113,16 +118,32 @@ export class ScopeCoverage {
     }
   }
 
-  /** Open critical, high or KEV findings that no active scope of the organization covers. */
+  /**
+   * Open critical, high or KEV findings that no active scope of the organization covers, and
+   * that no exception in force leaves out; the counts before exceptions beside.
+   */
   async gaps(orgRowId: number, paging: CoveragePaging): Promise<CoverageGapRows> {
     const key = `gaps|${orgRowId}`;
-    // Computed once, however many requests arrive meanwhile; started again after a write.
-    const { columns, gaps, ...summary } = await this.gapSets.settled(key, async (checkpoint) => {
-      const columns = await this.currentColumns(orgRowId);
-      checkpoint();
-      return this.computeGaps(inventoryOf(this.db, orgRowId), columns, checkpoint);
-    });
-    return { ...summary, counts: this.counts.getOrCompute(key, () => countsOf(columns, gaps)), page: this.page(columns, key, gaps, paging) };
+    for (;;) {
+      const version = this.db.data.version;
+      const excepted = await this.excepted(orgRowId);
+      // Computed once, however many requests arrive meanwhile; started again after a write.
+      const { columns, gaps, ...summary } = await this.gapSets.settled(key, async (checkpoint) => {
+        const columns = await this.currentColumns(orgRowId);
+        checkpoint();
+        return this.computeGaps(inventoryOf(this.db, orgRowId), columns, checkpoint);
+      });
+      // The excepted findings and the gaps of one version: asked again after a write meanwhile.
+      if (this.db.data.version !== version) continue;
+      const keptKey = excepted.count === 0 ? key : `${key}|excepted=${excepted.key}`;
+      const kept = excepted.count === 0 ? gaps : this.sets.getOrCompute(keptKey, () => select(gaps, (i) => excepted.byColumn[i] !== 1));
+      return {
+        ...summary,
+        counts: this.counts.getOrCompute(keptKey, () => countsOf(columns, kept)),
+        countsBeforeExceptions: this.counts.getOrCompute(key, () => countsOf(columns, gaps)),
+        page: this.page(columns, keptKey, kept, paging),
+      };
+    }
   }
 
   /**

@@ -55,9 +55,9 @@ function productSortValue(figures: ExposureFigures, index: number, key: Software
  * its names, so that any name, null included, has one.
  */
 export class SoftwareQueries {
-  /** A version's installs in their order (indexes into the figures' targets), by organization and version. Bound: 16 versions. */
+  /** A version's installs in their order (indexes into the figures' targets), by organization, excepted findings and version. Bound: 16 versions. */
   private readonly installs: DerivedCache<Int32Array>;
-  /** Plans by organization. Bound: 16. */
+  /** Plans by organization and excepted findings. Bound: 16. */
   private readonly plans: DerivedCache<RemediationPlan>;
 
   constructor(
@@ -108,7 +108,7 @@ export class SoftwareQueries {
     const version = figures.versionById.get(versionId);
     if (product === undefined || version === undefined || figures.versions[version]!.product !== product) return undefined;
     // Computed at the figures' version: nothing awaits between them and this.
-    const installs = this.installs.getOrCompute(`${orgRowId}|${versionId}`, () => installOrder(figures, version));
+    const installs = this.installs.getOrCompute(`${orgRowId}|${figures.exceptedKey}|${versionId}`, () => installOrder(figures, version));
     const page = Array.from(installs.subarray(paging.offset, paging.offset + paging.limit));
     const ids = idsOfSeqs(this.db, 'remediation_targets', page.map((target) => figures.targets.seq[target]!));
     return {
@@ -126,7 +126,7 @@ export class SoftwareQueries {
   /** The organization's remediation plan (remediation-plan.ts). */
   async plan(orgRowId: number): Promise<RemediationPlan> {
     const figures = await this.figures.of(orgRowId);
-    return this.plans.getOrCompute(String(orgRowId), () => remediationPlan(figures));
+    return this.plans.getOrCompute(`${orgRowId}|${figures.exceptedKey}`, () => remediationPlan(figures));
   }
 }
 

@@ -42,6 +42,12 @@ export interface SortableList<C extends CollectionName = CollectionName> extends
  * WebAssembly (an endpoint id per finding) would cost more than the sort.
  */
 export interface FigureSort {
+  /**
+   * What the figures depend on beside the data, which the order is kept under: the excepted
+   * findings' key for an endpoint's exposure (the lookup throws ExceptedFindingsMoved when its
+   * figures are of another); empty for the figures of the data alone.
+   */
+  key: string;
   lookup: () => Promise<(seq: number) => SqlValue>;
 }
 
@@ -164,7 +170,8 @@ export class SortedOrders {
 
   private order<C extends CollectionName>(list: SortableList<C>, key: SortKey<C>): Promise<Int32Array> {
     const { collection, table, where, search } = list;
-    return this.orders.settled(`${table}|${key}|${where.key}${search ? `|q=${search.key}` : ''}`, async (checkpoint) => {
+    const figuresKey = list.figures?.key ? `|figures=${list.figures.key}` : '';
+    return this.orders.settled(`${table}|${key}|${where.key}${search ? `|q=${search.key}` : ''}${figuresKey}`, async (checkpoint) => {
       // `where` reads the inventory the list was asked for: a computation started again after a
       // sync's swap must not read on in the one being collected.
       checkStillShown(this.db, list);

@@ -4,6 +4,7 @@ import { ApiKeyRecords } from './api-keys.js';
 import { ConsoleItems } from './console-items.js';
 import { ConsoleQueries } from './console-queries.js';
 import { DashboardAggregates } from './dashboard-aggregates.js';
+import { Exceptions } from './exceptions.js';
 import { ExposureFiguresCache } from './exposure-figures.js';
 import { dataDirectoryFiles } from './data-directory.js';
 import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
@@ -80,6 +81,12 @@ export class Store {
   readonly dashboards: DashboardAggregates;
   /** Scope coverage and coverage gaps, evaluated in memory per database version. */
   readonly coverage: ScopeCoverage;
+  /**
+   * The organizations' exceptions (accepted risks): their records, written inside
+   * {@link Store.write} with `recordsOnly`, and the findings those in force now leave out of the
+   * gaps and the risk figures (`exceptions.excepted`, an ExceptedFindingsSource).
+   */
+  readonly exceptions: Exceptions;
   /** What the store remembers of replicas' syncs; written inside {@link Store.write}. */
   readonly sync: SyncRecords;
   /** Inventory ids, staging and the background collection of inventories nobody points at. */
@@ -102,10 +109,12 @@ export class Store {
     this.apiKeys = new ApiKeyRecords(db);
     const totals = new ListTotals(db);
     this.inventory = new InventoryReads(db, totals);
-    this.coverage = new ScopeCoverage(db);
-    const exposure = new ExposureFiguresCache(db, this.coverage);
-    this.console = new ConsoleQueries(db, totals, exposure);
-    this.consoleItems = new ConsoleItems(db, exposure);
+    const excepted = (orgRowId: number) => this.exceptions.excepted(orgRowId);
+    this.coverage = new ScopeCoverage(db, excepted);
+    this.exceptions = new Exceptions(db, this.coverage, clock);
+    const exposure = new ExposureFiguresCache(db, this.coverage, excepted);
+    this.console = new ConsoleQueries(db, totals, exposure, this.exceptions);
+    this.consoleItems = new ConsoleItems(db, exposure, this.exceptions);
     this.software = new SoftwareQueries(db, exposure);
     this.dashboards = new DashboardAggregates(db, this.coverage);
     this.sync = new SyncRecords(db);

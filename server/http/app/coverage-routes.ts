@@ -76,7 +76,9 @@ export const coverageOperations: OpenApiRouteRegistrar = (registry) => {
     path: '/coverage-gaps',
     operationId: 'listCoverageGaps',
     summary: 'List the coverage gaps',
-    description: 'Open findings that are critical, high or known exploited and that no active scope covers: their counts and one page of them.',
+    description:
+      'Open findings that are critical, high or known exploited and that no active scope covers: their counts and one page of them. ' +
+      'Findings an active exception covers are left out of the page and of `counts`; `countsBeforeExceptions` counts them.',
     tag: 'Coverage',
     request: { query: coverageGapQuerySchema },
     responses: { 200: jsonResponse(coverageGapsSchema, 'The coverage gaps.'), ...queryErrors() },

@@ -23,15 +23,22 @@ export interface ConsoleTestServer {
   close(): Promise<void>;
 }
 
+/** How a console test server's store is opened, beside what it serves. */
+export interface ConsoleTestServerOptions {
+  sealer?: Sealer;
+  syncPolicy?: Partial<SyncPolicy>;
+  /** The store's clock (StoreOptions.clock); the wall clock by default. */
+  clock?: () => number;
+  /** A data directory for the store; in memory by default. */
+  dataDir?: string;
+}
+
 /**
  * Starts the server as the product does, /app included, with the given organizations; with a
  * sealer, also connecting replicas and syncing them (never in the background).
  */
-export async function startConsoleTestServer(
-  orgs: { slug: string; inventory: Inventory }[],
-  options: { sealer?: Sealer; syncPolicy?: Partial<SyncPolicy> } = {},
-): Promise<ConsoleTestServer> {
-  const store = await Store.open();
+export async function startConsoleTestServer(orgs: { slug: string; inventory: Inventory }[], options: ConsoleTestServerOptions = {}): Promise<ConsoleTestServer> {
+  const store = await Store.open({ clock: options.clock, dataDir: options.dataDir });
   const created = orgs.map(({ slug, inventory }) =>
     store.write((writes) => {
       const organization = store.organizations.insert({ slug, name: `Test ${slug}`, kind: 'local' });

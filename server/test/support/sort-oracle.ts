@@ -93,10 +93,11 @@ export function exposureOf(open: readonly { severity: string; is_kev: boolean; c
  * the inventory: an endpoint's exposure ({@link exposureOf}), a finding's hostname and target.
  */
 export function withConsoleFields(inventory: Inventory) {
-  const endpoints = inventory.endpoints.map((endpoint) => ({
-    ...endpoint,
-    ...exposureOf(inventory.findings.filter((f) => f.endpoint_id === endpoint.id && f.status === 'open')),
-  }));
+  const endpoints = inventory.endpoints.map((endpoint) => {
+    const exposure = exposureOf(inventory.findings.filter((f) => f.endpoint_id === endpoint.id && f.status === 'open'));
+    // No exception: nothing is left out.
+    return { ...endpoint, ...exposure, excepted_open_findings: 0, risk_score_before_exceptions: exposure.risk_score };
+  });
   const findings = inventory.findings.map((finding) => {
     const target = inventory.remediationTargets.find((t) => t.id === finding.remediation_target_id);
     return {
@@ -104,6 +105,7 @@ export function withConsoleFields(inventory: Inventory) {
       endpoint_hostname: inventory.endpoints.find((e) => e.id === finding.endpoint_id)?.hostname ?? null,
       target_product: target?.product ?? null,
       target_version: target?.version ?? null,
+      exception: null,
     };
   });
   return { endpoints, findings };
