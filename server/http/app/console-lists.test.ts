@@ -177,7 +177,15 @@ describe('CSV export', () => {
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="acme-vulnerability-findings.csv"');
     const [header, ...rows] = parseCsv(await response.text());
-    expect(header).toEqual([...Object.keys(inventory.findings[0]!), 'endpoint_hostname', 'target_product', 'target_version']);
+    expect(header).toEqual([
+      ...Object.keys(inventory.findings[0]!),
+      'endpoint_hostname',
+      'target_product',
+      'target_version',
+      'exception.id',
+      'exception.reason',
+      'exception.expires_at',
+    ]);
     const expected = [];
     for (let offset = 0; ; offset += 100) {
       const page = (await server.app(`/orgs/acme/vulnerability-findings?status=open&sort=-created_at&limit=100&offset=${offset}`)).body;
