@@ -88,6 +88,8 @@ export const createExceptionBodySchema = z
   .strictObject({ scope: exceptionScopeSchema, reason: reasonSchema, note: noteSchema.default(''), expires_at: expiresAtSchema })
   .meta({ id: 'CreateException' });
 export type CreateExceptionBody = z.output<typeof createExceptionBodySchema>;
+/** What a client sends to create one (the note may be left out). */
+export type CreateExceptionInput = z.input<typeof createExceptionBodySchema>;
 
 /** `PATCH /app/orgs/:slug/exceptions/:exceptionId` body: what an exception's editor may change (its scope stays). */
 export const updateExceptionBodySchema = z

@@ -19,6 +19,7 @@ export const consoleViews: readonly ConsoleView[] = [
   { section: 'software', label: 'Software' },
   { section: 'remediation-plan', label: 'Remediation plan' },
   { section: 'coverage-gaps', label: 'Coverage gaps' },
+  { section: 'exceptions', label: 'Exceptions' },
   { section: 'api-keys', label: 'API keys' },
   { section: 'agent-config', label: 'Agent configuration' },
   { section: 'organizations', label: 'Organizations' },

@@ -10,6 +10,7 @@ import './styles/layout.css';
 import './styles/table.css';
 import './styles/dashboard.css';
 import './styles/software.css';
+import './styles/exceptions.css';
 
 captureConsoleToken();
 

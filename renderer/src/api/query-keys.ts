@@ -31,4 +31,5 @@ export const queryKeys = {
   softwareInstallsPage: (slug: string, productId: string, versionId: string, offset: number) =>
     [...queryKeys.softwareVersion(slug, productId, versionId), 'installs', offset] as const,
   remediationPlan: (slug: string) => [...queryKeys.organization(slug), 'remediation-plan'] as const,
+  exceptions: (slug: string, state: string) => [...queryKeys.organization(slug), 'exceptions', state] as const,
 };

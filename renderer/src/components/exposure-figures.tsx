@@ -9,6 +9,8 @@ interface ExposureFiguresProps {
   exposure: Exposure;
   /** Figures shown before the exposure's, e.g. the versions and endpoints of a product. */
   leading?: [label: string, value: number][];
+  /** What active exceptions leave out of the exposure (an endpoint's): said beside the figures they change. */
+  exceptions?: { exceptedOpenFindings: number; riskScoreBefore: number };
 }
 
 /**
@@ -16,18 +18,19 @@ interface ExposureFiguresProps {
  * is made), the open findings (their total, then by severity: one figure, so that the figures
  * fit one row), the open KEV findings and the highest open CVSS.
  */
-export function ExposureFigures({ label, exposure, leading = [] }: ExposureFiguresProps) {
+export function ExposureFigures({ label, exposure, leading = [], exceptions }: ExposureFiguresProps) {
   const open = findingSeverities.reduce((sum, severity) => sum + exposure.open_findings[severity], 0);
+  const excepted = exceptions && exceptions.exceptedOpenFindings > 0 ? exceptions : undefined;
   return (
     <>
       <ul className="figures exposure-figures" aria-label={label}>
         {leading.map(([name, value]) => (
           <Figure key={name} name={name} value={formatCount(value)} />
         ))}
-        <Figure name="Risk score" value={formatCount(exposure.risk_score)} />
+        <Figure name="Risk score" value={formatCount(exposure.risk_score)} note={excepted && `${formatCount(excepted.riskScoreBefore)} before exceptions`} />
         <li className="figure figure--wide">
           <span className="figure__value">{formatCount(open)}</span>
-          <span className="figure__label">Open findings</span>
+          <span className="figure__label">Open findings{excepted ? `, ${formatCount(excepted.exceptedOpenFindings)} more excepted` : ''}</span>
           <span className="figure__label exposure-figures__severities">
             {findingSeverities.map((severity) => (
               <span key={severity} className={exposure.open_findings[severity] ? `count--${severity}` : undefined}>
@@ -44,11 +47,12 @@ export function ExposureFigures({ label, exposure, leading = [] }: ExposureFigur
   );
 }
 
-function Figure({ name, value }: { name: string; value: string }) {
+function Figure({ name, value, note }: { name: string; value: string; note?: string | undefined }) {
   return (
     <li className="figure">
       <span className="figure__value">{value}</span>
       <span className="figure__label">{name}</span>
+      {note ? <span className="figure__label">{note}</span> : null}
     </li>
   );
 }

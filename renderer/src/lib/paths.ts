@@ -26,4 +26,9 @@ export const paths = {
   softwareVersion: (slug: string, productId: string, versionId: string) =>
     `${orgPath(slug)}/software/${encodeURIComponent(productId)}/versions/${encodeURIComponent(versionId)}`,
   remediationPlan: (slug: string) => `${orgPath(slug)}/remediation-plan`,
+  /** The exceptions view, with its state filter and the exception to show (`selected`). */
+  exceptions: (slug: string, search: Record<string, string> = {}) => {
+    const text = new URLSearchParams(search).toString();
+    return `${orgPath(slug)}/exceptions${text ? `?${text}` : ''}`;
+  },
 };

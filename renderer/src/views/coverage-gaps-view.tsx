@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { Link, useNavigate } from 'react-router';
+import type { CoverageGaps } from '../../../contracts/console/coverage';
 import { coverageGapsPageQuery, coverageGapsQuery } from '../api/console-queries';
 import { CoverageFigures, UnevaluatedNotice } from '../components/coverage-summary';
 import { Loading, QueryError } from '../components/query-state';
@@ -29,10 +30,7 @@ export function CoverageGapsView({ slug }: { slug: string }) {
         <QueryError error={gaps.error} onRetry={() => void gaps.refetch()} />
       ) : (
         <>
-          <p>
-            {formatCount(gaps.data.counts.findings)} of {formatCount(gaps.data.candidates)} such findings are not covered by any of the{' '}
-            {formatCount(gaps.data.activeScopes)} active scopes.
-          </p>
+          <GapsSentence slug={slug} gaps={gaps.data} />
           <UnevaluatedNotice criteria={gaps.data.unevaluated} />
           <CoverageFigures counts={gaps.data.counts} label="Uncovered findings" />
           <VirtualTable
@@ -45,5 +43,23 @@ export function CoverageGapsView({ slug }: { slug: string }) {
         </>
       )}
     </section>
+  );
+}
+
+/** How many findings no active scope covers, and how many of them remain once active exceptions leave theirs out. */
+function GapsSentence({ slug, gaps }: { slug: string; gaps: CoverageGaps }) {
+  const { counts, countsBeforeExceptions } = gaps;
+  const excepted = countsBeforeExceptions.findings - counts.findings;
+  return (
+    <p>
+      {formatCount(countsBeforeExceptions.findings)} of {formatCount(gaps.candidates)} such findings are not covered by any of the {formatCount(gaps.activeScopes)}{' '}
+      active scopes
+      {excepted > 0 ? (
+        <>
+          , {formatCount(counts.findings)} after <Link to={paths.exceptions(slug, { state: 'active' })}>exceptions</Link> ({formatCount(excepted)} excepted, not listed)
+        </>
+      ) : null}
+      .
+    </p>
   );
 }

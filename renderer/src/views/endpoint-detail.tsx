@@ -10,7 +10,11 @@ export function EndpointDetail({ slug, id }: { slug: string; id: string }) {
     <DetailFrame slug={slug} collection="endpoints" id={id} title={(e) => e.hostname}>
       {(e) => (
         <>
-          <ExposureFigures label="Exposure of the endpoint" exposure={e} />
+          <ExposureFigures
+            label="Exposure of the endpoint"
+            exposure={e}
+            exceptions={{ exceptedOpenFindings: e.excepted_open_findings, riskScoreBefore: e.risk_score_before_exceptions }}
+          />
           <FieldList
             fields={[
               ['Id', <code key="id">{e.id}</code>],

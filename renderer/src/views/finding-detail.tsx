@@ -1,17 +1,23 @@
 import { Link } from 'react-router';
+import { AcceptFinding } from '../components/accept-finding';
 import { KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
 import { EndpointLink } from '../components/endpoint-link';
+import { ExceptionLink } from '../components/exception-mark';
 import { FieldList } from '../components/field-list';
 import { formatDateTime, nvdUrl } from '../lib/format';
 import { paths } from '../lib/paths';
 import { DetailFrame } from './detail-frame';
 
-/** A vulnerability finding, linked to its endpoint (by hostname), its target (by product and version) and the CVE at NVD. */
+/**
+ * A vulnerability finding, linked to its endpoint (by hostname), its target (by product and
+ * version), the CVE at NVD and the exception it is under, with the exceptions that accept it.
+ */
 export function FindingDetail({ slug, id }: { slug: string; id: string }) {
   return (
     <DetailFrame slug={slug} collection="findings" id={id} title={(f) => `${f.cve_id}: ${f.title}`}>
       {(f) => (
         <>
+          <AcceptFinding slug={slug} finding={f} />
           <FieldList
             fields={[
               ['Id', <code key="id">{f.id}</code>],
@@ -25,6 +31,7 @@ export function FindingDetail({ slug, id }: { slug: string; id: string }) {
               ['CVSS score', f.cvss_score],
               ['Known exploited', f.is_kev ? <KevBadge key="kev" isKev /> : 'No'],
               ['Status', <StatusBadge key="status" status={f.status} />],
+              ['Exception', f.exception ? <ExceptionLink key="exception" slug={slug} exception={f.exception} /> : 'None: counted in the gaps and the risk figures'],
               ['Endpoint', f.endpoint_id ? <EndpointLink key="endpoint" slug={slug} id={f.endpoint_id} hostname={f.endpoint_hostname} /> : null],
               [
                 'Remediation target',

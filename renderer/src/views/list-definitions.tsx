@@ -2,6 +2,7 @@ import type { CollectionName, Collections, ConsoleItem, FilterParameter, SortKey
 import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from '../../../contracts/enums';
 import { KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
 import { CutText } from '../components/cut-text';
+import { ExceptedBadge } from '../components/exception-mark';
 import type { FilterControl } from '../components/filter-bar';
 import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding';
 import type { Column } from '../components/virtual-table';
@@ -109,9 +110,19 @@ const findingWhat: FindingColumn[] = [
   { id: 'title', header: 'Title', width: 'minmax(8rem, 3fr)', cell: (f) => <CutText text={f.title} /> },
 ];
 
-/** Where a finding stands: open or remediated, and since when it is known. */
-const findingState: FindingColumn[] = [
-  { id: 'status', header: 'Status', width: '6.1rem', cell: (f) => <StatusBadge status={f.status} />, sortKey: 'status' },
+/** Where a finding stands: open or remediated (and excepted, when an active exception leaves it out), and since when it is known. */
+const findingState: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = [
+  {
+    id: 'status',
+    header: 'Status',
+    width: '9.4rem',
+    cell: (f) => (
+      <span className="status-cell">
+        <StatusBadge status={f.status} /> <ExceptedBadge exception={f.exception} />
+      </span>
+    ),
+    sortKey: 'status',
+  },
   { id: 'detected', header: 'Detected', width: '7rem', cell: (f) => formatDate(f.first_detected_at), sortKey: 'first_detected_at' },
 ];
 

@@ -13,6 +13,7 @@ import { ApiKeysView } from './api-keys-view';
 import { CoverageGapsView } from './coverage-gaps-view';
 import { DashboardView } from './dashboard-view';
 import { EndpointDetail } from './endpoint-detail';
+import { ExceptionsView } from './exceptions-view';
 import { FindingDetail } from './finding-detail';
 import { Layout } from './layout';
 import { ListView, firstListPages } from './list-view';
@@ -104,6 +105,7 @@ export const routes: RouteObject[] = [
       { path: 'software/:id/versions/:versionId', element: withParams((slug, id) => <SoftwareVersionRoute slug={slug} productId={id} />) },
       { path: 'remediation-plan', loader: prefetchPlan, element: withParams((slug) => <RemediationPlanView slug={slug} />) },
       { path: 'coverage-gaps', element: withParams((slug) => <CoverageGapsView slug={slug} />) },
+      { path: 'exceptions', element: withParams((slug) => <ExceptionsView slug={slug} />) },
       { path: 'api-keys', element: withParams((slug) => <ApiKeysView slug={slug} />) },
       { path: 'agent-config', element: withParams((slug) => <AgentConfigView slug={slug} />) },
       { path: 'organizations', element: withParams((slug) => <OrganizationsView slug={slug} />) },
