@@ -189,4 +189,18 @@ export const migrations: readonly string[] = [
   CREATE INDEX findings_cve ON findings (cve_ref, org_id);
   CREATE INDEX findings_text ON findings (text_ref);
   `,
+  // Remediation deadlines of an organization (remediation-deadlines.ts): a local record of the
+  // organization's row, kept across syncs; no row means the defaults. Days are NULL for none.
+  `
+  CREATE TABLE sla_policies (
+    org_id INTEGER PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
+    critical_days INTEGER,
+    high_days INTEGER,
+    medium_days INTEGER,
+    low_days INTEGER,
+    info_days INTEGER,
+    kev_days INTEGER,
+    updated_at TEXT NOT NULL
+  );
+  `,
 ];

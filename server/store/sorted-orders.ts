@@ -16,7 +16,11 @@ function slice(order: Int32Array, descending: boolean, start: number, end: numbe
   return seqs;
 }
 
-/** A free-text search of a list: its text, and the rows it names, ascending by seq, at the data's current version. */
+/**
+ * The rows a list is narrowed to where no SQL condition does it (a free-text search of findings,
+ * the overdue findings, or both): what names them, and the rows, ascending by seq, at the
+ * data's current version.
+ */
 export interface ListSearch {
   key: string;
   rows: () => Promise<Int32Array>;
@@ -42,6 +46,11 @@ export interface SortableList<C extends CollectionName = CollectionName> extends
  * WebAssembly (an endpoint id per finding) would cost more than the sort.
  */
 export interface FigureSort {
+  /**
+   * What else than the data the values depend on (a finding's due date: the organization's
+   * deadlines), which the order is kept under: records written without changing the data's version.
+   */
+  key?: string;
   lookup: () => Promise<(seq: number) => SqlValue>;
 }
 
@@ -164,7 +173,8 @@ export class SortedOrders {
 
   private order<C extends CollectionName>(list: SortableList<C>, key: SortKey<C>): Promise<Int32Array> {
     const { collection, table, where, search } = list;
-    return this.orders.settled(`${table}|${key}|${where.key}${search ? `|q=${search.key}` : ''}`, async (checkpoint) => {
+    const figuresKey = list.figures?.key === undefined ? '' : `|figures=${list.figures.key}`;
+    return this.orders.settled(`${table}|${key}${figuresKey}|${where.key}${search ? `|rows=${search.key}` : ''}`, async (checkpoint) => {
       // `where` reads the inventory the list was asked for: a computation started again after a
       // sync's swap must not read on in the one being collected.
       checkStillShown(this.db, list);

@@ -4,6 +4,8 @@ import { ApiKeyRecords } from './api-keys.js';
 import { ConsoleItems } from './console-items.js';
 import { ConsoleQueries } from './console-queries.js';
 import { DashboardAggregates } from './dashboard-aggregates.js';
+import { DeadlineFigures } from './deadline-figures.js';
+import { noExceptedFindings } from './excepted-findings.js';
 import { ExposureFiguresCache } from './exposure-figures.js';
 import { dataDirectoryFiles } from './data-directory.js';
 import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
@@ -78,6 +80,8 @@ export class Store {
   readonly software: SoftwareQueries;
   /** The dashboard's aggregates, counted over the coverage columns. */
   readonly dashboards: DashboardAggregates;
+  /** Remediation deadlines per organization, and what is overdue and how fast findings are remediated. */
+  readonly deadlines: DeadlineFigures;
   /** Scope coverage and coverage gaps, evaluated in memory per database version. */
   readonly coverage: ScopeCoverage;
   /** What the store remembers of replicas' syncs; written inside {@link Store.write}. */
@@ -104,8 +108,9 @@ export class Store {
     this.inventory = new InventoryReads(db, totals);
     this.coverage = new ScopeCoverage(db);
     const exposure = new ExposureFiguresCache(db, this.coverage);
-    this.console = new ConsoleQueries(db, totals, exposure);
-    this.consoleItems = new ConsoleItems(db, exposure);
+    this.deadlines = new DeadlineFigures(db, this.coverage, async () => noExceptedFindings, () => this.now());
+    this.console = new ConsoleQueries(db, totals, exposure, this.deadlines);
+    this.consoleItems = new ConsoleItems(db, exposure, this.deadlines);
     this.software = new SoftwareQueries(db, exposure);
     this.dashboards = new DashboardAggregates(db, this.coverage);
     this.sync = new SyncRecords(db);

@@ -177,7 +177,7 @@ describe('CSV export', () => {
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="acme-vulnerability-findings.csv"');
     const [header, ...rows] = parseCsv(await response.text());
-    expect(header).toEqual([...Object.keys(inventory.findings[0]!), 'endpoint_hostname', 'target_product', 'target_version']);
+    expect(header).toEqual([...Object.keys(inventory.findings[0]!), 'endpoint_hostname', 'target_product', 'target_version', 'age_days', 'due_at', 'overdue']);
     const expected = [];
     for (let offset = 0; ; offset += 100) {
       const page = (await server.app(`/orgs/acme/vulnerability-findings?status=open&sort=-created_at&limit=100&offset=${offset}`)).body;
@@ -185,8 +185,10 @@ describe('CSV export', () => {
       if (offset + 100 >= page.total) break;
     }
     expect(rows.map((row) => row[0])).toEqual(expected.map((f: any) => f.id));
-    const kevColumn = header!.indexOf('is_kev');
-    expect(rows.map((row) => row[kevColumn])).toEqual(expected.map((f: any) => String(f.is_kev)));
+    for (const column of ['is_kev', 'due_at', 'overdue']) {
+      const at = header!.indexOf(column);
+      expect(rows.map((row) => row[at]), column).toEqual(expected.map((f: any) => (f[column] === null ? '' : String(f[column]))));
+    }
   });
 
   it('spreads the operating system over columns and defuses formulas', async () => {

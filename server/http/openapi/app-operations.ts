@@ -23,6 +23,7 @@ export const appTags = {
   Inventory: "An organization's collections, as /v1 answers them, with the console's sort and free-text search.",
   Coverage: 'The dashboard, the coverage of a scope and the coverage gaps.',
   Software: 'Remediation targets grouped by product and version, with their exposure, and the remediation plan.',
+  Deadlines: "Days to remediate per severity, and how the organization's findings keep to them.",
   'API keys': "An organization's local API keys, for local tools.",
   Exports: 'Every item of a filtered list, as CSV.',
   'Agent configuration': 'Signed agent configuration files of any organization.',

@@ -25,13 +25,14 @@ export interface ConsoleTestServer {
 
 /**
  * Starts the server as the product does, /app included, with the given organizations; with a
- * sealer, also connecting replicas and syncing them (never in the background).
+ * sealer, also connecting replicas and syncing them (never in the background); with a clock,
+ * the store's (deadlines, ages) is that one.
  */
 export async function startConsoleTestServer(
   orgs: { slug: string; inventory: Inventory }[],
-  options: { sealer?: Sealer; syncPolicy?: Partial<SyncPolicy> } = {},
+  options: { sealer?: Sealer; syncPolicy?: Partial<SyncPolicy>; clock?: () => number } = {},
 ): Promise<ConsoleTestServer> {
-  const store = await Store.open();
+  const store = await Store.open({ clock: options.clock });
   const created = orgs.map(({ slug, inventory }) =>
     store.write((writes) => {
       const organization = store.organizations.insert({ slug, name: `Test ${slug}`, kind: 'local' });
