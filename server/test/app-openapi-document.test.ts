@@ -97,6 +97,9 @@ describe('the /app OpenAPI document', () => {
         'exportEndpointsCsv',
         'exportVulnerabilityFindingsCsv',
         'downloadConsoleAgentConfig',
+        'getSlaPolicy',
+        'updateSlaPolicy',
+        'getRemediationPerformance',
       ]),
     );
   });
