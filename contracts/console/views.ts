@@ -18,6 +18,7 @@ export const consoleViews: readonly ConsoleView[] = [
   ...Object.values(collectionBasics).map((collection) => ({ section: collection.path, label: collection.labels.title })),
   { section: 'software', label: 'Software' },
   { section: 'remediation-plan', label: 'Remediation plan' },
+  { section: 'remediation-performance', label: 'Remediation performance' },
   { section: 'coverage-gaps', label: 'Coverage gaps' },
   { section: 'api-keys', label: 'API keys' },
   { section: 'agent-config', label: 'Agent configuration' },

@@ -31,4 +31,6 @@ export const queryKeys = {
   softwareInstallsPage: (slug: string, productId: string, versionId: string, offset: number) =>
     [...queryKeys.softwareVersion(slug, productId, versionId), 'installs', offset] as const,
   remediationPlan: (slug: string) => [...queryKeys.organization(slug), 'remediation-plan'] as const,
+  slaPolicy: (slug: string) => [...queryKeys.organization(slug), 'sla-policy'] as const,
+  remediationPerformance: (slug: string) => [...queryKeys.organization(slug), 'remediation-performance'] as const,
 };

@@ -26,4 +26,5 @@ export const paths = {
   softwareVersion: (slug: string, productId: string, versionId: string) =>
     `${orgPath(slug)}/software/${encodeURIComponent(productId)}/versions/${encodeURIComponent(versionId)}`,
   remediationPlan: (slug: string) => `${orgPath(slug)}/remediation-plan`,
+  remediationPerformance: (slug: string) => `${orgPath(slug)}/remediation-performance`,
 };
