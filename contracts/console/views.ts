@@ -18,8 +18,9 @@ export const consoleViews: readonly ConsoleView[] = [
   ...Object.values(collectionBasics).map((collection) => ({ section: collection.path, label: collection.labels.title })),
   { section: 'software', label: 'Software' },
   { section: 'remediation-plan', label: 'Remediation plan' },
-  { section: 'remediation-performance', label: 'Remediation performance' },
   { section: 'coverage-gaps', label: 'Coverage gaps' },
+  // After the views with a shortcut of their own, whose shortcuts stay as they were.
+  { section: 'remediation-performance', label: 'Remediation performance' },
   { section: 'api-keys', label: 'API keys' },
   { section: 'agent-config', label: 'Agent configuration' },
   { section: 'organizations', label: 'Organizations' },

@@ -56,6 +56,7 @@ describe('appMenuTemplate', () => {
       ['view-software', 'Software', 'CmdOrCtrl+6'],
       ['view-remediation-plan', 'Remediation Plan', 'CmdOrCtrl+7'],
       ['view-coverage-gaps', 'Coverage Gaps', 'CmdOrCtrl+8'],
+      ['view-remediation-performance', 'Remediation Performance', undefined],
       ['view-api-keys', 'API Keys', undefined],
       ['view-agent-config', 'Agent Configuration', undefined],
       ['view-organizations', 'Organizations', 'CmdOrCtrl+9'],
