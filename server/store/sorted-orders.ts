@@ -141,6 +141,12 @@ export class SortedOrders {
     search: Int32Array | undefined,
     expression?: string,
   ): AsyncGenerator<{ seqs: number[]; values: SqlValue[] }> {
+    if (search && where.terms.length === 1 && !expression) {
+      // Only the inventory's condition, which the listed rows meet already (they are its rows),
+      // and no value to read: the rows are the list, with no statement per chunk.
+      for (let start = 0; start < search.length; start += rowsPerChunk) yield { seqs: Array.from(search.subarray(start, start + rowsPerChunk)), values: [] };
+      return;
+    }
     if (search) {
       // Driven by the listed rows (CROSS JOIN keeps them the outer loop), each found by its seq.
       const from = `FROM json_each(?) AS listed CROSS JOIN ${table} x ON x.seq = listed.value WHERE ${where.sql} ORDER BY x.seq`;
