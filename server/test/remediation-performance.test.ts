@@ -67,29 +67,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Every finding of an organization through /v1, a page of 100 at a time. */
-async function v1Findings(slug: string): Promise<Finding[]> {
-  const key = server.orgs.find((org) => org.organization.slug === slug)!.apiKey;
-  const findings: Finding[] = [];
-  for (let offset = 0; ; offset += 100) {
-    const response = await fetch(`${server.url}/v1/vulnerability-findings?limit=100&offset=${offset}`, { headers: { Authorization: `Bearer ${key}` } });
-    const page = (await response.json()) as { data: Finding[]; total: number };
-    findings.push(...page.data);
-    if (findings.length >= page.total) return findings;
-  }
-}
+/** Every finding of an organization through /v1. */
+const v1Findings = (slug: string): Promise<Finding[]> => server.v1All(slug, 'vulnerability-findings');
 
-/** Every item of a console list, a page of 100 at a time. */
-async function appAll(path: string): Promise<Finding[]> {
-  const items: Finding[] = [];
-  const joiner = path.includes('?') ? '&' : '?';
-  for (let offset = 0; ; offset += 100) {
-    const { status, body } = await server.app(`${path}${joiner}limit=100&offset=${offset}`);
-    expect(status, JSON.stringify(body)).toBe(200);
-    items.push(...body.data);
-    if (items.length >= body.total) return items;
-  }
-}
+/** Every item of a console list. */
+const appAll = (path: string): Promise<Finding[]> => server.appAll(path);
 
 // The oracle: the rules of the README, computed here from /v1's findings.
 const deadline = (f: Finding, policy: Policy) => {

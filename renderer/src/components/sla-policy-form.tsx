@@ -62,7 +62,7 @@ function PolicyFields({ saved, update }: { saved: SlaPolicyAnswer; update: Retur
   const isDefault = slaPolicyKeys.every((key) => saved[key] === defaultSlaPolicy[key]);
 
   return (
-    <form className="sla-form" noValidate onSubmit={submit} aria-labelledby={`${id}-title`}>
+    <form className="form-card sla-form" noValidate onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Deadlines</h2>
       <p className="hint">
         Days to remediate a finding, counted from its first detection; empty for no deadline.{' '}
@@ -72,7 +72,7 @@ function PolicyFields({ saved, update }: { saved: SlaPolicyAnswer; update: Retur
         {slaPolicyKeys.map((key) => {
           const error = errors[key];
           return (
-            <div className="sla-form__field" key={key}>
+            <div className="form-card__field" key={key}>
               <label htmlFor={`${id}-${key}`}>{labels[key]}</label>
               <span className="sla-form__input">
                 <input

@@ -77,6 +77,9 @@ function Summary({ slug, performance }: { slug: string; performance: Remediation
   );
 }
 
+/** The columns of the table by severity after the severity, in order. */
+const severityFigures = ['Deadline', 'Open', 'Overdue', 'Median age', 'Remediated', 'In time', 'Median time to remediate', 'Mean time to remediate'];
+
 /** Per severity: the deadline, what is open and late, and how remediation kept to it. */
 function SeverityTable({ slug, performance }: { slug: string; performance: RemediationPerformance }) {
   const kev = performance.policy.kev;
@@ -87,30 +90,11 @@ function SeverityTable({ slug, performance }: { slug: string; performance: Remed
         <thead>
           <tr>
             <th scope="col">Severity</th>
-            <th scope="col" className="num">
-              Deadline
-            </th>
-            <th scope="col" className="num">
-              Open
-            </th>
-            <th scope="col" className="num">
-              Overdue
-            </th>
-            <th scope="col" className="num">
-              Median age
-            </th>
-            <th scope="col" className="num">
-              Remediated
-            </th>
-            <th scope="col" className="num">
-              In time
-            </th>
-            <th scope="col" className="num">
-              Median time to remediate
-            </th>
-            <th scope="col" className="num">
-              Mean time to remediate
-            </th>
+            {severityFigures.map((header) => (
+              <th key={header} scope="col" className="num">
+                {header}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>

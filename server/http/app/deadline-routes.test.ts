@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SyncStatus } from '../../../contracts/console/sync.js';
 import { keyFileSealer } from '../../secrets/key-file-sealer.js';
 import { type ConsoleTestServer, startConsoleTestServer } from '../../test/support/console-test-server.js';
 import { type FakeRemote, startFakeRemote } from '../../test/support/fake-remote.js';
@@ -23,7 +22,7 @@ beforeAll(async () => {
   remote = await startFakeRemote({ inventory: sampleInventory() });
   server = await startConsoleTestServer([], { sealer: keyFileSealer(path.join(sealerDir, 'sealing.key')), syncPolicy: fastPolicy, clock: () => nowMs });
   expect((await server.app('/organizations', { method: 'POST', body: { slug: 'replica', remoteUrl: remote.url, apiKey: remote.apiKey } })).status).toBe(201);
-  await syncEnded();
+  await server.syncEnded('replica');
 });
 afterAll(async () => {
   await server.close();
@@ -31,24 +30,8 @@ afterAll(async () => {
   fs.rmSync(sealerDir, { recursive: true, force: true });
 });
 
-/** Polls the replica's sync status until no sync runs. */
-async function syncEnded(): Promise<SyncStatus> {
-  for (;;) {
-    const status = (await server.app('/orgs/replica/sync')).body as SyncStatus;
-    if (!status.running) return status;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** The ids of the replica's overdue findings, as the console lists them, every page. */
-async function overdueIds(): Promise<string[]> {
-  const ids: string[] = [];
-  for (;;) {
-    const { body } = await server.app(`/orgs/replica/vulnerability-findings?overdue=true&limit=100&offset=${ids.length}`);
-    ids.push(...(body.data as { id: string }[]).map((f) => f.id));
-    if (ids.length >= body.total) return ids;
-  }
-}
+/** The ids of the replica's overdue findings, as the console lists them. */
+const overdueIds = async () => (await server.appAll('/orgs/replica/vulnerability-findings?overdue=true')).map((f: { id: string }) => f.id);
 
 describe("a replica's deadlines", () => {
   it('are kept across a full sync, and the new data is judged by them', async () => {
@@ -60,7 +43,7 @@ describe("a replica's deadlines", () => {
     const remediated = remote.options.inventory.findings.find((f) => f.id === before[0])!;
     Object.assign(remediated, { status: 'remediated', remediated_at: new Date(nowMs - 3_600_000).toISOString(), updated_at: new Date(nowMs).toISOString() });
     expect((await server.app('/orgs/replica/sync?full=true', { method: 'POST' })).status).toBe(202);
-    expect((await syncEnded()).state).toMatchObject({ lastSuccessMode: 'full', lastError: null });
+    expect((await server.syncEnded('replica')).state).toMatchObject({ lastSuccessMode: 'full', lastError: null });
 
     expect((await server.app('/orgs/replica/sla-policy')).body).toEqual({ ...policy, updated_at: new Date(nowMs).toISOString() });
     const performance = (await server.app('/orgs/replica/remediation-performance')).body;
