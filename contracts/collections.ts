@@ -10,23 +10,26 @@
  */
 import { z } from 'zod';
 import { collectionBasics } from './collection-basics.js';
-import { listEnvelopeSchema } from './common.js';
+import { dateTimeSchema, listEnvelopeSchema } from './common.js';
 import { exceptedExposureShape, findingExceptionSchema } from './console/exceptions.js';
 import { exposureShape, exposureSortKinds } from './console/exposure.js';
 import { type CsvColumn, field, spread } from './csv-columns.js';
 import { endpointInputSchema, endpointSchema, operatingSystemSchema } from './endpoint.js';
 import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from './enums.js';
 import {
+  type ConsoleFilter,
   type Filter,
   type SortKind,
   booleanFilter,
   choiceFilter,
   cveFilter,
+  flagFilter,
   pagingShape,
   sortSchema,
   textSchema,
   uuidFilter,
 } from './list-queries.js';
+import { deadlineExplanation } from './remediation-deadlines.js';
 import { remediationTargetInputSchema, remediationTargetSchema } from './remediation-target.js';
 import { scopeInputSchema, scopeSchema } from './scope.js';
 import { vulnerabilityFindingInputSchema, vulnerabilityFindingSchema } from './vulnerability-finding.js';
@@ -37,6 +40,7 @@ interface CollectionFacts<
   Filters extends Record<string, Filter>,
   SortKeys extends Record<string, SortKind>,
   ConsoleFields extends z.ZodRawShape,
+  ConsoleFilters extends Record<string, ConsoleFilter>,
 > {
   /** The path segment of the collection under /v1 and /app/orgs/:slug. */
   path: string;
@@ -56,6 +60,8 @@ interface CollectionFacts<
   input: z.ZodType<z.output<Item>, unknown>;
   /** The filters of the list, by query parameter: the camelCase of the field they filter. */
   filters: Filters;
+  /** Filters of the console's list only (never of /v1), by query parameter: `overdue=true`. */
+  consoleFilters: ConsoleFilters;
   /** The console's sort keys besides `created_at`, with how each compares. */
   sortKeys: SortKeys;
   /**
@@ -69,18 +75,22 @@ interface CollectionFacts<
   csvColumns?: CsvColumn[];
 }
 
-type FilterShape<F extends Record<string, Filter>> = { [P in keyof F]: F[P]['schema'] };
+type FilterShape<F extends Record<string, Filter | ConsoleFilter>> = { [P in keyof F]: F[P]['schema'] };
+
+/** The query schemas of filters, by parameter. */
+const filterShapeOf = <F extends Record<string, Filter | ConsoleFilter>>(filters: F) =>
+  Object.fromEntries(Object.entries(filters).map(([param, filter]) => [param, filter.schema])) as FilterShape<F>;
 
 function defineCollection<
   const Item extends z.ZodObject,
   const Filters extends Record<string, Filter>,
   const SortKeys extends Record<string, SortKind>,
   const ConsoleFields extends z.ZodRawShape,
->(facts: CollectionFacts<Item, Filters, SortKeys, ConsoleFields>) {
-  const filterShape = Object.fromEntries(Object.entries(facts.filters).map(([param, filter]) => [param, filter.schema])) as FilterShape<Filters>;
-  const v1Query = z.object({ ...pagingShape, ...filterShape });
+  const ConsoleFilters extends Record<string, ConsoleFilter>,
+>(facts: CollectionFacts<Item, Filters, SortKeys, ConsoleFields, ConsoleFilters>) {
+  const v1Query = z.object({ ...pagingShape, ...filterShapeOf(facts.filters) });
   const sortKeys = [...(Object.keys(facts.sortKeys) as (keyof SortKeys & string)[]), 'created_at' as const];
-  const consoleQuery = v1Query.extend({ sort: sortSchema(sortKeys), q: textSchema.meta({ description: facts.search }) });
+  const consoleQuery = v1Query.extend({ ...filterShapeOf(facts.consoleFilters), sort: sortSchema(sortKeys), q: textSchema.meta({ description: facts.search }) });
   const resourceId = facts.labels.resource.replace(/ (\w)/g, (_, letter: string) => letter.toUpperCase());
   // Typed by the entry's shapes: `extend` on an object schema of a generic shape loses its fields' types.
   const consoleItem = facts.item.extend(facts.consoleFields).meta({ id: `Console${resourceId}` }) as unknown as z.ZodObject<Item['shape'] & ConsoleFields>;
@@ -90,7 +100,7 @@ function defineCollection<
     sortKinds: facts.sortKeys,
     /** The query of the /v1 list: paging, `updatedSince` and the filters. */
     v1Query,
-    /** The query of the console's list: the /v1 query with `sort` and `q`. */
+    /** The query of the console's list: the /v1 query with the console's filters, `sort` and `q`. */
     consoleQuery,
     /** The path of the /v1 list: `/v1/<path>`. */
     v1Path: `/v1/${facts.path}`,
@@ -106,11 +116,22 @@ function defineCollection<
   };
 }
 
-/** What the console adds to a finding: where it is, and the exception that leaves it out. */
+/** What the console adds to a finding: where it is, how long it has been open and when it is due, and the exception that leaves it out. */
 const findingConsoleFields = {
   endpoint_hostname: z.string().nullable().meta({ description: "The endpoint's hostname; null when the replica does not hold it." }),
   target_product: z.string().nullable().meta({ description: "The remediation target's product; null when absent." }),
   target_version: z.string().nullable().meta({ description: "The remediation target's version; null when absent." }),
+  age_days: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .meta({
+      description:
+        'Whole days the finding has been open: from first detection until now when open, until remediated_at when remediated (null when that is unknown).',
+    }),
+  due_at: dateTimeSchema.nullable().meta({ description: `${deadlineExplanation} Null without a deadline.` }),
+  overdue: z.boolean().meta({ description: 'Open past its due date and not under an exception.' }),
   exception: findingExceptionSchema,
 };
 
@@ -122,6 +143,7 @@ export const collections = {
     item: endpointSchema,
     input: endpointInputSchema,
     filters: { osFamily: choiceFilter(filterableOsFamilies), hasAgent: booleanFilter },
+    consoleFilters: {},
     sortKeys: { hostname: 'text', os_family: 'value', os_version: 'value', updated_at: 'value', ...exposureSortKinds },
     consoleFields: { ...exposureShape, ...exceptedExposureShape },
     search: 'Hostname or IP address contains this text (case-insensitive).',
@@ -140,6 +162,7 @@ export const collections = {
     item: remediationTargetSchema,
     input: remediationTargetInputSchema,
     filters: { endpointId: uuidFilter, targetType: choiceFilter(targetTypes), status: choiceFilter(targetStatuses) },
+    consoleFilters: {},
     sortKeys: { vendor: 'text', product: 'text', version: 'value', highest_cvss_score: 'value', status: 'value' },
     consoleFields: {},
     search: 'Product, vendor or package name contains this text (case-insensitive).',
@@ -154,6 +177,7 @@ export const collections = {
     item: scopeSchema,
     input: scopeInputSchema,
     filters: { status: choiceFilter(scopeStatuses) },
+    consoleFilters: {},
     sortKeys: { name: 'text', status: 'value' },
     consoleFields: {},
     search: 'Name contains this text (case-insensitive).',
@@ -171,6 +195,9 @@ export const collections = {
       isKev: booleanFilter,
       cveId: cveFilter,
     },
+    consoleFilters: {
+      overdue: { ...flagFilter, schema: flagFilter.schema.meta({ description: 'Only the overdue findings: open past their due date, not under an exception.' }) },
+    },
     sortKeys: {
       severity: 'value',
       cvss_score: 'value',
@@ -179,6 +206,7 @@ export const collections = {
       first_detected_at: 'value',
       endpoint_hostname: 'text',
       target_product: 'text',
+      due_at: 'value',
     },
     consoleFields: findingConsoleFields,
     search: "CVE id, title or the endpoint's hostname contains this text (case-insensitive).",
@@ -207,6 +235,8 @@ export type ConsoleQuery<C extends CollectionName> = z.output<Collections[C]['co
 export type SortKey<C extends CollectionName> = Collections[C]['sortKeys'][number];
 /** A filter parameter of a collection. */
 export type FilterParameter<C extends CollectionName> = keyof Collections[C]['filters'] & string;
+/** A parameter of a filter of a collection's console list only. */
+export type ConsoleFilterParameter<C extends CollectionName> = keyof Collections[C]['consoleFilters'] & string;
 /** The collection served under a path segment, if any. */
 export function collectionAtPath(path: string): CollectionName | undefined {
   return collectionNames.find((name) => collections[name].path === path);

@@ -93,6 +93,25 @@ export const cveFilter = {
 } as const satisfies Filter;
 
 /**
+ * A filter of the console's lists only, never of /v1: a flag (`overdue=true`), given or absent.
+ * The store resolves each to the set of rows it keeps (console-queries.ts), not to SQL.
+ */
+export interface ConsoleFilter<S extends z.ZodType = z.ZodType> {
+  kind: 'flag';
+  schema: S;
+}
+
+/** A console filter given as `true`, or absent. */
+export const flagFilter = {
+  kind: 'flag',
+  schema: z
+    .enum(['true'], { error: 'must be true' })
+    .transform(() => true as const)
+    .optional()
+    .meta({ type: 'boolean', enum: [true] }),
+} as const satisfies ConsoleFilter;
+
+/**
  * How a sort key compares: `text` without case (names), `value` as the column holds it. NULLs
  * come first ascending (SQLite's rule), hence last descending; ties are broken by id.
  */

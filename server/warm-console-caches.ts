@@ -5,8 +5,9 @@ import type { SyncScheduler } from './sync/sync-scheduler.js';
 const settleMs = 2_000;
 
 /**
- * Reads every organization's coverage columns, dashboard and exposure figures (the endpoints'
- * risk, the software view, the remediation plan) while nobody asks for them: a
+ * Reads every organization's coverage columns, dashboard, exposure figures (the endpoints'
+ * risk, the software view, the remediation plan) and findings' timeline (deadlines, remediation
+ * performance) while nobody asks for them: a
  * little after the server starts, and after each sync of a replica. Reading a million findings
  * takes seconds (in chunks that leave other requests answered); done ahead, the dashboard and
  * the coverage views open at once. Returns a function that stops it.
@@ -23,6 +24,7 @@ export function warmConsoleCaches(store: Store, scheduler: SyncScheduler): () =>
         try {
           await store.dashboards.dashboard(organization.rowId);
           await store.software.plan(organization.rowId);
+          await store.deadlines.performance(organization.rowId);
         } catch {
           // A request that asks later computes it, and reports what fails.
         }

@@ -20,6 +20,8 @@ export const consoleViews: readonly ConsoleView[] = [
   { section: 'remediation-plan', label: 'Remediation plan' },
   { section: 'coverage-gaps', label: 'Coverage gaps' },
   { section: 'exceptions', label: 'Exceptions' },
+  // After the views with a shortcut of their own, whose shortcuts stay as they were.
+  { section: 'remediation-performance', label: 'Remediation performance' },
   { section: 'api-keys', label: 'API keys' },
   { section: 'agent-config', label: 'Agent configuration' },
   { section: 'organizations', label: 'Organizations' },

@@ -2,6 +2,7 @@
  * Generated vulnerability findings: scanner reports of the CVEs of each target, consistent with the
  * target (same endpoint, a CVE of its associated_cves) and with the CVE (text, score, KEV status).
  */
+import { deadlineDays as deadlineDaysOf, defaultSlaPolicy } from '../../contracts/remediation-deadlines.js';
 import type { RemediationTarget } from '../../contracts/remediation-target.js';
 import type { VulnerabilityFinding } from '../../contracts/vulnerability-finding.js';
 import { allocate } from './allocate.js';
@@ -24,6 +25,25 @@ const LATEST_DETECTION_MS = referenceMs - HOUR_MS;
  * reports a CVE that applies to its target, with the catalogue's facts.
  */
 const KEV_DRAW_WEIGHT = 0.125;
+
+/**
+ * How long a finding takes to be remediated, from a uniform draw `u`: its deadline under the
+ * default policy (remediation-deadlines.ts; 180 days without one) times 0.1 to 3, skewed
+ * short, so that about 55 % are remediated in time and the rest late, a few very late.
+ */
+function remediationDelayMs(vulnerability: Vulnerability, u: number): number {
+  const deadlineDays = deadlineDaysOf(defaultSlaPolicy, vulnerability.severity, vulnerability.kev) ?? 180;
+  return deadlineDays * (0.1 + 2.9 * u * u) * DAY_MS;
+}
+
+/**
+ * How long ago an open finding was first detected at most (a target found later bounds it),
+ * from a uniform draw `u`: up to two years, skewed to weeks (median three months), so that some
+ * are within their deadline and some past it, and the backlog has a past.
+ */
+function openAgeMs(u: number): number {
+  return 730 * DAY_MS * u ** 3;
+}
 
 function drawWeight(vulnerability: Vulnerability): number {
   return vulnerability.kev ? KEV_DRAW_WEIGHT : 1;
@@ -54,6 +74,7 @@ export function generateFindings(
   targets: TargetsContext,
   total: number,
   random: Random,
+  times: Random,
 ): VulnerabilityFinding[] {
   const n = targets.targets.length;
   const weights = new Float64Array(n);
@@ -161,14 +182,25 @@ export function generateFindings(
       }
       const last = occurrence === occurrences - 1;
 
+      // Remediated after a time drawn around its deadline (never after its target was resolved;
+      // an earlier occurrence before the next one was detected), from the times' own stream so
+      // that the findings' other draws, their ids and statuses, are what they were before.
+      let remediatedMs = Number.NaN;
+      if (!last || resolved || random.chance(0.08)) {
+        const atResolution = last && resolved && resolvedMs > firstMs + HOUR_MS;
+        const delayMs = remediationDelayMs(vulnerability, atResolution ? times.float() : random.float());
+        const latestMs = !last ? windowEndMs - HOUR_MS : atResolution ? resolvedMs : LATEST_DETECTION_MS;
+        remediatedMs =
+          firstMs + HOUR_MS + delayMs <= latestMs ? firstMs + HOUR_MS + delayMs : firstMs + HOUR_MS + times.float() * Math.max(0, latestMs - firstMs - HOUR_MS);
+      } else {
+        // Open: found by a scan some time ago (a new plugin, a package installed again).
+        firstMs = Math.min(Math.max(firstMs, referenceMs - openAgeMs(times.float())), LATEST_DETECTION_MS);
+        firstDetected = iso(firstMs);
+      }
       let remediatedAt: string | null = null;
       let updatedAt: string;
-      if (!last || resolved || random.chance(0.08)) {
-        const remediatedMs =
-          last && resolved && resolvedMs > firstMs + HOUR_MS
-            ? resolvedMs
-            : firstMs + HOUR_MS + random.float() * Math.max(0, windowEndMs - firstMs - 2 * HOUR_MS);
-        remediatedAt = iso(Math.min(remediatedMs, referenceMs));
+      if (!Number.isNaN(remediatedMs)) {
+        remediatedAt = iso(remediatedMs);
         updatedAt = remediatedAt;
       } else {
         updatedAt = (lastScanMs[s] as number) >= firstMs ? (lastScan[s] as string) : firstDetected;

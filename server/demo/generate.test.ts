@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { endpointSchema } from '../../contracts/endpoint.js';
 import { datasetSizes, type Inventory } from '../../contracts/inventory.js';
+import { deadlineDays, defaultSlaPolicy } from '../../contracts/remediation-deadlines.js';
 import { remediationTargetSchema } from '../../contracts/remediation-target.js';
 import { scopeSchema } from '../../contracts/scope.js';
 import { vulnerabilityFindingSchema } from '../../contracts/vulnerability-finding.js';
@@ -249,6 +250,37 @@ describe.each(seeds)('the demo dataset of seed %i', (seed) => {
     ];
     const wrong = all.filter((at) => !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(at) || Date.parse(at) > demoReferenceMs);
     expect(wrong).toEqual([]);
+  });
+
+  it('is dated from a later day by moving every timestamp by the whole days between, and from an earlier one not at all', () => {
+    const days = 177;
+    const dated = generateInventory('demo', seed, { dayMs: demoReferenceMs + days * 86_400_000 + 13 * 3_600_000 });
+    const moved = (at: string | null) => (at === null ? null : new Date(Date.parse(at) + days * 86_400_000).toISOString());
+    const times = <T extends { created_at: string; updated_at: string }>(record: T) => ({ ...record, created_at: moved(record.created_at), updated_at: moved(record.updated_at) });
+    expect(dated).toEqual({
+      endpoints: inventory.endpoints.map(times),
+      remediationTargets: inventory.remediationTargets.map(times),
+      scopes: inventory.scopes.map(times),
+      findings: inventory.findings.map((f) => ({ ...times(f), first_detected_at: moved(f.first_detected_at), remediated_at: moved(f.remediated_at) })),
+    });
+    expect(generateInventory('demo', seed, { dayMs: demoReferenceMs - 86_400_000 })).toEqual(inventory);
+  });
+
+  it('remediates findings around their deadlines, and leaves some open findings past theirs and some not', () => {
+    const share = (part: number, whole: number) => part / whole;
+    const due = (f: Inventory['findings'][number]) => {
+      const days = deadlineDays(defaultSlaPolicy, f.severity, f.is_kev);
+      return days === null ? null : Date.parse(f.first_detected_at) + days * 86_400_000;
+    };
+    const withDeadline = inventory.findings.filter((f) => due(f) !== null);
+    const remediated = withDeadline.filter((f) => f.status === 'remediated');
+    const open = withDeadline.filter((f) => f.status === 'open');
+    const inTime = share(remediated.filter((f) => Date.parse(f.remediated_at!) <= due(f)!).length, remediated.length);
+    const overdue = share(open.filter((f) => demoReferenceMs > due(f)!).length, open.length);
+    expect(inTime).toBeGreaterThan(0.5);
+    expect(inTime).toBeLessThan(0.85);
+    expect(overdue).toBeGreaterThan(0.3);
+    expect(overdue).toBeLessThan(0.75);
   });
 });
 

@@ -9,12 +9,14 @@ export const demoSeed = 1;
 
 /**
  * At first start of an empty data directory, creates the demo organization with the `demo`
- * dataset and an API key. Returns that key, the only time it is shown, or undefined when the
- * store had organizations already.
+ * dataset, dated from the day it is created (by the store's clock: its findings' ages and due
+ * dates look to the user as they would on the generator's reference day), and an API key.
+ * Returns that key, the only time it is shown, or undefined when the store had organizations
+ * already.
  */
 export async function ensureDemoOrganization(store: Store, sealer: Sealer): Promise<string | undefined> {
   if (store.organizations.list().length > 0) return undefined;
   const organization = await createLocalOrganization(store, sealer, { ...demoOrganization, enrollmentSecret: true, isDemo: true });
-  seedOrganization(store, organization, 'demo', demoSeed);
+  seedOrganization(store, organization, 'demo', demoSeed, store.now());
   return store.write(() => store.apiKeys.create(organization.rowId, 'created at first start').key, { recordsOnly: true });
 }

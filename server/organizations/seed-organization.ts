@@ -19,13 +19,14 @@ export function seedReserveBytes(size: DatasetSize): number {
 }
 
 /**
- * Replaces a local organization's inventory with a generated dataset. A replica's data comes
- * from its remote tenant and would be overwritten by the next sync, so it is refused.
+ * Replaces a local organization's inventory with a generated dataset, dated before the fixed
+ * reference of the generator or, with `dayMs`, before that day. A replica's data comes from its
+ * remote tenant and would be overwritten by the next sync, so it is refused.
  */
-export function seedOrganization(store: Store, organization: Organization, size: DatasetSize, seed: number): void {
+export function seedOrganization(store: Store, organization: Organization, size: DatasetSize, seed: number, dayMs?: number): void {
   if (organization.kind !== 'local') {
     throw new OrganizationInputError(`"${organization.slug}" is a replica of a remote tenant; only local organizations can be seeded`);
   }
-  const inventory = generateInventory(size, seed);
+  const inventory = generateInventory(size, seed, { dayMs });
   store.write((writes) => writes.replace(organization.inventoryId, inventory));
 }

@@ -96,6 +96,11 @@ export interface CollectionTable<C extends CollectionName> {
   /** The SQL of the console's fields (the registry's `consoleFields`) that SQLite reads, on the row aliased `x`. */
   consoleFieldSql: { [F in keyof Collections[C]['consoleFields']]?: string };
   /**
+   * Columns of the row `x` that the console's fields computed outside SQLite read, beside the
+   * item's JSON (a finding's deadline fields: deadline-figures.ts); none where empty.
+   */
+  consoleFacts: string;
+  /**
    * Adds the condition of the console's `q`, where that stays cheap: a scan of at most the
    * organization's endpoints, targets or scopes. Findings are searched through their CVEs,
    * texts and endpoints instead (finding-search.ts), given as `findingText`.
@@ -118,6 +123,7 @@ export const collectionTables: { [C in CollectionName]: CollectionTable<C> } = {
     sortSql: { updated_at: 'x.updated_ms' },
     figureSort: Object.keys(exposureSortKinds) as ExposureSortKey[],
     consoleFieldSql: {},
+    consoleFacts: '',
     search: anyColumnContains(['hostname', 'ip']),
   },
   remediationTargets: {
@@ -133,6 +139,7 @@ export const collectionTables: { [C in CollectionName]: CollectionTable<C> } = {
     sortSql: {},
     figureSort: [],
     consoleFieldSql: {},
+    consoleFacts: '',
     search: anyColumnContains(['product', 'vendor', 'package_name']),
   },
   scopes: {
@@ -146,6 +153,7 @@ export const collectionTables: { [C in CollectionName]: CollectionTable<C> } = {
     sortSql: {},
     figureSort: [],
     consoleFieldSql: {},
+    consoleFacts: '',
     search: anyColumnContains(['name']),
   },
   findings: {
@@ -154,8 +162,9 @@ export const collectionTables: { [C in CollectionName]: CollectionTable<C> } = {
     json: findingJson('c.cve_id', (column) => `t.${column}`),
     filterSql: { cveId: 'cve_ref = (SELECT id FROM cves WHERE cve_id = ?)' },
     sortSql: { severity: severityRank, cve_id: '(SELECT c.cve_id FROM cves c WHERE c.id = x.cve_ref)' },
-    figureSort: ['endpoint_hostname', 'target_product'],
+    figureSort: ['endpoint_hostname', 'target_product', 'due_at'],
     consoleFieldSql: { endpoint_hostname: endpointHostname, target_product: targetColumn('product'), target_version: targetColumn('version') },
+    consoleFacts: 'x.seq, x.severity, x.is_kev, x.status, x.first_detected_at, x.remediated_at, x.id, x.endpoint_id, (SELECT cve_id FROM cves WHERE id = x.cve_ref) AS cve_id',
   },
 };
 
@@ -168,17 +177,19 @@ export const findingGetSql = `SELECT ${findingGetJson} FROM findings x WHERE x.o
 
 /** The SELECT of one item of a collection as the console answers it (see {@link consoleGetSql}). */
 function consoleGetSqlOf(collection: CollectionName): string {
-  const { table, json } = collectionTables[collection];
+  const { table, json, consoleFacts } = collectionTables[collection];
   const fields: Record<string, string | undefined> = collectionTables[collection].consoleFieldSql;
   const base = collection === 'findings' ? findingGetJson : json;
   const inserts = Object.entries(fields).map(([field, sql]) => `, '$.${field}', ${sql}`);
-  return `SELECT ${inserts.length ? `json_insert(${base}${inserts.join('')})` : base} FROM ${table} x WHERE x.org_id = ? AND x.id = ?`;
+  const item = inserts.length ? `json_insert(${base}${inserts.join('')})` : base;
+  return `SELECT ${item} AS json${consoleFacts ? `, ${consoleFacts}` : ''} FROM ${table} x WHERE x.org_id = ? AND x.id = ?`;
 }
 
 /**
  * The SELECT of one item of each collection as the console answers it, the organization's
  * inventory and the item's id as parameters: the /v1 JSON with the console's fields SQLite
- * reads (the ones from figures are added by console-items.ts). Built once, not per item read.
+ * reads (column `json`), and the columns the others are computed from (`consoleFacts`; they are
+ * added by console-items.ts). Built once, not per item read.
  */
 export const consoleGetSql = Object.fromEntries(collectionNames.map((collection) => [collection, consoleGetSqlOf(collection)])) as Record<CollectionName, string>;
 

@@ -1,6 +1,7 @@
-import type { CollectionName, ConsoleQuery } from '../../contracts/collections.js';
+import type { CollectionName, ConsoleFilterParameter, ConsoleQuery } from '../../contracts/collections.js';
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
 import type { Database } from './database.js';
+import type { DeadlineFigures } from './deadline-figures.js';
 import { DerivedCache } from './derived-cache.js';
 import type { Exceptions } from './exceptions.js';
 import { ExceptedFindingsMoved, type ExposureFiguresCache, figureSortLookup } from './exposure-figures.js';
@@ -26,6 +27,9 @@ function inSeqOrder(table: string, innerClauses: string, direction: 'ASC' | 'DES
           JOIN ${table} x ON x.seq = page.seq ORDER BY page.seq ${direction}`;
 }
 
+/** The rows a console filter keeps, of the inventory shown, at the instant `asOf`. */
+type ConsoleFilterRows = (shown: ShownInventory, asOf: number) => ListSearch;
+
 /** A list's table, filters and search over the inventory its organization showed when it was asked for. */
 interface ListWhere extends ShownInventory {
   table: string;
@@ -50,11 +54,28 @@ export class ConsoleQueries {
   private readonly searches: DerivedCache<Int32Array>;
   /** Per inventory, text → CVEs of its findings (finding-search.ts). Bound: 64 inventories. */
   private readonly textCves: DerivedCache<Map<number, number[]>>;
+  /**
+   * The rows each console filter of the registry (a flag, given as `true`) keeps: typed by the
+   * registry, so that a console filter without its rows does not compile.
+   */
+  private readonly consoleFilterRows: { [C in CollectionName]: Record<ConsoleFilterParameter<C>, ConsoleFilterRows> } = {
+    endpoints: {},
+    remediationTargets: {},
+    scopes: {},
+    findings: {
+      overdue: (shown, asOf) => {
+        const policy = this.deadlines.policies.get(shown.orgRowId);
+        const exceptedKey = this.exceptions.keyOf(shown.orgRowId);
+        return { key: `overdue=${policy.key}@${asOf}|${exceptedKey}`, rows: () => this.deadlines.overdueSeqs(shown, policy, asOf) };
+      },
+    },
+  };
 
   constructor(
     private readonly db: Database,
     private readonly totals: ListTotals,
     private readonly exposure: ExposureFiguresCache,
+    private readonly deadlines: DeadlineFigures,
     private readonly exceptions: Exceptions,
   ) {
     this.sortedOrders = new SortedOrders(db);
@@ -67,9 +88,9 @@ export class ConsoleQueries {
    * total counted in chunks; other orders, and every order of a findings search, are computed
    * in chunks once per filter and kept until the next write (sorted-orders.ts).
    */
-  async listIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): Promise<IdPage> {
+  async listIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>, asOf = this.deadlines.asOf()): Promise<IdPage> {
     for (;;) {
-      const list = this.listWhere(orgRowId, collection, query);
+      const list = this.listWhere(orgRowId, collection, query, asOf);
       try {
         return await this.listPage(list, collection, query);
       } catch (error) {
@@ -100,10 +121,16 @@ export class ConsoleQueries {
    * chunk continues after the last row's `seq`, so reading a million rows stays linear where
    * growing offsets would walk the index again for every page.
    */
-  async *listAllIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>, chunk = 1000): AsyncGenerator<string[]> {
-    const list = this.listWhere(orgRowId, collection, query);
+  async *listAllIds<C extends CollectionName>(
+    orgRowId: number,
+    collection: C,
+    query: ConsoleQuery<C>,
+    asOf = this.deadlines.asOf(),
+    chunk = 1000,
+  ): AsyncGenerator<string[]> {
+    const list = this.listWhere(orgRowId, collection, query, asOf);
     if (list.search || query.sort.key !== 'created_at') {
-      for (let sorted = list; ; sorted = this.listWhere(orgRowId, collection, query)) {
+      for (let sorted = list; ; sorted = this.listWhere(orgRowId, collection, query, asOf)) {
         try {
           // InventorySwapped comes only while the order is computed, before its first chunk.
           yield* this.sortedOrders.all({ ...sorted, collection }, query.sort, chunk);
@@ -131,29 +158,36 @@ export class ConsoleQueries {
     }
   }
 
-  /** The list's filters over the inventory the organization shows now, with its search if any. */
-  private listWhere<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>): ListWhere {
+  /**
+   * The list's filters over the inventory the organization shows now, with the rows its search
+   * and its console filters narrow it to, if any; `asOf` is the instant of what is overdue.
+   */
+  private listWhere<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>, asOf: number): ListWhere {
     const shown = shownInventory(this.db, orgRowId);
     const where = listConditions(shown.inventoryId, collection, query);
-    const { table, search, figureSort } = collectionTables[collection];
+    const { table, search } = collectionTables[collection];
     const q = query.q;
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
     const direction = query.sort.descending ? 'DESC' : 'ASC';
-    const key: string = query.sort.key;
-    const figures = (figureSort as readonly string[]).includes(key) ? this.figureSort(orgRowId, collection, key) : undefined;
-    if (q === undefined) return { ...shown, table, where, direction, figures };
-    if (search) {
-      search(where, q);
-      return { ...shown, table, where, direction, figures };
-    }
-    return { ...shown, table, where, direction, figures, search: { key: q, rows: () => this.searchedFindings(shown, q) } };
+    const figures = this.figureSort(orgRowId, collection, query.sort.key);
+    const narrowed: ListSearch[] = [];
+    if (q !== undefined && search) search(where, q);
+    else if (q !== undefined) narrowed.push({ key: `q=${q}`, rows: () => this.searchedFindings(shown, q) });
+    const given: Record<string, unknown> = query;
+    const consoleFilters: Record<string, ConsoleFilterRows> = this.consoleFilterRows[collection];
+    for (const [parameter, rows] of Object.entries(consoleFilters)) if (given[parameter] === true) narrowed.push(rows(shown, asOf));
+    return { ...shown, table, where, direction, figures, search: bothOf(narrowed) };
   }
 
   /**
-   * A sort by figures: an endpoint's exposure leaves out the findings exceptions leave out, so
-   * its order is kept under their key; a finding's hostname or product depends on the data alone.
+   * How a sort key whose values are figures looks them up (collection-tables.ts, `figureSort`);
+   * undefined for a key SQLite orders by. A finding's due date depends on the deadlines, kept
+   * under their key; an endpoint's exposure leaves out the findings exceptions leave out, kept
+   * under their key; a finding's hostname or product depends on the data alone.
    */
-  private figureSort(orgRowId: number, collection: CollectionName, key: string): FigureSort {
+  private figureSort(orgRowId: number, collection: CollectionName, key: string): FigureSort | undefined {
+    if (!(collectionTables[collection].figureSort as readonly string[]).includes(key)) return undefined;
+    if (collection === 'findings' && key === 'due_at') return this.deadlines.dueSort(orgRowId, this.deadlines.policies.get(orgRowId));
     const exceptedKey = collection === 'endpoints' ? this.exceptions.keyOf(orgRowId) : '';
     return {
       key: exceptedKey,
@@ -178,4 +212,32 @@ export class ConsoleQueries {
       return searchedFindings(this.db, inventoryId, q, textCves, new TimeSlices(checkpoint));
     });
   }
+}
+
+/** The rows every one of `searches` names (none: no narrowing), ascending by seq. */
+function bothOf(searches: ListSearch[]): ListSearch | undefined {
+  if (searches.length <= 1) return searches[0];
+  return {
+    key: searches.map((search) => search.key).join('&'),
+    rows: async () => {
+      let rows = await searches[0]!.rows();
+      for (const search of searches.slice(1)) rows = intersection(rows, await search.rows());
+      return rows;
+    },
+  };
+}
+
+/** The values of two ascending arrays that are in both, ascending. */
+function intersection(a: Int32Array, b: Int32Array): Int32Array {
+  const both = new Int32Array(Math.min(a.length, b.length));
+  let count = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      both[count++] = a[i++]!;
+      j++;
+    }
+  }
+  return both.slice(0, count);
 }

@@ -214,4 +214,18 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (org_id, id)
   );
   `,
+  // Remediation deadlines of an organization (remediation-deadlines.ts): a local record of the
+  // organization's row, kept across syncs; no row means the defaults. Days are NULL for none.
+  `
+  CREATE TABLE sla_policies (
+    org_id INTEGER PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
+    critical_days INTEGER,
+    high_days INTEGER,
+    medium_days INTEGER,
+    low_days INTEGER,
+    info_days INTEGER,
+    kev_days INTEGER,
+    updated_at TEXT NOT NULL
+  );
+  `,
 ];

@@ -16,7 +16,11 @@ function slice(order: Int32Array, descending: boolean, start: number, end: numbe
   return seqs;
 }
 
-/** A free-text search of a list: its text, and the rows it names, ascending by seq, at the data's current version. */
+/**
+ * The rows a list is narrowed to where no SQL condition does it (a free-text search of findings,
+ * the overdue findings, or both): what names them, and the rows, ascending by seq, at the
+ * data's current version.
+ */
 export interface ListSearch {
   key: string;
   rows: () => Promise<Int32Array>;
@@ -43,9 +47,10 @@ export interface SortableList<C extends CollectionName = CollectionName> extends
  */
 export interface FigureSort {
   /**
-   * What the figures depend on beside the data, which the order is kept under: the excepted
-   * findings' key for an endpoint's exposure (the lookup throws ExceptedFindingsMoved when its
-   * figures are of another); empty for the figures of the data alone.
+   * What the figures depend on beside the data, which the order is kept under: records written
+   * without changing the data's version. The deadlines' key for a finding's due date; the
+   * excepted findings' key for an endpoint's exposure (the lookup throws ExceptedFindingsMoved
+   * when its figures are of another); empty for the figures of the data alone.
    */
   key: string;
   lookup: () => Promise<(seq: number) => SqlValue>;
@@ -138,6 +143,12 @@ export class SortedOrders {
     search: Int32Array | undefined,
     expression?: string,
   ): AsyncGenerator<{ seqs: number[]; values: SqlValue[] }> {
+    if (search && where.terms.length === 1 && !expression) {
+      // Only the inventory's condition, which the listed rows meet already (they are its rows),
+      // and no value to read: the rows are the list, with no statement per chunk.
+      for (let start = 0; start < search.length; start += rowsPerChunk) yield { seqs: Array.from(search.subarray(start, start + rowsPerChunk)), values: [] };
+      return;
+    }
     if (search) {
       // Driven by the listed rows (CROSS JOIN keeps them the outer loop), each found by its seq.
       const from = `FROM json_each(?) AS listed CROSS JOIN ${table} x ON x.seq = listed.value WHERE ${where.sql} ORDER BY x.seq`;
@@ -171,7 +182,7 @@ export class SortedOrders {
   private order<C extends CollectionName>(list: SortableList<C>, key: SortKey<C>): Promise<Int32Array> {
     const { collection, table, where, search } = list;
     const figuresKey = list.figures?.key ? `|figures=${list.figures.key}` : '';
-    return this.orders.settled(`${table}|${key}|${where.key}${search ? `|q=${search.key}` : ''}${figuresKey}`, async (checkpoint) => {
+    return this.orders.settled(`${table}|${key}${figuresKey}|${where.key}${search ? `|rows=${search.key}` : ''}`, async (checkpoint) => {
       // `where` reads the inventory the list was asked for: a computation started again after a
       // sync's swap must not read on in the one being collected.
       checkStillShown(this.db, list);

@@ -153,7 +153,7 @@ describe('Store', () => {
       UPDATE remediation_targets SET org_id = ${organization.rowId}; UPDATE scopes SET org_id = ${organization.rowId};
       DROP INDEX organizations_inventory; DROP INDEX findings_text; DROP INDEX findings_cve;
       CREATE INDEX findings_cve ON findings (org_id, cve_ref);
-      ALTER TABLE organizations DROP COLUMN inventory_id; DROP TABLE exceptions; PRAGMA user_version = 2;`);
+      ALTER TABLE organizations DROP COLUMN inventory_id; DROP TABLE exceptions; DROP TABLE sla_policies; PRAGMA user_version = 2;`);
     store.close();
     const reopened = await Store.open({ dataDir, command: 'test' });
     try {

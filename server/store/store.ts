@@ -4,6 +4,7 @@ import { ApiKeyRecords } from './api-keys.js';
 import { ConsoleItems } from './console-items.js';
 import { ConsoleQueries } from './console-queries.js';
 import { DashboardAggregates } from './dashboard-aggregates.js';
+import { DeadlineFigures } from './deadline-figures.js';
 import { Exceptions } from './exceptions.js';
 import { ExposureFiguresCache } from './exposure-figures.js';
 import { dataDirectoryFiles } from './data-directory.js';
@@ -79,6 +80,8 @@ export class Store {
   readonly software: SoftwareQueries;
   /** The dashboard's aggregates, counted over the coverage columns. */
   readonly dashboards: DashboardAggregates;
+  /** Remediation deadlines per organization, and what is overdue and how fast findings are remediated. */
+  readonly deadlines: DeadlineFigures;
   /** Scope coverage and coverage gaps, evaluated in memory per database version. */
   readonly coverage: ScopeCoverage;
   /**
@@ -113,8 +116,9 @@ export class Store {
     this.coverage = new ScopeCoverage(db, excepted);
     this.exceptions = new Exceptions(db, this.coverage, clock);
     const exposure = new ExposureFiguresCache(db, this.coverage, excepted);
-    this.console = new ConsoleQueries(db, totals, exposure, this.exceptions);
-    this.consoleItems = new ConsoleItems(db, exposure, this.exceptions);
+    this.deadlines = new DeadlineFigures(db, this.coverage, excepted, () => this.now());
+    this.console = new ConsoleQueries(db, totals, exposure, this.deadlines, this.exceptions);
+    this.consoleItems = new ConsoleItems(db, exposure, this.deadlines, this.exceptions);
     this.software = new SoftwareQueries(db, exposure);
     this.dashboards = new DashboardAggregates(db, this.coverage);
     this.sync = new SyncRecords(db);

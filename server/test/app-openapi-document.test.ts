@@ -103,6 +103,9 @@ describe('the /app OpenAPI document', () => {
         'exportEndpointsCsv',
         'exportVulnerabilityFindingsCsv',
         'downloadConsoleAgentConfig',
+        'getSlaPolicy',
+        'updateSlaPolicy',
+        'getRemediationPerformance',
       ]),
     );
   });

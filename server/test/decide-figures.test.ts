@@ -32,29 +32,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Every item of a /v1 list of an organization, a page of 100 at a time. */
-async function v1All(slug: string, path: string): Promise<Item[]> {
-  const key = server.orgs.find((org) => org.organization.slug === slug)!.apiKey;
-  const items: Item[] = [];
-  for (let offset = 0; ; offset += 100) {
-    const response = await fetch(`${server.url}/v1/${path}?limit=100&offset=${offset}`, { headers: { Authorization: `Bearer ${key}` } });
-    const page = (await response.json()) as { data: Item[]; total: number };
-    items.push(...page.data);
-    if (items.length >= page.total) return items;
-  }
-}
+/** Every item of a /v1 list of an organization. */
+const v1All = (slug: string, path: string): Promise<Item[]> => server.v1All(slug, path);
 
-/** Every item of a console list, a page of 100 at a time. */
-async function appAll(path: string): Promise<Item[]> {
-  const items: Item[] = [];
-  const joiner = path.includes('?') ? '&' : '?';
-  for (let offset = 0; ; offset += 100) {
-    const { status, body } = await server.app(`${path}${joiner}limit=100&offset=${offset}`);
-    expect(status).toBe(200);
-    items.push(...body.data);
-    if (items.length >= body.total) return items;
-  }
-}
+/** Every item of a console list. */
+const appAll = (path: string): Promise<Item[]> => server.appAll(path);
 
 /** The organization's data read through /v1. */
 async function publicData(slug: string) {

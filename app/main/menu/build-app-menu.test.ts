@@ -57,6 +57,7 @@ describe('appMenuTemplate', () => {
       ['view-remediation-plan', 'Remediation Plan', 'CmdOrCtrl+7'],
       ['view-coverage-gaps', 'Coverage Gaps', 'CmdOrCtrl+8'],
       ['view-exceptions', 'Exceptions', undefined],
+      ['view-remediation-performance', 'Remediation Performance', undefined],
       ['view-api-keys', 'API Keys', undefined],
       ['view-agent-config', 'Agent Configuration', undefined],
       ['view-organizations', 'Organizations', 'CmdOrCtrl+9'],

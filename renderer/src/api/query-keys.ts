@@ -32,4 +32,6 @@ export const queryKeys = {
     [...queryKeys.softwareVersion(slug, productId, versionId), 'installs', offset] as const,
   remediationPlan: (slug: string) => [...queryKeys.organization(slug), 'remediation-plan'] as const,
   exceptions: (slug: string, state: string) => [...queryKeys.organization(slug), 'exceptions', state] as const,
+  slaPolicy: (slug: string) => [...queryKeys.organization(slug), 'sla-policy'] as const,
+  remediationPerformance: (slug: string) => [...queryKeys.organization(slug), 'remediation-performance'] as const,
 };

@@ -1,4 +1,5 @@
 import type { FindingSeverity } from '../../../contracts/enums';
+import { formatDate } from '../lib/format';
 
 /** A finding's severity, coloured by class (the colours live in CSS, for both themes). */
 export function SeverityBadge({ severity }: { severity: FindingSeverity }) {
@@ -17,4 +18,15 @@ export function KevBadge({ isKev }: { isKev: boolean }) {
       KEV
     </span>
   ) : null;
+}
+
+/** A finding's due date; an overdue one marked, in words too for assistive technology. */
+export function DueDate({ dueAt, overdue }: { dueAt: string | null; overdue: boolean }) {
+  if (!overdue) return <span className="due">{formatDate(dueAt)}</span>;
+  return (
+    <span className="due due--overdue" title="Overdue: open past its due date">
+      {formatDate(dueAt)}
+      <span className="visually-hidden"> (overdue)</span>
+    </span>
+  );
 }

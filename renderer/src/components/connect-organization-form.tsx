@@ -40,14 +40,14 @@ export function ConnectOrganizationForm({ connect }: { connect: ReturnType<typeo
   };
 
   return (
-    <form className="connect-form" noValidate onSubmit={submit} aria-labelledby={`${id}-title`}>
+    <form className="form-card connect-form" noValidate onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Connect a remote tenant</h2>
       <SecretStorageNote />
       <div className="connect-form__fields">
         {fields.map((field) => {
           const error = errors[field.name];
           return (
-            <div className="connect-form__field" key={field.name}>
+            <div className="form-card__field" key={field.name}>
               <label htmlFor={`${id}-${field.name}`}>{field.label}</label>
               <input
                 id={`${id}-${field.name}`}

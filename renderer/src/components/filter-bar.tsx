@@ -7,13 +7,14 @@ import { TargetFilter } from './target-filter';
 /**
  * The control of a list filter, by the kind of its query parameter: a choice among the
  * filter's values, yes or no, an item of `collection` chosen by name (the parameter is its id),
- * or free text.
+ * free text, or a flag (a checkbox: `true` or absent).
  */
 export type FilterControl =
   | { kind: 'choice'; label: string; values: readonly string[] }
   | { kind: 'boolean'; label: string; yes: string; no: string }
   | { kind: 'uuid'; label: string; collection: ChosenCollection }
-  | { kind: 'text'; label: string; placeholder: string };
+  | { kind: 'text'; label: string; placeholder: string }
+  | { kind: 'flag'; label: string };
 
 /** The controls of a filter bar, by query parameter, in the order the bar shows them. */
 export type FilterControls = Readonly<Record<string, FilterControl>>;
@@ -66,6 +67,8 @@ export function FilterBar({ slug, controls, values, onChange }: FilterBarProps) 
               // A target filter beside an endpoint filter suggests the chosen endpoint's targets.
               <TargetFilter key={name} slug={slug} name={name} label={control.label} value={value} onChange={onChange} endpointId={values.endpointId} />
             );
+          case 'flag':
+            return <FlagFilter key={name} name={name} label={control.label} value={value} onChange={onChange} />;
           case 'text':
             return (
               <TextFilter
@@ -80,6 +83,17 @@ export function FilterBar({ slug, controls, values, onChange }: FilterBarProps) 
             );
         }
       })}
+    </div>
+  );
+}
+
+/** A filter given as `true` (checked) or absent. */
+function FlagFilter(props: { name: string; label: string; value: string; onChange: (name: string, value: string) => void }) {
+  const id = useId();
+  return (
+    <div className="filter filter--flag">
+      <input id={id} name={props.name} type="checkbox" checked={props.value === 'true'} onChange={(event) => props.onChange(props.name, event.target.checked ? 'true' : '')} />
+      <label htmlFor={id}>{props.label}</label>
     </div>
   );
 }

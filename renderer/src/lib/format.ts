@@ -41,6 +41,11 @@ export function formatShare(share: number): string {
   return `${shareFormat.format(Math.floor(share * 1000 + 1e-9) / 10)} %`;
 }
 
+/** Days with at most one decimal ("12.5 days"); a dash for none. */
+export function formatDays(days: number | null): string {
+  return days === null ? '—' : `${shareFormat.format(days)} days`;
+}
+
 /** The NVD page of a CVE. */
 export function nvdUrl(cveId: string): string {
   return `https://nvd.nist.gov/vuln/detail/${encodeURIComponent(cveId.toUpperCase())}`;

@@ -31,4 +31,5 @@ export const paths = {
     const text = new URLSearchParams(search).toString();
     return `${orgPath(slug)}/exceptions${text ? `?${text}` : ''}`;
   },
+  remediationPerformance: (slug: string) => `${orgPath(slug)}/remediation-performance`,
 };

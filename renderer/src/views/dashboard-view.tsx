@@ -2,9 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy } from 'react';
 import { Link } from 'react-router';
 import { dashboardQuery } from '../api/console-queries';
+import { remediationPerformanceQuery } from '../api/deadline-queries';
 import { Loading, QueryError } from '../components/query-state';
-import { formatCount } from '../lib/format';
+import { formatCount, formatDays, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
+import '../styles/performance.css';
 
 const DashboardChartGrid = lazy(() => import('../components/charts/dashboard-chart-grid'));
 
@@ -41,6 +43,7 @@ export function DashboardView({ slug }: { slug: string }) {
               </li>
             ))}
           </ul>
+          {dashboard.data.totals.findings > 0 ? <DeadlineCard slug={slug} /> : null}
           {dashboard.data.totals.findings + dashboard.data.totals.endpoints === 0 ? (
             <p className="state">This organization has no data yet.</p>
           ) : (
@@ -50,6 +53,37 @@ export function DashboardView({ slug }: { slug: string }) {
           )}
         </>
       )}
+    </section>
+  );
+}
+
+/** Are findings fixed in time: open overdue findings and the share remediated in time, linked to the remediation performance. */
+function DeadlineCard({ slug }: { slug: string }) {
+  const performance = useQuery(remediationPerformanceQuery(slug));
+  if (performance.isError) return <QueryError error={performance.error} onRetry={() => void performance.refetch()} />;
+  const totals = performance.data?.totals;
+  const to = paths.remediationPerformance(slug);
+  return (
+    <section className="deadline-card" aria-labelledby="deadline-card-title">
+      <h2 id="deadline-card-title">
+        <Link to={to}>Remediation deadlines</Link>
+      </h2>
+      <ul className="figures" aria-label="Remediation deadlines">
+        {(
+          [
+            ['Open and overdue', totals ? formatCount(totals.open_overdue) : '…'],
+            ['Remediated in time', totals ? (totals.share_in_time === null ? '—' : formatShare(totals.share_in_time)) : '…'],
+            ['Median time to remediate', totals ? formatDays(totals.median_days_to_remediate) : '…'],
+          ] as const
+        ).map(([label, value]) => (
+          <li key={label} className="figure">
+            <Link to={to} className="figure__link">
+              <span className={`figure__value${label === 'Open and overdue' ? ' figure__value--danger' : ''}`}>{value}</span>
+              <span className="figure__label">{label}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
 import { AcceptFinding } from '../components/accept-finding';
-import { KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
+import { DueDate, KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
 import { EndpointLink } from '../components/endpoint-link';
 import { ExceptionLink } from '../components/exception-mark';
 import { FieldList } from '../components/field-list';
-import { formatDateTime, nvdUrl } from '../lib/format';
+import { formatCount, formatDateTime, nvdUrl } from '../lib/format';
 import { paths } from '../lib/paths';
 import { DetailFrame } from './detail-frame';
 
@@ -44,6 +44,8 @@ export function FindingDetail({ slug, id }: { slug: string; id: string }) {
               ['Source', f.source],
               ['First detected', formatDateTime(f.first_detected_at)],
               ['Remediated', formatDateTime(f.remediated_at)],
+              ['Age', f.age_days === null ? null : `${formatCount(f.age_days)} days${f.status === 'open' ? ' open' : ' to remediate'}`],
+              ['Due', f.due_at === null ? 'No deadline' : <DueDate key="due" dueAt={f.due_at} overdue={f.overdue} />],
               ['Description', f.description],
               ['Solution', f.solution],
               ['Created', formatDateTime(f.created_at)],

@@ -1,6 +1,7 @@
-import type { CollectionName, Collections, ConsoleItem, FilterParameter, SortKey } from '../../../contracts/collections';
+import type { CollectionName, Collections, ConsoleFilterParameter, ConsoleItem, FilterParameter, SortKey } from '../../../contracts/collections';
 import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from '../../../contracts/enums';
-import { KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
+import { deadlineExplanation } from '../../../contracts/remediation-deadlines';
+import { DueDate, KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
 import { CutText } from '../components/cut-text';
 import { ExceptedBadge } from '../components/exception-mark';
 import type { FilterControl } from '../components/filter-bar';
@@ -11,6 +12,7 @@ import { exposureColumns } from './exposure-columns';
 import type { SortOrder } from './list-sort';
 
 type TextControl = Extract<FilterControl, { kind: 'text' }>;
+type FlagControl = Extract<FilterControl, { kind: 'flag' }>;
 
 /**
  * The control of a registry filter: of the filter's kind; a choice offers exactly the filter's
@@ -25,11 +27,14 @@ type ControlOf<F> = F extends { kind: 'choice'; values: infer V }
 /**
  * How a list view shows one collection (its title and noun are the registry's labels). The
  * filter bar has a control for the search (`q`) and for each filter of the collection's registry
- * entry, no more: a filter added to the registry does not compile until its control is here.
+ * entry, its console filters included, no more: a filter added to the registry does not compile
+ * until its control is here.
  */
 export interface ListDefinition<C extends CollectionName> {
   /** The controls by query parameter, in the order the filter bar shows them. */
-  filters: { q: TextControl } & { [P in FilterParameter<C>]: ControlOf<Collections[C]['filters'][P]> };
+  filters: { q: TextControl } & { [P in FilterParameter<C>]: ControlOf<Collections[C]['filters'][P]> } & {
+    [P in ConsoleFilterParameter<C>]: FlagControl;
+  };
   /** The columns of the console's items; a column's sort key is one of the registry's. */
   columns: Column<ConsoleItem<C>, SortKey<C>>[];
   /** The order when the URL names none: the server's (`created_at`), or the one that matters most for the list. */
@@ -107,10 +112,10 @@ const findingWhat: FindingColumn[] = [
   { id: 'severity', header: 'Severity', width: '5.6rem', cell: (f) => <SeverityBadge severity={f.severity} />, sortKey: 'severity' },
   { id: 'kev', header: 'KEV', width: '3rem', cell: (f) => <KevBadge isKev={f.is_kev} /> },
   { id: 'cvss', header: 'CVSS', width: '3.8rem', cell: (f) => orDash(f.cvss_score), sortKey: 'cvss_score' },
-  { id: 'title', header: 'Title', width: 'minmax(8rem, 3fr)', cell: (f) => <CutText text={f.title} /> },
+  { id: 'title', header: 'Title', width: 'minmax(6.5rem, 3fr)', cell: (f) => <CutText text={f.title} /> },
 ];
 
-/** Where a finding stands: open or remediated (and excepted, when an active exception leaves it out), and since when it is known. */
+/** Where a finding stands: open or remediated, and excepted when an active exception leaves it out. */
 const findingState: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = [
   {
     id: 'status',
@@ -123,7 +128,29 @@ const findingState: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = [
     ),
     sortKey: 'status',
   },
-  { id: 'detected', header: 'Detected', width: '7rem', cell: (f) => formatDate(f.first_detected_at), sortKey: 'first_detected_at' },
+];
+
+/**
+ * How long a finding has been open, and when it is due, overdue findings marked. The age takes
+ * the place of the detection date (its tooltip), and sorts by it: the table fits 1,280 pixels.
+ */
+const findingDeadline: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = [
+  {
+    id: 'age',
+    header: 'Age',
+    description: 'Days open: from first detection until now, or until remediated. Sorts by first detection, the oldest first.',
+    width: '3.5rem',
+    cell: (f) => <span title={`Detected ${formatDate(f.first_detected_at)}`}>{f.age_days === null ? '—' : `${f.age_days} d`}</span>,
+    sortKey: 'first_detected_at',
+  },
+  {
+    id: 'due',
+    header: 'Due',
+    description: deadlineExplanation,
+    width: '7.8rem',
+    cell: (f) => <DueDate dueAt={f.due_at} overdue={f.overdue} />,
+    sortKey: 'due_at',
+  },
 ];
 
 /**
@@ -132,7 +159,7 @@ const findingState: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = [
  * nearly always equals.
  */
 const findingPlace: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = [
-  { id: 'host', header: 'Host', width: 'minmax(8rem, 1.2fr)', cell: (f) => <CutText text={f.endpoint_hostname} />, sortKey: 'endpoint_hostname' },
+  { id: 'host', header: 'Host', width: 'minmax(7.5rem, 1.2fr)', cell: (f) => <CutText text={f.endpoint_hostname} />, sortKey: 'endpoint_hostname' },
   { id: 'product', header: 'Product', width: 'minmax(7rem, 1.2fr)', cell: (f) => <CutText text={f.target_product} />, sortKey: 'target_product' },
   { id: 'version', header: 'Version', width: 'minmax(5rem, 0.8fr)', cell: (f) => <CutText text={f.target_version} /> },
 ];
@@ -146,8 +173,9 @@ const findings: ListDefinition<'findings'> = {
     isKev: { kind: 'boolean', label: 'KEV', yes: 'KEV only', no: 'Not KEV' },
     endpointId: { kind: 'uuid', label: 'Endpoint', collection: 'endpoints' },
     remediationTargetId: { kind: 'uuid', label: 'Remediation target', collection: 'remediationTargets' },
+    overdue: { kind: 'flag', label: 'Overdue only' },
   },
-  columns: [...findingWhat, ...findingPlace, ...findingState],
+  columns: [...findingWhat, ...findingPlace, ...findingState, ...findingDeadline],
   defaultSort: 'created_at',
 };
 

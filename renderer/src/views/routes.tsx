@@ -4,6 +4,7 @@ import { type LoaderFunctionArgs, Navigate, type RouteObject, useParams } from '
 import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName } from '../../../contracts/collections';
 import { dashboardQuery, organizationsQuery } from '../api/console-queries';
+import { remediationPerformanceQuery, slaPolicyQuery } from '../api/deadline-queries';
 import { remediationPlanQuery, softwareProductQuery } from '../api/software-queries';
 import { queryClient } from '../api/query-client';
 import { Loading, QueryError } from '../components/query-state';
@@ -18,6 +19,7 @@ import { FindingDetail } from './finding-detail';
 import { Layout } from './layout';
 import { ListView, firstListPages } from './list-view';
 import { OrganizationsView } from './organizations-view';
+import { RemediationPerformanceView } from './remediation-performance-view';
 import { RemediationPlanView } from './remediation-plan-view';
 import { ScopeDetail } from './scope-detail';
 import { SoftwareProductView } from './software-product-view';
@@ -57,6 +59,7 @@ const prefetchList =
   };
 const prefetchDashboard = ({ params }: LoaderFunctionArgs) => {
   void queryClient.prefetchQuery(dashboardQuery(params.slug ?? ''));
+  void queryClient.prefetchQuery(remediationPerformanceQuery(params.slug ?? ''));
   return null;
 };
 
@@ -70,6 +73,12 @@ const prefetchProduct = ({ params }: LoaderFunctionArgs) => {
 };
 const prefetchPlan = ({ params }: LoaderFunctionArgs) => {
   void queryClient.prefetchQuery(remediationPlanQuery(params.slug ?? ''));
+  return null;
+};
+
+const prefetchPerformance = ({ params }: LoaderFunctionArgs) => {
+  void queryClient.prefetchQuery(remediationPerformanceQuery(params.slug ?? ''));
+  void queryClient.prefetchQuery(slaPolicyQuery(params.slug ?? ''));
   return null;
 };
 
@@ -104,6 +113,7 @@ export const routes: RouteObject[] = [
       { path: 'software/:id', loader: prefetchProduct, element: withParams((slug, id) => <SoftwareProductView slug={slug} productId={id} />) },
       { path: 'software/:id/versions/:versionId', element: withParams((slug, id) => <SoftwareVersionRoute slug={slug} productId={id} />) },
       { path: 'remediation-plan', loader: prefetchPlan, element: withParams((slug) => <RemediationPlanView slug={slug} />) },
+      { path: 'remediation-performance', loader: prefetchPerformance, element: withParams((slug) => <RemediationPerformanceView slug={slug} />) },
       { path: 'coverage-gaps', element: withParams((slug) => <CoverageGapsView slug={slug} />) },
       { path: 'exceptions', element: withParams((slug) => <ExceptionsView slug={slug} />) },
       { path: 'api-keys', element: withParams((slug) => <ApiKeysView slug={slug} />) },

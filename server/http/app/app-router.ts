@@ -7,6 +7,7 @@ import { apiKeyRoutes } from './api-key-routes.js';
 import { coverageRoutes } from './coverage-routes.js';
 import { csvExportRoutes } from './csv-export-routes.js';
 import { exceptionRoutes } from './exception-routes.js';
+import { deadlineRoutes } from './deadline-routes.js';
 import { inventoryRoutes } from './inventory-routes.js';
 import { resolveOrganization } from './organization-param.js';
 import { organizationRoutes } from './organization-routes.js';
@@ -58,6 +59,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   organization.use(coverageRoutes(store));
   organization.use(softwareRoutes(store));
   organization.use(exceptionRoutes(store));
+  organization.use(deadlineRoutes(store));
   organization.use(apiKeyRoutes(store));
   organization.use(csvExportRoutes(store));
   if (context.agentConfig) organization.use(agentConfigRoutes(store, context.agentConfig));

@@ -182,6 +182,9 @@ describe('CSV export', () => {
       'endpoint_hostname',
       'target_product',
       'target_version',
+      'age_days',
+      'due_at',
+      'overdue',
       'exception.id',
       'exception.reason',
       'exception.expires_at',
@@ -193,8 +196,10 @@ describe('CSV export', () => {
       if (offset + 100 >= page.total) break;
     }
     expect(rows.map((row) => row[0])).toEqual(expected.map((f: any) => f.id));
-    const kevColumn = header!.indexOf('is_kev');
-    expect(rows.map((row) => row[kevColumn])).toEqual(expected.map((f: any) => String(f.is_kev)));
+    for (const column of ['is_kev', 'due_at', 'overdue']) {
+      const at = header!.indexOf(column);
+      expect(rows.map((row) => row[at]), column).toEqual(expected.map((f: any) => (f[column] === null ? '' : String(f[column]))));
+    }
   });
 
   it('spreads the operating system over columns and defuses formulas', async () => {

@@ -24,10 +24,12 @@ function exportRoute<C extends CollectionName>(router: express.Router, store: St
       'Content-Disposition': `attachment; filename="${organization.slug}-${path}.csv"`,
     });
     res.write(csvLine(csvColumns.map((column) => column.header)));
-    for await (const ids of store.console.listAllIds(organization.rowId, collection, query)) {
+    // One instant for the whole export: its overdue filter and every item's age.
+    const asOf = store.deadlines.asOf();
+    for await (const ids of store.console.listAllIds(organization.rowId, collection, query, asOf)) {
       if (store.version !== version || res.destroyed) return void res.destroy();
       let text = '';
-      const items = await store.consoleItems.get(collection, organization.rowId, ids);
+      const items = await store.consoleItems.get(collection, organization.rowId, ids, asOf);
       if (store.version !== version || res.destroyed) return void res.destroy();
       for (const json of items) {
         const item = JSON.parse(json) as Record<string, unknown>;

@@ -23,7 +23,9 @@ function collectionRoutes<C extends CollectionName>(router: express.Router, stor
   router.get(paths.list, async (req, res) => {
     const query = parseQuery(req, collectionSchemas[collection].console);
     const org = organizationOf(res).rowId;
-    sendJson(res, await pageJson(store, collection, org, await store.console.listIds(org, collection, query), query));
+    // One instant for the list's overdue filter and its items' ages.
+    const asOf = store.deadlines.asOf();
+    sendJson(res, await pageJson(store, collection, org, await store.console.listIds(org, collection, query, asOf), query, asOf));
   });
   router.get(paths.item, async (req, res) => {
     const id = uuidParam(req, idParameter);

@@ -45,13 +45,7 @@ async function syncStatus(): Promise<SyncStatus> {
 }
 
 /** Polls the status until no sync runs; answers the last status. */
-async function syncEnded(): Promise<SyncStatus> {
-  for (;;) {
-    const status = await syncStatus();
-    if (!status.running) return status;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const syncEnded = () => server.syncEnded('replica');
 
 /** `POST /app/orgs/:slug/sync` with the query `query`, e.g. `?full=true`. */
 const startSync = (slug: string, query = '') => server.app(`/orgs/${slug}/sync${query}`, { method: 'POST' });

@@ -3,6 +3,7 @@ import { agentConfigOperations } from '../app/agent-config-routes.js';
 import { apiKeyOperations } from '../app/api-key-routes.js';
 import { coverageOperations } from '../app/coverage-routes.js';
 import { csvExportOperations } from '../app/csv-export-routes.js';
+import { deadlineOperations } from '../app/deadline-routes.js';
 import { exceptionOperations } from '../app/exception-routes.js';
 import { inventoryOperations } from '../app/inventory-routes.js';
 import { organizationOperations } from '../app/organization-routes.js';
@@ -21,6 +22,7 @@ const routeModules = [
   inventoryOperations,
   coverageOperations,
   softwareOperations,
+  deadlineOperations,
   exceptionOperations,
   apiKeyOperations,
   csvExportOperations,
@@ -48,7 +50,7 @@ export function buildAppOpenApiDocument() {
     title: 'Remediation Console API',
     description:
       "The console's own API, under /app of the server that serves the v1 API: organizations, sync, the collections with sort and search, " +
-      'the dashboard and coverage, exceptions, local API keys, CSV exports and agent configuration files. Every request carries the console token. ' +
+      'the dashboard and coverage, the software view and the remediation plan, remediation deadlines and performance, exceptions, local API keys, CSV exports and agent configuration files. Every request carries the console token. ' +
       'Lists page as in /v1; every error body is {"error": "<message>"}.',
     tags: Object.entries(appTags).map(([name, description]) => ({ name, description })),
   });

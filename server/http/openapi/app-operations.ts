@@ -24,6 +24,7 @@ export const appTags = {
   Coverage: 'The dashboard, the coverage of a scope and the coverage gaps.',
   Software: 'Remediation targets grouped by product and version, with their exposure, and the remediation plan.',
   Exceptions: 'Accepted risks: a CVE everywhere or on chosen endpoints, or one finding, left out of the gaps and the risk figures until an expiry.',
+  Deadlines: "Days to remediate per severity, and how the organization's findings keep to them.",
   'API keys': "An organization's local API keys, for local tools.",
   Exports: 'Every item of a filtered list, as CSV.',
   'Agent configuration': 'Signed agent configuration files of any organization.',

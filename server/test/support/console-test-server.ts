@@ -1,6 +1,7 @@
 import { createConsoleApp } from '../../console-app.js';
 import { consoleTokenHeader, generateConsoleToken } from '../../http/app/require-console-token.js';
 import { type RunningServer, startServer } from '../../http/start-server.js';
+import type { SyncStatus } from '../../../contracts/console/sync.js';
 import type { Inventory } from '../../../contracts/inventory.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Organization } from '../../store/organizations.js';
@@ -20,6 +21,12 @@ export interface ConsoleTestServer {
   sync: SyncScheduler | undefined;
   /** Calls /app with the console token (unless `token` says otherwise); JSON bodies parsed. */
   app(path: string, options?: { method?: string; body?: unknown; token?: string | null }): Promise<{ status: number; headers: Headers; body: any }>;
+  /** Every item of a console list (`path` under /app, with its query if any), a page of 100 at a time. */
+  appAll(path: string): Promise<any[]>;
+  /** Every item of a /v1 list of an organization (`path` under /v1), read with its key, a page of 100 at a time. */
+  v1All(slug: string, path: string): Promise<any[]>;
+  /** Polls a replica's sync status until no sync runs; answers the last status. */
+  syncEnded(slug: string): Promise<SyncStatus>;
   close(): Promise<void>;
 }
 
@@ -35,7 +42,8 @@ export interface ConsoleTestServerOptions {
 
 /**
  * Starts the server as the product does, /app included, with the given organizations; with a
- * sealer, also connecting replicas and syncing them (never in the background).
+ * sealer, also connecting replicas and syncing them (never in the background); with a clock,
+ * the store's (deadlines, ages) is that one.
  */
 export async function startConsoleTestServer(orgs: { slug: string; inventory: Inventory }[], options: ConsoleTestServerOptions = {}): Promise<ConsoleTestServer> {
   const store = await Store.open({ clock: options.clock, dataDir: options.dataDir });
@@ -67,13 +75,40 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
       ),
   });
   baseUrl = server.url;
-  return {
+  const pages = async (read: (offset: number) => Promise<{ status: number; body: any }>) => {
+    const items: any[] = [];
+    for (;;) {
+      const { status, body } = await read(items.length);
+      if (status !== 200) throw new Error(`${status} ${JSON.stringify(body)}`);
+      items.push(...body.data);
+      if (items.length >= body.total || body.data.length === 0) return items;
+    }
+  };
+  const testServer: ConsoleTestServer = {
     url: server.url,
     store,
     server,
     consoleToken,
     orgs: created,
     sync,
+    appAll(path) {
+      return pages((offset) => this.app(`${path}${path.includes('?') ? '&' : '?'}limit=100&offset=${offset}`));
+    },
+    v1All(slug, path) {
+      const key = created.find((org) => org.organization.slug === slug)!.apiKey;
+      return pages(async (offset) => {
+        const response = await fetch(`${server.url}/v1/${path}?limit=100&offset=${offset}`, { headers: { Authorization: `Bearer ${key}` } });
+        return { status: response.status, body: await response.json() };
+      });
+    },
+    async syncEnded(slug) {
+      for (;;) {
+        const { status, body } = await this.app(`/orgs/${slug}/sync`);
+        if (status !== 200) throw new Error(`${status} ${JSON.stringify(body)}`);
+        if (!(body as SyncStatus).running) return body as SyncStatus;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     async app(path, options = {}) {
       const token = options.token === undefined ? consoleToken : options.token;
       const response = await fetch(`${server.url}/app${path}`, {
@@ -94,4 +129,5 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
       store.close();
     },
   };
+  return testServer;
 }

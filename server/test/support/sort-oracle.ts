@@ -42,6 +42,7 @@ const sortValues: { [C in CollectionName]: Record<SortKey<C>, (item: Item) => Va
     created_at: (f) => Date.parse(f.created_at),
     endpoint_hostname: (f) => lower(f.endpoint_hostname),
     target_product: (f) => lower(f.target_product),
+    due_at: (f) => (f.due_at === null ? null : Date.parse(f.due_at)),
   },
 };
 
@@ -88,9 +89,21 @@ export function exposureOf(open: readonly { severity: string; is_kev: boolean; c
   };
 }
 
+/** Days to remediate by severity under the default deadlines, and for KEV when sooner: written out, as the risk weights are. */
+const defaultDeadlineDays: Record<string, number | null> = { critical: 15, high: 30, medium: 90, low: 180, info: null };
+const defaultKevDays = 14;
+
+/** A finding's due date under the default deadlines, as an ISO instant; null for none. */
+export function defaultDueAt(finding: { severity: string; is_kev: boolean; first_detected_at: string }): string | null {
+  const bySeverity = defaultDeadlineDays[finding.severity]!;
+  const days = finding.is_kev ? Math.min(bySeverity ?? Infinity, defaultKevDays) : bySeverity;
+  return days === null ? null : new Date(Date.parse(finding.first_detected_at) + days * 86_400_000).toISOString();
+}
+
 /**
- * The endpoints and findings of an inventory with the console's own fields, computed here from
- * the inventory: an endpoint's exposure ({@link exposureOf}), a finding's hostname and target.
+ * The endpoints and findings of an inventory with the console's own fields that do not depend
+ * on the clock, computed here from the inventory: an endpoint's exposure ({@link exposureOf}), a
+ * finding's hostname, target and due date under the default deadlines.
  */
 export function withConsoleFields(inventory: Inventory) {
   const endpoints = inventory.endpoints.map((endpoint) => {
@@ -106,6 +119,7 @@ export function withConsoleFields(inventory: Inventory) {
       target_product: target?.product ?? null,
       target_version: target?.version ?? null,
       exception: null,
+      due_at: defaultDueAt(finding),
     };
   });
   return { endpoints, findings };

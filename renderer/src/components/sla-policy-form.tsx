@@ -1,0 +1,123 @@
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import type { SlaPolicyAnswer } from '../../../contracts/console/deadlines';
+import { type SlaPolicy, defaultSlaPolicy, slaPolicyKeys } from '../../../contracts/remediation-deadlines';
+import { ApiError } from '../api/console-fetch';
+import { slaPolicyQuery, useUpdateSlaPolicy } from '../api/deadline-queries';
+import { formatDateTime } from '../lib/format';
+import { Loading, QueryError } from './query-state';
+
+type PolicyKey = (typeof slaPolicyKeys)[number];
+/** What the user types in each field: days, or nothing for no deadline. */
+type Draft = Record<PolicyKey, string>;
+
+const labels: Record<PolicyKey, string> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low', info: 'Info', kev: 'KEV (when sooner)' };
+
+const draftOf = (policy: SlaPolicy): Draft => Object.fromEntries(slaPolicyKeys.map((key) => [key, policy[key] === null ? '' : String(policy[key])])) as Draft;
+
+/**
+ * A field as the server reads it: empty is no deadline, a number is days; anything else is
+ * sent as typed, for the server (the one place of the rules) to refuse with its message.
+ */
+function valueOf(text: string): number | string | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
+}
+
+/** The server's message on each field. */
+function fieldErrors(error: Error | null): Partial<Record<string, string>> {
+  return error instanceof ApiError ? Object.fromEntries(error.issues.map((issue) => [issue.field, issue.message])) : {};
+}
+
+/** The organization's deadlines as a form, once they are loaded. */
+export function SlaPolicyForm({ slug }: { slug: string }) {
+  const policy = useQuery(slaPolicyQuery(slug));
+  // Held here, so that what the last save said outlives the fields' fresh start after it.
+  const update = useUpdateSlaPolicy(slug);
+  if (policy.isPending) return <Loading what="the deadlines" />;
+  if (policy.isError) return <QueryError error={policy.error} onRetry={() => void policy.refetch()} />;
+  // Keyed by what is saved: a save starts the draft afresh from it.
+  return <PolicyFields key={JSON.stringify(policy.data)} saved={policy.data} update={update} />;
+}
+
+/**
+ * Days to remediate per severity and for KEV findings, saved for the organization. The
+ * browser's own validation is off: the server's messages show beside each field, and nothing is
+ * saved until every field is right. Reset saves the defaults.
+ */
+function PolicyFields({ saved, update }: { saved: SlaPolicyAnswer; update: ReturnType<typeof useUpdateSlaPolicy> }) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
+  const id = useId();
+  const errors = fieldErrors(update.error);
+  const save = (policy: Record<PolicyKey, unknown>) => update.mutate(policy as SlaPolicy);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save(Object.fromEntries(slaPolicyKeys.map((key) => [key, valueOf(draft[key])])) as Record<PolicyKey, unknown>);
+  };
+  const reset = () => {
+    setDraft(draftOf(defaultSlaPolicy));
+    save(defaultSlaPolicy);
+  };
+  const isDefault = slaPolicyKeys.every((key) => saved[key] === defaultSlaPolicy[key]);
+
+  return (
+    <form className="form-card sla-form" noValidate onSubmit={submit} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Deadlines</h2>
+      <p className="hint">
+        Days to remediate a finding, counted from its first detection; empty for no deadline.{' '}
+        {saved.updated_at ? `Saved ${formatDateTime(saved.updated_at)}.` : 'The defaults: none saved yet.'}
+      </p>
+      <div className="sla-form__fields">
+        {slaPolicyKeys.map((key) => {
+          const error = errors[key];
+          return (
+            <div className="form-card__field" key={key}>
+              <label htmlFor={`${id}-${key}`}>{labels[key]}</label>
+              <span className="sla-form__input">
+                <input
+                  id={`${id}-${key}`}
+                  name={key}
+                  type="text"
+                  inputMode="numeric"
+                  value={draft[key]}
+                  placeholder="none"
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? `${id}-${key}-error` : undefined}
+                  onChange={(event) => setDraft({ ...draft, [key]: event.target.value })}
+                />
+                <span aria-hidden="true">days</span>
+              </span>
+              {error ? (
+                <span className="field-error" id={`${id}-${key}-error`}>
+                  {error}
+                </span>
+              ) : null}
+            </div>
+          );
+        })}
+      </div>
+      {update.isError && !Object.keys(errors).some((field) => (slaPolicyKeys as readonly string[]).includes(field)) ? (
+        <p className="state state--error" role="alert">
+          {update.error.message}
+        </p>
+      ) : update.isError ? (
+        <p className="field-summary" role="alert">
+          Correct the fields marked above: nothing was saved.
+        </p>
+      ) : update.isSuccess ? (
+        <p className="sla-form__saved" role="status">
+          Saved: the figures and due dates follow the new deadlines.
+        </p>
+      ) : null}
+      <div className="sla-form__actions">
+        <button type="submit" disabled={update.isPending}>
+          {update.isPending ? 'Saving…' : 'Save deadlines'}
+        </button>
+        <button type="button" onClick={reset} disabled={update.isPending || isDefault}>
+          Reset to defaults
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,132 @@
+import { useQuery } from '@tanstack/react-query';
+import { Suspense, lazy } from 'react';
+import { Link } from 'react-router';
+import type { RemediationPerformance } from '../../../contracts/console/deadlines';
+import { deadlineExplanation } from '../../../contracts/remediation-deadlines';
+import { remediationPerformanceQuery } from '../api/deadline-queries';
+import { SeverityBadge } from '../components/badges';
+import { Loading, QueryError } from '../components/query-state';
+import { SlaPolicyForm } from '../components/sla-policy-form';
+import { formatCount, formatDateTime, formatDays, formatShare } from '../lib/format';
+import { paths } from '../lib/paths';
+import '../styles/performance.css';
+
+const PerformanceCharts = lazy(() => import('../components/charts/performance-charts'));
+
+/**
+ * Are findings fixed in time: the organization's deadlines (edited here), its open and overdue
+ * findings and their age per severity, how long remediation takes and how much of it is in
+ * time, month by month over a year, and the open findings by age.
+ */
+export function RemediationPerformanceView({ slug }: { slug: string }) {
+  const performance = useQuery(remediationPerformanceQuery(slug));
+  return (
+    <section className="view" aria-labelledby="view-title">
+      <header className="view__header">
+        <h1 id="view-title">Remediation performance</h1>
+      </header>
+      <p className="hint">{deadlineExplanation}</p>
+      {performance.isPending ? (
+        <Loading what="the remediation performance" />
+      ) : performance.isError ? (
+        <QueryError error={performance.error} onRetry={() => void performance.refetch()} />
+      ) : (
+        <>
+          <Summary slug={slug} performance={performance.data} />
+          <SlaPolicyForm slug={slug} />
+          <SeverityTable slug={slug} performance={performance.data} />
+          <Suspense fallback={<Loading what="the charts" />}>
+            <PerformanceCharts performance={performance.data} />
+          </Suspense>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The headline figures, as of when they were computed. */
+function Summary({ slug, performance }: { slug: string; performance: RemediationPerformance }) {
+  const { totals } = performance;
+  return (
+    <>
+      <p className="performance-as-of">As of {formatDateTime(performance.as_of)}.</p>
+      <ul className="figures" aria-label="Summary">
+        <li className="figure">
+          <Link to={paths.list(slug, 'findings', { overdue: 'true' })} className="figure__link">
+            <span className="figure__value figure__value--danger">{formatCount(totals.open_overdue)}</span>
+            <span className="figure__label">Open and overdue, of {formatCount(totals.open)} open</span>
+          </Link>
+        </li>
+        <li className="figure">
+          <span className="figure__value">{totals.share_in_time === null ? '—' : formatShare(totals.share_in_time)}</span>
+          <span className="figure__label">Remediated in time ({formatCount(totals.remediated_in_time)} of {formatCount(totals.remediated_with_deadline)})</span>
+        </li>
+        <li className="figure">
+          <span className="figure__value">{formatDays(totals.median_days_to_remediate)}</span>
+          <span className="figure__label">Median time to remediate (mean {formatDays(totals.mean_days_to_remediate)})</span>
+        </li>
+        <li className="figure">
+          <span className="figure__value">{formatDays(totals.median_open_age_days)}</span>
+          <span className="figure__label">Median age of open findings</span>
+        </li>
+      </ul>
+      {totals.open_overdue_excepted > 0 ? (
+        <p className="hint">{formatCount(totals.open_overdue_excepted)} more open findings are past their due date under an exception, and not counted as overdue.</p>
+      ) : null}
+    </>
+  );
+}
+
+/** The columns of the table by severity after the severity, in order. */
+const severityFigures = ['Deadline', 'Open', 'Overdue', 'Median age', 'Remediated', 'In time', 'Median time to remediate', 'Mean time to remediate'];
+
+/** Per severity: the deadline, what is open and late, and how remediation kept to it. */
+function SeverityTable({ slug, performance }: { slug: string; performance: RemediationPerformance }) {
+  const kev = performance.policy.kev;
+  return (
+    <section className="performance-section" aria-labelledby="by-severity-title">
+      <h2 id="by-severity-title">By severity</h2>
+      <table className="plain-table performance-table" aria-labelledby="by-severity-title">
+        <thead>
+          <tr>
+            <th scope="col">Severity</th>
+            {severityFigures.map((header) => (
+              <th key={header} scope="col" className="num">
+                {header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {performance.severities.map((row) => (
+            <tr key={row.severity}>
+              <td>
+                <SeverityBadge severity={row.severity} />
+              </td>
+              <td className="num">{row.deadline_days === null ? 'none' : `${formatCount(row.deadline_days)} days`}</td>
+              <td className="num">{formatCount(row.open)}</td>
+              <td className="num">
+                {row.open_overdue > 0 ? (
+                  <Link className="count--overdue" to={paths.list(slug, 'findings', { overdue: 'true', severity: row.severity })}>
+                    {formatCount(row.open_overdue)}
+                  </Link>
+                ) : (
+                  <span className="count--zero">0</span>
+                )}
+              </td>
+              <td className="num">{formatDays(row.median_open_age_days)}</td>
+              <td className="num">{formatCount(row.remediated)}</td>
+              <td className="num">{row.share_in_time === null ? '—' : formatShare(row.share_in_time)}</td>
+              <td className="num">{formatDays(row.median_days_to_remediate)}</td>
+              <td className="num">{formatDays(row.mean_days_to_remediate)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="hint">
+        {kev === null ? 'KEV findings have their severity’s deadline.' : `A KEV finding is due within ${formatCount(kev)} days when that is sooner than its severity’s deadline.`}{' '}
+        Medians and means are in days of 24 hours; a median of an even count is the mean of the two middle values.
+      </p>
+    </section>
+  );
+}
