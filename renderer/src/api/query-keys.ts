@@ -31,4 +31,5 @@ export const queryKeys = {
   softwareInstallsPage: (slug: string, productId: string, versionId: string, offset: number) =>
     [...queryKeys.softwareVersion(slug, productId, versionId), 'installs', offset] as const,
   remediationPlan: (slug: string) => [...queryKeys.organization(slug), 'remediation-plan'] as const,
+  syncChanges: (slug: string) => [...queryKeys.organization(slug), 'sync-changes'] as const,
 };
