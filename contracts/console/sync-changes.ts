@@ -101,6 +101,6 @@ export type SyncChangesSummary = z.infer<typeof syncChangesSummarySchema>;
 /** The path parameter of one sync's changes. */
 export const syncChangesIdParamSchema = z
   .string()
-  .regex(/^[1-9]\d{0,15}$/, 'must be a positive whole number')
+  .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
   .transform(Number)
   .meta({ type: 'integer', description: "The id of a sync's changes, from the list." });
