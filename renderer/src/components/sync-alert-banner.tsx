@@ -20,12 +20,13 @@ export function SyncAlertBanner() {
     latestChanges && latestChanges.newlyOpen.total > 0 && !seen.includes(seenKey(org, latestChanges)) ? [{ org, changes: latestChanges }] : [],
   );
   return (
+    // Always there, so that a screen reader announces the alerts that appear in it.
     <div className="sync-alerts" aria-live="polite">
       {alerts.map(({ org, changes }) => {
         const name = organizations.data?.find((organization) => organization.slug === org)?.name ?? org;
         const { total, critical, kev } = changes.newlyOpen;
         return (
-          <div key={org} className="sync-alert" role="status" data-testid={`sync-alert-${org}`}>
+          <div key={org} className="sync-alert" data-testid={`sync-alert-${org}`}>
             <p className="sync-alert__text">
               <strong>
                 {formatCount(total)} new critical or KEV finding{total === 1 ? '' : 's'} in {name}
