@@ -35,21 +35,14 @@ beforeAll(async () => {
     syncPolicy: fastPolicy,
   });
   expect((await server.app('/organizations', { method: 'POST', body: { slug: 'replica', remoteUrl: remote.url, apiKey: remote.apiKey } })).status).toBe(201);
-  await syncEnded();
+  // Joins the first sync, which connecting started.
+  await server.sync!.syncNow('replica');
 });
 afterAll(async () => {
   await server.close();
   await remote.close();
   fs.rmSync(sealerDir, { recursive: true, force: true });
 });
-
-async function syncEnded(): Promise<SyncStatus> {
-  for (;;) {
-    const status = (await server.app('/orgs/replica/sync')).body as SyncStatus;
-    if (!status.running) return status;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('GET /app/orgs/:slug/sync-changes', () => {
   it("lists a replica's syncs that changed something, newest first, and one of them by id; the sync status names the latest", async () => {
@@ -60,8 +53,8 @@ describe('GET /app/orgs/:slug/sync-changes', () => {
     const { findings } = remote.options.inventory;
     const index = findings.findIndex((finding) => finding.status === 'open' && !finding.is_kev && finding.severity !== 'critical');
     findings[index] = { ...findings[index]!, is_kev: true, updated_at: new Date().toISOString() };
-    expect((await server.app('/orgs/replica/sync', { method: 'POST' })).status).toBe(202);
-    const status = await syncEnded();
+    await server.sync!.syncNow('replica');
+    const status = (await get('/orgs/replica/sync')).body as SyncStatus;
 
     const response = await get('/orgs/replica/sync-changes');
     expect(response.status).toBe(200);
