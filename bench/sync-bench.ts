@@ -32,6 +32,10 @@ export interface SyncBenchFigures {
   /** Incremental sync with 1% of every collection changed (target ≤ 10 s for large). */
   incremental: number;
   incrementalItems: number;
+  /** Incremental sync from the in-process remote right after it, nothing changed: what it writes is its record. */
+  unchangedFromMemory: number;
+  /** A second full sync from the in-process remote: it replaces an inventory (and compares with it) rather than filling an empty one. */
+  fullAgainFromMemory: number;
   /** Peak resident memory of this process (`process.resourceUsage().maxRSS`), after the serve-based syncs and at the end. */
   peakAfterServeSync: number;
   peakAtEnd: number;
@@ -121,6 +125,14 @@ export async function measureSync(
         const report = await syncOrganization(store, organization, remote);
         const incremental = seconds(started);
         if (report.mode !== 'incremental') throw new Error(`expected an incremental sync, got ${report.mode}`);
+        log('incremental sync, nothing changed');
+        started = performance.now();
+        await syncOrganization(store, organization, remote);
+        const unchangedFromMemory = seconds(started);
+        log('full sync again from the in-process remote');
+        started = performance.now();
+        await syncOrganization(store, organization, remote, { full: true });
+        const fullAgainFromMemory = seconds(started);
         return {
           size,
           items: fromServeFigures?.items ?? itemCount(full),
@@ -129,6 +141,8 @@ export async function measureSync(
           fullFromMemory,
           incremental,
           incrementalItems: itemCount(report),
+          unchangedFromMemory,
+          fullAgainFromMemory,
           peakAfterServeSync,
           peakAtEnd: peakBytes(),
         };

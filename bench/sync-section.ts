@@ -46,6 +46,8 @@ export async function syncSection(size: string, say: (line?: string) => void): P
   say(`| incremental sync from that remote, nothing changed | ${s(figures.unchangedFromServe)} | |`);
   say(`| full sync from an in-process remote | ${s(figures.fullFromMemory)} | |`);
   say(`| incremental sync, 1% changed (${figures.incrementalItems.toLocaleString('en')} items) | ${s(figures.incremental)} | ≤ 10 s |`);
+  say(`| incremental sync from the in-process remote, nothing changed | ${s(figures.unchangedFromMemory)} | |`);
+  say(`| full sync again from the in-process remote (replacing the replica) | ${s(figures.fullAgainFromMemory)} | |`);
   say(`| peak resident memory of the syncing process, after the syncs from \`serve\` | ${mib(figures.peakAfterServeSync)} | |`);
   say(`| peak resident memory at the end (the in-process remote's copy of the data included) | ${mib(figures.peakAtEnd)} | |`);
   say();

@@ -1,5 +1,6 @@
 import type { SecretStorage } from './console/session.js';
 import type { SyncStatus } from './console/sync.js';
+import type { SyncChangesSummary } from './console/sync-changes.js';
 
 /**
  * The channel between the thread that starts the server (`serve`'s main thread, Electron's main
@@ -13,6 +14,16 @@ export interface ReplicaSync {
   slug: string;
   name: string;
   status: SyncStatus;
+}
+
+/**
+ * A sync of a replica that brought findings newly open critical or KEV: what the desktop app's
+ * notification says, and the recorded changes it opens when clicked.
+ */
+export interface SyncAlert {
+  slug: string;
+  name: string;
+  changes: SyncChangesSummary;
 }
 
 /** The started server, as its thread reports it. */
@@ -50,6 +61,8 @@ export type ServerThreadEvent =
   | { type: 'start-failed'; failure: ServerFailure }
   /** The replicas' sync states changed (a sync progressed, ended, failed; a replica was disconnected). */
   | { type: 'replicas'; replicas: ReplicaSync[] }
+  /** A sync brought findings newly open critical or KEV (one event per such sync). */
+  | { type: 'sync-alert'; alert: SyncAlert }
   /** The server stopped after `stop`; `failure` when it did not stop cleanly. The thread ends next. */
   | { type: 'stopped'; failure: ServerFailure | undefined };
 

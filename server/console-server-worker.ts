@@ -18,7 +18,7 @@ const post = (event: ServerThreadEvent) => channel.postMessage(event);
 // longer of the two, not for both.
 readDatabaseFileAhead(dataDirectoryFiles(options.dataDir).database);
 void loadSqlJs();
-const [{ startConsoleServer }, { followSyncs, replicaSyncs }] = await Promise.all([
+const [{ startConsoleServer }, { followSyncAlerts, followSyncs, replicaSyncs }] = await Promise.all([
   import('./start-console-server.js'),
   import('./sync/replica-syncs.js'),
 ]);
@@ -33,7 +33,8 @@ try {
   });
   const { server, store, sync } = running;
   const reportReplicas = () => post({ type: 'replicas', replicas: replicaSyncs(store, sync) });
-  const stopFollowing = followSyncs(sync, reportReplicas);
+  const stopFollowingSyncs = followSyncs(sync, reportReplicas);
+  const stopFollowingAlerts = followSyncAlerts(store, sync, (alert) => post({ type: 'sync-alert', alert }));
   const onCommand = (command: ServerThreadCommand) => {
     if (command.type === 'sync-now') {
       // The outcome is recorded in the store and reported with the replicas.
@@ -42,7 +43,8 @@ try {
       return;
     }
     channel.off('message', onCommand);
-    stopFollowing();
+    stopFollowingSyncs();
+    stopFollowingAlerts();
     running.stop().then(
       () => post({ type: 'stopped', failure: undefined }),
       (error: unknown) => post({ type: 'stopped', failure: failureOf(error) }),

@@ -70,6 +70,15 @@ describe('ConsoleServerWorker', () => {
     await running.stop();
   });
 
+  it("passes on the alerts of the server's thread", async () => {
+    const alert = { slug: 'r', name: 'R', changes: { id: 3, finishedAt: '2026-01-01T00:00:00.000Z', newlyOpen: { total: 1, critical: 1, kev: 0 } } };
+    const posting = new Worker(`require('node:worker_threads').parentPort.postMessage(${JSON.stringify({ type: 'sync-alert', alert })}); setTimeout(() => {}, 60000);`, { eval: true });
+    const running = new ConsoleServerWorker(posting, started);
+    const [received] = await once(running, 'sync-alert');
+    expect(received).toEqual(alert);
+    await posting.terminate();
+  });
+
   it('reports a thread that ended unasked', async () => {
     const running = new ConsoleServerWorker(new Worker('process.exit(3);', { eval: true }), started);
     const [error] = await once(running, 'failed');

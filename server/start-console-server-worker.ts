@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import type { ReplicaSync, ServerFailure, ServerThreadCommand, ServerThreadEvent, StartedServer } from '../contracts/server-thread-channel.js';
+import type { ReplicaSync, ServerFailure, ServerThreadCommand, ServerThreadEvent, StartedServer, SyncAlert } from '../contracts/server-thread-channel.js';
 import { answerSealingRequests, type SealingEnd, sealingChannel } from './secrets/sealer-across-threads.js';
 import type { Sealer } from './secrets/sealer.js';
 import { DataDirectoryLockedError } from './store/data-directory-lock.js';
@@ -32,6 +32,8 @@ export interface ConsoleServerWorkerData {
 export interface ConsoleServerWorkerEvents {
   /** The replicas' sync states changed. */
   replicas: [ReplicaSync[]];
+  /** A sync brought findings newly open critical or KEV. */
+  'sync-alert': [SyncAlert];
   /** The server's thread failed after it started (an uncaught error, or it ended unasked): the server is gone. */
   failed: [Error];
 }
@@ -58,6 +60,7 @@ export class ConsoleServerWorker extends EventEmitter<ConsoleServerWorkerEvents>
     this.latestReplicas = replicas;
     let crash: Error | undefined;
     worker.on('message', (event: ServerThreadEvent) => {
+      if (event.type === 'sync-alert') this.emit('sync-alert', event.alert);
       if (event.type !== 'replicas') return;
       this.latestReplicas = event.replicas;
       this.emit('replicas', event.replicas);

@@ -19,8 +19,10 @@ describe('desktop settings', () => {
   });
 
   it('keeps the valid fields of a partly damaged file', () => {
-    fs.writeFileSync(file(), JSON.stringify({ window: { x: 'left' }, secretSealing: 'key-file', port: 7400 }));
+    fs.writeFileSync(file(), JSON.stringify({ window: { x: 'left' }, secretSealing: 'key-file', port: 7400, notifyOfNewFindings: 'no' }));
     expect(readDesktopSettings(dataDir)).toEqual({ secretSealing: 'key-file', port: 7400 });
+    fs.writeFileSync(file(), JSON.stringify({ notifyOfNewFindings: false }));
+    expect(readDesktopSettings(dataDir)).toEqual({ notifyOfNewFindings: false });
   });
 
   it.each([0, 65536, 7300.5, '7400', -1])('reads a port of %j as no port', (port) => {

@@ -34,6 +34,8 @@ export interface DesktopSettings {
   secretSealing?: SecretSealingChoice;
   /** The port to serve on; 7300 when absent. */
   port?: number;
+  /** Whether a sync that brings findings newly open critical or KEV shows a notification; yes when absent. */
+  notifyOfNewFindings?: boolean;
 }
 
 const settingsFileName = 'desktop-settings.json';
@@ -52,10 +54,12 @@ export function readDesktopSettings(dataDir: string): DesktopSettings {
   const window = windowStateSchema.safeParse(raw?.window);
   const secretSealing = z.enum(['basic-text', 'key-file']).safeParse(raw?.secretSealing);
   const port = portSchema.safeParse(raw?.port);
+  const notifyOfNewFindings = z.boolean().safeParse(raw?.notifyOfNewFindings);
   return {
     ...(window.success && { window: window.data }),
     ...(secretSealing.success && { secretSealing: secretSealing.data }),
     ...(port.success && { port: port.data }),
+    ...(notifyOfNewFindings.success && { notifyOfNewFindings: notifyOfNewFindings.data }),
   };
 }
 

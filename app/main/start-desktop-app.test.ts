@@ -9,7 +9,9 @@ import { lockDataDirectory } from '../../server/store/data-directory-lock.js';
 import { Store } from '../../server/store/store.js';
 import { type FakeRemote, startFakeRemote } from '../../server/test/support/fake-remote.js';
 import { smallInventory } from '../../server/test/support/fixtures.js';
-import { app, BrowserWindow, dialog, ipcMain, Menu, resetFakeElectron, safeStorage, session } from '../test/fake-electron.js';
+import type { SyncChangesList } from '../../contracts/console/sync-changes.js';
+import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, resetFakeElectron, safeStorage, session } from '../test/fake-electron.js';
+import { readDesktopSettings } from './desktop-settings.js';
 import { consoleNavigationScript } from './show-console-path.js';
 import { type DesktopApp, startDesktopApp } from './start-desktop-app.js';
 
@@ -146,6 +148,67 @@ describe('startDesktopApp', () => {
     expect(desktop.consoleServer.replicas()[0]?.status.state.lastSuccessMode).toBe('full');
   });
 
+  it("shows one notification per sync that brings findings newly open critical or KEV, which opens that sync's changes; the Sync menu turns them off", async () => {
+    const { findings } = remote.options.inventory;
+    /** Makes `count` open findings of the remote that are neither critical nor KEV known-exploited. */
+    const makeKev = (count: number) => {
+      const now = new Date().toISOString();
+      for (let i = 0, made = 0; i < findings.length && made < count; i++) {
+        const finding = findings[i]!;
+        if (finding.status !== 'open' || finding.severity === 'critical' || finding.is_kev) continue;
+        findings[i] = { ...finding, is_kev: true, updated_at: now };
+        made++;
+      }
+    };
+    /** Syncs the replica from the Sync menu and waits until the server's thread reports it synced. */
+    const syncNow = async () => {
+      const before = desktop.consoleServer.replicas()[0]!.status.state.lastSuccessAt;
+      click((syncMenu().find((item) => item.id === 'sync-remote')?.submenu as Item[]).find((item) => item.id === 'sync-remote-now'));
+      await vi.waitFor(() => {
+        const { status } = desktop.consoleServer.replicas()[0]!;
+        expect(status.running).toBe(false);
+        expect(status.state.lastSuccessAt).not.toBe(before);
+      }, { timeout: 30_000 });
+    };
+    const latestChanges = async () => {
+      const response = await fetch(`${origin}/app/orgs/remote/sync-changes`, { headers: { 'x-console-token': desktop.consoleServer.server.consoleToken } });
+      return ((await response.json()) as SyncChangesList).data[0]!;
+    };
+    // The replica's first sync and the full one listed no finding as newly open: nothing was shown.
+    expect(Notification.instances).toEqual([]);
+
+    makeKev(2);
+    await syncNow();
+    await vi.waitFor(() => expect(Notification.instances).toHaveLength(1));
+    const [notification] = Notification.instances;
+    expect(notification!.options).toEqual({
+      title: '2 new critical or KEV findings in Remote',
+      body: "The sync of Remote (remote) found findings newly open: 0 critical, 2 in CISA's KEV catalog. Click to see what the sync changed.",
+    });
+    expect(notification!.show).toHaveBeenCalledOnce();
+    const changes = await latestChanges();
+    expect(changes.newlyOpen).toMatchObject({ total: 2, kev: 2 });
+
+    window.minimized = true;
+    window.focus.mockClear();
+    window.webContents.mainFrame.url = `${origin}/orgs/demo`;
+    notification!.click();
+    expect(window.isMinimized()).toBe(false);
+    expect(window.focus).toHaveBeenCalled();
+    await vi.waitFor(() => expect(window.webContents.executeJavaScript).toHaveBeenLastCalledWith(consoleNavigationScript(`/orgs/remote/changes?sync=${changes.id}`)));
+
+    // Turned off in the Sync menu: remembered, and the next such sync shows nothing.
+    click(syncMenu().find((item) => item.id === 'sync-notify'));
+    expect(readDesktopSettings(dataDir).notifyOfNewFindings).toBe(false);
+    expect(syncMenu().find((item) => item.id === 'sync-notify')).toMatchObject({ checked: false });
+    makeKev(1);
+    await syncNow();
+    expect((await latestChanges()).newlyOpen.total).toBe(1);
+    expect(Notification.instances).toHaveLength(1);
+    click(syncMenu().find((item) => item.id === 'sync-notify'));
+    expect(readDesktopSettings(dataDir).notifyOfNewFindings).toBe(true);
+  });
+
   it('focuses its window when a second instance starts', () => {
     window.minimized = true;
     app.emit('second-instance');
@@ -163,7 +226,9 @@ describe('startDesktopApp', () => {
     const store = await Store.open({ dataDir, command: 'test' });
     try {
       const replica = store.organizations.bySlug('remote')!;
-      expect(store.sync.get(replica.rowId)).toMatchObject({ lastSuccessMode: 'full', lastError: null });
+      // The last sync is the notification test's incremental one; its changes were kept with it.
+      expect(store.sync.get(replica.rowId)).toMatchObject({ lastSuccessMode: 'incremental', lastError: null });
+      expect(store.syncChanges.list(replica.rowId)[0]?.newlyOpen.total).toBe(1);
     } finally {
       store.close();
     }

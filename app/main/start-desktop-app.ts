@@ -4,12 +4,14 @@ import { productName } from '../../server/store/data-directory.js';
 import { DataDirectoryLockedError } from '../../server/store/data-directory-lock.js';
 import { openAppWindow } from './app-window.js';
 import { chooseSealer } from './choose-sealer.js';
-import { readDesktopSettings } from './desktop-settings.js';
+import { syncChangesPath } from '../../contracts/console/views.js';
+import { readDesktopSettings, updateDesktopSettings } from './desktop-settings.js';
 import { guardWebContents } from './guard-web-contents.js';
 import { registerIpcHandlers } from './ipc/register-ipc-handlers.js';
 import { buildAppMenu, viewPath } from './menu/build-app-menu.js';
 import { secureSession } from './secure-session.js';
 import { showConsolePath } from './show-console-path.js';
+import { SyncNotifications } from './sync-notifications.js';
 
 /** Where the desktop app keeps its data and finds its preload. */
 export interface DesktopAppOptions {
@@ -78,6 +80,14 @@ export async function startDesktopApp(options: DesktopAppOptions): Promise<Deskt
     window.focus();
   };
 
+  /** Shows the window (opening it when there is none) at `path` of the console. */
+  const showPath = (path: string) => {
+    showWindow();
+    const contents = window?.webContents;
+    if (!contents) return;
+    showConsolePath(contents, consoleOrigin, path).catch((error: unknown) => console.error(`Could not show ${path}:`, error));
+  };
+
   registerIpcHandlers({
     consoleWindow: () => window,
     consoleOrigin,
@@ -86,29 +96,36 @@ export async function startDesktopApp(options: DesktopAppOptions): Promise<Deskt
     appVersion: app.getVersion(),
     defaultSaveFolder: app.getPath('downloads'),
   });
+  let notifyOfNewFindings = readDesktopSettings(options.dataDir).notifyOfNewFindings ?? true;
   // Menus are built, not bound: the Sync menu is rebuilt as the server's thread reports the
-  // replicas' syncs moving on (a sync it starts included).
+  // replicas' syncs moving on (a sync it starts included), and when its setting changes.
   const setMenu = () =>
     Menu.setApplicationMenu(
       buildAppMenu({
         platform: process.platform,
         consoleOrigin,
         isPackaged: app.isPackaged,
-        showView: (section) => {
-          showWindow();
-          const contents = window?.webContents;
-          if (!contents) return;
-          const path = viewPath(contents.getURL(), section);
-          showConsolePath(contents, consoleOrigin, path).catch((error: unknown) => console.error(`Could not show ${path}:`, error));
-        },
+        showView: (section) => showPath(viewPath(window?.webContents.getURL() ?? '', section)),
+        showPath,
         sync: {
           replicas: consoleServer.replicas(),
           syncNow: (slug, full) => consoleServer.syncNow(slug, full),
+          notifyOfNewFindings,
+          setNotifyOfNewFindings: (notify) => {
+            notifyOfNewFindings = notify;
+            updateDesktopSettings(options.dataDir, { notifyOfNewFindings: notify });
+            setMenu();
+          },
         },
       }),
     );
   setMenu();
   consoleServer.on('replicas', setMenu);
+  const notifications = new SyncNotifications({
+    enabled: () => notifyOfNewFindings,
+    open: (alert) => showPath(syncChangesPath(alert.slug, alert.changes.id)),
+  });
+  consoleServer.on('sync-alert', (alert) => notifications.notify(alert));
   consoleServer.on('failed', (error) => {
     dialog.showErrorBox(`${productName} stopped`, `The console server failed: ${error.message}`);
     app.quit();

@@ -242,7 +242,22 @@ export const Menu = {
   setApplicationMenu: vi.fn(),
 };
 
-/** Back to a fresh Electron: no listeners, handlers, windows or recorded calls. */
+/** A native notification; every one made is in {@link Notification.instances}. A test clicks it as the user would. */
+export class Notification extends EventEmitter {
+  static instances: Notification[] = [];
+  static readonly isSupported = vi.fn(() => true);
+  readonly show = vi.fn();
+  constructor(readonly options: { title: string; body: string }) {
+    super();
+    Notification.instances.push(this);
+  }
+  /** Clicks it, as the user does. */
+  click(): void {
+    this.emit('click', new FakeEvent());
+  }
+}
+
+/** Back to a fresh Electron: no listeners, handlers, windows, notifications or recorded calls. */
 export function resetFakeElectron(): void {
   vi.resetAllMocks();
   app.removeAllListeners();
@@ -253,6 +268,7 @@ export function resetFakeElectron(): void {
   ipcMain.handlers.clear();
   ipcMain.listeners.clear();
   BrowserWindow.instances = [];
+  Notification.instances = [];
   Object.assign(session.defaultSession, { permissionRequestHandler: undefined, permissionCheckHandler: undefined, devicePermissionHandler: undefined });
   session.defaultSession.webRequest.headersReceived = undefined;
 }

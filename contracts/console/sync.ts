@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
 import { syncModes, syncPhases } from '../enums.js';
+import { syncChangesSummarySchema } from './sync-changes.js';
 
 /** Items a sync stored per collection (named as in the registry). */
 export const syncCountsSchema = z
@@ -53,6 +54,8 @@ export const syncStatusSchema = z
     /** Where the running sync is; null when none runs. */
     progress: syncProgressSchema.nullable(),
     state: syncStateSchema,
+    /** The newest recorded changes (a sync that changed nothing records none); null before any. */
+    latestChanges: syncChangesSummarySchema.nullable(),
   })
   .meta({ id: 'SyncStatus' });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;

@@ -26,3 +26,19 @@ export const consoleViews: readonly ConsoleView[] = [
   { section: 'agent-config', label: 'Agent configuration' },
   { section: 'organizations', label: 'Organizations' },
 ];
+
+/**
+ * The section of a replica's Changes view (what each sync changed). Not one of {@link
+ * consoleViews}: a local organization never syncs, so the sidebar shows it for replicas only,
+ * and the View menu, whose items are the same for every organization, leaves it out.
+ */
+export const syncChangesSection = 'changes';
+
+/**
+ * The console's path of a replica's Changes view; with `syncChangesId`, that sync's changes
+ * selected (where the desktop notification and the console's banner lead).
+ */
+export function syncChangesPath(slug: string, syncChangesId?: number): string {
+  const path = `/orgs/${encodeURIComponent(slug)}/${syncChangesSection}`;
+  return syncChangesId === undefined ? path : `${path}?sync=${syncChangesId}`;
+}

@@ -8,6 +8,7 @@ import type { VulnerabilityFinding } from '../../contracts/vulnerability-finding
 import type { CollectionName } from '../../contracts/collections.js';
 import type { Database } from './database.js';
 import { type InventoryTable, inventoryTables, tableOf } from './inventory-ids.js';
+import type { SyncChangeTally } from './sync-change-tally.js';
 
 interface Timestamped {
   id: string;
@@ -104,19 +105,32 @@ export class InventoryWrites {
    * keeping `seq` in the default order: an item whose created_at did not change keeps its seq;
    * others are placed by re-inserting only the rows that sort after the first of them, which
    * for new items (usually the newest) is none. Deletes nothing; answers how many rows each
-   * collection gained.
+   * collection gained. With a `tally`, counts there what each item changed (a sync's changes).
    */
-  merge(inventoryId: number, changes: Inventory): AddedRows {
+  merge(inventoryId: number, changes: Inventory, tally?: SyncChangeTally): AddedRows {
     this.cveRefs.clear();
     this.textRefs.clear();
+    // What the merge changed is told by the rows it reads anyway: each item's stored row, or none.
+    const seen = (collection: CollectionName) => (tally ? (_item: unknown, stored: StoredRow | undefined) => tally.merged(collection, stored !== undefined) : undefined);
+    const seenFinding = tally
+      ? (finding: VulnerabilityFinding, stored: StoredRow | undefined) =>
+          tally.mergedFinding(
+            finding,
+            stored && { status: stored.status as string, severity: stored.severity as string, isKev: stored.is_kev === 1 },
+          )
+      : undefined;
     // Texts a changed finding no longer uses stay until the inventory is replaced by a full sync.
     return {
-      endpoints: this.mergeInto('endpoints', inventoryId, changes.endpoints, (item, seq, stored) => this.writeEndpoint(inventoryId, item, seq, stored)),
-      remediationTargets: this.mergeInto('remediation_targets', inventoryId, changes.remediationTargets, (item, seq, stored) =>
-        this.writeTarget(inventoryId, item, seq, stored),
+      endpoints: this.mergeInto('endpoints', inventoryId, changes.endpoints, (item, seq, stored) => this.writeEndpoint(inventoryId, item, seq, stored), seen('endpoints')),
+      remediationTargets: this.mergeInto(
+        'remediation_targets',
+        inventoryId,
+        changes.remediationTargets,
+        (item, seq, stored) => this.writeTarget(inventoryId, item, seq, stored),
+        seen('remediationTargets'),
       ),
-      scopes: this.mergeInto('scopes', inventoryId, changes.scopes, (item, seq, stored) => this.writeScope(inventoryId, item, seq, stored)),
-      findings: this.mergeInto('findings', inventoryId, changes.findings, (item, seq, stored) => this.writeFinding(inventoryId, item, seq, stored)),
+      scopes: this.mergeInto('scopes', inventoryId, changes.scopes, (item, seq, stored) => this.writeScope(inventoryId, item, seq, stored), seen('scopes')),
+      findings: this.mergeInto('findings', inventoryId, changes.findings, (item, seq, stored) => this.writeFinding(inventoryId, item, seq, stored), seenFinding),
     };
   }
 
@@ -165,11 +179,13 @@ export class InventoryWrites {
     inventoryId: number,
     items: readonly T[],
     write: (item: T, seq: number | null, stored?: StoredRow) => void,
+    seen?: (item: T, stored: StoredRow | undefined) => void,
   ): number {
     const placed: T[] = [];
     let added = 0;
     for (const item of items) {
       const existing = this.db.get<StoredRow>(`SELECT * FROM ${table} WHERE org_id = ? AND id = ?`, [inventoryId, lower(item.id)]);
+      seen?.(item, existing);
       if (!existing) added++;
       if (existing && Date.parse(existing.created_at as string) === Date.parse(item.created_at)) {
         write(item, existing.seq as number, existing);

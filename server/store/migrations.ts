@@ -228,4 +228,21 @@ export const migrations: readonly string[] = [
     updated_at TEXT NOT NULL
   );
   `,
+  // What each sync of a replica changed (sync-changes.ts), written in the sync's own transaction;
+  // keyed by the organization's row id, which survives full syncs, and removed with it. The id
+  // is never reused (AUTOINCREMENT): the console remembers the changes it was told of by id.
+  `
+  CREATE TABLE sync_changes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    started_at TEXT NOT NULL,
+    finished_at TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    first_sync INTEGER NOT NULL,
+    counts TEXT NOT NULL,
+    newly_open TEXT NOT NULL,
+    remediated TEXT NOT NULL
+  );
+  CREATE INDEX sync_changes_org ON sync_changes (org_id, id);
+  `,
 ];

@@ -147,13 +147,17 @@ describe('Store', () => {
     const dataDir = newDataDir();
     const { store, organization } = await storeWithOrganization(dataDir);
     const page = store.inventory.list(organization.rowId, 'findings', { limit: 100, offset: 0 });
-    // Back to schema 2, where org_id held the organization's row id.
-    (store as unknown as { db: { exec(sql: string): void } }).db.exec(`
+    // Back to schema 2, where org_id held the organization's row id and the tables of later migrations did not exist.
+    const db = (store as unknown as { db: { exec(sql: string): void; column(sql: string): unknown[] } }).db;
+    const schema2Tables = ['organizations', 'api_keys', 'endpoints', 'remediation_targets', 'scopes', 'cves', 'finding_texts', 'findings', 'sync_state'];
+    const later = db.column(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (${schema2Tables.map((name) => `'${name}'`).join(', ')})`);
+    db.exec(later.map((name) => `DROP TABLE ${String(name)};`).join(''));
+    db.exec(`
       UPDATE findings SET org_id = ${organization.rowId}; UPDATE endpoints SET org_id = ${organization.rowId};
       UPDATE remediation_targets SET org_id = ${organization.rowId}; UPDATE scopes SET org_id = ${organization.rowId};
       DROP INDEX organizations_inventory; DROP INDEX findings_text; DROP INDEX findings_cve;
       CREATE INDEX findings_cve ON findings (org_id, cve_ref);
-      ALTER TABLE organizations DROP COLUMN inventory_id; DROP TABLE exceptions; DROP TABLE sla_policies; PRAGMA user_version = 2;`);
+      ALTER TABLE organizations DROP COLUMN inventory_id; PRAGMA user_version = 2;`);
     store.close();
     const reopened = await Store.open({ dataDir, command: 'test' });
     try {

@@ -18,6 +18,7 @@ import { ListTotals } from './list-totals.js';
 import { OrganizationRecords } from './organizations.js';
 import { ScopeCoverage } from './scope-coverage.js';
 import { SoftwareQueries } from './software-queries.js';
+import { SyncChangeRecords } from './sync-changes.js';
 import { SyncRecords } from './sync-records.js';
 
 /** How a store is opened. */
@@ -92,6 +93,8 @@ export class Store {
   readonly exceptions: Exceptions;
   /** What the store remembers of replicas' syncs; written inside {@link Store.write}. */
   readonly sync: SyncRecords;
+  /** What each sync of a replica changed; recorded inside the sync's {@link Store.write}. */
+  readonly syncChanges: SyncChangeRecords;
   /** Inventory ids, staging and the background collection of inventories nobody points at. */
   readonly inventories: Inventories;
   private readonly inventoryWrites: InventoryWrites;
@@ -122,6 +125,7 @@ export class Store {
     this.software = new SoftwareQueries(db, exposure);
     this.dashboards = new DashboardAggregates(db, this.coverage);
     this.sync = new SyncRecords(db);
+    this.syncChanges = new SyncChangeRecords(db);
     this.inventoryWrites = new InventoryWrites(db);
   }
 

@@ -1,5 +1,6 @@
-import type { ReplicaSync } from '../../contracts/server-thread-channel.js';
+import type { ReplicaSync, SyncAlert } from '../../contracts/server-thread-channel.js';
 import type { Store } from '../store/store.js';
+import type { SyncReport } from './sync-organization.js';
 import type { SyncScheduler } from './sync-scheduler.js';
 
 /** Every replica of the store with its sync status, in the store's order (for the desktop app's Sync menu). */
@@ -38,4 +39,17 @@ export function followSyncs(scheduler: SyncScheduler, changed: () => void, delay
     scheduler.off('failed', schedule);
     scheduler.off('disconnected', schedule);
   };
+}
+
+/**
+ * Calls `alert` for each sync that ends having recorded findings newly open critical or KEV
+ * (a replica's first sync never does: it lists none), once per sync. Returns what stops following.
+ */
+export function followSyncAlerts(store: Store, scheduler: SyncScheduler, alert: (alert: SyncAlert) => void): () => void {
+  const finished = (report: SyncReport) => {
+    const organization = store.organizations.bySlug(report.org);
+    if (organization && report.changes && report.changes.newlyOpen.total > 0) alert({ slug: organization.slug, name: organization.name, changes: report.changes });
+  };
+  scheduler.on('finished', finished);
+  return () => scheduler.off('finished', finished);
 }

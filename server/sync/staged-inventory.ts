@@ -2,6 +2,8 @@ import type { CollectionName } from '../../contracts/collections.js';
 import type { Inventory } from '../../contracts/inventory.js';
 import type { Organization } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
+import type { SyncChangesSummary } from '../../contracts/console/sync-changes.js';
+import type { SyncChangeTally } from '../store/sync-change-tally.js';
 import type { SyncSuccess } from '../store/sync-records.js';
 import { type CollectionSink, type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
 import { RowsPerWrite } from '../store/rows-per-write.js';
@@ -90,18 +92,20 @@ export class StagedInventory {
   }
 
   /**
-   * Makes the staged inventory the organization's and records the sync's success, in one small
-   * transaction; the inventory it replaces is then nobody's, left to collection. Fails when the
-   * organization was removed meanwhile. The staged pages still held are logged first, a slice
-   * at a time (Store.settle), so that the swap's durable write has little to log.
+   * Makes the staged inventory the organization's and records the sync's success and what it
+   * changed (`changes`), in one small transaction; the inventory it replaces is then nobody's,
+   * left to collection. Fails when the organization was removed meanwhile. The staged pages still
+   * held are logged first, a slice at a time (Store.settle), so that the swap's durable write has
+   * little to log. Answers the changes recorded, in brief (none when nothing changed).
    */
-  async swap(organization: Organization, success: SyncSuccess): Promise<void> {
+  async swap(organization: Organization, success: SyncSuccess, changes: SyncChangeTally): Promise<SyncChangesSummary | undefined> {
     const { store } = this;
     await store.settle();
-    store.write(() => {
+    return store.write(() => {
       if (!store.organizations.byRowId(organization.rowId)) throw new SyncFailedError(`The organization "${organization.slug}" was removed during the sync`);
       store.organizations.setInventory(organization.rowId, this.inventoryId);
       store.sync.recordSuccess(organization.rowId, success);
+      return store.syncChanges.record(organization.rowId, success, changes);
     });
   }
 

@@ -2,7 +2,9 @@ import type { RemoteTenant } from '../remote/remote-tenant.js';
 import type { Organization } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
 import type { SyncCounts, SyncProgress } from '../../contracts/console/sync.js';
+import type { SyncChangesSummary } from '../../contracts/console/sync-changes.js';
 import type { SyncMode } from '../../contracts/enums.js';
+import { SyncChangeTally } from '../store/sync-change-tally.js';
 import { type SyncSuccess, skippedIdsKept } from '../store/sync-records.js';
 import { remoteHonoursUpdatedSince } from './probe-updated-since.js';
 import { type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
@@ -24,6 +26,8 @@ export interface SyncReport {
   counts: SyncCounts;
   skippedCount: number;
   skippedIds: string[];
+  /** What it changed, in brief, as recorded (store/sync-changes.ts); null when it changed nothing. */
+  changes: SyncChangesSummary | null;
 }
 
 /** How one sync runs. */
@@ -43,8 +47,10 @@ type Pull = (collection: CollectionName, options: PullOptions) => Promise<Pulled
  * in the store page by page under a new inventory and then points the organization at it in
  * one small transaction with the sync state (staged-inventory.ts); an incremental one (the
  * remote honours `updatedSince` and no full sync is due) pulls only the changes and merges them
- * in one transaction. A failure leaves the replica as it was and records why; what it staged
- * is left to collection (`store.inventories.collect()`, which the caller runs).
+ * in one transaction. Either records what it changed in that same transaction (the merge counts
+ * it; a full sync compares its staged inventory with the one it replaces, before the swap). A
+ * failure leaves the replica as it was and records why; what it staged is left to collection
+ * (`store.inventories.collect()`, which the caller runs).
  */
 export async function syncOrganization(store: Store, organization: Organization, remote: RemoteTenant, options: SyncOptions = {}): Promise<SyncReport> {
   const policy = { ...defaultSyncPolicy, ...options.policy };
@@ -86,18 +92,23 @@ export async function syncOrganization(store: Store, organization: Organization,
       ...outcome,
     });
     let success: SyncSuccess;
+    let changed: SyncChangesSummary | undefined;
     if (mode === 'incremental') {
       const totals = await remoteTotals(remote, policy, signal);
       const since = new Date(Date.parse(previous.lastSuccessStartedAt!) - policy.incrementalMarginMs).toISOString();
       const changes = new PulledChanges(policy.incrementalMaxItems);
       success = succeeded(await pullAll((collection, pullOptions) => pullCollection(collection, changes.sink(collection), pullOptions), since));
-      await applyChanges(store, organization, changes, totals, success);
+      changed = await applyChanges(store, organization, changes, totals, success);
     } else {
       const inventory = (staged = new StagedInventory(store));
-      success = succeeded(await pullAll((collection, pullOptions) => inventory.pull(collection, pullOptions), undefined));
-      await inventory.swap(organization, success);
+      const pulled = await pullAll((collection, pullOptions) => inventory.pull(collection, pullOptions), undefined);
+      // A replica that never synced held nothing: its first sync's changes are its counts alone.
+      const tally =
+        previous.lastSuccessStartedAt === null ? SyncChangeTally.firstSync(pulled.counts) : await store.syncChanges.compare(organization.rowId, inventory.inventoryId, signal);
+      success = succeeded(pulled);
+      changed = await inventory.swap(organization, success, tally);
     }
-    return { org: organization.slug, ...success, skippedIds: success.skippedIds.slice(0, skippedIdsKept) };
+    return { org: organization.slug, ...success, skippedIds: success.skippedIds.slice(0, skippedIdsKept), changes: changed ?? null };
   } catch (error) {
     if (error instanceof DeletionsFound || error instanceof TooManyChanges) return syncOrganization(store, organization, remote, { ...options, full: true });
     const failure =
@@ -116,13 +127,20 @@ export async function syncOrganization(store: Store, organization: Organization,
 }
 
 /**
- * Applies an incremental sync's changes in one transaction with its record: all of them or none
- * (a merge half applied would show readers a mix). Finding nothing new (the margin brings back
- * what the last sync merged: those are left out), it writes the record alone, keeping the
- * caches derived from the data. Rows beyond the remote's totals mean the remote deleted some:
- * {@link DeletionsFound}, and a full sync instead.
+ * Applies an incremental sync's changes in one transaction with its record and what it changed
+ * (counted by the merge from the rows it reads anyway): all of them or none (a merge half
+ * applied would show readers a mix). Finding nothing new (the margin brings back what the last
+ * sync merged: those are left out), it writes the record alone, keeping the caches derived from
+ * the data, and records no changes. Rows beyond the remote's totals mean the remote deleted
+ * some: {@link DeletionsFound}, and a full sync instead. Answers the changes recorded, in brief.
  */
-async function applyChanges(store: Store, organization: Organization, changes: PulledChanges, totals: SyncCounts, success: SyncSuccess): Promise<void> {
+async function applyChanges(
+  store: Store,
+  organization: Organization,
+  changes: PulledChanges,
+  totals: SyncCounts,
+  success: SyncSuccess,
+): Promise<SyncChangesSummary | undefined> {
   await changes.dropUnchanged((collection, items) => store.inventory.unchanged(organization.rowId, collection, items));
   // The counts come from the list totals' cache, kept while the data does not change.
   const before = store.inventory.counts(organization.rowId);
@@ -138,13 +156,15 @@ async function applyChanges(store: Store, organization: Organization, changes: P
       stillThere();
       store.sync.recordSuccess(organization.rowId, success);
     }, { keepDerived: true });
-    return;
+    return undefined;
   }
-  store.write((writes) => {
-    const added = writes.merge(stillThere().inventoryId, changes.inventory);
+  return store.write((writes) => {
+    const tally = new SyncChangeTally();
+    const added = writes.merge(stillThere().inventoryId, changes.inventory, tally);
     // Rolled back by the throw: the merge is undone.
     if (beyondTotals(added)) throw new DeletionsFound();
     store.sync.recordSuccess(organization.rowId, success);
+    return store.syncChanges.record(organization.rowId, success, tally);
   });
 }
 

@@ -126,7 +126,7 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
     }
   }
 
-  /** The sync status of a replica, or undefined when there is no such organization. */
+  /** The sync status of a replica with its latest recorded changes, or undefined when there is no such organization. */
   status(slug: string): SyncStatus | undefined {
     const organization = this.options.store.organizations.bySlug(slug);
     if (!organization) return undefined;
@@ -135,6 +135,7 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
       running: this.running.has(slug),
       progress: this.progress.get(slug) ?? null,
       state: this.options.store.sync.get(organization.rowId),
+      latestChanges: this.options.store.syncChanges.latest(organization.rowId),
     };
   }
 

@@ -86,6 +86,8 @@ describe('the /app OpenAPI document', () => {
         'getSyncOverview',
         'getSyncStatus',
         'startSync',
+        'listSyncChanges',
+        'getSyncChanges',
         'listConsoleEndpoints',
         'getConsoleVulnerabilityFinding',
         'getDashboard',

@@ -62,7 +62,7 @@ describe('the layer rules', () => {
     ['http', 'the domain', 'server/http/app/probe.ts', ['../../sync/sync-scheduler.js', '../v1/v1-router.js']],
     ['the composition', 'http and the cli', 'server/probe.ts', ['./http/start-server.js', './cli/cli-context.js']],
     ['the app', 'the composition and the store', 'app/main/probe.ts', ['../../server/start-console-server.js', '../../server/store/store.js']],
-    ['the renderer', 'contracts', 'renderer/src/api/probe.ts', ['../../../contracts/enums.js', '../../../contracts/console/views.js', '../../../contracts/console/exception-basics.js', '../../../contracts/risk-score.js', '../../../contracts/remediation-deadlines.js', '../lib/format.js', 'react']],
+    ['the renderer', 'contracts', 'renderer/src/api/probe.ts', ['../../../contracts/enums.js', '../../../contracts/console/views.js', '../../../contracts/console/exception-basics.js', '../../../contracts/risk-score.js', '../../../contracts/remediation-deadlines.js', '../../../contracts/console/sync-change-bounds.js', '../lib/format.js', 'react']],
     ['a store test', 'server test support', 'server/store/probe.test.ts', ['../test/support/fixtures.js']],
     ['an app test', 'test support', 'app/main/probe.test.ts', ['../test/fake-electron.js', '../../server/test/support/identity-sealer.js']],
   ])('lets %s import %s', async (_from, _to, file, specifiers) => {

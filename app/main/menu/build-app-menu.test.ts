@@ -10,9 +10,11 @@ const origin = 'http://127.0.0.1:7300';
 
 function menu(platform: NodeJS.Platform, isPackaged = true) {
   const showView = vi.fn();
-  const template = appMenuTemplate({ platform, consoleOrigin: origin, isPackaged, showView, sync: { replicas: [], syncNow: vi.fn() } });
+  const showPath = vi.fn();
+  const sync = { replicas: [], syncNow: vi.fn(), notifyOfNewFindings: true, setNotifyOfNewFindings: vi.fn() };
+  const template = appMenuTemplate({ platform, consoleOrigin: origin, isPackaged, showView, showPath, sync });
   const click = (item: Item | undefined) => item?.click?.({} as never, undefined, {} as never);
-  return { template, showView, click };
+  return { template, showView, showPath, click };
 }
 
 describe('appMenuTemplate', () => {

@@ -1,5 +1,5 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron';
-import { consoleViews } from '../../../contracts/console/views.js';
+import { consoleViews, syncChangesPath } from '../../../contracts/console/views.js';
 import { productName } from '../../../server/store/data-directory.js';
 import { openExternalLink } from '../open-external-link.js';
 import { type SyncMenuContext, syncMenuTemplate } from './sync-menu.js';
@@ -51,7 +51,9 @@ export interface AppMenuContext {
   /** Shows a view of the console in the window, by its section (see {@link viewMenuItems}). */
   showView: (section: string) => void;
   /** The replicas and their syncs, for the Sync menu. */
-  sync: Omit<SyncMenuContext, 'showOrganizations'>;
+  sync: Omit<SyncMenuContext, 'showOrganizations' | 'showChanges'>;
+  /** Shows a path of the console in the window (a replica's changes). */
+  showPath: (path: string) => void;
 }
 
 /** The application menu's template: app (macOS), File, Edit, View, Sync, Window, Help. */
@@ -96,7 +98,11 @@ export function appMenuTemplate(context: AppMenuContext): MenuItemConstructorOpt
         { role: 'togglefullscreen' },
       ],
     },
-    syncMenuTemplate({ ...context.sync, showOrganizations: () => context.showView('organizations') }),
+    syncMenuTemplate({
+      ...context.sync,
+      showOrganizations: () => context.showView('organizations'),
+      showChanges: (slug) => context.showPath(syncChangesPath(slug)),
+    }),
     { role: 'windowMenu' },
     {
       role: 'help',

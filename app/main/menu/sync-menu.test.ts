@@ -3,7 +3,7 @@ import type { SyncStatus } from '../../../contracts/console/sync.js';
 import { Store } from '../../../server/store/store.js';
 import { SyncScheduler } from '../../../server/sync/sync-scheduler.js';
 import { identitySealer } from '../../../server/test/support/identity-sealer.js';
-import { replicaStateText, syncMenuTemplate } from './sync-menu.js';
+import { type SyncMenuContext, replicaStateText, syncMenuTemplate } from './sync-menu.js';
 
 vi.mock('electron', () => import('../../test/fake-electron.js'));
 
@@ -22,23 +22,38 @@ const status = (org: string, running: boolean, state: Partial<SyncStatus['state'
   running,
   progress: null,
   state: { ...neverSynced, ...state },
+  latestChanges: null,
+});
+/** The context's functions and setting, as a test may change them. */
+const actions = (more: Partial<SyncMenuContext> = {}) => ({
+  syncNow: vi.fn(),
+  showChanges: vi.fn(),
+  showOrganizations: vi.fn(),
+  notifyOfNewFindings: true,
+  setNotifyOfNewFindings: vi.fn(),
+  ...more,
 });
 const click = (item: Item | undefined) => item?.click?.({} as never, undefined, {} as never);
 
 describe('the Sync menu', () => {
   it("lists each replica with its state, and syncs it now or fully through the context's scheduler", () => {
-    const syncNow = vi.fn();
-    const showOrganizations = vi.fn();
+    const context = actions();
+    const { syncNow, showOrganizations } = context;
     const menu = syncMenuTemplate({
       replicas: [
         { slug: 'acme', name: 'Acme', status: status('acme', false, { lastError: 'The remote tenant http://x could not be reached' }) },
         { slug: 'busy', name: 'Busy', status: status('busy', true) },
       ],
-      syncNow,
-      showOrganizations,
+      ...context,
     });
     const items = menu.submenu as Item[];
-    expect(items.map((item) => item.label ?? item.type)).toEqual(['Acme (acme)', 'Busy (busy)', 'separator', 'Organizations…']);
+    expect(items.map((item) => item.label ?? item.type)).toEqual([
+      'Acme (acme)',
+      'Busy (busy)',
+      'separator',
+      'Notify of New Critical or KEV Findings',
+      'Organizations…',
+    ]);
     const acme = items[0]!.submenu as Item[];
     expect(acme[0]).toMatchObject({ label: 'Failed: The remote tenant http://x could not be reached', enabled: false });
     click(acme.find((item) => item.label === 'Sync Now'));
@@ -48,12 +63,24 @@ describe('the Sync menu', () => {
     const busy = items[1]!.submenu as Item[];
     expect(busy[0]?.label).toBe('Syncing…');
     expect(busy.filter((item) => /-(now|full)$/.test(item.id ?? '')).map((item) => item.enabled)).toEqual([false, false]);
-    click(items[3]);
+    click(acme.find((item) => item.label === 'Show Changes…'));
+    expect(context.showChanges).toHaveBeenLastCalledWith('acme');
+    click(items[4]);
     expect(showOrganizations).toHaveBeenCalled();
   });
 
+  it('offers the notifications of new critical or KEV findings as a checkbox that turns the setting over', () => {
+    for (const notifyOfNewFindings of [true, false]) {
+      const context = actions({ notifyOfNewFindings });
+      const item = (syncMenuTemplate({ replicas: [], ...context }).submenu as Item[]).find((entry) => entry.id === 'sync-notify');
+      expect(item).toMatchObject({ type: 'checkbox', checked: notifyOfNewFindings });
+      click(item);
+      expect(context.setNotifyOfNewFindings).toHaveBeenCalledExactlyOnceWith(!notifyOfNewFindings);
+    }
+  });
+
   it('says when no remote tenant is connected', () => {
-    const items = syncMenuTemplate({ replicas: [], syncNow: vi.fn(), showOrganizations: vi.fn() }).submenu as Item[];
+    const items = syncMenuTemplate({ replicas: [], ...actions() }).submenu as Item[];
     expect(items[0]).toMatchObject({ label: 'No Remote Tenants Connected', enabled: false });
   });
 

@@ -41,18 +41,25 @@ export const organizationsQuery = () =>
     queryFn: () => consoleJson<{ data: ConsoleOrganization[] }>('/organizations').then((answer) => answer.data),
   });
 
-/** How often the sync status is asked while a sync runs; never while none does. */
+/** How often the sync status is asked while a sync runs. */
 export const syncPollMs = 1_000;
+/**
+ * How often it is asked while none runs, and only while the console's page is visible: a
+ * background sync (every 15 minutes) is then seen within a minute, its data refreshed and its
+ * new critical or KEV findings shown in the banner.
+ */
+export const syncIdlePollMs = 60_000;
 
 /**
- * The sync status of every replica, with the running syncs' progress. Polled only while a sync
- * runs: the interval is a function of the last answer, so an idle console sends nothing.
+ * The sync status of every replica, with the running syncs' progress and each one's latest
+ * recorded changes. Polled every second while a sync runs, once a minute otherwise (the interval
+ * is a function of the last answer).
  */
 export const syncOverviewQuery = () =>
   queryOptions({
     queryKey: queryKeys.syncOverview(),
     queryFn: ({ signal }) => consoleJson<{ data: ConsoleSyncStatus[] }>('/sync', { signal }).then((answer) => answer.data),
-    refetchInterval: (query) => (query.state.data?.some((status) => status.running) ? syncPollMs : false),
+    refetchInterval: (query) => (query.state.data?.some((status) => status.running) ? syncPollMs : syncIdlePollMs),
   });
 
 /** One page of a list, `offset` a multiple of the page size. */

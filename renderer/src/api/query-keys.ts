@@ -34,4 +34,5 @@ export const queryKeys = {
   exceptions: (slug: string, state: string) => [...queryKeys.organization(slug), 'exceptions', state] as const,
   slaPolicy: (slug: string) => [...queryKeys.organization(slug), 'sla-policy'] as const,
   remediationPerformance: (slug: string) => [...queryKeys.organization(slug), 'remediation-performance'] as const,
+  syncChanges: (slug: string) => [...queryKeys.organization(slug), 'sync-changes'] as const,
 };

@@ -1,16 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate, useParams } from 'react-router';
-import { consoleViews } from '../../../contracts/console/views';
+import { consoleViews, syncChangesPath } from '../../../contracts/console/views';
 import { organizationsQuery, sessionQuery } from '../api/console-queries';
 import { useRefreshAfterSync } from '../api/use-refresh-after-sync';
+import { SyncAlertBanner } from '../components/sync-alert-banner';
 import { SyncIndicator } from '../components/sync-indicator';
 import { paths } from '../lib/paths';
 
-/** The frame of every organization's views: organization switcher, navigation, API address. */
+/**
+ * The frame of every organization's views: organization switcher, navigation (with a replica's
+ * Changes), API address, and the news of syncs that brought new critical or KEV findings.
+ */
 export function Layout() {
   const { slug = '' } = useParams();
   useRefreshAfterSync();
+  const organizations = useQuery(organizationsQuery());
+  const replica = organizations.data?.find((o) => o.slug === slug)?.kind === 'replica';
   return (
     <div className="app">
       <a className="skip-link" href="#main">
@@ -31,8 +37,14 @@ export function Layout() {
               </NavLink>
             </li>
           ))}
+          {replica ? (
+            <li>
+              <NavLink to={syncChangesPath(slug)}>Changes</NavLink>
+            </li>
+          ) : null}
         </ul>
       </nav>
+      <SyncAlertBanner />
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { syncChangesPath } from '../../../contracts/console/views';
 import type { ConsoleOrganization } from '../../../contracts/console/organizations';
 import type { SyncStatus as ConsoleSyncStatus } from '../../../contracts/console/sync';
 import { organizationsQuery, syncOverviewQuery } from '../api/console-queries';
@@ -114,7 +115,16 @@ function OrganizationsTable({
                     </>
                   )}
                 </td>
-                <td>{replica ? (status?.state.lastSuccessAt ? formatDateTime(status.state.lastSuccessAt) : status ? 'Never' : '…') : '—'}</td>
+                <td>
+                  {replica ? (status?.state.lastSuccessAt ? formatDateTime(status.state.lastSuccessAt) : status ? 'Never' : '…') : '—'}
+                  {replica ? (
+                    <div>
+                      <Link to={syncChangesPath(organization.slug)}>
+                        Changes<span className="visually-hidden"> of {organization.slug}</span>
+                      </Link>
+                    </div>
+                  ) : null}
+                </td>
                 <td className={replica && status?.state.lastError ? 'organizations-table__error' : undefined} data-testid={`sync-error-${organization.slug}`}>
                   {replica ? (status?.state.lastError ?? '—') : '—'}
                 </td>

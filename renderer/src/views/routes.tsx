@@ -6,6 +6,8 @@ import type { CollectionName } from '../../../contracts/collections';
 import { dashboardQuery, organizationsQuery } from '../api/console-queries';
 import { remediationPerformanceQuery, slaPolicyQuery } from '../api/deadline-queries';
 import { remediationPlanQuery, softwareProductQuery } from '../api/software-queries';
+import { syncChangesQuery } from '../api/sync-changes-queries';
+import { syncChangesSection } from '../../../contracts/console/views';
 import { queryClient } from '../api/query-client';
 import { Loading, QueryError } from '../components/query-state';
 import { paths } from '../lib/paths';
@@ -25,6 +27,7 @@ import { ScopeDetail } from './scope-detail';
 import { SoftwareProductView } from './software-product-view';
 import { SoftwareVersionView } from './software-version-view';
 import { SoftwareView, firstSoftwarePages } from './software-view';
+import { SyncChangesView } from './sync-changes-view';
 import { TargetDetail } from './target-detail';
 
 /** Opens the demo organization, or the first one. */
@@ -81,6 +84,13 @@ const prefetchPerformance = ({ params }: LoaderFunctionArgs) => {
   void queryClient.prefetchQuery(slaPolicyQuery(params.slug ?? ''));
   return null;
 };
+// Only for a replica the organizations already fetched name: a local organization has no changes to ask for (409).
+const prefetchSyncChanges = ({ params }: LoaderFunctionArgs) => {
+  const slug = params.slug ?? '';
+  const organization = queryClient.getQueryData(organizationsQuery().queryKey)?.find((o) => o.slug === slug);
+  if (organization?.kind === 'replica') void queryClient.prefetchQuery(syncChangesQuery(slug));
+  return null;
+};
 
 /** A version of a product: the version's id is a parameter of its own, and another version starts afresh. */
 function SoftwareVersionRoute({ slug, productId }: { slug: string; productId: string }) {
@@ -119,6 +129,7 @@ export const routes: RouteObject[] = [
       { path: 'api-keys', element: withParams((slug) => <ApiKeysView slug={slug} />) },
       { path: 'agent-config', element: withParams((slug) => <AgentConfigView slug={slug} />) },
       { path: 'organizations', element: withParams((slug) => <OrganizationsView slug={slug} />) },
+      { path: syncChangesSection, loader: prefetchSyncChanges, element: withParams((slug) => <SyncChangesView slug={slug} />) },
     ],
   },
   { path: '*', element: <p className="state">No such page. <a href="/">Open the console</a></p> },

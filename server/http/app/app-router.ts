@@ -16,6 +16,7 @@ import { syncOverviewRoute, syncRoutes } from './sync-routes.js';
 import { requireConsoleToken } from './require-console-token.js';
 import { sessionRoute } from './session-route.js';
 import { softwareRoutes } from './software-routes.js';
+import { syncChangesRoutes } from './sync-changes-routes.js';
 import { buildAppOpenApiDocument } from '../openapi/app-document.js';
 
 /** What the console's control API needs. */
@@ -60,6 +61,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   organization.use(softwareRoutes(store));
   organization.use(exceptionRoutes(store));
   organization.use(deadlineRoutes(store));
+  organization.use(syncChangesRoutes(store));
   organization.use(apiKeyRoutes(store));
   organization.use(csvExportRoutes(store));
   if (context.agentConfig) organization.use(agentConfigRoutes(store, context.agentConfig));

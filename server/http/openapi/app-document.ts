@@ -9,6 +9,7 @@ import { inventoryOperations } from '../app/inventory-routes.js';
 import { organizationOperations } from '../app/organization-routes.js';
 import { sessionOperations } from '../app/session-route.js';
 import { softwareOperations } from '../app/software-routes.js';
+import { syncChangesOperations } from '../app/sync-changes-routes.js';
 import { syncOperations } from '../app/sync-routes.js';
 import { appTags, consoleTokenSecurityScheme, registerConsoleOperation } from './app-operations.js';
 import { generateDocument } from './generate-document.js';
@@ -19,6 +20,7 @@ const routeModules = [
   sessionOperations,
   organizationOperations,
   syncOperations,
+  syncChangesOperations,
   inventoryOperations,
   coverageOperations,
   softwareOperations,

@@ -19,7 +19,7 @@ export const consoleTokenSecurityScheme = {
 export const appTags = {
   Session: 'What the console needs to know about this server.',
   Organizations: 'The organizations of the store: listing, connecting and disconnecting replicas of remote tenants.',
-  Sync: "Replicas' syncs with their remote tenants: status, progress, sync now.",
+  Sync: "Replicas' syncs with their remote tenants: status, progress, sync now, and what each sync changed.",
   Inventory: "An organization's collections, as /v1 answers them, with the console's sort and free-text search.",
   Coverage: 'The dashboard, the coverage of a scope and the coverage gaps.',
   Software: 'Remediation targets grouped by product and version, with their exposure, and the remediation plan.',
