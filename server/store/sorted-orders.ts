@@ -5,9 +5,9 @@ import { type Conditions, sortExpression } from './collection-tables.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
 import { type ShownInventory, checkStillShown } from './inventory-ids.js';
-import { sortInSlices } from './sort-in-slices.js';
-import { compareSqlValues } from './sql-value-order.js';
 import { TimeSlices } from './time-slices.js';
+import { orderByNumbers } from './numeric-order.js';
+import { ValueRanks, concatenated } from './value-ranks.js';
 
 /** Positions `start` to `end` (exclusive) of an ascending order, read forwards or backwards. */
 function slice(order: Int32Array, descending: boolean, start: number, end: number): number[] {
@@ -56,15 +56,6 @@ export interface FigureSort {
   lookup: () => Promise<(seq: number) => SqlValue>;
 }
 
-/** {@link compareSqlValues} for text with surrogate pairs, where UTF-16 order is not code point order. */
-function compareByCodePoints(a: SqlValue, b: SqlValue): number {
-  if (typeof a !== 'string' || typeof b !== 'string') return compareSqlValues(a, b);
-  const [x, y] = [Array.from(a, (c) => c.codePointAt(0)!), Array.from(b, (c) => c.codePointAt(0)!)];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return x.length - y.length;
-}
-const surrogate = /[\uD800-\uDFFF]/;
-
 /** Rows read per statement while an order is computed: a few milliseconds of SQL each. */
 const rowsPerChunk = 2048;
 /** Rows ranked or dealt between two looks at the clock. */
@@ -78,8 +69,10 @@ const rowsBetweenLooks = 16_384;
  * Sorting a million rows by (value, id) in SQLite costs seconds, most of it comparing the
  * 36-character ids. Instead the inventory's rows are read once in id order (its unique
  * (org_id, id) index, no sort; kept like the orders), the matching rows' values are read in seq
- * order, their distinct values are sorted, and a counting sort by value rank over the rows in id
- * order yields the order, ties in id order. All of it runs in chunks (keyset ranges of
+ * order (or, for figures of every row, looked up along the id order itself), and the rows in id
+ * order are sorted stably by value: many distinct numbers (due dates) by a radix sort of their
+ * bits, other values by a counting sort over the ranks of their distinct values; ties stay in id
+ * order. All of it runs in chunks (keyset ranges of
  * {@link rowsPerChunk} rows, sorts in slices) with turns of the event loop between them, so that
  * other requests are answered while a million rows are sorted; a write meanwhile starts it again.
  */
@@ -129,7 +122,7 @@ export class SortedOrders {
         after = this.db.value(`SELECT id FROM ${table} WHERE seq = ?`, [seqs.at(-1)!]) as string;
         await slices.pause();
       }
-      return concatenated(chunks);
+      return concatenated(chunks, Int32Array);
     });
   }
 
@@ -198,90 +191,103 @@ export class SortedOrders {
           chunks.push(Int32Array.from(seqs));
           await slices.pause();
         }
-        return concatenated(chunks);
+        return concatenated(chunks, Int32Array);
       }
       const lookup = list.figures && (await list.figures.lookup());
       checkpoint();
       const idOrder = await this.idOrder(table, list);
       checkpoint();
-      const expression = lookup ? undefined : sortExpression(collection, key);
-      // Each matching row's value as an index into `distinct`, in seq order.
-      const matching: Int32Array[] = [];
-      const valueIndexes: Int32Array[] = [];
-      const distinct = new Map<SqlValue, number>();
-      // The distinct values in the order they came, kept as they come: spreading a map of a
-      // million timestamps into an array at the end held the thread for tens of milliseconds.
-      const values: SqlValue[] = [];
-      let surrogates = false;
-      for await (const { seqs, values: read } of this.matchingRows(list, searched, expression)) {
-        const indexes = new Int32Array(seqs.length);
-        (lookup ? seqs.map(lookup) : read).forEach((value, i) => {
-          let index = distinct.get(value);
-          if (index === undefined) {
-            distinct.set(value, (index = values.length));
-            values.push(value);
-            if (typeof value === 'string' && surrogate.test(value)) surrogates = true;
-          }
-          indexes[i] = index;
-        });
-        matching.push(Int32Array.from(seqs));
-        valueIndexes.push(indexes);
-        await slices.pause();
-      }
-
-      const compare = surrogates ? compareByCodePoints : compareSqlValues;
-      const sorted = await sortInSlices(values, compare, slices);
-      const rankOfValue = new Int32Array(values.length);
-      for (let rank = 0; rank < sorted.length; rank++) {
-        if (rank % rowsBetweenLooks === 0) await slices.pause();
-        rankOfValue[distinct.get(sorted[rank]!)!] = rank;
-      }
-
-      // A counting sort: rows per value rank, then the rows in id order dealt to their rank's place.
-      // Ranks are indexed from the inventory's lowest seq: every full sync stages its rows above
-      // the last ones, so seqs climb with each sync while an inventory spans about its row count.
-      let minSeq = Number.MAX_SAFE_INTEGER;
-      let maxSeq = 0;
-      for (const seq of idOrder) {
-        minSeq = Math.min(minSeq, seq);
-        maxSeq = Math.max(maxSeq, seq);
-      }
-      const rankOfSeq = new Int32Array(Math.max(0, maxSeq - minSeq + 1)).fill(-1);
-      const starts = new Int32Array(values.length + 1);
-      for (const [chunk, seqs] of matching.entries()) {
-        const indexes = valueIndexes[chunk]!;
-        for (let i = 0; i < seqs.length; i++) {
-          const rank = rankOfValue[indexes[i]!]!;
-          rankOfSeq[seqs[i]! - minSeq] = rank;
-          starts[rank + 1]!++;
+      const values = new ValueRanks();
+      if (lookup && !searched && where.terms.length === 1) {
+        // Every row of the inventory, figures looked up by seq: the id order is the rows, no SQL.
+        for (let start = 0; start < idOrder.length; start += rowsPerChunk) {
+          const seqs = idOrder.subarray(start, start + rowsPerChunk);
+          const chunk = new Array<SqlValue>(seqs.length);
+          for (let i = 0; i < seqs.length; i++) chunk[i] = lookup(seqs[i]!);
+          values.add(chunk);
+          await slices.pause();
         }
+        return orderByValues(idOrder, undefined, values, slices);
+      }
+      const expression = lookup ? undefined : sortExpression(collection, key);
+      // The matching rows in seq order, each one's value.
+      const matching: Int32Array[] = [];
+      for await (const { seqs, values: read } of this.matchingRows(list, searched, expression)) {
+        values.add(lookup ? seqs.map(lookup) : read);
+        matching.push(Int32Array.from(seqs));
         await slices.pause();
       }
-      for (let rank = 1; rank <= values.length; rank++) starts[rank]! += starts[rank - 1]!;
-      const order = new Int32Array(starts[values.length]!);
-      for (let i = 0; i < idOrder.length; i++) {
-        if (i % rowsBetweenLooks === 0) await slices.pause();
-        const rank = rankOfSeq[idOrder[i]! - minSeq]!;
-        if (rank >= 0) order[starts[rank]!++] = idOrder[i]!;
-      }
-      return order;
+      const { rows, readAt } = await inIdOrder(idOrder, concatenated(matching, Int32Array), slices);
+      return orderByValues(rows, readAt, values, slices);
     });
   }
+}
+
+/**
+ * The rows of `matching` (seqs, ascending) in id order, and where each was read in it. Places
+ * are indexed from the inventory's lowest seq: every full sync stages its rows above the last
+ * ones, so seqs climb with each sync while an inventory spans about its row count.
+ */
+async function inIdOrder(idOrder: Int32Array, matching: Int32Array, slices: TimeSlices): Promise<{ rows: Int32Array; readAt: Int32Array }> {
+  let minSeq = Number.MAX_SAFE_INTEGER;
+  let maxSeq = 0;
+  for (const seq of idOrder) {
+    minSeq = Math.min(minSeq, seq);
+    maxSeq = Math.max(maxSeq, seq);
+  }
+  const placeOfSeq = new Int32Array(Math.max(0, maxSeq - minSeq + 1)).fill(-1);
+  for (let place = 0; place < matching.length; place++) {
+    if (place % rowsBetweenLooks === 0) await slices.pause();
+    placeOfSeq[matching[place]! - minSeq] = place;
+  }
+  const rows = new Int32Array(matching.length);
+  const readAt = new Int32Array(matching.length);
+  for (let i = 0, found = 0; i < idOrder.length; i++) {
+    if (i % rowsBetweenLooks === 0) await slices.pause();
+    const place = placeOfSeq[idOrder[i]! - minSeq]!;
+    if (place < 0) continue;
+    rows[found] = idOrder[i]!;
+    readAt[found++] = place;
+  }
+  return { rows, readAt };
+}
+
+/**
+ * `rows`, which come in id order, ordered by their values, ties in id order: each row's value
+ * is the one added to `values` at its `readAt` (or at its own place). Numbers are sorted by
+ * their bits (numeric-order.ts); other values by rank, a counting sort dealing the rows to
+ * their rank's place as they come.
+ */
+async function orderByValues(rows: Int32Array, readAt: Int32Array | undefined, values: ValueRanks, slices: TimeSlices): Promise<Int32Array> {
+  const numbers = values.numbers();
+  if (numbers) return orderByNumbers(rows, readAt ? await readIn(numbers, readAt, new Float64Array(rows.length), slices) : numbers, slices);
+  const { ranks, count } = await values.ranks(slices);
+  const rankOfRow = readAt ? await readIn(ranks, readAt, new Int32Array(rows.length), slices) : ranks;
+  const starts = new Int32Array(count + 1);
+  for (let i = 0; i < rankOfRow.length; i++) {
+    if (i % rowsBetweenLooks === 0) await slices.pause();
+    starts[rankOfRow[i]! + 1]!++;
+  }
+  for (let rank = 1; rank <= count; rank++) starts[rank]! += starts[rank - 1]!;
+  const order = new Int32Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    if (i % rowsBetweenLooks === 0) await slices.pause();
+    order[starts[rankOfRow[i]!]!++] = rows[i]!;
+  }
+  return order;
+}
+
+/** `into`, each place given the value of `values` at its `readAt`. */
+async function readIn<T extends Float64Array | Int32Array>(values: T, readAt: Int32Array, into: T, slices: TimeSlices): Promise<T> {
+  for (let i = 0; i < readAt.length; i++) {
+    if (i % rowsBetweenLooks === 0) await slices.pause();
+    into[i] = values[readAt[i]!]!;
+  }
+  return into;
 }
 
 /** The ids of rows of `table` by their seq, in the order of `seqs`: one statement for a page of them. */
 export function idsOfSeqs(db: Database, table: string, seqs: readonly number[]): string[] {
   if (seqs.length === 0) return [];
   return db.column(`SELECT x.id FROM json_each(?) AS page JOIN ${table} x ON x.seq = page.value ORDER BY page.key`, [JSON.stringify(seqs)]) as string[];
-}
-
-/** The arrays one after the other. */
-function concatenated(chunks: Int32Array[]): Int32Array {
-  const all = new Int32Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return all;
 }
