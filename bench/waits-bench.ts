@@ -164,6 +164,9 @@ export async function measureWaits(source: WaitsSource, workDir: string, log: (l
     await consoleRequest(serve, 'GET', '/orgs/replica/remediation-plan');
     log('a sync of it with nothing changed');
     rows.push(...(await whileSync(serve, 'replica', 'its sync with nothing changed', 'incremental', () => consoleRequest(serve, 'POST', '/orgs/replica/sync'))));
+    // The Changes view's one request (issue 15): the first time since the syncs, then repeated.
+    await measure("the replica's Changes view (listSyncChanges), first time", 'GET', '/orgs/replica/sync-changes');
+    await measure("the replica's Changes view (listSyncChanges), repeated", 'GET', '/orgs/replica/sync-changes');
     return rows;
   } finally {
     await stop(serve.child);
