@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import fs from 'node:fs';
 
 /** What tells one version of the file from another: a persist renames a new file over it. */
@@ -28,12 +29,32 @@ export function readDatabaseFileAhead(file: string): void {
 }
 
 /**
- * The room left after the bytes of a file read for writing: a sixteenth of it. sql.js grows its
- * in-memory file by an eighth at a time, each step a copy of the whole file on the thread (about
- * 1.5 s for 631 MiB); a write that grows the database a little (a sync bringing new items) fills
- * this room instead. Zeros, never written to disk; they cost their size in memory.
+ * The room left after the bytes of a file read for writing: four times the file (256 MiB at
+ * least), within the largest buffer. sql.js grows its in-memory file by copying the whole of it
+ * into a larger array on the thread: on `large`, 1.6–1.7 s each time a full sync of a new
+ * replica reserved room for a collection (`Store.reserve`, whose estimate from the first items
+ * runs high: 1.9 GB for the findings of a 700 MB replica). The room costs no resident memory:
+ * a zeroed buffer this large is mapped lazily, pages filled only where SQLite writes (resident
+ * size after opening `large`: 769 MiB with a sixteenth of the file as room, 768 MiB with all of
+ * it). Where the system refuses that much address space, the room is a sixteenth of the file.
  */
-export const growthRoom = (fileBytes: number) => Math.floor(fileBytes / 16);
+export const growthRoom = (fileBytes: number) => Math.max(0, Math.min(Math.max(4 * fileBytes, 256 * 2 ** 20), constants.MAX_LENGTH - fileBytes));
+
+/** A sixteenth of the file: the room when the system refuses {@link growthRoom}. */
+const leastRoom = (fileBytes: number) => Math.floor(fileBytes / 16);
+
+/**
+ * A zeroed buffer of `bytes`, or of `fallbackBytes` when the system refuses so much (a buffer
+ * that large only takes address space, but some systems count it against their memory).
+ */
+export function roomyBuffer(bytes: number, fallbackBytes: number): Buffer {
+  try {
+    return Buffer.alloc(bytes);
+  } catch (error) {
+    if (!(error instanceof RangeError) || fallbackBytes >= bytes) throw error;
+    return Buffer.alloc(fallbackBytes);
+  }
+}
 
 /** A database file's bytes, with room after them. */
 export interface DatabaseFileBytes {
@@ -84,7 +105,7 @@ async function readWhole(file: string, room: (fileBytes: number) => number): Pro
     const stat = await handle.stat();
     // An empty file is a new database; zeros without a header before them would be no database.
     if (stat.size === 0) return undefined;
-    const bytes = Buffer.alloc(stat.size + room(stat.size));
+    const bytes = roomyBuffer(stat.size + room(stat.size), stat.size + Math.min(room(stat.size), leastRoom(stat.size)));
     let offset = 0;
     while (offset < stat.size) {
       const { bytesRead } = await handle.read(bytes, offset, Math.min(chunkBytes, stat.size - offset), offset);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { applyFrames, extentAfter, type LogFrameRef, logFiles } from './change-log.js';
 import { framesWithBytes, type ScannedLog, scanLogFile, toEnd } from './change-log-reader.js';
-import { type DatabaseFileBytes, readDatabaseFile } from './database-file.js';
+import { type DatabaseFileBytes, readDatabaseFile, roomyBuffer } from './database-file.js';
 
 /** A log found beside the snapshot, with its committed size (what follows is a torn tail). */
 export interface FoundLog {
@@ -53,7 +53,7 @@ function replay(snapshot: DatabaseFileBytes | undefined, reserveBytes: number, d
   const extent = extentAfter(baseSize, refs);
   let image = snapshot?.bytes ?? new Uint8Array(0);
   if (extent.largest + room > image.length) {
-    const grown = Buffer.alloc(extent.largest + room);
+    const grown = roomyBuffer(extent.largest + room, extent.largest + Math.min(room, Math.floor(extent.largest / 16)));
     grown.set(image.subarray(0, baseSize));
     image = grown;
   }
