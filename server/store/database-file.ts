@@ -40,19 +40,18 @@ export function readDatabaseFileAhead(file: string): void {
  */
 export const growthRoom = (fileBytes: number) => Math.max(0, Math.min(Math.max(4 * fileBytes, 256 * 2 ** 20), constants.MAX_LENGTH - fileBytes));
 
-/** A sixteenth of the file: the room when the system refuses {@link growthRoom}. */
-const leastRoom = (fileBytes: number) => Math.floor(fileBytes / 16);
-
 /**
- * A zeroed buffer of `bytes`, or of `fallbackBytes` when the system refuses so much (a buffer
- * that large only takes address space, but some systems count it against their memory).
+ * A zeroed buffer of `contentBytes` and `roomBytes` after them, or with a sixteenth of the
+ * content as room (if less) when the system refuses so much: a buffer that large only takes
+ * address space, but some systems count it against their memory.
  */
-export function roomyBuffer(bytes: number, fallbackBytes: number): Buffer {
+export function roomyBuffer(contentBytes: number, roomBytes: number): Buffer {
   try {
-    return Buffer.alloc(bytes);
+    return Buffer.alloc(contentBytes + roomBytes);
   } catch (error) {
-    if (!(error instanceof RangeError) || fallbackBytes >= bytes) throw error;
-    return Buffer.alloc(fallbackBytes);
+    const leastRoom = Math.min(roomBytes, Math.floor(contentBytes / 16));
+    if (!(error instanceof RangeError) || leastRoom >= roomBytes) throw error;
+    return Buffer.alloc(contentBytes + leastRoom);
   }
 }
 
@@ -105,7 +104,7 @@ async function readWhole(file: string, room: (fileBytes: number) => number): Pro
     const stat = await handle.stat();
     // An empty file is a new database; zeros without a header before them would be no database.
     if (stat.size === 0) return undefined;
-    const bytes = roomyBuffer(stat.size + room(stat.size), stat.size + Math.min(room(stat.size), leastRoom(stat.size)));
+    const bytes = roomyBuffer(stat.size, room(stat.size));
     let offset = 0;
     while (offset < stat.size) {
       const { bytesRead } = await handle.read(bytes, offset, Math.min(chunkBytes, stat.size - offset), offset);

@@ -72,9 +72,9 @@ const rowsBetweenLooks = 16_384;
  * order (or, for figures of every row, looked up along the id order itself), and the rows in id
  * order are sorted stably by value: many distinct numbers (due dates) by a radix sort of their
  * bits, other values by a counting sort over the ranks of their distinct values; ties stay in id
- * order. All of it runs in chunks (keyset ranges of
- * {@link rowsPerChunk} rows, sorts in slices) with turns of the event loop between them, so that
- * other requests are answered while a million rows are sorted; a write meanwhile starts it again.
+ * order. All of it runs in chunks (keyset ranges of {@link rowsPerChunk} rows, sorts in slices)
+ * with turns of the event loop between them, so that other requests are answered while a
+ * million rows are sorted; a write meanwhile starts it again.
  */
 export class SortedOrders {
   /**

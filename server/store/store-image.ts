@@ -53,7 +53,7 @@ function replay(snapshot: DatabaseFileBytes | undefined, reserveBytes: number, d
   const extent = extentAfter(baseSize, refs);
   let image = snapshot?.bytes ?? new Uint8Array(0);
   if (extent.largest + room > image.length) {
-    const grown = roomyBuffer(extent.largest + room, extent.largest + Math.min(room, Math.floor(extent.largest / 16)));
+    const grown = roomyBuffer(extent.largest, room);
     grown.set(image.subarray(0, baseSize));
     image = grown;
   }

@@ -31,8 +31,8 @@ export class ValueRanks {
   private readonly held: Float64Array[] = [];
   /** Whether every value so far is a number or NULL. */
   private allNumbers = true;
-  /** The distinct numbers held, while they are few. */
-  private fewHeld: Set<number> | undefined = new Set();
+  /** Each held value's index in {@link values}, by chunk, while the distinct values are few. */
+  private heldIndexes: Int32Array[] | undefined = [];
   /** The values of the chunks after {@link held}: each one's index in {@link values}. */
   private readonly indexes: Int32Array[] = [];
   private readonly distinct = new Map<SqlValue, number>();
@@ -49,13 +49,13 @@ export class ValueRanks {
         if (value === null) numbers[i] = Number.NaN;
         else if (typeof value === 'number') numbers[i] = value;
         else break;
-        if (this.fewHeld) {
-          this.fewHeld.add(numbers[i]!);
-          if (this.fewHeld.size > fewDistinctNumbers) this.fewHeld = undefined;
-        }
       }
       if (i === values.length) {
         this.held.push(numbers);
+        if (this.heldIndexes) {
+          this.heldIndexes.push(this.indexesOf(values));
+          if (this.values.length > fewDistinctNumbers) this.heldIndexes = undefined;
+        }
         return;
       }
       this.allNumbers = false;
@@ -68,15 +68,19 @@ export class ValueRanks {
    * distinct ones (due dates); otherwise undefined: {@link ranks} orders them for less.
    */
   numbers(): Float64Array | undefined {
-    return this.allNumbers && !this.fewHeld ? concatenated(this.held, Float64Array) : undefined;
+    return this.allNumbers && !this.heldIndexes ? concatenated(this.held, Float64Array) : undefined;
   }
 
   /** The rank of every value added, in order, and how many ranks there are (every rank is below it). */
   async ranks(slices: TimeSlices): Promise<{ ranks: Int32Array; count: number }> {
-    const heldIndexes: Int32Array[] = [];
-    for (const chunk of this.held) {
-      heldIndexes.push(this.indexesOf(Array.from(chunk, (value) => (Number.isNaN(value) ? null : value))));
-      await slices.pause();
+    let heldIndexes = this.heldIndexes;
+    if (!heldIndexes) {
+      // Many distinct numbers, then other values: the numbers are indexed now.
+      heldIndexes = [];
+      for (const chunk of this.held) {
+        heldIndexes.push(this.indexesOf(Array.from(chunk, (value) => (Number.isNaN(value) ? null : value))));
+        await slices.pause();
+      }
     }
     const sorted = await sortInSlices(this.values, this.surrogates ? compareByCodePoints : compareSqlValues, slices);
     const rankOfValue = new Int32Array(this.values.length);
