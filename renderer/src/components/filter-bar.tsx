@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { ChosenCollection } from '../api/console-queries';
 import { useShortcut } from '../lib/keyboard';
+import { useChosenValue } from '../lib/use-chosen-value';
 import { EndpointFilter } from './endpoint-filter';
 import { TargetFilter } from './target-filter';
 
@@ -90,9 +91,14 @@ export function FilterBar({ slug, controls, values, onChange }: FilterBarProps) 
 /** A filter given as `true` (checked) or absent. */
 function FlagFilter(props: { name: string; label: string; value: string; onChange: (name: string, value: string) => void }) {
   const id = useId();
+  const [value, setValue] = useChosenValue(props.value);
+  const choose = (checked: boolean) => {
+    setValue(checked ? 'true' : '');
+    props.onChange(props.name, checked ? 'true' : '');
+  };
   return (
     <div className="filter filter--flag">
-      <input id={id} name={props.name} type="checkbox" checked={props.value === 'true'} onChange={(event) => props.onChange(props.name, event.target.checked ? 'true' : '')} />
+      <input id={id} name={props.name} type="checkbox" checked={value === 'true'} onChange={(event) => choose(event.target.checked)} />
       <label htmlFor={id}>{props.label}</label>
     </div>
   );
@@ -100,10 +106,15 @@ function FlagFilter(props: { name: string; label: string; value: string; onChang
 
 function SelectFilter(props: { name: string; label: string; options: SelectOption[]; value: string; onChange: (name: string, value: string) => void }) {
   const id = useId();
+  const [value, setValue] = useChosenValue(props.value);
+  const choose = (chosen: string) => {
+    setValue(chosen);
+    props.onChange(props.name, chosen);
+  };
   return (
     <div className="filter">
       <label htmlFor={id}>{props.label}</label>
-      <select id={id} name={props.name} value={props.value} onChange={(event) => props.onChange(props.name, event.target.value)}>
+      <select id={id} name={props.name} value={value} onChange={(event) => choose(event.target.value)}>
         <option value="">Any</option>
         {props.options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -129,13 +140,7 @@ function TextFilter({ name, label, placeholder, value, onChange, focusShortcut }
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   // The draft is what the user is typing; the URL keeps the applied filter.
-  const [draft, setDraft] = useState(value);
-  // A filter changed elsewhere (back button, a link) replaces the draft.
-  const [applied, setApplied] = useState(value);
-  if (applied !== value) {
-    setApplied(value);
-    setDraft(value);
-  }
+  const [draft, setDraft] = useChosenValue(value);
   useShortcut(focusShortcut, () => {
     input.current?.focus();
     input.current?.select();

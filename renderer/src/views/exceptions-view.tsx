@@ -14,6 +14,7 @@ import { PlainTableHead } from '../components/plain-table-head';
 import { Loading, QueryError } from '../components/query-state';
 import { formatCount, formatDateTime } from '../lib/format';
 import { paths } from '../lib/paths';
+import { useChosenValue } from '../lib/use-chosen-value';
 import { type SaveOutcome, saveConsoleFile } from '../lib/save-download';
 
 /**
@@ -29,7 +30,9 @@ export function ExceptionsView({ slug }: { slug: string }) {
   const exceptions = useQuery(exceptionsQuery(slug, state));
   const [creating, setCreating] = useState(false);
   const stateId = useId();
-  const setState = (value: string) =>
+  const [shownState, setShownState] = useChosenValue(state ?? '');
+  const setState = (value: string) => {
+    setShownState(value);
     setSearch(
       (current) => {
         const next = new URLSearchParams(current);
@@ -39,6 +42,7 @@ export function ExceptionsView({ slug }: { slug: string }) {
       },
       { replace: true },
     );
+  };
 
   return (
     <section className="view" aria-labelledby="view-title">
@@ -52,7 +56,7 @@ export function ExceptionsView({ slug }: { slug: string }) {
       <div className="toolbar">
         <div className="filter">
           <label htmlFor={stateId}>State</label>
-          <select id={stateId} value={state ?? ''} onChange={(event) => setState(event.target.value)}>
+          <select id={stateId} value={shownState} onChange={(event) => setState(event.target.value)}>
             <option value="">All</option>
             {exceptionStates.map((value) => (
               <option key={value} value={value}>

@@ -7,6 +7,7 @@ import { useRefreshAfterSync } from '../api/use-refresh-after-sync';
 import { SyncAlertBanner } from '../components/sync-alert-banner';
 import { SyncIndicator } from '../components/sync-indicator';
 import { paths } from '../lib/paths';
+import { useChosenValue } from '../lib/use-chosen-value';
 
 /**
  * The frame of every organization's views: organization switcher, navigation (with a replica's
@@ -59,14 +60,16 @@ function OrganizationSwitcher({ slug }: { slug: string }) {
   const id = useId();
   const current = organizations.data?.find((o) => o.slug === slug);
   // Another organization opens on the same view; ids and filters belong to the old one.
+  const [shownSlug, setShownSlug] = useChosenValue(slug);
   const switchTo = (next: string) => {
+    setShownSlug(next);
     const section = location.pathname.split('/')[3];
     navigate(paths.view(next, section ?? ''));
   };
   return (
     <div className="org-switcher">
       <label htmlFor={id}>Organization</label>
-      <select id={id} value={slug} onChange={(event) => switchTo(event.target.value)} disabled={!organizations.data}>
+      <select id={id} value={shownSlug} onChange={(event) => switchTo(event.target.value)} disabled={!organizations.data}>
         {organizations.data?.map((o) => (
           <option key={o.slug} value={o.slug}>
             {o.name}
