@@ -143,7 +143,7 @@ async function applyChanges(
 ): Promise<SyncChangesSummary | undefined> {
   await changes.dropUnchanged((collection, items) => store.inventory.unchanged(organization.rowId, collection, items));
   // The counts come from the list totals' cache, kept while the data does not change.
-  const before = store.inventory.counts(organization.rowId);
+  const before = await store.inventory.counts(organization.rowId);
   const beyondTotals = (added: SyncCounts) => syncOrder.some((collection) => before[collection] + added[collection] > totals[collection]);
   const stillThere = () => {
     const current = store.organizations.byRowId(organization.rowId);
