@@ -40,12 +40,25 @@ async function consoleRequest(server: Server, method: 'GET' | 'POST', route: str
   return JSON.parse(text) as unknown;
 }
 
-/** One console request, timed, with the `/health` waits while it ran. */
-async function whileRequest(server: Server, what: string, method: 'GET' | 'POST', route: string, body?: unknown): Promise<WaitRow> {
+/** A v1 request with an API key, refused unless answered 200. */
+async function v1Request(server: Server, key: string, route: string): Promise<void> {
+  const { status, text } = await requestAlone(`${server.url}${route}`, { method: 'GET', headers: { authorization: `Bearer ${key}` } });
+  if (status !== 200) throw new Error(`GET ${route}: ${status} ${text}`);
+}
+
+/** One console request (or `request`), timed, with the `/health` waits while it ran. */
+async function whileRequest(
+  server: Server,
+  what: string,
+  method: 'GET' | 'POST',
+  route: string,
+  body?: unknown,
+  request = () => consoleRequest(server, method, route, body),
+): Promise<WaitRow> {
   const pinger = pingHealth(server.url);
   const started = performance.now();
   try {
-    await consoleRequest(server, method, route, body);
+    await request();
     const requestMs = performance.now() - started;
     return { what, requestMs, pings: await pinger.stop() };
   } finally {
@@ -147,6 +160,10 @@ export async function measureWaits(source: WaitsSource, workDir: string, log: (l
     await measure('findings sorted by CVE, first page, first time', 'GET', `${org}/vulnerability-findings?sort=cve_id&limit=100`);
     await measure('findings sorted by first detection (descending), first page, first time', 'GET', `${org}/vulnerability-findings?sort=-first_detected_at&limit=100`);
     await measure('coverage gaps, first page, first time', 'GET', `${org}/coverage-gaps?limit=50`);
+    // A v1 client's first page counts the list's total, as after every write of the data.
+    const v1Page = "a v1 client's findings list, first page, first time";
+    log(v1Page);
+    rows.push(await whileRequest(serve, v1Page, 'GET', '/v1/vulnerability-findings?limit=100', undefined, () => v1Request(serve, source.key, '/v1/vulnerability-findings?limit=100')));
     await measure('a write: an API key created through /app', 'POST', `${org}/api-keys`, { label: 'waits benchmark' });
     // A key is a write of records alone: the dashboard stays computed (Store.write's recordsOnly).
     await measure('the dashboard after that write', 'GET', `${org}/dashboard`);

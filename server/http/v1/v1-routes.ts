@@ -55,7 +55,7 @@ export function v1Routes(store: Store, extensions: V1Extension[]): [path: string
     ...collectionNames.flatMap((name): [string, V1Handler][] => {
       const { v1Path, idParameter } = collections[name];
       return [
-        [v1Path, ({ organization, url }) => jsonAnswer(answers.list(organization.rowId, name, url))],
+        [v1Path, async ({ organization, url }) => jsonAnswer(await answers.list(organization.rowId, name, url))],
         [`${v1Path}/{${idParameter}}`, ({ organization, id }) => jsonAnswer(answers.get(organization.rowId, name, id))],
       ];
     }),
