@@ -35,6 +35,9 @@ function listen(server: http.Server, host: string, port: number): Promise<void> 
   });
 }
 
+/** How long the server keeps an idle keep-alive connection open (see startServer). */
+const keepAliveMs = 65_000;
+
 /**
  * Serves the listener built by `createApp` (which is told the accepted Host headers) on `host`, on
  * `port` or, when that port is taken, on a free one; writes the address to `api.json` in the
@@ -52,6 +55,11 @@ export async function startServer(options: {
     { maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000 },
     options.createApp(() => accepted),
   );
+  // Node closes a keep-alive connection after 5 s idle; a client whose thread is busy when its
+  // own shorter timer is due (a local tool, a test computing between requests) then sends its
+  // next request on a closed socket and gets ECONNRESET. A minute leaves that to idle clients:
+  // on loopback an idle socket costs next to nothing, and close() drops idle ones at once.
+  server.keepAliveTimeout = keepAliveMs;
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';

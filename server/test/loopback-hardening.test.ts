@@ -57,6 +57,30 @@ describe('loopback hardening', () => {
     }
   });
 
+  it('answers on a keep-alive connection left idle longer than Node keeps one by default (5 s)', async () => {
+    const socket = net.connect(server.port, '127.0.0.1');
+    try {
+      let received = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (received += chunk));
+      const answers = async (count: number) => {
+        while ((received.match(/HTTP\/1\.1 200 OK/g) ?? []).length < count) {
+          if (socket.destroyed) throw new Error(`the connection was closed after ${count - 1} answers`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      const ask = () => socket.write(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: keep-alive\r\n\r\n`);
+      ask();
+      await answers(1);
+      expect(received).toMatch(/Keep-Alive: timeout=65/i);
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      ask();
+      await answers(2);
+    } finally {
+      socket.destroy();
+    }
+  }, 15_000);
+
   it('refuses a request without a Host header', async () => {
     const answer = await sendRaw(server.port, 'GET /health HTTP/1.0\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.\d 4\d\d/);
