@@ -2,7 +2,7 @@ import type { CollectionName, V1Query } from '../../contracts/collections.js';
 import { type Conditions, collectionTables, findingGetSql, listConditions } from './collection-tables.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
-import { inventoryOf, shownInventory, tableOf } from './inventory-ids.js';
+import { InventorySwapped, type ShownInventory, inventoryOf, shownInventory, tableOf } from './inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
 
 /** A page of a list with each item already serialized to JSON by SQLite. */
@@ -49,12 +49,15 @@ export class InventoryReads {
    * event loop, into the totals its pages read (ListTotals.counted): a million findings counted
    * at once held the thread for a third of a second at the first page after every write. Lists
    * since an instant count their few matches along the updated_ms index when the page asks.
-   * Throws InventorySwapped when a sync swaps the organization's inventory meanwhile.
+   * When a sync swaps the organization's inventory meanwhile, the page counts the new one.
    */
   async countList<C extends CollectionName>(orgRowId: number, collection: C, query: V1Query<C>): Promise<void> {
     if (query.updatedSince !== undefined) return;
-    const shown = shownInventory(this.db, orgRowId);
-    await this.totals.counted(tableOf[collection], shown, listConditions(shown.inventoryId, collection, query));
+    try {
+      await this.countedTotal(shownInventory(this.db, orgRowId), collection, query);
+    } catch (error) {
+      if (!(error instanceof InventorySwapped)) throw error;
+    }
   }
 
   /**
@@ -67,9 +70,13 @@ export class InventoryReads {
   async counts(orgRowId: number): Promise<Record<CollectionName, number>> {
     const shown = shownInventory(this.db, orgRowId);
     // No filter: the unfiltered list's total, shared with its pages.
-    const count = <C extends CollectionName>(collection: C) =>
-      this.totals.counted(tableOf[collection], shown, listConditions(shown.inventoryId, collection, { limit: 1, offset: 0 } as V1Query<C>));
+    const count = <C extends CollectionName>(collection: C) => this.countedTotal(shown, collection, { limit: 1, offset: 0 } as V1Query<C>);
     return { endpoints: await count('endpoints'), remediationTargets: await count('remediationTargets'), scopes: await count('scopes'), findings: await count('findings') };
+  }
+
+  /** The total of a v1 list of the inventory `shown`, counted a window at a time (ListTotals.counted). */
+  private countedTotal<C extends CollectionName>(shown: ShownInventory, collection: C, query: V1Query<C>): Promise<number> {
+    return this.totals.counted(tableOf[collection], shown, listConditions(shown.inventoryId, collection, query));
   }
 
   /**

@@ -93,8 +93,9 @@ function FlagFilter(props: { name: string; label: string; value: string; onChang
   const id = useId();
   const [value, setValue] = useChosenValue(props.value);
   const choose = (checked: boolean) => {
-    setValue(checked ? 'true' : '');
-    props.onChange(props.name, checked ? 'true' : '');
+    const chosen = checked ? 'true' : '';
+    setValue(chosen);
+    props.onChange(props.name, chosen);
   };
   return (
     <div className="filter filter--flag">

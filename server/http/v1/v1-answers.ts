@@ -1,6 +1,5 @@
 import { type CollectionName, type V1Query, collectionSchemas, collections } from '../../../contracts/collections.js';
 import { DerivedCache } from '../../store/derived-cache.js';
-import { InventorySwapped } from '../../store/inventory-ids.js';
 import type { Organization } from '../../store/organizations.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
@@ -66,20 +65,11 @@ export class V1Answers {
   async list<C extends CollectionName>(orgRowId: number, collection: C, url: string): Promise<Buffer> {
     const { query, normalized } = this.parsedQuery(collection, url);
     const key = `${orgRowId} ${normalized}`;
-    if (this.answers.get(key) === undefined) await this.countList(orgRowId, collection, query);
+    if (this.answers.get(key) === undefined) await this.store.inventory.countList(orgRowId, collection, query);
     return this.answers.getOrCompute(key, () => {
       const page = this.store.inventory.list(orgRowId, collection, query);
       return Buffer.from(`{"data":[${page.items.join(',')}],"total":${page.total},"limit":${query.limit},"offset":${query.offset}}`);
     });
-  }
-
-  /** Counts a list's total into the store's totals; a swap of the inventory meanwhile leaves the page to count it. */
-  private async countList<C extends CollectionName>(orgRowId: number, collection: C, query: V1Query<C>): Promise<void> {
-    try {
-      await this.store.inventory.countList(orgRowId, collection, query);
-    } catch (error) {
-      if (!(error instanceof InventorySwapped)) throw error;
-    }
   }
 
   /**
