@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dataDirArgument } from './cli/cli-context.js';
 import { buildProgram } from './command-line.js';
 
 const names = async (argv: string[]) => (await buildProgram(argv)).commands.map((command) => command.name());
@@ -10,5 +11,15 @@ describe('buildProgram', () => {
     const all = ['serve', 'orgs', 'keys', 'seed', 'agent-config', 'verify', 'sync'];
     expect(await names(['no-such-command'])).toEqual(all);
     expect(await names(['--help'])).toEqual(all);
+  });
+});
+
+describe('dataDirArgument', () => {
+  it('finds --data-dir as commander would: either spelling, the last one, none after --', () => {
+    expect(dataDirArgument(['sync', '--data-dir', '/a'])).toBe('/a');
+    expect(dataDirArgument(['keys', 'create', '--data-dir=/b', '--org', 'x'])).toBe('/b');
+    expect(dataDirArgument(['sync', '--data-dir', '/a', '--data-dir=/c'])).toBe('/c');
+    expect(dataDirArgument(['sync', '--', '--data-dir', '/a'])).toBeUndefined();
+    expect(dataDirArgument(['sync'])).toBeUndefined();
   });
 });

@@ -12,6 +12,19 @@ export function resolveDataDir(option: string | undefined): string {
   return option ?? defaultDataDirectory();
 }
 
+/**
+ * The data directory `argv` names with `--data-dir`, read before commander parses it (to read
+ * the store ahead while the command's modules load); commander's parse is the one that counts.
+ */
+export function dataDirArgument(argv: readonly string[]): string | undefined {
+  let dataDir: string | undefined;
+  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
+    if (argv[i] === '--data-dir') dataDir = argv[++i];
+    else if (argv[i]!.startsWith('--data-dir=')) dataDir = argv[i]!.slice('--data-dir='.length);
+  }
+  return dataDir;
+}
+
 /** The headless sealer of a data directory. */
 export function headlessSealer(dataDir: string): Sealer {
   return keyFileSealer(dataDirectoryFiles(dataDir).sealingKey);

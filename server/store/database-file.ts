@@ -14,10 +14,17 @@ interface FileRead {
 }
 
 /** One read ahead per file; taken (and forgotten) by the next {@link readDatabaseFile} of it. */
-const readsAhead = new Map<string, Promise<FileRead | undefined>>();
+const readsAhead = new Map<string, { read: Promise<FileRead | undefined>; stop: AbortController }>();
 
-/** Large reads, so that a file of hundreds of MiB takes a few round trips to the thread pool. */
-const chunkBytes = 64 * 2 ** 20;
+/**
+ * A file is read in chunks of this size, this many at once: copying a file of hundreds of MiB
+ * into a new buffer is bound by the page faults of that buffer, which threads of the pool take
+ * in parallel (measured on a 1.46 GB replica, 2 cores: 1.9–2.1 s one chunk at a time, 0.9–1.1 s
+ * with 2 to 8 at once). Chunks of 16 MiB read as fast as 64 MiB ones, and hold the pool's
+ * other work (an fsync off the thread) back for less.
+ */
+const chunkBytes = 16 * 2 ** 20;
+const chunksAtOnce = 4;
 
 /**
  * Starts reading a database file in the background, before the data-directory lock is taken:
@@ -25,7 +32,18 @@ const chunkBytes = 64 * 2 ** 20;
  * bytes only if the file is still the same one once the lock is held.
  */
 export function readDatabaseFileAhead(file: string): void {
-  if (!readsAhead.has(file)) readsAhead.set(file, readWhole(file, growthRoom).catch(() => undefined));
+  if (readsAhead.has(file)) return;
+  const stop = new AbortController();
+  readsAhead.set(file, { read: readWhole(file, growthRoom, stop.signal).catch(() => undefined), stop });
+}
+
+/**
+ * Stops the reads ahead that no {@link readDatabaseFile} took (a command that failed before it
+ * opened its store), after the chunks under way: a process does not end before its reads do.
+ */
+export function dropReadsAhead(): void {
+  for (const { stop } of readsAhead.values()) stop.abort();
+  readsAhead.clear();
 }
 
 /**
@@ -78,7 +96,7 @@ export async function readDatabaseFile(
   const ahead = readsAhead.get(file);
   readsAhead.delete(file);
   if (ahead) {
-    const read = await ahead;
+    const read = await ahead.read;
     if (read && isSameFile(file, read.identity) && read.bytes.length - read.identity.size >= room(read.identity.size)) {
       return { bytes: read.bytes, fileBytes: read.identity.size };
     }
@@ -92,7 +110,7 @@ function isSameFile(file: string, identity: FileIdentity): boolean {
   return stat !== undefined && stat.ino === identity.ino && stat.size === identity.size && stat.mtimeMs === identity.mtimeMs;
 }
 
-async function readWhole(file: string, room: (fileBytes: number) => number): Promise<FileRead | undefined> {
+async function readWhole(file: string, room: (fileBytes: number) => number, stop?: AbortSignal): Promise<FileRead | undefined> {
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(file, 'r');
@@ -105,12 +123,20 @@ async function readWhole(file: string, room: (fileBytes: number) => number): Pro
     // An empty file is a new database; zeros without a header before them would be no database.
     if (stat.size === 0) return undefined;
     const bytes = roomyBuffer(stat.size, room(stat.size));
-    let offset = 0;
-    while (offset < stat.size) {
-      const { bytesRead } = await handle.read(bytes, offset, Math.min(chunkBytes, stat.size - offset), offset);
-      if (bytesRead === 0) throw new Error(`${file} became shorter while it was read`);
-      offset += bytesRead;
-    }
+    let nextChunk = 0;
+    const readChunks = async () => {
+      for (let start = nextChunk; start < stat.size; start = nextChunk) {
+        stop?.throwIfAborted();
+        nextChunk += chunkBytes;
+        const end = Math.min(stat.size, start + chunkBytes);
+        for (let offset = start; offset < end; ) {
+          const { bytesRead } = await handle.read(bytes, offset, end - offset, offset);
+          if (bytesRead === 0) throw new Error(`${file} became shorter while it was read`);
+          offset += bytesRead;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: chunksAtOnce }, readChunks));
     return { identity: { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs }, bytes };
   } finally {
     await handle.close();

@@ -1,9 +1,10 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { smallInventory } from '../test/support/fixtures.js';
-import { type DatabaseFileBytes, growthRoom, readDatabaseFile, readDatabaseFileAhead } from './database-file.js';
+import { type DatabaseFileBytes, dropReadsAhead, growthRoom, readDatabaseFile, readDatabaseFileAhead } from './database-file.js';
 import { dataDirectoryFiles, writeFileAtomically } from './data-directory.js';
 import { DataDirectoryLockedError } from './data-directory-lock.js';
 import { IncompatibleDatabaseError } from './database.js';
@@ -237,6 +238,26 @@ describe('database file', () => {
     expect([forWriting.bytes.length, forWriting.fileBytes]).toEqual([size + growthRoom(size), size]);
     expect(forWriting.bytes.subarray(size).every((byte) => byte === 0)).toBe(true);
     expect((await readDatabaseFile(file))!.bytes.length).toBe(size);
+  });
+
+  it('reads a file of many chunks whole, its chunks read several at once', async () => {
+    const file = path.join(newDataDir(), 'chunks.bin');
+    // Not a whole number of chunks (16 MiB), so that the last one is short.
+    const content = crypto.randomBytes(5 * 16 * 2 ** 20 + 4097);
+    fs.writeFileSync(file, content);
+    const read = (await readDatabaseFile(file))!;
+    expect(read.fileBytes).toBe(content.length);
+    expect(Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.fileBytes).equals(content)).toBe(true);
+  });
+
+  it('reads a file again when its read ahead was dropped', async () => {
+    const dataDir = newDataDir();
+    await storeWithEmptyOrganization(dataDir);
+    const file = dataDirectoryFiles(dataDir).database;
+    readDatabaseFileAhead(file);
+    dropReadsAhead();
+    const read = (await readDatabaseFile(file))!;
+    expect(Buffer.from(read.bytes.subarray(0, read.fileBytes))).toEqual(fs.readFileSync(file));
   });
 
   it('reads no bytes for a missing file', async () => {
