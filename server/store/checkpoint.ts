@@ -6,22 +6,19 @@ import { type Pause, readFrameBytes, scanLogFile } from './change-log-reader.js'
 import { type CheckpointOperation, type OpenLog, planCheckpoint } from './checkpoint-plan.js';
 
 /**
- * What a checkpoint step asks of its runner: a pause (another turn of the event loop), a write
- * of `bytes` at `offset` of `fd` (left untouched until the step is done), an fsync of `fd`, or
- * the removal of folded logs (a large file's unlink takes a while: off the thread).
+ * What a checkpoint step asks of its runner: a pause (another turn of the event loop), an fsync
+ * of `fd`, or the removal of folded logs (a large file's unlink takes a while: off the thread).
  */
-export type CheckpointStep =
-  | Pause
-  | { kind: 'write'; fd: number; bytes: Uint8Array; offset: number }
-  | { kind: 'sync'; fd: number }
-  | { kind: 'remove'; files: readonly string[] };
+export type CheckpointStep = Pause | { kind: 'sync'; fd: number } | { kind: 'remove'; files: readonly string[] };
 
 const fdatasync = promisify(fs.fdatasync);
-/** fs.write at a position, as a promise (looked up at each call, so that a test can hold one back). */
-const write = (fd: number, bytes: Uint8Array, from: number, length: number, position: number) =>
-  new Promise<number>((resolve, reject) => fs.write(fd, bytes, from, length, position, (error, written) => (error ? reject(error) : resolve(written))));
 
-/** A checkpoint writes about this much between two pauses. */
+/**
+ * A checkpoint writes about this much between two pauses. Its writes stay on the thread, so that
+ * {@link runCheckpoint} at close, run while a checkpoint in slices is stopped, never races one
+ * of its writes; they can be held back by the kernel (its dirty-page limit, met when a sync's
+ * logs are folded): 4 MiB slices then held the thread up to 118 ms on `large`.
+ */
 const sliceBytes = 2 ** 20;
 /** Adjacent pages are written to the snapshot together, up to this much at a time. */
 const runBytes = 2 ** 20;
@@ -56,26 +53,28 @@ export function* checkpointSteps(databaseFile: string, logs: readonly string[]):
 }
 
 /** Applies `operations` to the snapshot open at `fd`, adjacent writes together. */
-function* applyOperations(fd: number, operations: readonly CheckpointOperation[]): Generator<CheckpointStep, void, void> {
+function* applyOperations(fd: number, operations: readonly CheckpointOperation[]): Generator<Pause, void, void> {
   const run = Buffer.allocUnsafe(runBytes);
   let runOffset = 0;
   let runLength = 0;
   let sinceSlice = 0;
-  // A yielded write's bytes stay as they are until the runner resumes this generator.
-  function* writeRun(): Generator<CheckpointStep, void, void> {
-    if (runLength > 0) yield { kind: 'write', fd, bytes: run.subarray(0, runLength), offset: runOffset };
+  const writeRun = () => {
+    let written = 0;
+    while (written < runLength) written += fs.writeSync(fd, run, written, runLength - written, runOffset + written);
     runLength = 0;
-  }
+  };
   for (const operation of operations) {
     if (operation.kind === 'truncate') {
-      yield* writeRun();
+      writeRun();
       fs.ftruncateSync(fd, operation.size);
       continue;
     }
     const { frame } = operation;
-    if (runLength > 0 && (runOffset + runLength !== frame.offset || runLength + frame.length > runBytes)) yield* writeRun();
+    if (runLength > 0 && (runOffset + runLength !== frame.offset || runLength + frame.length > runBytes)) writeRun();
     if (frame.length > runBytes) {
-      yield { kind: 'write', fd, bytes: readFrameBytes(operation.fd, frame), offset: frame.offset };
+      let written = 0;
+      const bytes = readFrameBytes(operation.fd, frame);
+      while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written, frame.offset + written);
     } else {
       if (runLength === 0) runOffset = frame.offset;
       readFrameBytes(operation.fd, frame, run.subarray(runLength));
@@ -83,12 +82,12 @@ function* applyOperations(fd: number, operations: readonly CheckpointOperation[]
     }
     sinceSlice += frame.length;
     if (sinceSlice >= sliceBytes) {
-      yield* writeRun();
+      writeRun();
       sinceSlice = 0;
       yield { kind: 'pause' };
     }
   }
-  yield* writeRun();
+  writeRun();
 }
 
 function openIfPresent(file: string): number | undefined {
@@ -103,38 +102,18 @@ function openIfPresent(file: string): number | undefined {
 /** Runs a checkpoint to its end on this thread (at open after a migration, at close). */
 export function runCheckpoint(steps: Generator<CheckpointStep, void, void>): void {
   for (const step of steps) {
-    if (step.kind === 'write') {
-      for (let written = 0; written < step.bytes.length; ) {
-        written += fs.writeSync(step.fd, step.bytes, written, step.bytes.length - written, step.offset + written);
-      }
-    } else if (step.kind === 'sync') fs.fdatasyncSync(step.fd);
+    if (step.kind === 'sync') fs.fdatasyncSync(step.fd);
     else if (step.kind === 'remove') for (const file of step.files) fs.rmSync(file, { force: true });
   }
 }
 
 /**
- * Runs a checkpoint a slice at a time, its writes and fsync off the thread: requests are
- * answered meanwhile, also while the kernel holds a write back (its dirty-page limit, met when
- * a full sync's logs are folded: a 1 MiB write on the thread then held it up to 123 ms on
- * `large`). Once `stopped` answers true it ends between two steps, its logs left in place.
- * `writing` hears when a write starts and ends: one may land after the thread has gone on.
+ * Runs a checkpoint a slice at a time, its fsync off the thread: requests are answered
+ * meanwhile. Once `stopped` answers true it ends between two slices, its logs left in place.
  */
-export async function runCheckpointInSlices(
-  steps: Generator<CheckpointStep, void, void>,
-  stopped: () => boolean = () => false,
-  writing: (underWay: boolean) => void = () => {},
-): Promise<void> {
+export async function runCheckpointInSlices(steps: Generator<CheckpointStep, void, void>, stopped: () => boolean = () => false): Promise<void> {
   for (const step of steps) {
-    if (step.kind === 'write') {
-      writing(true);
-      try {
-        for (let written = 0; written < step.bytes.length; ) {
-          written += await write(step.fd, step.bytes, written, step.bytes.length - written, step.offset + written);
-        }
-      } finally {
-        writing(false);
-      }
-    } else if (step.kind === 'sync') await fdatasync(step.fd);
+    if (step.kind === 'sync') await fdatasync(step.fd);
     else if (step.kind === 'remove') await Promise.all(step.files.map((file) => fs.promises.rm(file, { force: true })));
     else await new Promise((resolve) => setImmediate(resolve));
     if (stopped()) {

@@ -41,11 +41,8 @@ export class DurableFile implements FileWriteSink {
   private folded: { file: string; size: number }[];
   private nextNumber: number;
   private checkpointing: Promise<void> | undefined;
-  /**
-   * The logs of the checkpoint under way, whether {@link checkpointNow} stopped it, and whether
-   * one of its writes is under way in the thread pool.
-   */
-  private running: { logs: string[]; stopped: boolean; writing: boolean } | undefined;
+  /** The logs of the checkpoint under way, and whether {@link checkpointNow} stopped it. */
+  private running: { logs: string[]; stopped: boolean } | undefined;
   /** The logs passed the threshold while a checkpoint ran: another follows it. */
   private checkpointAgain = false;
   private idleTimer: NodeJS.Timeout | undefined;
@@ -162,14 +159,10 @@ export class DurableFile implements FileWriteSink {
     if (this.closed) return;
     this.checkpointing = (async () => {
       const logs = this.takeLogs();
-      const run = { logs, stopped: false, writing: false };
+      const run = { logs, stopped: false };
       this.running = run;
       try {
-        await runCheckpointInSlices(
-          checkpointSteps(this.databaseFile, logs),
-          () => run.stopped,
-          (underWay) => (run.writing = underWay),
-        );
+        await runCheckpointInSlices(checkpointSteps(this.databaseFile, logs), () => run.stopped);
       } catch (error) {
         // The logs stay, and are replayed at the next open: nothing is lost.
         this.folded.unshift(...logs.map((file) => ({ file, size: 0 })));
@@ -190,22 +183,15 @@ export class DurableFile implements FileWriteSink {
 
   /**
    * Folds the logs into the snapshot now, on this thread (after a migration, at close). A
-   * checkpoint under way is stopped between two of its steps and its logs folded here with the
+   * checkpoint under way is stopped between two of its slices and its logs folded here with the
    * rest, oldest first: folding a log again is harmless, and one checkpoint writing an older
-   * page over a newer one's is not. That is why, while one of its writes is still under way in
-   * the thread pool (it may land after anything written here), nothing is folded: every log
-   * stays, and the next open replays them all over whatever the snapshot then holds.
+   * page over a newer one's is not.
    */
   checkpointNow(): void {
     clearTimeout(this.idleTimer);
-    const running = this.running;
-    if (running) running.stopped = true;
-    if (running?.writing) {
-      this.folded.unshift(...running.logs.map((file) => ({ file, size: fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0 })));
-      this.running = undefined;
-      return;
-    }
-    runCheckpoint(checkpointSteps(this.databaseFile, [...(running?.logs ?? []), ...this.takeLogs()]));
+    const stoppedLogs = this.running?.logs ?? [];
+    if (this.running) this.running.stopped = true;
+    runCheckpoint(checkpointSteps(this.databaseFile, [...stoppedLogs, ...this.takeLogs()]));
   }
 
   /**

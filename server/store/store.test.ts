@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { smallInventory } from '../test/support/fixtures.js';
 import { type DatabaseFileBytes, dropReadsAhead, growthRoom, readDatabaseFile, readDatabaseFileAhead } from './database-file.js';
 import { dataDirectoryFiles, writeFileAtomically } from './data-directory.js';
@@ -262,38 +262,5 @@ describe('database file', () => {
 
   it('reads no bytes for a missing file', async () => {
     expect(await readDatabaseFile(path.join(newDataDir(), 'missing.sqlite'))).toBeUndefined();
-  });
-});
-
-describe('a checkpoint stopped by close', () => {
-  it('keeps every log while one of its writes is under way, so that the write landing late changes nothing', async () => {
-    const dataDir = newDataDir();
-    const { store, organization } = await storeWithOrganization(dataDir);
-    const larger = smallInventory(40, 80);
-    store.write((writes) => writes.replace(organization.inventoryId, larger));
-
-    // The checkpoint's first write (the file's first pages) is held back, then let through after close.
-    let heldWrite: (() => void) | undefined;
-    const writeHeld = new Promise<void>((resolve) => {
-      const original = fs.write.bind(fs) as (...args: unknown[]) => void;
-      vi.spyOn(fs, 'write').mockImplementation(((...args: unknown[]) => {
-        heldWrite = () => original(...args);
-        resolve();
-      }) as typeof fs.write);
-    });
-    const checkpointing = store.checkpoint();
-    await writeHeld;
-    vi.restoreAllMocks();
-    const smaller = smallInventory(3, 7);
-    store.write((writes) => writes.replace(organization.inventoryId, smaller));
-    store.close();
-    heldWrite!();
-    await checkpointing;
-
-    const reopened = await Store.open({ dataDir, command: 'test' });
-    const internals = reopened as unknown as { db: { value(sql: string): unknown } };
-    expect(internals.db.value('PRAGMA integrity_check')).toBe('ok');
-    expect(reopened.inventory.list(organization.rowId, 'findings', { limit: 1, offset: 0 }).total).toBe(smaller.findings.length);
-    reopened.close();
   });
 });
