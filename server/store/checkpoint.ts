@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { syncFolder } from './change-log.js';
 import { type Pause, readFrameBytes, scanLogFile } from './change-log-reader.js';
-import { type CheckpointOperation, type OpenLog, planCheckpoint } from './checkpoint-plan.js';
+import { type CheckpointOperation, type OpenLog, planCheckpoint, runBytes } from './checkpoint-plan.js';
 
 /**
  * What a checkpoint step asks of its runner: a pause (another turn of the event loop), an fsync
@@ -20,8 +20,6 @@ const fdatasync = promisify(fs.fdatasync);
  * logs are folded): 4 MiB slices then held the thread up to 118 ms on `large`.
  */
 const sliceBytes = 2 ** 20;
-/** Adjacent pages are written to the snapshot together, up to this much at a time. */
-const runBytes = 2 ** 20;
 
 /**
  * Writes what `logs` hold into the snapshot in place, each page once (checkpoint-plan.ts), then
