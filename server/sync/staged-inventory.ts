@@ -95,13 +95,14 @@ export class StagedInventory {
    * Makes the staged inventory the organization's and records the sync's success and what it
    * changed (`changes`), in one small transaction; the inventory it replaces is then nobody's,
    * left to collection. Fails when the organization was removed meanwhile. The staged pages still
-   * held are logged first, a slice at a time (Store.settle), so that the swap's durable write has
-   * little to log. Answers the changes recorded, in brief (none when nothing changed).
+   * held are logged first, a slice at a time (Store.settle), so that the swap has little to log;
+   * its own fsync runs in the thread pool (Store.writeSettled). Answers the changes recorded, in
+   * brief (none when nothing changed).
    */
   async swap(organization: Organization, success: SyncSuccess, changes: SyncChangeTally): Promise<SyncChangesSummary | undefined> {
     const { store } = this;
     await store.settle();
-    return store.write(() => {
+    return store.writeSettled(() => {
       if (!store.organizations.byRowId(organization.rowId)) throw new SyncFailedError(`The organization "${organization.slug}" was removed during the sync`);
       store.organizations.setInventory(organization.rowId, this.inventoryId);
       store.sync.recordSuccess(organization.rowId, success);

@@ -152,13 +152,13 @@ async function applyChanges(
   };
   if (changes.count === 0) {
     if (beyondTotals({ endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 })) throw new DeletionsFound();
-    store.write(() => {
+    await store.writeSettled(() => {
       stillThere();
       store.sync.recordSuccess(organization.rowId, success);
     }, { keepDerived: true });
     return undefined;
   }
-  return store.write((writes) => {
+  return store.writeSettled((writes) => {
     const tally = new SyncChangeTally();
     const added = writes.merge(stillThere().inventoryId, changes.inventory, tally);
     // Rolled back by the throw: the merge is undone.
