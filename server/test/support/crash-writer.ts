@@ -88,8 +88,8 @@ for (const [index, kind] of sequence.entries()) {
       break;
     case 'staged': {
       // As a full sync stages (server/sync/staged-inventory.ts): writes that need not be durable,
-      // pages logged by settle, then the swap. Collection is left out: it would run beside the
-      // writes that follow, at moments no two runs share.
+      // pages logged by settle, then the swap, fsynced in the thread pool. Collection is left
+      // out: it would run beside the writes that follow, at moments no two runs share.
       const inventory = variant(index);
       const inventoryId = store.inventories.stage();
       for (const collection of collectionNames) {
@@ -100,12 +100,14 @@ for (const [index, kind] of sequence.entries()) {
       }
       await store.settle();
       say(`staged ${index} ${await digest()}`);
-      store.write(() => store.organizations.setInventory(org.rowId, inventoryId));
+      await store.writeSettled(() => store.organizations.setInventory(org.rowId, inventoryId));
       store.inventories.release(inventoryId);
       break;
     }
     case 'merge':
-      store.write((writes) => writes.merge(org.inventoryId, changes(index)));
+      // As an incremental sync applies (server/sync/sync-organization.ts): committed at once,
+      // fsynced in the thread pool.
+      await store.writeSettled((writes) => writes.merge(org.inventoryId, changes(index)));
       break;
     case 'remove':
       store.write(() => store.organizations.delete(orgs.pop()!.rowId));
