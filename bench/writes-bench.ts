@@ -15,7 +15,7 @@ import { startFakeRemote } from '../server/test/support/fake-remote.js';
 import { type ProcessFigures, measuredCli } from './measured-cli.js';
 import { leaveReplayLog } from './replay-log.js';
 import { cli, copyDataDir, firstOkAnswer, startServe, stop } from './support.js';
-import { changeOnePercent, sortFakeRemote } from './sync-bench.js';
+import { changeOnePercent, warmFakeRemote } from './sync-bench.js';
 
 /** The seeded data directory the writes start from. */
 export interface WritesSource {
@@ -114,7 +114,7 @@ export async function measureWrites(source: WritesSource, workDir: string, log: 
   changeOnePercent(inventory);
   const fake = await startFakeRemote({ inventory, cacheOrder: true, apiKey: source.key, port });
   try {
-    await sortFakeRemote(fake);
+    await warmFakeRemote(fake);
     log('incremental sync, 1 % changed');
     const onePercentSync = await measuredCli(replicaDir, 'sync', '--org', 'replica');
     return {

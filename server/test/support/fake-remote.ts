@@ -94,12 +94,16 @@ export async function startFakeRemote(options: FakeRemoteOptions): Promise<FakeR
     return sorted;
   };
 
-  // An incremental sync asks for the same updatedSince page after page: filter once.
+  // An incremental sync asks for the same updatedSince page after page: filter once, by times
+  // parsed once per order (parsing a million of them took the bench's 1 % sync a second).
   let filtered: { collection: CollectionName; sorted: Item[]; since: string; items: Item[] } | undefined;
+  const updatedTimes = new WeakMap<Item[], Float64Array>();
   const changedSince = (collection: CollectionName, sorted: Item[], since: string): Item[] => {
     if (filtered?.collection === collection && filtered.sorted === sorted && filtered.since === since) return filtered.items;
+    let times = updatedTimes.get(sorted);
+    if (!times) updatedTimes.set(sorted, (times = Float64Array.from(sorted, (item) => Date.parse(item.updated_at))));
     const sinceMs = Date.parse(since);
-    filtered = { collection, sorted, since, items: sorted.filter((item) => Date.parse(item.updated_at) >= sinceMs) };
+    filtered = { collection, sorted, since, items: sorted.filter((_item, index) => times[index]! >= sinceMs) };
     return filtered.items;
   };
 
