@@ -1,4 +1,5 @@
 import type { SqlValue } from 'sql.js';
+import { ShardedMap } from './sharded-map.js';
 import { sortInSlices } from './sort-in-slices.js';
 import { compareSqlValues } from './sql-value-order.js';
 import type { TimeSlices } from './time-slices.js';
@@ -35,7 +36,8 @@ export class ValueRanks {
   private heldIndexes: Int32Array[] | undefined = [];
   /** The values of the chunks after {@link held}: each one's index in {@link values}. */
   private readonly indexes: Int32Array[] = [];
-  private readonly distinct = new Map<SqlValue, number>();
+  /** Each distinct value's index in {@link values}: sharded, since there may be a million of them. */
+  private readonly distinct = new ShardedMap<number>();
   private readonly values: SqlValue[] = [];
   private surrogates = false;
 
