@@ -12,6 +12,13 @@ export interface ProcessFigures {
   /** Bytes the process caused to be written to storage (`write_bytes`), or written by system calls (`wchar`) where the kernel counts no `write_bytes`. */
   bytesWritten: number;
   bytesWrittenSource: 'write_bytes' | 'wchar';
+  /**
+   * Bytes the process passed to write() and its kin (`wchar`): what it asked to write, files,
+   * pipes and sockets alike. `write_bytes` counts instead what it dirtied in the page cache,
+   * which the kernel may count in pieces larger than the pages written into (a checkpoint's
+   * 4 KiB writes in place, into a file the kernel cached in larger pieces), so the two differ.
+   */
+  bytesPassed: number;
   peakResidentBytes: number;
   stdout: string;
 }
@@ -43,6 +50,7 @@ export async function measuredCli(dataDir: string, ...args: string[]): Promise<P
       seconds,
       bytesWritten: counted ? io.write_bytes! : io.wchar!,
       bytesWrittenSource: counted ? 'write_bytes' : 'wchar',
+      bytesPassed: io.wchar!,
       peakResidentBytes,
       stdout,
     };
