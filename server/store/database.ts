@@ -83,8 +83,11 @@ export class Database {
     const { filename } = db as unknown as { filename: string };
     const durable = file && !readOnly ? new DurableFile(file, image!.logs, (offset, into) => tap.readAt(filename, offset, into), onCheckpointError) : undefined;
     const database = new Database(db, tap, image?.bytes?.length ?? 0, durable);
-    // The journal only serves rollback: durability comes from the change log.
-    database.db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -32768');
+    // The journal only serves rollback: durability comes from the change log. This connection is
+    // the only one to its in-memory file, so it keeps its lock: otherwise every statement outside
+    // a transaction begins a read transaction by asking the file system whether a hot journal
+    // exists and by reading the change counter (a lookup by id took 34–85 µs so, 13–19 µs kept).
+    database.db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -32768');
     database.migrate();
     return database;
   }
