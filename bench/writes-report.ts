@@ -11,14 +11,16 @@ const size = (bytes: number) => (bytes < 10 * mebibyte ? `${(bytes / mebibyte).t
 export async function reportWrites(source: WritesSource, workDir: string, say: (line?: string) => void): Promise<void> {
   const loadBefore = loadAverage();
   const figures = await measureWrites(source, workDir, (line) => console.log(`… ${line}`));
-  const row = (what: string, measured: ProcessFigures, target: string, file = figures.replicaFileBytes) =>
-    say(
-      `| ${what} | ${measured.seconds.toFixed(2)} s | ${size(measured.bytesWritten)} (${((measured.bytesWritten / file) * 100).toFixed(1)} % of the file) | ` +
-        `${size(measured.bytesPassed)} (${((measured.bytesPassed / file) * 100).toFixed(1)} %) | ` +
-        `${mib(measured.peakResidentBytes)} (${(measured.peakResidentBytes / file).toFixed(2)} × the file) | ${target} |`,
-    );
-  const processes = [figures.keyCreation, figures.secretRotation, figures.unchangedSync, figures.onePercentSync, figures.fullSync];
-  const sources = new Set(processes.map((measured) => measured.bytesWrittenSource));
+  const replicaFile = figures.replicaFileBytes;
+  /** Each CLI process measured, with the file its percentages are of. */
+  const rows: { what: string; measured: ProcessFigures; target: string; file: number }[] = [
+    { what: `\`keys create --org ${source.slug}\``, measured: figures.keyCreation, target: '≤ 1 MiB', file: figures.sourceFileBytes },
+    { what: `\`orgs enrollment-secret --org ${source.slug} --rotate\``, measured: figures.secretRotation, target: '≤ 1 MiB', file: figures.sourceFileBytes },
+    { what: '`sync`, nothing changed on the remote', measured: figures.unchangedSync, target: '≤ 1 MiB, ≤ 0.5 s', file: replicaFile },
+    { what: '`sync`, 1 % changed', measured: figures.onePercentSync, target: '≤ 5 % of the file, ≤ 2 s', file: replicaFile },
+    { what: '`sync` of a new replica (full), from `serve`', measured: figures.fullSync, target: 'peak ≤ 1.5 × the file', file: replicaFile },
+  ];
+  const sources = new Set(rows.map(({ measured }) => measured.bytesWrittenSource));
   say(`## Writes`);
   say();
   say(
@@ -35,11 +37,14 @@ export async function reportWrites(source: WritesSource, workDir: string, say: (
   say();
   say(`| write | time | written to disk | passed to write() | peak resident memory | target |`);
   say(`|---|---|---|---|---|---|`);
-  row(`\`keys create --org ${source.slug}\``, figures.keyCreation, '≤ 1 MiB', figures.sourceFileBytes);
-  row(`\`orgs enrollment-secret --org ${source.slug} --rotate\``, figures.secretRotation, '≤ 1 MiB', figures.sourceFileBytes);
-  row('`sync`, nothing changed on the remote', figures.unchangedSync, '≤ 1 MiB, ≤ 0.5 s');
-  row('`sync`, 1 % changed', figures.onePercentSync, '≤ 5 % of the file, ≤ 2 s');
-  row('`sync` of a new replica (full), from `serve`', figures.fullSync, 'peak ≤ 1.5 × the file');
+  for (const { what, measured, target, file } of rows) {
+    const percent = (bytes: number) => ((bytes / file) * 100).toFixed(1);
+    say(
+      `| ${what} | ${measured.seconds.toFixed(2)} s | ${size(measured.bytesWritten)} (${percent(measured.bytesWritten)} % of the file) | ` +
+        `${size(measured.bytesPassed)} (${percent(measured.bytesPassed)} %) | ` +
+        `${mib(measured.peakResidentBytes)} (${(measured.peakResidentBytes / file).toFixed(2)} × the file) | ${target} |`,
+    );
+  }
   say();
   const { coldStart } = figures;
   say(
