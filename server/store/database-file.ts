@@ -47,16 +47,16 @@ export function dropReadsAhead(): void {
 }
 
 /**
- * The room left after the bytes of a file read for writing: four times the file (3 GiB at
- * least: the first full sync of a `large` replica into a new data directory reserved 1.9 GB for
- * its findings, and with 256 MiB of room sql.js copied the 150 MB it held by then, `/health`
- * waiting 309 ms), within the largest buffer. sql.js grows its in-memory file by copying the whole of it
- * into a larger array on the thread: on `large`, 1.6–1.7 s each time a full sync of a new
- * replica reserved room for a collection (`Store.reserve`, whose estimate from the first items
- * runs high: 1.9 GB for the findings of a 700 MB replica). The room costs no resident memory:
- * a zeroed buffer this large is mapped lazily, pages filled only where SQLite writes (resident
- * size after opening `large`: 769 MiB with a sixteenth of the file as room, 768 MiB with all of
- * it). Where the system refuses that much address space, the room is a sixteenth of the file.
+ * The room left after the bytes of a file read for writing: four times the file (3 GiB at least:
+ * the first full sync of a `large` replica into a new data directory reserved 1.9 GB for its
+ * findings, and with 256 MiB of room sql.js copied the 150 MB it held by then, `/health` waiting
+ * 309 ms), within the largest buffer. sql.js grows its in-memory file by copying the whole of it
+ * into a larger array on the thread: on `large`, 1.6–1.7 s each time a full sync of a new replica
+ * reserved room for a collection (`Store.reserve`, whose estimate from the first items runs high:
+ * 1.9 GB for the findings of a 700 MB replica). The room costs no resident memory: a zeroed buffer
+ * this large is mapped lazily, pages filled only where SQLite writes (resident size after opening
+ * `large`: 769 MiB with a sixteenth of the file as room, 768 MiB with all of it). Where the system
+ * refuses that much address space, the room is a sixteenth of the file.
  */
 export const growthRoom = (fileBytes: number) => Math.max(0, Math.min(Math.max(4 * fileBytes, 3 * 2 ** 30), constants.MAX_LENGTH - fileBytes));
 
