@@ -1,6 +1,7 @@
 import { type RemediationPlan, type RemediationPlanMilestone, remediationPlanGoals } from '../../contracts/console/software.js';
 import type { ExposureFigures } from './exposure-figures.js';
 import { compareSqlValues } from './sql-value-order.js';
+import type { TimeSlices } from './time-slices.js';
 
 
 /**
@@ -12,21 +13,23 @@ import { compareSqlValues } from './sql-value-order.js';
  * findings-per-endpoint order would miss.
  *
  * Each step is O(products) and each endpoint is counted off once per product it is in, so the
- * plan costs O(products² + pairs) however the endpoints overlap.
+ * plan costs O(products² + pairs) however the endpoints overlap: tens of milliseconds on
+ * `large`, so it pauses between steps (`slices`) like every computation over the replica.
  */
-export function remediationPlan(figures: ExposureFigures): RemediationPlan {
+export async function remediationPlan(figures: ExposureFigures, slices: TimeSlices): Promise<RemediationPlan> {
   const { products } = figures;
   const { closes, endpoints, withoutProduct, total } = figures.planInput;
   // The products each endpoint key is in, and how many not yet touched endpoints each product has.
   const productsOfEndpoint = new Map<number, number[]>();
   const untouched = endpoints.map((keys) => keys.length);
-  endpoints.forEach((keys, product) => {
+  for (const [product, keys] of endpoints.entries()) {
+    await slices.pause();
     for (const key of keys) {
       const list = productsOfEndpoint.get(key);
       if (list) list.push(product);
       else productsOfEndpoint.set(key, [product]);
     }
-  });
+  }
   const touched = new Set<number>();
   const remaining = new Set(products.map((_, index) => index).filter((index) => closes[index]! > 0));
   // a before b when a closes more per endpoint added: closes[a] / untouched[a] > closes[b] / untouched[b], cross-multiplied (untouched may be 0).
@@ -40,6 +43,7 @@ export function remediationPlan(figures: ExposureFigures): RemediationPlan {
   const steps: RemediationPlan['steps'] = [];
   let closed = 0;
   while (remaining.size > 0) {
+    await slices.pause();
     let best = -1;
     for (const candidate of remaining) if (best < 0 || before(candidate, best)) best = candidate;
     remaining.delete(best);

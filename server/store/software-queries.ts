@@ -13,10 +13,11 @@ import type {
 import { targetStatuses } from '../../contracts/enums.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
-import { type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
+import { ExceptedFindingsMoved, type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
 import { remediationPlan } from './remediation-plan.js';
 import { idsOfSeqs } from './sorted-orders.js';
 import { compareSqlValues } from './sql-value-order.js';
+import { TimeSlices } from './time-slices.js';
 
 type Value = string | number | null;
 const lower = (text: string | null) => (text === null ? null : asciiLower(text));
@@ -125,8 +126,19 @@ export class SoftwareQueries {
 
   /** The organization's remediation plan (remediation-plan.ts). */
   async plan(orgRowId: number): Promise<RemediationPlan> {
-    const figures = await this.figures.of(orgRowId);
-    return this.plans.getOrCompute(`${orgRowId}|${figures.exceptedKey}`, () => remediationPlan(figures));
+    for (;;) {
+      const figures = await this.figures.of(orgRowId);
+      const version = this.db.data.version;
+      try {
+        return await this.plans.settled(`${orgRowId}|${figures.exceptedKey}`, async (checkpoint) => {
+          // Started again after a write, this computation would plan another version's figures under this key.
+          if (this.db.data.version !== version) throw new ExceptedFindingsMoved();
+          return remediationPlan(figures, new TimeSlices(checkpoint));
+        });
+      } catch (error) {
+        if (!(error instanceof ExceptedFindingsMoved)) throw error;
+      }
+    }
   }
 }
 
