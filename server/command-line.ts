@@ -23,8 +23,12 @@ const commands: Record<string, () => Promise<Register>> = {
   sync: async () => (await import('./cli/commands/sync.js')).registerSyncCommand,
 };
 
-/** The commands that open the data directory's store (`serve` reads it ahead in its own thread). */
-const storeCommands = new Set(['orgs', 'keys', 'sync']);
+/**
+ * Whether `argv` reads the data directory's store whole, without its lock (`orgs list`, `orgs
+ * cert`): it is read while the command's modules load. Commands that write read the pages they
+ * use when they use them (cli-context.ts); `serve` reads ahead in its own thread.
+ */
+const readsStoreWhole = (argv: string[]) => argv[0] === 'orgs' && (argv[1] === 'list' || argv[1] === 'cert');
 
 /**
  * The `remediation-console` command line of DESIGN section 7. With `argv`, only the command it
@@ -43,9 +47,8 @@ export async function buildProgram(argv: string[] = []): Promise<Command> {
 
 /** Runs the command line; resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
-  // The store's file is read while the command's modules load (on `large`, ~0.3 s of the ~1 s
-  // of a sync that finds nothing new); help asks for no store.
-  if (storeCommands.has(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h')) {
+  // Help asks for no store.
+  if (readsStoreWhole(argv) && !argv.includes('--help') && !argv.includes('-h')) {
     readDatabaseFileAhead(dataDirectoryFiles(resolveDataDir(dataDirArgument(argv))).database);
   }
   try {

@@ -33,7 +33,8 @@ export function headlessSealer(dataDir: string): Sealer {
 /**
  * Runs `work` on the store of a data directory, closing it (and its lock) afterwards. The store
  * (with the schemas it loads) is imported here, when a command runs, so that the command line
- * starts without it.
+ * starts without it. A command that writes reads the pages it uses, not the whole file (a key
+ * on `large` reads a few hundred KiB of 650 MB).
  */
 export async function withStore<T>(
   dataDir: string,
@@ -41,7 +42,7 @@ export async function withStore<T>(
   work: (store: Store) => Promise<T> | T,
 ): Promise<T> {
   const { Store } = await import('../store/store.js');
-  const store = await Store.open({ dataDir, ...options });
+  const store = await Store.open({ dataDir, pagesOnDemand: true, ...options });
   try {
     return await work(store);
   } finally {

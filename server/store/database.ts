@@ -4,6 +4,7 @@ import { DurableFile } from './durable-file.js';
 import type { FileWriteSink, FileWriteTap } from './file-write-tap.js';
 import { migrations } from './migrations.js';
 import { loadSqlJs } from './sql-js.js';
+import type { SnapshotPages } from './snapshot-pages.js';
 import { readStoreImage } from './store-image.js';
 
 /** A version read through a function. */
@@ -53,6 +54,7 @@ export class Database {
     private readonly tap: FileWriteTap,
     initialBytes: number,
     private readonly durable: DurableFile | undefined,
+    private readonly pages: SnapshotPages | undefined,
   ) {
     this.fileBytes = initialBytes;
     const sizes: FileWriteSink = {
@@ -65,30 +67,49 @@ export class Database {
         durable?.truncate(size);
       },
     };
-    tap.watch(this.filename, sizes);
+    tap.watch(this.filename, sizes, pages);
   }
 
   /**
    * Opens the database file (or a new one when it does not exist), replaying its change logs,
    * and migrates it to the current schema. Without a file the database lives in memory only;
    * `readOnly` loads the file but never writes it or its logs; `reserveBytes` gives a bulk load
-   * room (see {@link reserve}).
+   * room (see {@link reserve}); `pagesOnDemand` reads the snapshot's pages as SQLite asks for
+   * them instead of all at once (snapshot-pages.ts), for a writer that holds the data
+   * directory's lock and reads little of a large file (a command line's key or sync).
    */
   static async open(
     file?: string,
-    { readOnly = false, reserveBytes = 0, onCheckpointError = (error: unknown) => console.error('A checkpoint failed:', error) } = {},
+    {
+      readOnly = false,
+      reserveBytes = 0,
+      pagesOnDemand = false,
+      onCheckpointError = (error: unknown) => console.error('A checkpoint failed:', error),
+    } = {},
   ): Promise<Database> {
-    const [{ SQL, tap }, image] = await Promise.all([loadSqlJs(), file ? readStoreImage(file, { reserveBytes, holdsLock: !readOnly }) : undefined]);
-    const db = new SQL.Database(image?.bytes);
+    const onDemand = pagesOnDemand && !readOnly && (await loadSqlJs()).tap.readsOnDemand;
+    const [{ SQL, tap }, image] = await Promise.all([loadSqlJs(), file ? readStoreImage(file, { reserveBytes, holdsLock: !readOnly, onDemand }) : undefined]);
+    let db: SqlJsDatabase;
+    try {
+      db = new SQL.Database(image?.bytes);
+    } catch (error) {
+      image?.pages?.close();
+      throw error;
+    }
     const { filename } = db as unknown as { filename: string };
     const durable = file && !readOnly ? new DurableFile(file, image!.logs, (offset, into) => tap.readAt(filename, offset, into), onCheckpointError) : undefined;
-    const database = new Database(db, tap, image?.bytes?.length ?? 0, durable);
+    const database = new Database(db, tap, image?.bytes?.length ?? 0, durable, image?.pages);
     // The journal only serves rollback: durability comes from the change log. This connection is
     // the only one to its in-memory file, so it keeps its lock: otherwise every statement outside
     // a transaction begins a read transaction by asking the file system whether a hot journal
     // exists and by reading the change counter (a lookup by id took 34–85 µs so, 13–19 µs kept).
-    database.db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -32768');
-    database.migrate();
+    try {
+      database.db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -32768');
+      database.migrate();
+    } catch (error) {
+      image?.pages?.close();
+      throw error;
+    }
     return database;
   }
 
@@ -297,6 +318,7 @@ export class Database {
       this.statements.clear();
       this.tap.unwatch(this.filename);
       this.db.close();
+      this.pages?.close();
     }
   }
 }

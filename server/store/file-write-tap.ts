@@ -12,11 +12,22 @@
  */
 
 import { applyFrames, extentAfter, type LogFrame } from './change-log.js';
+import { SnapshotPages } from './snapshot-pages.js';
 
 /** Receives the writes of one watched file; must copy `bytes` before returning. */
 export interface FileWriteSink {
   write(offset: number, bytes: Uint8Array): void;
   truncate(size: number): void;
+}
+
+/**
+ * The bytes of a watched file not in memory yet (snapshot-pages.ts), brought in before SQLite
+ * reads them and before its file system copies the file to a new array.
+ */
+export interface FilePages {
+  beforeRead(offset: number, length: number): void;
+  beforeWrite(offset: number, length: number): void;
+  beforeResize(): void;
 }
 
 /**
@@ -56,10 +67,13 @@ interface FileCalls {
   read: Slot;
 }
 
+/** Opens a database of the module: a new one, or one of `bytes` (`new SQL.Database(bytes)`). */
+export type OpenProbe = (bytes?: Uint8Array) => ProbeDatabase;
+
 /** What sql.js's `Database` looks like to the tap: its file is `/` + `filename`. */
 export interface ProbeDatabase {
   filename: string;
-  exec(sql: string): unknown;
+  exec(sql: string): { values: unknown[][] }[];
   export(): Uint8Array;
   close(): void;
 }
@@ -75,6 +89,14 @@ export class FileWriteTap {
   private readonly sinks = new Map<string, FileWriteSink>();
   /** Descriptors of watched paths, for the write path's one map lookup. */
   private readonly watchedDescriptors = new Map<number, FileWriteSink>();
+  private readonly pagesOfPaths = new Map<string, FilePages>();
+  /** Descriptors of watched paths whose bytes are read on demand. */
+  private readonly pagedDescriptors = new Map<number, FilePages>();
+  /**
+   * Whether a database may be opened on an array its snapshot is read into on demand
+   * ({@link watch} with pages): checked on a probe when the module loads.
+   */
+  readsOnDemand = false;
 
   /**
    * Returns `imports` with every function wrapped, for `Module.instantiateWasm`; the wrappers
@@ -114,7 +136,7 @@ export class FileWriteTap {
    * Finds the file calls with a probe database, installs the taps, and checks them on a second
    * probe. `open` creates a database of the module (`new SQL.Database()`).
    */
-  identify(open: () => ProbeDatabase): void {
+  identify(open: OpenProbe): void {
     // sql.js keeps the first module a process initialises: one initialised elsewhere first was never given the tap.
     if (!this.memory) throw new Error('sql.js was initialised before the store loaded it (loadSqlJs): its file writes cannot be seen');
     const marker = `rc-probe-${Math.random().toString(36).slice(2)}-${Date.now()}`;
@@ -158,19 +180,33 @@ export class FileWriteTap {
     }
     this.install();
     this.checkOn(open());
+    this.readsOnDemand = this.readsOnDemandOn(open);
   }
 
-  /** Sends the writes to the file of `filename` (a sql.js Database's) to `sink`, until {@link unwatch}. */
-  watch(filename: string, sink: FileWriteSink): void {
+  /**
+   * Sends the writes to the file of `filename` (a sql.js Database's) to `sink`, until {@link
+   * unwatch}; with `pages`, brings its bytes into memory before they are read.
+   */
+  watch(filename: string, sink: FileWriteSink, pages?: FilePages): void {
     const path = `/${filename}`;
     this.sinks.set(path, sink);
-    for (const [fd, openPath] of this.paths) if (openPath === path) this.watchedDescriptors.set(fd, sink);
+    if (pages) this.pagesOfPaths.set(path, pages);
+    for (const [fd, openPath] of this.paths) {
+      if (openPath !== path) continue;
+      this.watchedDescriptors.set(fd, sink);
+      if (pages) this.pagedDescriptors.set(fd, pages);
+    }
   }
 
   unwatch(filename: string): void {
     const path = `/${filename}`;
     this.sinks.delete(path);
-    for (const [fd, openPath] of this.paths) if (openPath === path) this.watchedDescriptors.delete(fd);
+    this.pagesOfPaths.delete(path);
+    for (const [fd, openPath] of this.paths) {
+      if (openPath !== path) continue;
+      this.watchedDescriptors.delete(fd);
+      this.pagedDescriptors.delete(fd);
+    }
   }
 
   /**
@@ -179,7 +215,9 @@ export class FileWriteTap {
    * bulk load instead of copying the whole file at every eighth it grows by.
    */
   growTo(filename: string, size: number): void {
-    const result = this.calls!.truncate.original(this.descriptorOf(filename), BigInt(size));
+    const fd = this.descriptorOf(filename);
+    this.pagedDescriptors.get(fd)?.beforeResize();
+    const result = this.calls!.truncate.original(fd, BigInt(size));
     if (result !== 0) throw new Error(`Could not make room for ${size} bytes in memory (error ${String(result)})`);
   }
 
@@ -192,6 +230,7 @@ export class FileWriteTap {
    */
   readAt(filename: string, offset: number, into: Uint8Array): void {
     const fd = this.descriptorOf(filename);
+    this.pagedDescriptors.get(fd)?.beforeRead(offset, into.length);
     const memory = this.memory!;
     // The new position (8 bytes, aligned: Emscripten writes it as one 64-bit word), the iovec, the count read, the bytes.
     const scratchBytes = 24 + into.length;
@@ -219,7 +258,7 @@ export class FileWriteTap {
   }
 
   private install(): void {
-    const { openat, seek, write, truncate } = this.calls!;
+    const { openat, seek, write, truncate, read } = this.calls!;
     openat.current = (...args: unknown[]) => {
       const fd = openat.original(...args);
       if (typeof fd === 'number' && fd >= 0) {
@@ -228,8 +267,20 @@ export class FileWriteTap {
         const sink = this.sinks.get(path);
         if (sink) this.watchedDescriptors.set(fd, sink);
         else this.watchedDescriptors.delete(fd);
+        const pages = this.pagesOfPaths.get(path);
+        if (pages) this.pagedDescriptors.set(fd, pages);
+        else this.pagedDescriptors.delete(fd);
       }
       return fd;
+    };
+    read.current = (fd, iov, iovcnt, count) => {
+      const pages = this.pagedDescriptors.get(fd as number);
+      if (!pages) return read.original(fd, iov, iovcnt, count);
+      const position = this.positions.get(fd as number) ?? 0;
+      pages.beforeRead(position, this.iovecsLength(iov as number, iovcnt as number));
+      const result = read.original(fd, iov, iovcnt, count);
+      if (result === 0) this.positions.set(fd as number, position + new DataView(this.memory!.buffer).getUint32(count as number, true));
+      return result;
     };
     seek.current = (fd, offset, whence, newOffset) => {
       const result = seek.original(fd, offset, whence, newOffset);
@@ -240,6 +291,7 @@ export class FileWriteTap {
     };
     write.current = (fd, iov, iovcnt, written) => {
       const sink = this.watchedDescriptors.get(fd as number);
+      this.pagedDescriptors.get(fd as number)?.beforeWrite(this.positions.get(fd as number) ?? 0, this.iovecsLength(iov as number, iovcnt as number));
       const result = write.original(fd, iov, iovcnt, written);
       if (!sink || result !== 0) return result;
       const view = new DataView(this.memory!.buffer);
@@ -256,6 +308,7 @@ export class FileWriteTap {
       return result;
     };
     truncate.current = (fd, length) => {
+      this.pagedDescriptors.get(fd as number)?.beforeResize();
       const result = truncate.original(fd, length);
       const sink = this.watchedDescriptors.get(fd as number);
       if (sink && result === 0) sink.truncate(Number(length));
@@ -288,6 +341,69 @@ export class FileWriteTap {
     } finally {
       this.unwatch(probe.filename);
       probe.close();
+    }
+  }
+
+  /** The bytes `count` iovecs at `iov` in the module's memory describe. */
+  private iovecsLength(iov: number, count: number): number {
+    const view = new DataView(this.memory!.buffer);
+    let length = 0;
+    for (let i = 0; i < count; i++) length += view.getUint32(iov + i * 8 + 4, true);
+    return length;
+  }
+
+  /**
+   * Whether a database opened on an array its snapshot is read into on demand reads as the
+   * snapshot: a probe of many pages (rows, an index, overflow pages), exported, then opened on
+   * zeros with {@link SnapshotPages} over the exported bytes, must pass SQLite's integrity check,
+   * give the same answers, take a write, and have read pages only as asked. False when not
+   * (a build whose file system copied the array, or read it some other way): stores then read
+   * their whole snapshot at open, as before.
+   */
+  private readsOnDemandOn(open: OpenProbe): boolean {
+    const marker = `rc-pages-${Math.random().toString(36).slice(2)}`;
+    // A few rows by rowid and one by the index: a few pages of many.
+    const asked = `SELECT k, length(x) FROM a WHERE rowid IN (1, 2, 3); SELECT rowid FROM a WHERE k = '${marker}'`;
+    const whole = `SELECT count(*), sum(length(x)), max(k), max(x) FROM a`;
+    let source: ProbeDatabase | undefined;
+    let probe: ProbeDatabase | undefined;
+    try {
+      source = open();
+      // About 30 pages: rows of a page each, an index, a row with overflow pages.
+      source.exec(`CREATE TABLE a (k, x); CREATE INDEX a_k ON a (k)`);
+      source.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20) INSERT INTO a SELECT hex(randomblob(8)), zeroblob(3000) FROM n`);
+      source.exec(`INSERT INTO a VALUES ('${marker}', zeroblob(9000) || '${marker}'), ('${marker}', NULL)`);
+      const expected = JSON.stringify([source.exec(asked), source.exec(whole)]);
+      const bytes = source.export();
+      const pages = new SnapshotPages(
+        Buffer.alloc(bytes.length + 65_536),
+        bytes.length,
+        {
+          readSync: (into, offset, length, position) => {
+            const read = Math.max(0, Math.min(length, bytes.length - position));
+            into.set(bytes.subarray(position, position + read), offset);
+            return read;
+          },
+          close: () => undefined,
+        },
+      );
+      // SQLite reads the header when it opens the file, before the tap watches it.
+      pages.beforeRead(0, 100);
+      probe = open(pages.image);
+      this.watch(probe.filename, { write: () => undefined, truncate: () => undefined }, pages);
+      const answeredAsked = probe.exec(asked);
+      const readOnlyAsked = !pages.complete;
+      const answered = JSON.stringify([answeredAsked, probe.exec(whole)]);
+      const intact = JSON.stringify(probe.exec('PRAGMA integrity_check')) === JSON.stringify([{ columns: ['integrity_check'], values: [['ok']] }]);
+      probe.exec(`INSERT INTO a VALUES ('${marker}', 'written')`);
+      const written = JSON.stringify(probe.exec(`SELECT count(*) FROM a WHERE k = '${marker}'`)) === JSON.stringify([{ columns: ['count(*)'], values: [[3]] }]);
+      return answered === expected && readOnlyAsked && intact && written;
+    } catch {
+      return false;
+    } finally {
+      if (probe) this.unwatch(probe.filename);
+      probe?.close();
+      source?.close();
     }
   }
 

@@ -35,7 +35,7 @@ export function loadSqlJs(): Promise<LoadedSqlJs> {
         return {};
       },
     } as Parameters<typeof initSqlJs>[0]);
-    tap.identify(() => new SQL.Database() as unknown as ProbeDatabase);
+    tap.identify((bytes) => new SQL.Database(bytes) as unknown as ProbeDatabase);
     return { SQL, tap };
   })();
   return loading;

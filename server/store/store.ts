@@ -32,6 +32,11 @@ export interface StoreOptions {
   /** Room for a bulk load about to add this many bytes (see {@link Store.reserve}). */
   reserveBytes?: number;
   /**
+   * Read the snapshot's pages as they are used rather than all at open (Database.open): for a
+   * short command that holds the lock; ignored when read-only.
+   */
+  pagesOnDemand?: boolean;
+  /**
    * The time in milliseconds since the epoch, as deadlines, ages and exceptions' expiry read
    * it; the wall clock unless a test fixes it.
    */
@@ -140,7 +145,7 @@ export class Store {
       // Only the lock holder writes: a temporary file left beside the database is from an earlier version's writer killed mid-persist.
       if (lock) removeStaleTemporaryFiles(file);
       if (readOnly && !fs.existsSync(file)) throw new Error(`No store in ${dataDir} yet: run "remediation-console serve" or "orgs create" first.`);
-      return new Store(await Database.open(file, { readOnly, reserveBytes: options.reserveBytes }), lock, readOnly, clock);
+      return new Store(await Database.open(file, { readOnly, reserveBytes: options.reserveBytes, pagesOnDemand: options.pagesOnDemand }), lock, readOnly, clock);
     } catch (error) {
       lock?.release();
       throw error;
