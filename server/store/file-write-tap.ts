@@ -92,11 +92,9 @@ export class FileWriteTap {
   private readonly pagesOfPaths = new Map<string, FilePages>();
   /** Descriptors of watched paths whose bytes are read on demand. */
   private readonly pagedDescriptors = new Map<number, FilePages>();
-  /**
-   * Whether a database may be opened on an array its snapshot is read into on demand
-   * ({@link watch} with pages): checked on a probe when the module loads.
-   */
-  readsOnDemand = false;
+  /** How {@link identify} opens probes, for the check of {@link readsOnDemand}. */
+  private openProbe: OpenProbe | undefined;
+  private readsOnDemandChecked: boolean | undefined;
 
   /**
    * Returns `imports` with every function wrapped, for `Module.instantiateWasm`; the wrappers
@@ -180,7 +178,16 @@ export class FileWriteTap {
     }
     this.install();
     this.checkOn(open());
-    this.readsOnDemand = this.readsOnDemandOn(open);
+    this.openProbe = open;
+  }
+
+  /**
+   * Whether a database may be opened on an array its snapshot is read into on demand ({@link
+   * watch} with pages): checked on a probe the first time it is asked (`serve` never asks).
+   */
+  get readsOnDemand(): boolean {
+    this.readsOnDemandChecked ??= this.openProbe !== undefined && this.readsOnDemandOn(this.openProbe);
+    return this.readsOnDemandChecked;
   }
 
   /**
