@@ -61,6 +61,12 @@ export function dropReadsAhead(): void {
 export const growthRoom = (fileBytes: number) => Math.max(0, Math.min(Math.max(4 * fileBytes, 3 * 2 ** 30), constants.MAX_LENGTH - fileBytes));
 
 /**
+ * The zeros kept after a file's bytes in memory: `reserveBytes`, or its {@link growthRoom} when
+ * it is read for writing and that is more.
+ */
+export const roomAfter = (fileBytes: number, reserveBytes: number, forWriting: boolean) => Math.max(reserveBytes, forWriting ? growthRoom(fileBytes) : 0);
+
+/**
  * A zeroed buffer of `contentBytes` and `roomBytes` after them, or with a sixteenth of the
  * content as room (if less) when the system refuses so much: a buffer that large only takes
  * address space, but some systems count it against their memory.
@@ -94,7 +100,7 @@ export async function readDatabaseFile(
   reserveBytes = 0,
   { forWriting = false }: { forWriting?: boolean } = {},
 ): Promise<DatabaseFileBytes | undefined> {
-  const room = (fileBytes: number) => Math.max(reserveBytes, forWriting ? growthRoom(fileBytes) : 0);
+  const room = (fileBytes: number) => roomAfter(fileBytes, reserveBytes, forWriting);
   const ahead = readsAhead.get(file);
   readsAhead.delete(file);
   if (ahead) {

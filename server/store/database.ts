@@ -89,28 +89,22 @@ export class Database {
   ): Promise<Database> {
     const onDemand = pagesOnDemand && !readOnly && (await loadSqlJs()).tap.readsOnDemand;
     const [{ SQL, tap }, image] = await Promise.all([loadSqlJs(), file ? readStoreImage(file, { reserveBytes, holdsLock: !readOnly, onDemand }) : undefined]);
-    let db: SqlJsDatabase;
     try {
-      db = new SQL.Database(image?.bytes);
-    } catch (error) {
-      image?.pages?.close();
-      throw error;
-    }
-    const { filename } = db as unknown as { filename: string };
-    const durable = file && !readOnly ? new DurableFile(file, image!.logs, (offset, into) => tap.readAt(filename, offset, into), onCheckpointError) : undefined;
-    const database = new Database(db, tap, image?.bytes?.length ?? 0, durable, image?.pages);
-    // The journal only serves rollback: durability comes from the change log. This connection is
-    // the only one to its in-memory file, so it keeps its lock: otherwise every statement outside
-    // a transaction begins a read transaction by asking the file system whether a hot journal
-    // exists and by reading the change counter (a lookup by id took 34–85 µs so, 13–19 µs kept).
-    try {
+      const db = new SQL.Database(image?.bytes);
+      const { filename } = db as unknown as { filename: string };
+      const durable = file && !readOnly ? new DurableFile(file, image!.logs, (offset, into) => tap.readAt(filename, offset, into), onCheckpointError) : undefined;
+      const database = new Database(db, tap, image?.bytes?.length ?? 0, durable, image?.pages);
+      // The journal only serves rollback: durability comes from the change log. This connection is
+      // the only one to its in-memory file, so it keeps its lock: otherwise every statement outside
+      // a transaction begins a read transaction by asking the file system whether a hot journal
+      // exists and by reading the change counter (a lookup by id took 34–85 µs so, 13–19 µs kept).
       database.db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -32768');
       database.migrate();
+      return database;
     } catch (error) {
       image?.pages?.close();
       throw error;
     }
-    return database;
   }
 
   /** sql.js's name of the in-memory file. */

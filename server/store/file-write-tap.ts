@@ -12,7 +12,7 @@
  */
 
 import { applyFrames, extentAfter, type LogFrame } from './change-log.js';
-import { SnapshotPages } from './snapshot-pages.js';
+import { SnapshotPages, readerOfBytes } from './snapshot-pages.js';
 
 /** Receives the writes of one watched file; must copy `bytes` before returning. */
 export interface FileWriteSink {
@@ -382,18 +382,7 @@ export class FileWriteTap {
       source.exec(`INSERT INTO a VALUES ('${marker}', zeroblob(9000) || '${marker}'), ('${marker}', NULL)`);
       const expected = JSON.stringify([source.exec(asked), source.exec(whole)]);
       const bytes = source.export();
-      const pages = new SnapshotPages(
-        Buffer.alloc(bytes.length + 65_536),
-        bytes.length,
-        {
-          readSync: (into, offset, length, position) => {
-            const read = Math.max(0, Math.min(length, bytes.length - position));
-            into.set(bytes.subarray(position, position + read), offset);
-            return read;
-          },
-          close: () => undefined,
-        },
-      );
+      const pages = new SnapshotPages(Buffer.alloc(bytes.length + 65_536), bytes.length, readerOfBytes(bytes));
       // SQLite reads the header when it opens the file, before the tap watches it.
       pages.beforeRead(0, 100);
       probe = open(pages.image);

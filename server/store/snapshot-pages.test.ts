@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { smallInventory } from '../test/support/fixtures.js';
 import { storeDigest } from '../test/support/store-digest.js';
 import type { Database } from './database.js';
-import { SnapshotPages } from './snapshot-pages.js';
+import { SnapshotPages, readerOfBytes } from './snapshot-pages.js';
 import { loadSqlJs } from './sql-js.js';
 import { Store } from './store.js';
 
@@ -22,19 +22,15 @@ afterEach(() => {
 /** Pages over a snapshot held in memory, with the reads made of it. */
 function pagesOver(snapshot: Uint8Array, room = 8192) {
   const reads: [number, number][] = [];
-  const pages = new SnapshotPages(
-    new Uint8Array(snapshot.length + room),
-    snapshot.length,
-    {
-      readSync: (into, offset, length, position) => {
-        const read = Math.max(0, Math.min(length, snapshot.length - position));
-        into.set(snapshot.subarray(position, position + read), offset);
-        reads.push([position, read]);
-        return read;
-      },
-      close: () => undefined,
+  const inMemory = readerOfBytes(snapshot);
+  const pages = new SnapshotPages(new Uint8Array(snapshot.length + room), snapshot.length, {
+    ...inMemory,
+    readSync: (into, offset, length, position) => {
+      const read = inMemory.readSync(into, offset, length, position);
+      reads.push([position, read]);
+      return read;
     },
-  );
+  });
   return { pages, reads };
 }
 

@@ -6,6 +6,18 @@ export interface SnapshotReader {
   close(): void;
 }
 
+/** A snapshot held in memory (the tap's probe, tests). */
+export function readerOfBytes(bytes: Uint8Array): SnapshotReader {
+  return {
+    readSync: (into, offset, length, position) => {
+      const read = Math.max(0, Math.min(length, bytes.length - position));
+      into.set(bytes.subarray(position, position + read), offset);
+      return read;
+    },
+    close: () => undefined,
+  };
+}
+
 /**
  * The unit pages are tracked and read in: SQLite's page size, and a multiple of every smaller
  * one. Only the units a read reaches are read: reading the unread ones of an aligned 64 KiB

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { applyFrames, extentAfter, type LogFrame, type LogFrameRef, logFiles } from './change-log.js';
 import { framesWithBytes, type ScannedLog, scanLogFile, toEnd } from './change-log-reader.js';
-import { type DatabaseFileBytes, growthRoom, readDatabaseFile, roomyBuffer } from './database-file.js';
+import { type DatabaseFileBytes, readDatabaseFile, roomAfter, roomyBuffer } from './database-file.js';
 import { SnapshotPages } from './snapshot-pages.js';
 
 /** A log found beside the snapshot, with its committed size (what follows is a torn tail). */
@@ -42,8 +42,7 @@ export async function readStoreImage(
       const scans = descriptors.map((fd) => toEnd(scanLogFile(fd)));
       const newest = listed.at(-1)?.number ?? 0;
       if (!holdsLock && attempt < 20 && (logFiles(file).at(-1)?.number ?? 0) > newest + 1) continue;
-      const logs = listed.map((log, i) => ({ ...log, committedBytes: scans[i]!.committedBytes, size: fs.fstatSync(descriptors[i]!).size }));
-      return { bytes: replay(snapshot, reserveBytes, descriptors, scans), logs };
+      return { bytes: replay(snapshot, reserveBytes, descriptors, scans), logs: foundLogs(listed, descriptors, scans) };
     } finally {
       for (const fd of descriptors) fs.closeSync(fd);
     }
@@ -75,14 +74,13 @@ function imageOnDemand(file: string, reserveBytes: number): StoreImage | undefin
     }
     for (const { file: log } of listed) descriptors.push(fs.openSync(log, 'r'));
     const scans = descriptors.map((fd) => toEnd(scanLogFile(fd)));
-    const extent = extentAfter(snapshotBytes, scans.flatMap((scan): LogFrameRef[] => scan.transactions.flat()));
-    const room = Math.max(reserveBytes, growthRoom(snapshotBytes));
+    const extent = extentAfter(snapshotBytes, committedFrames(scans));
+    const room = roomAfter(snapshotBytes, reserveBytes, true);
     pages = SnapshotPages.ofFile(snapshot, roomyBuffer(extent.largest, room), snapshotBytes);
     let size = snapshotBytes;
     for (const [i, scan] of scans.entries()) size = applyFrames(pages.image, size, notedBy(pages, framesWithBytes(descriptors[i]!, scan.transactions)));
     pages.beforeRead(0, 100);
-    const logs = listed.map((log, i) => ({ ...log, committedBytes: scans[i]!.committedBytes, size: fs.fstatSync(descriptors[i]!).size }));
-    return { bytes: pages.image.subarray(0, size + room), logs, pages };
+    return { bytes: pages.image.subarray(0, size + room), logs: foundLogs(listed, descriptors, scans), pages };
   } catch (error) {
     if (pages) pages.close();
     else fs.closeSync(snapshot);
@@ -91,6 +89,14 @@ function imageOnDemand(file: string, reserveBytes: number): StoreImage | undefin
     for (const fd of descriptors) fs.closeSync(fd);
   }
 }
+
+/** The logs listed, with what their scans found committed. */
+function foundLogs(listed: { number: number; file: string }[], descriptors: number[], scans: ScannedLog[]): FoundLog[] {
+  return listed.map((log, i) => ({ ...log, committedBytes: scans[i]!.committedBytes, size: fs.fstatSync(descriptors[i]!).size }));
+}
+
+/** The frames of the logs' committed transactions, in order. */
+const committedFrames = (scans: ScannedLog[]) => scans.flatMap((scan): LogFrameRef[] => scan.transactions.flat());
 
 /** A log's frames, each told to `pages` before it is applied to their image. */
 function* notedBy(pages: SnapshotPages, frames: Iterable<LogFrame>): Iterable<LogFrame> {
@@ -106,7 +112,7 @@ function* notedBy(pages: SnapshotPages, frames: Iterable<LogFrame>): Iterable<Lo
  * time, and at least `reserveBytes` (or the room the snapshot was read with) after them.
  */
 function replay(snapshot: DatabaseFileBytes | undefined, reserveBytes: number, descriptors: number[], scans: ScannedLog[]): Uint8Array | undefined {
-  const refs = scans.flatMap((scan): LogFrameRef[] => scan.transactions.flat());
+  const refs = committedFrames(scans);
   if (refs.length === 0) return snapshot?.bytes;
   const baseSize = snapshot?.fileBytes ?? 0;
   const room = snapshot ? Math.max(reserveBytes, snapshot.bytes.length - baseSize) : reserveBytes;
