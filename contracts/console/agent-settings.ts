@@ -1,0 +1,80 @@
+/**
+ * An organization's agent settings (DESIGN section 6): what its agent configuration files tell
+ * agents, kept locally with the organization and across syncs, never shown by /v1. The server
+ * URL has no default: a local organization without one produces no file.
+ */
+import { z } from 'zod';
+import { agentPlatforms, agentProfiles } from '../enums.js';
+import { uuidSchema } from '../common.js';
+
+/** An Apple Developer Team ID: ten uppercase letters and digits. */
+export const teamIdPattern = /^[A-Z0-9]{10}$/;
+
+/** A reverse-DNS bundle identifier: two or more dot-separated labels of letters, digits and hyphens. */
+export const bundleIdPattern = /^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
+
+/** The bundle identifier of the agent when an organization sets none. */
+export const defaultAgentBundleId = 'com.remediationconsole.agent';
+
+/** `GET /app/orgs/{slug}/agent-settings`, and the answer of its update. */
+export const agentSettingsSchema = z
+  .object({
+    serverUrl: z
+      .string()
+      .nullable()
+      .meta({ description: 'The URL agents reach; null until it is set (no file can be made without it).', example: 'https://agents.example.com' }),
+    teamId: z
+      .string()
+      .nullable()
+      .meta({ description: "The Apple Developer Team ID the macOS agent is signed with; the TCC grant's code requirement pins it.", example: 'Q7M3K9D2XP' }),
+    bundleId: z.string().meta({ description: "The macOS agent's bundle identifier.", example: defaultAgentBundleId }),
+    isDemo: z.boolean().meta({ description: "True where these are the demo organization's fictitious settings." }),
+    warnings: z
+      .array(z.string())
+      .meta({ description: 'What an admin should know about these settings, e.g. a plain-http URL.' }),
+    missing: z
+      .array(z.enum(['serverUrl', 'teamId']))
+      .meta({ description: 'Settings a file of this organization needs that are not set yet.' }),
+  })
+  .meta({ id: 'AgentSettings' });
+export type AgentSettingsView = z.infer<typeof agentSettingsSchema>;
+
+/**
+ * `PUT /app/orgs/{slug}/agent-settings` body: each given field replaces its value (null clears
+ * it); an absent field keeps its value. `allowLoopback` permits a loopback server URL (tests).
+ */
+export const updateAgentSettingsBodySchema = z
+  .strictObject({
+    serverUrl: z.string().nullable().optional(),
+    teamId: z.string().nullable().optional(),
+    bundleId: z.string().nullable().optional(),
+    allowLoopback: z.boolean().optional(),
+  })
+  .meta({ id: 'UpdateAgentSettings' });
+export type UpdateAgentSettingsBody = z.infer<typeof updateAgentSettingsBodySchema>;
+
+/**
+ * `GET /app/orgs/{slug}/agent-config/preview?platform=&profile=`: what the file of that platform
+ * and profile will hold, before it is made.
+ */
+export const agentConfigPreviewSchema = z
+  .object({
+    platform: z.enum(agentPlatforms),
+    profile: z.enum(agentProfiles),
+    source: z
+      .enum(['local', 'remote'])
+      .meta({ description: '`remote`: a replica, whose file its remote tenant makes; the fields below are then null.' }),
+    organizationId: uuidSchema,
+    serverUrl: z.string().nullable(),
+    teamId: z.string().nullable(),
+    bundleId: z.string().nullable(),
+    holdsEnrollmentSecret: z.boolean(),
+    /** The payload display names of a .mobileconfig, or the file names of a ZIP. */
+    contents: z.array(z.string()),
+    /** True for .mobileconfig files whose payloads take effect only through a user-approved MDM. */
+    needsUserApprovedMdm: z.boolean(),
+    /** What must be set before this file can be made; empty when it can. */
+    missing: z.array(z.string()),
+  })
+  .meta({ id: 'AgentConfigPreview' });
+export type AgentConfigPreview = z.infer<typeof agentConfigPreviewSchema>;
