@@ -16,7 +16,7 @@ export async function measureAgentConfigSigning(seconds: number): Promise<{ plat
     ['linux', 'config'],
   ];
   const generate = (platform: AgentPlatform, profile: AgentProfile) =>
-    generateAgentConfig({ platform, profile, organization, signer, enrollmentSecret: 'bench-enrollment-secret', serverUrl: 'http://127.0.0.1:7300' });
+    generateAgentConfig({ platform, profile, organization, signer, enrollmentSecret: 'bench-enrollment-secret', serverUrl: 'https://agents.example.com', teamId: 'Q7M3K9D2XP', bundleId: 'com.remediationconsole.agent' });
   const results = [];
   for (const [platform, profile] of cases) {
     for (let i = 0; i < 20; i += 1) await generate(platform, profile);

@@ -1,46 +1,46 @@
 /**
  * The macOS configuration profile (.mobileconfig) of the MDM profiles, before signing: a top-level
- * `Configuration` payload holding the agent's managed settings (mdm-full only) and the permission
- * payloads the agent needs (both). Payload identifiers are stable, so installing a newer file
- * replaces the older one; payload UUIDs are new each time, as Apple requires of changed content.
+ * `Configuration` holding the agent's managed preferences (mdm-full only) and the permission
+ * payloads the agent needs (both). Every key is one Apple's profile schemas define (the
+ * `apple/device-management` repository; checked by apple-schemas.test.ts). Payload identifiers are
+ * stable, so installing a newer file replaces the older one; payload UUIDs are new each time, as
+ * Apple requires of changed content.
  */
 import { randomUUID } from 'node:crypto';
-import { agentBundleId, agentCodeRequirement, agentTeamId } from './agent-identity.js';
+import { agentCodeRequirement, type MacosAgentIdentity } from './agent-identity.js';
 import { type AgentSettings, type ConfigRecord, pascalCaseSettings } from './agent-settings.js';
+import { type MdmProfile, type ProfilePayload, profilePayloadNames, profilePayloads } from './file-contents.js';
 import { printableText } from './printable-text.js';
-
-/** The two profiles that are configuration profiles. */
-export type MdmProfile = 'mdm-full' | 'mdm-permissions';
-
-/**
- * Top-level keys of our own that record the file's origin. macOS ignores unknown top-level keys;
- * they let `verify` (and an admin reading the profile) find the organization, config id and time
- * even in mdm-permissions, which has no settings payload.
- */
-export const profileRecordKeys = {
-  organizationId: 'RemediationConsoleOrganizationID',
-  configId: 'RemediationConsoleConfigID',
-  generatedAt: 'RemediationConsoleGeneratedAt',
-  profile: 'RemediationConsoleProfile',
-} as const;
 
 /** Payload types, as Apple names them. */
 export const payloadTypes = {
   configuration: 'Configuration',
-  /** A custom-settings payload's type is the preference domain it manages. */
-  agentSettings: agentBundleId,
+  /**
+   * Managed preferences in Apple's MCX form: the documented payload for an app's custom settings
+   * (what Profile Manager and MDM vendors' "custom settings" write), keyed by preference domain.
+   */
+  managedPreferences: 'com.apple.ManagedClient.preferences',
   privacyPreferences: 'com.apple.TCC.configuration-profile-policy',
   notifications: 'com.apple.notificationsettings',
   loginItems: 'com.apple.servicemanagement',
 } as const;
 
+/** The type of each payload of a profile. */
+export const profilePayloadTypes: Record<ProfilePayload, string> = {
+  settings: payloadTypes.managedPreferences,
+  privacy: payloadTypes.privacyPreferences,
+  notifications: payloadTypes.notifications,
+  'login-items': payloadTypes.loginItems,
+};
+
 /**
  * What a profile is made from. The permissions-only profile gets the file's record alone, so no
  * setting, the enrollment secret least of all, can reach it.
  */
-export type ConfigurationProfileInput =
-  | { profile: 'mdm-full'; organization: ProfileOrganization; settings: AgentSettings }
-  | { profile: 'mdm-permissions'; organization: ProfileOrganization; record: ConfigRecord };
+export type ConfigurationProfileInput = { organization: ProfileOrganization; agent: MacosAgentIdentity } & (
+  | { profile: 'mdm-full'; settings: AgentSettings }
+  | { profile: 'mdm-permissions'; record: ConfigRecord }
+);
 
 /** The organization as the profile names it. */
 export interface ProfileOrganization {
@@ -48,54 +48,85 @@ export interface ProfileOrganization {
   name: string;
 }
 
-type PlistDict = { [key: string]: PlistItem };
+/** A property list dictionary. */
+export type PlistDict = { [key: string]: PlistItem };
 type PlistItem = string | number | boolean | PlistItem[] | PlistDict;
 
-/** The stable top-level PayloadIdentifier of a profile of an organization. */
+/**
+ * The stable top-level PayloadIdentifier of a profile of an organization. It names the product,
+ * not the agent's bundle id, so that a changed bundle id still replaces the installed profile.
+ */
 export function profileIdentifier(slug: string, profile: MdmProfile): string {
-  return `${agentBundleId}.${slug}.${profile}`;
+  return `com.remediationconsole.agent.${slug}.${profile}`;
+}
+
+/**
+ * The labels of the record lines that end the profile's PayloadDescription. The top level may
+ * hold only the keys of Apple's TopLevel schema, so the description is where a profile, the
+ * permissions-only one too, records its organization, configuration, time and profile, readable
+ * on the Mac's profile detail screen and by `verify`.
+ */
+export const profileRecordLabels = {
+  organizationId: 'Organization',
+  configId: 'Configuration',
+  generatedAt: 'Generated',
+  profile: 'Profile',
+} as const;
+
+/** A profile's record, as its PayloadDescription carries it. */
+export type ProfileRecord = ConfigRecord & { profile: MdmProfile };
+
+/** The record lines of a PayloadDescription. */
+function recordLines(record: ProfileRecord): string[] {
+  return (Object.keys(profileRecordLabels) as (keyof ProfileRecord)[]).map((key) => `${profileRecordLabels[key]}: ${record[key]}`);
+}
+
+/**
+ * Reads the record lines of a PayloadDescription.
+ * @returns each field found, by name; a missing line leaves its field out
+ */
+export function readProfileRecord(description: string): Partial<Record<keyof ProfileRecord, string>> {
+  const found: Partial<Record<keyof ProfileRecord, string>> = {};
+  for (const line of description.split('\n')) {
+    for (const [key, label] of Object.entries(profileRecordLabels) as [keyof ProfileRecord, string][]) {
+      if (line.startsWith(`${label}: `)) found[key] = line.slice(label.length + 2);
+    }
+  }
+  return found;
 }
 
 /** The configuration profile as a plist dictionary. */
 export function configurationProfile(input: ConfigurationProfileInput): PlistDict {
-  const { profile, organization } = input;
+  const { profile, organization, agent } = input;
   const record: ConfigRecord = input.profile === 'mdm-full' ? input.settings : input.record;
   const organizationName = printableText(organization.name) || organization.slug;
   const identifier = profileIdentifier(organization.slug, profile);
-  const payload = (type: string, suffix: string, displayName: string, content: PlistDict): PlistDict => ({
-    PayloadType: type,
-    PayloadIdentifier: `${identifier}.${suffix}`,
-    PayloadUUID: randomUUID().toUpperCase(),
-    PayloadVersion: 1,
-    PayloadDisplayName: displayName,
-    ...content,
-  });
 
-  const payloads: PlistDict[] = [];
-  if (input.profile === 'mdm-full') {
-    payloads.push(
-      payload(payloadTypes.agentSettings, 'settings', 'Remediation Console agent settings', pascalCaseSettings(input.settings)),
-    );
-  }
-  payloads.push(
-    payload(payloadTypes.privacyPreferences, 'privacy', 'Remediation Console agent: full disk access', {
+  const content: Record<ProfilePayload, () => PlistDict> = {
+    settings: () => {
+      if (input.profile !== 'mdm-full') throw new Error('only mdm-full holds the agent settings');
+      return {
+        PayloadContent: { [agent.bundleId]: { Forced: [{ mcx_preference_settings: pascalCaseSettings(input.settings) }] } },
+      };
+    },
+    privacy: () => ({
       Services: {
         SystemPolicyAllFiles: [
           {
             Allowed: true,
             IdentifierType: 'bundleID',
-            Identifier: agentBundleId,
-            CodeRequirement: agentCodeRequirement,
+            Identifier: agent.bundleId,
+            CodeRequirement: agentCodeRequirement(agent),
             StaticCode: false,
             Comment: 'The agent reads installed software and its configuration to find vulnerabilities.',
           },
         ],
       },
     }),
-    payload(payloadTypes.notifications, 'notifications', 'Remediation Console agent: notifications', {
+    notifications: () => ({
       NotificationSettings: [
         {
-          BundleIdentifier: agentBundleId,
+          BundleIdentifier: agent.bundleId,
           NotificationsEnabled: true,
           // 1: temporary banner, so a remediation notice is seen without piling up on screen.
           AlertType: 1,
@@ -107,20 +138,31 @@ export function configurationProfile(input: ConfigurationProfileInput): PlistDic
         },
       ],
     }),
-    payload(payloadTypes.loginItems, 'login-items', 'Remediation Console agent: background item', {
-      Rules: [
+    'login-items': () => ({
+      Rules: <PlistDict[]>[
         {
           RuleType: 'TeamIdentifier',
-          RuleValue: agentTeamId,
+          RuleValue: agent.teamId,
           Comment: 'The agent and its helpers, by the Team ID they are signed with.',
         },
         {
           RuleType: 'BundleIdentifier',
-          RuleValue: agentBundleId,
-          TeamIdentifier: agentTeamId,
+          RuleValue: agent.bundleId,
+          TeamIdentifier: agent.teamId,
           Comment: 'The agent itself, so that users cannot switch it off in Login Items.',
         },
       ],
+    }),
+  };
+
+  const payloads = profilePayloads(profile).map(
+    (payload): PlistDict => ({
+      PayloadType: profilePayloadTypes[payload],
+      PayloadIdentifier: `${identifier}.${payload}`,
+      PayloadUUID: randomUUID().toUpperCase(),
+      PayloadVersion: 1,
+      PayloadDisplayName: profilePayloadNames[payload],
+      ...content[payload](),
     }),
   );
 
@@ -133,19 +175,16 @@ export function configurationProfile(input: ConfigurationProfileInput): PlistDic
     PayloadDisplayName: isFull
       ? `Remediation Console agent (${organizationName})`
       : `Remediation Console agent permissions (${organizationName})`,
-    PayloadDescription:
-      (isFull
-        ? 'Configures the Remediation Console agent and grants it the permissions it needs. '
-        : 'Grants the Remediation Console agent the permissions it needs; holds no agent settings. ') +
-      `Organization ${record.organizationId}, configuration ${record.configId}, generated ${record.generatedAt}.`,
+    PayloadDescription: [
+      isFull
+        ? 'Configures the Remediation Console agent and grants it the permissions it needs.'
+        : 'Grants the Remediation Console agent the permissions it needs; holds no agent settings.',
+      ...recordLines({ ...record, profile }),
+    ].join('\n'),
     PayloadOrganization: organizationName,
     PayloadScope: 'System',
     // 5: macOS. Keeps the profile off iPhones and iPads, where these payloads mean nothing.
     TargetDeviceType: 5,
-    [profileRecordKeys.organizationId]: record.organizationId,
-    [profileRecordKeys.configId]: record.configId,
-    [profileRecordKeys.generatedAt]: record.generatedAt,
-    [profileRecordKeys.profile]: profile,
     PayloadContent: payloads,
   };
 }

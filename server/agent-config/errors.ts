@@ -5,7 +5,13 @@
  */
 
 /** Why generation input was refused. */
-export type AgentConfigInputProblem = 'invalid-platform' | 'invalid-profile' | 'invalid-combination' | 'invalid-input';
+export type AgentConfigInputProblem =
+  | 'invalid-platform'
+  | 'invalid-profile'
+  | 'invalid-combination'
+  | 'invalid-input'
+  /** A setting the file needs is not set (an MDM profile without a Team ID). */
+  | 'missing-setting';
 
 /** Generation was asked for something it cannot produce; the message names what and why. */
 export class AgentConfigInputError extends Error {

@@ -13,6 +13,8 @@ import { extractProfile, verifyAgentConfig } from './verify.js';
 const organization = { id: '5f2b8c1e-7a3d-4e9f-8b6a-1c2d3e4f5a6b', slug: 'acme', name: 'Acme & Söhne <IT>' };
 const secret = 'enroll-Zq8\\"secret-ü';
 const serverUrl = 'https://console.acme.example:7300';
+const teamId = 'Q7M3K9D2XP';
+const bundleId = 'com.acme.remediation-agent';
 const files = tempFiles();
 let signer: SigningIdentity;
 let caFile: string;
@@ -24,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(files.dir, { recursive: true, force: true }));
 
 function generate(platform: GenerateAgentConfigInput['platform'], profile: GenerateAgentConfigInput['profile']) {
-  return generateAgentConfig({ platform, profile, organization, enrollmentSecret: secret, serverUrl, signer });
+  return generateAgentConfig({ platform, profile, organization, enrollmentSecret: secret, serverUrl, teamId, bundleId, signer });
 }
 
 type Dict = Record<string, unknown>;
@@ -255,7 +257,7 @@ describe('generateAgentConfig input', () => {
   });
 
   it('refuses an unknown platform or profile, and settings it cannot write', async () => {
-    const base = { platform: 'macos', profile: 'config', organization, enrollmentSecret: secret, serverUrl, signer } as const;
+    const base = { platform: 'macos', profile: 'config', organization, enrollmentSecret: secret, serverUrl, teamId, bundleId, signer } as const;
     await expect(generateAgentConfig({ ...base, platform: 'beos' as never })).rejects.toMatchObject({ problem: 'invalid-platform' });
     await expect(generateAgentConfig({ ...base, profile: 'full' as never })).rejects.toMatchObject({ problem: 'invalid-profile' });
     await expect(generateAgentConfig({ ...base, serverUrl: 'ftp://x' })).rejects.toMatchObject({ problem: 'invalid-input' });
@@ -265,7 +267,7 @@ describe('generateAgentConfig input', () => {
 
   it('refuses a signing key that does not belong to the certificate, or an unreadable one', async () => {
     const other = await createSigningIdentity({ ...organization, id: '5f2b8c1e-7a3d-4e9f-8b6a-1c2d3e4f5a6c' });
-    const base = { platform: 'macos', profile: 'mdm-full', organization, enrollmentSecret: secret, serverUrl } as const;
+    const base = { platform: 'macos', profile: 'mdm-full', organization, enrollmentSecret: secret, serverUrl, teamId, bundleId } as const;
     const mismatched = generateAgentConfig({ ...base, signer: { privateKeyPem: other.privateKeyPem, certificatePem: signer.certificatePem } });
     await expect(mismatched).rejects.toBeInstanceOf(AgentConfigSigningError);
     await expect(mismatched).rejects.toThrow('The signing key does not belong to the signing certificate');
@@ -275,7 +277,7 @@ describe('generateAgentConfig input', () => {
 
   it('uses the given generation time', async () => {
     const now = new Date('2030-01-02T03:04:05.678Z');
-    const generated = await generateAgentConfig({ platform: 'linux', profile: 'config', organization, enrollmentSecret: secret, serverUrl, signer, now });
+    const generated = await generateAgentConfig({ platform: 'linux', profile: 'config', organization, enrollmentSecret: secret, serverUrl, teamId, bundleId, signer, now });
     expect((await verifyAgentConfig(generated.bytes)).generatedAt).toBe(now.toISOString());
   });
 });

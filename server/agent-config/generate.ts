@@ -7,17 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { strToU8, type Zippable, zipSync } from 'fflate';
 import { type AgentPlatform, type AgentProfile, agentPlatforms, agentProfiles } from '../../contracts/enums.js';
 import { checkPlatformProfile } from '../../contracts/agent-config.js';
+import { bundleIdPattern, teamIdPattern } from '../../contracts/console/agent-settings.js';
+import type { MacosAgentIdentity } from './agent-identity.js';
 import type { AgentSettings, ConfigRecord } from './agent-settings.js';
 import { signCms, type SignerPems } from './cms-signer.js';
 import { configurationProfile } from './configuration-profile.js';
 import { AgentConfigInputError } from './errors.js';
+import { detachedSignatureExtension, signerCertificateFileName } from './file-contents.js';
 import { nativeConfigFiles, xmlPlist } from './native-config-files.js';
 import { hasControlCharacter } from './printable-text.js';
-
-/** The name of the signer certificate inside a configuration ZIP. */
-export const signerCertificateFileName = 'signer.pem';
-/** The extension of a detached signature inside a configuration ZIP. */
-export const detachedSignatureExtension = '.p7s';
 
 /** What a file is generated from. */
 export interface GenerateAgentConfigInput {
@@ -27,6 +25,13 @@ export interface GenerateAgentConfigInput {
   enrollmentSecret: string;
   /** The URL agents reach the server at, http or https. */
   serverUrl: string;
+  /**
+   * The Apple Developer Team ID the macOS agent is signed with: the MDM profiles' privacy grant
+   * and login-item rules pin it, so they cannot be made without it.
+   */
+  teamId: string | null;
+  /** The macOS agent's bundle identifier: its preference domain, and what the permissions name. */
+  bundleId: string;
   /** The organization's signing key and certificate, PEM. */
   signer: SignerPems;
   /** The generation time; now unless given (tests). */
@@ -45,8 +50,9 @@ export interface GeneratedAgentConfig {
 /**
  * Generates and signs an agent configuration file.
  * @throws AgentConfigInputError for an unknown platform or profile, an MDM profile for a platform
- *   other than macos, or a setting that cannot be written (not an http(s) URL, an empty secret,
- *   a control character)
+ *   other than macos, an MDM profile without a Team ID (`missing-setting`), or a setting that
+ *   cannot be written (not an http(s) URL, an empty secret, a control character, a malformed
+ *   Team ID or bundle id)
  * @throws AgentConfigSigningError when the organization's key or certificate cannot sign
  */
 export async function generateAgentConfig(input: GenerateAgentConfigInput): Promise<GeneratedAgentConfig> {
@@ -61,13 +67,20 @@ export async function generateAgentConfig(input: GenerateAgentConfigInput): Prom
   const baseName = `remediation-agent-${input.organization.slug}-${input.platform}-${input.profile}`;
 
   if (input.profile === 'config') {
-    const bytes = await configZip(input.platform, settings, input.signer, now);
+    const bytes = await configZip(input.platform, settings, input.bundleId, input.signer, now);
     return { filename: `${baseName}.zip`, bytes, configId: record.configId };
   }
+  if (input.teamId === null) {
+    throw new AgentConfigInputError(
+      'missing-setting',
+      `The ${input.profile} profile needs the Team ID the macOS agent is signed with: its privacy and login-item payloads pin it`,
+    );
+  }
+  const agent: MacosAgentIdentity = { bundleId: input.bundleId, teamId: input.teamId };
   const profile =
     input.profile === 'mdm-full'
-      ? configurationProfile({ profile: 'mdm-full', organization: input.organization, settings })
-      : configurationProfile({ profile: 'mdm-permissions', organization: input.organization, record });
+      ? configurationProfile({ profile: 'mdm-full', organization: input.organization, agent, settings })
+      : configurationProfile({ profile: 'mdm-permissions', organization: input.organization, agent, record });
   const bytes = await signCms(Buffer.from(xmlPlist(profile)), input.signer, { detached: false, signingTime: now });
   return { filename: `${baseName}.mobileconfig`, bytes, configId: record.configId };
 }
@@ -76,8 +89,8 @@ export async function generateAgentConfig(input: GenerateAgentConfigInput): Prom
 const secretFileMode = 0o100600;
 const publicFileMode = 0o100644;
 
-async function configZip(platform: AgentPlatform, settings: AgentSettings, signer: SignerPems, now: Date): Promise<Buffer> {
-  const files = nativeConfigFiles(platform, settings);
+async function configZip(platform: AgentPlatform, settings: AgentSettings, bundleId: string, signer: SignerPems, now: Date): Promise<Buffer> {
+  const files = nativeConfigFiles(platform, settings, bundleId);
   const signatures = await Promise.all(
     files.map((file) => signCms(file.bytes, signer, { detached: true, signingTime: now })),
   );
@@ -114,6 +127,12 @@ function checkInput(input: GenerateAgentConfigInput): void {
   // A control character cannot be written into a plist (XML) or a .reg string value.
   if (!input.enrollmentSecret || hasControlCharacter(input.enrollmentSecret)) {
     throw new AgentConfigInputError('invalid-input', 'The enrollment secret is empty or holds a control character');
+  }
+  if (!bundleIdPattern.test(input.bundleId)) {
+    throw new AgentConfigInputError('invalid-input', `The bundle id ${JSON.stringify(input.bundleId)} is not a reverse-DNS identifier`);
+  }
+  if (input.teamId !== null && !teamIdPattern.test(input.teamId)) {
+    throw new AgentConfigInputError('invalid-input', `The Team ID ${JSON.stringify(input.teamId)} is not ten uppercase letters and digits`);
   }
   if (!input.organization.id || !/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/.test(input.organization.slug)) {
     throw new AgentConfigInputError('invalid-input', `The organization slug "${input.organization.slug}" cannot name a file`);

@@ -1,7 +1,8 @@
 /** Signed agent configuration files (DESIGN section 6): generation, verification, signing identities. */
-export { agentBundleId, agentTeamId } from './agent-identity.js';
 export { AgentConfigInputError, AgentConfigSigningError, AgentConfigVerificationError } from './errors.js';
 export type { AgentConfigInputProblem } from './errors.js';
+export { agentConfigContents } from './file-contents.js';
+export type { AgentConfigContents } from './file-contents.js';
 export { generateAgentConfig } from './generate.js';
 export type { GenerateAgentConfigInput, GeneratedAgentConfig } from './generate.js';
 export { certificateFingerprint, createSigningIdentity } from './signing-identity.js';

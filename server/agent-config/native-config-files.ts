@@ -4,8 +4,9 @@
  */
 import { build as buildPlist } from 'plist';
 import { Document } from 'yaml';
-import { agentBundleId, linuxConfigPath, windowsPolicyKey } from './agent-identity.js';
+import { linuxConfigPath, windowsPolicyKey } from './agent-identity.js';
 import { type AgentSettings, agentSettingList, pascalCaseSettings } from './agent-settings.js';
+import { nativeConfigFileNames, platformConfigFileNames } from './file-contents.js';
 import type { AgentPlatform } from '../../contracts/enums.js';
 
 /** A file of the ZIP, before signing. */
@@ -16,31 +17,25 @@ export interface NativeConfigFile {
   holdsSecret: boolean;
 }
 
-/** The names of the native files, per platform; verification finds the settings by them. */
-export const nativeConfigFileNames = {
-  macosPlist: `${agentBundleId}.plist`,
-  windowsRegistry: 'RemediationConsoleAgent.reg',
-  windowsJson: 'agent.json',
-  linuxYaml: 'agent.yaml',
-} as const;
-
-/** The configuration file(s) of a platform for these settings. */
-export function nativeConfigFiles(platform: AgentPlatform, settings: AgentSettings): NativeConfigFile[] {
-  switch (platform) {
-    case 'macos':
-      return [{ name: nativeConfigFileNames.macosPlist, bytes: Buffer.from(xmlPlist(pascalCaseSettings(settings))), holdsSecret: true }];
-    case 'windows':
-      return [
-        { name: nativeConfigFileNames.windowsRegistry, bytes: registryFile(settings), holdsSecret: true },
-        {
-          name: nativeConfigFileNames.windowsJson,
-          bytes: Buffer.from(`${JSON.stringify(pascalCaseSettings(settings), null, 2)}\n`),
-          holdsSecret: true,
-        },
-      ];
-    case 'linux':
-      return [{ name: nativeConfigFileNames.linuxYaml, bytes: Buffer.from(yamlFile(settings)), holdsSecret: true }];
-  }
+/**
+ * The configuration file(s) of a platform for these settings, named and ordered by
+ * {@link platformConfigFileNames} (the macOS plist by the agent's bundle id, its preference domain).
+ * Every one holds the enrollment secret.
+ */
+export function nativeConfigFiles(platform: AgentPlatform, settings: AgentSettings, bundleId: string): NativeConfigFile[] {
+  const bytesOf = (name: string): Buffer => {
+    switch (name) {
+      case nativeConfigFileNames.windowsRegistry:
+        return registryFile(settings);
+      case nativeConfigFileNames.windowsJson:
+        return Buffer.from(`${JSON.stringify(pascalCaseSettings(settings), null, 2)}\n`);
+      case nativeConfigFileNames.linuxYaml:
+        return Buffer.from(yamlFile(settings));
+      default:
+        return Buffer.from(xmlPlist(pascalCaseSettings(settings)));
+    }
+  };
+  return platformConfigFileNames(platform, bundleId).map((name) => ({ name, bytes: bytesOf(name), holdsSecret: true }));
 }
 
 /** An XML property list indented with tabs, as Apple's tools write one. */

@@ -11,6 +11,14 @@ export interface AgentConfigReport {
   configId: string;
   /** ISO 8601, as recorded in the file. */
   generatedAt: string;
+  /** The URL the file tells agents to reach; null for mdm-permissions, which holds no settings. */
+  serverUrl: string | null;
+  /** The Team ID the code requirement and login-item rules pin; null where the file has none (a ZIP). */
+  teamId: string | null;
+  /** The macOS agent's bundle id the file names (preference domain, permissions); null on Windows and Linux. */
+  bundleId: string | null;
+  /** Whether the file carries the enrollment secret, and must be handled as a secret. */
+  holdsEnrollmentSecret: boolean;
   /** The PayloadTypes of a profile's payloads, in order; empty for a ZIP. */
   payloads: string[];
   /** The entries of a ZIP, in order; empty for a profile. */

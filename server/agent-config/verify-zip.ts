@@ -8,22 +8,25 @@ import { parse as parsePlist } from 'plist';
 import { parse as parseYaml } from 'yaml';
 import type { AgentPlatform } from '../../contracts/enums.js';
 import { windowsPolicyKey } from './agent-identity.js';
+import { bundleIdPattern } from '../../contracts/console/agent-settings.js';
 import type { ConfigRecord } from './agent-settings.js';
 import { verifyCms } from './cms-verifier.js';
 import { AgentConfigVerificationError } from './errors.js';
-import { detachedSignatureExtension, signerCertificateFileName } from './generate.js';
-import { nativeConfigFileNames } from './native-config-files.js';
+import {
+  detachedSignatureExtension,
+  macosPlistFileName,
+  nativeConfigFileNames,
+  platformConfigFileNames,
+  signerCertificateFileName,
+} from './file-contents.js';
 import { type AgentConfigReport, describeSigner } from './verify-report.js';
 
 /** Far above any real configuration ZIP: refuses archives that would unpack into gigabytes. */
 const maxUnpackedBytes = 16 * 1024 * 1024;
 const maxEntries = 64;
 
-const platformFiles: Record<AgentPlatform, readonly string[]> = {
-  macos: [nativeConfigFileNames.macosPlist],
-  windows: [nativeConfigFileNames.windowsRegistry, nativeConfigFileNames.windowsJson],
-  linux: [nativeConfigFileNames.linuxYaml],
-};
+/** What a ZIP's settings file tells beyond the record. */
+type ZipSettings = ConfigRecord & { serverUrl: string; holdsEnrollmentSecret: boolean };
 
 /**
  * Verifies a configuration ZIP against `expectedCertificate` when given (its signer.pem must be
@@ -48,18 +51,24 @@ export async function verifyConfigZip(bytes: Uint8Array, expectedCertificate: Bu
     );
   }
 
-  const platform = (Object.keys(platformFiles) as AgentPlatform[]).find((p) => platformFiles[p].every((name) => name in entries));
+  // The macOS plist is named for the agent's bundle id, its preference domain.
+  const plists = names.filter((name) => name.endsWith('.plist') && bundleIdPattern.test(name.slice(0, -'.plist'.length)));
+  const bundleId = plists.length === 1 ? plists[0]!.slice(0, -'.plist'.length) : null;
+  const platformFiles = (platform: AgentPlatform) => platformConfigFileNames(platform, bundleId ?? '');
+  const platform = (['macos', 'windows', 'linux'] as const).find(
+    (candidate) => (candidate !== 'macos' || bundleId !== null) && platformFiles(candidate).every((name) => name in entries),
+  );
   if (!platform) throw fail('holds no agent configuration file');
   const expectedNames = new Set([
+    ...platformFiles(platform).flatMap((name) => [name, `${name}${detachedSignatureExtension}`]),
     signerCertificateFileName,
-    ...platformFiles[platform].flatMap((name) => [name, `${name}${detachedSignatureExtension}`]),
   ]);
   const unexpected = names.find((name) => !expectedNames.has(name));
   if (unexpected) throw fail(`holds a file that is not part of a ${platform} configuration: ${unexpected}`);
   const missing = [...expectedNames].find((name) => !(name in entries));
   if (missing) throw fail(`lacks ${missing}`);
 
-  for (const name of platformFiles[platform]) {
+  for (const name of platformFiles(platform)) {
     await verifyCms(entries[`${name}${detachedSignatureExtension}`]!, {
       label: `${name}${detachedSignatureExtension}`,
       detachedContent: entries[name]!,
@@ -67,12 +76,14 @@ export async function verifyConfigZip(bytes: Uint8Array, expectedCertificate: Bu
     });
   }
 
-  const record = readRecord(platform, entries);
+  const settings = readSettings(platform, bundleId ?? '', entries);
   return {
     kind: 'zip',
     platform,
     profile: 'config',
-    ...record,
+    ...settings,
+    teamId: null,
+    bundleId: platform === 'macos' ? bundleId : null,
     payloads: [],
     files: names,
     signer: describeSigner(zipSigner),
@@ -96,35 +107,29 @@ function unzip(bytes: Uint8Array): Record<string, Uint8Array> {
   }
 }
 
-/** The record of the file, read from the platform's configuration file(s). */
-function readRecord(platform: AgentPlatform, entries: Record<string, Uint8Array>): ConfigRecord {
+/** The keys verification reads, as the plist, registry and JSON name them, and as the YAML does. */
+const pascalKeys = { organizationId: 'OrganizationID', configId: 'ConfigID', generatedAt: 'GeneratedAt', serverUrl: 'ServerURL', secret: 'EnrollmentSecret' };
+const snakeKeys = { organizationId: 'organization_id', configId: 'config_id', generatedAt: 'generated_at', serverUrl: 'server_url', secret: 'enrollment_secret' };
+
+/** The record and server URL of the file, read from the platform's configuration file(s). */
+function readSettings(platform: AgentPlatform, bundleId: string, entries: Record<string, Uint8Array>): ZipSettings {
   const text = (name: string) => Buffer.from(entries[name]!).toString('utf8');
   switch (platform) {
-    case 'macos':
-      return pick(nativeConfigFileNames.macosPlist, () => parsePlist(text(nativeConfigFileNames.macosPlist)), {
-        organizationId: 'OrganizationID',
-        configId: 'ConfigID',
-        generatedAt: 'GeneratedAt',
-      });
+    case 'macos': {
+      const name = macosPlistFileName(bundleId);
+      return pick(name, () => parsePlist(text(name)), pascalKeys);
+    }
     case 'linux':
-      return pick(nativeConfigFileNames.linuxYaml, () => parseYaml(text(nativeConfigFileNames.linuxYaml)), {
-        organizationId: 'organization_id',
-        configId: 'config_id',
-        generatedAt: 'generated_at',
-      });
+      return pick(nativeConfigFileNames.linuxYaml, () => parseYaml(text(nativeConfigFileNames.linuxYaml)), snakeKeys);
     case 'windows': {
-      const record = pick(nativeConfigFileNames.windowsJson, () => JSON.parse(text(nativeConfigFileNames.windowsJson)), {
-        organizationId: 'OrganizationID',
-        configId: 'ConfigID',
-        generatedAt: 'GeneratedAt',
-      });
-      checkRegistryFile(entries[nativeConfigFileNames.windowsRegistry]!, record);
-      return record;
+      const settings = pick(nativeConfigFileNames.windowsJson, () => JSON.parse(text(nativeConfigFileNames.windowsJson)), pascalKeys);
+      checkRegistryFile(entries[nativeConfigFileNames.windowsRegistry]!, settings);
+      return settings;
     }
   }
 }
 
-function pick(name: string, parse: () => unknown, keys: Record<keyof ConfigRecord, string>): ConfigRecord {
+function pick(name: string, parse: () => unknown, keys: typeof pascalKeys): ZipSettings {
   let parsed: unknown;
   try {
     parsed = parse();
@@ -137,11 +142,17 @@ function pick(name: string, parse: () => unknown, keys: Record<keyof ConfigRecor
     if (typeof value !== 'string' || !value) throw new AgentConfigVerificationError(`${name} does not record its ${key}`);
     return value;
   };
-  return { organizationId: read(keys.organizationId), configId: read(keys.configId), generatedAt: read(keys.generatedAt) };
+  return {
+    organizationId: read(keys.organizationId),
+    configId: read(keys.configId),
+    generatedAt: read(keys.generatedAt),
+    serverUrl: read(keys.serverUrl),
+    holdsEnrollmentSecret: typeof values[keys.secret] === 'string' && values[keys.secret] !== '',
+  };
 }
 
 /** The .reg twin must be a regedit file for the policy key recording the same configuration. */
-function checkRegistryFile(bytes: Uint8Array, record: ConfigRecord): void {
+function checkRegistryFile(bytes: Uint8Array, record: ZipSettings): void {
   const name = nativeConfigFileNames.windowsRegistry;
   const buffer = Buffer.from(bytes);
   if (buffer[0] !== 0xff || buffer[1] !== 0xfe) throw new AgentConfigVerificationError(`${name} is not UTF-16LE with a byte-order mark`);

@@ -22,7 +22,7 @@ beforeAll(async () => {
   [signerA, signerB] = await Promise.all([createSigningIdentity(orgA), createSigningIdentity(orgB)]);
   caA = files.write('a.pem', signerA.certificatePem);
   caB = files.write('b.pem', signerB.certificatePem);
-  const input = { organization: orgA, enrollmentSecret: 'secret-a', serverUrl: 'https://a.example', signer: signerA };
+  const input = { organization: orgA, enrollmentSecret: 'secret-a', serverUrl: 'https://a.example', teamId: 'Q7M3K9D2XP', bundleId: 'com.example.agent', signer: signerA };
   mobileconfig = (await generateAgentConfig({ ...input, platform: 'macos', profile: 'mdm-full' })).bytes;
   zip = (await generateAgentConfig({ ...input, platform: 'linux', profile: 'config' })).bytes;
 });
