@@ -16,6 +16,12 @@ export const bundleIdPattern = /^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
 /** The bundle identifier of the agent when an organization sets none. */
 export const defaultAgentBundleId = 'com.remediationconsole.agent';
 
+/**
+ * The demo organization's settings: obviously fictitious (a reserved `.example` domain) but
+ * well-formed, so that a newcomer downloads a file at once. Its bundle id is the default.
+ */
+export const demoAgentSettings = { serverUrl: 'https://agents.demo.example', teamId: 'DEMO7QX3K9' } as const;
+
 /** `GET /app/orgs/{slug}/agent-settings`, and the answer of its update. */
 export const agentSettingsSchema = z
   .object({

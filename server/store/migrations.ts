@@ -1,3 +1,8 @@
+import { demoAgentSettings } from '../../contracts/console/agent-settings.js';
+
+/** A text as an SQL literal, for the constants a migration writes. */
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
 /**
  * The schema of the store, one migration per version. A migration runs once, in the
  * transaction that also raises `PRAGMA user_version` to its number.
@@ -244,5 +249,21 @@ export const migrations: readonly string[] = [
     remediated TEXT NOT NULL
   );
   CREATE INDEX sync_changes_org ON sync_changes (org_id, id);
+  `,
+  // What an organization's agent configuration files tell agents (agent-settings.ts): a local
+  // record of its row, kept across syncs; no row means nothing set. A bundle id NULL is the
+  // default. The demo organization of an existing data directory gets the demo's settings, as a
+  // new one gets them at first start, so that it still produces its files.
+  `
+  CREATE TABLE agent_settings (
+    org_id INTEGER PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
+    server_url TEXT,
+    team_id TEXT,
+    bundle_id TEXT,
+    updated_at TEXT NOT NULL
+  );
+  INSERT INTO agent_settings (org_id, server_url, team_id, updated_at)
+    SELECT id, ${literal(demoAgentSettings.serverUrl)}, ${literal(demoAgentSettings.teamId)}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    FROM organizations WHERE is_demo = 1;
   `,
 ];

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { AgentSettingsRecords } from './agent-settings.js';
 import { ApiKeyRecords } from './api-keys.js';
 import { ConsoleItems } from './console-items.js';
 import { ConsoleQueries } from './console-queries.js';
@@ -96,6 +97,11 @@ export class Store {
    * gaps and the risk figures (`exceptions.excepted`, an ExceptedFindingsSource).
    */
   readonly exceptions: Exceptions;
+  /**
+   * The organizations' agent settings (what their agent configuration files tell agents): local
+   * records, written inside {@link Store.write} with `recordsOnly`.
+   */
+  readonly agentSettings: AgentSettingsRecords;
   /** What the store remembers of replicas' syncs; written inside {@link Store.write}. */
   readonly sync: SyncRecords;
   /** What each sync of a replica changed; recorded inside the sync's {@link Store.write}. */
@@ -129,6 +135,7 @@ export class Store {
     this.consoleItems = new ConsoleItems(db, exposure, this.deadlines, this.exceptions);
     this.software = new SoftwareQueries(db, exposure);
     this.dashboards = new DashboardAggregates(db, this.coverage);
+    this.agentSettings = new AgentSettingsRecords(db, clock);
     this.sync = new SyncRecords(db);
     this.syncChanges = new SyncChangeRecords(db);
     this.inventoryWrites = new InventoryWrites(db);
