@@ -1,4 +1,5 @@
 import type { CollectionName } from '../../../contracts/collections';
+import type { AgentPlatform, AgentProfile } from '../../../contracts/enums';
 import type { ListFilters } from './list-pages';
 
 /**
@@ -35,4 +36,7 @@ export const queryKeys = {
   slaPolicy: (slug: string) => [...queryKeys.organization(slug), 'sla-policy'] as const,
   remediationPerformance: (slug: string) => [...queryKeys.organization(slug), 'remediation-performance'] as const,
   syncChanges: (slug: string) => [...queryKeys.organization(slug), 'sync-changes'] as const,
+  agentConfig: (slug: string) => [...queryKeys.organization(slug), 'agent-config'] as const,
+  agentSettings: (slug: string) => [...queryKeys.agentConfig(slug), 'settings'] as const,
+  agentConfigPreview: (slug: string, platform: AgentPlatform, profile: AgentProfile) => [...queryKeys.agentConfig(slug), 'preview', platform, profile] as const,
 };

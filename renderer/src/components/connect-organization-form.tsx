@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import type { ConnectOrganizationBody } from '../../../contracts/console/organizations';
 import { ApiError } from '../api/console-fetch';
 import type { useConnectOrganization } from '../api/organization-mutations';
+import { fieldMessages } from './form-save-outcome';
 import { SecretStorageNote } from './secret-storage-note';
 
 const fields = [
@@ -18,7 +19,7 @@ const empty: Record<FieldName, string> = { remoteUrl: '', apiKey: '', slug: '', 
 function fieldErrors(error: Error | null): Partial<Record<string, string>> {
   if (!(error instanceof ApiError)) return {};
   if (error.status === 409) return { slug: error.message };
-  return Object.fromEntries(error.issues.map((issue) => [issue.field, issue.message]));
+  return fieldMessages(error);
 }
 
 /**

@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { SlaPolicyAnswer } from '../../../contracts/console/deadlines';
 import { type SlaPolicy, defaultSlaPolicy, slaPolicyKeys } from '../../../contracts/remediation-deadlines';
-import { ApiError } from '../api/console-fetch';
 import { slaPolicyQuery, useUpdateSlaPolicy } from '../api/deadline-queries';
 import { formatDateTime } from '../lib/format';
+import { FormSaveOutcome, fieldMessages } from './form-save-outcome';
 import { Loading, QueryError } from './query-state';
 
 type PolicyKey = (typeof slaPolicyKeys)[number];
@@ -23,11 +23,6 @@ function valueOf(text: string): number | string | null {
   const trimmed = text.trim();
   if (trimmed === '') return null;
   return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
-}
-
-/** The server's message on each field. */
-function fieldErrors(error: Error | null): Partial<Record<string, string>> {
-  return error instanceof ApiError ? Object.fromEntries(error.issues.map((issue) => [issue.field, issue.message])) : {};
 }
 
 /** The organization's deadlines as a form, once they are loaded. */
@@ -49,7 +44,7 @@ export function SlaPolicyForm({ slug }: { slug: string }) {
 function PolicyFields({ saved, update }: { saved: SlaPolicyAnswer; update: ReturnType<typeof useUpdateSlaPolicy> }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
   const id = useId();
-  const errors = fieldErrors(update.error);
+  const errors = fieldMessages(update.error);
   const save = (policy: Record<PolicyKey, unknown>) => update.mutate(policy as SlaPolicy);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -97,19 +92,7 @@ function PolicyFields({ saved, update }: { saved: SlaPolicyAnswer; update: Retur
           );
         })}
       </div>
-      {update.isError && !Object.keys(errors).some((field) => (slaPolicyKeys as readonly string[]).includes(field)) ? (
-        <p className="state state--error" role="alert">
-          {update.error.message}
-        </p>
-      ) : update.isError ? (
-        <p className="field-summary" role="alert">
-          Correct the fields marked above: nothing was saved.
-        </p>
-      ) : update.isSuccess ? (
-        <p className="sla-form__saved" role="status">
-          Saved: the figures and due dates follow the new deadlines.
-        </p>
-      ) : null}
+      <FormSaveOutcome save={update} fields={slaPolicyKeys} savedClassName="sla-form__saved" saved="Saved: the figures and due dates follow the new deadlines." />
       <div className="sla-form__actions">
         <button type="submit" disabled={update.isPending}>
           {update.isPending ? 'Saving…' : 'Save deadlines'}
