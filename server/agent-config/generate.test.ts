@@ -3,18 +3,20 @@ import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { agentCodeRequirement } from './agent-identity.js';
 import { AgentConfigInputError, AgentConfigSigningError } from './errors.js';
+import { agentConfigContents } from './file-contents.js';
 import { generateAgentConfig, type GenerateAgentConfigInput } from './generate.js';
 import { createSigningIdentity, type SigningIdentity } from './signing-identity.js';
 import { opensslCmsVerify, pythonPlist, pythonZipNames, tempFiles } from '../test/support/admin-tools.js';
+import { hivexMissing, mergeIntoEmptyHive } from '../test/support/registry-hive.js';
 import { extractProfile, verifyAgentConfig } from './verify.js';
 
 const organization = { id: '5f2b8c1e-7a3d-4e9f-8b6a-1c2d3e4f5a6b', slug: 'acme', name: 'Acme & Söhne <IT>' };
 const secret = 'enroll-Zq8\\"secret-ü';
-const serverUrl = 'https://console.acme.example:7300';
-const teamId = 'Q7M3K9D2XP';
-const bundleId = 'com.acme.remediation-agent';
+/** An organization's agent settings, as an admin configures them. */
+const configured = { serverUrl: 'https://agents.example.com', teamId: 'Q7M3K9D2XP', bundleId: 'com.acme.remediation-agent' };
+const { serverUrl, teamId, bundleId } = configured;
+const now = new Date('2031-05-06T07:08:09.123Z');
 const files = tempFiles();
 let signer: SigningIdentity;
 let caFile: string;
@@ -26,18 +28,39 @@ beforeAll(async () => {
 afterAll(() => rmSync(files.dir, { recursive: true, force: true }));
 
 function generate(platform: GenerateAgentConfigInput['platform'], profile: GenerateAgentConfigInput['profile']) {
-  return generateAgentConfig({ platform, profile, organization, enrollmentSecret: secret, serverUrl, teamId, bundleId, signer });
+  return generateAgentConfig({ platform, profile, organization, enrollmentSecret: secret, signer, now, ...configured });
 }
 
 type Dict = Record<string, unknown>;
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+/** Any way of writing the machine's own address. */
+const loopback = /\b127\.\d{1,3}\.\d{1,3}\.\d{1,3}\b|localhost|\[::1\]|0\.0\.0\.0/i;
+const requirement =
+  `identifier "${bundleId}" and anchor apple generic and certificate 1[field.1.2.840.113635.100.6.2.6] and ` +
+  `certificate leaf[field.1.2.840.113635.100.6.1.13] and certificate leaf[subject.OU] = "${teamId}"`;
 
-describe.each(['mdm-full', 'mdm-permissions'] as const)('macos %s', (profile) => {
+/** What every file tells an agent, by the plist, registry and JSON names; ConfigID is each file's own. */
+function expectedSettings(configId: string) {
+  return {
+    ServerURL: serverUrl,
+    OrganizationID: organization.id,
+    EnrollmentSecret: secret,
+    ConfigID: configId,
+    GeneratedAt: now.toISOString(),
+    LogLevel: 'info',
+    CheckInIntervalSeconds: 300,
+    InventoryIntervalSeconds: 3600,
+    RequestTimeoutSeconds: 30,
+  };
+}
+
+describe.each(['mdm-full', 'mdm-permissions'] as const)('macos %s with configured settings', (profile) => {
   let bytes: Buffer;
   let path: string;
   let configId: string;
   let profilePlist: Dict;
-  const before = new Date();
+  let payloads: Dict[];
+  const payloadOf = (type: string) => payloads.find((payload) => payload.PayloadType === type)!;
 
   beforeAll(async () => {
     const generated = await generate('macos', profile);
@@ -53,85 +76,89 @@ describe.each(['mdm-full', 'mdm-permissions'] as const)('macos %s', (profile) =>
     expect(run.status).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(extractProfile(bytes));
     profilePlist = pythonPlist(out) as Dict;
+    payloads = profilePlist.PayloadContent as Dict[];
     expect(profilePlist.PayloadType).toBe('Configuration');
   });
 
-  it('is a System-scoped Configuration profile with stable identifiers and fresh v4 UUIDs', () => {
+  it('is a System-scoped Configuration profile with stable identifiers, fresh v4 UUIDs and its record in PayloadDescription', () => {
+    expect(Object.keys(profilePlist).filter((key) => key.startsWith('RemediationConsole'))).toEqual([]);
     expect(profilePlist).toMatchObject({
       PayloadVersion: 1,
       PayloadIdentifier: `com.remediationconsole.agent.acme.${profile}`,
       PayloadScope: 'System',
       PayloadOrganization: organization.name,
-      RemediationConsoleOrganizationID: organization.id,
-      RemediationConsoleConfigID: configId,
-      RemediationConsoleProfile: profile,
+      TargetDeviceType: 5,
     });
     expect(profilePlist.PayloadUUID).toMatch(uuidV4);
     expect(String(profilePlist.PayloadDisplayName)).toContain(organization.name);
-    expect(String(profilePlist.PayloadDescription)).toContain(organization.id);
-    expect(String(profilePlist.PayloadDescription)).toContain(configId);
-    const generatedAt = Date.parse(String(profilePlist.RemediationConsoleGeneratedAt));
-    expect(generatedAt).toBeGreaterThanOrEqual(before.getTime());
-    expect(generatedAt).toBeLessThanOrEqual(Date.now());
-    for (const payload of profilePlist.PayloadContent as Dict[]) {
+    expect(String(profilePlist.PayloadDescription).split('\n').slice(1)).toEqual([
+      `Organization: ${organization.id}`,
+      `Configuration: ${configId}`,
+      `Generated: ${now.toISOString()}`,
+      `Profile: ${profile}`,
+    ]);
+    for (const payload of payloads) {
       expect(payload.PayloadVersion).toBe(1);
       expect(payload.PayloadUUID).toMatch(uuidV4);
       expect(String(payload.PayloadIdentifier)).toMatch(new RegExp(`^com\\.remediationconsole\\.agent\\.acme\\.${profile}\\.[a-z-]+$`));
     }
   });
 
-  it('holds the permission payloads, and the settings payload only in mdm-full', () => {
-    const payloads = profilePlist.PayloadContent as Dict[];
-    const types = payloads.map((payload) => payload.PayloadType);
-    const permissionTypes = ['com.apple.TCC.configuration-profile-policy', 'com.apple.notificationsettings', 'com.apple.servicemanagement'];
-    expect(types).toEqual(profile === 'mdm-full' ? ['com.remediationconsole.agent', ...permissionTypes] : permissionTypes);
-
-    const tcc = payloads.find((payload) => payload.PayloadType === 'com.apple.TCC.configuration-profile-policy')!;
-    expect((tcc.Services as Dict).SystemPolicyAllFiles).toEqual([
-      expect.objectContaining({
-        Allowed: true,
-        IdentifierType: 'bundleID',
-        Identifier: 'com.remediationconsole.agent',
-        CodeRequirement: agentCodeRequirement,
-      }),
-    ]);
-    expect(agentCodeRequirement).toMatch(/certificate leaf\[subject\.OU\] = "[A-Z0-9]{10}"$/);
-    const notifications = payloads.find((payload) => payload.PayloadType === 'com.apple.notificationsettings')!;
-    expect(notifications.NotificationSettings).toEqual([
-      expect.objectContaining({ BundleIdentifier: 'com.remediationconsole.agent', NotificationsEnabled: true, AlertType: 1 }),
-    ]);
-    const loginItems = payloads.find((payload) => payload.PayloadType === 'com.apple.servicemanagement')!;
-    expect((loginItems.Rules as Dict[]).map((rule) => rule.RuleType)).toEqual(['TeamIdentifier', 'BundleIdentifier']);
-
-    if (profile === 'mdm-full') {
-      expect(payloads[0]).toMatchObject({
-        ServerURL: serverUrl,
-        OrganizationID: organization.id,
-        EnrollmentSecret: secret,
-        ConfigID: configId,
-        GeneratedAt: profilePlist.RemediationConsoleGeneratedAt,
-      });
-    }
+  it('holds the payloads agentConfigContents names, and the enrollment secret exactly where it says', () => {
+    const contents = agentConfigContents('macos', profile, bundleId);
+    expect(payloads.map((payload) => payload.PayloadDisplayName)).toEqual(contents.contents);
+    expect(contents.needsUserApprovedMdm).toBe(true);
+    expect(bytes.includes(Buffer.from(secret))).toBe(contents.holdsEnrollmentSecret);
+    expect(bytes.includes(Buffer.from('EnrollmentSecret'))).toBe(contents.holdsEnrollmentSecret);
+    expect(contents.holdsEnrollmentSecret).toBe(profile === 'mdm-full');
   });
 
-  it(profile === 'mdm-full' ? 'carries the enrollment secret' : 'never carries the enrollment secret', () => {
-    expect(bytes.includes(Buffer.from(secret))).toBe(profile === 'mdm-full');
-    expect(bytes.includes(Buffer.from('EnrollmentSecret'))).toBe(profile === 'mdm-full');
+  it('grants full disk access to the configured bundle id, pinned to the configured Team ID by its code requirement', () => {
+    expect((payloadOf('com.apple.TCC.configuration-profile-policy').Services as Dict).SystemPolicyAllFiles).toEqual([
+      expect.objectContaining({ Allowed: true, IdentifierType: 'bundleID', Identifier: bundleId, CodeRequirement: requirement, StaticCode: false }),
+    ]);
+    expect(payloadOf('com.apple.notificationsettings').NotificationSettings).toEqual([
+      expect.objectContaining({ BundleIdentifier: bundleId, NotificationsEnabled: true, AlertType: 1 }),
+    ]);
   });
 
-  it('verifies with verifyAgentConfig, with and without the certificate', async () => {
-    const expected = {
+  it('manages the login items of the configured Team ID and bundle id', () => {
+    expect(payloadOf('com.apple.servicemanagement').Rules).toEqual([
+      expect.objectContaining({ RuleType: 'TeamIdentifier', RuleValue: teamId }),
+      expect.objectContaining({ RuleType: 'BundleIdentifier', RuleValue: bundleId, TeamIdentifier: teamId }),
+    ]);
+  });
+
+  it(profile === 'mdm-full' ? 'carries the settings as forced managed preferences of the bundle id' : 'carries no settings', () => {
+    const settings = payloads.find((payload) => payload.PayloadType === 'com.apple.ManagedClient.preferences');
+    if (profile === 'mdm-permissions') return expect(settings).toBeUndefined();
+    expect(settings!.PayloadContent).toEqual({ [bundleId]: { Forced: [{ mcx_preference_settings: expectedSettings(configId) }] } });
+  });
+
+  it('names no loopback address and no other Team ID', () => {
+    const text = extractProfile(bytes);
+    expect(text).not.toMatch(loopback);
+    expect(bytes.toString('latin1')).not.toMatch(loopback);
+    // Every word of a Team ID's shape is the configured one: no placeholder, no other team.
+    expect(new Set(text.match(/\b[A-Z0-9]{10}\b/g))).toEqual(new Set([teamId]));
+  });
+
+  it('verifies with verifyAgentConfig, with and without the certificate, reporting what it holds', async () => {
+    const report = await verifyAgentConfig(bytes, { certificatePem: signer.certificatePem });
+    expect(report).toMatchObject({
       kind: 'mobileconfig',
       platform: 'macos',
       profile,
       organizationId: organization.id,
       configId,
-      generatedAt: profilePlist.RemediationConsoleGeneratedAt,
+      generatedAt: now.toISOString(),
+      serverUrl: profile === 'mdm-full' ? serverUrl : null,
+      teamId,
+      bundleId,
+      holdsEnrollmentSecret: profile === 'mdm-full',
       files: [],
-      payloads: (profilePlist.PayloadContent as Dict[]).map((payload) => payload.PayloadType),
-    };
-    const report = await verifyAgentConfig(bytes, { certificatePem: signer.certificatePem });
-    expect(report).toMatchObject(expected);
+      payloads: payloads.map((payload) => payload.PayloadType),
+    });
     // RFC 4514 escaping, as Node (OpenSSL) prints a subject.
     expect(report.signer.subject).toBe('O=Acme & Söhne \\<IT\\>, CN=Acme & Söhne \\<IT\\> agent configuration signing');
     expect(await verifyAgentConfig(bytes)).toEqual(report);
@@ -160,10 +187,10 @@ describe('macos profiles generated twice', () => {
 });
 
 describe.each([
-  ['macos', ['com.remediationconsole.agent.plist']],
+  ['macos', [`${bundleId}.plist`]],
   ['windows', ['RemediationConsoleAgent.reg', 'agent.json']],
   ['linux', ['agent.yaml']],
-] as const)('%s config', (platform, configFiles) => {
+] as const)('%s config with configured settings', (platform, configFiles) => {
   let bytes: Buffer;
   let configId: string;
   let entries: Record<string, Uint8Array>;
@@ -179,65 +206,106 @@ describe.each([
     expect(Object.keys(entries)).toEqual(expectedNames);
   });
 
+  it('holds the entries agentConfigContents names, every configuration file with the secret', () => {
+    const contents = agentConfigContents(platform, 'config', bundleId);
+    expect(Object.keys(entries)).toEqual(contents.contents);
+    expect(contents).toMatchObject({ holdsEnrollmentSecret: true, needsUserApprovedMdm: false });
+  });
+
   it('signs each file with a detached signature that openssl cms verifies', () => {
-    const dir = join(files.dir, platform);
     for (const name of configFiles) {
       const content = files.write(`${platform}-${name}`, entries[name]!);
       const signature = files.write(`${platform}-${name}.p7s`, entries[`${name}.p7s`]!);
       const run = opensslCmsVerify({ signature, caFile, content });
-      expect(run.stderr, `${dir}/${name}`).toContain('Verification successful');
+      expect(run.stderr, name).toContain('Verification successful');
       expect(run.status).toBe(0);
     }
     expect(Buffer.from(entries['signer.pem']!).toString()).toBe(signer.certificatePem);
   });
 
-  it('holds the settings in the platform format', () => {
-    const expected = {
-      ServerURL: serverUrl,
-      OrganizationID: organization.id,
-      EnrollmentSecret: secret,
-      ConfigID: configId,
-      LogLevel: 'info',
-      CheckInIntervalSeconds: 300,
-    };
-    if (platform === 'macos') {
-      const plist = pythonPlist(files.write('managed.plist', entries['com.remediationconsole.agent.plist']!)) as Dict;
-      expect(plist).toMatchObject(expected);
-      expect(Date.parse(String(plist.GeneratedAt))).not.toBeNaN();
-    }
-    if (platform === 'windows') {
-      const json = JSON.parse(Buffer.from(entries['agent.json']!).toString('utf8')) as Dict;
-      expect(json).toMatchObject(expected);
-      const reg = Buffer.from(entries['RemediationConsoleAgent.reg']!);
-      expect([...reg.subarray(0, 2)]).toEqual([0xff, 0xfe]);
-      const text = reg.subarray(2).toString('utf16le');
-      expect(text.startsWith('Windows Registry Editor Version 5.00\r\n\r\n')).toBe(true);
-      expect(text).toContain('\r\n[HKEY_LOCAL_MACHINE\\SOFTWARE\\Policies\\RemediationConsole\\Agent]\r\n');
-      expect(text).toContain(`\r\n"ServerURL"="${serverUrl}"\r\n`);
-      expect(text).toContain('\r\n"EnrollmentSecret"="enroll-Zq8\\\\\\"secret-ü"\r\n');
-      expect(text).toContain(`\r\n"ConfigID"="${configId}"\r\n`);
-      expect(text).toContain('\r\n"CheckInIntervalSeconds"=dword:0000012c\r\n');
-    }
-    if (platform === 'linux') {
-      const text = Buffer.from(entries['agent.yaml']!).toString('utf8');
-      expect(text).toMatch(/^# .*\/etc\/remediation-console\/agent\.yaml/);
-      expect(parseYaml(text)).toMatchObject({
-        server_url: serverUrl,
-        organization_id: organization.id,
-        enrollment_secret: secret,
-        config_id: configId,
-        log_level: 'info',
-        check_in_interval_seconds: 300,
-      });
-      expect(text).toMatch(/^generated_at: "\d{4}-\d\d-\d\dT/m);
+  it('names no loopback address, and no Team ID: nothing on these platforms pins one', () => {
+    for (const [name, content] of Object.entries(entries)) {
+      const text = Buffer.from(content).toString(name.endsWith('.reg') ? 'utf16le' : 'latin1');
+      expect(text, name).not.toMatch(loopback);
+      expect(text, name).not.toContain(teamId);
     }
   });
 
-  it('verifies with verifyAgentConfig, with and without the certificate', async () => {
+  it('verifies with verifyAgentConfig, with and without the certificate, reporting what it holds', async () => {
     const report = await verifyAgentConfig(bytes, { certificatePem: signer.certificatePem });
-    expect(report).toMatchObject({ kind: 'zip', platform, profile: 'config', organizationId: organization.id, configId, payloads: [] });
+    expect(report).toMatchObject({
+      kind: 'zip',
+      platform,
+      profile: 'config',
+      organizationId: organization.id,
+      configId,
+      generatedAt: now.toISOString(),
+      serverUrl,
+      teamId: null,
+      bundleId: platform === 'macos' ? bundleId : null,
+      holdsEnrollmentSecret: true,
+      payloads: [],
+    });
     expect(report.files).toEqual(Object.keys(entries));
     expect(await verifyAgentConfig(bytes)).toEqual(report);
+  });
+});
+
+describe('every format carries exactly the same settings', () => {
+  /** Each format's settings as its own parser reads them, ConfigID apart (each file has its own). */
+  const read: Record<string, { configId: string; settings: Dict }> = {};
+  const zipOf = async (platform: 'macos' | 'windows' | 'linux') => {
+    const generated = await generate(platform, 'config');
+    return { configId: generated.configId, entries: unzipSync(generated.bytes) };
+  };
+
+  beforeAll(async () => {
+    const macos = await zipOf('macos');
+    read.plist = { configId: macos.configId, settings: pythonPlist(files.write('same.plist', macos.entries[`${bundleId}.plist`]!)) as Dict };
+    const windows = await zipOf('windows');
+    read.json = { configId: windows.configId, settings: JSON.parse(Buffer.from(windows.entries['agent.json']!).toString('utf8')) as Dict };
+    const linux = await zipOf('linux');
+    const yaml = parseYaml(Buffer.from(linux.entries['agent.yaml']!).toString('utf8')) as Dict;
+    const snakeToPascal: Record<string, string> = {
+      server_url: 'ServerURL',
+      organization_id: 'OrganizationID',
+      enrollment_secret: 'EnrollmentSecret',
+      config_id: 'ConfigID',
+      generated_at: 'GeneratedAt',
+      log_level: 'LogLevel',
+      check_in_interval_seconds: 'CheckInIntervalSeconds',
+      inventory_interval_seconds: 'InventoryIntervalSeconds',
+      request_timeout_seconds: 'RequestTimeoutSeconds',
+    };
+    expect(Object.keys(yaml)).toEqual(Object.keys(snakeToPascal));
+    read.yaml = { configId: linux.configId, settings: Object.fromEntries(Object.entries(yaml).map(([key, value]) => [snakeToPascal[key], value])) };
+    const full = await generate('macos', 'mdm-full');
+    const profile = pythonPlist(files.write('same-full.plist', extractProfile(full.bytes))) as Dict;
+    const managed = (profile.PayloadContent as Dict[])[0]!.PayloadContent as Record<string, { Forced: { mcx_preference_settings: Dict }[] }>;
+    read.mobileconfig = { configId: full.configId, settings: managed[bundleId]!.Forced[0]!.mcx_preference_settings };
+  });
+
+  it.each(['plist', 'json', 'yaml', 'mobileconfig'])('%s', (format) => {
+    expect(read[format]!.settings).toEqual(expectedSettings(read[format]!.configId));
+  });
+
+  const missing = hivexMissing();
+  it.skipIf(missing !== undefined)(`the .reg, merged by hivexregedit into an empty hive${missing ? ` (skipped: ${missing})` : ''}`, async () => {
+    const generated = await generate('windows', 'config');
+    const entries = unzipSync(generated.bytes);
+    const reg = Buffer.from(entries['RemediationConsoleAgent.reg']!);
+    // What regedit writes: UTF-16LE with a byte-order mark, CRLF lines, its version header first.
+    expect([...reg.subarray(0, 2)]).toEqual([0xff, 0xfe]);
+    const text = reg.subarray(2).toString('utf16le');
+    expect(text.startsWith('Windows Registry Editor Version 5.00\r\n\r\n')).toBe(true);
+    expect(text.replace(/\r\n/g, '')).not.toContain('\n');
+    const values = mergeIntoEmptyHive(reg, 'HKEY_LOCAL_MACHINE\\SOFTWARE\\Policies\\RemediationConsole\\Agent');
+    const expected = expectedSettings(generated.configId);
+    expect(values).toEqual(
+      Object.entries(expected).map(([name, value]) => ({ name, type: typeof value === 'number' ? 4 : 1, value })),
+    );
+    const json = JSON.parse(Buffer.from(entries['agent.json']!).toString('utf8')) as Dict;
+    expect(Object.fromEntries(values.map(({ name, value }) => [name, value]))).toEqual(json);
   });
 });
 
@@ -254,20 +322,33 @@ describe('generateAgentConfig input', () => {
       problem: 'invalid-combination',
       message: `Invalid platform/profile combination: profile "${profile}" is only available for platform "macos", not "${platform}"`,
     });
+    expect(() => agentConfigContents(platform, profile, bundleId)).toThrow(AgentConfigInputError);
   });
 
   it('refuses an unknown platform or profile, and settings it cannot write', async () => {
-    const base = { platform: 'macos', profile: 'config', organization, enrollmentSecret: secret, serverUrl, teamId, bundleId, signer } as const;
+    const base = { platform: 'macos', profile: 'config', organization, enrollmentSecret: secret, signer, ...configured } as const;
     await expect(generateAgentConfig({ ...base, platform: 'beos' as never })).rejects.toMatchObject({ problem: 'invalid-platform' });
     await expect(generateAgentConfig({ ...base, profile: 'full' as never })).rejects.toMatchObject({ problem: 'invalid-profile' });
     await expect(generateAgentConfig({ ...base, serverUrl: 'ftp://x' })).rejects.toMatchObject({ problem: 'invalid-input' });
     await expect(generateAgentConfig({ ...base, enrollmentSecret: '' })).rejects.toMatchObject({ problem: 'invalid-input' });
     await expect(generateAgentConfig({ ...base, enrollmentSecret: 'a\nb' })).rejects.toMatchObject({ problem: 'invalid-input' });
+    await expect(generateAgentConfig({ ...base, teamId: 'abcde12345' })).rejects.toMatchObject({ problem: 'invalid-input', message: /Team ID "abcde12345"/ });
+    await expect(generateAgentConfig({ ...base, bundleId: 'agent' })).rejects.toMatchObject({ problem: 'invalid-input', message: /bundle id "agent"/ });
+    await expect(generateAgentConfig({ ...base, bundleId: 'com.acme.agent"' })).rejects.toMatchObject({ problem: 'invalid-input' });
+  });
+
+  it('makes no MDM profile without a Team ID, and a configuration ZIP without one', async () => {
+    const base = { platform: 'macos', organization, enrollmentSecret: secret, signer, ...configured, teamId: null } as const;
+    for (const profile of ['mdm-full', 'mdm-permissions'] as const) {
+      await expect(generateAgentConfig({ ...base, profile })).rejects.toMatchObject({ problem: 'missing-setting', message: /needs the Team ID/ });
+    }
+    const zip = await generateAgentConfig({ ...base, profile: 'config' });
+    expect((await verifyAgentConfig(zip.bytes)).serverUrl).toBe(serverUrl);
   });
 
   it('refuses a signing key that does not belong to the certificate, or an unreadable one', async () => {
     const other = await createSigningIdentity({ ...organization, id: '5f2b8c1e-7a3d-4e9f-8b6a-1c2d3e4f5a6c' });
-    const base = { platform: 'macos', profile: 'mdm-full', organization, enrollmentSecret: secret, serverUrl, teamId, bundleId } as const;
+    const base = { platform: 'macos', profile: 'mdm-full', organization, enrollmentSecret: secret, ...configured } as const;
     const mismatched = generateAgentConfig({ ...base, signer: { privateKeyPem: other.privateKeyPem, certificatePem: signer.certificatePem } });
     await expect(mismatched).rejects.toBeInstanceOf(AgentConfigSigningError);
     await expect(mismatched).rejects.toThrow('The signing key does not belong to the signing certificate');
@@ -275,9 +356,11 @@ describe('generateAgentConfig input', () => {
     await expect(unreadable).rejects.toThrow(/The signing key cannot be read/);
   });
 
-  it('uses the given generation time', async () => {
-    const now = new Date('2030-01-02T03:04:05.678Z');
-    const generated = await generateAgentConfig({ platform: 'linux', profile: 'config', organization, enrollmentSecret: secret, serverUrl, teamId, bundleId, signer, now });
-    expect((await verifyAgentConfig(generated.bytes)).generatedAt).toBe(now.toISOString());
+  it('uses the current time when none is given', async () => {
+    const before = Date.now();
+    const generated = await generateAgentConfig({ platform: 'linux', profile: 'config', organization, enrollmentSecret: secret, signer, ...configured });
+    const generatedAt = Date.parse((await verifyAgentConfig(generated.bytes)).generatedAt);
+    expect(generatedAt).toBeGreaterThanOrEqual(before);
+    expect(generatedAt).toBeLessThanOrEqual(Date.now());
   });
 });

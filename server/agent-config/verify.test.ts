@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signCms } from './cms-signer.js';
 import { AgentConfigVerificationError } from './errors.js';
 import { generateAgentConfig } from './generate.js';
 import { createSigningIdentity, type SigningIdentity } from './signing-identity.js';
@@ -140,6 +141,32 @@ describe('a tampered configuration ZIP', () => {
 
   it('that is cut short is unparseable', async () => {
     await expectRejected(zip.subarray(0, zip.length - 30), undefined, /cannot be read/);
+  });
+});
+
+describe('a signed profile that is not sound', () => {
+  /** The profile re-signed by organization A after `change` rewrote its XML: the signature is valid. */
+  const resigned = (change: (xml: string) => string) =>
+    signCms(Buffer.from(change(extractProfile(mobileconfig))), signerA, { detached: false, signingTime: new Date() });
+
+  it('is refused when its payloads name two Team IDs or two bundle ids', async () => {
+    const twoTeams = await resigned((xml) => xml.replace(/(<string>TeamIdentifier<\/string>\s*<key>RuleValue<\/key>\s*<string>)Q7M3K9D2XP/, '$1ZZZZZZZZZ9'));
+    expect(extractProfile(twoTeams)).toContain('ZZZZZZZZZ9');
+    await expectRejected(twoTeams, signerA.certificatePem, /payloads name different Team IDs: Q7M3K9D2XP, ZZZZZZZZZ9/);
+    const twoBundles = await resigned((xml) => xml.replace(/(<key>BundleIdentifier<\/key>\s*<string>)com\.example\.agent/, '$1com.other.agent'));
+    expect(extractProfile(twoBundles)).toContain('com.other.agent');
+    await expectRejected(twoBundles, signerA.certificatePem, /payloads name different bundle ids/);
+  });
+
+  it('is refused when its description does not record what it is, or its settings name another configuration', async () => {
+    await expectRejected(await resigned((xml) => xml.replace(/Configuration: [0-9a-f-]+\n/, '')), undefined, /does not record its organization, configuration/);
+    await expectRejected(await resigned((xml) => xml.replace('Profile: mdm-full', 'Profile: mdm-everything')), undefined, /unknown profile "mdm-everything"/);
+    await expectRejected(await resigned((xml) => xml.replace('Profile: mdm-full', 'Profile: mdm-permissions')), undefined, /mdm-permissions profile must hold no agent settings payload/);
+    await expectRejected(
+      await resigned((xml) => xml.replace(/(<key>ConfigID<\/key>\s*<string>)[0-9a-f]/, '$1f')),
+      undefined,
+      /settings payload names another organization, configuration or time/,
+    );
   });
 });
 
