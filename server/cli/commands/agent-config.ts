@@ -57,6 +57,10 @@ export function registerAgentConfigCommands(program: Command): void {
           `Organization: ${report.organizationId}`,
           `Config id: ${report.configId}`,
           `Generated at: ${report.generatedAt}`,
+          `Server URL: ${report.serverUrl ?? 'none (the file holds no agent settings)'}`,
+          `Team ID: ${report.teamId ?? 'none (nothing in the file pins one)'}`,
+          `Bundle id: ${report.bundleId ?? 'none'}`,
+          `Enrollment secret: ${report.holdsEnrollmentSecret ? 'inside (handle the file as a secret)' : 'not inside'}`,
         ];
         if (report.payloads.length > 0) lines.push('Payloads:', ...report.payloads.map((payload) => `  ${payload}`));
         if (report.files.length > 0) lines.push('Files:', ...report.files.map((name) => `  ${name}`));
