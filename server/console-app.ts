@@ -13,7 +13,7 @@ export interface ConsoleAppParts {
   store: Store;
   /** The console's token for /app. */
   consoleToken: string;
-  /** The server's own base URL, known once it listens: what agents and local tools are told. */
+  /** The server's own base URL, known once it listens: what local tools are told (never agents: their URL is a setting). */
   baseUrl: () => string;
   /** Unseals organizations' signing keys and enrollment secrets for agent configuration files. */
   signingSealer: Sealer;
@@ -33,7 +33,7 @@ export function consoleAppRouter(parts: ConsoleAppParts): express.Router {
     store: parts.store,
     consoleToken: parts.consoleToken,
     apiBaseUrl: parts.baseUrl,
-    agentConfig: { sealer: parts.signingSealer, serverUrl: parts.baseUrl, log: parts.log },
+    agentConfig: { sealer: parts.signingSealer, log: parts.log },
     sync: parts.sync,
     sealer: parts.sealer,
   });
@@ -49,7 +49,7 @@ export function createConsoleApp(parts: ConsoleAppParts, acceptedHosts: () => Se
     store: parts.store,
     acceptedHosts,
     log: parts.log,
-    v1Extensions: [agentConfigRoute({ store: parts.store, sealer: parts.signingSealer, serverUrl: parts.baseUrl, log: parts.log })],
+    v1Extensions: [agentConfigRoute({ store: parts.store, sealer: parts.signingSealer, log: parts.log })],
     console: {
       appRouter: consoleAppRouter(parts),
       ...(parts.rendererDir ? { staticRouter: serveRenderer(parts.rendererDir) } : {}),

@@ -9,8 +9,6 @@ import { parseUrlQuery } from './query-parameters.js';
 /** What an agent configuration download needs. */
 export interface AgentConfigContext {
   sealer: Sealer;
-  /** The URL agents are told to reach: the server's own base URL. */
-  serverUrl: () => string;
   log: (message: string, error: unknown) => void;
 }
 
@@ -22,8 +20,9 @@ function attachment(filename: string): string {
 /**
  * The signed agent configuration file asked for by a request URL's query (specification 4.9,
  * DESIGN section 6), as `GET /v1/agent/config` and the console's download answer it: 400 for
- * the query or an MDM profile on another platform, 409 without an enrollment secret, 500 when
- * signing fails, 502 when a replica's remote cannot be reached (thrown as HttpError).
+ * the query or an MDM profile on another platform, 409 without an enrollment secret or an agent
+ * setting the file needs (the server URL; the Team ID for an MDM profile), 500 when signing
+ * fails, 502 when a replica's remote cannot be reached (thrown as HttpError).
  */
 export async function agentConfigDownload(
   store: Store,
@@ -34,7 +33,7 @@ export async function agentConfigDownload(
   const query = parseUrlQuery(url, agentConfigQuerySchema);
   const invalidCombination = checkPlatformProfile(query.platform, query.profile);
   if (invalidCombination) throw new HttpError(400, `Invalid platform/profile combination: ${invalidCombination}`);
-  const outcome = await produceAgentConfig(store, context.sealer, organization, query, { serverUrl: context.serverUrl(), log: context.log });
+  const outcome = await produceAgentConfig(store, context.sealer, organization, query, { log: context.log });
   if (!outcome.ok) throw new HttpError(outcome.status, outcome.message);
   return { body: outcome.bytes, headers: { 'Content-Type': outcome.contentType, 'Content-Disposition': attachment(outcome.filename) } };
 }

@@ -1,6 +1,7 @@
 import { demoOrganization } from '../demo/index.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Store } from '../store/store.js';
+import { setDemoAgentSettings } from './manage-agent-settings.js';
 import { createLocalOrganization } from './manage-organizations.js';
 import { seedOrganization } from './seed-organization.js';
 
@@ -10,13 +11,15 @@ export const demoSeed = 1;
 /**
  * At first start of an empty data directory, creates the demo organization with the `demo`
  * dataset, dated from the day it is created (by the store's clock: its findings' ages and due
- * dates look to the user as they would on the generator's reference day), and an API key.
+ * dates look to the user as they would on the generator's reference day), the demo's agent
+ * settings (so that its agent configuration files download at once) and an API key.
  * Returns that key, the only time it is shown, or undefined when the store had organizations
  * already.
  */
 export async function ensureDemoOrganization(store: Store, sealer: Sealer): Promise<string | undefined> {
   if (store.organizations.list().length > 0) return undefined;
   const organization = await createLocalOrganization(store, sealer, { ...demoOrganization, enrollmentSecret: true, isDemo: true });
+  setDemoAgentSettings(store, organization);
   seedOrganization(store, organization, 'demo', demoSeed, store.now());
   return store.write(() => store.apiKeys.create(organization.rowId, 'created at first start').key, { recordsOnly: true });
 }

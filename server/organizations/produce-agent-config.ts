@@ -3,6 +3,8 @@ import type { AgentConfigQuery } from '../../contracts/agent-config.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Organization } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
+import { defaultAgentBundleId } from '../../contracts/console/agent-settings.js';
+import { missingSettingsMessage, pinsTeamId } from './manage-agent-settings.js';
 import { readEnrollmentSecret, readRemoteTenant, readSigner } from './manage-organizations.js';
 
 /** A signed file, or why there is none, with the HTTP status of DESIGN section 3. */
@@ -14,15 +16,17 @@ const contentDisposition = /filename="([^"\\/]+)"/;
 
 /**
  * Produces the agent configuration file of an organization (DESIGN section 6): signed here for
- * a local organization; for a replica, the remote tenant's answer, file or error, passed through.
- * The cause of a 500 goes to `log`, never into the message.
+ * a local organization, with its agent settings (409 naming what is not set: the server URL,
+ * and the Team ID for the MDM profiles that pin it; `serverUrl` replaces the setting for this
+ * file); for a replica, the remote tenant's answer, file or error, passed through. The cause of
+ * a 500 goes to `log`, never into the message.
  */
 export async function produceAgentConfig(
   store: Store,
   sealer: Sealer,
   organization: Organization,
   query: AgentConfigQuery,
-  options: { serverUrl: string; log: (message: string, error: unknown) => void },
+  options: { serverUrl?: string; log: (message: string, error: unknown) => void },
 ): Promise<AgentConfigOutcome> {
   if (organization.kind === 'replica') {
     return fetchFromRemote(readRemoteTenant(store, sealer, organization)!, query);
@@ -37,6 +41,10 @@ export async function produceAgentConfig(
         `"remediation-console orgs enrollment-secret --org ${organization.slug} --rotate"`,
     };
   }
+  const settings = store.agentSettings.get(organization.rowId);
+  const serverUrl = options.serverUrl ?? settings.serverUrl;
+  const missing = [...(serverUrl ? [] : ['serverUrl' as const]), ...(pinsTeamId(query.profile) && !settings.teamId ? ['teamId' as const] : [])];
+  if (!serverUrl || missing.length > 0) return { ok: false, status: 409, message: missingSettingsMessage(organization, missing) };
   try {
     const signer = readSigner(store, sealer, organization);
     if (!signer) throw new Error(`organization ${organization.slug} has no signing key`);
@@ -47,7 +55,9 @@ export async function produceAgentConfig(
       profile: query.profile,
       organization: { id: organization.id, slug: organization.slug, name: organization.name },
       enrollmentSecret,
-      serverUrl: options.serverUrl,
+      serverUrl,
+      teamId: settings.teamId,
+      bundleId: settings.bundleId ?? defaultAgentBundleId,
       signer,
     });
     return { ok: true, filename: file.filename, bytes: file.bytes, contentType: 'application/octet-stream' };

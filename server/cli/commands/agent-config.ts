@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { AgentConfigVerificationError, verifyAgentConfig } from '../../agent-config/index.js';
+import { serverUrlProblem } from '../../organizations/manage-agent-settings.js';
 import { requireOrganization } from '../../organizations/manage-organizations.js';
 import { produceAgentConfig } from '../../organizations/produce-agent-config.js';
 import { agentConfigQuerySchema, checkPlatformProfile } from '../../../contracts/agent-config.js';
@@ -16,9 +17,10 @@ export function registerAgentConfigCommands(program: Command): void {
     .requiredOption('--platform <platform>', 'macos, windows or linux')
     .option('--profile <profile>', 'config, mdm-full or mdm-permissions', 'config')
     .requiredOption('--out <file>', 'where to write the file')
-    .option('--server-url <url>', 'the URL agents reach the server at', 'http://127.0.0.1:7300')
+    .option('--server-url <url>', "the URL agents reach, for this file only (default: the organization's setting, see orgs agent-settings)")
+    .option('--allow-loopback', 'accept a loopback --server-url (tests only)')
     .option('--data-dir <dir>', 'data directory')
-    .action(async (options: { org: string; platform: string; profile: string; out: string; serverUrl: string; dataDir?: string }) => {
+    .action(async (options: { org: string; platform: string; profile: string; out: string; serverUrl?: string; allowLoopback?: boolean; dataDir?: string }) => {
       const parsed = agentConfigQuerySchema.safeParse({ platform: options.platform, profile: options.profile });
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
@@ -26,6 +28,8 @@ export function registerAgentConfigCommands(program: Command): void {
       }
       const invalidCombination = checkPlatformProfile(parsed.data.platform, parsed.data.profile);
       if (invalidCombination) throw new UsageError(`Invalid platform/profile combination: ${invalidCombination}`);
+      const urlProblem = options.serverUrl === undefined ? undefined : serverUrlProblem(options.serverUrl, options.allowLoopback === true);
+      if (urlProblem) throw new UsageError(`--server-url ${urlProblem}`);
       const dataDir = resolveDataDir(options.dataDir);
       await withStore(dataDir, { readOnly: true, command: 'remediation-console agent-config' }, async (store) => {
         const organization = requireOrganization(store, options.org);

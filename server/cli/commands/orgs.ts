@@ -1,5 +1,14 @@
 import type { Command } from 'commander';
 import fs from 'node:fs';
+import type { AgentSettingsView } from '../../../contracts/console/agent-settings.js';
+import {
+  AgentSettingsFieldsError,
+  type AgentSettingName,
+  agentSettingOptions,
+  agentSettingsCommand,
+  readAgentSettings,
+  updateAgentSettings,
+} from '../../organizations/manage-agent-settings.js';
 import {
   changeEnrollmentSecret,
   connectReplicaOrganization,
@@ -15,6 +24,18 @@ function readSecretFile(file: string, what: string): string {
   } catch (error) {
     throw new UsageError(`Cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+}
+
+/** The lines `orgs agent-settings` prints: each setting, what is missing and the warnings. */
+function agentSettingsLines(slug: string, settings: AgentSettingsView): string[] {
+  const lines = [
+    `Agent settings of "${slug}"${settings.isDemo ? " (the demo's fictitious settings)" : ''}:`,
+    `  Server URL: ${settings.serverUrl ?? '(not set)'}`,
+    `  Team ID:    ${settings.teamId ?? '(not set)'}`,
+    `  Bundle id:  ${settings.bundleId}`,
+  ];
+  if (settings.missing.length > 0) lines.push(`Not set yet, needed by its files: set with "${agentSettingsCommand(slug, settings.missing)}"`);
+  return [...lines, ...settings.warnings.map((warning) => `Warning: ${warning}`)];
 }
 
 /** `orgs ...`: the organizations of the data directory. */
@@ -108,6 +129,35 @@ export function registerOrgsCommands(program: Command): void {
         if (organization.kind !== 'local') throw new UsageError(`"${organization.slug}" is a replica: its enrollment secret lives on its remote tenant`);
         changeEnrollmentSecret(store, headlessSealer(dataDir), organization, change);
         console.log(`The enrollment secret of "${organization.slug}" was ${'set' in change ? 'set' : 'rotate' in change ? 'rotated' : 'cleared'}.`);
+      });
+    });
+
+  orgs
+    .command('agent-settings')
+    .description("show an organization's agent settings (what its agent configuration files tell agents), changing those given")
+    .requiredOption('--org <slug>', 'the organization')
+    .option('--server-url <url>', 'the URL agents reach this server at: https, or http for a host that is not loopback ("" clears it)')
+    .option('--team-id <id>', 'the Apple Developer Team ID the macOS agent is signed with, 10 characters A-Z 0-9 ("" clears it)')
+    .option('--bundle-id <id>', 'the macOS agent\'s bundle identifier, reverse-DNS ("" restores the default)')
+    .option('--allow-loopback', 'accept a loopback server URL (tests only: agents on other machines cannot reach it)')
+    .option('--data-dir <dir>', 'data directory')
+    .action(async (options: { org: string; serverUrl?: string; teamId?: string; bundleId?: string; allowLoopback?: boolean; dataDir?: string }) => {
+      const { serverUrl, teamId, bundleId } = options;
+      const writes = serverUrl !== undefined || teamId !== undefined || bundleId !== undefined;
+      // Only shown, the settings are read alongside a running serve.
+      await withStore(resolveDataDir(options.dataDir), { readOnly: !writes, command: 'remediation-console orgs agent-settings' }, (store) => {
+        const organization = requireOrganization(store, options.org);
+        let settings: AgentSettingsView;
+        try {
+          settings = writes
+            ? updateAgentSettings(store, organization, { serverUrl, teamId, bundleId, allowLoopback: options.allowLoopback })
+            : readAgentSettings(store, organization);
+        } catch (error) {
+          if (!(error instanceof AgentSettingsFieldsError)) throw error;
+          // Nothing was saved: each refused value is named by its option.
+          throw new UsageError(error.issues.map((issue) => `${agentSettingOptions[issue.field as AgentSettingName]} ${issue.message}`).join('\n'));
+        }
+        console.log(agentSettingsLines(organization.slug, settings).join('\n'));
       });
     });
 

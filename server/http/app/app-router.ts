@@ -3,6 +3,7 @@ import type { Sealer } from '../../secrets/sealer.js';
 import type { Store } from '../../store/store.js';
 import type { AgentConfigContext } from '../agent-config-download.js';
 import { agentConfigRoutes } from './agent-config-routes.js';
+import { agentSettingsRoutes } from './agent-settings-routes.js';
 import { apiKeyRoutes } from './api-key-routes.js';
 import { coverageRoutes } from './coverage-routes.js';
 import { csvExportRoutes } from './csv-export-routes.js';
@@ -64,6 +65,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   organization.use(syncChangesRoutes(store));
   organization.use(apiKeyRoutes(store));
   organization.use(csvExportRoutes(store));
+  organization.use(agentSettingsRoutes(store));
   if (context.agentConfig) organization.use(agentConfigRoutes(store, context.agentConfig));
   if (context.sync) organization.use(syncRoutes(context.sync));
   router.use('/orgs/:slug', organization);

@@ -1,10 +1,11 @@
 import express from 'express';
-import { type FieldErrorBody, type FieldIssue, fieldErrorSchema } from '../../../contracts/common.js';
+import { fieldErrorSchema } from '../../../contracts/common.js';
 import { type SlaPolicyAnswer, remediationPerformanceSchema, slaPolicyBodySchema, slaPolicySchema } from '../../../contracts/console/deadlines.js';
 import type { StoredSlaPolicy } from '../../store/sla-policies.js';
 import type { Store } from '../../store/store.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, jsonResponse } from '../openapi/responses.js';
+import { jsonFieldsBody, sendFieldIssues } from './field-error-body.js';
 import { organizationOf } from './organization-param.js';
 
 /** The largest body `PUT /app/orgs/:slug/sla-policy` reads: six numbers. */
@@ -13,12 +14,6 @@ const policyBodyLimit = '4kb';
 /** A stored policy as the console API answers it. */
 function policyAnswer({ policy, updatedAt }: StoredSlaPolicy): SlaPolicyAnswer {
   return { ...policy, updated_at: updatedAt };
-}
-
-/** The 400 of a body that is not a policy, naming each field refused; nothing is saved. */
-function sendIssues(res: express.Response, issues: FieldIssue[]): void {
-  const first = issues[0]!;
-  res.status(400).json({ error: `Invalid body field "${first.field}": ${first.message}`, issues } satisfies FieldErrorBody);
 }
 
 /**
@@ -34,18 +29,10 @@ export function deadlineRoutes(store: Store): express.Router {
     res.json(policyAnswer(store.deadlines.policies.get(organizationOf(res).rowId)));
   });
 
-  const readJson = express.json({ limit: policyBodyLimit });
-  // A body that is not JSON is refused as one that is not the policy, with the same answer's shape.
-  const policyBody: express.RequestHandler = (req, res, next) =>
-    readJson(req, res, (error?: unknown) => {
-      if ((error as { type?: string } | undefined)?.type !== 'entity.parse.failed') return next(error);
-      sendIssues(res, [{ field: 'body', message: 'is not JSON' }]);
-    });
-
-  router.put('/sla-policy', policyBody, (req, res) => {
+  router.put('/sla-policy', jsonFieldsBody(policyBodyLimit), (req, res) => {
     const body = slaPolicyBodySchema.safeParse(req.body);
     if (!body.success) {
-      sendIssues(
+      sendFieldIssues(
         res,
         body.error.issues.map((issue) => ({
           field: issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : String(issue.path[0] ?? 'body'),

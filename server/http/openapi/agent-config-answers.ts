@@ -8,6 +8,9 @@ import { type Responses, errorResponse, fileResponse, queryErrors } from './resp
 export const agentConfigAnswers: Responses = {
   200: fileResponse('application/octet-stream', agentConfigFileSchema, 'The signed file.'),
   ...queryErrors('platform is missing or invalid, profile is invalid, or the profile is an MDM profile and the platform is not macos.'),
-  409: errorResponse('The organization has no enrollment secret.'),
+  409: errorResponse(
+    'The organization has no enrollment secret, or not the agent settings the file needs: its server URL (the URL agents reach; it has no default), ' +
+      'and for the `mdm-full` and `mdm-permissions` profiles its Team ID, which their privacy and login-item rules pin. The message names what is missing and how to set it.',
+  ),
   502: errorResponse('The remote tenant of a replica organization could not be reached.'),
 };

@@ -1,5 +1,6 @@
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { agentConfigOperations } from '../app/agent-config-routes.js';
+import { agentSettingsOperations } from '../app/agent-settings-routes.js';
 import { apiKeyOperations } from '../app/api-key-routes.js';
 import { coverageOperations } from '../app/coverage-routes.js';
 import { csvExportOperations } from '../app/csv-export-routes.js';
@@ -29,6 +30,7 @@ const routeModules = [
   apiKeyOperations,
   csvExportOperations,
   agentConfigOperations,
+  agentSettingsOperations,
 ];
 
 /**
@@ -52,7 +54,7 @@ export function buildAppOpenApiDocument() {
     title: 'Remediation Console API',
     description:
       "The console's own API, under /app of the server that serves the v1 API: organizations, sync, the collections with sort and search, " +
-      'the dashboard and coverage, the software view and the remediation plan, remediation deadlines and performance, exceptions, local API keys, CSV exports and agent configuration files. Every request carries the console token. ' +
+      'the dashboard and coverage, the software view and the remediation plan, remediation deadlines and performance, exceptions, local API keys, CSV exports, agent settings and agent configuration files. Every request carries the console token. ' +
       'Lists page as in /v1; every error body is {"error": "<message>"}.',
     tags: Object.entries(appTags).map(([name, description]) => ({ name, description })),
   });

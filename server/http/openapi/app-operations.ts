@@ -27,7 +27,7 @@ export const appTags = {
   Deadlines: "Days to remediate per severity, and how the organization's findings keep to them.",
   'API keys': "An organization's local API keys, for local tools.",
   Exports: 'Every item of a filtered list, as CSV.',
-  'Agent configuration': 'Signed agent configuration files of any organization.',
+  'Agent configuration': "An organization's agent settings, what its agent configuration files hold, and the signed files of any organization.",
 } as const;
 
 /** An operation of /app as a route module declares it: its path as express matches it, below where it is mounted. */

@@ -36,6 +36,16 @@ export interface TestOrganizationSpec {
   slug: string;
   inventory: Inventory;
   enrollmentSecret?: boolean;
+  /**
+   * Its agent settings; by default {@link testAgentSettings} of its slug, so that its agent
+   * configuration files can be made; null for none.
+   */
+  agentSettings?: { serverUrl: string | null; teamId: string | null; bundleId?: string | null } | null;
+}
+
+/** The agent settings a test organization gets unless told otherwise. */
+export function testAgentSettings(slug: string): { serverUrl: string; teamId: string } {
+  return { serverUrl: `https://agents.${slug}.example`, teamId: 'Q7M3K9D2XP' };
 }
 
 /**
@@ -47,17 +57,17 @@ export async function startTestServer(specs: TestOrganizationSpec[]): Promise<Te
   const sealerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-sealer-'));
   const sealer = keyFileSealer(path.join(sealerDir, 'sealing.key'));
   const orgs: TestOrganization[] = [];
-  for (const { slug, inventory, enrollmentSecret = true } of specs) {
+  for (const { slug, inventory, enrollmentSecret = true, agentSettings = testAgentSettings(slug) } of specs) {
     const organization = await createLocalOrganization(store, sealer, { slug, name: `Test ${slug}`, enrollmentSecret });
     const apiKey = store.write((writes) => {
       writes.replace(organization.inventoryId, inventory);
+      if (agentSettings) store.agentSettings.set(organization.rowId, { bundleId: null, ...agentSettings });
       return store.apiKeys.create(organization.rowId, 'test').key;
     });
     orgs.push({ organization, inventory, apiKey });
   }
   const logged: string[] = [];
   const log = (message: string, error: unknown) => logged.push(`${message} ${String(error)}`);
-  let baseUrl = '';
   const server = await startServer({
     port: 0,
     createApp: (acceptedHosts) =>
@@ -65,10 +75,9 @@ export async function startTestServer(specs: TestOrganizationSpec[]): Promise<Te
         store,
         acceptedHosts,
         log,
-        v1Extensions: [agentConfigRoute({ store, sealer, serverUrl: () => baseUrl, log })],
+        v1Extensions: [agentConfigRoute({ store, sealer, log })],
       }),
   });
-  baseUrl = server.url;
   return {
     url: server.url,
     port: server.port,
