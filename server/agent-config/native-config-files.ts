@@ -26,7 +26,7 @@ export function nativeConfigFiles(platform: AgentPlatform, settings: AgentSettin
   const bytesOf = (name: string): Buffer => {
     switch (name) {
       case nativeConfigFileNames.windowsRegistry:
-        return registryFile(settings);
+        return registryFile(pascalCaseSettings(settings));
       case nativeConfigFileNames.windowsJson:
         return Buffer.from(`${JSON.stringify(pascalCaseSettings(settings), null, 2)}\n`);
       case nativeConfigFileNames.linuxYaml:
@@ -49,17 +49,17 @@ export function xmlPlist(value: Parameters<typeof buildPlist>[0]): string {
  * ambiguity, while an 8-bit file would be read in the machine's ANSI code page and garble any
  * non-ASCII character of a value.
  */
-function registryFile(settings: AgentSettings): Buffer {
+export function registryFile(values: Record<string, string | number>): Buffer {
   const lines = [
     'Windows Registry Editor Version 5.00',
     '',
     '; Remediation Console agent settings. Import as an administrator: reg import RemediationConsoleAgent.reg',
     '',
     `[${windowsPolicyKey}]`,
-    ...agentSettingList(settings).map(({ pascalName, value }) =>
+    ...Object.entries(values).map(([name, value]) =>
       typeof value === 'number'
-        ? `"${pascalName}"=dword:${value.toString(16).padStart(8, '0')}`
-        : `"${pascalName}"="${registryString(value)}"`,
+        ? `"${registryString(name)}"=dword:${value.toString(16).padStart(8, '0')}`
+        : `"${registryString(name)}"="${registryString(value)}"`,
     ),
     '',
     '',

@@ -7,7 +7,6 @@ import { unzipSync } from 'fflate';
 import { parse as parsePlist } from 'plist';
 import { parse as parseYaml } from 'yaml';
 import type { AgentPlatform } from '../../contracts/enums.js';
-import { windowsPolicyKey } from './agent-identity.js';
 import { bundleIdPattern } from '../../contracts/console/agent-settings.js';
 import type { ConfigRecord } from './agent-settings.js';
 import { verifyCms } from './cms-verifier.js';
@@ -19,6 +18,7 @@ import {
   platformConfigFileNames,
   signerCertificateFileName,
 } from './file-contents.js';
+import { registryFile } from './native-config-files.js';
 import { type AgentConfigReport, describeSigner } from './verify-report.js';
 
 /** Far above any real configuration ZIP: refuses archives that would unpack into gigabytes. */
@@ -123,7 +123,7 @@ function readSettings(platform: AgentPlatform, bundleId: string, entries: Record
       return pick(nativeConfigFileNames.linuxYaml, () => parseYaml(text(nativeConfigFileNames.linuxYaml)), snakeKeys);
     case 'windows': {
       const settings = pick(nativeConfigFileNames.windowsJson, () => JSON.parse(text(nativeConfigFileNames.windowsJson)), pascalKeys);
-      checkRegistryFile(entries[nativeConfigFileNames.windowsRegistry]!, settings);
+      checkRegistryFile(entries[nativeConfigFileNames.windowsRegistry]!, entries[nativeConfigFileNames.windowsJson]!);
       return settings;
     }
   }
@@ -151,19 +151,16 @@ function pick(name: string, parse: () => unknown, keys: typeof pascalKeys): ZipS
   };
 }
 
-/** The .reg twin must be a regedit file for the policy key recording the same configuration. */
-function checkRegistryFile(bytes: Uint8Array, record: ZipSettings): void {
-  const name = nativeConfigFileNames.windowsRegistry;
-  const buffer = Buffer.from(bytes);
-  if (buffer[0] !== 0xff || buffer[1] !== 0xfe) throw new AgentConfigVerificationError(`${name} is not UTF-16LE with a byte-order mark`);
-  const text = buffer.subarray(2).toString('utf16le');
-  const expected = [
-    'Windows Registry Editor Version 5.00',
-    `[${windowsPolicyKey}]`,
-    `"OrganizationID"="${record.organizationId}"`,
-    `"ConfigID"="${record.configId}"`,
-  ];
-  if (!text.startsWith(expected[0]!) || !expected.every((line) => text.includes(`${line}\r\n`))) {
-    throw new AgentConfigVerificationError(`${name} does not hold the same configuration as ${nativeConfigFileNames.windowsJson}`);
+/**
+ * The .reg twin must be exactly the regedit file of the JSON's values: the same settings, in the
+ * same order, for the policy key.
+ */
+function checkRegistryFile(bytes: Uint8Array, json: Uint8Array): void {
+  const values = JSON.parse(Buffer.from(json).toString('utf8')) as Record<string, unknown>;
+  const writable = Object.values(values).every((value) => typeof value === 'string' || (Number.isInteger(value) && (value as number) >= 0));
+  if (!writable || !registryFile(values as Record<string, string | number>).equals(Buffer.from(bytes))) {
+    throw new AgentConfigVerificationError(
+      `${nativeConfigFileNames.windowsRegistry} does not hold the same settings as ${nativeConfigFileNames.windowsJson}`,
+    );
   }
 }

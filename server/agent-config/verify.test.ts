@@ -23,11 +23,15 @@ beforeAll(async () => {
   [signerA, signerB] = await Promise.all([createSigningIdentity(orgA), createSigningIdentity(orgB)]);
   caA = files.write('a.pem', signerA.certificatePem);
   caB = files.write('b.pem', signerB.certificatePem);
-  const input = { organization: orgA, enrollmentSecret: 'secret-a', serverUrl: 'https://a.example', teamId: 'Q7M3K9D2XP', bundleId: 'com.example.agent', signer: signerA };
-  mobileconfig = (await generateAgentConfig({ ...input, platform: 'macos', profile: 'mdm-full' })).bytes;
-  zip = (await generateAgentConfig({ ...input, platform: 'linux', profile: 'config' })).bytes;
+  mobileconfig = (await generateAgentConfig({ ...input(), platform: 'macos', profile: 'mdm-full' })).bytes;
+  zip = (await generateAgentConfig({ ...input(), platform: 'linux', profile: 'config' })).bytes;
 });
 afterAll(() => rmSync(files.dir, { recursive: true, force: true }));
+
+/** Organization A's settings and signer. */
+function input() {
+  return { organization: orgA, enrollmentSecret: 'secret-a', serverUrl: 'https://a.example', teamId: 'Q7M3K9D2XP', bundleId: 'com.example.agent', signer: signerA };
+}
 
 /** A copy with one byte's lowest bit flipped. */
 function flipped(bytes: Uint8Array, index: number): Buffer {
@@ -141,6 +145,17 @@ describe('a tampered configuration ZIP', () => {
 
   it('that is cut short is unparseable', async () => {
     await expectRejected(zip.subarray(0, zip.length - 30), undefined, /cannot be read/);
+  });
+
+  it('whose .reg, signed, says another server URL than its agent.json, fails', async () => {
+    const windows = (await generateAgentConfig({ ...input(), platform: 'windows', profile: 'config' })).bytes;
+    const entries = unzipSync(windows);
+    const reg = Buffer.from(entries['RemediationConsoleAgent.reg']!);
+    const other = Buffer.from(reg.toString('utf16le').replace('https://a.example', 'https://b.example'), 'utf16le');
+    expect(other.equals(reg)).toBe(false);
+    entries['RemediationConsoleAgent.reg'] = other;
+    entries['RemediationConsoleAgent.reg.p7s'] = await signCms(other, signerA, { detached: true, signingTime: new Date() });
+    await expectRejected(Buffer.from(zipSync(entries)), signerA.certificatePem, /RemediationConsoleAgent\.reg does not hold the same settings as agent\.json/);
   });
 });
 
