@@ -3,11 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoAgentSettings } from '../../contracts/console/agent-settings.js';
+import { ensureDemoOrganization } from '../organizations/ensure-demo-organization.js';
 import { connectReplicaOrganization } from '../organizations/manage-organizations.js';
 import { apiGet } from './support/api-client.js';
 import { cliBinary } from './support/cli-binary.js';
 import { smallInventory } from './support/fixtures.js';
-import { type TestServer, startTestServer } from './support/test-server.js';
+import { type TestServer, startTestServer, testAgentSettings } from './support/test-server.js';
 
 let server: TestServer;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-agent-api-'));
@@ -17,6 +19,8 @@ beforeAll(async () => {
   server = await startTestServer([
     { slug: 'acme', inventory },
     { slug: 'nosecret', inventory, enrollmentSecret: false },
+    { slug: 'nourl', inventory, agentSettings: null },
+    { slug: 'noteam', inventory, agentSettings: { serverUrl: 'https://agents.noteam.example', teamId: null } },
   ]);
 });
 afterAll(async () => {
@@ -81,6 +85,26 @@ describe('GET /v1/agent/config', () => {
     expect(response.body.error).toMatch(/no enrollment secret.*orgs enrollment-secret --org nosecret --rotate/);
   });
 
+  it('answers 409 naming the server URL and the command that sets it when the organization has none', async () => {
+    for (const query of ['?platform=linux', '?platform=windows', '?platform=macos&profile=mdm-permissions']) {
+      const response = await apiGet(server.url, `/v1/agent/config${query}`, { key: server.orgs[2]!.apiKey });
+      expect(response.status, query).toBe(409);
+      expect(response.body.error).toMatch(/"nourl" has no server URL/);
+      expect(response.body.error).toContain('remediation-console orgs agent-settings --org nourl --server-url URL');
+    }
+  });
+
+  it('answers 409 naming the Team ID for the MDM profiles, which pin it, and makes the other files without it', async () => {
+    for (const profile of ['mdm-full', 'mdm-permissions']) {
+      const response = await apiGet(server.url, `/v1/agent/config?platform=macos&profile=${profile}`, { key: server.orgs[3]!.apiKey });
+      expect(response.status, profile).toBe(409);
+      expect(response.body.error).toMatch(/"noteam" has no Team ID/);
+      expect(response.body.error).toContain('remediation-console orgs agent-settings --org noteam --team-id ID');
+    }
+    const zip = await download('?platform=macos&profile=config', server.orgs[3]!.apiKey);
+    expect(zip.response.status).toBe(200);
+  });
+
   it('answers 405 to other methods', async () => {
     const response = await apiGet(server.url, '/v1/agent/config?platform=linux', { key: acme().apiKey, method: 'POST' });
     expect(response.status).toBe(405);
@@ -96,6 +120,10 @@ describe('GET /v1/agent/config', () => {
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="remediation-agent-acme-${platform}-${profile}${extension}"`);
     expect(opensslVerify(bytes, acme().organization.certificatePem!)).toBe(0);
     expect(opensslVerify(bytes, server.orgs[1]!.organization.certificatePem!)).not.toBe(0);
+    // The organization's settings, never the server's own loopback address.
+    expect(bytes.includes(testAgentSettings('acme').teamId)).toBe(true);
+    if (profile === 'mdm-full') expect(bytes.includes(testAgentSettings('acme').serverUrl)).toBe(true);
+    expect(bytes.includes('127.0.0.1')).toBe(false);
     const tampered = Buffer.from(bytes);
     const at = tampered.indexOf('PayloadIdentifier');
     tampered[at] = tampered[at]! ^ 1;
@@ -113,7 +141,10 @@ describe('GET /v1/agent/config', () => {
     for (const name of signed) {
       const signature = entries[`${name}.p7s`]!;
       expect(opensslVerify(signature, acme().organization.certificatePem!, entries[name])).toBe(0);
-      expect(entries[name]!.toString(name.endsWith('.reg') ? 'utf16le' : 'utf8')).toContain(acme().organization.id);
+      const text = entries[name]!.toString(name.endsWith('.reg') ? 'utf16le' : 'utf8');
+      expect(text).toContain(acme().organization.id);
+      expect(text).toContain(testAgentSettings('acme').serverUrl);
+      expect(text).not.toContain('127.0.0.1');
     }
   });
 
@@ -171,5 +202,28 @@ describe('GET /v1/agent/config of a replica organization', () => {
     const response = await apiGet(server.url, '/v1/agent/config?platform=linux', { key });
     expect(response.status).toBe(502);
     expect(response.body.error).toMatch(/could not be reached/);
+  });
+});
+
+describe('the demo organization', () => {
+  let demoServer: TestServer;
+  beforeAll(async () => {
+    demoServer = await startTestServer([]);
+  });
+  afterAll(async () => {
+    await demoServer.close();
+  });
+
+  it("makes its files at once, with the demo's fictitious settings", async () => {
+    const key = (await ensureDemoOrganization(demoServer.store, demoServer.sealer))!;
+    for (const query of ['?platform=macos&profile=mdm-full', '?platform=linux']) {
+      const response = await fetch(`${demoServer.url}/v1/agent/config${query}`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(response.status, query).toBe(200);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      const text = query.includes('mdm') ? bytes.toString('latin1') : Object.values(unzip(bytes)).map((entry) => entry.toString()).join('\n');
+      expect(text).toContain(demoAgentSettings.serverUrl);
+      expect(text).not.toContain('127.0.0.1');
+      if (query.includes('mdm')) expect(text).toContain(demoAgentSettings.teamId);
+    }
   });
 });
