@@ -69,76 +69,78 @@ export function AgentConfigView({ slug }: { slug: string }) {
           <code>remediation-console orgs enrollment-secret --org {slug} --rotate</code>.
         </div>
       ) : null}
-      {/* A replica's files are its remote tenant's, made with the remote's settings: nothing to set here. */}
-      {organization?.kind === 'local' ? <AgentSettingsForm slug={slug} /> : null}
-      <section className="form-card agent-file" aria-labelledby={`${id}-file`}>
-        <h2 id={`${id}-file`}>Configuration file</h2>
-        <div className="filter-bar">
-          <div className="filter">
-            <label htmlFor={`${id}-platform`}>Platform</label>
-            <select
-              id={`${id}-platform`}
-              value={platform}
-              onChange={(event) => {
-                const next = event.target.value as AgentPlatform;
-                setPlatform(next);
-                setOutcome(undefined);
-                if (next !== 'macos') setProfile('config');
-              }}
-            >
-              {platforms.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
+      <div className="agent-config__panes">
+        {/* A replica's files are its remote tenant's, made with the remote's settings: nothing to set here. */}
+        {organization?.kind === 'local' ? <AgentSettingsForm slug={slug} /> : null}
+        <section className="form-card agent-file" aria-labelledby={`${id}-file`}>
+          <h2 id={`${id}-file`}>Configuration file</h2>
+          <div className="filter-bar">
+            <div className="filter">
+              <label htmlFor={`${id}-platform`}>Platform</label>
+              <select
+                id={`${id}-platform`}
+                value={platform}
+                onChange={(event) => {
+                  const next = event.target.value as AgentPlatform;
+                  setPlatform(next);
+                  setOutcome(undefined);
+                  if (next !== 'macos') setProfile('config');
+                }}
+              >
+                {platforms.map((p) => (
+                  <option key={p} value={p}>
+                    {p}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="filter">
+              <label htmlFor={`${id}-profile`}>Profile</label>
+              <select
+                id={`${id}-profile`}
+                value={profile}
+                onChange={(event) => {
+                  setProfile(event.target.value as AgentProfile);
+                  setOutcome(undefined);
+                }}
+              >
+                {available.map((p) => (
+                  <option key={p.value} value={p.value}>
+                    {p.label}
+                  </option>
+                ))}
+              </select>
+            </div>
           </div>
-          <div className="filter">
-            <label htmlFor={`${id}-profile`}>Profile</label>
-            <select
-              id={`${id}-profile`}
-              value={profile}
-              onChange={(event) => {
-                setProfile(event.target.value as AgentProfile);
-                setOutcome(undefined);
-              }}
+          <h3 className="agent-file__subtitle">What the file holds</h3>
+          <AgentConfigContents slug={slug} platform={platform} profile={profile} />
+          {missing.length > 0 ? <MissingSettings id={`${id}-missing`} missing={missing} /> : null}
+          <div className="agent-file__actions">
+            <button
+              type="button"
+              onClick={() => void save()}
+              disabled={saving || missing.length > 0}
+              aria-describedby={missing.length > 0 ? `${id}-missing` : undefined}
             >
-              {available.map((p) => (
-                <option key={p.value} value={p.value}>
-                  {p.label}
-                </option>
-              ))}
-            </select>
+              {saving ? 'Signing…' : desktopBridge() ? 'Save…' : 'Download'}
+            </button>
+            {outcome?.saved ? (
+              <p role="status">
+                {outcome.path ? `Saved to ${outcome.path}. ` : 'Downloaded. '}
+                {outcome.path ? (
+                  <button type="button" className="link-button" onClick={() => void desktopBridge()?.revealInFolder(outcome.path!)}>
+                    Show in folder
+                  </button>
+                ) : null}
+              </p>
+            ) : outcome?.message ? (
+              <p role="alert" className="state--error">
+                {outcome.message}
+              </p>
+            ) : null}
           </div>
-        </div>
-        <h3 className="agent-file__subtitle">What the file holds</h3>
-        <AgentConfigContents slug={slug} platform={platform} profile={profile} />
-        {missing.length > 0 ? <MissingSettings id={`${id}-missing`} missing={missing} /> : null}
-        <div className="agent-file__actions">
-          <button
-            type="button"
-            onClick={() => void save()}
-            disabled={saving || missing.length > 0}
-            aria-describedby={missing.length > 0 ? `${id}-missing` : undefined}
-          >
-            {saving ? 'Signing…' : desktopBridge() ? 'Save…' : 'Download'}
-          </button>
-          {outcome?.saved ? (
-            <p role="status">
-              {outcome.path ? `Saved to ${outcome.path}. ` : 'Downloaded. '}
-              {outcome.path ? (
-                <button type="button" className="link-button" onClick={() => void desktopBridge()?.revealInFolder(outcome.path!)}>
-                  Show in folder
-                </button>
-              ) : null}
-            </p>
-          ) : outcome?.message ? (
-            <p role="alert" className="state--error">
-              {outcome.message}
-            </p>
-          ) : null}
-        </div>
-      </section>
+        </section>
+      </div>
     </section>
   );
 }
