@@ -1,8 +1,10 @@
-/** Signed agent configuration files (DESIGN section 6): generation, verification, signing identities. */
+/**
+ * Signed agent configuration files (DESIGN section 6): generation, verification, signing identities.
+ * What a file holds (`agentConfigContents`) is imported from file-contents.ts directly: this index
+ * loads the signing modules.
+ */
 export { AgentConfigInputError, AgentConfigSigningError, AgentConfigVerificationError } from './errors.js';
 export type { AgentConfigInputProblem } from './errors.js';
-export { agentConfigContents } from './file-contents.js';
-export type { AgentConfigContents } from './file-contents.js';
 export { generateAgentConfig } from './generate.js';
 export type { GenerateAgentConfigInput, GeneratedAgentConfig } from './generate.js';
 export { certificateFingerprint, createSigningIdentity } from './signing-identity.js';

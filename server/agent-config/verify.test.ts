@@ -154,7 +154,7 @@ describe('a tampered configuration ZIP', () => {
     const other = Buffer.from(reg.toString('utf16le').replace('https://a.example', 'https://b.example'), 'utf16le');
     expect(other.equals(reg)).toBe(false);
     entries['RemediationConsoleAgent.reg'] = other;
-    entries['RemediationConsoleAgent.reg.p7s'] = await signCms(other, signerA, { detached: true, signingTime: new Date() });
+    entries['RemediationConsoleAgent.reg.p7s'] = new Uint8Array(await signCms(other, signerA, { detached: true, signingTime: new Date() }));
     await expectRejected(Buffer.from(zipSync(entries)), signerA.certificatePem, /RemediationConsoleAgent\.reg does not hold the same settings as agent\.json/);
   });
 });
