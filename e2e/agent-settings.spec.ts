@@ -1,19 +1,25 @@
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import type { APIRequestContext, Download, Page } from '@playwright/test';
+import os from 'node:os';
+import path from 'node:path';
+import type { APIRequestContext } from '@playwright/test';
 import { unzipSync } from 'fflate';
-import { parse as parsePlist } from 'plist';
 import { parse as parseYaml } from 'yaml';
+import { demoAgentSettings } from '../contracts/console/agent-settings.js';
+import { codeRequirement, download, managedSettings, payloadsOf } from './support/agent-config-file.js';
 import { expect, expectAccessible, openConsole, screenshot, server, test } from './support/console-page.js';
+import { consoleUrlOf, demoKeyOf, serve, stop } from './support/serve-process.js';
 
 // The "second" organization of the global setup is a local one made with the CLI: it has an
 // enrollment secret but no agent settings, so no file until an admin sets them in the view.
 const serverUrl = 'https://agents.second-e2e.example';
 const teamId = 'Q7M3K9D2XP';
+const consoleHeaders = () => ({ 'x-console-token': server.token });
 
 /** Clears the second organization's settings through the console's API, so that a retried test starts as the first run did. */
 async function clearSecondSettings(request: APIRequestContext): Promise<void> {
   const answer = await request.put(`${server.baseUrl}/app/orgs/second/agent-settings`, {
-    headers: { 'x-console-token': server.token },
+    headers: consoleHeaders(),
     data: { serverUrl: null, teamId: null, bundleId: null },
   });
   expect(answer.status()).toBe(200);
@@ -21,40 +27,8 @@ async function clearSecondSettings(request: APIRequestContext): Promise<void> {
 
 /** The second organization's settings as the server holds them. */
 async function secondSettings(request: APIRequestContext): Promise<{ serverUrl: string | null; teamId: string | null }> {
-  const answer = await request.get(`${server.baseUrl}/app/orgs/second/agent-settings`, { headers: { 'x-console-token': server.token } });
+  const answer = await request.get(`${server.baseUrl}/app/orgs/second/agent-settings`, { headers: consoleHeaders() });
   return (await answer.json()) as { serverUrl: string | null; teamId: string | null };
-}
-
-/** Clicks Download and answers the bytes of the file the browser saved. */
-async function download(page: Page): Promise<{ name: string; bytes: Buffer }> {
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Download' }).click();
-  const file: Download = await downloading;
-  return { name: file.suggestedFilename(), bytes: fs.readFileSync(await file.path()) };
-}
-
-type Payload = { PayloadType: string } & Record<string, unknown>;
-
-/** The payloads of the XML plist a signed .mobileconfig carries attached inside its DER CMS envelope. */
-function payloadsOf(bytes: Buffer): Payload[] {
-  const text = bytes.toString('latin1');
-  const start = text.indexOf('<?xml');
-  const end = text.indexOf('</plist>') + '</plist>'.length;
-  expect(start, 'an XML plist inside the signed profile').toBeGreaterThanOrEqual(0);
-  return (parsePlist(bytes.subarray(start, end).toString('utf8')) as unknown as { PayloadContent: Payload[] }).PayloadContent;
-}
-
-/** The agent's managed preferences in a profile's settings payload (absent from mdm-permissions). */
-function managedSettings(payloads: Payload[]): Record<string, unknown> | undefined {
-  const payload = payloads.find((p) => p.PayloadType === 'com.apple.ManagedClient.preferences');
-  const domains = payload?.PayloadContent as Record<string, { Forced: { mcx_preference_settings: Record<string, unknown> }[] }> | undefined;
-  return domains?.['com.remediationconsole.agent']?.Forced[0]?.mcx_preference_settings;
-}
-
-/** The code requirement of the full disk access grant: where the Team ID is pinned. */
-function codeRequirement(payloads: Payload[]): string | undefined {
-  const payload = payloads.find((p) => p.PayloadType === 'com.apple.TCC.configuration-profile-policy');
-  return (payload?.Services as { SystemPolicyAllFiles: { CodeRequirement: string }[] } | undefined)?.SystemPolicyAllFiles[0]?.CodeRequirement;
 }
 
 test('the second organization: settings set in the view, a bad Team ID refused beside its field, then files that carry them', async ({ page, request, problems }) => {
@@ -151,9 +125,45 @@ test("the demo organization's settings are marked as the demo's fictitious ones"
   await openConsole(page, '/orgs/demo/agent-config');
   const settings = page.getByRole('form', { name: 'Agent settings' });
   await expect(settings.getByRole('note').filter({ hasText: "demo organization's fictitious settings" })).toBeVisible();
-  await expect(settings.getByLabel('Server URL')).toHaveValue('https://agents.demo.example');
-  await expect(page.locator('.agent-file .field-list')).toContainText('https://agents.demo.example');
+  await expect(settings.getByLabel('Server URL')).toHaveValue(demoAgentSettings.serverUrl);
+  await expect(page.locator('.agent-file .field-list')).toContainText(demoAgentSettings.serverUrl);
   await expect(page.getByRole('button', { name: 'Download' })).toBeEnabled();
   await screenshot(page, 'agent-settings-demo');
   await expectAccessible(page);
+});
+
+test.describe('a replica', () => {
+  // The remote tenant is a second `serve` with its own demo organization; the replica of it is
+  // disconnected afterwards, so that the other specs find the two organizations of the setup.
+  const slug = 'agent-remote';
+  let remote: ChildProcess;
+  let remoteDir: string;
+
+  test.beforeAll(async ({ request }) => {
+    remoteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-e2e-agent-remote-'));
+    const started = await serve(remoteDir);
+    remote = started.child;
+    const connected = await request.post(`${server.baseUrl}/app/organizations`, {
+      headers: consoleHeaders(),
+      data: { slug, name: 'Agent remote', remoteUrl: consoleUrlOf(started.output).origin, apiKey: demoKeyOf(started.output) },
+    });
+    expect(connected.status()).toBe(201);
+  });
+
+  test.afterAll(async ({ request }) => {
+    expect((await request.delete(`${server.baseUrl}/app/orgs/${slug}`, { headers: consoleHeaders() })).status()).toBe(204);
+    await stop(remote);
+    fs.rmSync(remoteDir, { recursive: true, force: true });
+  });
+
+  test("has no settings here: the view says the file is its remote tenant's, and passes that file on", async ({ page }) => {
+    await openConsole(page, `/orgs/${slug}/agent-config`);
+    await page.getByLabel('Profile').selectOption('mdm-full');
+    await expect(page.getByRole('note').filter({ hasText: 'This organization is a replica' })).toContainText("the remote's own settings");
+    await expect(page.getByRole('form', { name: 'Agent settings' })).toHaveCount(0);
+    await expectAccessible(page);
+    // The remote's demo organization has the demo's settings: they are what the replica's file carries.
+    const file = await download(page);
+    expect(managedSettings(payloadsOf(file.bytes))?.ServerURL).toBe(demoAgentSettings.serverUrl);
+  });
 });

@@ -1,3 +1,5 @@
+import { demoAgentSettings } from '../contracts/console/agent-settings.js';
+import { codeRequirement, download, payloadsOf } from './support/agent-config-file.js';
 import { expect, expectAccessible, listTotal, openConsole, screenshot, server, test } from './support/console-page.js';
 
 test('the organization switcher opens the same view for another organization', async ({ page }) => {
@@ -44,18 +46,18 @@ test('API keys: create (shown once, with a curl example), list, revoke', async (
   await expect(page.getByTestId('new-api-key')).toHaveCount(0);
 });
 
-test('agent configuration: a signed file downloads for the demo organization', async ({ page }) => {
+test("agent configuration: a signed file downloads for the demo organization, with the demo's settings", async ({ page }) => {
   await openConsole(page, '/orgs/demo/agent-config');
   await expect(page.getByRole('heading', { level: 1, name: 'Agent configuration' })).toBeVisible();
   await page.getByLabel('Platform').selectOption('windows');
   await expect(page.getByLabel('Profile').locator('option')).toHaveCount(1);
   await page.getByLabel('Platform').selectOption('macos');
   await page.getByLabel('Profile').selectOption('mdm-permissions');
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Download' }).click();
-  const download = await downloading;
-  expect(download.suggestedFilename()).toMatch(/\.mobileconfig$/);
+  const file = await download(page);
+  expect(file.name).toMatch(/\.mobileconfig$/);
   await expect(page.getByRole('status')).toContainText('Downloaded');
+  // The demo's fictitious but well-formed Team ID, pinned by the full disk access grant.
+  expect(codeRequirement(payloadsOf(file.bytes))).toContain(`certificate leaf[subject.OU] = "${demoAgentSettings.teamId}"`);
   await screenshot(page, 'agent-config');
   await expectAccessible(page);
 });
