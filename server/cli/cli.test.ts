@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { demoAgentSettings } from '../../contracts/console/agent-settings.js';
 import { dataDirectoryFiles } from '../store/data-directory.js';
 import { cliBinary } from '../test/support/cli-binary.js';
 import { processState, untilZombie } from '../test/support/process-state.js';
@@ -63,6 +64,11 @@ async function listening(child: ChildProcessWithoutNullStreams) {
   return { child, url, output: () => output };
 }
 
+/** Every entry of a ZIP file, read by Python's zipfile, as one text. */
+function unzipText(file: string): string {
+  return spawnSync('python3', ['-c', 'import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(b"".join(z.read(n) for n in z.namelist()).decode("latin-1"))', file], { encoding: 'utf8' }).stdout;
+}
+
 function exited(child: ChildProcessWithoutNullStreams): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
@@ -93,6 +99,13 @@ describe('remediation-console serve', () => {
     const listed = cli(dataDir, 'orgs', 'list');
     expect(listed.status).toBe(0);
     expect(listed.stdout).toMatch(/demo\s+local \(demo\)\s+Demo Organization/);
+    // The demo's agent settings are shown alongside serve; changing them waits for it.
+    const settings = cli(dataDir, 'orgs', 'agent-settings', '--org', 'demo');
+    expect(settings.status, settings.stderr).toBe(0);
+    expect(settings.stdout).toContain(`Agent settings of "demo" (the demo's fictitious settings)`);
+    expect(settings.stdout).toContain(`Server URL: ${demoAgentSettings.serverUrl}`);
+    expect(settings.stdout).toContain(`Team ID:    ${demoAgentSettings.teamId}`);
+    expect(cli(dataDir, 'orgs', 'agent-settings', '--org', 'demo', '--team-id', 'K4P8R2M6TQ').status).toBe(1);
 
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
@@ -200,11 +213,107 @@ describe('organizations, keys and seeding', () => {
   });
 });
 
+/** Gives an organization the agent settings its files need. */
+function setAgentSettings(dataDir: string, slug: string): void {
+  const result = cli(dataDir, 'orgs', 'agent-settings', '--org', slug, '--server-url', `https://agents.${slug}.example`, '--team-id', 'Q7M3K9D2XP');
+  expect(result.status, result.stderr).toBe(0);
+}
+
+describe('agent settings', () => {
+  it('shows them, changes those given, and prints what is missing and the warnings', () => {
+    const dataDir = newDataDir();
+    cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
+    const empty = cli(dataDir, 'orgs', 'agent-settings', '--org', 'acme');
+    expect(empty.status, empty.stderr).toBe(0);
+    expect(empty.stdout).toBe(
+      [
+        'Agent settings of "acme":',
+        '  Server URL: (not set)',
+        '  Team ID:    (not set)',
+        '  Bundle id:  com.remediationconsole.agent',
+        'Not set yet, needed by its files: set with "remediation-console orgs agent-settings --org acme --server-url URL --team-id ID"',
+        '',
+      ].join('\n'),
+    );
+
+    const set = cli(dataDir, 'orgs', 'agent-settings', '--org', 'acme', '--server-url', 'http://agents.acme.example:8080', '--bundle-id', 'com.acme.agent');
+    expect(set.status, set.stderr).toBe(0);
+    expect(set.stdout).toContain('Server URL: http://agents.acme.example:8080');
+    expect(set.stdout).toContain('Bundle id:  com.acme.agent');
+    expect(set.stdout).toContain('set with "remediation-console orgs agent-settings --org acme --team-id ID"');
+    expect(set.stdout).toMatch(/Warning: The server URL is plain http/);
+
+    const team = cli(dataDir, 'orgs', 'agent-settings', '--org', 'acme', '--team-id', 'Q7M3K9D2XP');
+    expect(team.stdout).toContain('Team ID:    Q7M3K9D2XP');
+    expect(team.stdout).toContain('Server URL: http://agents.acme.example:8080');
+    expect(team.stdout).not.toContain('Not set yet');
+
+    const loopback = cli(dataDir, 'orgs', 'agent-settings', '--org', 'acme', '--server-url', 'http://127.0.0.1:7300', '--allow-loopback');
+    expect(loopback.status, loopback.stderr).toBe(0);
+    expect(loopback.stdout).toMatch(/Warning: The server URL is a loopback address/);
+  });
+
+  it('refuses bad values with exit code 2 naming the option, saving nothing', () => {
+    const dataDir = newDataDir();
+    cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
+    const before = fs.readFileSync(dataDirectoryFiles(dataDir).database);
+    for (const [args, message] of [
+      [['--server-url', 'https://127.0.0.1:7300'], /--server-url is a loopback address/],
+      [['--server-url', 'http://localhost'], /--server-url is a loopback address/],
+      [['--server-url', 'agents.acme.example'], /--server-url must be an absolute URL/],
+      [['--team-id', 'abc'], /--team-id must be the 10 characters/],
+      [['--bundle-id', 'agent'], /--bundle-id must be a reverse-DNS/],
+      [['--server-url', 'ftp://x.example', '--team-id', 'abc'], /--server-url must be an https URL.*\n.*--team-id must be/],
+      [['--server-url', 'https://agents.acme.example', '--team-id', 'abc'], /--team-id/],
+    ] as const) {
+      const result = cli(dataDir, 'orgs', 'agent-settings', '--org', 'acme', ...args);
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(fs.readFileSync(dataDirectoryFiles(dataDir).database).equals(before), args.join(' ')).toBe(true);
+    }
+    expect(cli(dataDir, 'orgs', 'agent-settings', '--org', 'acme').stdout).toContain('Server URL: (not set)');
+  });
+});
+
 describe('agent configuration files', () => {
+  it('makes no file without a server URL: names the command that sets it; --server-url sets it for one file', () => {
+    const dataDir = newDataDir();
+    cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
+    const out = path.join(dataDir, 'out');
+    const missing = cli(dataDir, 'agent-config', '--org', 'acme', '--platform', 'linux', '--out', out);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/"acme" has no server URL/);
+    expect(missing.stderr).toContain('remediation-console orgs agent-settings --org acme --server-url URL');
+    expect(fs.existsSync(out)).toBe(false);
+
+    // The MDM profiles also pin the Team ID.
+    const once = cli(dataDir, 'agent-config', '--org', 'acme', '--platform', 'macos', '--profile', 'mdm-permissions', '--out', out, '--server-url', 'https://once.acme.example');
+    expect(once.status).toBe(1);
+    expect(once.stderr).toContain('remediation-console orgs agent-settings --org acme --team-id ID');
+
+    const overridden = cli(dataDir, 'agent-config', '--org', 'acme', '--platform', 'linux', '--out', out, '--server-url', 'https://once.acme.example');
+    expect(overridden.status, overridden.stderr).toBe(0);
+    expect(unzipText(out)).toContain('https://once.acme.example');
+    // Only for that file: nothing was saved.
+    expect(cli(dataDir, 'orgs', 'agent-settings', '--org', 'acme').stdout).toContain('Server URL: (not set)');
+
+    const loopback = cli(dataDir, 'agent-config', '--org', 'acme', '--platform', 'linux', '--out', out, '--server-url', 'http://127.0.0.1:7300');
+    expect(loopback.status).toBe(2);
+    expect(loopback.stderr).toMatch(/--server-url is a loopback address/);
+    expect(cli(dataDir, 'agent-config', '--org', 'acme', '--platform', 'linux', '--out', out, '--server-url', 'http://127.0.0.1:7300', '--allow-loopback').status).toBe(0);
+
+    setAgentSettings(dataDir, 'acme');
+    const made = cli(dataDir, 'agent-config', '--org', 'acme', '--platform', 'linux', '--out', out);
+    expect(made.status, made.stderr).toBe(0);
+    expect(unzipText(out)).toContain('https://agents.acme.example');
+    expect(unzipText(out)).not.toContain('127.0.0.1');
+  });
+
   it('writes, verifies and shows signed files; refuses tampered ones and foreign certificates', () => {
     const dataDir = newDataDir();
     cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
     cli(dataDir, 'orgs', 'create', '--slug', 'other', '--name', 'Other');
+    setAgentSettings(dataDir, 'acme');
     const acmeId = /acme\s+local\s+Acme\s+(\S+)/.exec(cli(dataDir, 'orgs', 'list').stdout)![1]!;
     const certFile = path.join(dataDir, 'acme.pem');
     const cert = cli(dataDir, 'orgs', 'cert', '--org', 'acme');
@@ -245,6 +354,7 @@ describe('agent configuration files', () => {
   it('sets, rotates and clears the enrollment secret, and refuses bad calls', () => {
     const dataDir = newDataDir();
     cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme', '--no-enrollment-secret');
+    setAgentSettings(dataDir, 'acme');
     const out = path.join(dataDir, 'out.zip');
     const missing = cli(dataDir, 'agent-config', '--org', 'acme', '--platform', 'linux', '--out', out);
     expect(missing.status).toBe(1);
@@ -255,8 +365,7 @@ describe('agent configuration files', () => {
     fs.writeFileSync(secretFile, 'a-very-long-enrollment-secret-0123\n');
     expect(cli(dataDir, 'orgs', 'enrollment-secret', '--org', 'acme', '--set-file', secretFile).status).toBe(0);
     expect(cli(dataDir, 'agent-config', '--org', 'acme', '--platform', 'linux', '--out', out).status).toBe(0);
-    const extracted = spawnSync('python3', ['-c', 'import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(b"".join(z.read(n) for n in z.namelist()).decode("latin-1"))', out], { encoding: 'utf8' });
-    expect(extracted.stdout).toContain('a-very-long-enrollment-secret-0123');
+    expect(unzipText(out)).toContain('a-very-long-enrollment-secret-0123');
     expect(fs.readFileSync(dataDirectoryFiles(dataDir).database).includes(Buffer.from('a-very-long-enrollment-secret-0123'))).toBe(false);
 
     expect(cli(dataDir, 'orgs', 'enrollment-secret', '--org', 'acme', '--rotate').status).toBe(0);

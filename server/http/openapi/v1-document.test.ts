@@ -30,6 +30,8 @@ describe('the v1 OpenAPI document', () => {
     expect(names).toEqual(['limit', 'offset', 'updatedSince', 'endpointId', 'remediationTargetId', 'severity', 'status', 'isKev', 'cveId']);
     const config = document.paths?.['/v1/agent/config']?.get;
     expect(Object.keys(config?.responses ?? {}).sort()).toEqual(['200', '400', '401', '409', '414', '421', '500', '502']);
+    // The one change a /v1 client can see of the agent settings: the 409 of an organization without them.
+    expect((config?.responses as Record<string, { description: string }>)['409']!.description).toMatch(/enrollment secret.*server URL.*Team ID/);
   });
 
   it("names each operation after the specification's purposes", () => {
