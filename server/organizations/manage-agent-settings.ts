@@ -125,7 +125,7 @@ const cleared = (value: string | null) => (value === null || value.trim() === ''
  * agent-settings` was given) against the stored settings.
  * @returns the settings to store, or every bad field with its message
  */
-export function checkAgentSettingsUpdate(
+function checkAgentSettingsUpdate(
   stored: StoredAgentSettings,
   body: unknown,
 ): { ok: true; settings: Omit<StoredAgentSettings, 'updatedAt'> } | { ok: false; issues: FieldIssue[] } {

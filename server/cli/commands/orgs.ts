@@ -155,7 +155,7 @@ export function registerOrgsCommands(program: Command): void {
         } catch (error) {
           if (!(error instanceof AgentSettingsFieldsError)) throw error;
           // Nothing was saved: each refused value is named by its option.
-          throw new UsageError(error.issues.map((issue) => `${agentSettingOptions[issue.field as AgentSettingName]} ${issue.message}`).join('\n'));
+          throw new UsageError(error.issues.map((issue) => `${agentSettingOptions[issue.field as AgentSettingName] ?? issue.field} ${issue.message}`).join('\n'));
         }
         console.log(agentSettingsLines(organization.slug, settings).join('\n'));
       });
