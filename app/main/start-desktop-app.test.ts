@@ -24,9 +24,12 @@ const click = (item: Item | undefined) => item?.click?.({} as never, undefined, 
 /** The Sync menu of the application menu built `back` builds ago (the last by default). */
 const syncMenu = (back = 1) => (Menu.buildFromTemplate.mock.calls.at(-back)?.[0] as Item[]).find((item) => item.label === '&Sync')?.submenu as Item[];
 
+/** Quitting stops the server's thread, which writes the store first: seconds on a busy machine, as built-app.test.ts allows. */
+const quitTimeout = { timeout: 30_000 };
+
 async function quitAndWait(): Promise<void> {
   app.quit();
-  await vi.waitFor(() => expect(app.exited).toBe(true));
+  await vi.waitFor(() => expect(app.exited).toBe(true), quitTimeout);
 }
 
 describe('startDesktopApp', () => {
@@ -279,7 +282,7 @@ describe('startDesktopApp when its server fails', () => {
     // What the server's handle reports when its thread crashes (start-console-server-worker.test.ts).
     desktop.consoleServer.emit('failed', new Error('Out of memory'));
     expect(dialog.showErrorBox).toHaveBeenCalledWith('Remediation Console stopped', 'The console server failed: Out of memory');
-    await vi.waitFor(() => expect(app.exited).toBe(true));
+    await vi.waitFor(() => expect(app.exited).toBe(true), quitTimeout);
     expect(fs.existsSync(dataDirectoryFiles(dataDir).lock)).toBe(false);
   });
 });
