@@ -1,4 +1,5 @@
 import express from 'express';
+import type { ConsoleSessions } from '../../secrets/console-sessions.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Store } from '../../store/store.js';
 import type { AgentConfigContext } from '../agent-config-download.js';
@@ -14,7 +15,7 @@ import { organizationRoutes } from './organization-routes.js';
 import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 import { syncOverviewRoute, syncRoutes } from './sync-routes.js';
 import { requireConsoleToken } from './require-console-token.js';
-import { sessionRoute } from './session-route.js';
+import { openSessionRoute, sessionRoute } from './session-route.js';
 import { softwareRoutes } from './software-routes.js';
 import { syncChangesRoutes } from './sync-changes-routes.js';
 import { buildAppOpenApiDocument } from '../openapi/app-document.js';
@@ -23,6 +24,8 @@ import { buildAppOpenApiDocument } from '../openapi/app-document.js';
 export interface AppRouterContext {
   store: Store;
   consoleToken: string;
+  /** The data directory whose console links open sessions, and its sessions (DESIGN section 4, "The console session"). */
+  consoleLinks: { dataDir: string; sessions: ConsoleSessions };
   /** The base URL of the loopback API, shown to the user for local tools. */
   apiBaseUrl: () => string;
   /** The agent configuration download; left out where the server cannot sign (tests). */
@@ -37,13 +40,15 @@ export interface AppRouterContext {
 }
 
 /**
- * The console's control API under /app (DESIGN section 4), guarded by the console token, with
- * its OpenAPI document at /app/openapi.json.
+ * The console's control API under /app (DESIGN section 4), guarded by the console token or a
+ * console session, with its OpenAPI document at /app/openapi.json.
  */
 export function appRouter(context: AppRouterContext): express.Router {
   const { store } = context;
   const router = express.Router();
-  router.use(requireConsoleToken(context.consoleToken));
+  // A console link's token is the credential of the request that opens a session.
+  router.use(openSessionRoute(context));
+  router.use(requireConsoleToken({ consoleToken: context.consoleToken, sessions: context.consoleLinks.sessions }));
   // Built at the first request for it, not while the server starts.
   let openApiJson: string | undefined;
   router.get('/openapi.json', (_req, res) => {
