@@ -17,13 +17,21 @@ export const limitSchema = z
   .transform((v) => v ?? 50)
   .meta({ type: 'integer', minimum: 1, maximum: 100, default: 50, description: 'Page size, 1 to 100.' });
 
+/**
+ * The largest offset, 2^53 − 1: every whole number up to it is exact as a JSON number, so the
+ * offset a page answers is the one asked for. An offset past the end answers an empty page.
+ */
+export const maxOffset = Number.MAX_SAFE_INTEGER;
+const offsetMessage = `must be an integer from 0 to ${maxOffset}`;
+
 export const offsetSchema = z
   .string()
-  .regex(/^\d{1,15}$/, 'must be an integer of at least 0')
+  .regex(/^\d{1,20}$/, offsetMessage)
   .transform(Number)
+  .pipe(z.number().int(offsetMessage).max(maxOffset, offsetMessage))
   .optional()
   .transform((v) => v ?? 0)
-  .meta({ type: 'integer', minimum: 0, default: 0, description: 'Number of items to skip.' });
+  .meta({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0, description: 'Number of items to skip; past the end, the page is empty.' });
 
 const updatedSinceSchema = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 date-time' })

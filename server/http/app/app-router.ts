@@ -18,7 +18,7 @@ import { requireConsoleToken } from './require-console-token.js';
 import { openSessionRoute, sessionRoute } from './session-route.js';
 import { softwareRoutes } from './software-routes.js';
 import { syncChangesRoutes } from './sync-changes-routes.js';
-import { buildAppOpenApiDocument } from '../openapi/app-document.js';
+import { servedAppOpenApiDocument } from '../openapi/app-document.js';
 
 /** What the console's control API needs. */
 export interface AppRouterContext {
@@ -50,10 +50,9 @@ export function appRouter(context: AppRouterContext): express.Router {
   router.use(openSessionRoute(context));
   router.use(requireConsoleToken({ consoleToken: context.consoleToken, sessions: context.consoleLinks.sessions }));
   // Built at the first request for it, not while the server starts.
-  let openApiJson: string | undefined;
+  const openApiJson = servedAppOpenApiDocument();
   router.get('/openapi.json', (_req, res) => {
-    openApiJson ??= JSON.stringify(buildAppOpenApiDocument());
-    res.type('application/json').send(openApiJson);
+    res.type('application/json').send(openApiJson());
   });
   router.use(sessionRoute(context));
   router.use(organizationRoutes({ store, sealer: context.sealer, sync: context.sync }));

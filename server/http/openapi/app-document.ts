@@ -57,3 +57,16 @@ export function buildAppOpenApiDocument() {
     tags: Object.entries(appTags).map(([name, description]) => ({ name, description })),
   });
 }
+
+/**
+ * The document as served, built at its first request of each UTC day: its request examples
+ * are dated from the day (exception-examples.ts), and so stay ones the server accepts.
+ */
+export function servedAppOpenApiDocument(): () => string {
+  let served: { day: number; json: string } | undefined;
+  return () => {
+    const day = Math.floor(Date.now() / 86_400_000);
+    if (served?.day !== day) served = { day, json: JSON.stringify(buildAppOpenApiDocument()) };
+    return served.json;
+  };
+}
