@@ -119,7 +119,7 @@ describe('sync from another remediation-console serve', () => {
     remote.options.fault = () => ({ status: 401 });
     const failed = await cli(dataDir, 'sync');
     expect(failed.status).toBe(1);
-    expect(failed.stderr).toMatch(/sync of "r" failed: .*refused the key \(401\)/);
+    expect(failed.stderr).toMatch(/sync of "r" failed: .*refused the API key \(401 Unauthorized\)/);
     expect((await cli(dataDir, 'orgs', 'create', '--slug', 'loc', '--name', 'Local')).status).toBe(0);
     const local = await cli(dataDir, 'sync', '--org', 'loc');
     expect(local.status).toBe(2);

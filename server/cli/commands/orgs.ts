@@ -6,6 +6,7 @@ import {
   createLocalOrganization,
   removeOrganization,
   requireOrganization,
+  updateOrganization,
 } from '../../organizations/manage-organizations.js';
 import { UsageError, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
 
@@ -87,6 +88,33 @@ export function registerOrgsCommands(program: Command): void {
           apiKey,
         });
         console.log(`Connected "${organization.slug}" to ${organization.remoteUrl}.`);
+      });
+    });
+
+  orgs
+    .command('update')
+    .description("change a replica's remote URL, key or name (a local organization's name); a new URL or key is checked against the remote before it is saved")
+    .requiredOption('--slug <slug>', 'the organization')
+    .option('--remote <url>', "the remote tenant's new base URL (a replica only)")
+    .option('--api-key-file <file>', "a file holding the remote tenant's new API key (a replica only)")
+    .option('--name <name>', 'its new display name')
+    .option('--data-dir <dir>', 'data directory')
+    .action(async (options: { slug: string; remote?: string; apiKeyFile?: string; name?: string; dataDir?: string }) => {
+      if (options.remote === undefined && options.apiKeyFile === undefined && options.name === undefined) {
+        throw new UsageError('Give at least one of --remote URL, --api-key-file FILE or --name NAME');
+      }
+      const apiKey = options.apiKeyFile === undefined ? undefined : readSecretFile(options.apiKeyFile, 'the API key file');
+      const dataDir = resolveDataDir(options.dataDir);
+      await withStore(dataDir, { command: 'remediation-console orgs update' }, async (store) => {
+        const organization = await updateOrganization(store, headlessSealer(dataDir), requireOrganization(store, options.slug), {
+          name: options.name,
+          remoteUrl: options.remote,
+          apiKey,
+        });
+        const changed = [options.name !== undefined && `name "${organization.name}"`, options.remote !== undefined && `remote ${organization.remoteUrl}`, apiKey !== undefined && 'API key']
+          .filter(Boolean)
+          .join(', ');
+        console.log(`Updated "${organization.slug}": ${changed}. Its data and local settings stay${organization.kind === 'replica' ? '; the next sync uses the new settings' : ''}.`);
       });
     });
 
