@@ -9,6 +9,55 @@ export const syncCountsSchema = z
   .meta({ id: 'SyncCounts' });
 export type SyncCounts = z.infer<typeof syncCountsSchema>;
 
+/**
+ * The totals a sync compares between the remote and the replica after an incremental sync: each
+ * collection's, and a few filtered ones that an equal overall total can hide (a remote re-seeded
+ * with as many findings, differently open, and older timestamps that `updatedSince` never
+ * returns). A difference starts a reconcile. Each is one list request of one item (`limit=1`) on
+ * the remote, with the filters of the v1 query string `filter`.
+ */
+export const syncCountChecks = [
+  { id: 'endpoints', collection: 'endpoints', filter: '', label: 'endpoints' },
+  { id: 'endpointsWithAgent', collection: 'endpoints', filter: 'hasAgent=true', label: 'endpoints with an agent' },
+  { id: 'remediationTargets', collection: 'remediationTargets', filter: '', label: 'remediation targets' },
+  { id: 'activeRemediationTargets', collection: 'remediationTargets', filter: 'status=active', label: 'active remediation targets' },
+  { id: 'scopes', collection: 'scopes', filter: '', label: 'scopes' },
+  { id: 'findings', collection: 'findings', filter: '', label: 'findings' },
+  { id: 'openFindings', collection: 'findings', filter: 'status=open', label: 'open findings' },
+  { id: 'kevFindings', collection: 'findings', filter: 'isKev=true', label: 'KEV findings' },
+  { id: 'criticalFindings', collection: 'findings', filter: 'severity=critical', label: 'critical findings' },
+] as const;
+/** One of {@link syncCountChecks}, by id. */
+export type SyncCountCheckId = (typeof syncCountChecks)[number]['id'];
+
+/** A total that differs between the remote and the replica. */
+export const syncCountDifferenceSchema = z
+  .object({
+    check: z.enum(syncCountChecks.map((check) => check.id) as [SyncCountCheckId, ...SyncCountCheckId[]]),
+    remote: countSchema,
+    replica: countSchema,
+  })
+  .meta({ id: 'SyncCountDifference' });
+export type SyncCountDifference = z.infer<typeof syncCountDifferenceSchema>;
+
+/** The default of {@link SyncState.reconcileIntervalHours}: daily. */
+export const defaultReconcileIntervalHours = 24;
+/** The longest reconcile interval a replica may be given: 30 days. */
+export const maxReconcileIntervalHours = 720;
+
+/** The sync settings of a replica (`PUT /app/orgs/:slug/sync/settings`); unknown keys are refused. */
+export const syncSettingsSchema = z
+  .strictObject({
+    reconcileIntervalHours: z
+      .number({ error: 'must be a number of hours' })
+      .int({ error: 'must be a whole number of hours' })
+      .min(1, { error: 'must be at least 1 hour' })
+      .max(maxReconcileIntervalHours, { error: `must be at most ${maxReconcileIntervalHours} hours (30 days)` })
+      .meta({ description: 'How often the replica is reconciled with its remote, in hours (default 24).', example: 24 }),
+  })
+  .meta({ id: 'SyncSettings' });
+export type SyncSettings = z.infer<typeof syncSettingsSchema>;
+
 /** What the store remembers of a replica's syncs. */
 export const syncStateSchema = z
   .object({
@@ -28,6 +77,19 @@ export const syncStateSchema = z
     /** Invalid items the last successful sync skipped, and the first of their ids. */
     skippedCount: countSchema,
     skippedIds: z.array(z.string()),
+    /** How often the replica is reconciled with its remote, in hours (its setting). */
+    reconcileIntervalHours: syncSettingsSchema.shape.reconcileIntervalHours,
+    /** When the last reconcile (or full sync, which replaces the whole replica) ended; null before any. */
+    lastReconciledAt: dateTimeSchema.nullable(),
+    /** Items the last reconcile changed: 0 when it found the replica equal to its remote; null before any (or after a full sync). */
+    lastReconcileChanged: countSchema.nullable(),
+    /**
+     * When the replica last matched its remote: the end of the last reconcile or full sync (which
+     * found it equal or made it so), or a later count check whose totals matched; null before any.
+     */
+    lastMatchedAt: dateTimeSchema.nullable(),
+    /** The totals that differed at the last count check, until a reconcile settles them; empty when they matched. */
+    countDifferences: z.array(syncCountDifferenceSchema),
   })
   .meta({ id: 'SyncState' });
 export type SyncState = z.infer<typeof syncStateSchema>;
@@ -63,14 +125,23 @@ export type SyncStatus = z.infer<typeof syncStatusSchema>;
 /** `GET /app/sync`: every replica's sync. */
 export const syncOverviewSchema = z.object({ data: z.array(syncStatusSchema) }).meta({ id: 'SyncOverview' });
 
-/** `POST /app/orgs/:slug/sync`: `full=true` asks for a full sync even when an incremental one would do. */
-export const syncRequestQuerySchema = z.object({
-  full: z
+const flag = (description: string) =>
+  z
     .enum(['true', 'false'], { error: 'must be true or false' })
     .optional()
     .transform((v) => v === 'true')
-    .meta({ type: 'boolean', description: 'A full sync even when an incremental one would do.' }),
-});
+    .meta({ type: 'boolean', description });
+
+/**
+ * `POST /app/orgs/:slug/sync`: `full=true` asks for a full sync even when an incremental one
+ * would do; `reconcile=true` for a reconcile (not both).
+ */
+export const syncRequestQuerySchema = z
+  .object({
+    full: flag('A full sync even when an incremental one would do.'),
+    reconcile: flag('A reconcile: the whole remote compared with the replica item by item, only the differences written.'),
+  })
+  .refine((query) => !(query.full && query.reconcile), { error: 'full and reconcile cannot both be true', path: ['reconcile'] });
 
 /** `POST /app/orgs/:slug/sync` answer (202): whether the sync was already running, and the status now. */
 export const syncStartedSchema = z

@@ -69,7 +69,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   organization.use(apiKeyRoutes(store));
   organization.use(csvExportRoutes(store));
   if (context.agentConfig) organization.use(agentConfigRoutes(store, context.agentConfig));
-  if (context.sync) organization.use(syncRoutes(context.sync));
+  if (context.sync) organization.use(syncRoutes(store, context.sync));
   router.use('/orgs/:slug', organization);
   return router;
 }
