@@ -7,8 +7,10 @@ import type { SyncStatus as ConsoleSyncStatus } from '../../../contracts/console
 import { organizationsQuery, syncOverviewQuery } from '../api/console-queries';
 import { useConnectOrganization, useDisconnectOrganization, useStartSync } from '../api/organization-mutations';
 import { ConnectOrganizationForm } from '../components/connect-organization-form';
+import { EditOrganizationForm } from '../components/edit-organization-form';
 import { PlainTableHead } from '../components/plain-table-head';
 import { Loading, QueryError } from '../components/query-state';
+import { SyncErrorText } from '../components/sync-error-text';
 import { SyncProgress } from '../components/sync-progress';
 import { formatDateTime } from '../lib/format';
 import { syncStateWord } from '../lib/sync-status';
@@ -72,6 +74,9 @@ function OrganizationsTable({
   const disconnect = useDisconnectOrganization();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState<string | undefined>(undefined);
+  const [editing, setEditing] = useState<string | undefined>(undefined);
+  const [saved, setSaved] = useState<ConsoleOrganization | undefined>(undefined);
+  const edited = organizations.find((organization) => organization.slug === editing);
   const statusOf = (slug: string) => statuses?.find((status) => status.org === slug);
 
   const confirmDisconnect = (slug: string) =>
@@ -85,6 +90,21 @@ function OrganizationsTable({
 
   return (
     <>
+      {edited ? (
+        <EditOrganizationForm
+          key={edited.slug}
+          organization={edited}
+          onDone={(answer) => {
+            setEditing(undefined);
+            setSaved(answer);
+          }}
+        />
+      ) : null}
+      {saved && !edited ? (
+        <p className="notice" role="status">
+          Saved “{saved.name}” ({saved.slug}){saved.kind === 'replica' ? '; its data stays, and its next sync uses the new settings' : ''}.
+        </p>
+      ) : null}
       <table className="plain-table organizations-table">
         <caption className="visually-hidden">Organizations</caption>
         <PlainTableHead columns={['Organization', 'Kind', 'Sync', 'Last success', 'Last error']} />
@@ -126,7 +146,7 @@ function OrganizationsTable({
                   ) : null}
                 </td>
                 <td className={replica && status?.state.lastError ? 'organizations-table__error' : undefined} data-testid={`sync-error-${organization.slug}`}>
-                  {replica ? (status?.state.lastError ?? '—') : '—'}
+                  {replica && status ? <SyncErrorText state={status.state} /> : '—'}
                 </td>
                 <td className="organizations-table__actions">
                   {replica ? (
@@ -152,12 +172,19 @@ function OrganizationsTable({
                         <button type="button" disabled={status?.running} onClick={() => startSync.mutate({ slug: organization.slug, full: true })}>
                           Full sync<span className="visually-hidden"> {organization.slug}</span>
                         </button>{' '}
+                        <button type="button" onClick={() => setEditing(organization.slug)}>
+                          Edit<span className="visually-hidden"> {organization.slug}</span>
+                        </button>{' '}
                         <button type="button" onClick={() => setConfirming(organization.slug)}>
                           Disconnect<span className="visually-hidden"> {organization.slug}</span>
                         </button>
                       </>
                     )
-                  ) : null}
+                  ) : (
+                    <button type="button" onClick={() => setEditing(organization.slug)}>
+                      Edit<span className="visually-hidden"> {organization.slug}</span>
+                    </button>
+                  )}
                 </td>
               </tr>
             );
