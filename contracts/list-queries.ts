@@ -101,12 +101,24 @@ export const cveFilter = {
 } as const satisfies Filter;
 
 /**
- * A filter of the console's lists only, never of /v1: a flag (`overdue=true`), given or absent.
- * The store resolves each to the set of rows it keeps (console-queries.ts), not to SQL.
+ * A filter of the console's lists only, never of /v1: a flag (`overdue=true`), given or absent;
+ * or a filter of the endpoints' list applied to the endpoint each item names (`osFamily=windows`
+ * on findings: {@link byEndpoint}). The store resolves each to the set of rows it keeps
+ * (console-queries.ts), not to SQL.
  */
 export interface ConsoleFilter<S extends z.ZodType = z.ZodType> {
-  kind: 'flag';
+  kind: 'flag' | 'endpoint';
   schema: S;
+  /** For an `endpoint` filter: the filter of the endpoints' list it applies, whose kind its control has. */
+  endpointFilter?: Filter;
+}
+
+/**
+ * A console filter that keeps the items whose endpoint the endpoints' `filter` keeps, under the
+ * same parameter: an item whose endpoint the replica does not hold (or that names none) is left out.
+ */
+export function byEndpoint<const F extends Filter>(filter: F, description: string) {
+  return { kind: 'endpoint', endpointFilter: filter, schema: filter.schema.meta({ description }) as F['schema'] } as const satisfies ConsoleFilter;
 }
 
 /** A console filter given as `true`, or absent. */

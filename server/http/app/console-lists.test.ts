@@ -180,6 +180,8 @@ describe('CSV export', () => {
     expect(header).toEqual([
       ...Object.keys(inventory.findings[0]!),
       'endpoint_hostname',
+      'endpoint_os_family',
+      'endpoint_has_agent',
       'target_product',
       'target_version',
       'age_days',
