@@ -3,14 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, listTotal, screenshot, test } from './support/console-page.js';
-import { cli, consoleUrlOf, root, serve, stop } from './support/serve-process.js';
+import { addSession, expect, listTotal, screenshot, test } from './support/console-page.js';
+import { type ConsoleSessionCookie, cli, consoleUrlOf, openSession, root, serve, stop } from './support/serve-process.js';
 
 // The `large` dataset of DESIGN section 8 (20,000 endpoints, 200,000 targets, a million
 // findings), seeded and served for this file alone: the console must stay usable at that scale.
 let dataDir = '';
 let child: ChildProcess | undefined;
 let consoleUrl: URL;
+let session: ConsoleSessionCookie;
 
 test.beforeAll(async () => {
   test.setTimeout(600_000);
@@ -21,6 +22,7 @@ test.beforeAll(async () => {
   const started = await serve(dataDir);
   child = started.child;
   consoleUrl = consoleUrlOf(started.output);
+  session = await openSession(consoleUrl);
 });
 
 test.afterAll(async () => {
@@ -29,7 +31,8 @@ test.afterAll(async () => {
 });
 
 async function open(page: Page, viewPath: string): Promise<void> {
-  await page.goto(`${consoleUrl.origin}${viewPath}${consoleUrl.hash}`);
+  await addSession(page, consoleUrl.origin, session);
+  await page.goto(`${consoleUrl.origin}${viewPath}`);
 }
 
 const findingsGrid = (page: Page) => page.getByRole('grid', { name: 'Vulnerability findings' });
