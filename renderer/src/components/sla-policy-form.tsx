@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { SlaPolicyAnswer } from '../../../contracts/console/deadlines';
-import { type SlaPolicy, defaultSlaPolicy, slaPolicyKeys } from '../../../contracts/remediation-deadlines';
+import { type SlaPolicy, defaultSlaPolicy, slaDaysBounds, slaPolicyKeys } from '../../../contracts/remediation-deadlines';
 import { ApiError } from '../api/console-fetch';
 import { slaPolicyQuery, useUpdateSlaPolicy } from '../api/deadline-queries';
 import { formatDateTime } from '../lib/format';
@@ -25,9 +25,15 @@ function valueOf(text: string): number | string | null {
   return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
 }
 
-/** The server's message on each field. */
+/**
+ * The fields the server refused, each with the rule in the form's own terms: the API says "null"
+ * for no deadline, where the form has an empty field.
+ */
 function fieldErrors(error: Error | null): Partial<Record<string, string>> {
-  return error instanceof ApiError ? Object.fromEntries(error.issues.map((issue) => [issue.field, issue.message])) : {};
+  const rule = `Type a whole number of days from ${slaDaysBounds.min} to ${slaDaysBounds.max}, or leave it empty for no deadline.`;
+  return error instanceof ApiError
+    ? Object.fromEntries(error.issues.map((issue) => [issue.field, (slaPolicyKeys as readonly string[]).includes(issue.field) ? rule : issue.message]))
+    : {};
 }
 
 /** The organization's deadlines as a form, once they are loaded. */
@@ -66,7 +72,7 @@ function PolicyFields({ saved, update }: { saved: SlaPolicyAnswer; update: Retur
       <h2 id={`${id}-title`}>Deadlines</h2>
       <p className="hint">
         Days to remediate a finding, counted from its first detection; empty for no deadline.{' '}
-        {saved.updated_at ? `Saved ${formatDateTime(saved.updated_at)}.` : 'The defaults: none saved yet.'}
+        {saved.updated_at ? `Saved ${formatDateTime(saved.updated_at)}.` : 'These are the default deadlines: none have been saved for this organization yet.'}
       </p>
       <div className="sla-form__fields">
         {slaPolicyKeys.map((key) => {
