@@ -10,6 +10,10 @@ test('CSV export downloads every row of the filtered list', async ({ page }) => 
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe('demo-vulnerability-findings.csv');
+  // No dialog in a browser: the page says what was downloaded.
+  await expect(page.getByRole('status').filter({ hasText: 'Downloaded' })).toHaveText(
+    `Downloaded demo-vulnerability-findings.csv (${total.toLocaleString('en-US')} rows) to the browser's downloads.`,
+  );
   const [header, ...rows] = parseCsv(fs.readFileSync((await download.path())!, 'utf8'));
   expect(header).toEqual([
     'id', 'endpoint_id', 'remediation_target_id', 'cve_id', 'severity', 'cvss_score', 'is_kev', 'status', 'source',
