@@ -38,7 +38,7 @@ export function OrganizationsView({ slug }: { slug: string }) {
       <ConnectOrganizationForm connect={connect} />
       {connected ? (
         <p className="notice" role="status">
-          Connected “{connected.name}” ({connected.slug}); its first sync has started.
+          Connected “{connected.name}” ({connected.slug}); {firstSyncSentence(overview.data?.find((status) => status.org === connected.slug))}
         </p>
       ) : null}
       <h2>Organizations and their sync</h2>
@@ -59,6 +59,12 @@ export function OrganizationsView({ slug }: { slug: string }) {
       )}
     </section>
   );
+}
+
+/** Where the first sync of a replica just connected stands: it starts at once, then ends or fails (the table says why). */
+function firstSyncSentence(status: ConsoleSyncStatus | undefined): string {
+  if (!status || status.running || (!status.state.lastSuccessAt && !status.state.lastError)) return 'its first sync has started.';
+  return status.state.lastSuccessAt ? 'its first sync is done.' : 'its first sync failed: the table below says why.';
 }
 
 function OrganizationsTable({
