@@ -10,6 +10,7 @@ import { syncChangesQuery } from '../api/sync-changes-queries';
 import { KevBadge, SeverityBadge } from '../components/badges';
 import { Loading, QueryError } from '../components/query-state';
 import { formatCount, formatDateTime } from '../lib/format';
+import { newlyOpenBreakdown } from '../lib/newly-open-breakdown';
 import { paths } from '../lib/paths';
 import { markSeen, seenKey } from '../lib/seen-sync-changes';
 import '../styles/sync-changes.css';
@@ -120,7 +121,7 @@ function summaryOf(sync: SyncChanges): string {
 }
 
 function SyncDetail({ slug, sync }: { slug: string; sync: SyncChanges }) {
-  const { total, critical, kev } = sync.newlyOpen;
+  const { total } = sync.newlyOpen;
   return (
     <div className="sync-change__detail">
       <table className="plain-table sync-change__counts">
@@ -157,7 +158,7 @@ function SyncDetail({ slug, sync }: { slug: string; sync: SyncChanges }) {
           <FindingList
             slug={slug}
             title={`Newly open critical or KEV: ${formatCount(total)}`}
-            detail={total > 0 ? `${formatCount(critical)} critical, ${formatCount(kev)} KEV` : undefined}
+            detail={total > 0 ? newlyOpenBreakdown(sync.newlyOpen, 'KEV') : undefined}
             findings={sync.newlyOpen.findings}
             total={total}
           />
