@@ -52,8 +52,8 @@ export function buildAppOpenApiDocument() {
     title: 'Remediation Console API',
     description:
       "The console's own API, under /app of the server that serves the v1 API: organizations, sync, the collections with sort and search, " +
-      'the dashboard and coverage, the software view and the remediation plan, remediation deadlines and performance, exceptions, local API keys, CSV exports and agent configuration files. Every request carries the console token. ' +
-      'Lists page as in /v1; every error body is {"error": "<message>"}.',
+      'the dashboard and coverage, the software view and the remediation plan, remediation deadlines and performance, exceptions, local API keys, CSV exports and agent configuration files. Every request carries the console token, or the console session of a browser (opened with `POST /app/session`). ' +
+      'Lists page as in /v1; every error body is {"error": "<message>"}; a 400 that refuses a request body is a FieldError, which also lists each field\'s issue in `issues`.',
     tags: Object.entries(appTags).map(([name, description]) => ({ name, description })),
   });
 }
