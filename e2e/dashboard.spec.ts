@@ -1,6 +1,6 @@
 import { expect, expectAccessible, openConsole, screenshot, server, test } from './support/console-page.js';
 
-test('the console URL opens the demo dashboard and drops the token from the address bar', async ({ page }) => {
+test('the console opens on the demo dashboard, with no token in the address bar', async ({ page }) => {
   await openConsole(page);
   await expect(page).toHaveURL(/\/orgs\/demo$/);
   expect(page.url()).not.toContain('token');
