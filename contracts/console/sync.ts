@@ -2,33 +2,13 @@ import { z } from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
 import { syncModes, syncPhases } from '../enums.js';
 import { syncChangesSummarySchema } from './sync-changes.js';
+import { type SyncCountCheckId, maxReconcileIntervalHours, syncCountChecks } from './sync-basics.js';
 
 /** Items a sync stored per collection (named as in the registry). */
 export const syncCountsSchema = z
   .object({ endpoints: countSchema, remediationTargets: countSchema, scopes: countSchema, findings: countSchema })
   .meta({ id: 'SyncCounts' });
 export type SyncCounts = z.infer<typeof syncCountsSchema>;
-
-/**
- * The totals a sync compares between the remote and the replica after an incremental sync: each
- * collection's, and a few filtered ones that an equal overall total can hide (a remote re-seeded
- * with as many findings, differently open, and older timestamps that `updatedSince` never
- * returns). A difference starts a reconcile. Each is one list request of one item (`limit=1`) on
- * the remote, with the filters of the v1 query string `filter`.
- */
-export const syncCountChecks = [
-  { id: 'endpoints', collection: 'endpoints', filter: '', label: 'endpoints' },
-  { id: 'endpointsWithAgent', collection: 'endpoints', filter: 'hasAgent=true', label: 'endpoints with an agent' },
-  { id: 'remediationTargets', collection: 'remediationTargets', filter: '', label: 'remediation targets' },
-  { id: 'activeRemediationTargets', collection: 'remediationTargets', filter: 'status=active', label: 'active remediation targets' },
-  { id: 'scopes', collection: 'scopes', filter: '', label: 'scopes' },
-  { id: 'findings', collection: 'findings', filter: '', label: 'findings' },
-  { id: 'openFindings', collection: 'findings', filter: 'status=open', label: 'open findings' },
-  { id: 'kevFindings', collection: 'findings', filter: 'isKev=true', label: 'KEV findings' },
-  { id: 'criticalFindings', collection: 'findings', filter: 'severity=critical', label: 'critical findings' },
-] as const;
-/** One of {@link syncCountChecks}, by id. */
-export type SyncCountCheckId = (typeof syncCountChecks)[number]['id'];
 
 /** A total that differs between the remote and the replica. */
 export const syncCountDifferenceSchema = z
@@ -39,11 +19,6 @@ export const syncCountDifferenceSchema = z
   })
   .meta({ id: 'SyncCountDifference' });
 export type SyncCountDifference = z.infer<typeof syncCountDifferenceSchema>;
-
-/** The default of {@link SyncState.reconcileIntervalHours}: daily. */
-export const defaultReconcileIntervalHours = 24;
-/** The longest reconcile interval a replica may be given: 30 days. */
-export const maxReconcileIntervalHours = 720;
 
 /** The sync settings of a replica (`PUT /app/orgs/:slug/sync/settings`); unknown keys are refused. */
 export const syncSettingsSchema = z

@@ -1,11 +1,5 @@
-import {
-  type SyncCountCheckId,
-  type SyncCountDifference,
-  type SyncCounts,
-  type SyncSettings,
-  type SyncState,
-  defaultReconcileIntervalHours,
-} from '../../contracts/console/sync.js';
+import type { SyncCountDifference, SyncCounts, SyncSettings, SyncState } from '../../contracts/console/sync.js';
+import { type SyncCountCheckId, defaultReconcileIntervalHours } from '../../contracts/console/sync-basics.js';
 import type { SyncMode } from '../../contracts/enums.js';
 import type { Database } from './database.js';
 

@@ -3,7 +3,7 @@ import type { Organization } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
 import type { CountBaseline, CountCheckOutcome } from '../store/sync-records.js';
 import { type CollectionName, type V1Query, collections } from '../../contracts/collections.js';
-import { type SyncCountCheckId, syncCountChecks } from '../../contracts/console/sync.js';
+import { type SyncCountCheckId, syncCountChecks } from '../../contracts/console/sync-basics.js';
 import { fetchPage } from './remote-pages.js';
 import type { SyncPolicy } from './sync-policy.js';
 

@@ -12,13 +12,16 @@ import { PlainTableHead } from '../components/plain-table-head';
 import { Loading, QueryError } from '../components/query-state';
 import { SyncErrorText } from '../components/sync-error-text';
 import { SyncProgress } from '../components/sync-progress';
+import { ReconcileIntervalForm, ReconcileStatus } from '../components/reconcile-status';
+import { useReconcileNow } from '../api/sync-mutations';
 import { formatDateTime } from '../lib/format';
 import { syncStateWord } from '../lib/sync-status';
 import '../styles/organizations.css';
 
 /**
  * Every organization of the store: connect a remote tenant; per replica its sync (status, last
- * success, last error, progress while it runs), sync now, full sync, disconnect.
+ * success, when it was last reconciled and matched its remote, last error, progress while it
+ * runs), sync now, full sync, reconcile now (and how often), disconnect.
  */
 export function OrganizationsView({ slug }: { slug: string }) {
   const organizations = useQuery(organizationsQuery());
@@ -33,7 +36,8 @@ export function OrganizationsView({ slug }: { slug: string }) {
       </header>
       <p className="hint">
         Local organizations keep their data here. A replica copies a remote tenant through its v1 API: it syncs in the background every 15
-        minutes, and on demand.
+        minutes, and on demand. Once a day (or as often as its setting says), and whenever a sync finds its totals differ from the remote's,
+        it is reconciled: compared with the whole remote item by item, and only the differences written.
       </p>
       <ConnectOrganizationForm connect={connect} />
       {connected ? (
@@ -77,6 +81,7 @@ function OrganizationsTable({
   currentSlug: string;
 }) {
   const startSync = useStartSync();
+  const reconcileNow = useReconcileNow();
   const disconnect = useDisconnectOrganization();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState<string | undefined>(undefined);
@@ -113,7 +118,7 @@ function OrganizationsTable({
       ) : null}
       <table className="plain-table organizations-table">
         <caption className="visually-hidden">Organizations</caption>
-        <PlainTableHead columns={['Organization', 'Kind', 'Sync', 'Last success', 'Last error']} />
+        <PlainTableHead columns={['Organization', 'Kind', 'Sync', 'Last success', 'Reconciled', 'Last error']} />
         <tbody>
           {organizations.map((organization) => {
             const status = statusOf(organization.slug);
@@ -151,6 +156,18 @@ function OrganizationsTable({
                     </div>
                   ) : null}
                 </td>
+                <td>
+                  {replica && status ? (
+                    <>
+                      <ReconcileStatus slug={organization.slug} state={status.state} />
+                      <ReconcileIntervalForm slug={organization.slug} hours={status.state.reconcileIntervalHours} />
+                    </>
+                  ) : replica ? (
+                    '…'
+                  ) : (
+                    '—'
+                  )}
+                </td>
                 <td className={replica && status?.state.lastError ? 'organizations-table__error' : undefined} data-testid={`sync-error-${organization.slug}`}>
                   {replica && status ? <SyncErrorText state={status.state} /> : '—'}
                 </td>
@@ -178,6 +195,9 @@ function OrganizationsTable({
                         <button type="button" disabled={status?.running} onClick={() => startSync.mutate({ slug: organization.slug, full: true })}>
                           Full sync<span className="visually-hidden"> {organization.slug}</span>
                         </button>{' '}
+                        <button type="button" disabled={status?.running} onClick={() => reconcileNow.mutate(organization.slug)}>
+                          Reconcile now<span className="visually-hidden"> {organization.slug}</span>
+                        </button>{' '}
                         <button type="button" onClick={() => setEditing(organization.slug)}>
                           Edit<span className="visually-hidden"> {organization.slug}</span>
                         </button>{' '}
@@ -203,6 +223,7 @@ function OrganizationsTable({
         </p>
       ) : null}
       {startSync.isError ? <QueryError error={startSync.error} /> : null}
+      {reconcileNow.isError ? <QueryError error={reconcileNow.error} /> : null}
       {disconnect.isError ? <QueryError error={disconnect.error} /> : null}
     </>
   );

@@ -13,6 +13,7 @@ import { formatCount, formatDateTime } from '../lib/format';
 import { newlyOpenBreakdown } from '../lib/newly-open-breakdown';
 import { paths } from '../lib/paths';
 import { markSeen, seenKey } from '../lib/seen-sync-changes';
+import { syncModeTitles } from '../lib/sync-status';
 import '../styles/sync-changes.css';
 
 const collections = Object.keys(collectionBasics) as CollectionName[];
@@ -96,7 +97,7 @@ function SyncList({ slug, syncs, selected }: { slug: string; syncs: SyncChanges[
             <details open={open.has(sync.id)} onToggle={(event) => toggle(sync.id, event.currentTarget.open)}>
               <summary>
                 <span className="sync-change__title">
-                  {sync.mode === 'full' ? 'Full sync' : 'Incremental sync'}, {formatDateTime(sync.finishedAt)}
+                  {syncModeTitles[sync.mode]}, {formatDateTime(sync.finishedAt)}
                 </span>{' '}
                 {sync.firstSync ? <span className="badge badge--status">First sync</span> : null}
                 <span className="sync-change__summary">{summaryOf(sync)}</span>

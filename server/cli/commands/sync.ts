@@ -4,7 +4,8 @@ import { progressPrinter } from '../../sync/progress-printer.js';
 import { SyncFailedError } from '../../sync/sync-errors.js';
 import { syncOrganization } from '../../sync/sync-organization.js';
 import { UsageError, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
-import { type SyncCountDifference, syncCountChecks } from '../../../contracts/console/sync.js';
+import type { SyncCountDifference } from '../../../contracts/console/sync.js';
+import { syncCountChecks } from '../../../contracts/console/sync-basics.js';
 import type { SyncChanges } from '../../../contracts/console/sync-changes.js';
 
 /** Totals that differed, in words: "open findings 16,080 on the remote, 16,433 here". */
