@@ -186,7 +186,7 @@ describe('/app/openapi.json: generated requests are answered as documented', () 
 });
 
 describe('/v1/openapi.json: a method it does not document', () => {
-  it('is answered 405 with Allow: GET, HEAD on every path, the public ones included', async () => {
+  it('is answered 405 with Allow: GET, HEAD on every path, the public ones included, whose HEAD is a GET without a body', async () => {
     const paths = [...new Set(v1Operations.map((operation) => operation.template.replace(/\{\w+\}/, known.endpointId![0]!)))];
     expect(paths).toEqual(expect.arrayContaining(['/health', '/v1/openapi.json', '/v1/endpoints']));
     await fc.assert(
@@ -198,5 +198,9 @@ describe('/v1/openapi.json: a method it does not document', () => {
       }),
       { numRuns: runs },
     );
+    for (const path of ['/health', '/v1/openapi.json']) {
+      const head = await rawRequest(v1.port, { path, method: 'HEAD' });
+      expect([head.status, head.body], `HEAD ${path}`).toEqual([200, '']);
+    }
   });
 });
