@@ -30,7 +30,6 @@ const known: KnownValues = {
   findingId: inventory.findings.map((finding) => finding.id),
   cveId: inventory.findings.slice(0, 20).map((finding) => finding.cve_id),
   cve_id: inventory.findings.slice(0, 20).map((finding) => finding.cve_id),
-  endpoint_ids: [],
   finding_id: inventory.findings.slice(0, 20).map((finding) => finding.id),
   // A remote that refuses at once (the discard port of loopback), never one across the network.
   remoteUrl: ['http://127.0.0.1:9', 'http://127.0.0.1:9/v1/', 'ftp://127.0.0.1:9', 'not a url'],
