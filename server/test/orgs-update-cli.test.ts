@@ -3,12 +3,11 @@
  * remote to a new port and key, checked before anything is saved, and its next sync is an
  * incremental one of the same organization; the failed sync before it says what to do.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { cliBinary } from './support/cli-binary.js';
+import { runCli } from './support/cli-binary.js';
 import { type FakeRemote, startFakeRemote } from './support/fake-remote.js';
 import { sampleInventory } from './support/sample-inventory.js';
 
@@ -19,16 +18,8 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Runs the built command line to completion, without blocking: the fake remotes live in this process. */
-async function cli(...args: string[]) {
-  const child = spawn(process.execPath, [cliBinary, ...args, '--data-dir', dataDir]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  return { status, stdout, stderr };
-}
+/** Runs the built command line on this test's data directory. */
+const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir]);
 
 function keyFile(name: string, key: string): string {
   const file = path.join(dataDir, name);
