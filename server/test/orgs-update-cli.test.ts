@@ -59,6 +59,11 @@ it('changes a replica’s URL, key and name after the new remote answers; the ne
   );
   expect(failed.stderr).not.toContain('updatedSince');
 
+  const invalid = await cli('orgs', 'update', '--slug', 'r', '--remote', 'ftp://example.com', '--name', ' ');
+  expect(invalid).toMatchObject({
+    status: 2,
+    stderr: 'error: --name: must not be blank; --remote: must be an http or https URL without credentials, query or fragment\n',
+  });
   const nothing = await cli('orgs', 'update', '--slug', 'r');
   expect(nothing).toMatchObject({ status: 2, stderr: 'error: Give at least one of --remote URL, --api-key-file FILE or --name NAME\n' });
   const wrongKey = await cli('orgs', 'update', '--slug', 'r', '--remote', moved.url, '--api-key-file', keyFile('old.key', 'key-one'), '--name', 'Moved');

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import fs from 'node:fs';
 import {
+  OrganizationFieldsError,
   changeEnrollmentSecret,
   connectReplicaOrganization,
   createLocalOrganization,
@@ -15,6 +16,19 @@ function readSecretFile(file: string, what: string): string {
     return fs.readFileSync(file, 'utf8').trim();
   } catch (error) {
     throw new UsageError(`Cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** The options of `orgs connect` and `orgs update` by the body fields they fill. */
+const optionOfField: Record<string, string> = { slug: '--slug', name: '--name', remoteUrl: '--remote', apiKey: 'the key in --api-key-file' };
+
+/** Runs a change whose field errors are said with the options the user typed, not the body's field names. */
+async function withOptionNames<T>(change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    if (!(error instanceof OrganizationFieldsError)) throw error;
+    throw new UsageError(error.issues.map((issue) => `${optionOfField[issue.field] ?? issue.field}: ${issue.message}`).join('; '));
   }
 }
 
@@ -81,12 +95,9 @@ export function registerOrgsCommands(program: Command): void {
       const apiKey = readSecretFile(options.apiKeyFile, 'the API key file');
       const dataDir = resolveDataDir(options.dataDir);
       await withStore(dataDir, { command: 'remediation-console orgs connect' }, async (store) => {
-        const organization = await connectReplicaOrganization(store, headlessSealer(dataDir), {
-          slug: options.slug,
-          name: options.name,
-          remoteUrl: options.remote,
-          apiKey,
-        });
+        const organization = await withOptionNames(() =>
+          connectReplicaOrganization(store, headlessSealer(dataDir), { slug: options.slug, name: options.name, remoteUrl: options.remote, apiKey }),
+        );
         console.log(`Connected "${organization.slug}" to ${organization.remoteUrl}.`);
       });
     });
@@ -106,11 +117,9 @@ export function registerOrgsCommands(program: Command): void {
       const apiKey = options.apiKeyFile === undefined ? undefined : readSecretFile(options.apiKeyFile, 'the API key file');
       const dataDir = resolveDataDir(options.dataDir);
       await withStore(dataDir, { command: 'remediation-console orgs update' }, async (store) => {
-        const organization = await updateOrganization(store, headlessSealer(dataDir), requireOrganization(store, options.slug), {
-          name: options.name,
-          remoteUrl: options.remote,
-          apiKey,
-        });
+        const organization = await withOptionNames(() =>
+          updateOrganization(store, headlessSealer(dataDir), requireOrganization(store, options.slug), { name: options.name, remoteUrl: options.remote, apiKey }),
+        );
         const changed = [options.name !== undefined && `name "${organization.name}"`, options.remote !== undefined && `remote ${organization.remoteUrl}`, apiKey !== undefined && 'API key']
           .filter(Boolean)
           .join(', ');
