@@ -195,9 +195,10 @@ export class SortedOrders {
       const searched = search && (await search.rows());
       checkpoint();
       const slices = new TimeSlices(checkpoint);
-      if (searched && where.terms.length > 1) {
+      if (searched) {
+        // The order without the search, kept already (the list before its search was added), or worth computing.
         const unsearched = { ...list, search: undefined };
-        if (searched.length >= manyListedRows || this.orders.get(this.orderKey(unsearched, key)) !== undefined) {
+        if (this.orders.get(this.orderKey(unsearched, key)) !== undefined || (where.terms.length > 1 && searched.length >= manyListedRows)) {
           const whole = await this.order(unsearched, key);
           checkpoint();
           return keepListed(whole, searched, slices);
