@@ -14,14 +14,17 @@ const idsPerRead = 2_048;
 type Item<C extends CollectionName> = Inventory[C][number];
 
 /**
- * An item as the store keeps it: ids are stored lowercase (inventory-writes.ts), so an id
- * field of the remote compares lowercase; a CVE id is kept as written.
+ * An item as the store keeps it: ids are stored lowercase (inventory-writes.ts), so an id field
+ * of the remote (`id`, `*_id`: all at the top level of an item) compares lowercase; a CVE id is
+ * kept as written.
  */
-function asStored(value: unknown, key = ''): unknown {
-  if (typeof value === 'string') return key !== 'cve_id' && (key === 'id' || key.endsWith('_id')) ? value.toLowerCase() : value;
-  if (Array.isArray(value)) return value.map((element) => asStored(element));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asStored(v, k)]));
-  return value;
+function asStored(item: object): Record<string, unknown> {
+  const stored: Record<string, unknown> = { ...item };
+  for (const key of Object.keys(stored)) {
+    const value = stored[key];
+    if (typeof value === 'string' && key !== 'cve_id' && (key === 'id' || key.endsWith('_id'))) stored[key] = value.toLowerCase();
+  }
+  return stored;
 }
 
 /**
