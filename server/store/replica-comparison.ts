@@ -5,10 +5,13 @@ import { collectionTables } from './collection-tables.js';
 import type { Database } from './database.js';
 import { inventoryOf, tableOf } from './inventory-ids.js';
 import type { SyncChangeTally } from './sync-change-tally.js';
-import { TimeSlices } from './time-slices.js';
+import type { TimeSlices } from './time-slices.js';
 
-/** Stored ids read per statement while looking for those the remote no longer has. */
-const idsPerRead = 2_048;
+/**
+ * Stored ids read per statement while looking for those the remote no longer has: sql.js pays a
+ * call into WebAssembly per value read, and 2,048 rows held the thread 100 ms on a loaded machine.
+ */
+const idsPerRead = 512;
 
 /** An item of a collection as received from a remote (validated). */
 type Item<C extends CollectionName> = Inventory[C][number];
@@ -58,11 +61,12 @@ export class ReplicaComparison {
 
   /**
    * The ids of the replica's collection that `kept` does not name (the remote no longer has
-   * them), in the lists' order; read {@link idsPerRead} at a time, pausing as {@link TimeSlices}
-   * says. Stops after `limit` of them (the caller then gives up on holding them).
+   * them), in the lists' order; read {@link idsPerRead} at a time, pausing as `slices` says (the
+   * caller's, shared by its walks over several collections, so that walks too short to pause
+   * each do not add up to a long hold). Stops after `limit` of them (the caller then gives up on
+   * holding them).
    */
-  async missing(orgRowId: number, collection: CollectionName, kept: (id: string) => boolean, limit: number, signal?: AbortSignal): Promise<string[]> {
-    const slices = new TimeSlices(() => signal?.throwIfAborted());
+  async missing(orgRowId: number, collection: CollectionName, kept: (id: string) => boolean, limit: number, slices: TimeSlices): Promise<string[]> {
     const inventoryId = inventoryOf(this.db, orgRowId);
     const missing: string[] = [];
     for (let after = Number.MIN_SAFE_INTEGER; missing.length <= limit; ) {

@@ -1,6 +1,7 @@
 import type { CollectionName } from '../../contracts/collections.js';
 import type { SyncChangesSummary } from '../../contracts/console/sync-changes.js';
 import { ShardedMap } from '../store/sharded-map.js';
+import { TimeSlices } from '../store/time-slices.js';
 import type { Organization } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
 import { SyncChangeTally } from '../store/sync-change-tally.js';
@@ -74,11 +75,12 @@ export class ReconcileDifferences {
    * when the differences would pass `maxItems`.
    */
   async findRemoved(signal?: AbortSignal): Promise<void> {
+    const slices = new TimeSlices(() => signal?.throwIfAborted());
     for (const collection of syncOrder) {
       const sent = this.sent.get(collection);
       if (!sent) throw new Error(`The reconcile did not pull the ${collection}`);
       const room = this.maxItems - this.count;
-      const missing = await this.store.replicaComparison.missing(this.organization.rowId, collection, (id) => sent.get(id) === true, room, signal);
+      const missing = await this.store.replicaComparison.missing(this.organization.rowId, collection, (id) => sent.get(id) === true, room, slices);
       if (missing.length > room) throw new TooManyChanges(`More than ${this.maxItems} differences`);
       this.removed[collection] = missing;
     }

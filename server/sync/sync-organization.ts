@@ -214,7 +214,8 @@ async function checkCounts(store: Store, organization: Organization, remote: Rem
   const baseline = mode === 'incremental' ? store.sync.countBaseline(organization.rowId) : baselineOf(observed);
   const outcome = countOutcome(observed, baseline);
   if (mode !== 'incremental') outcome.baseline = baseline;
-  store.write(() => {
+  // Its fsync in the thread pool, as the sync's own write (Store.writeSettled).
+  await store.writeSettled(() => {
     if (store.organizations.byRowId(organization.rowId)) store.sync.recordCountCheck(organization.rowId, outcome);
   }, { keepDerived: true });
   return outcome.differences;

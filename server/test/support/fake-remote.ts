@@ -90,11 +90,22 @@ const filterValues: Record<string, (item: Record<string, unknown>) => string> = 
   targetType: (item) => String(item.target_type),
 };
 
+/** Filtered lists, per list and filters: a sync's count checks ask the same totals of a million items again and again. */
+const filteredCache = new WeakMap<Item[], Map<string, Item[]>>();
+
 /** The items that every filter of the query (those of {@link filterValues}) accepts. */
 function filteredBy(items: Item[], query: URLSearchParams): Item[] {
   const filters = [...query].filter(([name]) => name in filterValues);
   if (filters.length === 0) return items;
-  return items.filter((item) => filters.every(([name, value]) => filterValues[name]!(item as unknown as Record<string, unknown>) === value));
+  const key = JSON.stringify(filters);
+  let cached = filteredCache.get(items);
+  if (!cached) filteredCache.set(items, (cached = new Map()));
+  let filtered = cached.get(key);
+  if (!filtered) {
+    filtered = items.filter((item) => filters.every(([name, value]) => filterValues[name]!(item as unknown as Record<string, unknown>) === value));
+    cached.set(key, filtered);
+  }
+  return filtered;
 }
 
 /** Starts a fake remote on a loopback port, a free one unless `options.port` names it. */
