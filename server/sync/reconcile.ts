@@ -25,7 +25,7 @@ export class ReconcileDifferences {
   readonly changes: PulledChanges;
   /** The ids of the replica that the remote no longer has, per collection (stored, lowercase). */
   readonly removed: Record<CollectionName, string[]> = { endpoints: [], remediationTargets: [], scopes: [], findings: [] };
-  /** The ids the remote sent, valid or not, per collection; split over maps so that growing one never holds the thread long. */
+  /** The ids of the valid items the remote sent, per collection; split over maps so that growing one never holds the thread long. */
   private readonly sent = new Map<CollectionName, ShardedMap<true>>();
 
   constructor(
@@ -42,9 +42,9 @@ export class ReconcileDifferences {
   }
 
   /**
-   * The sink of one collection: notes the ids of each page, and keeps those of its items that
-   * differ from the replica. An invalid item's id counts as sent: the replica keeps no invalid
-   * item, and a full sync would drop it too, so the reconcile removes it (it is not sent valid).
+   * The sink of one collection: notes the ids of each page's valid items, and keeps those of
+   * them that differ from the replica. An invalid item is not noted: the replica's row of its id,
+   * if any, is removed, as a full sync would drop it (it is not sent valid).
    */
   sink<C extends CollectionName>(collection: C): CollectionSink<C> {
     let sent = new ShardedMap<true>();
