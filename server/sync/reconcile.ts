@@ -99,9 +99,9 @@ export class ReconcileDifferences {
       const tally = new SyncChangeTally();
       const { inventoryId } = stillThere(store, organization);
       for (const collection of syncOrder) store.replicaComparison.remove(inventoryId, collection, this.removed[collection], tally);
+      // Texts and CVE ids no finding uses any more stay, as after an incremental sync's merge, until
+      // a full sync replaces the inventory: dropping them is a pass over every text and CVE.
       writes.merge(inventoryId, this.changes.inventory, tally);
-      // Texts and CVE ids no finding uses any more: a full sync drops them with the inventory it replaces.
-      if (tally.counts.findings.updated + tally.counts.findings.removed > 0) writes.dropUnusedTexts();
       store.sync.recordSuccess(organization.rowId, recorded);
       return store.syncChanges.record(organization.rowId, recorded, tally);
     });
