@@ -35,16 +35,24 @@ async function open(page: Page, viewPath: string): Promise<void> {
   await page.goto(`${consoleUrl.origin}${viewPath}`);
 }
 
+/**
+ * How long the findings view's first rows may take right after `serve` started: it opens
+ * riskiest first, an order read from the findings' coverage columns, which `serve` reads (with
+ * the dashboard) a little after it starts; seconds on a million findings, more on a busy machine.
+ */
+const firstOrderMs = 120_000;
+
 const findingsGrid = (page: Page) => page.getByRole('grid', { name: 'Vulnerability findings' });
 const row = (page: Page, index: number) => findingsGrid(page).locator(`[role=row][aria-rowindex="${index + 2}"]`);
 
 test('the findings list holds a million rows, opens deep in them, and goes to the last with End', async ({ page }) => {
   test.setTimeout(180_000);
-  await open(page, '/orgs/large/vulnerability-findings');
-  await expect(row(page, 0).locator('[role=gridcell]').first()).toHaveText(/^CVE-/);
+  // Every status: the view opens on the open ones.
+  await open(page, '/orgs/large/vulnerability-findings?status=any');
+  await expect(row(page, 0).locator('[role=gridcell]').first()).toHaveText(/^CVE-/, { timeout: firstOrderMs });
   expect(await listTotal(page)).toBe(1_000_000);
 
-  await open(page, '/orgs/large/vulnerability-findings?offset=500000');
+  await open(page, '/orgs/large/vulnerability-findings?status=any&offset=500000');
   await expect(row(page, 500_000).locator('[role=gridcell]').first()).toHaveText(/^CVE-/);
 
   // A click on a row opens it: the keyboard reaches the grid through its focus.
@@ -58,13 +66,13 @@ test('the findings list holds a million rows, opens deep in them, and goes to th
 test('filters and sorts a million findings', async ({ page }) => {
   test.setTimeout(180_000);
   await open(page, '/orgs/large/vulnerability-findings');
-  await expect(row(page, 0).locator('[role=gridcell]').first()).toHaveText(/^CVE-/);
+  await expect(row(page, 0).locator('[role=gridcell]').first()).toHaveText(/^CVE-/, { timeout: firstOrderMs });
   await page.getByLabel('Severity').selectOption('critical');
   await expect(page).toHaveURL(/severity=critical/);
   await expect.poll(() => listTotal(page)).toBeLessThan(1_000_000);
   await expect(row(page, 0).locator('[role=gridcell]').nth(1)).toHaveText('critical');
 
-  await page.getByRole('button', { name: 'CVSS' }).click();
+  // A score sorts highest first at the first click.
   await page.getByRole('button', { name: 'CVSS' }).click();
   await expect(page).toHaveURL(/sort=-cvss_score/);
   const scores = findingsGrid(page).locator('[role=row] [role=gridcell]:nth-child(4)');
