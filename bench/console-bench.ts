@@ -1,4 +1,5 @@
 import { type Browser, type Page, chromium } from 'playwright-core';
+import type { ConsoleSessionCookie } from '../e2e/support/serve-process.js';
 import playwrightConfig from '../playwright.config.js';
 
 /** A view of the console the benchmark opens, and what shows that its content is there. */
@@ -99,23 +100,25 @@ export interface ScrollFigures {
   rowsScrolled: number;
 }
 
-/** How the benchmark reaches the console: the URL `serve` printed (token in the fragment) and the organization to open. */
+/** How the benchmark reaches the console: the URL `serve` printed, the console session its link opened, and the organization to open. */
 export interface ConsoleTarget {
   consoleUrl: string;
+  session: ConsoleSessionCookie;
   slug: string;
 }
 
-async function openPage(browser: Browser): Promise<Page> {
-  // A new context each time: an empty HTTP cache and sessionStorage, as a newly opened console.
+async function openPage(browser: Browser, target: ConsoleTarget): Promise<Page> {
+  // A new context each time: an empty HTTP cache, as a newly opened console, with the session's cookie (a bookmark opened in a browser that has a session).
   const context = await browser.newContext({ viewport: playwrightConfig.use?.viewport ?? null });
+  await context.addCookies([{ ...target.session, url: new URL(target.consoleUrl).origin, httpOnly: true, sameSite: 'Strict' }]);
   return context.newPage();
 }
 
 async function openView(browser: Browser, target: ConsoleTarget, view: BenchView): Promise<{ page: Page; elapsed: number }> {
   const url = new URL(target.consoleUrl);
-  const page = await openPage(browser);
+  const page = await openPage(browser, target);
   await page.addInitScript(`window.__benchPainted = (${whenPainted})(${JSON.stringify(view.ready)});`);
-  await page.goto(`${url.origin}/orgs/${encodeURIComponent(target.slug)}${view.section ? `/${view.section}` : ''}${url.hash}`);
+  await page.goto(`${url.origin}/orgs/${encodeURIComponent(target.slug)}${view.section ? `/${view.section}` : ''}`);
   const elapsed = await page.evaluate('window.__benchPainted');
   return { page, elapsed: elapsed as number };
 }

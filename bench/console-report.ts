@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { measureConsole } from './console-bench.js';
+import { type ConsoleTarget, measureConsole } from './console-bench.js';
 
 const runs = Number(process.env.BENCH_CONSOLE_RUNS ?? 5);
 const scrollSeconds = Number(process.env.BENCH_SCROLL_SECONDS ?? 5);
@@ -19,9 +19,10 @@ const figure = (values: number[]) => `${median(values).toFixed(0)} ms | ${Math.m
  * frames while the findings table scrolls. BENCH_CONSOLE_TRACE=file also writes a Chromium
  * performance trace of the scroll.
  */
-export async function reportConsole(consoleUrl: string, slug: string, say: (line?: string) => void): Promise<void> {
+export async function reportConsole(target: ConsoleTarget, say: (line?: string) => void): Promise<void> {
+  const { slug } = target;
   const loadBefore = os.loadavg()[0]!;
-  const { views, scroll } = await measureConsole({ consoleUrl, slug }, { runs, scrollSeconds, rowsPerSecond, tracePath: process.env.BENCH_CONSOLE_TRACE });
+  const { views, scroll } = await measureConsole(target, { runs, scrollSeconds, rowsPerSecond, tracePath: process.env.BENCH_CONSOLE_TRACE });
   say(`## The console in Chromium`);
   say();
   say(

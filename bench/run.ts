@@ -99,7 +99,7 @@ async function serveSections(workDir: string): Promise<void> {
       await reportApi({ url: serve.url, pid }, key, workDir, seconds, say);
     }
     if (runs('coverage')) await reportCoverage({ url: serve.url, consoleToken: serve.consoleToken, pid }, slug, say);
-    if (runs('console')) await reportConsole(serve.consoleUrl, slug, say);
+    if (runs('console')) await reportConsole({ consoleUrl: serve.consoleUrl, session: serve.session, slug }, say);
   } finally {
     await stop(serve.child);
   }

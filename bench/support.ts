@@ -4,6 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ConsoleSessionCookie, openSession } from '../e2e/support/serve-process.js';
 
 /** The repository root, where the built CLI lives. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,12 +44,12 @@ export function peakResidentBytes(pid: number): number {
 
 /**
  * Starts `serve` on `port` (default a free one); resolves once it printed its address and the
- * console's URL (token in the fragment).
+ * console's URL (token in the fragment), with the console session that URL opened.
  */
 export async function startServe(
   dataDir: string,
   port = 0,
-): Promise<{ child: ChildProcess; url: string; consoleUrl: string; consoleToken: string; startedAt: number }> {
+): Promise<{ child: ChildProcess; url: string; consoleUrl: string; consoleToken: string; session: ConsoleSessionCookie; startedAt: number }> {
   const startedAt = performance.now();
   const child = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
@@ -60,9 +61,10 @@ export async function startServe(
     });
     child.once('exit', () => reject(new Error(`serve exited:\n${output}`)));
   });
-  const consoleToken = /#token=(\S+)/.exec(consoleUrl)?.[1];
-  if (!consoleToken) throw new Error(`serve printed no console token:\n${output}`);
-  return { child, url, consoleUrl, consoleToken, startedAt };
+  // The link opens once: it is opened here, and the benchmarks use its session (the credential in
+  // the x-console-token header, the cookie in Chromium).
+  const session = await openSession(new URL(consoleUrl));
+  return { child, url, consoleUrl, consoleToken: session.value, session, startedAt };
 }
 
 /** Resolves at the first 200 answer of `/v1/endpoints` from the server at `url`. */

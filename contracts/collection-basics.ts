@@ -21,5 +21,11 @@ export const collectionBasics = {
   findings: {
     path: 'vulnerability-findings',
     labels: { title: 'Vulnerability findings', noun: 'finding', resource: 'Vulnerability finding' },
+    /**
+     * The view the console's findings list opens on when its URL names no status and no order
+     * (the parameters of the list's query, and what the view says of it); `serve` computes its
+     * order ahead, with the dashboard.
+     */
+    defaultView: { query: { status: 'open', sort: '-risk' }, summary: 'Open findings, riskiest first (KEV, then CVSS)' },
   },
 } as const;

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { collectionBasics } from './collection-basics.js';
-import { dateTimeSchema, listEnvelopeSchema } from './common.js';
+import { dateTimeSchema, listEnvelopeSchema, osFamilySchema } from './common.js';
 import { exceptedExposureShape, findingExceptionSchema } from './console/exceptions.js';
 import { exposureShape, exposureSortKinds } from './console/exposure.js';
 import { type CsvColumn, field, spread } from './csv-columns.js';
@@ -21,6 +21,7 @@ import {
   type Filter,
   type SortKind,
   booleanFilter,
+  byEndpoint,
   choiceFilter,
   cveFilter,
   flagFilter,
@@ -116,9 +117,25 @@ function defineCollection<
   };
 }
 
+/** The filters of the endpoints' list; the console's findings and targets lists apply them to each item's endpoint. */
+const endpointFilters = { osFamily: choiceFilter(filterableOsFamilies), hasAgent: booleanFilter };
+
+/** The console filters of a list whose items name an endpoint: the endpoints' filters, by the item's endpoint. */
+const byEndpointFilters = (items: string) => ({
+  osFamily: byEndpoint(endpointFilters.osFamily, `Only the ${items} whose endpoint's OS family is this one.`),
+  hasAgent: byEndpoint(endpointFilters.hasAgent, `Only the ${items} whose endpoint has (true) or has no (false) agent.`),
+});
+
+/** What the console adds to an item that names an endpoint: the facts of it that {@link byEndpointFilters} filter by. */
+const endpointFactFields = {
+  endpoint_os_family: osFamilySchema.nullable().meta({ description: "The OS family of the item's endpoint; null when the replica does not hold it." }),
+  endpoint_has_agent: z.boolean().nullable().meta({ description: "Whether the item's endpoint has an agent; null when the replica does not hold it." }),
+};
+
 /** What the console adds to a finding: where it is, how long it has been open and when it is due, and the exception that leaves it out. */
 const findingConsoleFields = {
   endpoint_hostname: z.string().nullable().meta({ description: "The endpoint's hostname; null when the replica does not hold it." }),
+  ...endpointFactFields,
   target_product: z.string().nullable().meta({ description: "The remediation target's product; null when absent." }),
   target_version: z.string().nullable().meta({ description: "The remediation target's version; null when absent." }),
   age_days: z
@@ -142,7 +159,7 @@ export const collections = {
     idParameter: 'endpointId',
     item: endpointSchema,
     input: endpointInputSchema,
-    filters: { osFamily: choiceFilter(filterableOsFamilies), hasAgent: booleanFilter },
+    filters: endpointFilters,
     consoleFilters: {},
     sortKeys: { hostname: 'text', os_family: 'value', os_version: 'value', updated_at: 'value', ...exposureSortKinds },
     consoleFields: { ...exposureShape, ...exceptedExposureShape },
@@ -162,12 +179,12 @@ export const collections = {
     item: remediationTargetSchema,
     input: remediationTargetInputSchema,
     filters: { endpointId: uuidFilter, targetType: choiceFilter(targetTypes), status: choiceFilter(targetStatuses) },
-    consoleFilters: {},
+    consoleFilters: byEndpointFilters('targets'),
     sortKeys: { vendor: 'text', product: 'text', version: 'value', highest_cvss_score: 'value', status: 'value' },
-    consoleFields: {},
+    consoleFields: endpointFactFields,
     search: 'Product, vendor or package name contains this text (case-insensitive).',
     // CVE lists are joined with spaces.
-    csvColumns: Object.keys(remediationTargetSchema.shape).map((name) =>
+    csvColumns: [...Object.keys(remediationTargetSchema.shape), ...Object.keys(endpointFactFields)].map((name) =>
       name === 'associated_cves' ? { header: name, value: (item) => (item[name] as string[]).join(' ') } : field(name),
     ),
   }),
@@ -197,8 +214,11 @@ export const collections = {
     },
     consoleFilters: {
       overdue: { ...flagFilter, schema: flagFilter.schema.meta({ description: 'Only the overdue findings: open past their due date, not under an exception.' }) },
+      ...byEndpointFilters('findings'),
     },
+    // `risk`: KEV first, then by CVSS (descending, the console's default order of findings).
     sortKeys: {
+      risk: 'value',
       severity: 'value',
       cvss_score: 'value',
       cve_id: 'value',
@@ -237,6 +257,10 @@ export type SortKey<C extends CollectionName> = Collections[C]['sortKeys'][numbe
 export type FilterParameter<C extends CollectionName> = keyof Collections[C]['filters'] & string;
 /** A parameter of a filter of a collection's console list only. */
 export type ConsoleFilterParameter<C extends CollectionName> = keyof Collections[C]['consoleFilters'] & string;
+/** The parameters of a collection's console filters of one kind: `flag` (`overdue`) or `endpoint` (`osFamily` of findings). */
+export type ConsoleFilterParameterOf<C extends CollectionName, K extends ConsoleFilter['kind']> = {
+  [P in ConsoleFilterParameter<C>]: Collections[C]['consoleFilters'][P] extends { kind: K } ? P : never;
+}[ConsoleFilterParameter<C>];
 /** The collection served under a path segment, if any. */
 export function collectionAtPath(path: string): CollectionName | undefined {
   return collectionNames.find((name) => collections[name].path === path);

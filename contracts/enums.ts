@@ -49,8 +49,12 @@ export const mdmProfiles = ['mdm-full', 'mdm-permissions'] as const satisfies re
 export const secretProtections = ['system-keychain', 'key-file', 'plain-text'] as const;
 export type SecretProtection = (typeof secretProtections)[number];
 
-/** A full sync replaces the replica; an incremental one merges what changed since the last success. */
-export const syncModes = ['full', 'incremental'] as const;
+/**
+ * A full sync replaces the replica; an incremental one merges what changed since the last
+ * success; a reconcile compares the replica with the whole remote item by item and applies only
+ * the differences (deletions and changes without a newer `updated_at` included).
+ */
+export const syncModes = ['full', 'incremental', 'reconcile'] as const;
 export type SyncMode = (typeof syncModes)[number];
 
 /** Where a running sync is: checking the remote, fetching a collection, or writing the replica. */

@@ -17,13 +17,21 @@ export const limitSchema = z
   .transform((v) => v ?? 50)
   .meta({ type: 'integer', minimum: 1, maximum: 100, default: 50, description: 'Page size, 1 to 100.' });
 
+/**
+ * The largest offset, 2^53 − 1: every whole number up to it is exact as a JSON number, so the
+ * offset a page answers is the one asked for. An offset past the end answers an empty page.
+ */
+export const maxOffset = Number.MAX_SAFE_INTEGER;
+const offsetMessage = `must be an integer from 0 to ${maxOffset}`;
+
 export const offsetSchema = z
   .string()
-  .regex(/^\d{1,15}$/, 'must be an integer of at least 0')
+  .regex(/^\d{1,20}$/, offsetMessage)
   .transform(Number)
+  .pipe(z.number().int(offsetMessage).max(maxOffset, offsetMessage))
   .optional()
   .transform((v) => v ?? 0)
-  .meta({ type: 'integer', minimum: 0, default: 0, description: 'Number of items to skip.' });
+  .meta({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0, description: 'Number of items to skip; past the end, the page is empty.' });
 
 const updatedSinceSchema = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
@@ -93,12 +101,24 @@ export const cveFilter = {
 } as const satisfies Filter;
 
 /**
- * A filter of the console's lists only, never of /v1: a flag (`overdue=true`), given or absent.
- * The store resolves each to the set of rows it keeps (console-queries.ts), not to SQL.
+ * A filter of the console's lists only, never of /v1: a flag (`overdue=true`), given or absent;
+ * or a filter of the endpoints' list applied to the endpoint each item names (`osFamily=windows`
+ * on findings: {@link byEndpoint}). The store resolves each to the set of rows it keeps
+ * (console-queries.ts), not to SQL.
  */
 export interface ConsoleFilter<S extends z.ZodType = z.ZodType> {
-  kind: 'flag';
+  kind: 'flag' | 'endpoint';
   schema: S;
+  /** For an `endpoint` filter: the filter of the endpoints' list it applies, whose kind its control has. */
+  endpointFilter?: Filter;
+}
+
+/**
+ * A console filter that keeps the items whose endpoint the endpoints' `filter` keeps, under the
+ * same parameter: an item whose endpoint the replica does not hold (or that names none) is left out.
+ */
+export function byEndpoint<const F extends Filter>(filter: F, description: string) {
+  return { kind: 'endpoint', endpointFilter: filter, schema: filter.schema.meta({ description }) as F['schema'] } as const satisfies ConsoleFilter;
 }
 
 /** A console filter given as `true`, or absent. */

@@ -33,8 +33,6 @@ export interface StartedServer {
   port: number;
   /** The console's token for /app; the desktop app hands it over its bridge. */
   consoleToken: string;
-  /** The console URL carrying the token in its fragment, as the headless server prints it. */
-  consoleUrl: string;
   /** The demo organization's API key when this start created it. */
   demoApiKey: string | undefined;
   /** The worker thread's id: not the starting thread's. */

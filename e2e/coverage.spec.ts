@@ -46,6 +46,11 @@ test('coverage gaps lists open critical, high or KEV findings no active scope co
   await openConsole(page, '/orgs/demo/coverage-gaps');
   await expect(page.getByRole('heading', { level: 1, name: 'Coverage gaps' })).toBeVisible();
   await expect(page.getByText(/such findings are not covered by any of the \d+ active scopes/)).toBeVisible();
+  // The same criterion of several scopes is said once, naming each scope with a link to it.
+  const tagsCriterion = page.getByRole('note').getByRole('listitem').filter({ hasText: 'endpoint_filter.tags' });
+  await expect(tagsCriterion).toHaveCount(1);
+  await expect(tagsCriterion).toContainText(/\d+ scopes: /);
+  expect(await tagsCriterion.getByRole('link').count()).toBeGreaterThan(1);
   const uncovered = Number((await page.getByRole('list', { name: 'Counts' }).locator('.figure__value').first().innerText()).replaceAll(',', ''));
   if (uncovered > 0) {
     const grid = page.getByRole('grid', { name: 'Uncovered findings' });

@@ -81,10 +81,13 @@ test('a deadline set in the console changes which findings are overdue, and bad 
   await openConsole(page, '/orgs/demo/remediation-performance');
   const before = await overdueFigure(page);
 
-  // Days that are not days: the server's message beside the field, nothing saved.
-  await saveDeadlines(page, { High: '0', Medium: 'soon' });
+  // Days that are not days: the rule beside each field, in the form's terms (empty, not null), nothing saved.
   const form = page.getByRole('form', { name: 'Deadlines' });
-  await expect(form.getByLabel('High', { exact: true })).toHaveAccessibleDescription('must be a whole number of days from 1 to 3650, or null for no deadline');
+  await expect(form).toContainText('These are the default deadlines: none have been saved for this organization yet.');
+  await saveDeadlines(page, { High: '0', Medium: 'soon' });
+  const rule = 'Type a whole number of days from 1 to 3650, or leave it empty for no deadline.';
+  await expect(form.getByLabel('High', { exact: true })).toHaveAccessibleDescription(rule);
+  await expect(form.getByLabel('Medium', { exact: true })).toHaveAccessibleDescription(rule);
   await expect(form.getByLabel('Medium', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(form.getByRole('alert')).toHaveText('Correct the fields marked above: nothing was saved.');
   await screenshot(page, 'deadlines-refused');

@@ -10,11 +10,15 @@ test('CSV export downloads every row of the filtered list', async ({ page }) => 
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe('demo-vulnerability-findings.csv');
+  // No dialog in a browser: the page says what was downloaded.
+  await expect(page.getByRole('status').filter({ hasText: 'Downloaded' })).toHaveText(
+    `Downloaded demo-vulnerability-findings.csv (${total.toLocaleString('en-US')} rows) to the browser's downloads.`,
+  );
   const [header, ...rows] = parseCsv(fs.readFileSync((await download.path())!, 'utf8'));
   expect(header).toEqual([
     'id', 'endpoint_id', 'remediation_target_id', 'cve_id', 'severity', 'cvss_score', 'is_kev', 'status', 'source',
     'title', 'description', 'solution', 'first_detected_at', 'remediated_at', 'created_at', 'updated_at',
-    'endpoint_hostname', 'target_product', 'target_version', 'age_days', 'due_at', 'overdue', 'exception.id', 'exception.reason', 'exception.expires_at',
+    'endpoint_hostname', 'endpoint_os_family', 'endpoint_has_agent', 'target_product', 'target_version', 'age_days', 'due_at', 'overdue', 'exception.id', 'exception.reason', 'exception.expires_at',
   ]);
   expect(rows).toHaveLength(total);
   expect(new Set(rows.map((row) => row[4]))).toEqual(new Set(['high']));

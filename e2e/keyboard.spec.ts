@@ -139,3 +139,15 @@ test('/ reaches the search from a sortable column header too, whose own keys sta
   await page.keyboard.press('/');
   await expect(page.getByRole('searchbox', { name: 'Search' })).toBeFocused();
 });
+
+test('j and the arrows move the rows of a page just opened, before anything has the focus', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/remediation-targets');
+  const grid = page.getByRole('grid', { name: 'Remediation targets' });
+  await loaded(grid);
+  await expect(grid).not.toBeFocused();
+  await page.keyboard.press('j');
+  await expect(grid).toBeFocused();
+  await expect(selected(grid)).toHaveAttribute('aria-rowindex', '2');
+  await page.keyboard.press('ArrowDown');
+  await expect(selected(grid)).toHaveAttribute('aria-rowindex', '3');
+});

@@ -61,7 +61,9 @@ test('connects a remote tenant: inline errors, then the first sync with its prog
   await form.getByLabel('Slug').fill(slug);
   await form.getByLabel('Remote API key').fill('rc_wrong');
   await form.getByRole('button', { name: 'Connect' }).click();
-  await expect(form.getByRole('alert')).toHaveText(`The remote tenant ${proxy.url} refused the API key (401)`);
+  await expect(form.getByRole('alert')).toHaveText(
+    `The remote tenant at ${proxy.url} refused the API key (401 Unauthorized). Check the key: it must be an API key of this remote tenant.`,
+  );
   await expect(page.getByTestId(`organization-${slug}`)).toHaveCount(0);
   forgiveRefusals(problems, [422, 502]);
 
@@ -128,9 +130,9 @@ test("shows a failed sync's reason when the remote is stopped, then disconnects 
   await openConsole(page, `/orgs/demo/organizations`);
   const row = page.getByTestId(`organization-${slug}`);
   await row.getByRole('button', { name: `Sync now ${slug}` }).click();
-  // The sync retries with backoff (a few seconds) before it gives up.
+  // A refused connection is retried once, shortly, before the sync gives up.
   await expect(row.getByTestId(`sync-state-${slug}`)).toContainText('failed', { timeout: 90_000 });
-  await expect(row.getByTestId(`sync-error-${slug}`)).toContainText(`The remote tenant ${proxy.url} could not be reached`);
+  await expect(row.getByTestId(`sync-error-${slug}`)).toContainText(`The remote tenant could not be reached at ${proxy.url}`);
   await expect(page.getByTestId('sync-indicator')).toHaveText(`Sync failed: ${slug}`);
   await screenshot(page, 'organizations-sync-failed');
   await expectAccessible(page);

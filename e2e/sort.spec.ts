@@ -75,3 +75,21 @@ test('the findings search box finds the findings of a CVE by its id, in any case
   await expect(cves.first()).toHaveText(cve);
   for (const text of await cves.allInnerTexts()) expect(text).toContain(cve);
 });
+
+test('a click anywhere in a header cell sorts, and a score sorts highest first at the first click', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/remediation-targets');
+  const grid = page.getByRole('grid', { name: 'Remediation targets' });
+  const header = grid.getByRole('columnheader', { name: 'Max CVSS' });
+  await expect(grid.locator('[role=row][aria-rowindex="2"] [role=gridcell]').first()).not.toHaveText('Loading…');
+  const column = (await grid.getByRole('columnheader').allInnerTexts()).findIndex((text) => text.startsWith('Max CVSS')) + 1;
+  // The cell's right edge, away from its label.
+  const box = (await header.boundingBox())!;
+  await page.mouse.click(box.x + box.width - 2, box.y + box.height / 2);
+  await expect(page).toHaveURL(/sort=-highest_cvss_score/);
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  const scores = grid.locator(`[role=row] [role=gridcell]:nth-child(${column})`);
+  await expect(scores.first()).not.toHaveText('Loading…');
+  const values = (await scores.allInnerTexts()).map((text) => (text === '—' ? -1 : Number(text)));
+  expect(values[0]).toBeGreaterThan(9);
+  expect(values).toEqual([...values].sort((a, b) => b - a));
+});

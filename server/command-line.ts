@@ -21,6 +21,7 @@ const commands: Record<string, () => Promise<Register>> = {
   'agent-config': async () => (await import('./cli/commands/agent-config.js')).registerAgentConfigCommands,
   verify: async () => (await import('./cli/commands/agent-config.js')).registerAgentConfigCommands,
   sync: async () => (await import('./cli/commands/sync.js')).registerSyncCommand,
+  'console-url': async () => (await import('./cli/commands/console-url.js')).registerConsoleUrlCommand,
 };
 
 /**

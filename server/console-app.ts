@@ -4,6 +4,7 @@ import { appRouter } from './http/app/app-router.js';
 import { createHttpApp } from './http/create-http-app.js';
 import { serveRenderer } from './http/serve-renderer.js';
 import { agentConfigRoute } from './http/v1/agent-config-route.js';
+import type { ConsoleSessions } from './secrets/console-sessions.js';
 import type { Sealer } from './secrets/sealer.js';
 import type { Store } from './store/store.js';
 import type { SyncScheduler } from './sync/sync-scheduler.js';
@@ -13,6 +14,8 @@ export interface ConsoleAppParts {
   store: Store;
   /** The console's token for /app. */
   consoleToken: string;
+  /** The data directory whose console links open sessions, and its sessions. */
+  consoleLinks: { dataDir: string; sessions: ConsoleSessions };
   /** The server's own base URL, known once it listens: what local tools are told (never agents: their URL is a setting). */
   baseUrl: () => string;
   /** Unseals organizations' signing keys and enrollment secrets for agent configuration files. */
@@ -32,6 +35,7 @@ export function consoleAppRouter(parts: ConsoleAppParts): express.Router {
   return appRouter({
     store: parts.store,
     consoleToken: parts.consoleToken,
+    consoleLinks: parts.consoleLinks,
     apiBaseUrl: parts.baseUrl,
     agentConfig: { sealer: parts.signingSealer, log: parts.log },
     sync: parts.sync,

@@ -57,7 +57,6 @@ try {
       url: server.url,
       port: server.port,
       consoleToken: running.consoleToken,
-      consoleUrl: running.consoleUrl,
       demoApiKey: running.demoApiKey,
       threadId,
       replicas: replicaSyncs(store, sync),

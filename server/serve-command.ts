@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { defaultPort } from './http/start-server.js';
+import { consoleLinkUrl, issueConsoleLink } from './secrets/console-links.js';
 import { UsageError, headlessSealer, parseWholeNumber, resolveDataDir } from './cli/cli-context.js';
 
 /** `serve`: the API and the console, headless, until interrupted. */
@@ -23,10 +24,13 @@ export function registerServeCommand(program: Command): void {
         command: 'remediation-console serve',
       });
       const { server } = running;
+      // A new link at each start; the server reads the links of its data directory (console-links.ts).
+      const consoleUrl = consoleLinkUrl(server.url, issueConsoleLink(dataDir));
       const lines = [
         `Remediation Console is listening on ${server.url}`,
         `  API:     ${server.url}/v1   (OpenAPI document: ${server.url}/v1/openapi.json)`,
-        `  Console: ${server.consoleUrl}`,
+        `  Console: ${consoleUrl}`,
+        `           (opens a session in one browser, once; for another: remediation-console console-url${options.dataDir ? ' --data-dir DIR' : ''})`,
         `  Data:    ${dataDir}`,
       ];
       if (options.port !== 0 && server.port !== options.port) lines.push(`  (port ${options.port} was taken; listening on ${server.port})`);

@@ -60,7 +60,7 @@ describe('startConsoleServerWorker', () => {
 });
 
 describe('ConsoleServerWorker', () => {
-  const started = { url: 'http://127.0.0.1:9', port: 9, consoleToken: 't', consoleUrl: 'http://127.0.0.1:9/#token=t', demoApiKey: undefined, threadId: 1, replicas: [] };
+  const started = { url: 'http://127.0.0.1:9', port: 9, consoleToken: 't', demoApiKey: undefined, threadId: 1, replicas: [] };
 
   it('reports a thread that crashed after its server started, and then has nothing to stop', async () => {
     const crashing = new Worker("setTimeout(() => { throw new Error('Out of memory'); }, 10);", { eval: true });

@@ -4,6 +4,7 @@ import { generateConsoleToken } from './http/app/require-console-token.js';
 import { type RunningServer, startServer } from './http/start-server.js';
 import { ensureDemoOrganization } from './organizations/ensure-demo-organization.js';
 import { packageRoot } from './package-root.js';
+import { ConsoleSessions } from './secrets/console-sessions.js';
 import type { Sealer } from './secrets/sealer.js';
 import { Store } from './store/store.js';
 import { SyncScheduler } from './sync/sync-scheduler.js';
@@ -27,8 +28,6 @@ export interface ConsoleServer {
   store: Store;
   /** The console's token for /app. */
   consoleToken: string;
-  /** The console URL carrying the token in its fragment, as the headless server prints it. */
-  consoleUrl: string;
   /** The demo organization's API key when this start created it. */
   demoApiKey: string | undefined;
   /** The replicas' syncs. */
@@ -48,6 +47,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     const sealer = options.sealer(options.dataDir);
     const demoApiKey = await ensureDemoOrganization(store, sealer);
     const consoleToken = generateConsoleToken();
+    const sessions = ConsoleSessions.of(options.dataDir);
     const scheduler = new SyncScheduler({ store, sealer, log: (message) => console.error(message) });
     let baseUrl = '';
     const server = await startServer({
@@ -59,6 +59,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
           {
             store,
             consoleToken,
+            consoleLinks: { dataDir: options.dataDir, sessions },
             baseUrl: () => baseUrl,
             signingSealer: sealer,
             sealer,
@@ -76,7 +77,6 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       server,
       store,
       consoleToken,
-      consoleUrl: `${server.url}/#token=${consoleToken}`,
       demoApiKey,
       sync: scheduler,
       async stop() {

@@ -1,14 +1,19 @@
+import { collectionBasics } from '../contracts/collection-basics.js';
+import { collectionSchemas } from '../contracts/collections.js';
 import type { Store } from './store/store.js';
 import type { SyncScheduler } from './sync/sync-scheduler.js';
+
+/** The query of the console's findings view as it opens. */
+const defaultFindingsQuery = collectionSchemas.findings.console.parse(collectionBasics.findings.defaultView.query);
 
 /** How long after start, or after a sync, the warm-up waits: the first answers come first. */
 const settleMs = 2_000;
 
 /**
  * Reads every organization's coverage columns, dashboard, exposure figures (the endpoints'
- * risk, the software view, the remediation plan) and findings' timeline (deadlines, remediation
- * performance) while nobody asks for them: a
- * little after the server starts, and after each sync of a replica. Reading a million findings
+ * risk, the software view, the remediation plan), findings' timeline (deadlines, remediation
+ * performance) and the order the findings view opens on (open, riskiest first) while nobody
+ * asks for them: a little after the server starts, and after each sync of a replica. Reading a million findings
  * takes seconds (in chunks that leave other requests answered); done ahead, the dashboard and
  * the coverage views open at once. Returns a function that stops it.
  */
@@ -25,6 +30,7 @@ export function warmConsoleCaches(store: Store, scheduler: SyncScheduler): () =>
           await store.dashboards.dashboard(organization.rowId);
           await store.software.plan(organization.rowId);
           await store.deadlines.performance(organization.rowId);
+          await store.console.listIds(organization.rowId, 'findings', defaultFindingsQuery);
         } catch {
           // A request that asks later computes it, and reports what fails.
         }

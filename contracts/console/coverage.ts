@@ -56,7 +56,7 @@ export const coverageGapsSchema = z
     counts: coverageCountsSchema,
     /** The uncovered findings, those under an active exception included. */
     countsBeforeExceptions: coverageCountsSchema,
-    unevaluated: z.array(unevaluatedCriterionSchema.extend({ scopeId: uuidSchema })),
+    unevaluated: z.array(unevaluatedCriterionSchema.extend({ scopeId: uuidSchema, scopeName: z.string() })),
     findings: collections.findings.consoleList,
   })
   .meta({ id: 'CoverageGaps' });

@@ -37,7 +37,9 @@ export type ExceptionScope = z.output<typeof exceptionScopeSchema>;
 const reasonSchema = z.enum(exceptionReasons, { error: `must be one of ${exceptionReasons.join(', ')}` });
 const noteSchema = z.string().max(exceptionLimits.noteLength, `must be at most ${exceptionLimits.noteLength} characters`);
 const userNameSchema = z.string().min(1).max(exceptionLimits.userNameLength);
+// No fixed example: no date stays after now and within a year of it; the documents' request examples are dated when served.
 const expiresAtSchema = dateTimeSchema.meta({
+  example: undefined,
   description: 'When the exception stops leaving findings out: after the moment it is made or edited, and at most one year after it.',
 });
 
@@ -95,7 +97,7 @@ export type CreateExceptionInput = z.input<typeof createExceptionBodySchema>;
 export const updateExceptionBodySchema = z
   .strictObject({ reason: reasonSchema.optional(), note: noteSchema.optional(), expires_at: expiresAtSchema.optional() })
   .refine((body) => Object.keys(body).length > 0, { error: 'must change reason, note or expires_at' })
-  .meta({ id: 'UpdateException' });
+  .meta({ id: 'UpdateException', minProperties: 1, description: 'At least one of reason, note and expires_at: an edit that changes nothing is refused.' });
 export type UpdateExceptionBody = z.output<typeof updateExceptionBodySchema>;
 
 /**

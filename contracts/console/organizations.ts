@@ -29,9 +29,31 @@ export const slugParamSchema = z
   .regex(slugRegex, 'is not an organization slug')
   .meta({ description: "The organization's slug: 1 to 40 lowercase letters, digits and inner hyphens.", example: 'demo' });
 
+/** A remote tenant's base URL as typed: normalized (no trailing slash, no `/v1`), or the field's issue. */
+const remoteUrlField = z
+  .string({ error: 'is required' })
+  .trim()
+  .transform((text, context) => {
+    const url = parseRemoteUrl(text);
+    if (!url) context.addIssue({ code: 'custom', message: 'must be an http or https URL without credentials, query or fragment' });
+    return url ?? z.NEVER;
+  })
+  .meta({
+    description: 'The base URL of the remote tenant: http or https, without credentials, query or fragment; a trailing `/v1` is dropped.',
+    example: 'https://inventory.example.org',
+  });
+
+/** A remote tenant's API key as typed. */
+const apiKeyField = z
+  .string({ error: 'is required' })
+  .trim()
+  .min(1, 'is required')
+  .max(1024, 'must be at most 1024 characters')
+  .regex(/^\S*$/, 'must not contain white space');
+
 /**
  * `POST /app/organizations` body, and what `orgs connect` passes: a replica of a remote tenant.
- * `remoteUrl` comes out normalized (no trailing slash); a missing or blank name is the slug.
+ * `remoteUrl` comes out normalized (no trailing slash, no `/v1`); a missing or blank name is the slug.
  */
 export const connectOrganizationBodySchema = z
   .strictObject({
@@ -47,25 +69,30 @@ export const connectOrganizationBodySchema = z
       .nullish()
       .transform((v) => v || undefined)
       .meta({ description: 'Its display name; the slug when absent or blank.', example: 'Acme Corp' }),
-    remoteUrl: z
-      .string({ error: 'is required' })
-      .trim()
-      .transform((text, context) => {
-        const url = parseRemoteUrl(text);
-        if (!url) context.addIssue({ code: 'custom', message: 'must be an http or https URL without credentials, query or fragment' });
-        return url ?? z.NEVER;
-      })
-      .meta({
-        description: 'The base URL of the remote tenant: http or https, without credentials, query or fragment.',
-        example: 'https://inventory.example.org',
-      }),
-    apiKey: z
-      .string({ error: 'is required' })
-      .trim()
-      .min(1, 'is required')
-      .max(1024, 'must be at most 1024 characters')
-      .regex(/^\S*$/, 'must not contain white space')
-      .meta({ description: "An API key of the remote tenant: it is checked, then sealed; it is never shown again." }),
+    remoteUrl: remoteUrlField,
+    apiKey: apiKeyField.meta({ description: 'An API key of the remote tenant: it is checked, then sealed; it is never shown again.' }),
   })
   .meta({ id: 'ConnectOrganization' });
 export type ConnectOrganizationBody = z.input<typeof connectOrganizationBodySchema>;
+
+/**
+ * `PATCH /app/orgs/:slug` body, and what `orgs update` passes: what changes, each field optional.
+ * A replica's new URL or key is checked against the remote before anything is saved; a local
+ * organization has neither, only its name.
+ */
+export const updateOrganizationBodySchema = z
+  .strictObject({
+    name: z
+      .string()
+      .trim()
+      .min(1, 'must not be blank')
+      .max(200, 'must be at most 200 characters')
+      .optional()
+      .meta({ description: 'Its new display name.', example: 'Acme Corp' }),
+    remoteUrl: remoteUrlField.optional(),
+    apiKey: apiKeyField
+      .optional()
+      .meta({ description: 'A new API key of the remote tenant, for a rotated key: it is checked, then sealed; it is never shown again. Absent, the key stays.' }),
+  })
+  .meta({ id: 'UpdateOrganization' });
+export type UpdateOrganizationBody = z.input<typeof updateOrganizationBodySchema>;

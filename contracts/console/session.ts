@@ -22,3 +22,13 @@ export const consoleSessionSchema = z
   })
   .meta({ id: 'ConsoleSession' });
 export type ConsoleSession = z.infer<typeof consoleSessionSchema>;
+
+/** `POST /app/session`: the one-time token of a console link, exchanged for a session cookie. */
+export const openConsoleSessionBodySchema = z
+  .object({
+    /** The `token` of the link's `#token=` fragment. */
+    token: z.string().max(200),
+  })
+  .strict()
+  .meta({ id: 'OpenConsoleSessionBody' });
+export type OpenConsoleSessionBody = z.infer<typeof openConsoleSessionBodySchema>;

@@ -1,14 +1,20 @@
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Locator, type Page, expect, test as base } from '@playwright/test';
+import type { ConsoleSessionCookie } from './serve-process.js';
 
 /** The server global-setup.ts started. */
 export const server = {
   get baseUrl() {
     return process.env.E2E_BASE_URL!;
   },
+  /** The credential of a console session opened by global-setup.ts: /app accepts it in the `x-console-token` header. */
   get token() {
     return process.env.E2E_CONSOLE_TOKEN!;
+  },
+  /** That session as the browser's cookie. */
+  get session(): ConsoleSessionCookie {
+    return { name: process.env.E2E_SESSION_COOKIE!, value: process.env.E2E_CONSOLE_TOKEN! };
   },
   get demoApiKey() {
     return process.env.E2E_DEMO_API_KEY!;
@@ -35,9 +41,15 @@ export const test = base.extend<{ problems: string[] }>({
 });
 export { expect };
 
-/** Opens a view of the console as the printed console URL does: with the token in the fragment. */
+/** Gives the page's browser context a console session's cookie, as opening a console link in it does. */
+export async function addSession(page: Page, baseUrl: string, session: ConsoleSessionCookie): Promise<void> {
+  await page.context().addCookies([{ ...session, url: baseUrl, httpOnly: true, sameSite: 'Strict' }]);
+}
+
+/** Opens a view of the console as a bookmark does in a browser that has a console session (e2e/session.spec.ts opens the link itself). */
 export async function openConsole(page: Page, viewPath = '/'): Promise<void> {
-  await page.goto(`${server.baseUrl}${viewPath}#token=${server.token}`);
+  await addSession(page, server.baseUrl, server.session);
+  await page.goto(`${server.baseUrl}${viewPath}`);
 }
 
 /** Checks the page with axe-core: no serious or critical violation. */

@@ -5,9 +5,9 @@ import path from 'node:path';
 export const root = path.resolve(import.meta.dirname, '..', '..');
 export const cli = path.join(root, 'bin', 'remediation-console.js');
 
-/** Starts `serve` and resolves with its output once it has printed the console URL. */
-export function serve(dataDir: string): Promise<{ child: ChildProcess; output: string }> {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `serve` (on a free port unless `port` names one) and resolves with its output once it has printed the console URL. */
+export function serve(dataDir: string, port = 0): Promise<{ child: ChildProcess; output: string }> {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--data-dir', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start within 120 s:\n${output}`)), 120_000);
@@ -44,7 +44,26 @@ export function demoKeyOf(output: string): string {
   return key;
 }
 
-/** Where a `serve` listens, from its output. */
+/** Where a `serve` listens, from its output: the console link it printed. */
 export function consoleUrlOf(output: string): URL {
   return new URL(/Console: (\S+)/.exec(output)![1]!);
+}
+
+/** A console session: its cookie's name and value, which /app also accepts in the `x-console-token` header. */
+export interface ConsoleSessionCookie {
+  name: string;
+  value: string;
+}
+
+/** Opens a console link as the console's page does (its token posted from the server's origin); answers the session cookie it sets. */
+export async function openSession(link: URL): Promise<ConsoleSessionCookie> {
+  const response = await fetch(`${link.origin}/app/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: link.origin },
+    body: JSON.stringify({ token: new URLSearchParams(link.hash.slice(1)).get('token') }),
+  });
+  const pair = response.headers.getSetCookie()[0]?.split(';')[0];
+  if (!response.ok || !pair) throw new Error(`the console link did not open a session: ${response.status} ${await response.text()}`);
+  const [name, value] = pair.split('=') as [string, string];
+  return { name, value };
 }

@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider, createBrowserRouter } from 'react-router';
-import { captureConsoleToken, consoleToken } from './api/console-token';
+import { type ConsoleAccess, openConsoleAccess } from './api/console-token';
 import { queryClient } from './api/query-client';
 import { routes } from './views/routes';
 import './styles/base.css';
@@ -12,28 +12,35 @@ import './styles/dashboard.css';
 import './styles/software.css';
 import './styles/exceptions.css';
 
-captureConsoleToken();
-
-function MissingToken() {
+/** Where a browser without a console session is told how to get one. */
+function MissingSession({ refusal }: { refusal: string | undefined }) {
   return (
     <main className="state state--page">
       <h1>Remediation Console</h1>
+      {refusal ? <p role="alert">{refusal}</p> : null}
       <p>
-        This console needs the one-time link that <code>remediation-console serve</code> prints (it ends in <code>#token=…</code>). Open that
-        link in this browser.
+        This browser has no console session. Open a one-time link of this server in it: run <code>remediation-console console-url</code> (with
+        the <code>--data-dir</code> of the server, if you gave one) for a new link, or restart <code>remediation-console serve</code>, which
+        prints one. The browser then keeps its session, in every tab, bookmark and reload.
       </p>
     </main>
   );
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    {consoleToken() ? (
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={createBrowserRouter(routes)} />
-      </QueryClientProvider>
-    ) : (
-      <MissingToken />
-    )}
-  </StrictMode>,
-);
+const root = createRoot(document.getElementById('root')!);
+
+function render(access: ConsoleAccess) {
+  root.render(
+    <StrictMode>
+      {access.open ? (
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={createBrowserRouter(routes)} />
+        </QueryClientProvider>
+      ) : (
+        <MissingSession refusal={access.refusal} />
+      )}
+    </StrictMode>,
+  );
+}
+
+void openConsoleAccess().then(render);

@@ -400,3 +400,54 @@ describe('agent configuration files', () => {
     expect(cli(dataDir, 'verify', path.join(dataDir, 'absent')).status).toBe(2);
   });
 });
+
+describe('remediation-console console-url', () => {
+  /** Opens a console link as the console's page does; answers the status and the session cookie set, if any. */
+  async function openLink(link: string) {
+    const url = new URL(link);
+    const token = new URLSearchParams(url.hash.slice(1)).get('token');
+    const response = await fetch(`${url.origin}/app/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: url.origin },
+      body: JSON.stringify({ token }),
+    });
+    const body = (await response.json()) as { error?: string };
+    return { status: response.status, error: body.error, cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
+  }
+  const organizations = async (url: string, cookie: string) => (await fetch(`${url}/app/organizations`, { headers: { cookie } })).status;
+
+  it('prints a new one-time link while serve runs, and one that a later serve on the data directory opens', async () => {
+    const dataDir = newDataDir();
+    const running = await serve(dataDir, '--port', '0');
+    const printed = /Console: (\S+)/.exec(running.output())![1]!;
+    const first = await openLink(printed);
+    expect(first.status).toBe(200);
+    expect(await openLink(printed)).toMatchObject({ status: 401, error: expect.stringMatching(/already used/) });
+
+    const onDemand = cli(dataDir, 'console-url', '--data-dir', dataDir);
+    expect(onDemand.status).toBe(0);
+    expect(onDemand.stdout).toMatch(new RegExp(`^${running.url}/#token=[A-Za-z0-9_-]{43}\\n$`));
+    expect(onDemand.stderr).toMatch(/once, within 24 hours/);
+    const second = await openLink(onDemand.stdout.trim());
+    expect(second.status).toBe(200);
+    expect(second.cookie).not.toBe(first.cookie);
+    expect(await openLink(onDemand.stdout.trim())).toMatchObject({ status: 401 });
+    expect(await organizations(running.url, first.cookie!)).toBe(200);
+
+    running.child.kill('SIGTERM');
+    expect(await exited(running.child)).toBe(0);
+    const offline = cli(dataDir, 'console-url', '--data-dir', dataDir);
+    expect(offline.status).toBe(0);
+    expect(offline.stderr).toMatch(/No server answers on .* now/);
+    const token = /#token=(\S+)/.exec(offline.stdout)![1]!;
+
+    const restarted = await serve(dataDir, '--port', '0');
+    try {
+      expect(await organizations(restarted.url, first.cookie!)).toBe(200);
+      expect((await openLink(`${restarted.url}/#token=${token}`)).status).toBe(200);
+    } finally {
+      restarted.child.kill('SIGTERM');
+      await exited(restarted.child);
+    }
+  });
+});

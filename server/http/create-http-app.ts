@@ -4,7 +4,7 @@ import type { Store } from '../store/store.js';
 import { HttpError, sendError } from './http-error.js';
 import { guardHeaders, refuseMisdirected } from './loopback-guard.js';
 import { v1Pipeline } from './v1/v1-pipeline.js';
-import { v1Target } from './v1/v1-paths.js';
+import { methodNotAllowed, v1Target } from './v1/v1-paths.js';
 import type { V1Extension } from './v1/v1-routes.js';
 
 /** What the HTTP app is made of; the optional parts are added by the modules that own them. */
@@ -41,10 +41,15 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
     next();
   });
 
-  app.get('/health', (_req, res) => {
-    if (store.isHealthy()) res.json({ status: 'ok' });
-    else sendError(res, 503, 'The store is not answering');
-  });
+  app
+    .route('/health')
+    .get((_req, res) => {
+      if (store.isHealthy()) res.json({ status: 'ok' });
+      else sendError(res, 503, 'The store is not answering');
+    })
+    .all((req) => {
+      throw methodNotAllowed(req.method);
+    });
 
   if (options.console?.appRouter) app.use('/app', options.console.appRouter);
   if (options.console?.staticRouter) app.use(options.console.staticRouter);

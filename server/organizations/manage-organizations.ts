@@ -1,6 +1,12 @@
 import crypto from 'node:crypto';
-import { type RemoteTenant, remoteGet } from '../remote/remote-tenant.js';
-import { type ConnectOrganizationBody, connectOrganizationBodySchema } from '../../contracts/console/organizations.js';
+import { type RemoteProblem, describeRemoteProblem } from '../remote/remote-problems.js';
+import { type RemoteTenant, RemoteUnreachableError, remoteGet } from '../remote/remote-tenant.js';
+import {
+  type ConnectOrganizationBody,
+  type UpdateOrganizationBody,
+  connectOrganizationBodySchema,
+  updateOrganizationBodySchema,
+} from '../../contracts/console/organizations.js';
 import type { FieldIssue } from '../../contracts/common.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { type Organization, slugPattern } from '../store/organizations.js';
@@ -16,16 +22,32 @@ export class OrganizationFieldsError extends OrganizationInputError {
   }
 }
 
+/** No organization has the slug (404), or none any more. */
+export class OrganizationNotFoundError extends OrganizationInputError {}
+
 /** The slug is taken (409). */
 export class OrganizationExistsError extends OrganizationInputError {}
 
-/** The remote tenant answered the test request, but refused the key or is not the v1 API (502). */
-export class RemoteCheckFailedError extends OrganizationInputError {}
+/**
+ * The remote tenant could not be reached at the address typed, refused the key or is not the
+ * v1 API (502); the message says which, and what to check.
+ */
+export class RemoteCheckFailedError extends OrganizationInputError {
+  constructor(
+    readonly problem: RemoteProblem,
+    baseUrl: string,
+  ) {
+    super(describeRemoteProblem(baseUrl, problem, { typed: true }));
+  }
+}
+
+/** This server has no sealer, so it can store no remote key (501). */
+export class NoSealerError extends OrganizationInputError {}
 
 /** Finds an organization by slug or fails with a message that names it. */
 export function requireOrganization(store: Store, slug: string): Organization {
   const organization = store.organizations.bySlug(slug);
-  if (!organization) throw new OrganizationInputError(`No organization with slug "${slug}"`);
+  if (!organization) throw new OrganizationNotFoundError(`No organization with slug "${slug}"`);
   return organization;
 }
 
@@ -138,7 +160,31 @@ export function readSigner(
 export function readRemoteTenant(store: Store, sealer: Sealer, organization: Organization): RemoteTenant | undefined {
   const sealed = store.organizations.sealedSecret(organization.rowId, 'remote_key');
   if (organization.kind !== 'replica' || !organization.remoteUrl || !sealed) return undefined;
-  return { baseUrl: organization.remoteUrl, apiKey: sealer.unseal(sealed).toString() };
+  return { baseUrl: organization.remoteUrl, apiKey: sealer.unseal(sealed).toString(), replica: organization.slug };
+}
+
+function fieldsError(issues: { path: PropertyKey[]; message: string }[]): OrganizationFieldsError {
+  return new OrganizationFieldsError(issues.map((issue) => ({ field: issue.path.map(String).join('.') || 'body', message: issue.message })));
+}
+
+/**
+ * Checks, before anything is saved, that a remote tenant answers the v1 API at this address
+ * with this key: one list request of one scope. Connecting and editing a replica both check
+ * here; a failure is {@link RemoteCheckFailedError}, saying what failed and what to check.
+ */
+async function checkRemoteAnswers(remote: RemoteTenant): Promise<void> {
+  let response: Response;
+  try {
+    response = await remoteGet(remote, '/v1/scopes?limit=1');
+  } catch (error) {
+    if (error instanceof RemoteUnreachableError) throw new RemoteCheckFailedError(error.problem, remote.baseUrl);
+    throw error;
+  }
+  const { status } = response;
+  if (status === 401 || status === 403) throw new RemoteCheckFailedError({ kind: 'refused-key', status }, remote.baseUrl);
+  if (!response.ok) throw new RemoteCheckFailedError({ kind: 'answered', status }, remote.baseUrl);
+  const body = (await response.json().catch(() => undefined)) as { data?: unknown; total?: unknown } | undefined;
+  if (!Array.isArray(body?.data) || typeof body.total !== 'number') throw new RemoteCheckFailedError({ kind: 'not-the-api' }, remote.baseUrl);
 }
 
 /**
@@ -149,22 +195,58 @@ export function readRemoteTenant(store: Store, sealer: Sealer, organization: Org
  */
 export async function connectReplicaOrganization(store: Store, sealer: Sealer, input: ConnectOrganizationBody): Promise<Organization> {
   const parsed = connectOrganizationBodySchema.safeParse(input);
-  if (!parsed.success) {
-    throw new OrganizationFieldsError(parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || 'body', message: issue.message })));
-  }
+  if (!parsed.success) throw fieldsError(parsed.error.issues);
   const { slug, remoteUrl: baseUrl, apiKey } = parsed.data;
   const name = parsed.data.name ?? slug;
   requireFreeSlug(store, slug);
-  const response = await remoteGet({ baseUrl, apiKey }, '/v1/scopes?limit=1');
-  if (response.status === 401) throw new RemoteCheckFailedError(`The remote tenant ${baseUrl} refused the API key (401)`);
-  if (!response.ok) throw new RemoteCheckFailedError(`The remote tenant ${baseUrl} answered ${response.status} to a test request`);
-  const body = (await response.json().catch(() => undefined)) as { data?: unknown; total?: unknown } | undefined;
-  if (!Array.isArray(body?.data) || typeof body.total !== 'number') {
-    throw new RemoteCheckFailedError(`${baseUrl} answered, but not as the Remediation Inventory v1 API`);
-  }
+  await checkRemoteAnswers({ baseUrl, apiKey });
   return store.write(() => {
     // Checked again: another connect may have taken the slug while the remote answered.
     requireFreeSlug(store, slug);
     return store.organizations.insert({ slug, name, kind: 'replica', remoteUrl: baseUrl, remoteKeySealed: sealer.seal(Buffer.from(apiKey)) });
   });
+}
+
+/**
+ * Changes an organization in place: a replica's remote URL, key or name, a local one's name.
+ * Validates with the schema of `PATCH /app/orgs/:slug`; a new URL or key is checked against the
+ * remote first (with the key or URL that stays), and nothing is saved when any of it fails. The
+ * organization's row stays, so its data, exceptions, deadlines, agent settings and change
+ * history stay too; the next sync reads the new address and key (readRemoteTenant). The CLI's
+ * `orgs update` and the console both update through here.
+ */
+export async function updateOrganization(
+  store: Store,
+  sealer: Sealer | undefined,
+  organization: Organization,
+  input: UpdateOrganizationBody,
+): Promise<Organization> {
+  const parsed = updateOrganizationBodySchema.safeParse(input);
+  if (!parsed.success) throw fieldsError(parsed.error.issues);
+  const { name, remoteUrl, apiKey } = parsed.data;
+  const remoteChanges = remoteUrl !== undefined || apiKey !== undefined;
+  if (remoteChanges && organization.kind !== 'replica') {
+    throw new OrganizationInputError(`"${organization.slug}" is a local organization: it has no remote URL or key, only its name can change`);
+  }
+  let sealedKey: Buffer | undefined;
+  if (remoteChanges) {
+    if (!sealer) throw new NoSealerError('This server cannot store secrets: change remote tenants from the desktop app or serve');
+    const current = readRemoteTenant(store, sealer, organization);
+    const baseUrl = remoteUrl ?? current?.baseUrl;
+    const key = apiKey ?? current?.apiKey;
+    if (!baseUrl || !key) throw new OrganizationInputError(`"${organization.slug}" has no remote key stored: give both --remote and --api-key-file`);
+    await checkRemoteAnswers({ baseUrl, apiKey: key });
+    if (apiKey !== undefined) sealedKey = sealer.seal(Buffer.from(apiKey));
+  }
+  return store.write(
+    () => {
+      // Checked again: it may have been disconnected while the remote answered.
+      const current = store.organizations.byRowId(organization.rowId);
+      if (!current) throw new OrganizationNotFoundError(`No organization with slug "${organization.slug}"`);
+      store.organizations.update(current.rowId, { name, remoteUrl });
+      if (sealedKey) store.organizations.setSealedSecret(current.rowId, 'remote_key', sealedKey);
+      return store.organizations.byRowId(current.rowId)!;
+    },
+    { recordsOnly: true },
+  );
 }

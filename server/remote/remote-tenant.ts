@@ -1,15 +1,46 @@
+import { type RemoteProblem, whatFailed } from './remote-problems.js';
+
 /** A remote tenant service: any server that follows the specification (DESIGN section 5). */
 export interface RemoteTenant {
-  /** Base URL, without a trailing slash, e.g. `https://tenant.example.com`. */
+  /** Base URL, without a trailing slash or `/v1`, e.g. `https://tenant.example.com`. */
   baseUrl: string;
   apiKey: string;
+  /** The slug of the replica it is read for, named in the advice of a failure; absent while an address is being tried. */
+  replica?: string;
 }
 
-/** Raised when the remote tenant cannot be reached or answers in a way that is not the API. */
-export class RemoteUnreachableError extends Error {}
+/** Raised when the remote tenant cannot be reached or does not answer in time; its message says so with the address. */
+export class RemoteUnreachableError extends Error {
+  constructor(
+    readonly problem: Extract<RemoteProblem, { kind: 'unreachable' | 'timed-out' }>,
+    baseUrl: string,
+    /** Nothing listens there, or the host name is unknown: asking again at once will not change it. */
+    readonly lasting: boolean,
+    options?: ErrorOptions,
+  ) {
+    super(whatFailed(baseUrl, problem), options);
+    this.name = 'RemoteUnreachableError';
+  }
+}
 
 /** How long one request to a remote may take before it counts as unreachable. */
 export const remoteRequestTimeoutMs = 30_000;
+
+/** Causes that say nothing listens at the address, in words. */
+const lastingCauses: Record<string, string> = {
+  ECONNREFUSED: 'connection refused: nothing listens there',
+  ENOTFOUND: 'the host name is not known',
+  EAI_AGAIN: 'the host name could not be looked up',
+  EHOSTUNREACH: 'no route to the host',
+  ENETUNREACH: 'the network is unreachable',
+};
+
+/** The system error code under fetch's "fetch failed" (undici puts it on `cause`, or on the first of an AggregateError's errors). */
+function errorCode(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown; errors?: { code?: unknown }[] } } | undefined)?.cause;
+  const code = cause?.code ?? cause?.errors?.[0]?.code;
+  return typeof code === 'string' ? code : undefined;
+}
 
 /**
  * One GET to the remote's v1 API with its key. A network failure or a timeout raises
@@ -33,7 +64,12 @@ export async function remoteGet(remote: RemoteTenant, pathAndQuery: string, time
       return await get();
     }
   } catch (error) {
-    const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'could not be reached';
-    throw new RemoteUnreachableError(`The remote tenant ${remote.baseUrl} ${reason}`, { cause: error });
+    if (error instanceof Error && error.name === 'TimeoutError') {
+      throw new RemoteUnreachableError({ kind: 'timed-out', seconds: timeoutMs / 1000 }, remote.baseUrl, false, { cause: error });
+    }
+    const code = errorCode(error);
+    const lasting = code !== undefined && code in lastingCauses;
+    const cause = lasting ? lastingCauses[code]! : code ? `the connection failed: ${code}` : 'the connection failed';
+    throw new RemoteUnreachableError({ kind: 'unreachable', cause }, remote.baseUrl, lasting, { cause: error });
   }
 }

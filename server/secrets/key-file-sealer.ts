@@ -36,7 +36,8 @@ export function keyFileSealer(keyFile: string, secretStorage: SecretStorage = se
   };
 }
 
-function readOrCreateKey(keyFile: string): Buffer {
+/** The 32-byte key in `keyFile`, created (readable only by its owner) when there is none. */
+export function readOrCreateKey(keyFile: string): Buffer {
   try {
     const key = fs.readFileSync(keyFile);
     if (key.length !== 32) throw new Error(`The sealing key ${keyFile} is damaged (expected 32 bytes)`);

@@ -36,6 +36,11 @@ export class Conditions {
 
 /** The hostname of the endpoint a row `x` names, null when the replica does not hold it. */
 const endpointHostname = '(SELECT e.hostname FROM endpoints e WHERE e.org_id = x.org_id AND e.id = x.endpoint_id)';
+/** The OS family of the endpoint a row `x` names, and whether it has an agent: null when the replica does not hold it. */
+const endpointFactSql = {
+  endpoint_os_family: '(SELECT e.os_family FROM endpoints e WHERE e.org_id = x.org_id AND e.id = x.endpoint_id)',
+  endpoint_has_agent: `json(CASE (SELECT e.has_agent FROM endpoints e WHERE e.org_id = x.org_id AND e.id = x.endpoint_id) WHEN 1 THEN 'true' WHEN 0 THEN 'false' END)`,
+};
 /** A column of the remediation target a finding `x` names, null when the replica does not hold it. */
 const targetColumn = (column: 'product' | 'version') =>
   `(SELECT t.${column} FROM remediation_targets t WHERE t.org_id = x.org_id AND t.id = x.remediation_target_id)`;
@@ -138,7 +143,7 @@ export const collectionTables: { [C in CollectionName]: CollectionTable<C> } = {
     filterSql: {},
     sortSql: {},
     figureSort: [],
-    consoleFieldSql: {},
+    consoleFieldSql: endpointFactSql,
     consoleFacts: '',
     search: anyColumnContains(['product', 'vendor', 'package_name']),
   },
@@ -162,8 +167,9 @@ export const collectionTables: { [C in CollectionName]: CollectionTable<C> } = {
     json: findingJson('c.cve_id', (column) => `t.${column}`),
     filterSql: { cveId: 'cve_ref = (SELECT id FROM cves WHERE cve_id = ?)' },
     sortSql: { severity: severityRank, cve_id: '(SELECT c.cve_id FROM cves c WHERE c.id = x.cve_ref)' },
-    figureSort: ['endpoint_hostname', 'target_product', 'due_at'],
-    consoleFieldSql: { endpoint_hostname: endpointHostname, target_product: targetColumn('product'), target_version: targetColumn('version') },
+    // Risk (KEV, then CVSS) from the coverage columns: the console's default order of findings, read along no row.
+    figureSort: ['endpoint_hostname', 'target_product', 'due_at', 'risk'],
+    consoleFieldSql: { endpoint_hostname: endpointHostname, ...endpointFactSql, target_product: targetColumn('product'), target_version: targetColumn('version') },
     consoleFacts: 'x.seq, x.severity, x.is_kev, x.status, x.first_detected_at, x.remediated_at, x.id, x.endpoint_id, (SELECT cve_id FROM cves WHERE id = x.cve_ref) AS cve_id',
   },
 };
@@ -204,7 +210,7 @@ function filterValue(filter: Filter, value: unknown): SqlValue | undefined {
 }
 
 /** The WHERE clause of a list: the inventory (inventory-ids.ts), `updatedSince`, and the collection's filters. */
-export function listConditions<C extends CollectionName>(inventoryId: number, collection: C, query: V1Query<C>): Conditions {
+export function listConditions<C extends CollectionName>(inventoryId: number, collection: C, query: Omit<V1Query<C>, 'limit' | 'offset'>): Conditions {
   const where = new Conditions();
   where.add('org_id = ?', inventoryId);
   where.add('updated_ms >= ?', query.updatedSince === undefined ? undefined : Date.parse(query.updatedSince));

@@ -1,8 +1,10 @@
-import type { CollectionName, ConsoleFilterParameter, ConsoleQuery } from '../../contracts/collections.js';
+import { type CollectionName, type ConsoleFilterParameterOf, type ConsoleQuery, collections } from '../../contracts/collections.js';
+import type { ConsoleFilter } from '../../contracts/list-queries.js';
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
 import type { Database } from './database.js';
 import type { DeadlineFigures } from './deadline-figures.js';
 import { DerivedCache } from './derived-cache.js';
+import { EndpointFilterRows, type TableWithEndpoints } from './endpoint-filter-rows.js';
 import type { Exceptions } from './exceptions.js';
 import { ExceptedFindingsMoved, type ExposureFiguresCache, figureSortLookup } from './exposure-figures.js';
 import { searchedFindings, textCvesOf } from './finding-search.js';
@@ -54,11 +56,13 @@ export class ConsoleQueries {
   private readonly searches: DerivedCache<Int32Array>;
   /** Per inventory, text → CVEs of its findings (finding-search.ts). Bound: 64 inventories. */
   private readonly textCves: DerivedCache<Map<number, number[]>>;
+  /** The rows of findings and targets whose endpoint the console's endpoint filters keep. */
+  private readonly endpointRows: EndpointFilterRows;
   /**
-   * The rows each console filter of the registry (a flag, given as `true`) keeps: typed by the
-   * registry, so that a console filter without its rows does not compile.
+   * The rows each flag filter of the registry (given as `true`) keeps: typed by the registry,
+   * so that a flag without its rows does not compile.
    */
-  private readonly consoleFilterRows: { [C in CollectionName]: Record<ConsoleFilterParameter<C>, ConsoleFilterRows> } = {
+  private readonly consoleFilterRows: { [C in CollectionName]: Record<ConsoleFilterParameterOf<C, 'flag'>, ConsoleFilterRows> } = {
     endpoints: {},
     remediationTargets: {},
     scopes: {},
@@ -81,6 +85,7 @@ export class ConsoleQueries {
     this.sortedOrders = new SortedOrders(db);
     this.searches = new DerivedCache(db.data, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
     this.textCves = new DerivedCache(db.data, { bound: { entries: 64 } });
+    this.endpointRows = new EndpointFilterRows(db, async (orgRowId) => (await exposure.of(orgRowId)).sortValues.columns);
   }
 
   /**
@@ -176,7 +181,27 @@ export class ConsoleQueries {
     const given: Record<string, unknown> = query;
     const consoleFilters: Record<string, ConsoleFilterRows> = this.consoleFilterRows[collection];
     for (const [parameter, rows] of Object.entries(consoleFilters)) if (given[parameter] === true) narrowed.push(rows(shown, asOf));
+    const byEndpoint = this.endpointFilterRows(shown, collection, given);
+    if (byEndpoint) narrowed.push(byEndpoint);
     return { ...shown, table, where, direction, figures, search: bothOf(narrowed) };
+  }
+
+  /**
+   * The rows the collection's endpoint filters given in `query` keep, all of them at once: the
+   * endpoints' list conditions of those filters pick the endpoints (one of their indexes), and
+   * their rows are read once per filter and version (endpoint-filter-rows.ts). Undefined when
+   * none is given.
+   */
+  private endpointFilterRows(shown: ShownInventory, collection: CollectionName, query: Record<string, unknown>): ListSearch | undefined {
+    const filters: Record<string, ConsoleFilter> = collections[collection].consoleFilters;
+    const endpointQuery = Object.fromEntries(
+      Object.entries(filters).flatMap(([parameter, filter]) => (filter.kind === 'endpoint' && query[parameter] !== undefined ? [[parameter, query[parameter]]] : [])),
+    );
+    if (Object.keys(endpointQuery).length === 0) return undefined;
+    const endpoints = listConditions(shown.inventoryId, 'endpoints', endpointQuery);
+    // Only findings and targets have endpoint filters, and both name their endpoint in `endpoint_id`.
+    const table = collectionTables[collection].table as TableWithEndpoints;
+    return { key: `endpoint:${endpoints.key}`, rows: () => this.endpointRows.of(shown, table, endpoints) };
   }
 
   /**

@@ -100,7 +100,7 @@ const slotsBetweenLooks = 65_536;
  * Calls `each` with every integer of a comma-separated list, parsed in place: splitting a list
  * of a million numbers into strings first costs more than the query that made it.
  */
-function forEachInteger(list: string, each: (value: number) => void): void {
+export function forEachInteger(list: string, each: (value: number) => void): void {
   let value = 0;
   for (let i = 0; i < list.length; i++) {
     const code = list.charCodeAt(i);

@@ -102,8 +102,8 @@ export const asciiLower = (text: string) => text.replace(/[A-Z]+/g, (letters) =>
 
 /**
  * What a sort key the store's registry looks up in the figures (collection-tables.ts,
- * `figureSort`) compares, by a row's seq: an endpoint's exposure, a finding's hostname or
- * target product.
+ * `figureSort`) compares, by a row's seq: an endpoint's exposure, a finding's hostname, target
+ * product or risk (KEV, then CVSS).
  */
 export function figureSortLookup(figures: ExposureFigures, collection: CollectionName, key: string): (seq: number) => SqlValue {
   const { endpointBySeq, findingBySeq, firstFindingSeq, columns, endpointSortName, kindSortProduct } = figures.sortValues;
@@ -112,6 +112,15 @@ export function figureSortLookup(figures: ExposureFigures, collection: Collectio
     return (seq) => {
       const endpoint = columns.endpoint[finding(seq)] ?? -1;
       return endpoint < 0 ? null : endpointSortName[endpoint]!;
+    };
+  }
+  if (collection === 'findings' && key === 'risk') {
+    // KEV first, then CVSS, a finding without a score (NaN) below those of its KEV kind with one: 20 parts KEV, at most 10 CVSS.
+    return (seq) => {
+      const i = finding(seq);
+      if (i < 0) return null;
+      const cvss = columns.cvss[i]!;
+      return columns.kev[i]! * 20 + (Number.isNaN(cvss) ? -1 : cvss);
     };
   }
   if (collection === 'findings' && key === 'target_product') {

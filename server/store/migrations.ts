@@ -266,4 +266,16 @@ export const migrations: readonly string[] = [
     SELECT id, ${literal(demoAgentSettings.serverUrl)}, ${literal(demoAgentSettings.teamId)}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
     FROM organizations WHERE is_demo = 1;
   `,
+  // Reconciling a replica with its remote (sync/reconcile.ts): its interval setting, when it was
+  // last reconciled and what that changed, when it last matched its remote, the totals that
+  // differed at the last count check, and the differences seen right after the last reconcile
+  // (remote items the replica skips as invalid), which later checks take as matching.
+  `
+  ALTER TABLE sync_state ADD COLUMN reconcile_interval_hours INTEGER NOT NULL DEFAULT 24;
+  ALTER TABLE sync_state ADD COLUMN last_reconciled_at TEXT;
+  ALTER TABLE sync_state ADD COLUMN last_reconcile_changed INTEGER;
+  ALTER TABLE sync_state ADD COLUMN last_matched_at TEXT;
+  ALTER TABLE sync_state ADD COLUMN count_differences TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE sync_state ADD COLUMN count_baseline TEXT NOT NULL DEFAULT '{}';
+  `,
 ];

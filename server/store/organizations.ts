@@ -128,6 +128,12 @@ export class OrganizationRecords {
     this.db.run('DELETE FROM organizations WHERE id = ?', [rowId]);
   }
 
+  /** Changes an organization's name or remote URL in place: its row, and all that hangs on it, stay. */
+  update(rowId: number, changes: { name?: string; remoteUrl?: string }): void {
+    if (changes.name !== undefined) this.db.run('UPDATE organizations SET name = ? WHERE id = ?', [changes.name, rowId]);
+    if (changes.remoteUrl !== undefined) this.db.run('UPDATE organizations SET remote_url = ? WHERE id = ?', [changes.remoteUrl, rowId]);
+  }
+
   /** Points an organization at another inventory: the swap at the end of a full sync. */
   setInventory(rowId: number, inventoryId: number): void {
     this.db.run('UPDATE organizations SET inventory_id = ? WHERE id = ?', [inventoryId, rowId]);

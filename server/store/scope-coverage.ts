@@ -22,7 +22,7 @@ export interface CoverageGapRows {
   activeScopes: number;
   counts: CoverageCounts;
   countsBeforeExceptions: CoverageCounts;
-  unevaluated: (UnevaluatedCriterion & { scopeId: string })[];
+  unevaluated: (UnevaluatedCriterion & { scopeId: string; scopeName: string })[];
   page: IdPage;
 }
 
@@ -42,7 +42,7 @@ interface GapSet {
   gaps: FindingIndexes;
   candidates: number;
   activeScopes: number;
-  unevaluated: (UnevaluatedCriterion & { scopeId: string })[];
+  unevaluated: (UnevaluatedCriterion & { scopeId: string; scopeName: string })[];
 }
 
 const open = findingStatuses.indexOf('open');
@@ -152,8 +152,8 @@ export class ScopeCoverage {
    * throws when a write landed meanwhile.
    */
   private async computeGaps(inventoryId: number, columns: CoverageColumns, checkpoint: () => void): Promise<GapSet> {
-    const scopes = this.db.all<StoredScopeFilters & { id: string }>(
-      "SELECT id, subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND status = 'active' ORDER BY seq",
+    const scopes = this.db.all<StoredScopeFilters & { id: string; name: string }>(
+      "SELECT id, name, subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND status = 'active' ORDER BY seq",
       [inventoryId],
     );
     const slices = new TimeSlices(checkpoint);
@@ -163,7 +163,7 @@ export class ScopeCoverage {
     const unevaluated: GapSet['unevaluated'] = [];
     for (const scope of scopes) {
       const condition = scopeCondition(scope);
-      unevaluated.push(...condition.unevaluated.map((criterion) => ({ scopeId: scope.id, ...criterion })));
+      unevaluated.push(...condition.unevaluated.map((criterion) => ({ scopeId: scope.id, scopeName: scope.name, ...criterion })));
       const covers = condition.bind(columns);
       gaps = await selectInSlices(gaps, (i) => !covers(i), slices);
     }

@@ -158,7 +158,11 @@ describe('Store', () => {
       UPDATE remediation_targets SET org_id = ${organization.rowId}; UPDATE scopes SET org_id = ${organization.rowId};
       DROP INDEX organizations_inventory; DROP INDEX findings_text; DROP INDEX findings_cve;
       CREATE INDEX findings_cve ON findings (org_id, cve_ref);
-      ALTER TABLE organizations DROP COLUMN inventory_id; PRAGMA user_version = 2;`);
+      ALTER TABLE organizations DROP COLUMN inventory_id;
+      ALTER TABLE sync_state DROP COLUMN reconcile_interval_hours; ALTER TABLE sync_state DROP COLUMN last_reconciled_at;
+      ALTER TABLE sync_state DROP COLUMN last_reconcile_changed; ALTER TABLE sync_state DROP COLUMN last_matched_at;
+      ALTER TABLE sync_state DROP COLUMN count_differences; ALTER TABLE sync_state DROP COLUMN count_baseline;
+      PRAGMA user_version = 2;`);
     store.close();
     const reopened = await Store.open({ dataDir, command: 'test' });
     try {

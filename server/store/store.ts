@@ -17,6 +17,7 @@ import { InventoryReads } from './inventory-reads.js';
 import { InventoryWrites } from './inventory-writes.js';
 import { ListTotals } from './list-totals.js';
 import { OrganizationRecords } from './organizations.js';
+import { ReplicaComparison } from './replica-comparison.js';
 import { ScopeCoverage } from './scope-coverage.js';
 import { SoftwareQueries } from './software-queries.js';
 import { SyncChangeRecords } from './sync-changes.js';
@@ -106,6 +107,8 @@ export class Store {
   readonly sync: SyncRecords;
   /** What each sync of a replica changed; recorded inside the sync's {@link Store.write}. */
   readonly syncChanges: SyncChangeRecords;
+  /** A reconcile's comparison of a replica with its remote, and its deletes (inside the reconcile's {@link Store.write}). */
+  readonly replicaComparison: ReplicaComparison;
   /** Inventory ids, staging and the background collection of inventories nobody points at. */
   readonly inventories: Inventories;
   private readonly inventoryWrites: InventoryWrites;
@@ -138,6 +141,7 @@ export class Store {
     this.agentSettings = new AgentSettingsRecords(db, clock);
     this.sync = new SyncRecords(db);
     this.syncChanges = new SyncChangeRecords(db);
+    this.replicaComparison = new ReplicaComparison(db);
     this.inventoryWrites = new InventoryWrites(db);
   }
 

@@ -64,31 +64,34 @@ describe('incremental sync', () => {
     expect(lists()).toEqual(expectedLists(inventory));
   });
 
-  it('turns into a full sync when the remote has fewer records than the replica', async () => {
+  it('turns into a reconcile when the remote has fewer records than the replica', async () => {
     const { sync, lists, inventory } = await setUp();
     await sync();
     inventory.findings.splice(10, 5);
-    expect((await sync()).mode).toBe('full');
+    expect((await sync()).mode).toBe('reconcile');
     expect(lists()).toEqual(expectedLists(inventory));
   });
 
-  it('leaves a deletion that the counts cannot show until the next full sync, which removes it', async () => {
+  it('reconciles a deletion that leaves the totals level, by the differences seen after the last full comparison', async () => {
     const { sync, lists, inventory } = await setUp();
     // The replica skips an invalid record the remote counts: one deletion there leaves the counts level.
     delete (inventory.endpoints[7] as Partial<(typeof inventory.endpoints)[number]>).hostname;
     await sync();
-    const removed = inventory.endpoints.splice(3, 1)[0]!;
     expect((await sync()).mode).toBe('incremental');
-    expect(lists().endpoints).toContainEqual(removed);
-    expect((await sync({ full: true })).mode).toBe('full');
+    const removed = inventory.endpoints.splice(3, 1)[0]!;
+    const report = await sync();
+    expect(report.mode).toBe('reconcile');
+    expect(report.countDifferences).toContainEqual({ check: 'endpoints', remote: inventory.endpoints.length, replica: inventory.endpoints.length });
+    expect(lists().endpoints).not.toContainEqual(removed);
     expect(lists()).toEqual(expectedLists({ ...inventory, endpoints: inventory.endpoints.filter((e) => e.hostname !== undefined) }));
+    expect((await sync()).mode).toBe('incremental');
   });
 
-  it('runs a full sync after the configured number of incremental ones', async () => {
+  it('reconciles after the configured number of incremental syncs', async () => {
     const { sync } = await setUp();
     const modes: string[] = [];
     for (let i = 0; i < 5; i++) modes.push((await sync({ policy: { fullSyncEvery: 2 } })).mode);
-    expect(modes).toEqual(['full', 'incremental', 'incremental', 'full', 'incremental']);
+    expect(modes).toEqual(['full', 'incremental', 'incremental', 'reconcile', 'incremental']);
   });
 
   it('syncs in full from a remote that ignores updatedSince', async () => {

@@ -1,6 +1,9 @@
 import { type RemoteTenant, RemoteUnreachableError, remoteGet } from '../remote/remote-tenant.js';
-import { RemoteRefusedError, RetryableRequestError, SyncFailedError } from './sync-errors.js';
+import { RemoteRefusedError, RetryableRequestError, SyncFailedError, remoteFailureMessage } from './sync-errors.js';
 import { type SyncPolicy, backoffDelay, retryAfterDelay, sleep } from './sync-policy.js';
+
+/** Attempts of a request that finds nothing listening at the remote's address: one short retry, for a remote that restarts. */
+const attemptsWhenNothingListens = 2;
 
 /** One page of a list as received: items not yet validated. */
 export interface RawPage {
@@ -10,7 +13,9 @@ export interface RawPage {
 
 /**
  * Reads one page of a list, retrying network errors, timeouts, 429, 5xx and malformed pages
- * with backoff; other 4xx answers fail at once, since asking again cannot change them.
+ * with backoff; other 4xx answers fail at once, since asking again cannot change them, and a
+ * refused connection after one short retry: nothing listens there, and 13 s of backoff would
+ * only delay saying so.
  */
 export async function fetchPage(remote: RemoteTenant, pathAndQuery: string, policy: SyncPolicy, signal?: AbortSignal): Promise<RawPage> {
   for (let attempt = 1; ; attempt++) {
@@ -19,8 +24,8 @@ export async function fetchPage(remote: RemoteTenant, pathAndQuery: string, poli
       return await fetchPageOnce(remote, pathAndQuery, policy);
     } catch (error) {
       if (!(error instanceof RetryableRequestError)) throw error;
-      if (attempt >= policy.requestAttempts) {
-        throw new SyncFailedError(`GET ${pathAndQuery} failed ${attempt} times; the last time: ${error.message}`);
+      if (attempt >= Math.min(policy.requestAttempts, error.attemptsAtMost ?? Infinity)) {
+        throw new SyncFailedError(remoteFailureMessage(remote, error.problem, pathAndQuery, attempt));
       }
       await sleep(error.waitMs ?? backoffDelay(attempt, policy), signal);
     }
@@ -36,25 +41,29 @@ async function fetchPageOnce(remote: RemoteTenant, pathAndQuery: string, policy:
     // The request's timeout covers the body too: a remote that stalls mid-body times out.
     text = response.ok ? await response.text() : '';
   } catch (error) {
-    if (error instanceof RemoteUnreachableError) throw new RetryableRequestError(error.message);
+    if (error instanceof RemoteUnreachableError) throw new RetryableRequestError(error.problem, undefined, error.lasting ? attemptsWhenNothingListens : undefined);
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    throw new RetryableRequestError(timedOut ? 'the answer timed out' : `the answer broke off (${String(error)})`);
+    throw new RetryableRequestError(
+      timedOut ? { kind: 'timed-out', seconds: policy.requestTimeoutMs / 1000 } : { kind: 'broken-answer', what: `the answer broke off: ${String(error)}` },
+    );
   }
   const { status } = response;
   if (status === 429 || status >= 500) {
-    throw new RetryableRequestError(`the remote answered ${status}`, retryAfterDelay(response.headers.get('retry-after'), policy));
+    throw new RetryableRequestError({ kind: 'answered', status }, retryAfterDelay(response.headers.get('retry-after'), policy));
   }
-  if (status === 401) throw new RemoteRefusedError(`The remote tenant ${remote.baseUrl} refused the key (401)`, status);
-  if (!response.ok) throw new RemoteRefusedError(`The remote tenant ${remote.baseUrl} answered ${status} to GET ${pathAndQuery}`, status);
+  if (!response.ok) {
+    const problem = status === 401 || status === 403 ? ({ kind: 'refused-key', status } as const) : ({ kind: 'answered', status } as const);
+    throw new RemoteRefusedError(remoteFailureMessage(remote, problem, pathAndQuery, 1), status);
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw new RetryableRequestError('the page is not JSON (truncated or malformed)');
+    throw new RetryableRequestError({ kind: 'broken-answer', what: 'a page that is not JSON, truncated or malformed' });
   }
   const page = body as Partial<RawPage> | null;
   if (!Array.isArray(page?.data) || !Number.isSafeInteger(page.total) || page.total! < 0) {
-    throw new RetryableRequestError('the page has no "data" array or no "total" count');
+    throw new RetryableRequestError({ kind: 'not-the-api' });
   }
   return { data: page.data, total: page.total! };
 }

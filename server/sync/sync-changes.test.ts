@@ -160,12 +160,12 @@ describe("a sync's changes", () => {
     expect(report.changes?.newlyOpen).toEqual({ total, critical, kev });
   });
 
-  it('of an incremental sync that found deletions are those of the full sync it turned into, recorded once', async () => {
+  it('of an incremental sync that found deletions are those of the reconcile it turned into, recorded once', async () => {
     const { sync, recorded, inventory } = await setUp();
     await sync();
     const before = copy(inventory());
     changeRemote(inventory(), { removals: true });
-    expect((await sync()).mode).toBe('full');
+    expect((await sync()).mode).toBe('reconcile');
     expect(recorded()).toHaveLength(2);
     expect(asExpected(recorded()[0]!).counts).toEqual(expectedChanges(before, inventory()).counts);
   });

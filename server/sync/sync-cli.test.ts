@@ -119,11 +119,51 @@ describe('sync from another remediation-console serve', () => {
     remote.options.fault = () => ({ status: 401 });
     const failed = await cli(dataDir, 'sync');
     expect(failed.status).toBe(1);
-    expect(failed.stderr).toMatch(/sync of "r" failed: .*refused the key \(401\)/);
+    expect(failed.stderr).toMatch(/sync of "r" failed: .*refused the API key \(401 Unauthorized\)/);
     expect((await cli(dataDir, 'orgs', 'create', '--slug', 'loc', '--name', 'Local')).status).toBe(0);
     const local = await cli(dataDir, 'sync', '--org', 'loc');
     expect(local.status).toBe(2);
     expect(local.stderr).toMatch(/local organization/);
+  });
+});
+
+describe('sync --reconcile', () => {
+  it('reconciles a replica whose remote was re-seeded with as many items and older timestamps, and says what it found', async () => {
+    const inventory = sampleInventory();
+    const remote = await startFakeRemote({ inventory });
+    remotes.push(remote);
+    const dataDir = tempDir('rc-sync-reconcile-');
+    await connect(dataDir, remote.url, remote.apiKey);
+    expect((await cli(dataDir, 'sync')).stdout).toMatch(/Synced "r" \(full\)/);
+    const unchanged = await cli(dataDir, 'sync', '--reconcile');
+    expect(unchanged.stderr).toBe('');
+    expect(unchanged.stdout).toMatch(/Synced "r" \(reconcile\)/);
+    expect(unchanged.stdout).toContain('The replica matched its remote: nothing written.');
+
+    // Re-seeded: the same totals, every finding older, some of the open ones remediated.
+    const open = inventory.findings.filter((finding) => finding.status === 'open').length;
+    inventory.findings = inventory.findings.map((finding, i) =>
+      finding.status === 'open' && i % 5 === 0
+        ? { ...finding, status: 'remediated', remediated_at: '2020-01-01T00:00:00Z', updated_at: '2020-01-01T00:00:00Z' }
+        : { ...finding, updated_at: '2020-01-01T00:00:00Z' },
+    );
+    const nowOpen = inventory.findings.filter((finding) => finding.status === 'open').length;
+    const synced = await cli(dataDir, 'sync', '--org', 'r');
+    expect(synced.stderr).toBe('');
+    expect(synced.status).toBe(0);
+    expect(synced.stdout).toContain(`The replica's totals differed from the remote's (open findings ${nowOpen} on the remote, ${open} here): reconciled.`);
+    expect(synced.stdout).toMatch(/Synced "r" \(reconcile\)/);
+    expect(synced.stdout).toContain(`findings 0 added, ${inventory.findings.length} changed, 0 removed`);
+    const store = await Store.open({ dataDir, readOnly: true });
+    try {
+      expect(replicaLists(store, store.organizations.bySlug('r')!)).toEqual(expectedLists(inventory));
+    } finally {
+      store.close();
+    }
+
+    const both = await cli(dataDir, 'sync', '--full', '--reconcile');
+    expect(both.status).toBe(2);
+    expect(both.stderr).toMatch(/--full and --reconcile cannot be given together/);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { RemoteTenant } from '../remote/remote-tenant.js';
 import type { Organization } from '../store/organizations.js';
 import type { Store } from '../store/store.js';
-import type { SyncCounts, SyncProgress } from '../../contracts/console/sync.js';
+import type { SyncCountDifference, SyncCounts, SyncProgress, SyncState } from '../../contracts/console/sync.js';
 import type { SyncChangesSummary } from '../../contracts/console/sync-changes.js';
 import type { SyncMode } from '../../contracts/enums.js';
 import { SyncChangeTally } from '../store/sync-change-tally.js';
@@ -12,6 +12,9 @@ import { PulledChanges, TooManyChanges } from './pulled-changes.js';
 import { fetchPage } from './remote-pages.js';
 import { collections, type CollectionName } from '../../contracts/collections.js';
 import { StagedInventory } from './staged-inventory.js';
+import { baselineOf, countOutcome, observeCounts } from './count-check.js';
+import { ReconcileDifferences } from './reconcile.js';
+import { recordNothingChanged, stillThere } from './replica-records.js';
 import { syncOrder } from './sync-collections.js';
 import { SyncFailedError } from './sync-errors.js';
 import { type SyncPolicy, defaultSyncPolicy } from './sync-policy.js';
@@ -28,12 +31,16 @@ export interface SyncReport {
   skippedIds: string[];
   /** What it changed, in brief, as recorded (store/sync-changes.ts); null when it changed nothing. */
   changes: SyncChangesSummary | null;
+  /** The totals that differed after an incremental sync and started this reconcile; absent otherwise. */
+  countDifferences?: SyncCountDifference[];
 }
 
 /** How one sync runs. */
 export interface SyncOptions {
   /** A full sync even when an incremental one would do. */
   full?: boolean;
+  /** A reconcile even when an incremental one would do (a full sync still when the replica never synced). */
+  reconcile?: boolean;
   policy?: Partial<SyncPolicy>;
   signal?: AbortSignal;
   onProgress?: (progress: SyncProgress) => void;
@@ -46,11 +53,14 @@ type Pull = (collection: CollectionName, options: PullOptions) => Promise<Pulled
  * Syncs a replica organization from its remote tenant. A full sync stages the four collections
  * in the store page by page under a new inventory and then points the organization at it in
  * one small transaction with the sync state (staged-inventory.ts); an incremental one (the
- * remote honours `updatedSince` and no full sync is due) pulls only the changes and merges them
- * in one transaction. Either records what it changed in that same transaction (the merge counts
- * it; a full sync compares its staged inventory with the one it replaces, before the swap). A
- * failure leaves the replica as it was and records why; what it staged is left to collection
- * (`store.inventories.collect()`, which the caller runs).
+ * remote honours `updatedSince` and no reconcile is due) pulls only the changes and merges them
+ * in one transaction; a reconcile (reconcile.ts: due on the replica's interval, after
+ * `fullSyncEvery` incremental ones, or asked for) compares the whole remote with the replica
+ * page by page and applies only the differences, deletions included, in one transaction. Each
+ * records what it changed in that same transaction. After an incremental sync the remote's
+ * totals are compared with the replica's (count-check.ts): a difference starts a reconcile at
+ * once. A failure leaves the replica as it was and records why; what it staged is left to
+ * collection (`store.inventories.collect()`, which the caller runs).
  */
 export async function syncOrganization(store: Store, organization: Organization, remote: RemoteTenant, options: SyncOptions = {}): Promise<SyncReport> {
   const policy = { ...defaultSyncPolicy, ...options.policy };
@@ -60,6 +70,8 @@ export async function syncOrganization(store: Store, organization: Organization,
   const report = (progress: Omit<SyncProgress, 'org'>) => options.onProgress?.({ org: organization.slug, ...progress });
   let mode: SyncMode | undefined;
   let staged: StagedInventory | undefined;
+  let syncReport: SyncReport;
+  let differences: SyncCountDifference[];
 
   const pullAll = async (pull: Pull, updatedSince: string | undefined) => {
     const counts: SyncCounts = { endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 };
@@ -81,9 +93,9 @@ export async function syncOrganization(store: Store, organization: Organization,
 
   try {
     report({ mode, phase: 'checking', fetched: 0, total: 0 });
-    const fullDue = options.full || previous.lastSuccessStartedAt === null || previous.incrementalsSinceFull >= policy.fullSyncEvery;
+    const fullDue = options.full || previous.lastSuccessStartedAt === null;
     const honours = await remoteHonoursUpdatedSince(remote, policy, signal);
-    mode = !fullDue && honours ? 'incremental' : 'full';
+    mode = fullDue || (!honours && !options.reconcile) ? 'full' : options.reconcile || reconcileDue(previous, policy) ? 'reconcile' : 'incremental';
     const succeeded = (outcome: Awaited<ReturnType<typeof pullAll>>): SyncSuccess => ({
       startedAt,
       finishedAt: new Date().toISOString(),
@@ -99,6 +111,12 @@ export async function syncOrganization(store: Store, organization: Organization,
       const changes = new PulledChanges(policy.incrementalMaxItems);
       success = succeeded(await pullAll((collection, pullOptions) => pullCollection(collection, changes.sink(collection), pullOptions), since));
       changed = await applyChanges(store, organization, changes, totals, success);
+    } else if (mode === 'reconcile') {
+      const differences = new ReconcileDifferences(store, organization, policy.incrementalMaxItems);
+      const pulled = await pullAll((collection, pullOptions) => pullCollection(collection, differences.sink(collection), pullOptions), undefined);
+      await differences.findRemoved(signal);
+      success = succeeded(pulled);
+      changed = await differences.apply(success);
     } else {
       const inventory = (staged = new StagedInventory(store));
       const pulled = await pullAll((collection, pullOptions) => inventory.pull(collection, pullOptions), undefined);
@@ -108,9 +126,11 @@ export async function syncOrganization(store: Store, organization: Organization,
       success = succeeded(pulled);
       changed = await inventory.swap(organization, success, tally);
     }
-    return { org: organization.slug, ...success, skippedIds: success.skippedIds.slice(0, skippedIdsKept), changes: changed ?? null };
+    syncReport = { org: organization.slug, ...success, skippedIds: success.skippedIds.slice(0, skippedIdsKept), changes: changed ?? null };
+    differences = await checkCounts(store, organization, remote, policy, mode, signal);
   } catch (error) {
-    if (error instanceof DeletionsFound || error instanceof TooManyChanges) return syncOrganization(store, organization, remote, { ...options, full: true });
+    if (error instanceof DeletionsFound) return syncOrganization(store, organization, remote, { ...options, reconcile: true });
+    if (error instanceof TooManyChanges) return syncOrganization(store, organization, remote, { ...options, reconcile: false, full: true });
     const failure =
       error instanceof SyncFailedError
         ? error
@@ -124,6 +144,10 @@ export async function syncOrganization(store: Store, organization: Organization,
   } finally {
     staged?.release();
   }
+  if (differences.length === 0) return syncReport;
+  // Outside the sync's try: a failed reconcile records its own failure.
+  const reconciled = await syncOrganization(store, organization, remote, { ...options, full: false, reconcile: true });
+  return { ...reconciled, countDifferences: differences };
 }
 
 /**
@@ -145,22 +169,13 @@ async function applyChanges(
   // The counts come from the list totals' cache, kept while the data does not change.
   const before = await store.inventory.counts(organization.rowId);
   const beyondTotals = (added: SyncCounts) => syncOrder.some((collection) => before[collection] + added[collection] > totals[collection]);
-  const stillThere = () => {
-    const current = store.organizations.byRowId(organization.rowId);
-    if (!current) throw new SyncFailedError(`The organization "${organization.slug}" was removed during the sync`);
-    return current;
-  };
   if (changes.count === 0) {
     if (beyondTotals({ endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 })) throw new DeletionsFound();
-    await store.writeSettled(() => {
-      stillThere();
-      store.sync.recordSuccess(organization.rowId, success);
-    }, { keepDerived: true });
-    return undefined;
+    return recordNothingChanged(store, organization, success);
   }
   return store.writeSettled((writes) => {
     const tally = new SyncChangeTally();
-    const added = writes.merge(stillThere().inventoryId, changes.inventory, tally);
+    const added = writes.merge(stillThere(store, organization).inventoryId, changes.inventory, tally);
     // Rolled back by the throw: the merge is undone.
     if (beyondTotals(added)) throw new DeletionsFound();
     store.sync.recordSuccess(organization.rowId, success);
@@ -168,8 +183,43 @@ async function applyChanges(
   });
 }
 
-/** An incremental sync found rows the remote no longer has; the transaction rolls back. */
+/** An incremental sync found rows the remote no longer has; the transaction rolls back, and a reconcile runs instead. */
 class DeletionsFound extends Error {}
+
+/**
+ * Whether a reconcile is due instead of an incremental sync: the replica was never reconciled
+ * (nor fully synced), its interval has passed since, or `fullSyncEvery` incremental syncs ran.
+ */
+function reconcileDue(state: SyncState, policy: SyncPolicy, now = Date.now()): boolean {
+  if (state.incrementalsSinceFull >= policy.fullSyncEvery || state.lastReconciledAt === null) return true;
+  return now - Date.parse(state.lastReconciledAt) >= state.reconcileIntervalHours * 3600_000;
+}
+
+/**
+ * Compares the remote's totals with the replica's after a successful sync (count-check.ts) and
+ * records it. After a reconcile or full sync, which left the replica equal to its remote, the
+ * differences seen are those of items it skips as invalid: they become the baseline of later
+ * checks. After an incremental sync answers the totals that differ beyond it (a reconcile is
+ * then due). A check that cannot be made (the remote failed it) changes nothing: the sync has
+ * succeeded, and the next one checks again.
+ */
+async function checkCounts(store: Store, organization: Organization, remote: RemoteTenant, policy: SyncPolicy, mode: SyncMode, signal?: AbortSignal) {
+  let observed;
+  try {
+    observed = await observeCounts(store, organization, remote, policy, signal);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return [];
+  }
+  const baseline = mode === 'incremental' ? store.sync.countBaseline(organization.rowId) : baselineOf(observed);
+  const outcome = countOutcome(observed, baseline);
+  if (mode !== 'incremental') outcome.baseline = baseline;
+  // Its fsync in the thread pool, as the sync's own write (Store.writeSettled).
+  await store.writeSettled(() => {
+    if (store.organizations.byRowId(organization.rowId)) store.sync.recordCountCheck(organization.rowId, outcome);
+  }, { keepDerived: true });
+  return outcome.differences;
+}
 
 /** Each collection's total on the remote, by one request of one item each. */
 async function remoteTotals(remote: RemoteTenant, policy: SyncPolicy, signal?: AbortSignal): Promise<SyncCounts> {

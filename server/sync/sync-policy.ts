@@ -12,13 +12,17 @@ export interface SyncPolicy {
   retryAfterMaxMs: number;
   /** Attempts of a whole collection whose data shifted while it was paged. */
   collectionAttempts: number;
-  /** A full sync runs after this many incremental ones, so that deletions reach the replica. */
+  /**
+   * A reconcile runs after this many incremental syncs, so that deletions reach the replica
+   * (a full sync did, before reconciles: on `large` it writes ~2 GB, a reconcile what differs).
+   */
   fullSyncEvery: number;
   /** Subtracted from the last success's start for incremental syncs: clock skew and slow commits. */
   incrementalMarginMs: number;
   /**
-   * Most changes an incremental sync holds in memory and merges in one transaction; past it the
-   * sync turns full, which stages page by page (about 100 MB of findings at the default).
+   * Most changes an incremental sync (or differences a reconcile) holds in memory and merges in
+   * one transaction; past it the sync turns full, which stages page by page (about 100 MB of
+   * findings at the default).
    */
   incrementalMaxItems: number;
   /** Page size: the largest the v1 API allows. */

@@ -34,7 +34,9 @@ export const defaultSyncIntervalMs = 15 * 60_000;
 
 /**
  * Runs the syncs of replicas: at most one per organization at a time (a second request joins
- * the running one), every replica on an interval, and on demand.
+ * the running one), every replica on an interval, and on demand. A replica's reconcile runs on
+ * its own interval (a setting, daily by default) as the sync of the interval that finds it due
+ * (sync-organization.ts).
  */
 export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
   private readonly running = new Map<string, Promise<SyncReport>>();
@@ -78,16 +80,16 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
   }
 
   /**
-   * Syncs one replica now; when its sync already runs, returns that one's outcome. Rejects
-   * with {@link SyncFailedError} saying why a sync failed.
+   * Syncs one replica now (`full` or `reconcile` asks for that kind); when its sync already
+   * runs, returns that one's outcome. Rejects with {@link SyncFailedError} saying why a sync failed.
    */
-  syncNow(slug: string, options: { full?: boolean } = {}): Promise<SyncReport> {
+  syncNow(slug: string, options: { full?: boolean; reconcile?: boolean } = {}): Promise<SyncReport> {
     const existing = this.running.get(slug);
     if (existing) return existing;
     const cancel = new AbortController();
     this.cancels.set(slug, cancel);
     const signal = AbortSignal.any([this.abort.signal, cancel.signal]);
-    const promise = this.run(slug, options.full ?? false, signal, (progress) => {
+    const promise = this.run(slug, options, signal, (progress) => {
       this.progress.set(slug, progress);
       this.emit('progress', progress);
     }).finally(() => {
@@ -139,13 +141,13 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
     };
   }
 
-  private async run(slug: string, full: boolean, signal: AbortSignal, onProgress: (progress: SyncProgress) => void): Promise<SyncReport> {
+  private async run(slug: string, kind: { full?: boolean; reconcile?: boolean }, signal: AbortSignal, onProgress: (progress: SyncProgress) => void): Promise<SyncReport> {
     const { store, sealer } = this.options;
     try {
       const organization = this.replica(slug);
       const remote = readRemoteTenant(store, sealer, organization);
       if (!remote) throw new SyncFailedError(`"${slug}" has no remote tenant connected`);
-      const report = await syncOrganization(store, organization, remote, { full, policy: this.options.policy, signal, onProgress });
+      const report = await syncOrganization(store, organization, remote, { full: kind.full, reconcile: kind.reconcile, policy: this.options.policy, signal, onProgress });
       this.emit('finished', report);
       return report;
     } catch (error) {

@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleSessions } from '../secrets/console-sessions.js';
 import { Store } from '../store/store.js';
 import { SyncScheduler } from '../sync/sync-scheduler.js';
 import { type ConsoleTestServer, startConsoleTestServer } from './support/console-test-server.js';
@@ -39,15 +43,27 @@ describe('the /app OpenAPI document', () => {
   let store: Store;
   let sync: SyncScheduler;
   let router: express.Router;
+  let sessionDir: string;
   beforeAll(async () => {
     store = await Store.open();
     sync = new SyncScheduler({ store, sealer: identitySealer });
+    sessionDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-openapi-'));
     // The /app router as the product wires it, every optional part present.
-    router = consoleAppRouter({ store, consoleToken: 'token', baseUrl: () => '', signingSealer: identitySealer, sealer: identitySealer, sync, log: () => {} });
+    router = consoleAppRouter({
+      store,
+      consoleToken: 'token',
+      consoleLinks: { dataDir: sessionDir, sessions: ConsoleSessions.of(sessionDir) },
+      baseUrl: () => '',
+      signingSealer: identitySealer,
+      sealer: identitySealer,
+      sync,
+      log: () => {},
+    });
   });
   afterAll(async () => {
     await sync.stop();
     store.close();
+    fs.rmSync(sessionDir, { recursive: true, force: true });
   });
 
   it('documents every route the app answers under /app, and nothing else', () => {
@@ -66,7 +82,8 @@ describe('the /app OpenAPI document', () => {
     for (const operation of operations) {
       const name = `${operation.method} ${operation.path}`;
       expect(operation.operationId, name).toMatch(/^[a-z][a-zA-Z]+$/);
-      expect(operation.security, name).toEqual([{ consoleToken: [] }]);
+      // Opening a session is the one operation whose credential is in its body: a console link's token.
+      expect(operation.security, name).toEqual(operation.operationId === 'openSession' ? [] : [{ consoleToken: [] }]);
       expect(Object.keys(operation.responses ?? {}), name).toEqual(expect.arrayContaining(['401', '421', '500']));
       if (operation.path.startsWith('/app/orgs/{slug}')) expect(Object.keys(operation.responses ?? {}), name).toEqual(expect.arrayContaining(['400', '404']));
     }
@@ -79,6 +96,8 @@ describe('the /app OpenAPI document', () => {
     expect(operationIds).toEqual(
       expect.arrayContaining([
         'getSession',
+        'openSession',
+        'endSession',
         'getConsoleOpenApiDocument',
         'listOrganizations',
         'connectOrganization',

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleSessionSchema } from '../../contracts/console/session.js';
+import { issueConsoleLink } from '../secrets/console-links.js';
+import { ConsoleSessions } from '../secrets/console-sessions.js';
 import { keyFileSealer } from '../secrets/key-file-sealer.js';
 import { secretStorages } from '../secrets/secret-storages.js';
 import { smallInventory } from './support/fixtures.js';
@@ -41,5 +43,162 @@ describe('GET /app/session', () => {
 
   it('needs the console token', async () => {
     expect((await withSealer.app('/session', { token: null })).status).toBe(401);
+  });
+});
+
+/** Opens a console link of `server` as the console's page does: the token posted from the server's own origin. */
+async function openLink(server: ConsoleTestServer, token: string, origin = server.url) {
+  return server.app('/session', { method: 'POST', body: { token }, token: null, headers: { origin } });
+}
+
+/** The `name=value` of the session cookie an answer sets, and its attributes. */
+function sessionCookie(response: { headers: Headers }): { pair: string; name: string; value: string; attributes: string[] } {
+  const [cookie] = response.headers.getSetCookie();
+  if (!cookie) throw new Error('no cookie was set');
+  const [pair, ...attributes] = cookie.split(';').map((part) => part.trim());
+  const [name, value] = pair!.split('=') as [string, string];
+  return { pair: pair!, name, value, attributes };
+}
+
+describe('the console session: a one-time link, then a cookie', () => {
+  let dataDir: string;
+  let server: ConsoleTestServer;
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-console-session-'));
+    server = await startConsoleTestServer([{ slug: 'home', inventory: smallInventory(1, 1) }], { dataDir });
+  });
+  afterAll(async () => {
+    await server.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('exchanges a link once for an HttpOnly, SameSite=Strict cookie of path /, lasting 30 days; a second use is refused', async () => {
+    const token = issueConsoleLink(dataDir);
+    const opened = await openLink(server, token);
+    expect(opened.status).toBe(200);
+    expect(consoleSessionSchema.parse(opened.body).apiBaseUrl).toBe(server.url);
+    const cookie = sessionCookie(opened);
+    expect(cookie.name).toMatch(/^rc_session_[0-9a-f]{12}$/);
+    expect(cookie.attributes).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Strict', 'Path=/', `Max-Age=${30 * 24 * 3600}`]));
+    expect(cookie.attributes.some((attribute) => attribute.startsWith('Domain'))).toBe(false);
+    // The token is not kept on disk, only its hash.
+    expect(fs.readdirSync(path.join(dataDir, 'console-links')).join()).not.toContain(token);
+
+    const again = await openLink(server, token);
+    expect(again.status).toBe(401);
+    expect(again.body.error).toMatch(/already used.*remediation-console console-url/);
+    expect(again.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('refuses a link it never issued, one past its 24 hours, a body without a token, and a page of another origin', async () => {
+    expect((await openLink(server, 'A'.repeat(43))).body.error).toMatch(/not one of this server's/);
+    const expired = issueConsoleLink(dataDir, Date.now() - 25 * 3600 * 1000);
+    expect(await openLink(server, expired)).toMatchObject({ status: 401, body: { error: expect.stringMatching(/expired/) } });
+
+    const missing = await server.app('/session', { method: 'POST', body: {}, token: null, headers: { origin: server.url } });
+    expect(missing).toMatchObject({ status: 400, body: { issues: [{ field: 'token', message: 'is required' }] } });
+    const notJson = await server.app('/session', { method: 'POST', body: 'token', token: null, headers: { origin: server.url } });
+    expect(notJson).toMatchObject({ status: 400, body: { issues: [{ field: 'body' }] } });
+
+    const token = issueConsoleLink(dataDir);
+    expect((await openLink(server, token, 'http://127.0.0.1:9')).status).toBe(403);
+    expect((await server.app('/session', { method: 'POST', body: { token }, token: null })).status).toBe(403);
+    // A refused page did not use the link up.
+    expect((await openLink(server, token)).status).toBe(200);
+  });
+
+  it('accepts the cookie on /app and says how to get a link without one', async () => {
+    const { pair } = sessionCookie(await openLink(server, issueConsoleLink(dataDir)));
+    const listed = await server.app('/organizations', { token: null, headers: { cookie: `other=1; ${pair}` } });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((organization: { slug: string }) => organization.slug)).toEqual(['home']);
+
+    const without = await server.app('/organizations', { token: null });
+    expect(without.status).toBe(401);
+    expect(without.body.error).toMatch(/remediation-console console-url/);
+    const forged = await server.app('/organizations', { token: null, headers: { cookie: `${pair.split('=')[0]}=${Date.now()}.${'a'.repeat(22)}.${'b'.repeat(43)}` } });
+    expect(forged.status).toBe(401);
+  });
+
+  it("refuses a change with the cookie from another origin or without Origin, and a read sent by another site's page", async () => {
+    const { pair } = sessionCookie(await openLink(server, issueConsoleLink(dataDir)));
+    const createKey = (headers: Record<string, string>) => server.app('/orgs/home/api-keys', { method: 'POST', body: { label: 'from a page' }, token: null, headers: { cookie: pair, ...headers } });
+    const elsewhere = await createKey({ origin: 'http://127.0.0.1:8080' });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.error).toMatch(/http:\/\/127\.0\.0\.1:8080 cannot change anything/);
+    expect((await createKey({ origin: 'null' })).status).toBe(403);
+    expect((await createKey({})).status).toBe(403);
+    expect((await server.app('/orgs/home/api-keys', { token: null, headers: { cookie: pair } })).body.data).toHaveLength(1); // the test key alone: nothing refused was created
+    expect((await createKey({ origin: server.url })).status).toBe(201);
+
+    expect((await server.app('/organizations', { token: null, headers: { cookie: pair, 'sec-fetch-site': 'same-site' } })).status).toBe(403);
+    expect((await server.app('/organizations', { token: null, headers: { cookie: pair, 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
+    // The header path (the desktop app) needs no Origin: no other page can send the header.
+    expect((await server.app('/orgs/home/api-keys', { method: 'POST', body: { label: 'desktop' } })).status).toBe(201);
+  });
+
+  it("accepts a session's credential in the header, renews a day-old session and refuses one unused for 30 days", async () => {
+    const sessions = ConsoleSessions.of(dataDir);
+    const day = 24 * 3600 * 1000;
+    expect((await server.app('/organizations', { token: sessions.issue() })).status).toBe(200);
+
+    const dayOld = await server.app('/organizations', { token: null, headers: { cookie: `${sessions.cookieName}=${sessions.issue(Date.now() - 2 * day)}` } });
+    expect(dayOld.status).toBe(200);
+    const renewed = sessionCookie(dayOld);
+    expect(sessions.verify(renewed.value)).toEqual({ id: expect.any(String), renew: false });
+
+    const old = await server.app('/organizations', { token: null, headers: { cookie: `${sessions.cookieName}=${sessions.issue(Date.now() - 31 * day)}` } });
+    expect(old.status).toBe(401);
+    expect(old.body.error).toMatch(/expired/);
+    expect(sessionCookie(old).attributes).toContain('Expires=Thu, 01 Jan 1970 00:00:00 GMT');
+  });
+
+  it("ends this browser's session with DELETE /app/session", async () => {
+    const { pair } = sessionCookie(await openLink(server, issueConsoleLink(dataDir)));
+    const ended = await server.app('/session', { method: 'DELETE', token: null, headers: { cookie: pair, origin: server.url } });
+    expect(ended.status).toBe(204);
+    const dropped = sessionCookie(ended);
+    expect(dropped.value).toBe('');
+    expect(dropped.attributes).toContain('Expires=Thu, 01 Jan 1970 00:00:00 GMT');
+  });
+});
+
+describe('a console session and its data directory', () => {
+  const dirs: string[] = [];
+  const newDataDir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-console-session-dir-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterAll(() => {
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('survives a new server on the same data directory and means nothing to another', async () => {
+    const dataDir = newDataDir();
+    const first = await startConsoleTestServer([], { dataDir });
+    const cookie = sessionCookie(await openLink(first, issueConsoleLink(dataDir)));
+    await first.close();
+
+    const restarted = await startConsoleTestServer([], { dataDir });
+    try {
+      expect((await restarted.app('/session', { token: null, headers: { cookie: cookie.pair } })).status).toBe(200);
+    } finally {
+      await restarted.close();
+    }
+
+    const other = await startConsoleTestServer([], { dataDir: newDataDir() });
+    try {
+      expect((await other.app('/session', { token: null, headers: { cookie: cookie.pair } })).status).toBe(401);
+      expect((await other.app('/session', { token: cookie.value })).status).toBe(401);
+      const otherName = ConsoleSessions.of(other.sessionDataDir).cookieName;
+      expect(otherName).not.toBe(cookie.name);
+      const renamed = await other.app('/session', { token: null, headers: { cookie: `${otherName}=${cookie.value}` } });
+      expect(renamed.status).toBe(401);
+      // A link of one data directory does not open a session on another.
+      expect((await openLink(other, issueConsoleLink(dataDir))).status).toBe(401);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -62,7 +62,7 @@ describe('POST /app/organizations', () => {
 
     const organization = server.store.organizations.bySlug('acme')!;
     expect(server.store.organizations.sealedSecret(organization.rowId, 'remote_key')?.toString()).not.toContain(remote.apiKey);
-    expect(readRemoteTenant(server.store, sealer(), organization)).toEqual({ baseUrl: remote.url, apiKey: remote.apiKey });
+    expect(readRemoteTenant(server.store, sealer(), organization)).toEqual({ baseUrl: remote.url, apiKey: remote.apiKey, replica: 'acme' });
 
     expect(server.sync!.isRunning('acme')).toBe(true);
     await untilIdle('acme');
@@ -114,18 +114,18 @@ describe('POST /app/organizations', () => {
   it('answers 502 saying why when the remote refuses the key, is not the API or cannot be reached; nothing is saved', async () => {
     const before = await slugs();
     const refused = await server.app('/organizations', { method: 'POST', body: { slug: 'wrong-key', remoteUrl: remote.url, apiKey: 'rc_wrong' } });
-    expect(refused).toMatchObject({ status: 502, body: { error: `The remote tenant ${remote.url} refused the API key (401)` } });
+    expect(refused).toMatchObject({ status: 502, body: { error: `The remote tenant at ${remote.url} refused the API key (401 Unauthorized). Check the key: it must be an API key of this remote tenant.` } });
 
     const page = await plainServer(200, '<html>hello</html>');
     const notApi = await server.app('/organizations', { method: 'POST', body: { slug: 'not-api', remoteUrl: page.url, apiKey: 'k' } });
-    expect(notApi).toMatchObject({ status: 502, body: { error: `${page.url} answered, but not as the Remediation Inventory v1 API` } });
+    expect(notApi).toMatchObject({ status: 502, body: { error: expect.stringMatching(`^${page.url} answered, but not as the Remediation Inventory v1 API. Check the address`) } });
     const failing = await plainServer(503, 'down');
     const down = await server.app('/organizations', { method: 'POST', body: { slug: 'down', remoteUrl: failing.url, apiKey: 'k' } });
-    expect(down).toMatchObject({ status: 502, body: { error: `The remote tenant ${failing.url} answered 503 to a test request` } });
+    expect(down).toMatchObject({ status: 502, body: { error: `The remote tenant at ${failing.url} answered 503 Service Unavailable. The remote has a problem of its own: try again in a moment.` } });
     await page.close();
     await failing.close();
     const unreachable = await server.app('/organizations', { method: 'POST', body: { slug: 'gone', remoteUrl: page.url, apiKey: 'k' } });
-    expect(unreachable).toMatchObject({ status: 502, body: { error: `The remote tenant ${page.url} could not be reached` } });
+    expect(unreachable).toMatchObject({ status: 502, body: { error: expect.stringMatching(`^The remote tenant could not be reached at ${page.url} \\(connection refused`) } });
 
     expect(await slugs()).toEqual(before);
     expect(server.sync!.isRunning('wrong-key')).toBe(false);

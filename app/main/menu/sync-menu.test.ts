@@ -41,7 +41,7 @@ describe('the Sync menu', () => {
     const { syncNow, showOrganizations } = context;
     const menu = syncMenuTemplate({
       replicas: [
-        { slug: 'acme', name: 'Acme', status: status('acme', false, { lastError: 'The remote tenant http://x could not be reached' }) },
+        { slug: 'acme', name: 'Acme', status: status('acme', false, { lastError: 'The remote tenant http://x could not be reached\nDetail: GET /v1/scopes.' }) },
         { slug: 'busy', name: 'Busy', status: status('busy', true) },
       ],
       ...context,

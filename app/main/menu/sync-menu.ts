@@ -18,7 +18,8 @@ export interface SyncMenuContext {
 /** A replica's state in a few words, as a menu item can show it. */
 export function replicaStateText(status: SyncStatus, formatTime: (iso: string) => string = (iso) => new Date(iso).toLocaleString()): string {
   if (status.running) return 'Syncing…';
-  if (status.state.lastError) return `Failed: ${status.state.lastError}`;
+  // The sentence alone: a menu item is one line, and the detail line is for the console.
+  if (status.state.lastError) return `Failed: ${status.state.lastError.split('\n')[0]}`;
   return status.state.lastSuccessAt ? `Synced ${formatTime(status.state.lastSuccessAt)}` : 'Never synced';
 }
 

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ConnectOrganizationBody, ConsoleOrganization } from '../../../contracts/console/organizations';
+import type { ConnectOrganizationBody, ConsoleOrganization, UpdateOrganizationBody } from '../../../contracts/console/organizations';
 import { consoleJson } from './console-fetch';
 import { queryKeys } from './query-keys';
 
@@ -10,6 +10,23 @@ export function useConnectOrganization() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ConnectOrganizationBody) => consoleJson<ConsoleOrganization>('/organizations', { method: 'POST', json: body }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.organizations() }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.syncOverview() }),
+      ]),
+  });
+}
+
+/**
+ * Changes an organization's name, or a replica's remote URL or key: the server checks a new
+ * address or key against the remote before it saves anything, then starts a sync.
+ */
+export function useUpdateOrganization() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ slug, body }: { slug: string; body: UpdateOrganizationBody }) =>
+      consoleJson<ConsoleOrganization>(orgPath(slug), { method: 'PATCH', json: body }),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.organizations() }),

@@ -1,38 +1,29 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { ConnectOrganizationBody } from '../../../contracts/console/organizations';
-import { ApiError } from '../api/console-fetch';
 import type { useConnectOrganization } from '../api/organization-mutations';
-import { fieldMessages } from './form-save-outcome';
+import { type OrganizationField, OrganizationFields, OrganizationFormError, organizationFieldErrors } from './organization-fields';
 import { SecretStorageNote } from './secret-storage-note';
 
-const fields = [
+type FieldName = 'remoteUrl' | 'apiKey' | 'slug' | 'name';
+const fields: readonly OrganizationField<FieldName>[] = [
   { name: 'remoteUrl', label: 'Remote URL', type: 'text', placeholder: 'https://tenant.example.com', autoComplete: 'url' },
   { name: 'apiKey', label: 'Remote API key', type: 'password', placeholder: '', autoComplete: 'off' },
   { name: 'slug', label: 'Slug', type: 'text', placeholder: 'acme', autoComplete: 'off' },
   { name: 'name', label: 'Name (optional)', type: 'text', placeholder: 'Acme Corp', autoComplete: 'organization' },
-] as const;
-
-type FieldName = (typeof fields)[number]['name'];
+];
+const fieldNames = fields.map((field) => field.name);
 const empty: Record<FieldName, string> = { remoteUrl: '', apiKey: '', slug: '', name: '' };
-
-/** The server's word on each field: its zod issues, and a taken slug (409) beside the slug. */
-function fieldErrors(error: Error | null): Partial<Record<string, string>> {
-  if (!(error instanceof ApiError)) return {};
-  if (error.status === 409) return { slug: error.message };
-  return fieldMessages(error);
-}
 
 /**
  * Connects a remote tenant as a replica: the server checks that the remote answers with the key
  * before saving anything, then starts the first sync. The browser's own validation is off so
- * that the server's messages, the single source of the rules, show beside each field. The view
- * holds the mutation, whose answer tells it what was connected.
+ * that the server's messages, the single source of the rules, show beside each field (a taken
+ * slug, 409, beside the slug). The view holds the mutation, whose answer tells it what was connected.
  */
 export function ConnectOrganizationForm({ connect }: { connect: ReturnType<typeof useConnectOrganization> }) {
   const [values, setValues] = useState(empty);
   const id = useId();
-  const errors = fieldErrors(connect.error);
-  const formError = connect.error && !Object.keys(errors).some((field) => fields.some((f) => f.name === field)) ? connect.error : null;
+  const errors = organizationFieldErrors(connect.error, { 409: 'slug' });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -44,42 +35,9 @@ export function ConnectOrganizationForm({ connect }: { connect: ReturnType<typeo
     <form className="form-card connect-form" noValidate onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Connect a remote tenant</h2>
       <SecretStorageNote />
-      <div className="connect-form__fields">
-        {fields.map((field) => {
-          const error = errors[field.name];
-          return (
-            <div className="form-card__field" key={field.name}>
-              <label htmlFor={`${id}-${field.name}`}>{field.label}</label>
-              <input
-                id={`${id}-${field.name}`}
-                name={field.name}
-                type={field.type}
-                value={values[field.name]}
-                placeholder={field.placeholder}
-                autoComplete={field.autoComplete}
-                spellCheck={false}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${id}-${field.name}-error` : undefined}
-                onChange={(event) => setValues({ ...values, [field.name]: event.target.value })}
-              />
-              {error ? (
-                <span className="field-error" id={`${id}-${field.name}-error`}>
-                  {error}
-                </span>
-              ) : null}
-            </div>
-          );
-        })}
-      </div>
-      {formError ? (
-        <p className="state state--error" role="alert">
-          {formError instanceof ApiError ? formError.message : 'The connection could not be made.'}
-        </p>
-      ) : connect.isError ? (
-        <p className="field-summary" role="alert">
-          Correct the fields marked above.
-        </p>
-      ) : null}
+      <p className="hint">The remote URL is its API&apos;s base URL, with or without <code>/v1</code>, e.g. the address another console shows.</p>
+      <OrganizationFields id={id} fields={fields} values={values} errors={errors} onChange={(name, value) => setValues({ ...values, [name]: value })} />
+      <OrganizationFormError error={connect.error} fieldNames={fieldNames} errors={errors} fallback="The connection could not be made." />
       <button type="submit" disabled={connect.isPending}>
         {connect.isPending ? 'Checking the remote…' : 'Connect'}
       </button>

@@ -5,6 +5,7 @@ import { csvExportPath } from '../api/console-queries';
 import type { ListFilters } from '../api/list-pages';
 import { desktopBridge } from '../desktop-bridge';
 import { type SaveOutcome, saveConsoleFile } from '../lib/save-download';
+import { csvRecordCounter } from '../lib/csv-row-counter';
 import { formatCount } from '../lib/format';
 
 interface CsvExportButtonProps {
@@ -31,14 +32,16 @@ interface CsvDownloadButtonProps {
 /** Exports every row of any filtered list as CSV (the software list's too), with progress and a way to stop. */
 export function CsvDownloadButton({ path, suggestedName, total }: CsvDownloadButtonProps) {
   const [progress, setProgress] = useState<number | undefined>(undefined);
-  const [outcome, setOutcome] = useState<SaveOutcome | undefined>(undefined);
+  const [outcome, setOutcome] = useState<(SaveOutcome & { rows?: number }) | undefined>(undefined);
   const abort = useRef<AbortController | null>(null);
 
   const start = async () => {
     abort.current = new AbortController();
     setOutcome(undefined);
     setProgress(0);
-    let rows = -1;
+    const countRecords = csvRecordCounter();
+    // The header is the first record.
+    let rows = 0;
     try {
       const result = await saveConsoleFile({
         path,
@@ -46,11 +49,11 @@ export function CsvDownloadButton({ path, suggestedName, total }: CsvDownloadBut
         filter: { name: 'CSV', extensions: ['csv'] },
         signal: abort.current.signal,
         onProgress: (_bytes, text) => {
-          rows += text.split('\n').length - 1;
-          setProgress(Math.max(0, rows));
+          rows = Math.max(0, countRecords(text) - 1);
+          setProgress(rows);
         },
       });
-      setOutcome(result);
+      setOutcome({ ...result, rows });
     } catch (error) {
       setOutcome({ saved: false, message: (error as Error).name === 'AbortError' ? 'Export stopped.' : 'The export failed.' });
     } finally {
@@ -82,6 +85,11 @@ export function CsvDownloadButton({ path, suggestedName, total }: CsvDownloadBut
           <button type="button" className="link-button" onClick={() => void desktopBridge()?.revealInFolder(saved.path!)}>
             Show in folder
           </button>
+        </span>
+      ) : saved?.name ? (
+        // A browser download shows no dialog: say what was saved, and where to find it.
+        <span role="status">
+          Downloaded {saved.name} ({formatCount(outcome?.rows ?? 0)} {outcome?.rows === 1 ? 'row' : 'rows'}) to the browser&apos;s downloads.
         </span>
       ) : null}
       {outcome && !outcome.saved && outcome.message ? <span role="alert">{outcome.message}</span> : null}

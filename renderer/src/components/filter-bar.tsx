@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import type { ChosenCollection } from '../api/console-queries';
 import { useShortcut } from '../lib/keyboard';
+import { anyValue } from '../views/list-sort';
 import { useChosenValue } from '../lib/use-chosen-value';
 import { EndpointFilter } from './endpoint-filter';
 import { TargetFilter } from './target-filter';
@@ -25,6 +26,11 @@ interface FilterBarProps {
   slug: string;
   controls: FilterControls;
   values: Record<string, string>;
+  /**
+   * The view's defaults of choice or yes-or-no filters, shown while the URL names none: choosing
+   * one removes the filter from the URL, and "Any" sets it to `any`, which lifts the default.
+   */
+  defaults?: Readonly<Record<string, string | undefined>>;
   /** Sets one filter; an empty value removes it. */
   onChange: (name: string, value: string) => void;
 }
@@ -52,7 +58,7 @@ function selectOptions(control: Extract<FilterControl, { kind: 'choice' | 'boole
  * The filter controls of a list, labelled; text is applied when typing pauses or on Enter, and
  * an id filter is chosen by name. `/` focuses the search box, where the list has one.
  */
-export function FilterBar({ slug, controls, values, onChange }: FilterBarProps) {
+export function FilterBar({ slug, controls, values, defaults = {}, onChange }: FilterBarProps) {
   return (
     <div className="filter-bar" role="search">
       {Object.entries(controls).map(([name, control]) => {
@@ -60,7 +66,17 @@ export function FilterBar({ slug, controls, values, onChange }: FilterBarProps) 
         switch (control.kind) {
           case 'choice':
           case 'boolean':
-            return <SelectFilter key={name} name={name} label={control.label} options={selectOptions(control)} value={value} onChange={onChange} />;
+            return (
+              <SelectFilter
+                key={name}
+                name={name}
+                label={control.label}
+                options={selectOptions(control)}
+                value={value || defaults[name] || ''}
+                anyValue={defaults[name] ? anyValue : ''}
+                onChange={(chosen) => onChange(name, chosen === defaults[name] ? '' : chosen)}
+              />
+            );
           case 'uuid':
             return control.collection === 'endpoints' ? (
               <EndpointFilter key={name} slug={slug} name={name} label={control.label} value={value} onChange={onChange} />
@@ -105,18 +121,19 @@ function FlagFilter(props: { name: string; label: string; value: string; onChang
   );
 }
 
-function SelectFilter(props: { name: string; label: string; options: SelectOption[]; value: string; onChange: (name: string, value: string) => void }) {
+/** A choice among options, or "Any": `anyValue` (empty, or `any` where the view has a default to lift). */
+function SelectFilter(props: { name: string; label: string; options: SelectOption[]; value: string; anyValue: string; onChange: (value: string) => void }) {
   const id = useId();
   const [value, setValue] = useChosenValue(props.value);
   const choose = (chosen: string) => {
     setValue(chosen);
-    props.onChange(props.name, chosen);
+    props.onChange(chosen);
   };
   return (
     <div className="filter">
       <label htmlFor={id}>{props.label}</label>
       <select id={id} name={props.name} value={value} onChange={(event) => choose(event.target.value)}>
-        <option value="">Any</option>
+        <option value={props.anyValue}>Any</option>
         {props.options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}

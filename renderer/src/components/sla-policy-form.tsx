@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { SlaPolicyAnswer } from '../../../contracts/console/deadlines';
-import { type SlaPolicy, defaultSlaPolicy, slaPolicyKeys } from '../../../contracts/remediation-deadlines';
+import { type SlaPolicy, defaultSlaPolicy, slaDaysBounds, slaPolicyKeys } from '../../../contracts/remediation-deadlines';
 import { slaPolicyQuery, useUpdateSlaPolicy } from '../api/deadline-queries';
 import { formatDateTime } from '../lib/format';
 import { FormSaveOutcome, fieldMessages } from './form-save-outcome';
@@ -25,6 +25,17 @@ function valueOf(text: string): number | string | null {
   return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
 }
 
+/**
+ * The server's word on each field, in the form's own terms: the API says "null" for no
+ * deadline, where the form has an empty field.
+ */
+function fieldErrors(error: Error | null): Partial<Record<string, string>> {
+  const rule = `Type a whole number of days from ${slaDaysBounds.min} to ${slaDaysBounds.max}, or leave it empty for no deadline.`;
+  return Object.fromEntries(
+    Object.entries(fieldMessages(error)).map(([field, message]) => [field, (slaPolicyKeys as readonly string[]).includes(field) ? rule : message]),
+  );
+}
+
 /** The organization's deadlines as a form, once they are loaded. */
 export function SlaPolicyForm({ slug }: { slug: string }) {
   const policy = useQuery(slaPolicyQuery(slug));
@@ -44,7 +55,7 @@ export function SlaPolicyForm({ slug }: { slug: string }) {
 function PolicyFields({ saved, update }: { saved: SlaPolicyAnswer; update: ReturnType<typeof useUpdateSlaPolicy> }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
   const id = useId();
-  const errors = fieldMessages(update.error);
+  const errors = fieldErrors(update.error);
   const save = (policy: Record<PolicyKey, unknown>) => update.mutate(policy as SlaPolicy);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -61,7 +72,7 @@ function PolicyFields({ saved, update }: { saved: SlaPolicyAnswer; update: Retur
       <h2 id={`${id}-title`}>Deadlines</h2>
       <p className="hint">
         Days to remediate a finding, counted from its first detection; empty for no deadline.{' '}
-        {saved.updated_at ? `Saved ${formatDateTime(saved.updated_at)}.` : 'The defaults: none saved yet.'}
+        {saved.updated_at ? `Saved ${formatDateTime(saved.updated_at)}.` : 'These are the default deadlines: none have been saved for this organization yet.'}
       </p>
       <div className="sla-form__fields">
         {slaPolicyKeys.map((key) => {

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { syncChangesPath } from '../../../contracts/console/views';
 import { organizationsQuery, syncOverviewQuery } from '../api/console-queries';
 import { formatCount, formatDateTime } from '../lib/format';
+import { newlyOpenBreakdown } from '../lib/newly-open-breakdown';
 import { markSeen, seenKey, useSeenSyncChanges } from '../lib/seen-sync-changes';
 import '../styles/sync-changes.css';
 
@@ -24,14 +25,14 @@ export function SyncAlertBanner() {
     <div className="sync-alerts" aria-live="polite">
       {alerts.map(({ org, changes }) => {
         const name = organizations.data?.find((organization) => organization.slug === org)?.name ?? org;
-        const { total, critical, kev } = changes.newlyOpen;
+        const { total } = changes.newlyOpen;
         return (
           <div key={org} className="sync-alert" data-testid={`sync-alert-${org}`}>
             <p className="sync-alert__text">
               <strong>
                 {formatCount(total)} new critical or KEV finding{total === 1 ? '' : 's'} in {name}
               </strong>{' '}
-              ({formatCount(critical)} critical, {formatCount(kev)} in CISA's KEV catalog), found by its sync of {formatDateTime(changes.finishedAt)}.
+              ({newlyOpenBreakdown(changes.newlyOpen, "in CISA's KEV catalog")}), found by its sync of {formatDateTime(changes.finishedAt)}.
             </p>
             <Link to={syncChangesPath(org, changes.id)} onClick={() => markSeen(seenKey(org, changes))}>
               See what the sync changed

@@ -50,6 +50,9 @@ interface VirtualTableProps<T, K extends QueryKey> {
 
 const rowHeight = 32;
 
+/** The keys that move a grid's active row: what the page hands the grid when nothing has the focus. */
+const gridMoveKeys = new Set(['ArrowDown', 'ArrowUp', 'j', 'k', 'PageDown', 'PageUp', 'Home', 'End']);
+
 /** The sticky header row's height (a row and its bottom border): the rows scroll under it. */
 const headHeight = rowHeight + 1;
 
@@ -104,6 +107,21 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
     },
     [onOpen],
   );
+
+  // Keys pressed while nothing has the focus (after a page opens, or a click outside any control)
+  // go to the page's first grid, so that j, k and the arrows move its rows without a click first.
+  useEffect(() => {
+    const onPageKeyDown = (event: globalThis.KeyboardEvent) => {
+      const grid = scrollRef.current;
+      if (!grid || event.target !== document.body || event.defaultPrevented || !gridMoveKeys.has(event.key)) return;
+      if (event.ctrlKey || event.altKey || event.metaKey || document.querySelector('[role=grid]') !== grid) return;
+      event.preventDefault();
+      grid.focus();
+      grid.dispatchEvent(new globalThis.KeyboardEvent('keydown', { key: event.key, shiftKey: event.shiftKey, bubbles: true }));
+    };
+    document.addEventListener('keydown', onPageKeyDown);
+    return () => document.removeEventListener('keydown', onPageKeyDown);
+  }, []);
 
   const topRow = Math.floor(virtualizer.scrollOffset ?? 0) > 0 ? Math.floor((virtualizer.scrollOffset ?? 0) / rowHeight) : 0;
   useEffect(() => {

@@ -2,7 +2,9 @@ import { consoleHeaders } from '../api/console-fetch';
 import { desktopBridge } from '../desktop-bridge';
 
 /** How saving a file of the console ended. */
-export type SaveOutcome = { saved: true; path?: string } | { saved: false; message?: string };
+export type SaveOutcome =
+  /** `path` where the save dialog put it; `name`, the file a browser download was given. */
+  { saved: true; path?: string; name?: string } | { saved: false; message?: string };
 
 /**
  * Saves a file the console's API serves under /app: through the desktop's native save dialog
@@ -49,5 +51,5 @@ export async function saveConsoleFile(options: {
   link.remove();
   // The download has taken its copy once click() returns; the URL is kept a moment for slow browsers.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return { saved: true };
+  return { saved: true, name: link.download };
 }

@@ -1,5 +1,9 @@
 import { collectionBasics } from '../../../contracts/collection-basics';
 import type { SyncStatus as ConsoleSyncStatus } from '../../../contracts/console/sync';
+import type { SyncMode } from '../../../contracts/enums';
+
+/** The title of a sync by its mode, as the changes it recorded are listed. */
+export const syncModeTitles: Record<SyncMode, string> = { full: 'Full sync', incremental: 'Incremental sync', reconcile: 'Reconcile' };
 
 /** A replica's sync in one word: running now, failed last time, or idle. */
 export type SyncStateWord = 'running' | 'failed' | 'idle';

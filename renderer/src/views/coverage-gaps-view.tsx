@@ -31,7 +31,7 @@ export function CoverageGapsView({ slug }: { slug: string }) {
       ) : (
         <>
           <GapsSentence slug={slug} gaps={gaps.data} />
-          <UnevaluatedNotice criteria={gaps.data.unevaluated} />
+          <UnevaluatedNotice criteria={gaps.data.unevaluated} scopeLink={(scopeId) => paths.item(slug, 'scopes', scopeId)} />
           <CoverageFigures counts={gaps.data.counts} label="Uncovered findings" />
           <VirtualTable
             label="Uncovered findings"

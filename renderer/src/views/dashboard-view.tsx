@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy } from 'react';
 import { Link } from 'react-router';
-import { dashboardQuery } from '../api/console-queries';
+import { dashboardQuery, syncOverviewQuery } from '../api/console-queries';
 import { remediationPerformanceQuery } from '../api/deadline-queries';
 import { Loading, QueryError } from '../components/query-state';
+import { ReconcileStatus } from '../components/reconcile-status';
 import { formatCount, formatDays, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
 import '../styles/performance.css';
@@ -18,6 +19,7 @@ export function DashboardView({ slug }: { slug: string }) {
       <header className="view__header">
         <h1 id="view-title">Dashboard</h1>
       </header>
+      <ReplicaMatch slug={slug} />
       {dashboard.isPending ? (
         <Loading what="the dashboard" />
       ) : dashboard.isError ? (
@@ -53,6 +55,18 @@ export function DashboardView({ slug }: { slug: string }) {
           )}
         </>
       )}
+    </section>
+  );
+}
+
+/** Of a replica: when it was last reconciled with its remote and last matched it; nothing for a local organization. */
+function ReplicaMatch({ slug }: { slug: string }) {
+  const overview = useQuery(syncOverviewQuery());
+  const status = overview.data?.find((candidate) => candidate.org === slug);
+  if (!status) return null;
+  return (
+    <section className="replica-match" aria-label="Replica of a remote tenant">
+      <ReconcileStatus slug={slug} state={status.state} />
     </section>
   );
 }

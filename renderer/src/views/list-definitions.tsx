@@ -1,3 +1,4 @@
+import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName, Collections, ConsoleFilterParameter, ConsoleItem, FilterParameter, SortKey } from '../../../contracts/collections';
 import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from '../../../contracts/enums';
 import { deadlineExplanation } from '../../../contracts/remediation-deadlines';
@@ -12,17 +13,19 @@ import { exposureColumns } from './exposure-columns';
 import type { SortOrder } from './list-sort';
 
 type TextControl = Extract<FilterControl, { kind: 'text' }>;
-type FlagControl = Extract<FilterControl, { kind: 'flag' }>;
 
 /**
  * The control of a registry filter: of the filter's kind; a choice offers exactly the filter's
- * values, and an id is chosen by the name of the item it is the id of.
+ * values, and an id is chosen by the name of the item it is the id of; a filter by the item's
+ * endpoint has the control of the endpoints' filter it applies.
  */
-type ControlOf<F> = F extends { kind: 'choice'; values: infer V }
-  ? { kind: 'choice'; label: string; values: V }
-  : F extends { kind: 'boolean' | 'uuid' }
-    ? Extract<FilterControl, { kind: F['kind'] }>
-    : TextControl;
+type ControlOf<F> = F extends { kind: 'endpoint'; endpointFilter: infer E }
+  ? ControlOf<E>
+  : F extends { kind: 'choice'; values: infer V }
+    ? { kind: 'choice'; label: string; values: V }
+    : F extends { kind: 'boolean' | 'uuid' | 'flag' }
+      ? Extract<FilterControl, { kind: F['kind'] }>
+      : TextControl;
 
 /**
  * How a list view shows one collection (its title and noun are the registry's labels). The
@@ -33,19 +36,29 @@ type ControlOf<F> = F extends { kind: 'choice'; values: infer V }
 export interface ListDefinition<C extends CollectionName> {
   /** The controls by query parameter, in the order the filter bar shows them. */
   filters: { q: TextControl } & { [P in FilterParameter<C>]: ControlOf<Collections[C]['filters'][P]> } & {
-    [P in ConsoleFilterParameter<C>]: FlagControl;
+    [P in ConsoleFilterParameter<C>]: ControlOf<Collections[C]['consoleFilters'][P]>;
   };
   /** The columns of the console's items; a column's sort key is one of the registry's. */
   columns: Column<ConsoleItem<C>, SortKey<C>>[];
   /** The order when the URL names none: the server's (`created_at`), or the one that matters most for the list. */
   defaultSort: SortOrder<SortKey<C>>;
+  /**
+   * Filters the view applies when the URL names none of them (`status=open`; `any` in the URL
+   * lifts one), and what the view says of itself while it shows these filters in its default order.
+   */
+  defaultView?: { filters: Partial<Record<FilterParameter<C>, string>>; summary: string };
 }
+
+/** The controls of the endpoints' filters; the findings and targets lists apply them to each item's endpoint. */
+const endpointControls = {
+  osFamily: { kind: 'choice', label: 'OS family', values: filterableOsFamilies },
+  hasAgent: { kind: 'boolean', label: 'Agent', yes: 'With agent', no: 'Without agent' },
+} as const;
 
 const endpoints: ListDefinition<'endpoints'> = {
   filters: {
     q: { kind: 'text', label: 'Search', placeholder: 'Hostname or IP contains…' },
-    osFamily: { kind: 'choice', label: 'OS family', values: filterableOsFamilies },
-    hasAgent: { kind: 'boolean', label: 'Agent', yes: 'With agent', no: 'Without agent' },
+    ...endpointControls,
   },
   // The exposure takes the room of the OS family (the OS's name says it) and of the discovery
   // date (on the detail page): the table fits 1,280 pixels without cutting a figure.
@@ -74,6 +87,7 @@ const remediationTargets: ListDefinition<'remediationTargets'> = {
     targetType: { kind: 'choice', label: 'Type', values: targetTypes },
     status: { kind: 'choice', label: 'Status', values: targetStatuses },
     endpointId: { kind: 'uuid', label: 'Endpoint', collection: 'endpoints' },
+    ...endpointControls,
   },
   columns: [
     { id: 'product', header: 'Product', width: 'minmax(10rem, 2fr)', cell: (t) => orDash(t.product ?? t.package_name), sortKey: 'product' },
@@ -82,7 +96,7 @@ const remediationTargets: ListDefinition<'remediationTargets'> = {
     { id: 'type', header: 'Type', width: '8rem', cell: (t) => t.target_type.replace('_', ' ') },
     { id: 'status', header: 'Status', width: '6rem', cell: (t) => <StatusBadge status={t.status} />, sortKey: 'status' },
     { id: 'cves', header: 'CVEs', width: '4rem', cell: (t) => t.associated_cves.length },
-    { id: 'cvss', header: 'Max CVSS', width: '6.5rem', cell: (t) => orDash(t.highest_cvss_score), sortKey: 'highest_cvss_score' },
+    { id: 'cvss', header: 'Max CVSS', width: '6.5rem', cell: (t) => orDash(t.highest_cvss_score), sortKey: 'highest_cvss_score', descendingFirst: true },
     { id: 'created', header: 'Added', width: '7.5rem', cell: (t) => formatDate(t.created_at), sortKey: 'created_at' },
   ],
   defaultSort: 'created_at',
@@ -110,8 +124,16 @@ type FindingColumn = Column<VulnerabilityFinding, SortKey<'findings'>>;
 const findingWhat: FindingColumn[] = [
   { id: 'cve', header: 'CVE', width: '8.8rem', cell: (f) => f.cve_id, sortKey: 'cve_id' },
   { id: 'severity', header: 'Severity', width: '5.6rem', cell: (f) => <SeverityBadge severity={f.severity} />, sortKey: 'severity' },
-  { id: 'kev', header: 'KEV', width: '3rem', cell: (f) => <KevBadge isKev={f.is_kev} /> },
-  { id: 'cvss', header: 'CVSS', width: '3.8rem', cell: (f) => orDash(f.cvss_score), sortKey: 'cvss_score' },
+  {
+    id: 'kev',
+    header: 'KEV',
+    description: 'In the Known Exploited Vulnerabilities catalog. Sorts by risk: KEV first, then by CVSS.',
+    width: '3rem',
+    cell: (f) => <KevBadge isKev={f.is_kev} />,
+    sortKey: 'risk',
+    descendingFirst: true,
+  },
+  { id: 'cvss', header: 'CVSS', width: '3.8rem', cell: (f) => orDash(f.cvss_score), sortKey: 'cvss_score', descendingFirst: true },
   { id: 'title', header: 'Title', width: 'minmax(6.5rem, 3fr)', cell: (f) => <CutText text={f.title} /> },
 ];
 
@@ -173,10 +195,16 @@ const findings: ListDefinition<'findings'> = {
     isKev: { kind: 'boolean', label: 'KEV', yes: 'KEV only', no: 'Not KEV' },
     endpointId: { kind: 'uuid', label: 'Endpoint', collection: 'endpoints' },
     remediationTargetId: { kind: 'uuid', label: 'Remediation target', collection: 'remediationTargets' },
+    ...endpointControls,
     overdue: { kind: 'flag', label: 'Overdue only' },
   },
   columns: [...findingWhat, ...findingPlace, ...findingState, ...findingDeadline],
-  defaultSort: 'created_at',
+  // Open findings, riskiest first: what to fix before anything else.
+  defaultSort: collectionBasics.findings.defaultView.query.sort,
+  defaultView: {
+    filters: { status: collectionBasics.findings.defaultView.query.status },
+    summary: collectionBasics.findings.defaultView.summary,
+  },
 };
 
 /** The list definition of each collection. */

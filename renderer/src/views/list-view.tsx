@@ -11,9 +11,8 @@ import { VirtualTable } from '../components/virtual-table';
 import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { listDefinitions } from './list-definitions';
-import { nextSort, requestFilters, tableSort } from './list-sort';
+import { nextSort, requestFilters, tableSort, withDefaultFilters } from './list-sort';
 import { anchorPageOffset, useTableUrl } from './use-table-url';
-
 
 /**
  * The filters of a list read from URL search parameters: only the list's own (its filter bar's
@@ -28,9 +27,15 @@ function listFiltersOf(collection: CollectionName, search: URLSearchParams): Lis
   return filters;
 }
 
+/** What a list view asks the server for: its URL's filters with the view's default ones, in its default order when the URL names none. */
+function askedFilters(collection: CollectionName, filters: ListFilters): ListFilters {
+  const { defaultView, defaultSort } = listDefinitions[collection];
+  return requestFilters(withDefaultFilters(filters, defaultView?.filters ?? {}), defaultSort);
+}
+
 /** The pages a list view asks for first, from its URL: the first (its total) and the one its scroll position falls on. */
 export function firstListPages(slug: string, collection: CollectionName, search: URLSearchParams) {
-  const filters = requestFilters(listFiltersOf(collection, search), listDefinitions[collection].defaultSort);
+  const filters = askedFilters(collection, listFiltersOf(collection, search));
   const anchor = anchorPageOffset(search, pageSize);
   return [...new Set([0, anchor])].map((offset) => listPageQuery(slug, collection, filters, offset));
 }
@@ -47,8 +52,8 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
   const { labels } = collectionBasics[collection];
   const filters = useMemo(() => listFiltersOf(collection, search), [collection, search]);
   const filterKey = JSON.stringify(filters);
-  // What the server is asked for: the URL's filters, in the list's default order when the URL names none.
-  const asked = useMemo(() => requestFilters(filters, definition.defaultSort), [filters, definition.defaultSort]);
+  // What the server is asked for: the URL's filters with the view's default ones, in the list's default order when the URL names none.
+  const asked = useMemo(() => askedFilters(collection, filters), [collection, filters]);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- filterKey stands for asked's filters: a new object with the same filters must not refetch.
   const pageQuery = useCallback((offset: number) => listPageQuery(slug, collection, asked, offset), [slug, collection, filterKey]);
   const first = useQuery(pageQuery(0));
@@ -76,7 +81,11 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
         <h1 id="view-title">{labels.title}</h1>
         <CsvExportButton slug={slug} collection={collection} filters={asked} total={first.data?.total} />
       </header>
-      <FilterBar slug={slug} controls={definition.filters} values={filters} onChange={setFilter} />
+      {/* What the view shows while its URL names none of its default filters and no order. */}
+      {definition.defaultView && !filters.sort && Object.keys(definition.defaultView.filters).every((name) => !filters[name]) && (
+        <p className="hint">{definition.defaultView.summary}</p>
+      )}
+      <FilterBar slug={slug} controls={definition.filters} values={filters} defaults={definition.defaultView?.filters} onChange={setFilter} />
       <VirtualTable
         key={`${slug}/${collection}/${filterKey}`}
         label={labels.title}

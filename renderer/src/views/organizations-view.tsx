@@ -7,16 +7,21 @@ import type { SyncStatus as ConsoleSyncStatus } from '../../../contracts/console
 import { organizationsQuery, syncOverviewQuery } from '../api/console-queries';
 import { useConnectOrganization, useDisconnectOrganization, useStartSync } from '../api/organization-mutations';
 import { ConnectOrganizationForm } from '../components/connect-organization-form';
+import { EditOrganizationForm } from '../components/edit-organization-form';
 import { PlainTableHead } from '../components/plain-table-head';
 import { Loading, QueryError } from '../components/query-state';
+import { SyncErrorText } from '../components/sync-error-text';
 import { SyncProgress } from '../components/sync-progress';
+import { ReconcileIntervalForm, ReconcileStatus } from '../components/reconcile-status';
+import { useReconcileNow } from '../api/sync-mutations';
 import { formatDateTime } from '../lib/format';
 import { syncStateWord } from '../lib/sync-status';
 import '../styles/organizations.css';
 
 /**
  * Every organization of the store: connect a remote tenant; per replica its sync (status, last
- * success, last error, progress while it runs), sync now, full sync, disconnect.
+ * success, when it was last reconciled and matched its remote, last error, progress while it
+ * runs), sync now, full sync, reconcile now (and how often), disconnect.
  */
 export function OrganizationsView({ slug }: { slug: string }) {
   const organizations = useQuery(organizationsQuery());
@@ -31,12 +36,13 @@ export function OrganizationsView({ slug }: { slug: string }) {
       </header>
       <p className="hint">
         Local organizations keep their data here. A replica copies a remote tenant through its v1 API: it syncs in the background every 15
-        minutes, and on demand.
+        minutes, and on demand. Once a day (or as often as its setting says), and whenever a sync finds its totals differ from the remote's,
+        it is reconciled: compared with the whole remote item by item, and only the differences written.
       </p>
       <ConnectOrganizationForm connect={connect} />
       {connected ? (
         <p className="notice" role="status">
-          Connected “{connected.name}” ({connected.slug}); its first sync has started.
+          Connected “{connected.name}” ({connected.slug}); {firstSyncSentence(overview.data?.find((status) => status.org === connected.slug))}
         </p>
       ) : null}
       <h2>Organizations and their sync</h2>
@@ -59,6 +65,12 @@ export function OrganizationsView({ slug }: { slug: string }) {
   );
 }
 
+/** Where the first sync of a replica just connected stands: it starts at once, then ends or fails (the table says why). */
+function firstSyncSentence(status: ConsoleSyncStatus | undefined): string {
+  if (!status || status.running || (!status.state.lastSuccessAt && !status.state.lastError)) return 'its first sync has started.';
+  return status.state.lastSuccessAt ? 'its first sync is done.' : 'its first sync failed: the table below says why.';
+}
+
 function OrganizationsTable({
   organizations,
   statuses,
@@ -69,9 +81,13 @@ function OrganizationsTable({
   currentSlug: string;
 }) {
   const startSync = useStartSync();
+  const reconcileNow = useReconcileNow();
   const disconnect = useDisconnectOrganization();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState<string | undefined>(undefined);
+  const [editing, setEditing] = useState<string | undefined>(undefined);
+  const [saved, setSaved] = useState<ConsoleOrganization | undefined>(undefined);
+  const edited = organizations.find((organization) => organization.slug === editing);
   const statusOf = (slug: string) => statuses?.find((status) => status.org === slug);
 
   const confirmDisconnect = (slug: string) =>
@@ -85,9 +101,24 @@ function OrganizationsTable({
 
   return (
     <>
+      {edited ? (
+        <EditOrganizationForm
+          key={edited.slug}
+          organization={edited}
+          onDone={(answer) => {
+            setEditing(undefined);
+            setSaved(answer);
+          }}
+        />
+      ) : null}
+      {saved && !edited ? (
+        <p className="notice" role="status">
+          Saved “{saved.name}” ({saved.slug}){saved.kind === 'replica' ? '; its data stays, and its next sync uses the new settings' : ''}.
+        </p>
+      ) : null}
       <table className="plain-table organizations-table">
         <caption className="visually-hidden">Organizations</caption>
-        <PlainTableHead columns={['Organization', 'Kind', 'Sync', 'Last success', 'Last error']} />
+        <PlainTableHead columns={['Organization', 'Kind', 'Sync', 'Last success', 'Reconciled', 'Last error']} />
         <tbody>
           {organizations.map((organization) => {
             const status = statusOf(organization.slug);
@@ -125,8 +156,20 @@ function OrganizationsTable({
                     </div>
                   ) : null}
                 </td>
+                <td>
+                  {replica && status ? (
+                    <>
+                      <ReconcileStatus slug={organization.slug} state={status.state} />
+                      <ReconcileIntervalForm slug={organization.slug} hours={status.state.reconcileIntervalHours} />
+                    </>
+                  ) : replica ? (
+                    '…'
+                  ) : (
+                    '—'
+                  )}
+                </td>
                 <td className={replica && status?.state.lastError ? 'organizations-table__error' : undefined} data-testid={`sync-error-${organization.slug}`}>
-                  {replica ? (status?.state.lastError ?? '—') : '—'}
+                  {replica && status ? <SyncErrorText state={status.state} /> : '—'}
                 </td>
                 <td className="organizations-table__actions">
                   {replica ? (
@@ -152,12 +195,22 @@ function OrganizationsTable({
                         <button type="button" disabled={status?.running} onClick={() => startSync.mutate({ slug: organization.slug, full: true })}>
                           Full sync<span className="visually-hidden"> {organization.slug}</span>
                         </button>{' '}
+                        <button type="button" disabled={status?.running} onClick={() => reconcileNow.mutate(organization.slug)}>
+                          Reconcile now<span className="visually-hidden"> {organization.slug}</span>
+                        </button>{' '}
+                        <button type="button" onClick={() => setEditing(organization.slug)}>
+                          Edit<span className="visually-hidden"> {organization.slug}</span>
+                        </button>{' '}
                         <button type="button" onClick={() => setConfirming(organization.slug)}>
                           Disconnect<span className="visually-hidden"> {organization.slug}</span>
                         </button>
                       </>
                     )
-                  ) : null}
+                  ) : (
+                    <button type="button" onClick={() => setEditing(organization.slug)}>
+                      Edit<span className="visually-hidden"> {organization.slug}</span>
+                    </button>
+                  )}
                 </td>
               </tr>
             );
@@ -170,6 +223,7 @@ function OrganizationsTable({
         </p>
       ) : null}
       {startSync.isError ? <QueryError error={startSync.error} /> : null}
+      {reconcileNow.isError ? <QueryError error={reconcileNow.error} /> : null}
       {disconnect.isError ? <QueryError error={disconnect.error} /> : null}
     </>
   );

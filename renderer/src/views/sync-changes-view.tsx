@@ -10,8 +10,10 @@ import { syncChangesQuery } from '../api/sync-changes-queries';
 import { KevBadge, SeverityBadge } from '../components/badges';
 import { Loading, QueryError } from '../components/query-state';
 import { formatCount, formatDateTime } from '../lib/format';
+import { newlyOpenBreakdown } from '../lib/newly-open-breakdown';
 import { paths } from '../lib/paths';
 import { markSeen, seenKey } from '../lib/seen-sync-changes';
+import { syncModeTitles } from '../lib/sync-status';
 import '../styles/sync-changes.css';
 
 const collections = Object.keys(collectionBasics) as CollectionName[];
@@ -95,7 +97,7 @@ function SyncList({ slug, syncs, selected }: { slug: string; syncs: SyncChanges[
             <details open={open.has(sync.id)} onToggle={(event) => toggle(sync.id, event.currentTarget.open)}>
               <summary>
                 <span className="sync-change__title">
-                  {sync.mode === 'full' ? 'Full sync' : 'Incremental sync'}, {formatDateTime(sync.finishedAt)}
+                  {syncModeTitles[sync.mode]}, {formatDateTime(sync.finishedAt)}
                 </span>{' '}
                 {sync.firstSync ? <span className="badge badge--status">First sync</span> : null}
                 <span className="sync-change__summary">{summaryOf(sync)}</span>
@@ -120,7 +122,7 @@ function summaryOf(sync: SyncChanges): string {
 }
 
 function SyncDetail({ slug, sync }: { slug: string; sync: SyncChanges }) {
-  const { total, critical, kev } = sync.newlyOpen;
+  const { total } = sync.newlyOpen;
   return (
     <div className="sync-change__detail">
       <table className="plain-table sync-change__counts">
@@ -157,7 +159,7 @@ function SyncDetail({ slug, sync }: { slug: string; sync: SyncChanges }) {
           <FindingList
             slug={slug}
             title={`Newly open critical or KEV: ${formatCount(total)}`}
-            detail={total > 0 ? `${formatCount(critical)} critical, ${formatCount(kev)} KEV` : undefined}
+            detail={total > 0 ? newlyOpenBreakdown(sync.newlyOpen, 'KEV') : undefined}
             findings={sync.newlyOpen.findings}
             total={total}
           />

@@ -10,11 +10,13 @@ import {
   updateAgentSettings,
 } from '../../organizations/manage-agent-settings.js';
 import {
+  OrganizationFieldsError,
   changeEnrollmentSecret,
   connectReplicaOrganization,
   createLocalOrganization,
   removeOrganization,
   requireOrganization,
+  updateOrganization,
 } from '../../organizations/manage-organizations.js';
 import { UsageError, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
 
@@ -36,6 +38,19 @@ function agentSettingsLines(slug: string, settings: AgentSettingsView): string[]
   ];
   if (settings.missing.length > 0) lines.push(`Not set yet, needed by its files: set with "${agentSettingsCommand(slug, settings.missing)}"`);
   return [...lines, ...settings.warnings.map((warning) => `Warning: ${warning}`)];
+}
+
+/** The options of `orgs connect` and `orgs update` by the body fields they fill. */
+const optionOfField: Record<string, string> = { slug: '--slug', name: '--name', remoteUrl: '--remote', apiKey: 'the key in --api-key-file' };
+
+/** Runs a change whose field errors are said with the options the user typed, not the body's field names. */
+async function withOptionNames<T>(change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    if (!(error instanceof OrganizationFieldsError)) throw error;
+    throw new UsageError(error.issues.map((issue) => `${optionOfField[issue.field] ?? issue.field}: ${issue.message}`).join('; '));
+  }
 }
 
 /** `orgs ...`: the organizations of the data directory. */
@@ -101,13 +116,35 @@ export function registerOrgsCommands(program: Command): void {
       const apiKey = readSecretFile(options.apiKeyFile, 'the API key file');
       const dataDir = resolveDataDir(options.dataDir);
       await withStore(dataDir, { command: 'remediation-console orgs connect' }, async (store) => {
-        const organization = await connectReplicaOrganization(store, headlessSealer(dataDir), {
-          slug: options.slug,
-          name: options.name,
-          remoteUrl: options.remote,
-          apiKey,
-        });
+        const organization = await withOptionNames(() =>
+          connectReplicaOrganization(store, headlessSealer(dataDir), { slug: options.slug, name: options.name, remoteUrl: options.remote, apiKey }),
+        );
         console.log(`Connected "${organization.slug}" to ${organization.remoteUrl}.`);
+      });
+    });
+
+  orgs
+    .command('update')
+    .description("change a replica's remote URL, key or name (a local organization's name); a new URL or key is checked against the remote before it is saved")
+    .requiredOption('--slug <slug>', 'the organization')
+    .option('--remote <url>', "the remote tenant's new base URL (a replica only)")
+    .option('--api-key-file <file>', "a file holding the remote tenant's new API key (a replica only)")
+    .option('--name <name>', 'its new display name')
+    .option('--data-dir <dir>', 'data directory')
+    .action(async (options: { slug: string; remote?: string; apiKeyFile?: string; name?: string; dataDir?: string }) => {
+      if (options.remote === undefined && options.apiKeyFile === undefined && options.name === undefined) {
+        throw new UsageError('Give at least one of --remote URL, --api-key-file FILE or --name NAME');
+      }
+      const apiKey = options.apiKeyFile === undefined ? undefined : readSecretFile(options.apiKeyFile, 'the API key file');
+      const dataDir = resolveDataDir(options.dataDir);
+      await withStore(dataDir, { command: 'remediation-console orgs update' }, async (store) => {
+        const organization = await withOptionNames(() =>
+          updateOrganization(store, headlessSealer(dataDir), requireOrganization(store, options.slug), { name: options.name, remoteUrl: options.remote, apiKey }),
+        );
+        const changed = [options.name !== undefined && `name "${organization.name}"`, options.remote !== undefined && `remote ${organization.remoteUrl}`, apiKey !== undefined && 'API key']
+          .filter(Boolean)
+          .join(', ');
+        console.log(`Updated "${organization.slug}": ${changed}. Its data and local settings stay${organization.kind === 'replica' ? '; the next sync uses the new settings' : ''}.`);
       });
     });
 

@@ -4,6 +4,23 @@ import { progressPrinter } from '../../sync/progress-printer.js';
 import { SyncFailedError } from '../../sync/sync-errors.js';
 import { syncOrganization } from '../../sync/sync-organization.js';
 import { UsageError, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
+import type { SyncCountDifference } from '../../../contracts/console/sync.js';
+import { syncCountChecks } from '../../../contracts/console/sync-basics.js';
+import type { SyncChanges } from '../../../contracts/console/sync-changes.js';
+
+/** Totals that differed, in words: "open findings 16,080 on the remote, 16,433 here". */
+function describeDifferences(differences: SyncCountDifference[]): string {
+  return differences
+    .map((difference) => `${syncCountChecks.find((check) => check.id === difference.check)!.label} ${difference.remote} on the remote, ${difference.replica} here`)
+    .join('; ');
+}
+
+/** What a reconcile changed, in words; nothing when its record is absent (it found the replica equal). */
+function describeReconcile(changes: SyncChanges | undefined): string {
+  if (!changes) return 'The replica matched its remote: nothing written.';
+  const parts = Object.entries(changes.counts).map(([collection, c]) => `${collection} ${c.created} added, ${c.updated} changed, ${c.removed} removed`);
+  return `The reconcile wrote the differences: ${parts.join('; ')}.`;
+}
 
 /** `sync`: syncs one replica or all of them from their remote tenants, with a progress bar. */
 export function registerSyncCommand(program: Command): void {
@@ -12,8 +29,10 @@ export function registerSyncCommand(program: Command): void {
     .description('sync replica organizations from their remote tenants')
     .option('--org <slug>', 'only this replica (default: all replicas)')
     .option('--full', 'a full sync even where an incremental one would do')
+    .option('--reconcile', 'compare each replica with its whole remote item by item and write only the differences')
     .option('--data-dir <dir>', 'data directory')
-    .action(async (options: { org?: string; full?: boolean; dataDir?: string }) => {
+    .action(async (options: { org?: string; full?: boolean; reconcile?: boolean; dataDir?: string }) => {
+      if (options.full && options.reconcile) throw new UsageError('--full and --reconcile cannot be given together');
       const dataDir = resolveDataDir(options.dataDir);
       await withStore(dataDir, { command: 'remediation-console sync' }, async (store) => {
         const sealer = headlessSealer(dataDir);
@@ -34,15 +53,17 @@ export function registerSyncCommand(program: Command): void {
           const printer = progressPrinter();
           try {
             if (!remote) throw new SyncFailedError(`"${organization.slug}" has no remote tenant connected`);
-            const report = await syncOrganization(store, organization, remote, { full: options.full, onProgress: printer.update });
+            const report = await syncOrganization(store, organization, remote, { full: options.full, reconcile: options.reconcile, onProgress: printer.update });
             printer.done();
             const { counts } = report;
+            if (report.countDifferences) console.log(`The replica's totals differed from the remote's (${describeDifferences(report.countDifferences)}): reconciled.`);
             console.log(
               `Synced "${organization.slug}" (${report.mode}): ${counts.endpoints} endpoints, ${counts.remediationTargets} remediation targets, ` +
                 `${counts.scopes} scopes, ${counts.findings} findings` +
                 (report.skippedCount > 0 ? `; skipped ${report.skippedCount} invalid records (${report.skippedIds.slice(0, 5).join(', ')})` : '') +
                 '.',
             );
+            if (report.mode === 'reconcile') console.log(describeReconcile(report.changes ? store.syncChanges.get(organization.rowId, report.changes.id) : undefined));
           } catch (error) {
             printer.done();
             if (!(error instanceof SyncFailedError)) throw error;

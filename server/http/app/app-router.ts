@@ -1,4 +1,5 @@
 import express from 'express';
+import type { ConsoleSessions } from '../../secrets/console-sessions.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Store } from '../../store/store.js';
 import type { AgentConfigContext } from '../agent-config-download.js';
@@ -15,15 +16,17 @@ import { organizationRoutes } from './organization-routes.js';
 import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 import { syncOverviewRoute, syncRoutes } from './sync-routes.js';
 import { requireConsoleToken } from './require-console-token.js';
-import { sessionRoute } from './session-route.js';
+import { openSessionRoute, sessionRoute } from './session-route.js';
 import { softwareRoutes } from './software-routes.js';
 import { syncChangesRoutes } from './sync-changes-routes.js';
-import { buildAppOpenApiDocument } from '../openapi/app-document.js';
+import { servedAppOpenApiDocument } from '../openapi/app-document.js';
 
 /** What the console's control API needs. */
 export interface AppRouterContext {
   store: Store;
   consoleToken: string;
+  /** The data directory whose console links open sessions, and its sessions (DESIGN section 4, "The console session"). */
+  consoleLinks: { dataDir: string; sessions: ConsoleSessions };
   /** The base URL of the loopback API, shown to the user for local tools. */
   apiBaseUrl: () => string;
   /** The agent configuration download; left out where the server cannot sign (tests). */
@@ -38,18 +41,19 @@ export interface AppRouterContext {
 }
 
 /**
- * The console's control API under /app (DESIGN section 4), guarded by the console token, with
- * its OpenAPI document at /app/openapi.json.
+ * The console's control API under /app (DESIGN section 4), guarded by the console token or a
+ * console session, with its OpenAPI document at /app/openapi.json.
  */
 export function appRouter(context: AppRouterContext): express.Router {
   const { store } = context;
   const router = express.Router();
-  router.use(requireConsoleToken(context.consoleToken));
+  // A console link's token is the credential of the request that opens a session.
+  router.use(openSessionRoute(context));
+  router.use(requireConsoleToken({ consoleToken: context.consoleToken, sessions: context.consoleLinks.sessions }));
   // Built at the first request for it, not while the server starts.
-  let openApiJson: string | undefined;
+  const openApiJson = servedAppOpenApiDocument();
   router.get('/openapi.json', (_req, res) => {
-    openApiJson ??= JSON.stringify(buildAppOpenApiDocument());
-    res.type('application/json').send(openApiJson);
+    res.type('application/json').send(openApiJson());
   });
   router.use(sessionRoute(context));
   router.use(organizationRoutes({ store, sealer: context.sealer, sync: context.sync }));
@@ -67,7 +71,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   organization.use(csvExportRoutes(store));
   organization.use(agentSettingsRoutes(store));
   if (context.agentConfig) organization.use(agentConfigRoutes(store, context.agentConfig));
-  if (context.sync) organization.use(syncRoutes(context.sync));
+  if (context.sync) organization.use(syncRoutes(store, context.sync));
   router.use('/orgs/:slug', organization);
   return router;
 }

@@ -120,9 +120,9 @@ describe('coverage gaps', () => {
       inventory.findings.filter((f) => f.status === 'open' && (f.severity === 'critical' || f.severity === 'high' || f.is_kev)).length,
     );
     expect(body.counts).toEqual(countsOf(gaps));
-    expect(body.unevaluated.map((u: any) => [u.scopeId, u.field])).toEqual([
-      [inventory.scopes[2]!.id, 'subject_filter.cpe_patterns'],
-      [inventory.scopes[4]!.id, 'endpoint_filter.tags'],
+    expect(body.unevaluated.map((u: any) => [u.scopeId, u.scopeName, u.field])).toEqual([
+      [inventory.scopes[2]!.id, inventory.scopes[2]!.name, 'subject_filter.cpe_patterns'],
+      [inventory.scopes[4]!.id, inventory.scopes[4]!.name, 'endpoint_filter.tags'],
     ]);
     expect(await allPages('/orgs/acme/coverage-gaps')).toEqual(gaps.map((f) => f.id));
   });

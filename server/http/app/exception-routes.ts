@@ -14,10 +14,11 @@ import { ExceptionRevokedError, ExceptionRuleError } from '../../store/exception
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
-import { type OpenApiRouteRegistrar, errorResponse, fileResponse, jsonResponse, queryErrors } from '../openapi/responses.js';
+import { type OpenApiRouteRegistrar, errorResponse, fileResponse, jsonResponse, mergeResponses, queryErrors } from '../openapi/responses.js';
 import { parseQuery } from '../query-parameters.js';
 import { localUserName } from './local-user.js';
 import { organizationOf } from './organization-param.js';
+import { exceptionExamples } from './exception-examples.js';
 import { uuidParam } from './uuid-param.js';
 
 /** The largest body of a create or an edit. */
@@ -38,6 +39,7 @@ class InvalidBody extends Error {
 /** Reads the request's body (as text, whatever its type) as JSON; `what` names it in the message. */
 function jsonBody(req: express.Request, what: string): unknown {
   const text = typeof req.body === 'string' ? req.body : '';
+  if (text.trim() === '') throw new InvalidBody('body', `is required: send ${what.toLowerCase()} as JSON`);
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -155,10 +157,14 @@ async function listedException(store: Store, orgRowId: number, id: string) {
 }
 
 const exceptionIdParam = { exceptionId: uuidSchema.meta({ description: "The exception's id." }) };
-const refused = (what: string) => ({ 400: jsonResponse(fieldErrorSchema, `${what}; the message and \`issues\` name the field.`) });
+/** The 400 of a refused body: a FieldError, whose `issues` name the field. */
+const refused = (what: string) => ({ 400: jsonResponse(fieldErrorSchema, `${what}: a FieldError, whose message and \`issues\` name the field.`) });
+/** A JSON request body that the operation needs, with its example. */
+const requiredBody = (schema: z.ZodType, example: unknown) => ({ body: { required: true, content: { 'application/json': { schema, example } } } });
 
 /** {@link exceptionRoutes} in the /app OpenAPI document. */
 export const exceptionOperations: OpenApiRouteRegistrar = (registry) => {
+  const examples = exceptionExamples(Date.now());
   registerOrganizationOperation(registry, {
     method: 'get',
     path: '/exceptions',
@@ -190,10 +196,10 @@ export const exceptionOperations: OpenApiRouteRegistrar = (registry) => {
       'changed it later than it was changed here (made, edited or revoked), unless it is revoked here; otherwise it is skipped. ' +
       'Who made, edited and revoked each is kept as the file says.',
     tag: 'Exceptions',
-    request: { body: { content: { 'application/json': { schema: exceptionsFileSchema } } } },
+    request: requiredBody(exceptionsFileSchema, examples.file),
     responses: {
       200: jsonResponse(exceptionImportResultSchema, 'How many were created, updated and skipped.'),
-      ...refused('The file is not JSON, not an exceptions file of this version, or an exception in it is invalid: nothing is stored'),
+      ...refused('The file is missing, not JSON, not an exceptions file of this version, or an exception in it is invalid, and nothing is stored'),
       413: errorResponse(`The file is larger than ${importBodyLimit}.`),
     },
   });
@@ -205,10 +211,10 @@ export const exceptionOperations: OpenApiRouteRegistrar = (registry) => {
     description:
       "Accepts a CVE everywhere or on chosen endpoints, or one finding, until `expires_at`: the findings it covers are left out of the coverage gaps and the risk figures while it is active. Made by the server's local user.",
     tag: 'Exceptions',
-    request: { body: { content: { 'application/json': { schema: createExceptionBodySchema } } } },
+    request: requiredBody(createExceptionBodySchema, examples.create),
     responses: {
       201: jsonResponse(consoleExceptionSchema, 'The exception.'),
-      ...refused('The body is not JSON, a field is invalid, or the expiry is not after now or more than a year ahead'),
+      ...refused('The body is missing or not JSON, a field is invalid, or the expiry is not after now or more than a year ahead'),
       413: errorResponse(`The body is larger than ${editBodyLimit}.`),
     },
   });
@@ -220,10 +226,13 @@ export const exceptionOperations: OpenApiRouteRegistrar = (registry) => {
     description: "Its scope stays. A new expiry is after now and at most a year ahead; an expired exception given one is active again. Recorded as edited by the server's local user.",
     tag: 'Exceptions',
     params: exceptionIdParam,
-    request: { body: { content: { 'application/json': { schema: updateExceptionBodySchema } } } },
+    request: requiredBody(updateExceptionBodySchema, examples.update),
     responses: {
       200: jsonResponse(consoleExceptionSchema, 'The exception, edited.'),
-      ...refused('The exceptionId is not a UUID, the body is not JSON, a field is invalid, or the expiry is out of bounds'),
+      ...mergeResponses(
+        { 400: errorResponse('The exceptionId is not a UUID.') },
+        refused('The body is missing, not JSON or empty (`{}`), a field is invalid, or the expiry is out of bounds'),
+      ),
       404: errorResponse('The organization has no exception with this id.'),
       409: errorResponse('The exception is revoked.'),
       413: errorResponse(`The body is larger than ${editBodyLimit}.`),

@@ -1,18 +1,23 @@
 import express from 'express';
 import {
+  NoSealerError,
   OrganizationExistsError,
   OrganizationFieldsError,
+  OrganizationInputError,
+  OrganizationNotFoundError,
   RemoteCheckFailedError,
   connectReplicaOrganization,
   removeOrganization,
+  updateOrganization,
 } from '../../organizations/manage-organizations.js';
-import { RemoteUnreachableError } from '../../remote/remote-tenant.js';
 import {
   type ConnectOrganizationBody,
   type ConsoleOrganization,
+  type UpdateOrganizationBody,
   connectOrganizationBodySchema,
   consoleOrganizationSchema,
   organizationListSchema,
+  updateOrganizationBodySchema,
 } from '../../../contracts/console/organizations.js';
 import { type FieldErrorBody, fieldErrorSchema } from '../../../contracts/common.js';
 import type { Sealer } from '../../secrets/sealer.js';
@@ -29,8 +34,28 @@ export function consoleOrganization({ rowId: _rowId, inventoryId: _inventoryId, 
   return organization;
 }
 
-/** The largest body `POST /app/organizations` reads. */
+/** The largest body `POST /app/organizations` and `PATCH /app/orgs/:slug` read. */
 const connectBodyLimit = '16kb';
+
+/** The body of a request, when it is a JSON object; a 400 naming what it must hold otherwise. */
+function objectBody(body: unknown, fields: string): object {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, `The body must be a JSON object with ${fields}`);
+  return body;
+}
+
+/** Answers a mistake in managing organizations with its status: 422 with each field's issue, 409, 404, 501, 502 or 400. */
+function answerOrganizationError(error: unknown, res: express.Response): void {
+  if (error instanceof OrganizationFieldsError) {
+    res.status(422).json({ error: `Invalid body: ${error.message}`, issues: error.issues } satisfies FieldErrorBody);
+    return;
+  }
+  if (error instanceof OrganizationExistsError) throw new HttpError(409, error.message);
+  if (error instanceof OrganizationNotFoundError) throw new HttpError(404, error.message);
+  if (error instanceof NoSealerError) throw new HttpError(501, error.message);
+  if (error instanceof RemoteCheckFailedError) throw new HttpError(502, error.message);
+  if (error instanceof OrganizationInputError) throw new HttpError(400, error.message);
+  throw error;
+}
 
 /** What connecting and disconnecting replicas takes. */
 export interface OrganizationRoutesContext {
@@ -44,7 +69,8 @@ export interface OrganizationRoutesContext {
 /**
  * `GET /app/organizations` lists them. `POST /app/organizations` connects a replica of a remote tenant (201; 422 with each field's
  * issue; 409 when the slug is taken; 502 when the remote cannot be reached or refuses the key),
- * then starts its first sync. `DELETE /app/orgs/:slug` disconnects a replica: its sync is
+ * then starts its first sync. `PATCH /app/orgs/:slug` changes a replica's URL, key or name, or
+ * a local organization's name, in place (the same answers; a new URL or key starts a sync). `DELETE /app/orgs/:slug` disconnects a replica: its sync is
  * interrupted and its data and sealed key removed (204); a local organization is refused (409).
  */
 export function organizationRoutes(context: OrganizationRoutesContext): express.Router {
@@ -56,25 +82,35 @@ export function organizationRoutes(context: OrganizationRoutesContext): express.
   });
 
   router.post('/organizations', express.json({ limit: connectBodyLimit }), async (req, res) => {
-    if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
-      throw new HttpError(400, 'The body must be a JSON object with slug, name, remoteUrl and apiKey');
-    }
+    const body = objectBody(req.body, 'slug, name, remoteUrl and apiKey');
     if (!sealer) throw new HttpError(501, 'This server cannot store secrets: connect remote tenants from the desktop app or serve');
     let organization: Organization;
     try {
-      organization = await connectReplicaOrganization(store, sealer, req.body as ConnectOrganizationBody);
+      organization = await connectReplicaOrganization(store, sealer, body as ConnectOrganizationBody);
     } catch (error) {
-      if (error instanceof OrganizationFieldsError) {
-        res.status(422).json({ error: `Invalid body: ${error.message}`, issues: error.issues } satisfies FieldErrorBody);
-        return;
-      }
-      if (error instanceof OrganizationExistsError) throw new HttpError(409, error.message);
-      if (error instanceof RemoteCheckFailedError || error instanceof RemoteUnreachableError) throw new HttpError(502, error.message);
-      throw error;
+      answerOrganizationError(error, res);
+      return;
     }
     // The outcome is recorded in the store; the console follows it through the sync status.
     sync?.syncNow(organization.slug).catch(() => undefined);
     res.status(201).json(consoleOrganization(organization));
+  });
+
+  router.patch('/orgs/:slug', resolveOrganization(store), express.json({ limit: connectBodyLimit }), async (req, res) => {
+    const body = objectBody(req.body, 'any of name, remoteUrl and apiKey') as UpdateOrganizationBody;
+    let organization: Organization;
+    try {
+      organization = await updateOrganization(store, sealer, organizationOf(res), body);
+    } catch (error) {
+      answerOrganizationError(error, res);
+      return;
+    }
+    // A new address or key shows it works at once, as a first sync does; a sync running on the
+    // old ones ends as it will, and the next one reads the new.
+    if ((body.remoteUrl !== undefined || body.apiKey !== undefined) && sync && !sync.isRunning(organization.slug)) {
+      sync.syncNow(organization.slug).catch(() => undefined);
+    }
+    res.json(consoleOrganization(organization));
   });
 
   router.delete('/orgs/:slug', resolveOrganization(store), async (_req, res) => {
@@ -121,6 +157,25 @@ export const organizationOperations: OpenApiRouteRegistrar = (registry) => {
       422: jsonResponse(fieldErrorSchema, "A field is invalid: each field's issue is listed."),
       501: errorResponse('This server cannot seal secrets, so it connects nothing.'),
       502: errorResponse('The remote tenant could not be reached, or refused the key.'),
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'patch',
+    path: '',
+    operationId: 'updateOrganization',
+    summary: "Change a replica's remote URL, key or name, or a local organization's name",
+    description:
+      "The organization is changed in place: its data, exceptions, deadlines, agent settings and change history stay. A new URL or key is checked against the remote (with the key or URL that stays) before anything is saved; then a sync starts, unless one runs. A local organization has no remote: only its name changes.",
+    tag: 'Organizations',
+    request: { body: { required: true, content: { 'application/json': { schema: updateOrganizationBodySchema } } } },
+    responses: {
+      200: jsonResponse(consoleOrganizationSchema, 'The organization, changed.'),
+      400: errorResponse('The body is not JSON, or not a JSON object; or it gives a remote URL or key to a local organization.'),
+      404: errorResponse('It was disconnected meanwhile.'),
+      413: errorResponse(`The body is larger than ${connectBodyLimit}.`),
+      422: jsonResponse(fieldErrorSchema, "A field is invalid: each field's issue is listed."),
+      501: errorResponse('This server cannot seal secrets, so it changes no remote URL or key.'),
+      502: errorResponse('The remote tenant could not be reached at the new address, or refused the key: nothing was changed.'),
     },
   });
   registerOrganizationOperation(registry, {

@@ -1,20 +1,107 @@
 import express from 'express';
-import { type ConsoleSession, consoleSessionSchema } from '../../../contracts/console/session.js';
+import { type FieldErrorBody, fieldErrorSchema } from '../../../contracts/common.js';
+import { type ConsoleSession, consoleSessionSchema, openConsoleSessionBodySchema } from '../../../contracts/console/session.js';
+import { type ConsoleLinkOutcome, redeemConsoleLink } from '../../secrets/console-links.js';
+import type { ConsoleSessions } from '../../secrets/console-sessions.js';
 import type { Sealer } from '../../secrets/sealer.js';
+import { HttpError } from '../http-error.js';
 import { registerConsoleOperation } from '../openapi/app-operations.js';
-import { type OpenApiRouteRegistrar, jsonResponse } from '../openapi/responses.js';
+import { type OpenApiRouteRegistrar, errorResponse, guardAndServerErrors, jsonResponse, mergeResponses } from '../openapi/responses.js';
+import { clearSessionCookie, refuseCrossOrigin, setSessionCookie } from './session-cookie.js';
 
-/** `GET /app/session`: where local tools reach the loopback API, and how this process seals secrets. */
-export function sessionRoute(context: { apiBaseUrl: () => string; sealer?: Sealer }): express.Router {
+/** What the session routes need. */
+export interface SessionRouteContext {
+  apiBaseUrl: () => string;
+  sealer?: Sealer;
+  /** The data directory whose console links are opened, and its sessions. */
+  consoleLinks: { dataDir: string; sessions: ConsoleSessions };
+}
+
+const newLinkHint = 'Run "remediation-console console-url" (or restart "remediation-console serve") for a new link.';
+
+/** Why a link did not open, for the person who opened it. */
+const refusals: Record<Exclude<ConsoleLinkOutcome, 'opened'>, string> = {
+  used: `This console link was already used: a link opens one browser once, which then keeps its session. ${newLinkHint}`,
+  expired: `This console link has expired (a link is good for 24 hours). ${newLinkHint}`,
+  unknown: `This console link is not one of this server's. ${newLinkHint}`,
+};
+
+const session = (context: SessionRouteContext): ConsoleSession => ({
+  apiBaseUrl: context.apiBaseUrl(),
+  secretStorage: context.sealer?.secretStorage ?? null,
+});
+
+function refuseBody(res: express.Response, field: string, message: string): void {
+  res.status(400).json({ error: `Invalid body field "${field}": ${message}`, issues: [{ field, message }] } satisfies FieldErrorBody);
+}
+
+/**
+ * `POST /app/session`: opens a console session with a console link's one-time token (the
+ * console's page posts its `#token=` fragment, which never reaches the server otherwise) and
+ * sets the session cookie. Mounted ahead of the /app guard: the token is the credential. Only
+ * the console's own pages may post it (Origin), so another page cannot slip its own session in.
+ */
+export function openSessionRoute(context: SessionRouteContext): express.Router {
   const router = express.Router();
-  router.get('/session', (_req, res) => {
-    res.json({ apiBaseUrl: context.apiBaseUrl(), secretStorage: context.sealer?.secretStorage ?? null } satisfies ConsoleSession);
+  router.post('/session', express.text({ type: () => true, limit: '1kb' }), (req, res) => {
+    refuseCrossOrigin(req, true);
+    let body: unknown;
+    try {
+      body = JSON.parse(typeof req.body === 'string' ? req.body : '');
+    } catch {
+      return refuseBody(res, 'body', 'is not JSON: send {"token": "<the token of the link>"}');
+    }
+    const parsed = openConsoleSessionBodySchema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      return refuseBody(res, issue.path.map(String).join('.') || 'body', issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message);
+    }
+    const { dataDir, sessions } = context.consoleLinks;
+    const outcome = redeemConsoleLink(dataDir, parsed.data.token);
+    if (outcome !== 'opened') throw new HttpError(401, refusals[outcome]);
+    setSessionCookie(res, sessions, sessions.issue());
+    res.json(session(context));
   });
   return router;
 }
 
-/** {@link sessionRoute} in the /app OpenAPI document. */
-export const sessionOperations: OpenApiRouteRegistrar = (registry) =>
+/** `GET /app/session`: where local tools reach the loopback API, and how this process seals secrets; `DELETE`: ends this browser's session. */
+export function sessionRoute(context: SessionRouteContext): express.Router {
+  const router = express.Router();
+  router.get('/session', (_req, res) => {
+    res.json(session(context));
+  });
+  router.delete('/session', (_req, res) => {
+    clearSessionCookie(res, context.consoleLinks.sessions);
+    res.status(204).end();
+  });
+  return router;
+}
+
+/** {@link openSessionRoute} and {@link sessionRoute} in the /app OpenAPI document. */
+export const sessionOperations: OpenApiRouteRegistrar = (registry) => {
+  registry.registerPath({
+    method: 'post',
+    path: '/app/session',
+    operationId: 'openSession',
+    summary: 'Open a console session with a console link',
+    description:
+      "Exchanges the one-time token of a console link (the `#token=` fragment of the URL that `serve` or `console-url` prints) for the session cookie, " +
+      'HttpOnly and SameSite=Strict, which /app then accepts in place of the console token. A token works once. Only the console\'s own pages may send it: ' +
+      'the Origin header must be this server\'s.',
+    tags: ['Session'],
+    security: [],
+    request: { body: { required: true, content: { 'application/json': { schema: openConsoleSessionBodySchema } } } },
+    responses: mergeResponses(
+      {
+        200: { ...jsonResponse(consoleSessionSchema, 'The session is open; the answer sets its cookie.'), headers: { 'Set-Cookie': { description: 'The session cookie.', schema: { type: 'string' } } } },
+        400: jsonResponse(fieldErrorSchema, 'The body is not JSON or not `{"token": "..."}`; the message and `issues` name the field.'),
+        401: errorResponse('The link was already used, has expired or is not one of this server\'s; the message says which and how to get a new one.'),
+        403: errorResponse('The Origin header is absent or not this server\'s.'),
+      },
+      guardAndServerErrors,
+    ),
+  });
   registerConsoleOperation(registry, {
     method: 'get',
     path: '/session',
@@ -24,3 +111,13 @@ export const sessionOperations: OpenApiRouteRegistrar = (registry) =>
     tag: 'Session',
     responses: { 200: jsonResponse(consoleSessionSchema, 'The session.') },
   });
+  registerConsoleOperation(registry, {
+    method: 'delete',
+    path: '/session',
+    operationId: 'endSession',
+    summary: "End this browser's console session",
+    description: 'Drops the session cookie: this browser needs a new console link to open the console again.',
+    tag: 'Session',
+    responses: { 204: { description: 'The cookie is dropped.' } },
+  });
+};

@@ -114,7 +114,61 @@ describe('POST /app/orgs/:slug/sync', () => {
     }
   });
 
+  it('runs a reconcile with ?reconcile=true: the replica equal to its remote, nothing written, and when it matched', async () => {
+    const before = remote.requests.length;
+    expect((await startSync('replica', '?reconcile=true')).status).toBe(202);
+    const { state } = await syncEnded();
+    expect(state).toMatchObject({ lastSuccessMode: 'reconcile', lastReconcileChanged: 0, countDifferences: [], lastError: null, incrementalsSinceFull: 0 });
+    expect(state.lastReconciledAt).toBe(state.lastSuccessAt);
+    expect(Date.parse(state.lastMatchedAt!)).toBeGreaterThanOrEqual(Date.parse(state.lastSuccessAt!));
+    expect(pageRequests(before).every((request) => request.updatedSince === undefined)).toBe(true);
+  });
+
+  it('refuses ?full=true&reconcile=true (400) and starts no sync', async () => {
+    const refused = await startSync('replica', '?full=true&reconcile=true');
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: 'Invalid query parameter "reconcile": full and reconcile cannot both be true' });
+    expect((await syncStatus()).running).toBe(false);
+  });
+
   it('answers GET /sync of an unknown organization with 404', async () => {
     expect((await server.app('/orgs/nobody/sync')).status).toBe(404);
+  });
+});
+
+describe('PUT /app/orgs/:slug/sync/settings', () => {
+  const putSettings = (slug: string, body: unknown) => server.app(`/orgs/${slug}/sync/settings`, { method: 'PUT', body });
+
+  it('saves how often the replica is reconciled and answers its status; a daily reconcile by default', async () => {
+    expect((await syncStatus()).state.reconcileIntervalHours).toBe(24);
+    const saved = await putSettings('replica', { reconcileIntervalHours: 6 });
+    expect(saved.status).toBe(200);
+    expect((saved.body as SyncStatus).state.reconcileIntervalHours).toBe(6);
+    expect((await syncStatus()).state.reconcileIntervalHours).toBe(6);
+    // A sync keeps the setting.
+    await startSync('replica');
+    expect((await syncEnded()).state.reconcileIntervalHours).toBe(6);
+  });
+
+  it('refuses what is not the settings (400, each field named) and saves nothing', async () => {
+    for (const [body, field] of [
+      [{ reconcileIntervalHours: 0 }, 'reconcileIntervalHours'],
+      [{ reconcileIntervalHours: 721 }, 'reconcileIntervalHours'],
+      [{ reconcileIntervalHours: 1.5 }, 'reconcileIntervalHours'],
+      [{ reconcileIntervalHours: '6' }, 'reconcileIntervalHours'],
+      [{}, 'reconcileIntervalHours'],
+      [{ reconcileIntervalHours: 6, every: 2 }, 'every'],
+      [[], 'body'],
+    ] as const) {
+      const refused = await putSettings('replica', body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect((refused.body as { issues: { field: string }[] }).issues[0]!.field).toBe(field);
+    }
+    expect((await syncStatus()).state.reconcileIntervalHours).toBe(6);
+  });
+
+  it('refuses a local organization (409)', async () => {
+    const local = await putSettings('home', { reconcileIntervalHours: 6 });
+    expect(local.status).toBe(409);
   });
 });

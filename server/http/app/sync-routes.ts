@@ -1,4 +1,5 @@
 import express from 'express';
+import { fieldErrorSchema } from '../../../contracts/common.js';
 import { HttpError } from '../http-error.js';
 import { registerConsoleOperation, registerOrganizationOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, jsonResponse, queryErrors } from '../openapi/responses.js';
@@ -9,10 +10,16 @@ import {
   type SyncStatus,
   syncOverviewSchema,
   syncRequestQuerySchema,
+  syncSettingsSchema,
   syncStartedSchema,
   syncStatusSchema,
 } from '../../../contracts/console/sync.js';
 import type { SyncScheduler } from '../../sync/sync-scheduler.js';
+import { updateSyncSettings } from '../../sync/sync-settings.js';
+import { jsonBody, parsedBody } from './json-body.js';
+
+/** The largest body `PUT /app/orgs/:slug/sync/settings` reads: one number. */
+const settingsBodyLimit = '4kb';
 
 /**
  * `GET /app/sync`: the sync status of every replica, for the console's organizations view and its
@@ -33,10 +40,12 @@ export function syncOverviewRoute(store: Store, scheduler: SyncScheduler): expre
 /**
  * The console's sync operations, mounted on the organization router of /app (under
  * `/app/orgs/:slug`, after `resolveOrganization`): `GET /sync` answers the replica's sync
- * status with the running sync's progress; `POST /sync` (`?full=true` for a full sync) starts
- * a sync, or joins the running one, and answers 202 at once; the console polls `GET /sync`.
+ * status with the running sync's progress; `POST /sync` (`?full=true` for a full sync,
+ * `?reconcile=true` for a reconcile) starts a sync, or joins the running one, and answers 202
+ * at once; the console polls `GET /sync`. `PUT /sync/settings` saves how often the replica is
+ * reconciled, and answers its status.
  */
-export function syncRoutes(scheduler: SyncScheduler): express.Router {
+export function syncRoutes(store: Store, scheduler: SyncScheduler): express.Router {
   const router = express.Router({ mergeParams: true });
 
   router.get('/sync', (_req, res) => {
@@ -47,11 +56,20 @@ export function syncRoutes(scheduler: SyncScheduler): express.Router {
     const organization = organizationOf(res);
     if (organization.kind !== 'replica') throw new HttpError(409, `"${organization.slug}" is a local organization; only replicas sync`);
     // The app parses no query itself (express's query parser is off): every query goes through its schema.
-    const { full } = parseQuery(req, syncRequestQuerySchema);
+    const { full, reconcile } = parseQuery(req, syncRequestQuerySchema);
     const alreadyRunning = scheduler.isRunning(organization.slug);
     // The outcome is recorded in the store and emitted; the console reads it from GET /sync.
-    scheduler.syncNow(organization.slug, { full }).catch(() => undefined);
+    scheduler.syncNow(organization.slug, { full, reconcile }).catch(() => undefined);
     res.status(202).json({ alreadyRunning, status: scheduler.status(organization.slug) });
+  });
+
+  router.put('/sync/settings', jsonBody(settingsBodyLimit), (req, res) => {
+    const organization = organizationOf(res);
+    if (organization.kind !== 'replica') throw new HttpError(409, `"${organization.slug}" is a local organization; only replicas have sync settings`);
+    const settings = parsedBody(req, res, syncSettingsSchema, 'a sync setting');
+    if (!settings) return;
+    updateSyncSettings(store, organization, settings);
+    res.json(scheduler.status(organization.slug));
   });
 
   return router;
@@ -85,8 +103,23 @@ export const syncOperations: OpenApiRouteRegistrar = (registry) => {
     request: { query: syncRequestQuerySchema },
     responses: {
       202: jsonResponse(syncStartedSchema, 'The sync runs.'),
-      ...queryErrors('full is not true or false.'),
+      ...queryErrors('full or reconcile is not true or false, or both are true.'),
       409: errorResponse('The organization is local: only replicas sync.'),
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'put',
+    path: '/sync/settings',
+    operationId: 'updateSyncSettings',
+    summary: "Replace a replica's sync settings",
+    description: 'How often the replica is reconciled with its remote (compared item by item, only the differences written), in hours: 1 to 720, 24 by default.',
+    tag: 'Sync',
+    request: { body: { required: true, content: { 'application/json': { schema: syncSettingsSchema } } } },
+    responses: {
+      200: jsonResponse(syncStatusSchema, 'The settings are saved: the sync status with them.'),
+      400: jsonResponse(fieldErrorSchema, "The body is not JSON, or not the settings: each field's issue is listed, and nothing is saved."),
+      409: errorResponse('The organization is local: only replicas have sync settings.'),
+      413: errorResponse(`The body is larger than ${settingsBodyLimit}.`),
     },
   });
 };

@@ -54,8 +54,21 @@ export function buildAppOpenApiDocument() {
     title: 'Remediation Console API',
     description:
       "The console's own API, under /app of the server that serves the v1 API: organizations, sync, the collections with sort and search, " +
-      'the dashboard and coverage, the software view and the remediation plan, remediation deadlines and performance, exceptions, local API keys, CSV exports, agent settings and agent configuration files. Every request carries the console token. ' +
-      'Lists page as in /v1; every error body is {"error": "<message>"}.',
+      'the dashboard and coverage, the software view and the remediation plan, remediation deadlines and performance, exceptions, local API keys, CSV exports, agent settings and agent configuration files. Every request carries the console token, or the console session of a browser (opened with `POST /app/session`). ' +
+      'Lists page as in /v1; every error body is {"error": "<message>"}; a 400 that refuses a request body is a FieldError, which also lists each field\'s issue in `issues`.',
     tags: Object.entries(appTags).map(([name, description]) => ({ name, description })),
   });
+}
+
+/**
+ * The document as served, built at its first request of each UTC day: its request examples
+ * are dated from the day (exception-examples.ts), and so stay ones the server accepts.
+ */
+export function servedAppOpenApiDocument(): () => string {
+  let served: { day: number; json: string } | undefined;
+  return () => {
+    const day = Math.floor(Date.now() / 86_400_000);
+    if (served?.day !== day) served = { day, json: JSON.stringify(buildAppOpenApiDocument()) };
+    return served.json;
+  };
 }

@@ -11,7 +11,9 @@ export const consoleTokenSecurityScheme = {
     type: 'apiKey',
     in: 'header',
     name: consoleTokenHeader,
-    description: 'The console token of this run of the server: the desktop app hands it to the console; `serve` prints it in the console URL.',
+    description:
+      'The console token of this run of the server, which the desktop app hands to its window, or the credential of a console session. ' +
+      "A browser sends its session in a cookie instead, set by opening a console link (`POST /app/session`); with the cookie, a request that changes something must carry this server's Origin.",
   },
 } as const;
 
@@ -44,7 +46,7 @@ export function openApiPath(expressPath: string): string {
 
 /**
  * An operation of /app, `path` relative to /app, with the console token's security and the
- * 401, 421 and 500 that every /app operation may answer.
+ * 401, 403, 421 and 500 that every /app operation may answer.
  */
 export function registerConsoleOperation(registry: OpenAPIRegistry, { path, tag, responses, ...route }: AppOperation): void {
   registry.registerPath({
@@ -52,7 +54,14 @@ export function registerConsoleOperation(registry: OpenAPIRegistry, { path, tag,
     path: `/app${openApiPath(path)}`,
     tags: [tag],
     security: [{ [consoleTokenSecurityScheme.name]: [] }],
-    responses: mergeResponses(responses, { 401: errorResponse('The console token is missing or not valid.') }, guardAndServerErrors),
+    responses: mergeResponses(
+      responses,
+      {
+        401: errorResponse('The console token is missing or not valid, or the session has expired.'),
+        403: errorResponse("The session cookie came with a request of another origin's page, or, for a change, without this server's Origin."),
+      },
+      guardAndServerErrors,
+    ),
   });
 }
 

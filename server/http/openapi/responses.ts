@@ -50,16 +50,39 @@ export function queryErrors(invalid = 'A query parameter is invalid, out of rang
   };
 }
 
+/** The bodies a schema stands for: each option of a union, or the schema itself. */
+function bodiesOf(schema: unknown): unknown[] {
+  return schema instanceof z.ZodUnion ? [...schema.options] : [schema];
+}
+
+/**
+ * The content of two answers of one status: for each media type, any of their bodies (`anyOf`
+ * in the document when they differ, e.g. the Error of a bad slug beside the FieldError of a
+ * bad body), the later one's first.
+ */
+function eitherContent(earlier: ResponseConfig, later: ResponseConfig): ResponseConfig['content'] {
+  const content = { ...earlier.content, ...later.content };
+  for (const [mediaType, media] of Object.entries(content)) {
+    const schemas = [...new Set([later.content?.[mediaType]?.schema, earlier.content?.[mediaType]?.schema].flatMap(bodiesOf))].filter(
+      (schema): schema is z.ZodType => schema instanceof z.ZodType,
+    );
+    if (schemas.length > 1) content[mediaType] = { ...media, schema: z.union(schemas) };
+  }
+  return content;
+}
+
 /**
  * Merges answer sets: where two name the same status, their descriptions are joined, each
- * being a sentence that says one case in which it is sent (the schema of the later one is kept).
+ * being a sentence that says one case in which it is sent, and the body is any of theirs.
  */
 export function mergeResponses(...sets: Responses[]): Responses {
   const merged: Responses = {};
   for (const set of sets) {
     for (const [status, response] of Object.entries(set)) {
       const earlier = merged[Number(status)];
-      merged[Number(status)] = earlier ? { ...response, description: `${earlier.description} ${response.description}` } : response;
+      merged[Number(status)] = earlier
+        ? { ...response, description: `${earlier.description} ${response.description}`, content: eitherContent(earlier, response) }
+        : response;
     }
   }
   return merged;

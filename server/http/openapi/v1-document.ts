@@ -71,7 +71,7 @@ export function buildV1OpenApiDocument(extraRoutes: OpenApiRouteRegistrar[] = []
     title: 'Remediation Inventory API',
     description:
       'The v1 Remediation Inventory API served by Remediation Console on a loopback port. ' +
-      'Lists page with limit (1 to 100, default 50) and offset (default 0) in the default order created_at, then id. ' +
+      'Lists page with limit (1 to 100, default 50) and offset (0 to 2^53 − 1, default 0; past the end, an empty page with the total) in the default order created_at, then id. ' +
       'Every error body is {"error": "<message>"}. updatedSince is an extension for incremental sync.',
   });
 }

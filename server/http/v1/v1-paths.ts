@@ -1,5 +1,13 @@
 import { HttpError } from '../http-error.js';
 
+/**
+ * The 405 of a method other than GET and HEAD, with `Allow`: every path of the v1 API, its
+ * document and /health answer those two only.
+ */
+export function methodNotAllowed(method: string | undefined): HttpError {
+  return new HttpError(405, `Method ${method} is not allowed here: use GET or HEAD`, { Allow: 'GET, HEAD' });
+}
+
 /** A request target under /v1, `/v1` matched in any case as express mounted it. */
 const underV1 = /^\/v1(?:[/?#]|$)/i;
 /** The scheme and authority of an absolute-form request target (`http://host:port/v1/...`). */

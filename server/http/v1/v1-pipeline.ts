@@ -4,14 +4,13 @@ import { HttpError, sendError } from '../http-error.js';
 import { guardHeaders } from '../loopback-guard.js';
 import { buildV1OpenApiDocument } from '../openapi/v1-document.js';
 import { V1Answers, bearerKey } from './v1-answers.js';
-import { V1Paths, decodedParameter, pathOf } from './v1-paths.js';
+import { V1Paths, decodedParameter, methodNotAllowed, pathOf } from './v1-paths.js';
 import { type V1Answer, type V1Extension, type V1Handler, type V1Request, jsonAnswer, v1Routes } from './v1-routes.js';
 
 /** Answers a request whose target (path and query, see `v1Target`) is under /v1. */
 export type V1Listener = (req: IncomingMessage, res: ServerResponse, target: string) => void;
 
 const unauthorized = { 'WWW-Authenticate': 'Bearer realm="remediation-inventory"' };
-const methodNotAllowed = { Allow: 'GET, HEAD' };
 /** A request that asks for a fresh answer, which express's freshness check honours. */
 const noCache = /(?:^|,)\s*?no-cache\s*?(?:,|$)/;
 
@@ -19,7 +18,7 @@ const noCache = /(?:^|,)\s*?no-cache\s*?(?:,|$)/;
  * The v1 API: every request under /v1 is answered here, errors included, once the Host header
  * was checked (loopback-guard.ts). The order of checks is that of docs/decisions.md:
  *
- * 1. `GET`/`HEAD /v1/openapi.json`, the one path answered without a key;
+ * 1. `/v1/openapi.json`, the one path answered without a key: GET and HEAD, 405 otherwise;
  * 2. the API key: 401 with `WWW-Authenticate`, whatever else is wrong;
  * 3. the path: 404 for a path of no route (v1-routes.ts), 400 for a malformed escape in its id;
  * 4. the method: 405 with `Allow: GET, HEAD`;
@@ -47,7 +46,8 @@ export function v1Pipeline(options: { store: Store; extensions: V1Extension[]; l
     const read = req.method === 'GET' || req.method === 'HEAD';
     const found = routes.match(path);
     try {
-      const publicRoute = found === undefined && read ? publicRoutes.match(path) : undefined;
+      const publicRoute = found === undefined ? publicRoutes.match(path) : undefined;
+      if (publicRoute && !read) throw methodNotAllowed(req.method);
       if (publicRoute) return send(req, res, publicRoute.route());
 
       const key = bearerKey(req.headers.authorization);
@@ -58,7 +58,7 @@ export function v1Pipeline(options: { store: Store; extensions: V1Extension[]; l
       }
       if (!found) throw new HttpError(404, `No such path: ${pathOf(target).slice(0, 200)}`);
       const request: V1Request = { url: target, organization, id: decodedParameter(found.parameter) };
-      if (!read) throw new HttpError(405, `Method ${req.method} is not allowed here: use GET or HEAD`, methodNotAllowed);
+      if (!read) throw methodNotAllowed(req.method);
 
       const answer = found.route(request);
       if (answer instanceof Promise) answer.then((settled) => send(req, res, settled)).catch((error: unknown) => fail(req, res, target, error));

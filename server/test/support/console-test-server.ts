@@ -1,8 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import nodePath from 'node:path';
 import { createConsoleApp } from '../../console-app.js';
 import { consoleTokenHeader, generateConsoleToken } from '../../http/app/require-console-token.js';
 import { type RunningServer, startServer } from '../../http/start-server.js';
 import type { SyncStatus } from '../../../contracts/console/sync.js';
 import type { Inventory } from '../../../contracts/inventory.js';
+import { ConsoleSessions } from '../../secrets/console-sessions.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Organization } from '../../store/organizations.js';
 import { Store } from '../../store/store.js';
@@ -16,11 +20,16 @@ export interface ConsoleTestServer {
   store: Store;
   server: RunningServer;
   consoleToken: string;
+  /** Where console links and the session key are: `dataDir` when given, else a temporary folder removed at close. */
+  sessionDataDir: string;
   orgs: { organization: Organization; inventory: Inventory; apiKey: string }[];
   /** The replicas' scheduler, when the server was started with a sealer. */
   sync: SyncScheduler | undefined;
-  /** Calls /app with the console token (unless `token` says otherwise); JSON bodies parsed. */
-  app(path: string, options?: { method?: string; body?: unknown; token?: string | null }): Promise<{ status: number; headers: Headers; body: any }>;
+  /** Calls /app with the console token (unless `token` says otherwise) and `headers`; JSON bodies parsed. */
+  app(
+    path: string,
+    options?: { method?: string; body?: unknown; token?: string | null; headers?: Record<string, string> },
+  ): Promise<{ status: number; headers: Headers; body: any }>;
   /** Every item of a console list (`path` under /app, with its query if any), a page of 100 at a time. */
   appAll(path: string): Promise<any[]>;
   /** Every item of a /v1 list of an organization (`path` under /v1), read with its key, a page of 100 at a time. */
@@ -55,6 +64,7 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
     }),
   );
   const consoleToken = generateConsoleToken();
+  const sessionDataDir = options.dataDir ?? fs.mkdtempSync(nodePath.join(os.tmpdir(), 'rc-console-session-'));
   const sync = options.sealer ? new SyncScheduler({ store, sealer: options.sealer, policy: options.syncPolicy }) : undefined;
   let baseUrl = '';
   const server = await startServer({
@@ -64,6 +74,7 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
         {
           store,
           consoleToken,
+          consoleLinks: { dataDir: sessionDataDir, sessions: ConsoleSessions.of(sessionDataDir) },
           baseUrl: () => baseUrl,
           // Test organizations have no enrollment secret or signing key: nothing is ever unsealed.
           signingSealer: identitySealer,
@@ -89,6 +100,7 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
     store,
     server,
     consoleToken,
+    sessionDataDir,
     orgs: created,
     sync,
     appAll(path) {
@@ -116,6 +128,7 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
         headers: {
           ...(token === null ? {} : { [consoleTokenHeader]: token }),
           ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...options.headers,
         },
         body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
       });
@@ -127,6 +140,7 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
       await sync?.stop();
       await server.close();
       store.close();
+      if (!options.dataDir) fs.rmSync(sessionDataDir, { recursive: true, force: true });
     },
   };
   return testServer;

@@ -1,6 +1,7 @@
 /**
  * A remote tenant for sync tests and the sync benchmark: a plain node:http server that serves
- * an in-memory inventory through the four v1 list operations, with knobs to misbehave.
+ * an in-memory inventory through the four v1 list operations (with their `status`, `severity`,
+ * `isKev`, `hasAgent`, `osFamily` and `targetType` filters), with knobs to misbehave.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -79,6 +80,34 @@ function ordered(items: Item[], order: FakeRemoteOptions['order']): Item[] {
   return keyed.map((entry) => entry.item);
 }
 
+/** The v1 filters the fake remote honours, by parameter: the item's value they compare, as text. */
+const filterValues: Record<string, (item: Record<string, unknown>) => string> = {
+  status: (item) => String(item.status),
+  severity: (item) => String(item.severity),
+  isKev: (item) => String(item.is_kev),
+  hasAgent: (item) => String(item.agent_id !== null && item.agent_id !== undefined),
+  osFamily: (item) => String((item.operating_system as { family?: unknown } | undefined)?.family),
+  targetType: (item) => String(item.target_type),
+};
+
+/** Filtered lists, per list and filters: a sync's count checks ask the same totals of a million items again and again. */
+const filteredCache = new WeakMap<Item[], Map<string, Item[]>>();
+
+/** The items that every filter of the query (those of {@link filterValues}) accepts. */
+function filteredBy(items: Item[], query: URLSearchParams): Item[] {
+  const filters = [...query].filter(([name]) => name in filterValues);
+  if (filters.length === 0) return items;
+  const key = JSON.stringify(filters);
+  let cached = filteredCache.get(items);
+  if (!cached) filteredCache.set(items, (cached = new Map()));
+  let filtered = cached.get(key);
+  if (!filtered) {
+    filtered = items.filter((item) => filters.every(([name, value]) => filterValues[name]!(item as unknown as Record<string, unknown>) === value));
+    cached.set(key, filtered);
+  }
+  return filtered;
+}
+
 /** Starts a fake remote on a loopback port, a free one unless `options.port` names it. */
 export async function startFakeRemote(options: FakeRemoteOptions): Promise<FakeRemote> {
   const apiKey = options.apiKey ?? 'fake-remote-key';
@@ -128,6 +157,7 @@ export async function startFakeRemote(options: FakeRemoteOptions): Promise<FakeR
       }
       let items = sortedOf(collection);
       if (updatedSince !== undefined && options.honoursUpdatedSince !== false) items = changedSince(collection, items, updatedSince);
+      items = filteredBy(items, url.searchParams);
       let page: FakePage = { data: items.slice(offset, offset + limit), total: items.length };
       if (fault && 'page' in fault) page = fault.page(page);
       send(res, 200, { ...page, limit, offset });

@@ -34,6 +34,8 @@ const sortValues: { [C in CollectionName]: Record<SortKey<C>, (item: Item) => Va
   },
   scopes: { name: (s) => lower(s.name), status: (s) => s.status, created_at: (s) => Date.parse(s.created_at) },
   findings: {
+    // KEV first, then CVSS, a finding without a score below the KEV ones with one.
+    risk: (f) => (f.is_kev ? 20 : 0) + (f.cvss_score ?? -1),
     severity: (f) => severityRank[f.severity]!,
     cvss_score: (f) => f.cvss_score,
     cve_id: (f) => lower(f.cve_id),
@@ -113,9 +115,12 @@ export function withConsoleFields(inventory: Inventory) {
   });
   const findings = inventory.findings.map((finding) => {
     const target = inventory.remediationTargets.find((t) => t.id === finding.remediation_target_id);
+    const endpoint = inventory.endpoints.find((e) => e.id === finding.endpoint_id);
     return {
       ...finding,
-      endpoint_hostname: inventory.endpoints.find((e) => e.id === finding.endpoint_id)?.hostname ?? null,
+      endpoint_hostname: endpoint?.hostname ?? null,
+      endpoint_os_family: endpoint?.operating_system.family ?? null,
+      endpoint_has_agent: endpoint ? endpoint.agent_id !== null : null,
       target_product: target?.product ?? null,
       target_version: target?.version ?? null,
       exception: null,

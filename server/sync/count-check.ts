@@ -1,0 +1,49 @@
+import type { RemoteTenant } from '../remote/remote-tenant.js';
+import type { Organization } from '../store/organizations.js';
+import type { Store } from '../store/store.js';
+import type { CountBaseline, CountCheckOutcome } from '../store/sync-records.js';
+import { type CollectionName, type V1Query, collections } from '../../contracts/collections.js';
+import { type SyncCountCheckId, syncCountChecks } from '../../contracts/console/sync-basics.js';
+import { fetchPage } from './remote-pages.js';
+import type { SyncPolicy } from './sync-policy.js';
+
+/** Each count check's totals, on the remote and in the replica. */
+export type ObservedCounts = Record<SyncCountCheckId, { remote: number; replica: number }>;
+
+/**
+ * The totals of {@link syncCountChecks} on the remote (a list request of one item each) and in
+ * the replica (its v1 list's total, counted in slices of the event loop's time).
+ */
+export async function observeCounts(store: Store, organization: Organization, remote: RemoteTenant, policy: SyncPolicy, signal?: AbortSignal): Promise<ObservedCounts> {
+  const observed: Partial<ObservedCounts> = {};
+  for (const check of syncCountChecks) {
+    const collection: CollectionName = check.collection;
+    const filter = check.filter === '' ? '' : `&${check.filter}`;
+    const { total } = await fetchPage(remote, `${collections[collection].v1Path}?limit=1&offset=0${filter}`, policy, signal);
+    const query = collections[collection].v1Query.parse({ limit: '1', offset: '0', ...Object.fromEntries(new URLSearchParams(check.filter)) }) as V1Query<CollectionName>;
+    await store.inventory.countList(organization.rowId, collection, query);
+    observed[check.id] = { remote: total, replica: store.inventory.list(organization.rowId, collection, query).total };
+  }
+  return observed as ObservedCounts;
+}
+
+/**
+ * Compares observed totals with the baseline (the differences seen right after the last
+ * reconcile: remote items the replica skips as invalid): the checks whose difference moved.
+ */
+export function countOutcome(observed: ObservedCounts, baseline: CountBaseline, checkedAt = new Date().toISOString()): CountCheckOutcome {
+  const differences = syncCountChecks
+    .filter((check) => observed[check.id].remote - observed[check.id].replica !== (baseline[check.id] ?? 0))
+    .map((check) => ({ check: check.id, ...observed[check.id] }));
+  return { checkedAt, differences };
+}
+
+/** The baseline of later checks: the differences observed right after a reconcile or full sync. */
+export function baselineOf(observed: ObservedCounts): CountBaseline {
+  const baseline: CountBaseline = {};
+  for (const check of syncCountChecks) {
+    const difference = observed[check.id].remote - observed[check.id].replica;
+    if (difference !== 0) baseline[check.id] = difference;
+  }
+  return baseline;
+}

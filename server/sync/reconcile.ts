@@ -1,0 +1,109 @@
+import type { CollectionName } from '../../contracts/collections.js';
+import type { SyncChangesSummary } from '../../contracts/console/sync-changes.js';
+import { ShardedMap } from '../store/sharded-map.js';
+import { TimeSlices } from '../store/time-slices.js';
+import type { Organization } from '../store/organizations.js';
+import type { Store } from '../store/store.js';
+import { SyncChangeTally } from '../store/sync-change-tally.js';
+import type { SyncSuccess } from '../store/sync-records.js';
+import type { CollectionSink } from './pull-collection.js';
+import { PulledChanges, TooManyChanges } from './pulled-changes.js';
+import { syncOrder } from './sync-collections.js';
+import { recordNothingChanged, stillThere } from './replica-records.js';
+
+/**
+ * What a reconcile finds, collection by collection, as the remote's pages arrive: the items the
+ * replica does not hold as they are (new or different in any field, whatever their
+ * `updated_at`), kept in memory for the one transaction that applies them, and the ids the
+ * remote sent, to find afterwards the replica's items it no longer has. Each page is compared
+ * with the replica's rows of its ids (store/replica-comparison.ts); nothing else of the remote
+ * is held. The differences are bounded as an incremental sync's changes are: past `maxItems`,
+ * {@link TooManyChanges}, and a full sync (staged page by page) does it instead.
+ */
+export class ReconcileDifferences {
+  /** The new and changed items, merged as an incremental sync's changes are. */
+  readonly changes: PulledChanges;
+  /** The ids of the replica that the remote no longer has, per collection (stored, lowercase). */
+  readonly removed: Record<CollectionName, string[]> = { endpoints: [], remediationTargets: [], scopes: [], findings: [] };
+  /** The ids of the valid items the remote sent, per collection; split over maps so that growing one never holds the thread long. */
+  private readonly sent = new Map<CollectionName, ShardedMap<true>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly organization: Organization,
+    private readonly maxItems: number,
+  ) {
+    this.changes = new PulledChanges(maxItems);
+  }
+
+  /** How many items the reconcile changes: new, changed and removed. */
+  get count(): number {
+    return this.changes.count + syncOrder.reduce((sum, collection) => sum + this.removed[collection].length, 0);
+  }
+
+  /**
+   * The sink of one collection: notes the ids of each page's valid items, and keeps those of
+   * them that differ from the replica. An invalid item is not noted: the replica's row of its id,
+   * if any, is removed, as a full sync would drop it (it is not sent valid).
+   */
+  sink<C extends CollectionName>(collection: C): CollectionSink<C> {
+    let sent = new ShardedMap<true>();
+    this.sent.set(collection, sent);
+    const changed = this.changes.sink(collection);
+    return {
+      add: (items, invalidIds) => {
+        for (const item of items) {
+          const id = item.id.toLowerCase();
+          if (sent.get(id)) return id;
+          sent.set(id, true);
+        }
+        const repeated = invalidIds.find((id) => sent.get(id.toLowerCase()));
+        return changed.add(this.store.replicaComparison.differing(this.organization.rowId, collection, items), []) ?? repeated;
+      },
+      end: () => undefined,
+      discard: async () => {
+        sent = new ShardedMap<true>();
+        this.sent.set(collection, sent);
+        await changed.discard();
+      },
+    };
+  }
+
+  /**
+   * Finds the replica's items the remote did not send, once every collection was pulled: a walk
+   * over the replica's ids in slices of the event loop's time. Throws {@link TooManyChanges}
+   * when the differences would pass `maxItems`.
+   */
+  async findRemoved(signal?: AbortSignal): Promise<void> {
+    const slices = new TimeSlices(() => signal?.throwIfAborted());
+    for (const collection of syncOrder) {
+      const sent = this.sent.get(collection);
+      if (!sent) throw new Error(`The reconcile did not pull the ${collection}`);
+      const room = this.maxItems - this.count;
+      const missing = await this.store.replicaComparison.missing(this.organization.rowId, collection, (id) => sent.get(id) === true, room, slices);
+      if (missing.length > room) throw new TooManyChanges(`More than ${this.maxItems} differences`);
+      this.removed[collection] = missing;
+    }
+  }
+
+  /**
+   * Applies the differences in one transaction with the sync's record and what it changed
+   * (counted as the merge and the deletes go): all or none. Finding none, it writes the record
+   * alone, keeping the caches derived from the data. Answers the changes recorded, in brief.
+   */
+  async apply(success: SyncSuccess): Promise<SyncChangesSummary | undefined> {
+    const { store, organization } = this;
+    const recorded: SyncSuccess = { ...success, reconcileChanged: this.count };
+    if (this.count === 0) return recordNothingChanged(store, organization, recorded);
+    return store.writeSettled((writes) => {
+      const tally = new SyncChangeTally();
+      const { inventoryId } = stillThere(store, organization);
+      for (const collection of syncOrder) store.replicaComparison.remove(inventoryId, collection, this.removed[collection], tally);
+      // Texts and CVE ids no finding uses any more stay, as after an incremental sync's merge, until
+      // a full sync replaces the inventory: dropping them is a pass over every text and CVE.
+      writes.merge(inventoryId, this.changes.inventory, tally);
+      store.sync.recordSuccess(organization.rowId, recorded);
+      return store.syncChanges.record(organization.rowId, recorded, tally);
+    });
+  }
+}
