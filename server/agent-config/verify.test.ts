@@ -178,7 +178,8 @@ describe('a signed profile that is not sound', () => {
     await expectRejected(await resigned((xml) => xml.replace('Profile: mdm-full', 'Profile: mdm-everything')), undefined, /unknown profile "mdm-everything"/);
     await expectRejected(await resigned((xml) => xml.replace('Profile: mdm-full', 'Profile: mdm-permissions')), undefined, /mdm-permissions profile must hold no agent settings payload/);
     await expectRejected(
-      await resigned((xml) => xml.replace(/(<key>ConfigID<\/key>\s*<string>)[0-9a-f]/, '$1f')),
+      // Another first digit: one that is already an f stays different as a 0.
+      await resigned((xml) => xml.replace(/(<key>ConfigID<\/key>\s*<string>)([0-9a-f])/, (_match, key: string, digit: string) => key + (digit === 'f' ? '0' : 'f'))),
       undefined,
       /settings payload names another organization, configuration or time/,
     );
