@@ -14,6 +14,7 @@ import { cliBinary } from '../test/support/cli-binary.js';
 import { type FakeRemote, startFakeRemote } from '../test/support/fake-remote.js';
 import { sampleInventory } from '../test/support/sample-inventory.js';
 import { expectedLists, replicaLists } from '../test/support/sync-fixtures.js';
+import { trialCount } from '../test/support/trial-count.js';
 
 const folders: string[] = [];
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -188,8 +189,9 @@ function changed(inventory: Inventory): Inventory {
 }
 
 describe('a sync killed at random moments', () => {
-  // 21 command-line runs: on a loaded machine each one's start-up alone takes seconds.
-  it('leaves exactly the previous replica or the new one, 20 times, whatever phase the kill lands in', async () => {
+  // A command-line run per trial: on a loaded machine each one's start-up alone takes seconds.
+  // `npm test` kills twice in each phase, `npm run test:slow` 5 times.
+  it('leaves exactly the previous replica or the new one, whatever phase the kill lands in', async () => {
     const states = [sampleInventory({ endpoints: 60, targetsPerEndpoint: 4, findingsPerTarget: 3, scopes: 10 })];
     states.push(changed(states[0]!));
     const digests = states.map((inventory) => digest(expectedLists(inventory)));
@@ -234,7 +236,7 @@ describe('a sync killed at random moments', () => {
     const killAfter = (child: ChildProcessWithoutNullStreams, ms: number) => setTimeout(() => child.kill('SIGKILL'), ms);
     let current = 0;
     const outcomes = { previous: 0, next: 0 };
-    for (let trial = 0; trial < 20; trial++) {
+    for (let trial = 0; trial < trialCount(2, 5) * phases.length; trial++) {
       const phase = phases[trial % phases.length]!;
       const target = 1 - current;
       remote.options.inventory = states[target]!;

@@ -4,12 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeDigest } from './support/store-digest.js';
+import { trialCount } from './support/trial-count.js';
 
 /**
  * Crash safety (issue 13): a child process runs writes of every kind (support/crash-writer.ts)
  * and is killed with SIGKILL at random moments inside one of them. Reopened, the data directory
  * must hold exactly the state before that write or after it — never a mix, never an error —
- * and every write the child had reported done.
+ * and every write the child had reported done. `npm test` kills once inside every write of the
+ * sequence; `npm run test:slow` 20 times in every kind of write.
  */
 const writer = path.join(import.meta.dirname, 'support', 'crash-writer.ts');
 const folders: string[] = [];
@@ -51,7 +53,7 @@ describe('crash safety', () => {
 
     const trials: { kind: string; index: number; delay: number }[] = [];
     for (const [kind, indexes] of kinds) {
-      for (let trial = 0; trial < 20; trial++) {
+      for (let trial = 0; trial < trialCount(indexes.length, 20); trial++) {
         const index = indexes[trial % indexes.length]!;
         // From the write's start to a little past its end, as long as it took the first time.
         trials.push({ kind, index, delay: Math.round(Math.random() * 1.2 * micros.get(index)!) });
