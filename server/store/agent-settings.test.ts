@@ -35,8 +35,10 @@ describe('agent settings in the store', () => {
       store.organizations.insert({ slug: 'demo', name: 'Demo', kind: 'local', isDemo: true }),
       store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }),
     ]);
-    // Back to the schema before agent settings.
-    (store as unknown as Internals).db.exec(`DROP TABLE agent_settings; PRAGMA user_version = ${migrations.length - 1};`);
+    // Back to the schema before agent settings: the later migrations undone, then its own.
+    const agentSettingsMigration = migrations.findIndex((migration) => migration.includes('CREATE TABLE agent_settings'));
+    const undo = migrations.slice(agentSettingsMigration).reverse().map(undoMigration).join('\n');
+    (store as unknown as Internals).db.exec(`${undo} PRAGMA user_version = ${agentSettingsMigration};`);
     store.close();
 
     const reopened = await Store.open({ dataDir, command: 'test' });
@@ -49,3 +51,27 @@ describe('agent settings in the store', () => {
     }
   });
 });
+
+/**
+ * The statements that undo a migration made of added tables, indexes and columns (what the
+ * migrations after the first add); any other statement has no undo here and fails the test.
+ */
+function undoMigration(migration: string): string {
+  const statements = migration
+    .replace(/--[^\n]*/g, '')
+    .split(';')
+    .map((statement) => statement.trim())
+    .filter((statement) => statement && !statement.startsWith('INSERT INTO agent_settings'));
+  return statements
+    .map((statement) => {
+      const table = /^CREATE TABLE (\w+)/.exec(statement);
+      if (table) return `DROP TABLE ${table[1]};`;
+      const index = /^CREATE (?:UNIQUE )?INDEX (\w+)/.exec(statement);
+      if (index) return `DROP INDEX ${index[1]};`;
+      const column = /^ALTER TABLE (\w+) ADD COLUMN (\w+)/.exec(statement);
+      if (column) return `ALTER TABLE ${column[1]} DROP COLUMN ${column[2]};`;
+      throw new Error(`No undo for: ${statement}`);
+    })
+    .reverse()
+    .join(' ');
+}
