@@ -9,7 +9,7 @@ import { HttpError } from '../http-error.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, jsonResponse, queryErrors } from '../openapi/responses.js';
 import { parseQuery } from '../query-parameters.js';
-import { jsonFieldsBody, sendFieldIssues } from './field-error-body.js';
+import { jsonBody, sendFieldIssues } from './json-body.js';
 import { organizationOf } from './organization-param.js';
 
 /** The largest body `PUT /app/orgs/:slug/agent-settings` reads: a URL and two identifiers. */
@@ -28,7 +28,7 @@ export function agentSettingsRoutes(store: Store): express.Router {
     res.json(readAgentSettings(store, organizationOf(res)));
   });
 
-  router.put('/agent-settings', jsonFieldsBody(settingsBodyLimit), (req, res) => {
+  router.put('/agent-settings', jsonBody(settingsBodyLimit), (req, res) => {
     try {
       res.json(updateAgentSettings(store, organizationOf(res), req.body));
     } catch (error) {

@@ -5,7 +5,7 @@ import type { StoredSlaPolicy } from '../../store/sla-policies.js';
 import type { Store } from '../../store/store.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, jsonResponse } from '../openapi/responses.js';
-import { jsonFieldsBody, sendFieldIssues } from './field-error-body.js';
+import { jsonBody, sendFieldIssues } from './json-body.js';
 import { organizationOf } from './organization-param.js';
 
 /** The largest body `PUT /app/orgs/:slug/sla-policy` reads: six numbers. */
@@ -29,7 +29,7 @@ export function deadlineRoutes(store: Store): express.Router {
     res.json(policyAnswer(store.deadlines.policies.get(organizationOf(res).rowId)));
   });
 
-  router.put('/sla-policy', jsonFieldsBody(policyBodyLimit), (req, res) => {
+  router.put('/sla-policy', jsonBody(policyBodyLimit), (req, res) => {
     const body = slaPolicyBodySchema.safeParse(req.body);
     if (!body.success) {
       sendFieldIssues(
