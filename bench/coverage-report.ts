@@ -1,5 +1,6 @@
 import { measureCoverage } from './coverage-bench.js';
 import { measureDecide } from './decide-bench.js';
+import { measureEndpointFilter } from './endpoint-filter-bench.js';
 import { measureExceptions } from './exceptions-bench.js';
 import { measurePerformance } from './performance-bench.js';
 import { mib, ms } from './support.js';
@@ -60,6 +61,17 @@ export async function reportCoverage(
   say(`|---|---|---|---|---|---|`);
   for (const { view, first, repeated } of await measurePerformance(serve.url, serve.consoleToken, slug, serve.pid)) {
     say(`| ${view} | ${ms(first.ms)} | ${ms(first.healthMaxMs)} | ${ms(repeated.ms)} | ${ms(repeated.healthMaxMs)} | ≤ 1 s first, ≤ 50 ms repeated, /health ≤ 100 ms |`);
+  }
+  say();
+
+  say(`## Findings and targets filtered by their endpoint`);
+  say();
+  say(`The console's lists filtered by their endpoint's OS family or agent (issue 26; \`osFamily\`, \`hasAgent\`, alone and with the findings' own filters), in the default order, each first page asked twice, timed by the client while \`/health\` is asked every 10 ms: the first time since \`serve\` started for that filter, then repeated.`);
+  say();
+  say(`| list | first answer | slowest /health meanwhile | repeated | slowest /health meanwhile | target |`);
+  say(`|---|---|---|---|---|---|`);
+  for (const { view, first, repeated } of await measureEndpointFilter(serve.url, serve.consoleToken, slug, serve.pid)) {
+    say(`| ${view} | ${ms(first.ms)} | ${ms(first.healthMaxMs)} | ${ms(repeated.ms)} | ${ms(repeated.healthMaxMs)} | ≤ 1 s first, ≤ 50 ms repeated |`);
   }
   say();
 }

@@ -5,8 +5,8 @@
  * reconcile: its time, the bytes the data directory grew by (the change log; a checkpoint that
  * folds it meanwhile can only lower the figure), the peak resident memory sampled while it ran
  * against the database file's size, and the longest the event loop was held (what a request
- * waits behind it). Run alone: `npx tsx bench/reconcile-bench.ts [demo|medium|large]`; not yet
- * part of `npm run bench`.
+ * waits behind it). Part of the `reconcile` section of `npm run bench` (reconcile-section.ts); run
+ * alone: `npx tsx bench/reconcile-bench.ts [demo|medium|large]`.
  */
 import fs from 'node:fs';
 import os from 'node:os';

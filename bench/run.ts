@@ -2,8 +2,9 @@
  * `npm run bench`: the performance figures the issues ask for, measured on this machine and
  * written to docs/bench.md. Sections, in order: seeding and cold start and the v1 API (`api`),
  * scope coverage (`coverage`), the console in Chromium (`console`), signed agent configuration
- * files (`agent-config`), full and incremental sync (`sync`), what writes cost (`writes`) and how
- * long requests wait behind another's work (`waits`).
+ * files (`agent-config`), full and incremental sync (`sync`), what writes cost (`writes`), how
+ * long requests wait behind another's work (`waits`) and a reconcile that finds nothing different
+ * (`reconcile`).
  *
  * Environment:
  * - `BENCH_SIZE` (default `large`) and `BENCH_SECONDS` (default 15) per load run.
@@ -12,7 +13,7 @@
  * - `BENCH_DATA_DIR`: an already seeded data directory to serve instead of seeding a new one
  *   (used in place and not removed; `serve` takes its lock), with `BENCH_KEY` an API key of its
  *   organization `BENCH_ORG` (default `demo`). The seeding row is then left out of the report.
- *   The `writes` and `waits` sections write, so they work on copies of it.
+ *   The `writes`, `waits` and `reconcile` sections write, so they work on copies of it.
  * - `BENCH_SEED`: the seed of the dataset (default 7): the one seeded, or BENCH_DATA_DIR's, which
  *   the `writes` section's in-process remote generates again with 1 % changed.
  * - `BENCH_REPORT`: the file under docs/ to write (default bench.md).
@@ -25,13 +26,14 @@ import { measureAgentConfigSigning } from './agent-config-bench.js';
 import { reportApi } from './api-report.js';
 import { reportConsole } from './console-report.js';
 import { reportCoverage } from './coverage-report.js';
+import { reportReconcile } from './reconcile-section.js';
 import { spliceSections } from './report-sections.js';
 import { cli, firstOkAnswer, loadAverage, mib, residentBytes, root, startServe, stop } from './support.js';
 import { syncSection } from './sync-section.js';
 import { reportWaits } from './waits-report.js';
 import { reportWrites } from './writes-report.js';
 
-const sectionNames = ['api', 'coverage', 'console', 'agent-config', 'sync', 'writes', 'waits'] as const;
+const sectionNames = ['api', 'coverage', 'console', 'agent-config', 'sync', 'writes', 'waits', 'reconcile'] as const;
 type SectionName = (typeof sectionNames)[number];
 
 const size = (process.env.BENCH_SIZE ?? 'large') as DatasetSize;
@@ -137,6 +139,10 @@ async function main() {
     if (runs('waits')) {
       const { dataDir, key } = prepareDataDir(workDir);
       await reportWaits({ dataDir, key, slug }, workDir, say);
+    }
+    if (runs('reconcile')) {
+      const { dataDir, key } = prepareDataDir(workDir);
+      await reportReconcile({ dataDir, key, slug, size }, workDir, say);
     }
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });

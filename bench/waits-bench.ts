@@ -25,12 +25,14 @@ export interface WaitRow {
   pings: HealthPing[];
 }
 
-interface Server {
+/** A running `serve`: its address and the console session's credential. */
+export interface Server {
   url: string;
   consoleToken: string;
 }
 
-async function consoleRequest(server: Server, method: 'GET' | 'POST', route: string, body?: unknown): Promise<unknown> {
+/** A console request through /app with the session's credential, refused unless answered 2xx; its JSON answer. */
+export async function consoleRequest(server: Server, method: 'GET' | 'POST', route: string, body?: unknown): Promise<unknown> {
   const { status, text } = await requestAlone(`${server.url}/app${route}`, {
     method,
     headers: { 'x-console-token': server.consoleToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -80,7 +82,7 @@ interface SyncStatusAnswer {
  * The collection of an inventory a full sync replaced runs after the sync ends; a new
  * replica's first sync replaces an empty one.
  */
-async function whileSync(server: Server, slug: string, what: string, mode: 'full' | 'incremental', start: () => Promise<unknown>): Promise<WaitRow[]> {
+export async function whileSync(server: Server, slug: string, what: string, mode: 'full' | 'incremental' | 'reconcile', start: () => Promise<unknown>): Promise<WaitRow[]> {
   const pinger = pingHealth(server.url);
   const started = performance.now();
   let lastFetching = started;
