@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Inventory } from '../../contracts/inventory.js';
 import { Store } from '../store/store.js';
-import { cliBinary } from '../test/support/cli-binary.js';
+import { cliBinary, runCli } from '../test/support/cli-binary.js';
 import { type FakeRemote, startFakeRemote } from '../test/support/fake-remote.js';
 import { sampleInventory } from '../test/support/sample-inventory.js';
 import { expectedLists, replicaLists } from '../test/support/sync-fixtures.js';
@@ -31,15 +31,9 @@ function tempDir(prefix: string): string {
   return dir;
 }
 
-/** Runs the built command line to completion, without blocking: the fake remotes live in this process. */
-async function cli(dataDir: string, ...args: string[]) {
-  const child = spawn(process.execPath, [cliBinary, ...args, '--data-dir', dataDir]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  return { status, stdout, stderr };
+/** Runs the built command line on a data directory, without blocking: the fake remotes live in this process. */
+function cli(dataDir: string, ...args: string[]) {
+  return runCli([...args, '--data-dir', dataDir]);
 }
 
 /** Starts `serve` on a free port; resolves with its URL and, on a first start, the demo key. */
