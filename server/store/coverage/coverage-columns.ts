@@ -1,6 +1,6 @@
-import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
-import type { Database } from './database.js';
-import { TimeSlices } from './time-slices.js';
+import { findingSeverities, findingStatuses } from '../../../contracts/enums.js';
+import type { Database } from '../engine/database.js';
+import { TimeSlices } from '../derived/time-slices.js';
 
 /**
  * The endpoints findings name, by key. A finding may name an endpoint the replica does not

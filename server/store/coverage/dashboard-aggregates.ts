@@ -1,12 +1,12 @@
-import type { Dashboard } from '../../contracts/console/dashboard.js';
-import { findingSeverities, findingStatuses, osFamilies } from '../../contracts/enums.js';
+import type { Dashboard } from '../../../contracts/console/dashboard.js';
+import { findingSeverities, findingStatuses, osFamilies } from '../../../contracts/enums.js';
 import type { CoverageColumns } from './coverage-columns.js';
-import type { Database } from './database.js';
-import { DerivedCache } from './derived-cache.js';
-import { inventoryOf } from './inventory-ids.js';
-import { compareSqlValues } from './sql-value-order.js';
+import type { Database } from '../engine/database.js';
+import { DerivedCache } from '../derived/derived-cache.js';
+import { inventoryOf } from '../inventory/inventory-ids.js';
+import { compareSqlValues } from '../derived/sql-value-order.js';
 import type { ScopeCoverage } from './scope-coverage.js';
-import { TimeSlices } from './time-slices.js';
+import { TimeSlices } from '../derived/time-slices.js';
 
 const open = findingStatuses.indexOf('open');
 /** Findings counted between two looks at the clock. */
@@ -15,7 +15,7 @@ const remediated = findingStatuses.indexOf('remediated');
 
 /**
  * The dashboard of an organization. The finding aggregates are counted over the coverage columns
- * (server/store/coverage-columns.ts), which are read in chunks that leave other requests
+ * (server/store/coverage/coverage-columns.ts), which are read in chunks that leave other requests
  * answered and are shared with scope coverage, and counted in slices likewise: a few passes of
  * SQL over a million findings held the event loop for seconds at every first view after a write. Endpoints, targets and scopes
  * are counted in SQL: they are few, or counted along an index.

@@ -1,6 +1,6 @@
-import type { UnevaluatedCriterion } from '../../contracts/console/coverage.js';
-import { endpointFilterSchema, findingFilterSchema, subjectFilterSchema } from '../../contracts/scope.js';
-import { findingSeverities } from '../../contracts/enums.js';
+import type { UnevaluatedCriterion } from '../../../contracts/console/coverage.js';
+import { endpointFilterSchema, findingFilterSchema, subjectFilterSchema } from '../../../contracts/scope.js';
+import { findingSeverities } from '../../../contracts/enums.js';
 import type { CoverageColumns } from './coverage-columns.js';
 
 /** The stored filters of a scope, JSON as written by the inventory writer. */

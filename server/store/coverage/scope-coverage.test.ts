@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Inventory } from '../../contracts/inventory.js';
-import type { Scope } from '../../contracts/scope.js';
-import { findingSeverities } from '../../contracts/enums.js';
-import { isCoverageGap, scopeCovers } from '../test/support/coverage-oracle.js';
-import { demoInventory, inDefaultOrder } from '../test/support/fixtures.js';
-import { Store } from './store.js';
+import type { Inventory } from '../../../contracts/inventory.js';
+import type { Scope } from '../../../contracts/scope.js';
+import { findingSeverities } from '../../../contracts/enums.js';
+import { isCoverageGap, scopeCovers } from '../../test/support/coverage-oracle.js';
+import { demoInventory, inDefaultOrder } from '../../test/support/fixtures.js';
+import { Store } from '../store.js';
 
 /**
  * The in-memory evaluation (scope-coverage.ts over coverage-columns.ts) against the documented

@@ -1,13 +1,13 @@
-import type { CoverageCounts, UnevaluatedCriterion } from '../../contracts/console/coverage.js';
-import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
-import type { IdPage } from './console-queries.js';
+import type { CoverageCounts, UnevaluatedCriterion } from '../../../contracts/console/coverage.js';
+import { findingSeverities, findingStatuses } from '../../../contracts/enums.js';
+import type { IdPage } from '../inventory/console-queries.js';
 import { type CoverageColumns, loadCoverageColumns } from './coverage-columns.js';
-import type { Database } from './database.js';
-import { inventoryOf } from './inventory-ids.js';
-import { DerivedCache } from './derived-cache.js';
-import type { ExceptedFindingsSource } from './excepted-findings.js';
+import type { Database } from '../engine/database.js';
+import { inventoryOf } from '../inventory/inventory-ids.js';
+import { DerivedCache } from '../derived/derived-cache.js';
+import type { ExceptedFindingsSource } from '../remediation/excepted-findings.js';
 import { type StoredScopeFilters, scopeCondition } from './scope-conditions.js';
-import { TimeSlices } from './time-slices.js';
+import { TimeSlices } from '../derived/time-slices.js';
 
 /** A scope's coverage: counts, what could not be evaluated, and a page of covered findings. */
 export interface ScopeCoverageRows {

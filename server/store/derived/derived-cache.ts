@@ -1,7 +1,4 @@
-/** What derived values are derived from: its `version` changes whenever its data does (`Database.version`). */
-export interface VersionSource {
-  readonly version: number;
-}
+import type { VersionSource } from '../engine/database.js';
 
 /**
  * How much a cache keeps: a number of entries, or a total weight (bytes, rows...) with the

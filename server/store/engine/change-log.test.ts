@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChangeLogWriter } from './change-log.js';
 import { parseLog } from './change-log-reader.js';
 import { readStoreImage } from './store-image.js';
-import { Store } from './store.js';
+import { Store } from '../store.js';
 
 const folders: string[] = [];
 const newDataDir = () => {

@@ -6,12 +6,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processState, untilZombie } from '../test/support/process-state.js';
+import { processState, untilZombie } from '../../test/support/process-state.js';
 import { dataDirectoryFiles } from './data-directory.js';
 import { type DataDirectoryLock, DataDirectoryLockedError, lockDataDirectory } from './data-directory-lock.js';
 
-const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
-const holderScript = fileURLToPath(new URL('../test/support/lock-holder.ts', import.meta.url));
+const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const holderScript = fileURLToPath(new URL('../../test/support/lock-holder.ts', import.meta.url));
 
 const folders: string[] = [];
 const children: ChildProcessWithoutNullStreams[] = [];

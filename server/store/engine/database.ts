@@ -1,11 +1,15 @@
 import type { BindParams, Database as SqlJsDatabase, SqlValue, Statement } from 'sql.js';
-import type { VersionSource } from './derived-cache.js';
 import { DurableFile } from './durable-file.js';
 import type { FileWriteSink, FileWriteTap } from './file-write-tap.js';
 import { migrations } from './migrations.js';
 import { loadSqlJs } from './sql-js.js';
 import type { SnapshotPages } from './snapshot-pages.js';
 import { readStoreImage } from './store-image.js';
+
+/** What derived values are derived from: its `version` changes whenever its data does (`Database.version`). */
+export interface VersionSource {
+  readonly version: number;
+}
 
 /** A version read through a function. */
 class VersionReader implements VersionSource {

@@ -1,4 +1,4 @@
-import { demoAgentSettings } from '../../contracts/console/agent-settings.js';
+import { demoAgentSettings } from '../../../contracts/console/agent-settings.js';
 
 /** A text as an SQL literal, for the constants a migration writes. */
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { smallInventory } from '../test/support/fixtures.js';
-import { storeDigest } from '../test/support/store-digest.js';
+import { smallInventory } from '../../test/support/fixtures.js';
+import { storeDigest } from '../../test/support/store-digest.js';
 import type { Database } from './database.js';
 import { SnapshotPages, readerOfBytes } from './snapshot-pages.js';
 import { loadSqlJs } from './sql-js.js';
-import { Store } from './store.js';
+import { Store } from '../store.js';
 
 const folders: string[] = [];
 function newDataDir(): string {

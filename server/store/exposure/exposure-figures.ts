@@ -1,14 +1,14 @@
 import type { SqlValue } from 'sql.js';
-import { type ExposureSortKey, exposureSortKinds } from '../../contracts/console/exposure.js';
-import type { CollectionName } from '../../contracts/collections.js';
-import { type TargetStatus, findingSeverities, findingStatuses, targetStatuses } from '../../contracts/enums.js';
-import type { CoverageColumns } from './coverage-columns.js';
-import type { Database } from './database.js';
-import { DerivedCache } from './derived-cache.js';
-import type { ExceptedFindingsSource } from './excepted-findings.js';
+import { type ExposureSortKey, exposureSortKinds } from '../../../contracts/console/exposure.js';
+import type { CollectionName } from '../../../contracts/collections.js';
+import { type TargetStatus, findingSeverities, findingStatuses, targetStatuses } from '../../../contracts/enums.js';
+import type { CoverageColumns } from '../coverage/coverage-columns.js';
+import type { Database } from '../engine/database.js';
+import { DerivedCache } from '../derived/derived-cache.js';
+import type { ExceptedFindingsSource } from '../remediation/excepted-findings.js';
 import { ExposureTable } from './exposure-table.js';
-import { inventoryOf } from './inventory-ids.js';
-import { TimeSlices } from './time-slices.js';
+import { inventoryOf } from '../inventory/inventory-ids.js';
+import { TimeSlices } from '../derived/time-slices.js';
 
 /** A product: the remediation targets of one vendor and product. */
 export interface ProductFigures {

@@ -1,6 +1,6 @@
-import type { Exposure, ExposureSortKey } from '../../contracts/console/exposure.js';
-import { findingSeverities } from '../../contracts/enums.js';
-import { findingRisk } from '../../contracts/risk-score.js';
+import type { Exposure, ExposureSortKey } from '../../../contracts/console/exposure.js';
+import { findingSeverities } from '../../../contracts/enums.js';
+import { findingRisk } from '../../../contracts/risk-score.js';
 
 /** Numbers per entity: the open findings of the five severities, the KEV ones, the highest CVSS (-1: none), the risk score. */
 const stride = findingSeverities.length + 3;

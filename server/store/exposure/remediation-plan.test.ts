@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExposureFigures } from './exposure-figures.js';
 import { remediationPlan } from './remediation-plan.js';
-import type { TimeSlices } from './time-slices.js';
+import type { TimeSlices } from '../derived/time-slices.js';
 
 /** Figures of three products over four endpoints: only what the plan reads of them. */
 const figures = {

@@ -1,7 +1,7 @@
-import { type RemediationPlan, type RemediationPlanMilestone, remediationPlanGoals } from '../../contracts/console/software.js';
+import { type RemediationPlan, type RemediationPlanMilestone, remediationPlanGoals } from '../../../contracts/console/software.js';
 import type { ExposureFigures } from './exposure-figures.js';
-import { compareSqlValues } from './sql-value-order.js';
-import type { TimeSlices } from './time-slices.js';
+import { compareSqlValues } from '../derived/sql-value-order.js';
+import type { TimeSlices } from '../derived/time-slices.js';
 
 
 /**

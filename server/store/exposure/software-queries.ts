@@ -1,4 +1,4 @@
-import type { ExposureSortKey } from '../../contracts/console/exposure.js';
+import type { ExposureSortKey } from '../../../contracts/console/exposure.js';
 import type {
   RemediationPlan,
   SoftwareDetail,
@@ -9,15 +9,15 @@ import type {
   SoftwareSortKey,
   SoftwareVersion,
   SoftwareVersionDetail,
-} from '../../contracts/console/software.js';
-import { targetStatuses } from '../../contracts/enums.js';
-import type { Database } from './database.js';
-import { DerivedCache } from './derived-cache.js';
+} from '../../../contracts/console/software.js';
+import { targetStatuses } from '../../../contracts/enums.js';
+import type { Database } from '../engine/database.js';
+import { DerivedCache } from '../derived/derived-cache.js';
 import { ExceptedFindingsMoved, type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
 import { remediationPlan } from './remediation-plan.js';
-import { idsOfSeqs } from './sorted-orders.js';
-import { compareSqlValues } from './sql-value-order.js';
-import { TimeSlices } from './time-slices.js';
+import { idsOfSeqs } from '../inventory/sorted-orders.js';
+import { compareSqlValues } from '../derived/sql-value-order.js';
+import { TimeSlices } from '../derived/time-slices.js';
 
 type Value = string | number | null;
 const lower = (text: string | null) => (text === null ? null : asciiLower(text));

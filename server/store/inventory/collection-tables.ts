@@ -8,10 +8,10 @@
  * without it.
  */
 import type { SqlValue } from 'sql.js';
-import { type CollectionName, type Collections, type SortKey, type V1Query, collectionNames, collections } from '../../contracts/collections.js';
-import { type ExposureSortKey, exposureSortKinds } from '../../contracts/console/exposure.js';
-import { findingSeverities } from '../../contracts/enums.js';
-import type { Filter } from '../../contracts/list-queries.js';
+import { type CollectionName, type Collections, type SortKey, type V1Query, collectionNames, collections } from '../../../contracts/collections.js';
+import { type ExposureSortKey, exposureSortKinds } from '../../../contracts/console/exposure.js';
+import { findingSeverities } from '../../../contracts/enums.js';
+import type { Filter } from '../../../contracts/list-queries.js';
 
 /** A WHERE clause, its terms ANDed; a term with an undefined value is left out. */
 export class Conditions {

@@ -1,11 +1,11 @@
-import type { CollectionName } from '../../contracts/collections.js';
-import { findingSeverities } from '../../contracts/enums.js';
+import type { CollectionName } from '../../../contracts/collections.js';
+import { findingSeverities } from '../../../contracts/enums.js';
 import { consoleGetSql } from './collection-tables.js';
-import type { Database } from './database.js';
-import type { DeadlineFigures, FindingDeadlineFacts } from './deadline-figures.js';
-import type { FindingKeys } from './exception-matches.js';
-import type { Exceptions } from './exceptions.js';
-import type { ExposureFigures, ExposureFiguresCache } from './exposure-figures.js';
+import type { Database } from '../engine/database.js';
+import type { DeadlineFigures, FindingDeadlineFacts } from '../remediation/deadline-figures.js';
+import type { FindingKeys } from '../remediation/exception-matches.js';
+import type { Exceptions } from '../remediation/exceptions.js';
+import type { ExposureFigures, ExposureFiguresCache } from '../exposure/exposure-figures.js';
 import { inventoryOf } from './inventory-ids.js';
 
 /** An endpoint's exposure after exceptions, with what they leave out of it. */

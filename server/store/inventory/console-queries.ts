@@ -1,17 +1,17 @@
-import { type CollectionName, type ConsoleFilterParameterOf, type ConsoleQuery, collections } from '../../contracts/collections.js';
-import type { ConsoleFilter } from '../../contracts/list-queries.js';
+import { type CollectionName, type ConsoleFilterParameterOf, type ConsoleQuery, collections } from '../../../contracts/collections.js';
+import type { ConsoleFilter } from '../../../contracts/list-queries.js';
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
-import type { Database } from './database.js';
-import type { DeadlineFigures } from './deadline-figures.js';
-import { DerivedCache } from './derived-cache.js';
+import type { Database } from '../engine/database.js';
+import type { DeadlineFigures } from '../remediation/deadline-figures.js';
+import { DerivedCache } from '../derived/derived-cache.js';
 import { EndpointFilterRows, type TableWithEndpoints } from './endpoint-filter-rows.js';
-import type { Exceptions } from './exceptions.js';
-import { ExceptedFindingsMoved, type ExposureFiguresCache, figureSortLookup } from './exposure-figures.js';
+import type { Exceptions } from '../remediation/exceptions.js';
+import { ExceptedFindingsMoved, type ExposureFiguresCache, figureSortLookup } from '../exposure/exposure-figures.js';
 import { searchedFindings, textCvesOf } from './finding-search.js';
 import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory } from './inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
 import { type FigureSort, type ListSearch, SortedOrders } from './sorted-orders.js';
-import { TimeSlices } from './time-slices.js';
+import { TimeSlices } from '../derived/time-slices.js';
 
 /** A page of ids in list order, with the number of items matching. */
 export interface IdPage {

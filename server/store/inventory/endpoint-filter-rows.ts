@@ -1,9 +1,9 @@
 import type { Conditions } from './collection-tables.js';
-import { type CoverageColumns, forEachInteger } from './coverage-columns.js';
-import type { Database } from './database.js';
-import { DerivedCache } from './derived-cache.js';
+import { type CoverageColumns, forEachInteger } from '../coverage/coverage-columns.js';
+import type { Database } from '../engine/database.js';
+import { DerivedCache } from '../derived/derived-cache.js';
 import { type ShownInventory, checkStillShown } from './inventory-ids.js';
-import { TimeSlices } from './time-slices.js';
+import { TimeSlices } from '../derived/time-slices.js';
 
 /** Endpoints whose rows one statement lists: some fifty findings each, a few milliseconds of SQL. */
 const endpointsPerChunk = 64;

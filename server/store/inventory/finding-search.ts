@@ -1,7 +1,7 @@
 import type { SqlValue } from 'sql.js';
 import { containing } from './collection-tables.js';
-import type { Database } from './database.js';
-import { TimeSlices } from './time-slices.js';
+import type { Database } from '../engine/database.js';
+import { TimeSlices } from '../derived/time-slices.js';
 
 /** Findings read per statement while a search's rows are listed: a few milliseconds along an index. */
 const rowsPerChunk = 2048;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { VulnerabilityFinding } from '../../contracts/vulnerability-finding.js';
-import { demoInventory, inDefaultOrder } from '../test/support/fixtures.js';
-import { Store } from './store.js';
+import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding.js';
+import { demoInventory, inDefaultOrder } from '../../test/support/fixtures.js';
+import { Store } from '../store.js';
 
 const stores: Store[] = [];
 afterEach(() => {

@@ -1,5 +1,5 @@
-import type { CollectionName } from '../../contracts/collections.js';
-import type { Database } from './database.js';
+import type { CollectionName } from '../../../contracts/collections.js';
+import type { Database } from '../engine/database.js';
 import { type InventoryTable, inventoryIdsIn, inventoryTables, tableOf } from './inventory-ids.js';
 import type { InventoryWrites } from './inventory-writes.js';
 import { RowsPerWrite } from './rows-per-write.js';

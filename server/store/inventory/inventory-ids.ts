@@ -1,5 +1,5 @@
-import type { CollectionName } from '../../contracts/collections.js';
-import type { Database } from './database.js';
+import type { CollectionName } from '../../../contracts/collections.js';
+import type { Database } from '../engine/database.js';
 
 /**
  * The inventory tables, children first. Their `org_id` column holds an inventory id, not an

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { VulnerabilityFinding } from '../../contracts/vulnerability-finding.js';
-import { inDefaultOrder, smallInventory } from '../test/support/fixtures.js';
-import { Store } from './store.js';
+import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding.js';
+import { inDefaultOrder, smallInventory } from '../../test/support/fixtures.js';
+import { Store } from '../store.js';
 
 /** Two organizations, so that a seek must stay within one; the first has several thousand findings. */
 async function twoOrganizations() {

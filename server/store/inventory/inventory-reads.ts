@@ -1,7 +1,7 @@
-import type { CollectionName, V1Query } from '../../contracts/collections.js';
+import type { CollectionName, V1Query } from '../../../contracts/collections.js';
 import { type Conditions, collectionTables, findingGetSql, listConditions } from './collection-tables.js';
-import type { Database } from './database.js';
-import { DerivedCache } from './derived-cache.js';
+import type { Database } from '../engine/database.js';
+import { DerivedCache } from '../derived/derived-cache.js';
 import { InventorySwapped, type ShownInventory, inventoryOf, shownInventory, tableOf } from './inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
 

@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import type { SqlValue } from 'sql.js';
-import type { Endpoint } from '../../contracts/endpoint.js';
-import type { Inventory } from '../../contracts/inventory.js';
-import type { RemediationTarget } from '../../contracts/remediation-target.js';
-import type { Scope } from '../../contracts/scope.js';
-import type { VulnerabilityFinding } from '../../contracts/vulnerability-finding.js';
-import type { CollectionName } from '../../contracts/collections.js';
-import type { Database } from './database.js';
+import type { Endpoint } from '../../../contracts/endpoint.js';
+import type { Inventory } from '../../../contracts/inventory.js';
+import type { RemediationTarget } from '../../../contracts/remediation-target.js';
+import type { Scope } from '../../../contracts/scope.js';
+import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding.js';
+import type { CollectionName } from '../../../contracts/collections.js';
+import type { Database } from '../engine/database.js';
 import { type InventoryTable, inventoryTables, tableOf } from './inventory-ids.js';
-import type { SyncChangeTally } from './sync-change-tally.js';
+import type { SyncChangeTally } from '../records/change-tally.js';
 
 interface Timestamped {
   id: string;

@@ -1,8 +1,8 @@
 import type { Conditions } from './collection-tables.js';
-import type { Database } from './database.js';
-import { DerivedCache } from './derived-cache.js';
+import type { Database } from '../engine/database.js';
+import { DerivedCache } from '../derived/derived-cache.js';
 import { type ShownInventory, checkStillShown } from './inventory-ids.js';
-import { TimeSlices } from './time-slices.js';
+import { TimeSlices } from '../derived/time-slices.js';
 
 /** Seqs counted per statement by {@link ListTotals.counted}: a few milliseconds along an index. */
 const seqsPerWindow = 32_768;

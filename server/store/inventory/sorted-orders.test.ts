@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type ConsoleQuery, collectionSchemas } from '../../contracts/collections.js';
-import type { Inventory } from '../../contracts/inventory.js';
-import { demoInventory } from '../test/support/fixtures.js';
-import { findingMatchesText, inSortOrder } from '../test/support/sort-oracle.js';
-import { Store } from './store.js';
-import { sliceMs } from './time-slices.js';
+import { type ConsoleQuery, collectionSchemas } from '../../../contracts/collections.js';
+import type { Inventory } from '../../../contracts/inventory.js';
+import { demoInventory } from '../../test/support/fixtures.js';
+import { findingMatchesText, inSortOrder } from '../../test/support/sort-oracle.js';
+import { Store } from '../store.js';
+import { sliceMs } from '../derived/time-slices.js';
 
 /**
  * The console's sorted and searched findings, computed in chunks of 2,048 rows and slices of

@@ -1,13 +1,13 @@
 import type { SqlValue } from 'sql.js';
-import type { CollectionName, SortKey } from '../../contracts/collections.js';
-import type { ListSort } from '../../contracts/list-queries.js';
+import type { CollectionName, SortKey } from '../../../contracts/collections.js';
+import type { ListSort } from '../../../contracts/list-queries.js';
 import { type Conditions, sortExpression } from './collection-tables.js';
-import type { Database } from './database.js';
-import { DerivedCache } from './derived-cache.js';
+import type { Database } from '../engine/database.js';
+import { DerivedCache } from '../derived/derived-cache.js';
 import { type ShownInventory, checkStillShown } from './inventory-ids.js';
-import { TimeSlices } from './time-slices.js';
-import { orderByNumbers } from './numeric-order.js';
-import { ValueRanks, concatenated } from './value-ranks.js';
+import { TimeSlices } from '../derived/time-slices.js';
+import { orderByNumbers } from '../derived/numeric-order.js';
+import { ValueRanks, concatenated } from '../derived/value-ranks.js';
 
 /** Positions `start` to `end` (exclusive) of an ascending order, read forwards or backwards. */
 function slice(order: Int32Array, descending: boolean, start: number, end: number): number[] {

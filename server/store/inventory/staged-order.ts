@@ -1,4 +1,4 @@
-import type { Database } from './database.js';
+import type { Database } from '../engine/database.js';
 import type { InventoryTable } from './inventory-ids.js';
 
 /** Rows whose keys one read fetches. */

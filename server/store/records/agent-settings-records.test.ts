@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { demoAgentSettings } from '../../contracts/console/agent-settings.js';
-import { migrations } from './migrations.js';
-import { Store } from './store.js';
+import { demoAgentSettings } from '../../../contracts/console/agent-settings.js';
+import { migrations } from '../engine/migrations.js';
+import { Store } from '../store.js';
 
 const folders: string[] = [];
 afterAll(() => {

@@ -1,4 +1,4 @@
-import type { Database } from './database.js';
+import type { Database } from '../engine/database.js';
 
 /** An organization's agent settings as stored; null where a setting is not set. */
 export interface StoredAgentSettings {

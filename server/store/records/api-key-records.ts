@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Database } from './database.js';
+import type { Database } from '../engine/database.js';
 
 /** A local API key as listed: the key itself is shown once, at creation, and never stored. */
 export interface ApiKeyInfo {

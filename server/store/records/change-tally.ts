@@ -1,7 +1,7 @@
-import type { CollectionName } from '../../contracts/collections.js';
-import { syncChangeFindingsListed } from '../../contracts/console/sync-change-bounds.js';
-import type { NewlyOpenFindings, RemediatedFindings, SyncChangeCounts, SyncChangeFinding } from '../../contracts/console/sync-changes.js';
-import type { SyncCounts } from '../../contracts/console/sync.js';
+import type { CollectionName } from '../../../contracts/collections.js';
+import { syncChangeFindingsListed } from '../../../contracts/console/sync-change-bounds.js';
+import type { NewlyOpenFindings, RemediatedFindings, SyncChangeCounts, SyncChangeFinding } from '../../../contracts/console/sync-changes.js';
+import type { SyncCounts } from '../../../contracts/console/sync.js';
 
 /** A finding a sync's changes list, before its endpoint's hostname is looked up. */
 export type TalliedFinding = Omit<SyncChangeFinding, 'endpoint_hostname'>;

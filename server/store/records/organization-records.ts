@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import type { Database } from './database.js';
-import type { Inventories } from './inventories.js';
+import type { Database } from '../engine/database.js';
+import type { Inventories } from '../inventory/inventories.js';
 
 /** An organization of the store (DESIGN section 4). Secrets are never part of this record. */
 export interface Organization {

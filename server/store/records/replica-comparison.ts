@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { CollectionName } from '../../contracts/collections.js';
-import type { Inventory } from '../../contracts/inventory.js';
-import { collectionTables } from './collection-tables.js';
-import type { Database } from './database.js';
-import { inventoryOf, tableOf } from './inventory-ids.js';
-import type { SyncChangeTally } from './sync-change-tally.js';
-import type { TimeSlices } from './time-slices.js';
+import type { CollectionName } from '../../../contracts/collections.js';
+import type { Inventory } from '../../../contracts/inventory.js';
+import { collectionTables } from '../inventory/collection-tables.js';
+import type { Database } from '../engine/database.js';
+import { inventoryOf, tableOf } from '../inventory/inventory-ids.js';
+import type { SyncChangeTally } from './change-tally.js';
+import type { TimeSlices } from '../derived/time-slices.js';
 
 /**
  * Stored ids read per statement while looking for those the remote no longer has: sql.js pays a

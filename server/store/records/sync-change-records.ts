@@ -1,4 +1,4 @@
-import { syncChangesKept } from '../../contracts/console/sync-change-bounds.js';
+import { syncChangesKept } from '../../../contracts/console/sync-change-bounds.js';
 import type {
   NewlyOpenFindings,
   RemediatedFindings,
@@ -6,12 +6,12 @@ import type {
   SyncChangeFinding,
   SyncChanges,
   SyncChangesSummary,
-} from '../../contracts/console/sync-changes.js';
-import type { SyncMode } from '../../contracts/enums.js';
-import type { Database } from './database.js';
+} from '../../../contracts/console/sync-changes.js';
+import type { SyncMode } from '../../../contracts/enums.js';
+import type { Database } from '../engine/database.js';
 import { compareInventories } from './inventory-comparison.js';
-import { inventoryOf } from './inventory-ids.js';
-import type { SyncChangeTally } from './sync-change-tally.js';
+import { inventoryOf } from '../inventory/inventory-ids.js';
+import type { SyncChangeTally } from './change-tally.js';
 
 interface SyncChangesRow {
   id: number;

@@ -1,7 +1,7 @@
-import type { SyncCountDifference, SyncCounts, SyncSettings, SyncState } from '../../contracts/console/sync.js';
-import { type SyncCountCheckId, defaultReconcileIntervalHours } from '../../contracts/console/sync-basics.js';
-import type { SyncMode } from '../../contracts/enums.js';
-import type { Database } from './database.js';
+import type { SyncCountDifference, SyncCounts, SyncSettings, SyncState } from '../../../contracts/console/sync.js';
+import { type SyncCountCheckId, defaultReconcileIntervalHours } from '../../../contracts/console/sync-basics.js';
+import type { SyncMode } from '../../../contracts/enums.js';
+import type { Database } from '../engine/database.js';
 
 interface SyncStateRow {
   last_attempt_at: string | null;

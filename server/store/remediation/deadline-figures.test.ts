@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { smallInventory } from '../test/support/fixtures.js';
-import type { Database } from './database.js';
+import { smallInventory } from '../../test/support/fixtures.js';
+import type { Database } from '../engine/database.js';
 import { DeadlineFigures } from './deadline-figures.js';
 import type { ExceptedFindings } from './excepted-findings.js';
-import { median } from './median.js';
-import { Store } from './store.js';
+import { median } from '../derived/median.js';
+import { Store } from '../store.js';
 
 // The exceptions are another part's (the store gets their source at wiring): here a source of
 // our own excepts findings by their place in the coverage columns, as the real one does.

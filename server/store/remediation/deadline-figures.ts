@@ -1,18 +1,18 @@
 import type { SqlValue } from 'sql.js';
-import type { RemediationPerformance } from '../../contracts/console/deadlines.js';
-import { type FindingSeverity, findingStatuses } from '../../contracts/enums.js';
-import { dueAtMs, wholeDays } from '../../contracts/remediation-deadlines.js';
-import type { CoverageColumns } from './coverage-columns.js';
-import type { Database } from './database.js';
-import { DerivedCache } from './derived-cache.js';
+import type { RemediationPerformance } from '../../../contracts/console/deadlines.js';
+import { type FindingSeverity, findingStatuses } from '../../../contracts/enums.js';
+import { dueAtMs, wholeDays } from '../../../contracts/remediation-deadlines.js';
+import type { CoverageColumns } from '../coverage/coverage-columns.js';
+import type { Database } from '../engine/database.js';
+import { DerivedCache } from '../derived/derived-cache.js';
 import type { ExceptedFindings, ExceptedFindingsSource } from './excepted-findings.js';
-import type { CoverageColumnSource } from './exposure-figures.js';
+import type { CoverageColumnSource } from '../exposure/exposure-figures.js';
 import { type FindingTimeline, loadFindingTimeline } from './finding-timeline.js';
-import { type ShownInventory, checkStillShown, inventoryOf } from './inventory-ids.js';
+import { type ShownInventory, checkStillShown, inventoryOf } from '../inventory/inventory-ids.js';
 import { deadlineTable, remediationPerformance } from './remediation-performance.js';
 import { SlaPolicies, type StoredSlaPolicy } from './sla-policies.js';
-import type { FigureSort } from './sorted-orders.js';
-import { TimeSlices } from './time-slices.js';
+import type { FigureSort } from '../inventory/sorted-orders.js';
+import { TimeSlices } from '../derived/time-slices.js';
 
 /** What a finding's deadline fields are computed from, as its row holds them (collection-tables.ts, `consoleFacts`). */
 export interface FindingDeadlineFacts {

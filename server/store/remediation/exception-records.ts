@@ -1,6 +1,6 @@
-import type { ExceptionRecord, ExceptionScope } from '../../contracts/console/exceptions.js';
-import type { ExceptionReason } from '../../contracts/console/exception-basics.js';
-import type { Database } from './database.js';
+import type { ExceptionRecord, ExceptionScope } from '../../../contracts/console/exceptions.js';
+import type { ExceptionReason } from '../../../contracts/console/exception-basics.js';
+import type { Database } from '../engine/database.js';
 
 /** An exception in force at a moment: what the figures and the findings' marks read of it. */
 export interface InForceException {

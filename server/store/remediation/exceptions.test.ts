@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
-import type { Inventory } from '../../contracts/inventory.js';
-import { smallInventory } from '../test/support/fixtures.js';
-import { Store } from './store.js';
+import type { Inventory } from '../../../contracts/inventory.js';
+import { smallInventory } from '../../test/support/fixtures.js';
+import { Store } from '../store.js';
 
 const day = 86_400_000;
 const stores: Store[] = [];

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { type ExceptionState, exceptionsFileFormat, latestExceptionExpiry } from '../../contracts/console/exception-basics.js';
+import { type ExceptionState, exceptionsFileFormat, latestExceptionExpiry } from '../../../contracts/console/exception-basics.js';
 import type {
   ConsoleException,
   CreateExceptionBody,
@@ -8,13 +8,13 @@ import type {
   ExceptionsFile,
   FindingException,
   UpdateExceptionBody,
-} from '../../contracts/console/exceptions.js';
-import { findingStatuses } from '../../contracts/enums.js';
-import type { Database } from './database.js';
+} from '../../../contracts/console/exceptions.js';
+import { findingStatuses } from '../../../contracts/enums.js';
+import type { Database } from '../engine/database.js';
 import type { ExceptedFindings } from './excepted-findings.js';
 import { type FindingKeys, ExceptionMatches, findingMarks } from './exception-matches.js';
 import { ExceptionRecords } from './exception-records.js';
-import type { CoverageColumnSource } from './exposure-figures.js';
+import type { CoverageColumnSource } from '../exposure/exposure-figures.js';
 
 /** A field of an exception (or of an imported file) that breaks a rule only the moment can check: the answer is 400. */
 export class ExceptionRuleError extends Error {

@@ -1,6 +1,6 @@
-import type { CoverageColumns } from './coverage-columns.js';
-import type { Database } from './database.js';
-import { TimeSlices } from './time-slices.js';
+import type { CoverageColumns } from '../coverage/coverage-columns.js';
+import type { Database } from '../engine/database.js';
+import { TimeSlices } from '../derived/time-slices.js';
 
 /**
  * When each finding of one organization was first detected and remediated, by its index in the

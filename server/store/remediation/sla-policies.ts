@@ -1,5 +1,5 @@
-import { type SlaPolicy, defaultSlaPolicy, slaPolicyKeys } from '../../contracts/remediation-deadlines.js';
-import type { Database } from './database.js';
+import { type SlaPolicy, defaultSlaPolicy, slaPolicyKeys } from '../../../contracts/remediation-deadlines.js';
+import type { Database } from '../engine/database.js';
 
 /** An organization's remediation deadlines as stored: the defaults until it saves its own. */
 export interface StoredSlaPolicy {
