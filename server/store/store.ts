@@ -87,8 +87,8 @@ export class Store {
   readonly coverage: ScopeCoverage;
   /**
    * The organizations' exceptions (accepted risks): their records, written inside
-   * {@link Store.write} (`changes: ['exceptions']`), and the findings those in force now leave out of the
-   * gaps and the risk figures (`exceptions.excepted`, an ExceptedFindingsSource).
+   * {@link Store.write} (`changes: ['exceptions']`), and the findings those in force now leave
+   * out of the gaps and the risk figures (`exceptions.excepted`, an ExceptedFindingsSource).
    */
   readonly exceptions: Exceptions;
   /**
@@ -104,8 +104,9 @@ export class Store {
   readonly replicaComparison: ReplicaComparison;
   /** Inventory ids, staging and the background collection of inventories nobody points at. */
   readonly inventories: Inventories;
+  /** The version of each kind of change a write names, and the caches of derived values that follow them. */
+  readonly changes: ChangeVersions;
   private readonly inventoryWrites: InventoryWrites;
-  private readonly versions: ChangeVersions;
   private closed = false;
 
   private constructor(
@@ -114,8 +115,8 @@ export class Store {
     readonly readOnly: boolean,
     private readonly clock: () => number,
   ) {
-    this.versions = new ChangeVersions(db);
-    const versions = this.versions;
+    const versions = new ChangeVersions(db);
+    this.changes = versions;
     this.inventories = new Inventories(
       db,
       (work) => this.write(work, { changes: ['staged-inventory'], durable: false }),
@@ -169,11 +170,6 @@ export class Store {
     return this.db.version;
   }
 
-  /** The version of each kind of change, and the caches of derived values that follow them. */
-  get changes(): ChangeVersions {
-    return this.versions;
-  }
-
   /**
    * Applies `work` as one transaction and, unless `options.durable` is false, makes it durable
    * (its pages appended to the change log and fsynced) before returning. `work` receives the writer of inventory rows;
@@ -181,7 +177,7 @@ export class Store {
    */
   write<T>(work: (inventory: InventoryWrites) => T, options: WriteOptions): T {
     if (this.readOnly) throw new Error('This store was opened read-only');
-    return this.versions.during(options.changes, () => this.db.transaction(() => work(this.inventoryWrites), { durable: options.durable }));
+    return this.changes.during(options.changes, () => this.db.transaction(() => work(this.inventoryWrites), { durable: options.durable }));
   }
 
   /**
