@@ -114,6 +114,11 @@ export class SortedOrders {
     for (let start = 0; start < order.length; start += chunk) yield this.idsOf(list.table, slice(order, sort.descending, start, start + chunk));
   }
 
+  /** Whether the order of a list is kept, at the data's current version: its pages then cost a slice. */
+  isKept(list: SortableList, key: string): boolean {
+    return this.orders.get(this.orderKey(list, key)) !== undefined;
+  }
+
   private idsOf(table: string, seqs: number[]): string[] {
     return idsOfSeqs(this.db, table, seqs);
   }
