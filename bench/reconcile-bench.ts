@@ -15,7 +15,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { DatasetSize, Inventory } from '../contracts/inventory.js';
 import { generateInventory } from '../server/demo/index.js';
-import { dataDirectoryFiles } from '../server/store/data-directory.js';
+import { dataDirectoryFiles } from '../server/store/engine/data-directory.js';
 import { Store } from '../server/store/store.js';
 import { startFakeRemote } from '../server/test/support/fake-remote.js';
 import { type SyncReport, syncOrganization } from '../server/sync/sync-organization.js';
@@ -70,7 +70,7 @@ export async function measureReconcile(size: DatasetSize = 'large', log: (line: 
   const fake = await startFakeRemote({ inventory, cacheOrder: true });
   const store = await Store.open({ dataDir, command: 'reconcile-bench' });
   try {
-    const organization = store.write(() => store.organizations.insert({ slug: 'r', name: 'r', kind: 'replica', remoteUrl: fake.url }));
+    const organization = store.write(() => store.organizations.insert({ slug: 'r', name: 'r', kind: 'replica', remoteUrl: fake.url }), { changes: ['organizations', 'inventory'] });
     const remote = { baseUrl: fake.url, apiKey: fake.apiKey };
     await warm(fake);
     log('full sync');

@@ -10,8 +10,8 @@ import {
 } from '../../contracts/console/agent-settings.js';
 import type { FieldIssue } from '../../contracts/common.js';
 import type { AgentProfile } from '../../contracts/enums.js';
-import type { StoredAgentSettings } from '../store/agent-settings.js';
-import type { Organization } from '../store/organizations.js';
+import type { StoredAgentSettings } from '../store/records/agent-settings-records.js';
+import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import { OrganizationFieldsError } from './manage-organizations.js';
 
@@ -172,12 +172,12 @@ function checkAgentSettingsUpdate(
 export function updateAgentSettings(store: Store, organization: Organization, body: unknown): AgentSettingsView {
   const checked = checkAgentSettingsUpdate(store.agentSettings.get(organization.rowId), body);
   if (!checked.ok) throw new AgentSettingsFieldsError(checked.issues);
-  return agentSettingsView(organization, store.write(() => store.agentSettings.set(organization.rowId, checked.settings), { recordsOnly: true }));
+  return agentSettingsView(organization, store.write(() => store.agentSettings.set(organization.rowId, checked.settings), { changes: ['agent-settings'] }));
 }
 
 /** Gives the demo organization the demo's settings (contracts/console/agent-settings.ts). */
 export function setDemoAgentSettings(store: Store, organization: Organization): void {
-  store.write(() => store.agentSettings.set(organization.rowId, { ...demoAgentSettings, bundleId: null }), { recordsOnly: true });
+  store.write(() => store.agentSettings.set(organization.rowId, { ...demoAgentSettings, bundleId: null }), { changes: ['agent-settings'] });
 }
 
 /**

@@ -8,7 +8,7 @@ import type { SyncStatus } from '../../../contracts/console/sync.js';
 import type { Inventory } from '../../../contracts/inventory.js';
 import { ConsoleSessions } from '../../secrets/console-sessions.js';
 import type { Sealer } from '../../secrets/sealer.js';
-import type { Organization } from '../../store/organizations.js';
+import type { Organization } from '../../store/records/organization-records.js';
 import { Store } from '../../store/store.js';
 import type { SyncPolicy } from '../../sync/sync-policy.js';
 import { SyncScheduler } from '../../sync/sync-scheduler.js';
@@ -61,7 +61,7 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
       const organization = store.organizations.insert({ slug, name: `Test ${slug}`, kind: 'local' });
       writes.replace(organization.inventoryId, inventory);
       return { organization, inventory, apiKey: store.apiKeys.create(organization.rowId, 'test').key };
-    }),
+    }, { changes: ['organizations', 'inventory', 'api-keys'] }),
   );
   const consoleToken = generateConsoleToken();
   const sessionDataDir = options.dataDir ?? fs.mkdtempSync(nodePath.join(os.tmpdir(), 'rc-console-session-'));

@@ -1,6 +1,6 @@
 /** What the sync tests share: a store with a replica, and reading a replica back as lists. */
 import type { Inventory } from '../../../contracts/inventory.js';
-import type { Organization } from '../../store/organizations.js';
+import type { Organization } from '../../store/records/organization-records.js';
 import { Store } from '../../store/store.js';
 import type { CollectionName } from '../../../contracts/collections.js';
 import type { SyncPolicy } from '../../sync/sync-policy.js';
@@ -19,7 +19,7 @@ export const fastPolicy: Partial<SyncPolicy> = {
 /** An in-memory store with one replica organization pointing at `remoteUrl`. */
 export async function storeWithReplica(remoteUrl: string): Promise<{ store: Store; organization: Organization }> {
   const store = await Store.open();
-  const organization = store.write(() => store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl }));
+  const organization = store.write(() => store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl }), { changes: ['organizations', 'inventory'] });
   return { store, organization };
 }
 
