@@ -34,8 +34,8 @@ export function findElectronRuntime(env = process.env) {
 }
 
 /**
- * Installs the Electron runtime with the `electron` package's own installer (a download of about
- * 100 MB, cached by it), which npm does not run: package.json's allowScripts leaves it out so
+ * Installs the Electron runtime with the `electron` package's own installer (a download of the
+ * whole runtime, cached by it), which npm does not run: package.json's allowScripts leaves it out so
  * that `npm ci` succeeds where the download is impossible.
  *
  * @param {NodeJS.ProcessEnv} [env]

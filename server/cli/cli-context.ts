@@ -33,8 +33,8 @@ export function headlessSealer(dataDir: string): Sealer {
 /**
  * Runs `work` on the store of a data directory, closing it (and its lock) afterwards. The store
  * (with the schemas it loads) is imported here, when a command runs, so that the command line
- * starts without it. A command that writes reads the pages it uses, not the whole file (a key
- * on `large` reads a few hundred KiB of 650 MB).
+ * starts without it. A command that writes reads the pages it uses, not the whole file (a new key
+ * reads a few pages, whatever the file's size).
  */
 export async function withStore<T>(
   dataDir: string,

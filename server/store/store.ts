@@ -67,7 +67,8 @@ export interface WriteOptions {
  * The sql.js store: every SQL statement of the product lives in this folder. Writes go through
  * {@link Store.write}, which applies them in one transaction and appends what it changed to the
  * change log before it returns, so that the files on disk always hold the state before or after
- * a write, and a write costs what it changes (docs/decisions.md, "The engine").
+ * a write, and a write costs what it changes (docs/decisions.md, "A log of pages, not of
+ * statements").
  */
 export class Store {
   readonly organizations: OrganizationRecords;
@@ -210,10 +211,10 @@ export class Store {
   /**
    * Applies `work` as one transaction, as {@link write} does, and resolves once it is durable,
    * its pages logged and fsynced in the thread pool rather than on the thread that answers
-   * requests: for the write that ends a sync. An fsync can take a while after heavy I/O (350 ms
-   * on `large`, the first one after a checkpoint folded a full sync's 1.3 GB of logs). Readers
-   * see the write at once; a crash before it resolves may lose it, with the writes after it,
-   * never one before, as for a write that is not durable.
+   * requests: for the write that ends a sync. An fsync can take a while after heavy I/O (the
+   * first one after a checkpoint folded a full sync's logs held the thread past the 100 ms
+   * rule). Readers see the write at once; a crash before it resolves may lose it, with the
+   * writes after it, never one before, as for a write that is not durable.
    */
   async writeSettled<T>(work: (inventory: InventoryWrites) => T, options: Omit<WriteOptions, 'durable'>): Promise<T> {
     const result = this.write(work, { ...options, durable: false });

@@ -14,7 +14,7 @@ export interface RawPage {
 /**
  * Reads one page of a list, retrying network errors, timeouts, 429, 5xx and malformed pages
  * with backoff; other 4xx answers fail at once, since asking again cannot change them, and a
- * refused connection after one short retry: nothing listens there, and 13 s of backoff would
+ * refused connection after one short retry: nothing listens there, and the whole backoff would
  * only delay saying so.
  */
 export async function fetchPage(remote: RemoteTenant, pathAndQuery: string, policy: SyncPolicy, signal?: AbortSignal): Promise<RawPage> {

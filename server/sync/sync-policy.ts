@@ -14,15 +14,15 @@ export interface SyncPolicy {
   collectionAttempts: number;
   /**
    * A reconcile runs after this many incremental syncs, so that deletions reach the replica
-   * (a full sync did, before reconciles: on `large` it writes ~2 GB, a reconcile what differs).
+   * (a full sync did, before reconciles: it writes the whole inventory again, a reconcile what differs).
    */
   fullSyncEvery: number;
   /** Subtracted from the last success's start for incremental syncs: clock skew and slow commits. */
   incrementalMarginMs: number;
   /**
    * Most changes an incremental sync (or differences a reconcile) holds in memory and merges in
-   * one transaction; past it the sync turns full, which stages page by page (about 100 MB of
-   * findings at the default).
+   * one transaction; past it the sync turns full, which stages page by page, so that memory stays
+   * bounded whatever the change.
    */
   incrementalMaxItems: number;
   /** Page size: the largest the v1 API allows. */

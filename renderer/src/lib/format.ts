@@ -1,5 +1,6 @@
 // One formatter each, made once: toLocaleString with options builds a new Intl formatter on
-// every call, which was most of the script time of a scrolling table (see docs/decisions.md).
+// every call, a large share of a scrolling table's script time (docs/decisions.md, "Formatters
+// once, rows memoized, first fetch from the route").
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const countFormat = new Intl.NumberFormat();

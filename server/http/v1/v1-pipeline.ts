@@ -16,7 +16,8 @@ const noCache = /(?:^|,)\s*?no-cache\s*?(?:,|$)/;
 
 /**
  * The v1 API: every request under /v1 is answered here, errors included, once the Host header
- * was checked (loopback-guard.ts). The order of checks is that of docs/decisions.md:
+ * was checked (loopback-guard.ts). The order of checks is that of docs/decisions.md ("Status
+ * codes and the order of checks"):
  *
  * 1. `/v1/openapi.json`, the one path answered without a key: GET and HEAD, 405 otherwise;
  * 2. the API key: 401 with `WWW-Authenticate`, whatever else is wrong;

@@ -86,7 +86,7 @@ const targetsChunk = `
         WHERE org_id = ? AND remediation_target_id > ? GROUP BY remediation_target_id ORDER BY remediation_target_id LIMIT ?) g
   LEFT JOIN remediation_targets t ON t.org_id = ? AND t.id = g.target_id`;
 
-// Each statement reads about 2,000 findings, a few milliseconds of SQL (some 7 µs a finding whose
+// Each statement reads about 2,000 findings, a few milliseconds of SQL (more for findings whose
 // pages SQLite has not cached); the chunks pause (time-slices.ts) so that other requests are
 // answered while the columns load.
 const findingsPerChunk = 2_048;

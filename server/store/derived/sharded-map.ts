@@ -28,12 +28,10 @@ export function shardOf(value: SqlValue): number {
 
 /**
  * A Map from SQL values, split over {@link shardCount} maps by {@link shardOf}. A Map grows by
- * rehashing every key it holds in one step, which no pause can split: one `set` took 153–301 ms
- * at 2^20 keys, and ranking a million distinct first-detection instants held the thread that
- * answers requests 56 ms in one such step. Split, each step rehashes a 256th as many; since the
- * keys spread evenly, the shards grow at about the same moment, and 2,048 keys set one after
- * the other took at most 15–18 ms around a million (64 shards: 21–36 ms). Setting a million
- * keys takes about 1.3 times as long as in one Map.
+ * rehashing every key it holds in one step, which no pause can split: ranking a million distinct
+ * first-detection instants held the thread that answers requests in one such step. Split, each
+ * step rehashes a 256th as many; since the keys spread evenly, the shards grow at about the same
+ * moment, each step short. Setting keys costs a little more than in one Map (docs/history.md).
  */
 export class ShardedMap<V> {
   private readonly shards = Array.from({ length: shardCount }, () => new Map<SqlValue, V>());

@@ -8,7 +8,7 @@ const fdatasync = promisify(fs.fdatasync);
 /**
  * The change log: what each committed transaction wrote to the database file, appended and
  * fsynced before the write is reported done, so that a write costs what it changes
- * (docs/decisions.md, "The engine").
+ * (docs/decisions.md, "The change log's durability" and "Log format").
  *
  * A log file is a header, then transactions. A transaction is frames, then a commit frame:
  * - `W` u32 length, u64 offset, bytes: SQLite wrote these bytes at this offset;

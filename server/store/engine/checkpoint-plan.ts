@@ -3,7 +3,7 @@ import type { Pause } from './change-log-reader.js';
 
 /**
  * The plan pauses after this many frames (or pages), so that planning a large log lets requests
- * through: 32,768 held `/health` up to 93 ms on `large`, on a machine running slow.
+ * through: four times as many held `/health` near the 100 ms rule on a slow machine.
  */
 const framesPerPause = 8_192;
 /** SQLite's smallest page. */

@@ -17,7 +17,7 @@ const fdatasync = promisify(fs.fdatasync);
  * A checkpoint writes about this much between two pauses. Its writes stay on the thread, so that
  * {@link runCheckpoint} at close, run while a checkpoint in slices is stopped, never races one
  * of its writes; they can be held back by the kernel (its dirty-page limit, met when a sync's
- * logs are folded): 4 MiB slices then held the thread up to 118 ms on `large`.
+ * logs are folded): larger slices then held the thread past the 100 ms rule.
  */
 const sliceBytes = 2 ** 20;
 

@@ -19,9 +19,9 @@ const readsAhead = new Map<string, { read: Promise<FileRead | undefined>; stop: 
 /**
  * A file is read in chunks of this size, this many at once: copying a file of hundreds of MiB
  * into a new buffer is bound by the page faults of that buffer, which threads of the pool take
- * in parallel (measured on a 1.46 GB replica, 2 cores: 1.9–2.1 s one chunk at a time, 0.9–1.1 s
- * with 2 to 8 at once). Chunks of 16 MiB read as fast as 64 MiB ones, and hold the pool's
- * other work (an fsync off the thread) back for less.
+ * in parallel, so several chunks at once take much less time than one after another. Smaller
+ * chunks read as fast as larger ones, and hold the pool's other work (an fsync off the thread)
+ * back for less.
  */
 const chunkBytes = 16 * 2 ** 20;
 const chunksAtOnce = 4;
@@ -48,15 +48,14 @@ export function dropReadsAhead(): void {
 
 /**
  * The room left after the bytes of a file read for writing: four times the file (3 GiB at least:
- * the first full sync of a `large` replica into a new data directory reserved 1.9 GB for its
- * findings, and with 256 MiB of room sql.js copied the 150 MB it held by then, `/health` waiting
- * 309 ms), within the largest buffer. sql.js grows its in-memory file by copying the whole of it
- * into a larger array on the thread: on `large`, 1.6–1.7 s each time a full sync of a new replica
- * reserved room for a collection (`Store.reserve`, whose estimate from the first items runs high:
- * 1.9 GB for the findings of a 700 MB replica). The room costs no resident memory: a zeroed buffer
- * this large is mapped lazily, pages filled only where SQLite writes (resident size after opening
- * `large`: 769 MiB with a sixteenth of the file as room, 768 MiB with all of it). Where the system
- * refuses that much address space, the room is a sixteenth of the file.
+ * the first full sync of a replica into a new data directory reserves more for its findings than
+ * a small room holds, and sql.js then copied what it held by then, holding the thread), within
+ * the largest buffer. sql.js grows its in-memory file by copying the whole of it into a larger
+ * array on the thread, a long hold for a large file, each time a full sync of a new replica
+ * reserved room for a collection (`Store.reserve`, whose estimate from the first items runs
+ * high). The room costs no resident memory: a zeroed buffer this large is mapped lazily, pages
+ * filled only where SQLite writes. Where the system refuses that much address space, the room
+ * is a sixteenth of the file.
  */
 export const growthRoom = (fileBytes: number) => Math.max(0, Math.min(Math.max(4 * fileBytes, 3 * 2 ** 30), constants.MAX_LENGTH - fileBytes));
 

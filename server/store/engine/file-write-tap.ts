@@ -1,6 +1,7 @@
 /**
  * Where each write SQLite makes to a database file is seen, as (offset, bytes), without copying
- * the database: the hook the change log hangs on (docs/decisions.md, "The engine").
+ * the database: the hook the change log hangs on (docs/decisions.md, "The tap on sql.js's
+ * WebAssembly imports").
  *
  * sql.js keeps its files in Emscripten's in-memory file system, reached from the WebAssembly
  * module through imported functions (`__syscall_openat`, `fd_seek`, `fd_write`,

@@ -20,9 +20,9 @@ export function readerOfBytes(bytes: Uint8Array): SnapshotReader {
 
 /**
  * The unit pages are tracked and read in: SQLite's page size, and a multiple of every smaller
- * one. Only the units a read reaches are read: reading the unread ones of an aligned 64 KiB
- * window around each made the counts of a sync of `large` read 211 MiB instead of 13 MiB, an
- * index's pages lying among the table's.
+ * one. Only the units a read reaches are read: reading the unread ones of an aligned window
+ * around each made the counts of a sync read many times more of the file, an index's pages
+ * lying among the table's.
  */
 const unitBytes = 4096;
 /** {@link SnapshotPages.readAll} reads this much at a time. */
@@ -31,8 +31,8 @@ const readAllBytes = 16 * 2 ** 20;
 /**
  * The snapshot's bytes that have not been read into sql.js's in-memory file yet, read there when
  * SQLite first reads them. A command that changes a few rows (a key, a sync that finds nothing
- * new) then reads the pages it uses, not the whole file (on `large`, 650 MB copied in 0.35–0.55 s
- * before anything else could run). sql.js's file system holds `image` itself, not a copy (the
+ * new) then reads the pages it uses, not the whole file (copied whole before anything else
+ * could run, and held in memory). sql.js's file system holds `image` itself, not a copy (the
  * tap checks it when the module loads), so bytes read into it are what SQLite reads next.
  *
  * That file system replaces its array when the file is truncated or grows past it, copying the

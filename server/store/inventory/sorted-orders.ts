@@ -278,7 +278,7 @@ async function keepListed(order: Int32Array, listed: Int32Array, slices: TimeSli
 async function inIdOrder(idOrder: Int32Array, matching: Int32Array, slices: TimeSlices): Promise<{ rows: Int32Array; readAt: Int32Array }> {
   let minSeq = Number.MAX_SAFE_INTEGER;
   let maxSeq = 0;
-  // A million rows took 27 ms here at once, on a slow day: paused like the loops below.
+  // A million rows at once held the thread too long on a slow day: paused like the loops below.
   for (let i = 0; i < idOrder.length; i++) {
     if (i % rowsBetweenLooks === 0) await slices.pause();
     minSeq = Math.min(minSeq, idOrder[i]!);

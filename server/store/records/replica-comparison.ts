@@ -9,7 +9,8 @@ import type { TimeSlices } from '../derived/time-slices.js';
 
 /**
  * Stored ids read per statement while looking for those the remote no longer has: sql.js pays a
- * call into WebAssembly per value read, and 2,048 rows held the thread 100 ms on a loaded machine.
+ * call into WebAssembly per value read, and four times as many held the thread past the 100 ms
+ * rule on a loaded machine.
  */
 const idsPerRead = 512;
 

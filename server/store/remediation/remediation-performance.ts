@@ -87,7 +87,7 @@ function seriesMonths(asOfMs: number): { month: string; startMs: number; nextMs:
 
 /**
  * The remediation performance of one organization at `asOfMs` under `policy`, in one pass over
- * its findings (in slices: a million findings take some 100 ms) and a median per group.
+ * its findings (in slices, so that other requests are answered meanwhile) and a median per group.
  *
  * - A finding's deadline and due date are remediation-deadlines.ts's; it is overdue when open
  *   and `asOfMs` is past its due date; an overdue finding under an exception counts in
