@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ChangeLogWriter, logFile, logFiles } from '../server/store/change-log.js';
-import { checkpointThresholdBytes } from '../server/store/durable-file.js';
-import { readSnapshotHeader } from '../server/store/snapshot-header.js';
+import { ChangeLogWriter, logFile, logFiles } from '../server/store/engine/change-log.js';
+import { checkpointThresholdBytes } from '../server/store/engine/durable-file.js';
+import { readSnapshotHeader } from '../server/store/engine/snapshot-header.js';
 
 /**
  * Leaves beside a closed data directory's database a change log as large as the checkpoint
