@@ -109,21 +109,22 @@ describe('power loss', () => {
       restore();
     }
     const { events } = disk;
-    // Before each fsync the most is pending; and at the end, when the last checkpoint's removals are synced.
-    const points = events.flatMap((event, i) => (event.kind === 'sync' || event.kind === 'syncFolder' ? [i] : [])).concat(events.length);
     const next = random(27);
-    const chosenPoints = process.env.RC_FULL_TRIALS === '1' ? points : points.filter(() => next() < trialCount(30, points.length) / points.length);
-    const subsetsPerPoint = trialCount(2, 12);
-
+    // Before each fsync the most is pending; and at the end, when the last checkpoint's removals are synced.
+    // Every fsync of the folder is a point (creations, the header's rename, each removal); of the others, a sample.
+    const subsetsPerPoint = trialCount(1, 12);
+    const points = events.flatMap((event, i) => (event.kind === 'syncFolder' || (event.kind === 'sync' && next() < trialCount(0.1, 1)) ? [i] : [])).concat(events.length);
     const failures: string[] = [];
     let trials = 0;
     const replay = disk.recorded();
-    for (const at of chosenPoints) {
+    for (const at of points) {
       replay.advanceTo(at);
       const allowed = allowedAt(events, at, digests, staged);
       const label = (events.slice(0, at).findLast((event) => event.kind === 'mark') as { label: string } | undefined)?.label ?? 'the store’s creation';
       const { pendingCount } = replay;
-      const choices = [[], Array.from({ length: pendingCount }, (_, i) => i)];
+      const every = Array.from({ length: pendingCount }, (_, i) => i);
+      // None kept, all kept, each one alone lost (the kernel wrote all else), and random subsets.
+      const choices = [[], every, ...every.slice(0, trialCount(6, pendingCount)).map((lost) => every.filter((i) => i !== lost))];
       for (let i = 0; i < subsetsPerPoint; i++) choices.push(someOf(next, pendingCount));
       for (const [c, chosen] of choices.entries()) {
         trials++;
