@@ -107,8 +107,9 @@ export async function readStoreImage(
     try {
       const snapshot = await readDatabaseFile(file, reserveBytes, { forWriting: holdsLock });
       const newest = opened.at(-1)?.number ?? 0;
-      // A checkpoint ran meanwhile: the snapshot may hold logs not listed, or the logs the header named are gone.
-      const raced = (logFiles(file).at(-1)?.number ?? 0) > newest + 1 || chain.setAside.length > 0;
+      // A checkpoint ran meanwhile: the snapshot may hold logs not listed, or the logs after the header read are gone.
+      const moved = chain.setAside.length > 0 && readSnapshotHeader(file)?.sequence !== header?.sequence;
+      const raced = (logFiles(file).at(-1)?.number ?? 0) > newest + 1 || moved;
       if (!holdsLock && attempt < 20 && raced) continue;
       return { bytes: replay(snapshot, reserveBytes, chain.replay), ...imageOfLogs(header, chain) };
     } finally {
