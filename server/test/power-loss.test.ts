@@ -135,7 +135,7 @@ describe('power loss', () => {
       const { pendingCount } = replay;
       const every = Array.from({ length: pendingCount }, (_, i) => i);
       // None kept, all kept, each one alone lost (the kernel wrote all else), and random subsets.
-      const choices = [[], every, ...every.slice(0, trialCount(6, pendingCount)).map((lost) => every.filter((i) => i !== lost))];
+      const choices = [[], every, ...every.slice(0, trialCount(3, pendingCount)).map((lost) => every.filter((i) => i !== lost))];
       for (let i = 0; i < subsetsPerPoint; i++) choices.push(someOf(next, pendingCount));
       for (const [c, chosen] of choices.entries()) {
         trials++;
