@@ -1,4 +1,4 @@
-import { columnTexts, expect, expectAccessible, openConsole, screenshot, test } from './support/console-page.js';
+import { columnTexts, expect, expectAccessible, listTotal, openConsole, screenshot, test } from './support/console-page.js';
 
 test('a finding links to its endpoint, its target and the CVE at NVD; they link back', async ({ page }) => {
   await openConsole(page, '/orgs/demo/vulnerability-findings?severity=critical');
@@ -45,8 +45,15 @@ test('a finding links to its endpoint, its target and the CVE at NVD; they link 
   await page.getByRole('grid', { name: 'Findings on this endpoint' }).locator('[role=row][aria-rowindex="2"]').click();
   await expect(page).toHaveURL(/\/vulnerability-findings\/[0-9a-f-]{36}$/);
   await page.getByRole('link', { name: host, exact: true }).click();
+  // The endpoint's findings as the findings view shows them, which it says; its list counts the same.
+  const related = page.getByRole('region', { name: 'Findings on this endpoint' });
+  await expect(related.getByText('Open findings, riskiest first (KEV, then CVSS); other statuses in the list.')).toBeVisible();
+  const relatedStatus = related.locator('.virtual-table__status');
+  await expect(relatedStatus).toContainText('row');
+  const relatedCount = Number((await relatedStatus.innerText()).split(' ')[0]!.replaceAll(/[^\d]/g, ''));
   await page.getByRole('link', { name: 'Open as a list with filters' }).last().click();
   await expect(page).toHaveURL(/\/vulnerability-findings\?endpointId=[0-9a-f-]{36}$/);
+  expect(await listTotal(page)).toBe(relatedCount);
   // The filter names the endpoint by its hostname; the URL keeps its id.
   await expect(page.getByRole('combobox', { name: 'Endpoint' })).toHaveValue(host!);
 });

@@ -94,5 +94,16 @@ test('the link opens a session once; a second tab opens a bookmark, and so does 
   await stranger.goto(onDemand.replace(/\/#/, `${bookmark.replace(/\?.*/, '')}#`));
   await expect(stranger.getByRole('heading', { level: 1, name: 'Endpoints' })).toBeVisible();
   expect(stranger.url()).toBe(`${origin}/orgs/demo/endpoints`);
+
+  // Signing out ends that browser's session: its cookie is dropped, and a reload of the bookmark says how to open one again.
+  await stranger.getByRole('button', { name: 'Sign out' }).click();
+  await expect(stranger.getByText('This browser has no console session.')).toBeVisible();
+  expect(await stranger.context().cookies()).toEqual([]);
+  await stranger.goto(`${origin}${bookmark}`);
+  await expect(stranger.getByText('This browser has no console session.')).toBeVisible();
+  await expect(stranger.getByRole('heading', { level: 1, name: 'Endpoints' })).toHaveCount(0);
+  // The first browser keeps its own.
+  await afterRestart.reload();
+  await expectLinuxEndpoints(afterRestart, origin);
   await stranger.context().close();
 });

@@ -5,6 +5,7 @@ import { type CollectionName, collectionSchemas, collections } from '../../contr
 import { SyncFailedError } from './sync-errors.js';
 import type { SyncPolicy } from './sync-policy.js';
 import { skippedIdsKept } from '../store/records/sync-run-records.js';
+import { TimeSlices } from '../store/derived/time-slices.js';
 
 /**
  * Where a pulled collection goes, a page at a time in the remote's order: staged in the store
@@ -137,10 +138,15 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
     ahead.push(page);
   };
   while (ahead.length < options.policy.parallelPages && next < offsets.length) request();
+  // Pages that arrived meanwhile are taken one after another in microtasks, never giving the
+  // event loop a turn: a turn once a slice of the thread's time is spent, so that other requests
+  // are answered between pages (a reconcile compares each page with the replica's rows).
+  const slices = new TimeSlices(() => options.signal?.throwIfAborted());
   while (ahead.length > 0) {
     const page = await ahead.shift()!;
     if (next < offsets.length) request();
     await take(page, total);
+    await slices.pause();
   }
   const repeated = await sink.end();
   if (repeated !== undefined) throw new ShiftedError(`the id ${repeated} came twice`);

@@ -47,18 +47,18 @@ describe('a full sync stages its pages', () => {
     const before = lists();
     nextState(remote);
     const seen: { lists: unknown; version: number }[] = [];
-    const version = store.version;
+    const version = store.changes.version(['inventory']);
     // Called between the sync's writes: when findings are requested, the other collections and
     // the first findings page are staged already.
     remote.options.fault = ({ collection, offset }) => {
-      if (collection === 'findings' && offset === 100) seen.push({ lists: lists(), version: store.version });
+      if (collection === 'findings' && offset === 100) seen.push({ lists: lists(), version: store.changes.version(['inventory']) });
       return undefined;
     };
     const report = await sync({ full: true });
     expect(report.mode).toBe('full');
     expect(seen).toEqual([{ lists: before, version }]);
     expect(lists()).toEqual(expectedLists(remote.options.inventory));
-    expect(store.version).not.toBe(version);
+    expect(store.changes.version(['inventory'])).not.toBe(version);
   });
 
   it('leaves the previous replica when interrupted, and what it staged goes at the next collection', async () => {
@@ -120,20 +120,20 @@ describe('an incremental sync', () => {
   it('that finds nothing new writes its record alone, keeping the derived caches', async () => {
     const { remote, store, organization, sync, lists } = await setUp();
     await sync();
-    let version = store.version;
+    let version = store.changes.version(['inventory']);
     const report = await sync();
     expect(report.mode).toBe('incremental');
-    expect(store.version).toBe(version);
+    expect(store.changes.version(['inventory'])).toBe(version);
     expect(store.sync.get(organization.rowId)).toMatchObject({ lastSuccessMode: 'incremental', incrementalsSinceFull: 1 });
 
     // What changed since is merged once; the next sync's margin brings it back, unchanged.
     const { endpoints } = remote.options.inventory;
     endpoints[3] = { ...endpoints[3]!, hostname: 'renamed.example.test', updated_at: new Date().toISOString() };
     expect((await sync()).counts.endpoints).toBe(1);
-    expect(store.version).not.toBe(version);
-    version = store.version;
+    expect(store.changes.version(['inventory'])).not.toBe(version);
+    version = store.changes.version(['inventory']);
     expect((await sync()).counts.endpoints).toBe(1);
-    expect(store.version).toBe(version);
+    expect(store.changes.version(['inventory'])).toBe(version);
     expect(lists()).toEqual(expectedLists(remote.options.inventory));
   });
 
@@ -157,7 +157,7 @@ describe('collection', () => {
         const organization = store.organizations.insert({ slug, name: slug, kind: 'local' });
         writes.replace(organization.inventoryId, smallInventory(5 + i, 10));
         return organization;
-      }),
+      }), { changes: ['organizations', 'inventory'] },
     );
     const keptLists = replicaLists(store, kept!);
     removeOrganization(store, 'removed');
@@ -174,7 +174,7 @@ describe('collection', () => {
     folders.push(dataDir);
     const first = await Store.open({ dataDir, command: 'test' });
     const leftover = first.inventories.stage();
-    first.write((writes) => writes.append(leftover, 'endpoints', sampleInventory(sizes).endpoints, []));
+    first.write((writes) => writes.append(leftover, 'endpoints', sampleInventory(sizes).endpoints, []), { changes: ['staged-inventory'] });
     // The process dies here: nothing releases or deletes the staged rows.
     first.close();
 

@@ -42,6 +42,7 @@ it('changes a replica’s URL, key and name after the new remote answers; the ne
   remotes.push(first);
   const connected = await cli('orgs', 'connect', '--slug', 'r', '--remote', `${first.url}/v1`, '--api-key-file', keyFile('one.key', 'key-one'));
   expect(connected).toMatchObject({ status: 0, stdout: `Connected "r" to ${first.url}.\n` });
+  const before = new Date();
   expect((await cli('sync')).status).toBe(0);
   const [, , , remoteBefore, id] = await listed('r');
   expect(remoteBefore).toBe(first.url);
@@ -50,13 +51,18 @@ it('changes a replica’s URL, key and name after the new remote answers; the ne
   await first.close();
   const moved = await startFakeRemote({ inventory, apiKey: 'key-two' });
   remotes.push(moved);
+  const failedAt = Date.now();
   const failed = await cli('sync');
   expect(failed.status).toBe(1);
+  // What failed and what to do, since when (the first sync's end), then the request.
   expect(failed.stderr).toContain(
     `sync of "r" failed: The remote tenant could not be reached at ${first.url} (connection refused: nothing listens there). ` +
       `Check that the remote runs at this address; if it has moved, change the replica's URL: Edit in the Organizations view, ` +
-      `or "remediation-console orgs update --slug r --remote URL".\nDetail: GET /v1/scopes, 2 attempts.`,
+      `or "remediation-console orgs update --slug r --remote URL".\nNo sync has succeeded since `,
   );
+  const since = /No sync has succeeded since (\S+ \S+) UTC\.\nDetail: GET \/v1\/scopes, 2 attempts\./.exec(failed.stderr)?.[1];
+  expect(Date.parse(`${since?.replace(' ', 'T')}Z`)).toBeGreaterThanOrEqual(Math.floor(before.getTime() / 1000) * 1000);
+  expect(Date.parse(`${since?.replace(' ', 'T')}Z`)).toBeLessThan(failedAt);
   expect(failed.stderr).not.toContain('updatedSince');
 
   const invalid = await cli('orgs', 'update', '--slug', 'r', '--remote', 'ftp://example.com', '--name', ' ');

@@ -6,7 +6,7 @@ import { listPageQuery } from '../api/console-queries';
 import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { listDefinitions } from '../views/list-definitions';
-import { requestFilters } from '../views/list-sort';
+import { askedFilters } from '../views/asked-filters';
 import { VirtualTable } from './virtual-table';
 
 interface RelatedListProps<C extends CollectionName> {
@@ -17,15 +17,19 @@ interface RelatedListProps<C extends CollectionName> {
   title: string;
 }
 
-/** The items of a collection that belong to the item of a detail page, with a link to the full list. */
+/**
+ * The items of a collection that belong to the item of a detail page, as the collection's list
+ * view shows them (its default filters and order: open findings, riskiest first, which it says),
+ * with a link to that list, which then counts the same items.
+ */
 export function RelatedList<C extends CollectionName>({ slug, collection, filter, title }: RelatedListProps<C>) {
   const navigate = useNavigate();
   const definition = listDefinitions[collection];
   const filterKey = JSON.stringify(filter);
   const pageQuery = useCallback(
-    (offset: number) => listPageQuery(slug, collection, requestFilters(filter, definition.defaultSort), offset),
+    (offset: number) => listPageQuery(slug, collection, askedFilters(collection, filter), offset),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- filterKey stands for filter.
-    [slug, collection, filterKey, definition.defaultSort],
+    [slug, collection, filterKey],
   );
   const headingId = `related-${collectionBasics[collection].path}`;
   return (
@@ -34,6 +38,7 @@ export function RelatedList<C extends CollectionName>({ slug, collection, filter
         <h2 id={headingId}>{title}</h2>
         <Link to={paths.list(slug, collection, filter)}>Open as a list with filters</Link>
       </header>
+      {definition.defaultView ? <p className="hint">{definition.defaultView.summary}; other statuses in the list.</p> : null}
       <VirtualTable
         label={title}
         columns={definition.columns}

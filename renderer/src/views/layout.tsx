@@ -4,6 +4,7 @@ import { NavLink, Outlet, useLocation, useNavigate, useParams } from 'react-rout
 import { consoleViews, syncChangesPath } from '../../../contracts/console/views';
 import { organizationsQuery, sessionQuery } from '../api/console-queries';
 import { useRefreshAfterSync } from '../api/use-refresh-after-sync';
+import { SignOutButton } from '../components/sign-out-button';
 import { SyncAlertBanner } from '../components/sync-alert-banner';
 import { SyncIndicator } from '../components/sync-indicator';
 import { paths } from '../lib/paths';
@@ -11,7 +12,7 @@ import { useChosenValue } from '../lib/use-chosen-value';
 
 /**
  * The frame of every organization's views: organization switcher, navigation (with a replica's
- * Changes), API address, and the news of syncs that brought new critical or KEV findings.
+ * Changes), API address, signing out (in a browser), and the news of syncs that brought new critical or KEV findings.
  */
 export function Layout() {
   const { slug = '' } = useParams();
@@ -28,6 +29,7 @@ export function Layout() {
         <OrganizationSwitcher slug={slug} />
         <SyncIndicator slug={slug} />
         <ApiAddress />
+        <SignOutButton />
       </header>
       <nav className="sidebar" aria-label="Views">
         <ul>

@@ -11,7 +11,8 @@ import { VirtualTable } from '../components/virtual-table';
 import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { listDefinitions } from './list-definitions';
-import { nextSort, requestFilters, tableSort, withDefaultFilters } from './list-sort';
+import { askedFilters } from './asked-filters';
+import { nextSort, tableSort } from './list-sort';
 import { anchorPageOffset, useTableUrl } from './use-table-url';
 
 /**
@@ -25,12 +26,6 @@ function listFiltersOf(collection: CollectionName, search: URLSearchParams): Lis
     if (value) filters[name] = value;
   }
   return filters;
-}
-
-/** What a list view asks the server for: its URL's filters with the view's default ones, in its default order when the URL names none. */
-function askedFilters(collection: CollectionName, filters: ListFilters): ListFilters {
-  const { defaultView, defaultSort } = listDefinitions[collection];
-  return requestFilters(withDefaultFilters(filters, defaultView?.filters ?? {}), defaultSort);
 }
 
 /** The pages a list view asks for first, from its URL: the first (its total) and the one its scroll position falls on. */

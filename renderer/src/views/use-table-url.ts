@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 
 const wholeNumber = (value: string | null) => (value && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
 
@@ -22,6 +22,7 @@ export interface TableUrl {
  */
 export function useTableUrl(): TableUrl {
   const [search, setSearch] = useSearchParams();
+  const { pathname } = useLocation();
   const setParam = useCallback(
     (name: string, value: string) =>
       setSearch((previous) => {
@@ -36,7 +37,10 @@ export function useTableUrl(): TableUrl {
   );
   const onViewChange = useCallback(
     ({ topRow, activeRow }: { topRow: number; activeRow: number | undefined }) => {
-      // Read the address bar itself: this runs from a timer, and a search may have changed the URL since.
+      // Read the address bar itself: this runs from a timer, and a search may have changed the URL
+      // since; or the user left for another view (Enter on a row) before the view unmounted,
+      // whose URL must not get this table's position.
+      if (window.location.pathname !== pathname) return;
       const current = new URLSearchParams(window.location.search);
       const next = new URLSearchParams(current);
       if (topRow > 0) next.set('offset', String(topRow));
@@ -44,7 +48,7 @@ export function useTableUrl(): TableUrl {
       if (activeRow !== undefined) next.set('row', String(activeRow));
       if (next.toString() !== current.toString()) setSearch(next, { replace: true });
     },
-    [setSearch],
+    [setSearch, pathname],
   );
   return { search, setParam, initialTopRow: wholeNumber(search.get('offset')), initialActiveRow: wholeNumber(search.get('row')), onViewChange };
 }

@@ -8,6 +8,16 @@ import type { SyncCountDifference } from '../../../contracts/console/sync.js';
 import { syncCountChecks } from '../../../contracts/console/sync-basics.js';
 import type { SyncChanges } from '../../../contracts/console/sync-changes.js';
 
+/**
+ * A failed sync's message with since when syncs have failed put after its first sentence (what
+ * failed and what to do), before its detail line: the last success, as the console words it.
+ */
+function withFailingSince(message: string, lastSuccessAt: string | null): string {
+  const [sentence, ...detail] = message.split('\n');
+  const since = lastSuccessAt === null ? 'No sync has succeeded yet.' : `No sync has succeeded since ${lastSuccessAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}.`;
+  return [sentence, since, ...detail].join('\n');
+}
+
 /** Totals that differed, in words: "open findings 16,080 on the remote, 16,433 here". */
 function describeDifferences(differences: SyncCountDifference[]): string {
   return differences
@@ -67,7 +77,7 @@ export function registerSyncCommand(program: Command): void {
           } catch (error) {
             printer.done();
             if (!(error instanceof SyncFailedError)) throw error;
-            failures.push(`sync of "${organization.slug}" failed: ${error.message}`);
+            failures.push(`sync of "${organization.slug}" failed: ${withFailingSince(error.message, store.sync.get(organization.rowId).lastSuccessAt)}`);
           }
         }
         // The inventories the full syncs replaced, what failed ones staged, and what an earlier

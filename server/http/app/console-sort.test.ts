@@ -82,3 +82,29 @@ describe('free text over findings', () => {
     expect(ids).toEqual(expected.map((f) => f.id));
   });
 });
+
+describe('the findings view’s first pages, riskiest first', () => {
+  it('are answered before the order of every finding is kept, as that order answers them after', async () => {
+    const open = inventory.findings.filter((f) => f.status === 'open');
+    const expected = inSortOrder('findings', '-risk', open).map((f) => f.id);
+    const kev = open.filter((f) => f.is_kev).length;
+    expect(kev).toBeGreaterThan(6);
+    // A server of its own: nothing has asked for this order yet, so the first pages among the KEV findings come before it.
+    const fresh = await startConsoleTestServer([{ slug: 'acme', inventory }]);
+    try {
+      const page = async (offset: number) => {
+        const response = await fresh.app(`/orgs/acme/vulnerability-findings?status=open&sort=-risk&limit=3&offset=${offset}`);
+        expect(response.status).toBe(200);
+        expect(response.body.total).toBe(open.length);
+        return response.body.data.map((item: { id: string }) => item.id);
+      };
+      const first = [...(await page(0)), ...(await page(3))];
+      expect(first).toEqual(expected.slice(0, 6));
+      // Past the KEV findings, the kept order answers; then it answers the first pages too.
+      expect(await page(kev)).toEqual(expected.slice(kev, kev + 3));
+      expect([...(await page(0)), ...(await page(3))]).toEqual(first);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import type { ConsoleFilter } from '../../../contracts/list-queries.js';
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
 import type { Database } from '../engine/database.js';
 import type { DeadlineFigures } from '../remediation/deadline-figures.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { EndpointFilterRows, type TableWithEndpoints } from './endpoint-filter-rows.js';
 import type { Exceptions } from '../remediation/exceptions.js';
@@ -11,6 +12,7 @@ import { searchedFindings, textCvesOf } from './finding-search.js';
 import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory } from './inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
 import { type FigureSort, type ListSearch, SortedOrders } from './sorted-orders.js';
+import { kevCount, kevFirstRows, kevOrder } from './kev-first-page.js';
 import { TimeSlices } from '../derived/time-slices.js';
 
 /** A page of ids in list order, with the number of items matching. */
@@ -54,6 +56,11 @@ export class ConsoleQueries {
    * all (16 MB); a search that names more is listed again for each page.
    */
   private readonly searches: DerivedCache<Int32Array>;
+  /**
+   * The KEV findings of a findings list, riskiest first (kev-first-page.ts), by filters: the
+   * first pages of the findings view until the order of every finding is kept. Bound: 4 lists.
+   */
+  private readonly kevOrders: DerivedCache<string[]>;
   /** Per inventory, text → CVEs of its findings (finding-search.ts). Bound: 64 inventories. */
   private readonly textCves: DerivedCache<Map<number, number[]>>;
   /** The rows of findings and targets whose endpoint the console's endpoint filters keep. */
@@ -77,15 +84,17 @@ export class ConsoleQueries {
 
   constructor(
     private readonly db: Database,
+    private readonly versions: ChangeVersions,
     private readonly totals: ListTotals,
     private readonly exposure: ExposureFiguresCache,
     private readonly deadlines: DeadlineFigures,
     private readonly exceptions: Exceptions,
   ) {
-    this.sortedOrders = new SortedOrders(db);
-    this.searches = new DerivedCache(db.data, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
-    this.textCves = new DerivedCache(db.data, { bound: { entries: 64 } });
-    this.endpointRows = new EndpointFilterRows(db, async (orgRowId) => (await exposure.of(orgRowId)).sortValues.columns);
+    this.sortedOrders = new SortedOrders(db, versions);
+    this.searches = new DerivedCache(versions, { name: 'console search matches', dependsOn: ['inventory'], bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
+    this.textCves = new DerivedCache(versions, { name: 'console search CVEs', dependsOn: ['inventory'], bound: { entries: 64 } });
+    this.kevOrders = new DerivedCache(versions, { name: 'KEV findings first', dependsOn: ['inventory'], bound: { entries: 4 } });
+    this.endpointRows = new EndpointFilterRows(db, versions, async (orgRowId) => (await exposure.of(orgRowId)).sortValues.columns);
   }
 
   /**
@@ -108,6 +117,21 @@ export class ConsoleQueries {
   /** {@link listIds} over the inventory `list` was resolved for; throws InventorySwapped once it is no longer shown. */
   private async listPage<C extends CollectionName>(list: ListWhere, collection: C, query: ConsoleQuery<C>): Promise<IdPage> {
     const { table, where, direction, search } = list;
+    if (!search && collection === 'findings' && query.sort.key === 'risk' && query.sort.descending && query.offset + query.limit <= kevFirstRows) {
+      const sortable = { ...list, collection };
+      if (!this.sortedOrders.isKept(sortable, 'risk') && kevCount(this.db, where) >= query.offset + query.limit) {
+        const version = this.versions.version(['inventory']);
+        const total = await this.totals.counted(table, list, where);
+        const kev = await this.kevOrders.settled(where.key, async (checkpoint) => {
+          checkStillShown(this.db, list);
+          return kevOrder(this.db, where, new TimeSlices(checkpoint));
+        });
+        // The order itself, for the pages past these: computed meanwhile, as a later request would.
+        this.sortedOrders.page(sortable, query.sort, query).catch(() => undefined);
+        // The page and the total of one version of the data, or the kept order answers.
+        if (this.versions.version(['inventory']) === version) return { ids: kev.slice(query.offset, query.offset + query.limit), total };
+      }
+    }
     if (search || query.sort.key !== 'created_at') return this.sortedOrders.page({ ...list, collection }, query.sort, query);
     // `updatedSince` walks an index of its own rather than one that ends in seq, which a count by
     // windows of seq needs; it names few rows.

@@ -3,6 +3,7 @@ import type { CollectionName, SortKey } from '../../../contracts/collections.js'
 import type { ListSort } from '../../../contracts/list-queries.js';
 import { type Conditions, sortExpression } from './collection-tables.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { type ShownInventory, checkStillShown } from './inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
@@ -89,8 +90,11 @@ export class SortedOrders {
    */
   private readonly orders: DerivedCache<Int32Array>;
 
-  constructor(private readonly db: Database) {
-    this.orders = new DerivedCache(db.data, { bound: { weight: 8_000_000, weigh: (order) => order.length } });
+  constructor(
+    private readonly db: Database,
+    versions: ChangeVersions,
+  ) {
+    this.orders = new DerivedCache(versions, { name: 'sorted orders', dependsOn: ['inventory'], bound: { weight: 8_000_000, weigh: (order) => order.length } });
   }
 
   /** The ids of one page of the list in the given order, and how many rows match. */
@@ -108,6 +112,11 @@ export class SortedOrders {
   async *all<C extends CollectionName>(list: SortableList<C>, sort: ListSort<SortKey<C>>, chunk: number): AsyncGenerator<string[]> {
     const order = await this.order(list, sort.key);
     for (let start = 0; start < order.length; start += chunk) yield this.idsOf(list.table, slice(order, sort.descending, start, start + chunk));
+  }
+
+  /** Whether the order of a list is kept, at the data's current version: its pages then cost a slice. */
+  isKept(list: SortableList, key: string): boolean {
+    return this.orders.get(this.orderKey(list, key)) !== undefined;
   }
 
   private idsOf(table: string, seqs: number[]): string[] {

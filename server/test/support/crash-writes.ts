@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { collectionNames } from '../../../contracts/collections.js';
 import type { Inventory } from '../../../contracts/inventory.js';
+import { changeKinds } from '../../store/derived/change-kinds.js';
 import { files } from '../../store/engine/engine-files.js';
 import type { Store } from '../../store/store.js';
 import type { WriteKind } from './crash-writer-sequence.js';
@@ -21,18 +22,18 @@ export async function crashWrites(store: Store, staged: (index: number) => Promi
     endpoints: replica.endpoints.slice(seed % 5).map((endpoint) => ({ ...endpoint, hostname: `${endpoint.hostname}-${seed}` })),
   });
   const changes = (seed: number) => ({ ...replica, endpoints: replica.endpoints.slice(0, 5).map((endpoint) => ({ ...endpoint, hostname: `changed-${seed}` })) });
-  const orgs = [1, 2, 3].map((n) => store.write(() => store.organizations.insert({ slug: `org-${n}`, name: `Org ${n}`, kind: 'local' })));
+  const orgs = [1, 2, 3].map((n) => store.write(() => store.organizations.insert({ slug: `org-${n}`, name: `Org ${n}`, kind: 'local' }), { changes: ['organizations', 'inventory'] }));
   return async (kind: WriteKind, index: number): Promise<void> => {
     const org = orgs[index % 2]!;
     switch (kind) {
       case 'key':
-        store.write(() => store.apiKeys.create(org.rowId, `key ${index}`));
+        store.write(() => store.apiKeys.create(org.rowId, `key ${index}`), { changes: ['api-keys'] });
         break;
       case 'secret':
-        store.write(() => store.organizations.setSealedSecret(org.rowId, 'enrollment_secret', crypto.randomBytes(48)));
+        store.write(() => store.organizations.setSealedSecret(org.rowId, 'enrollment_secret', crypto.randomBytes(48)), { changes: ['organizations'] });
         break;
       case 'sync':
-        store.write((writes) => writes.replace(org.inventoryId, variant(index)));
+        store.write((writes) => writes.replace(org.inventoryId, variant(index)), { changes: ['inventory'] });
         break;
       case 'staged': {
         // As a full sync stages (server/sync/staged-inventory.ts): writes that need not be durable,
@@ -43,22 +44,22 @@ export async function crashWrites(store: Store, staged: (index: number) => Promi
         for (const collection of collectionNames) {
           const items = inventory[collection] as Inventory[typeof collection][number][];
           for (let start = 0; start < items.length; start += 10) {
-            store.write((writes) => writes.append(inventoryId, collection, items.slice(start, start + 10), []), { keepDerived: true, durable: false });
+            store.write((writes) => writes.append(inventoryId, collection, items.slice(start, start + 10), []), { changes: ['staged-inventory'], durable: false });
           }
         }
         await store.settle();
         await staged(index);
-        await store.writeSettled(() => store.organizations.setInventory(org.rowId, inventoryId));
+        await store.writeSettled(() => store.organizations.setInventory(org.rowId, inventoryId), { changes: ['organizations', 'inventory'] });
         store.inventories.release(inventoryId);
         break;
       }
       case 'merge':
         // As an incremental sync applies (server/sync/sync-organization.ts): committed at once,
         // fsynced in the thread pool.
-        await store.writeSettled((writes) => writes.merge(org.inventoryId, changes(index)));
+        await store.writeSettled((writes) => writes.merge(org.inventoryId, changes(index)), { changes: ['inventory'] });
         break;
       case 'remove':
-        store.write(() => store.organizations.delete(orgs.pop()!.rowId));
+        store.write(() => store.organizations.delete(orgs.pop()!.rowId), { changes: changeKinds });
         break;
       case 'checkpoint':
         await store.checkpoint();
