@@ -2,13 +2,13 @@ import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 /**
- * `npm run test:slow`: the randomised kill tests with their full trial counts
+ * `npm run test:slow`: the randomised kill and power-loss tests with their full trial counts
  * (server/test/support/trial-count.ts); `npm test` runs them bounded.
  */
 export default defineConfig({
   test: {
     ...base.test,
-    include: ['server/test/crash-safety.test.ts', 'server/sync/sync-cli.test.ts'],
+    include: ['server/test/crash-safety.test.ts', 'server/test/power-loss.test.ts', 'server/sync/sync-cli.test.ts'],
     env: { RC_FULL_TRIALS: '1' },
   },
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ChangeLogWriter, logFile, logFiles } from '../server/store/engine/change-log.js';
 import { checkpointThresholdBytes } from '../server/store/engine/durable-file.js';
+import { readSnapshotHeader } from '../server/store/engine/snapshot-header.js';
 
 /**
  * Leaves beside a closed data directory's database a change log as large as the checkpoint
@@ -21,7 +22,11 @@ export function leaveReplayLog(dataDir: string): number {
     const pageBytes = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16);
     const pages = Math.floor(fileBytes / pageBytes);
     const logged = Math.min(pages, Math.floor(checkpointThresholdBytes(fileBytes) / pageBytes));
-    const writer = ChangeLogWriter.create(logFile(databaseFile, 1));
+    // The log that follows the snapshot (a store closed by this version has its header).
+    const snapshotHeader = readSnapshotHeader(databaseFile);
+    if (!snapshotHeader) throw new Error(`${dataDir} has no snapshot header: open and close its store first`);
+    const sequence = snapshotHeader.sequence + 1;
+    const writer = ChangeLogWriter.create(logFile(databaseFile, sequence), { sequence, salt: snapshotHeader.salt });
     const page = Buffer.alloc(pageBytes);
     for (let i = 0; i < logged; i++) {
       const offset = Math.floor((i * pages) / logged) * pageBytes;

@@ -7,11 +7,17 @@ import { storeDigest } from './support/store-digest.js';
 import { trialCount } from './support/trial-count.js';
 
 /**
- * Crash safety (issue 13): a child process runs writes of every kind (support/crash-writer.ts)
- * and is killed with SIGKILL at random moments inside one of them. Reopened, the data directory
- * must hold exactly the state before that write or after it — never a mix, never an error —
- * and every write the child had reported done. `npm test` kills once inside every write of the
- * sequence; `npm run test:slow` 20 times in every kind of write.
+ * Crash safety (issues 13 and 27): a child process runs writes of every kind
+ * (support/crash-writer.ts: keys, secrets, syncs, a full sync's staging and swap, checkpoints,
+ * two failed checkpoints whose logs the next one folds three at once) and is killed with
+ * SIGKILL at random moments inside one of them. Reopened, the data directory must hold exactly
+ * the state before that write or after it (every row compared through a digest, and
+ * `PRAGMA integrity_check` ok: support/store-digest.ts) — never a mix, never an error — and
+ * every write the child had reported done. Then a second process recovers from that crash
+ * (opens, replays or removes what was left, checkpoints at close) and is killed in turn: the
+ * same state must come out. `npm test` kills once inside every write of the sequence and
+ * recovers from every second trial; `npm run test:slow` kills 20 times in every kind of write
+ * and 10 times in each swap, and recovers from every trial.
  */
 const writer = path.join(import.meta.dirname, 'support', 'crash-writer.ts');
 const folders: string[] = [];
@@ -45,7 +51,10 @@ describe('crash safety', () => {
     const done = reference.lines.filter((line) => line.startsWith('done ')).map((line) => line.split(' '));
     const digests = new Map(done.map(([, index, digest]) => [Number(index), digest!]));
     // A staged sync has a state between: its pages logged, the organization not yet pointed at them.
-    const staged = new Map(reference.lines.filter((line) => line.startsWith('staged ')).map((line) => [Number(line.split(' ')[1]), line.split(' ')[2]!]));
+    const stagedLines = reference.lines.filter((line) => line.startsWith('staged ')).map((line) => line.split(' '));
+    const staged = new Map(stagedLines.map(([, index, digest]) => [Number(index), digest!]));
+    // When that swap begins, from the start of the write.
+    const swapAt = new Map(stagedLines.map(([, index, , micros]) => [Number(index), Number(micros)]));
     const micros = new Map(done.map(([, index, , took]) => [Number(index), Number(took)]));
     const kinds = new Map<string, number[]>();
     const { sequence } = await import('./support/crash-writer-sequence.js');
@@ -59,8 +68,14 @@ describe('crash safety', () => {
         trials.push({ kind, index, delay: Math.round(Math.random() * 1.2 * micros.get(index)!) });
       }
     }
+    // A full sync's swap: from the moment its pages are logged to a little past the write's end.
+    for (const [index, at] of swapAt) {
+      for (let trial = 0; trial < trialCount(1, 10); trial++) trials.push({ kind: 'swap', index, delay: Math.round(at + Math.random() * 1.2 * (micros.get(index)! - at)) });
+    }
+    // How long a recovery takes, as last seen: a second kill comes within it.
+    let recoveryMicros = 150_000;
     const outcomes: string[] = [];
-    const runTrial = async ({ kind, index, delay }: (typeof trials)[number]) => {
+    const runTrial = async ({ kind, index, delay }: (typeof trials)[number], trialNumber: number) => {
       const dataDir = newDataDir();
       const run = await runWriter([dataDir, String(index), String(delay)]);
       expect(run.signal, `${kind} #${index}: ${run.lines.join(' | ')}`).toBe('SIGKILL');
@@ -72,9 +87,18 @@ describe('crash safety', () => {
       expect([before, after, ...(between ? [between] : [])], `${kind} #${index} killed after ${delay} µs`).toContain(state);
       if (finished) expect(state, `${kind} #${index} was reported done`).toBe(after);
       outcomes.push(`${kind}:${state === after ? 'after' : state === before ? 'before' : 'staged'}`);
+      // A second kill, while the next process recovers from the first: the same state, whatever it left.
+      if (trialNumber % trialCount(2, 1) !== 0) return;
+      const recoveryDelay = Math.round(Math.random() * 1.2 * recoveryMicros);
+      const recovery = await runWriter([dataDir, 'recover', String(recoveryDelay)]);
+      const recovered = recovery.lines.find((line) => line.startsWith('recovered '));
+      if (recovered) recoveryMicros = Number(recovered.split(' ')[1]);
+      expect(await storeDigest(dataDir), `${kind} #${index} killed after ${delay} µs, its recovery after ${recoveryDelay} µs`).toBe(state);
+      outcomes.push(`recovery:${recovered ? 'done' : 'killed'}`);
     };
     // Two at a time: the machine has two cores.
-    for (let i = 0; i < trials.length; i += 2) await Promise.all(trials.slice(i, i + 2).map(runTrial));
-    expect(outcomes).toHaveLength(trials.length);
+    for (let i = 0; i < trials.length; i += 2) await Promise.all(trials.slice(i, i + 2).map((trial, j) => runTrial(trial, i + j)));
+    expect(outcomes.filter((outcome) => !outcome.startsWith('recovery:'))).toHaveLength(trials.length);
+    expect(outcomes.filter((outcome) => outcome === 'recovery:killed').length).toBeGreaterThan(0);
   });
 });

@@ -1,14 +1,20 @@
-import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { type LogFrame, type LogFrameRef, logFormat } from './change-log.js';
+import { files } from './engine-files.js';
+import { decodeStamp, type SequenceStamp } from './sequence-stamp.js';
 
-const { header, writeFrame, truncateFrame, commitFrame, endMark, writeHeaderBytes, truncateBytes, commitBytes } = logFormat;
+const { magic, headerBytes, legacyMagic, writeFrame, truncateFrame, commitFrame, endMark, writeHeaderBytes, truncateBytes, commitBytes } = logFormat;
 
 /** A log file is read this much at a time: a log of any size is read in bounded memory. */
 const windowBytes = 4 * 2 ** 20;
 
-/** A log's committed transactions, located, and where the last of them ends (the rest is a torn tail). */
+/**
+ * A log's header, committed transactions, located, and where the last of them ends (the rest is
+ * a torn tail). The header is the log's stamp, `legacy` for a log written before sequences, or
+ * undefined when it cannot be read (a crash as the log was created): such a log holds nothing.
+ */
 export interface ScannedLog {
+  header: SequenceStamp | 'legacy' | undefined;
   transactions: LogFrameRef[][];
   committedBytes: number;
 }
@@ -28,9 +34,11 @@ export interface Pause {
  */
 function* scanLog(read: ReadAt): Generator<Pause, ScannedLog, void> {
   const transactions: LogFrameRef[][] = [];
-  if (!read(0, header.length).equals(header)) return { transactions, committedBytes: 0 };
-  let committedBytes = header.length;
-  let position = header.length;
+  const isLegacy = read(0, legacyMagic.length).equals(legacyMagic);
+  const header = isLegacy ? 'legacy' : decodeStamp(magic, read(0, headerBytes));
+  if (!header) return { header, transactions, committedBytes: 0 };
+  let committedBytes = isLegacy ? legacyMagic.length : headerBytes;
+  let position = committedBytes;
   let frames: LogFrameRef[] = [];
   let checksum = 0;
   for (;;) {
@@ -68,14 +76,15 @@ function* scanLog(read: ReadAt): Generator<Pause, ScannedLog, void> {
       break;
     }
   }
-  return { transactions, committedBytes };
+  return { header, transactions, committedBytes };
 }
 
 /** Parses log bytes held in memory; everything after the last intact commit is left out. */
-export function parseLog(bytes: Uint8Array): { transactions: LogFrame[][]; committedBytes: number } {
+export function parseLog(bytes: Uint8Array): { header: ScannedLog['header']; transactions: LogFrame[][]; committedBytes: number } {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const { transactions, committedBytes } = toEnd(scanLog((position, length) => buffer.subarray(position, position + length)));
+  const { header, transactions, committedBytes } = toEnd(scanLog((position, length) => buffer.subarray(position, position + length)));
   return {
+    header,
     transactions: transactions.map((frames) =>
       frames.map((frame) => (frame.kind === 'write' ? { kind: 'write', offset: frame.offset, bytes: buffer.subarray(frame.position, frame.position + frame.length) } : frame)),
     ),
@@ -124,7 +133,7 @@ export function toEnd<T>(steps: Generator<Pause, T, void>): T {
 function readFully(fd: number, into: Buffer, position: number): number {
   let read = 0;
   while (read < into.length) {
-    const got = fs.readSync(fd, into, read, into.length - read, position + read);
+    const got = files.readSync(fd, into, read, into.length - read, position + read);
     if (got === 0) break;
     read += got;
   }

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChangeLogWriter } from './change-log.js';
+import { ChangeLogWriter, logFile, logFormat } from './change-log.js';
 import { parseLog } from './change-log-reader.js';
+import { readSnapshotHeader, snapshotHeaderFile } from './snapshot-header.js';
 import { readStoreImage } from './store-image.js';
 import { Store } from '../store.js';
 
@@ -30,6 +31,7 @@ describe('the change log', () => {
     const logBytes = fs.readFileSync(path.join(dataDir, log!));
     // Closing would fold the log into the snapshot: keep the files as a crash would leave them.
     const snapshot = fs.readFileSync(file);
+    const snapshotHeader = fs.readFileSync(snapshotHeaderFile(file));
     store.close();
     const { transactions, committedBytes } = parseLog(logBytes);
     expect(transactions).toHaveLength(2);
@@ -37,6 +39,7 @@ describe('the change log', () => {
     const lastStart = parseLog(logBytes.subarray(0, logBytes.length - 1)).committedBytes;
     const labels = async (bytes: Buffer) => {
       fs.writeFileSync(file, snapshot);
+      fs.writeFileSync(snapshotHeaderFile(file), snapshotHeader);
       for (const name of fs.readdirSync(dataDir).filter((n) => n.includes('.log.'))) fs.rmSync(path.join(dataDir, name));
       fs.writeFileSync(path.join(dataDir, log!), bytes);
       const reopened = await Store.open({ dataDir, readOnly: true });
@@ -66,13 +69,15 @@ describe('the change log', () => {
     const store = await Store.open({ dataDir, command: 'test' });
     const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), { changes: ['organizations', 'inventory'] });
     store.close();
-    const log = path.join(dataDir, 'inventory.sqlite.log.9');
-    const writer = ChangeLogWriter.create(log);
+    // The log that follows the snapshot, as the next writer would start it.
+    const header = readSnapshotHeader(path.join(dataDir, 'inventory.sqlite'))!;
+    const log = logFile(path.join(dataDir, 'inventory.sqlite'), header.sequence + 1);
+    const writer = ChangeLogWriter.create(log, { sequence: header.sequence + 1, salt: header.salt });
     writer.write(0, Buffer.from('not committed'));
     writer.close();
     fs.appendFileSync(log, Buffer.from('W torn'));
     const reopened = await Store.open({ dataDir, command: 'test' });
-    expect(fs.statSync(log).size).toBeLessThan(20);
+    expect(fs.statSync(log).size).toBe(logFormat.headerBytes);
     reopened.write(() => reopened.apiKeys.create(organization.rowId, 'after'), { changes: ['api-keys'] });
     reopened.close();
     const image = await readStoreImage(path.join(dataDir, 'inventory.sqlite'), { holdsLock: false });
@@ -136,7 +141,7 @@ describe('the change log', () => {
 
   it('refuses every append after a write of its file failed, so that nothing after it can be lost at replay', () => {
     const log = path.join(newDataDir(), 'inventory.sqlite.log.1');
-    const writer = ChangeLogWriter.create(log);
+    const writer = ChangeLogWriter.create(log, { sequence: 1, salt: '0123456789abcdef' });
     writer.write(0, Buffer.alloc(4096, 1));
     writer.commit();
     const full = Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });

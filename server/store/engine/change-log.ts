@@ -1,16 +1,16 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-
-const fdatasync = promisify(fs.fdatasync);
+import { files } from './engine-files.js';
+import { runFileSteps, syncFolderSteps } from './file-steps.js';
+import { encodeStamp, type SequenceStamp, stampBytes } from './sequence-stamp.js';
 
 /**
  * The change log: what each committed transaction wrote to the database file, appended and
  * fsynced before the write is reported done, so that a write costs what it changes
  * (docs/decisions.md, "The change log's durability" and "Log format").
  *
- * A log file is a header, then transactions. A transaction is frames, then a commit frame:
+ * A log file is a header (its sequence and its generation's salt: snapshot-header.ts binds it to
+ * the snapshot it extends), then transactions. A transaction is frames, then a commit frame:
  * - `W` u32 length, u64 offset, bytes: SQLite wrote these bytes at this offset;
  * - `T` u64 size: SQLite truncated the file to this size;
  * - `C` u64 length of the transaction's frames, u32 CRC-32 of them, u32 end mark.
@@ -19,7 +19,11 @@ const fdatasync = promisify(fs.fdatasync);
  */
 /** The log format's bytes, shared with its reader (change-log-reader.ts). */
 export const logFormat = {
-  header: Buffer.from('RCLOG 1\n'),
+  /** The header: this magic, then the log's sequence and salt (sequence-stamp.ts). */
+  magic: Buffer.from('RCLOG 2\n'),
+  headerBytes: stampBytes,
+  /** The header of logs written before sequences (8 bytes, the magic alone): the sequence is the file's number. */
+  legacyMagic: Buffer.from('RCLOG 1\n'),
   writeFrame: 0x57,
   truncateFrame: 0x54,
   commitFrame: 0x43,
@@ -28,7 +32,7 @@ export const logFormat = {
   truncateBytes: 1 + 8,
   commitBytes: 1 + 8 + 4 + 4,
 } as const;
-const { header, writeFrame, truncateFrame, commitFrame, endMark, writeHeaderBytes, truncateBytes, commitBytes } = logFormat;
+const { magic, headerBytes, writeFrame, truncateFrame, commitFrame, endMark, writeHeaderBytes, truncateBytes, commitBytes } = logFormat;
 /** Frames are gathered in memory up to this size, then written out ahead of their commit. */
 const bufferBytes = 4 * 2 ** 20;
 
@@ -38,24 +42,21 @@ export type LogFrame = { kind: 'write'; offset: number; bytes: Uint8Array } | { 
 /** A change of a transaction, located in its log file: a write's bytes are read when applied. */
 export type LogFrameRef = { kind: 'write'; offset: number; length: number; position: number } | { kind: 'truncate'; size: number };
 
-/** The logs of a database file: `inventory.sqlite` has `inventory.sqlite.log.1`, `.log.2`, …, replayed in order. */
+/**
+ * The logs of a database file: `inventory.sqlite` has `inventory.sqlite.log.1`, `.log.2`, …,
+ * numbered by their sequence, in order.
+ */
 export function logFiles(databaseFile: string): { number: number; file: string }[] {
   const folder = path.dirname(databaseFile);
   const prefix = `${path.basename(databaseFile)}.log.`;
-  let names: string[];
-  try {
-    names = fs.readdirSync(folder);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  return names
+  return files
+    .readdirSync(folder)
     .filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
     .map((name) => ({ number: Number(name.slice(prefix.length)), file: path.join(folder, name) }))
     .sort((a, b) => a.number - b.number);
 }
 
-/** The path of log `number` of a database file. */
+/** The path of the log of sequence `number` of a database file. */
 export function logFile(databaseFile: string, number: number): string {
   return `${databaseFile}.log.${number}`;
 }
@@ -114,18 +115,29 @@ export class ChangeLogWriter {
 
   private constructor(
     readonly file: string,
+    /** The log's sequence (its header's). */
+    readonly sequence: number,
     private readonly fd: number,
     /** The file's size up to the last commit. */
     private committed: number,
   ) {}
 
-  /** Creates log `file` (which must not exist), durably. */
-  static create(file: string): ChangeLogWriter {
-    const fd = fs.openSync(file, 'wx', 0o600);
-    fs.writeSync(fd, header);
-    fs.fsyncSync(fd);
-    syncFolder(path.dirname(file));
-    return new ChangeLogWriter(file, fd, header.length);
+  /**
+   * Creates log `file` (which must not exist) with its header, durably: its folder is fsynced
+   * before it takes a write, so that a log is never found without the one before it.
+   */
+  static create(file: string, stamp: SequenceStamp): ChangeLogWriter {
+    const fd = files.openSync(file, 'wx', 0o600);
+    try {
+      const header = encodeStamp(magic, stamp);
+      files.writeSync(fd, header, 0, header.length, null);
+      files.fsyncSync(fd);
+      runFileSteps(syncFolderSteps(path.dirname(file)));
+    } catch (error) {
+      files.closeSync(fd);
+      throw error;
+    }
+    return new ChangeLogWriter(file, stamp.sequence, fd, headerBytes);
   }
 
   /** The log's committed size in bytes. */
@@ -135,7 +147,7 @@ export class ChangeLogWriter {
 
   /** Whether the log holds no transaction. */
   get isEmpty(): boolean {
-    return this.committed === header.length && this.transactionBytes === 0;
+    return this.committed === headerBytes && this.transactionBytes === 0;
   }
 
   write(offset: number, bytes: Uint8Array): void {
@@ -186,7 +198,7 @@ export class ChangeLogWriter {
   sync(): void {
     if (!this.unsynced) return;
     this.flush();
-    this.fileIo(() => fs.fdatasyncSync(this.fd));
+    this.fileIo(() => files.fdatasyncSync(this.fd));
     this.unsynced = false;
   }
 
@@ -198,7 +210,7 @@ export class ChangeLogWriter {
     if (!this.unsynced || this.closed) return;
     this.flush();
     const commitsBefore = this.commits;
-    const syncing = fdatasync(this.fd).catch((error: unknown) => {
+    const syncing = files.fdatasync(this.fd).catch((error: unknown) => {
       this.failure ??= error;
       throw error;
     });
@@ -215,8 +227,8 @@ export class ChangeLogWriter {
     } finally {
       this.closed = true;
       // An fsync in the thread pool has the descriptor until it ends.
-      if (this.syncing) void this.syncing.finally(() => fs.closeSync(this.fd));
-      else fs.closeSync(this.fd);
+      if (this.syncing) void this.syncing.finally(() => files.closeSync(this.fd));
+      else files.closeSync(this.fd);
     }
   }
 
@@ -234,7 +246,7 @@ export class ChangeLogWriter {
     const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
     this.fileIo(() => {
       let written = 0;
-      while (written < bytes.length) written += fs.writeSync(this.fd, bytes, written, bytes.length - written);
+      while (written < bytes.length) written += files.writeSync(this.fd, bytes, written, bytes.length - written, null);
     });
     this.pending = [];
     this.pendingBytes = 0;
@@ -258,16 +270,5 @@ export class ChangeLogWriter {
 
   private throwIfFailed(): void {
     if (this.failure !== undefined) throw this.failure;
-  }
-}
-
-/** Makes a folder's entries (a created, renamed or removed file) durable. */
-export function syncFolder(folder: string): void {
-  if (process.platform === 'win32') return;
-  const fd = fs.openSync(folder, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
   }
 }

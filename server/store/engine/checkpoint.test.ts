@@ -14,6 +14,7 @@ const folders: string[] = [];
 afterEach(() => {
   for (const dir of folders.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
+const salt = '0123456789abcdef';
 const newFolder = () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-checkpoint-'));
   folders.push(dir);
@@ -59,8 +60,8 @@ describe('a checkpoint', () => {
         const next = changes(seed, { odd });
         const logs = [1, 2, 3].map((number) => path.join(folder, `inventory.sqlite.log.${number}`));
         const frames: LogFrame[] = [];
-        for (const log of logs) {
-          const writer = ChangeLogWriter.create(log);
+        for (const [i, log] of logs.entries()) {
+          const writer = ChangeLogWriter.create(log, { sequence: i + 1, salt });
           for (let transaction = 0; transaction < 4; transaction++) {
             for (const frame of next(15)) {
               if (frame.kind === 'write') writer.write(frame.offset, frame.bytes);
@@ -85,7 +86,7 @@ describe('a checkpoint', () => {
           expect(new Set(pagesWritten).size).toBe(pagesWritten.length);
           expect(pagesWritten.length).toBeLessThan(pagesLogged / 2);
         }
-        runCheckpoint(checkpointSteps(databaseFile, logs));
+        runCheckpoint(checkpointSteps(databaseFile, logs.map((file, i) => ({ file, sequence: i + 1 })), salt));
         expect(fs.readFileSync(databaseFile).equals(replayed(snapshot, frames)), `seed ${seed}`).toBe(true);
         expect(logs.filter((log) => fs.existsSync(log))).toEqual([]);
       }
@@ -97,7 +98,7 @@ describe('a checkpoint', () => {
     const databaseFile = path.join(folder, 'inventory.sqlite');
     const snapshot = Buffer.alloc(20 * 512, 3);
     const log = path.join(folder, 'inventory.sqlite.log.1');
-    const writer = ChangeLogWriter.create(log);
+    const writer = ChangeLogWriter.create(log, { sequence: 1, salt });
     const frames = changes(5, { odd: false })(3000);
     for (const frame of frames) {
       if (frame.kind === 'write') writer.write(frame.offset, frame.bytes);
@@ -109,10 +110,10 @@ describe('a checkpoint', () => {
     for (let stopAfter = 0; stopAfter < 3; stopAfter++) {
       fs.writeFileSync(databaseFile, snapshot);
       fs.writeFileSync(log, logBytes);
-      const steps = checkpointSteps(databaseFile, [log]);
+      const steps = checkpointSteps(databaseFile, [{ file: log, sequence: 1 }], salt);
       for (let step = 0; step < stopAfter; step++) steps.next();
       steps.return();
-      runCheckpoint(checkpointSteps(databaseFile, [log]));
+      runCheckpoint(checkpointSteps(databaseFile, [{ file: log, sequence: 1 }], salt));
       expect(fs.readFileSync(databaseFile).equals(replayed(snapshot, frames)), `stopped after ${stopAfter}`).toBe(true);
     }
   });
@@ -150,7 +151,7 @@ describe('a durable file whose held pages cannot be logged', () => {
     const databaseFile = path.join(folder, 'inventory.sqlite');
     const failure = new Error('no space left on the device');
     const errors: unknown[] = [];
-    const file = new DurableFile(databaseFile, [], () => {
+    const file = new DurableFile(databaseFile, { header: undefined, base: 0, logs: [], stale: [], setAside: [] }, () => {
       throw failure;
     }, (error) => errors.push(error));
     file.write(0, Buffer.alloc(512, 1));

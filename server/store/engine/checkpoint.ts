@@ -1,17 +1,22 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { syncFolder } from './change-log.js';
+import { constants } from 'node:fs';
 import { type Pause, readFrameBytes, scanLogFile } from './change-log-reader.js';
 import { type CheckpointOperation, type OpenLog, planCheckpoint, runBytes } from './checkpoint-plan.js';
+import { files, isMissing } from './engine-files.js';
+import { type FileStep, removeFileSteps, runFileSteps } from './file-steps.js';
+import { writeSnapshotHeaderSteps } from './snapshot-header.js';
 
 /**
  * What a checkpoint step asks of its runner: a pause (another turn of the event loop), an fsync
- * of `fd`, or the removal of folded logs (a large file's unlink takes a while: off the thread).
+ * of a file or a folder, or the removal of a folded log (a large file's unlink takes a while:
+ * off the thread).
  */
-export type CheckpointStep = Pause | { kind: 'sync'; fd: number } | { kind: 'remove'; files: readonly string[] };
+export type CheckpointStep = Pause | FileStep;
 
-const fdatasync = promisify(fs.fdatasync);
+/** A log to fold, with its sequence. */
+export interface LogToFold {
+  file: string;
+  sequence: number;
+}
 
 /**
  * A checkpoint writes about this much between two pauses. Its writes stay on the thread, so that
@@ -22,32 +27,35 @@ const fdatasync = promisify(fs.fdatasync);
 const sliceBytes = 2 ** 20;
 
 /**
- * Writes what `logs` hold into the snapshot in place, each page once (checkpoint-plan.ts), then
- * makes it durable and removes the logs. Logs are read a window at a time, never whole.
- * Replaying a log is idempotent, so a crash at any step is completed by the next open, which
- * replays the logs still there over whatever the snapshot holds; a log is removed only after
- * the snapshot holding it is fsynced. Run it with {@link runCheckpoint} (at once) or
- * {@link runCheckpointInSlices} (between requests).
+ * Writes what `logs` (in order, following each other) hold into the snapshot in place, each
+ * page once (checkpoint-plan.ts), then makes it durable, records the last log's sequence in the
+ * snapshot's header (`salt` is its generation's) and removes the logs, oldest first, one at a
+ * time. Logs are read a window at a time, never whole. Until the header moves, a crash leaves
+ * the logs to the next open, which replays them over whatever the snapshot holds (replaying is
+ * idempotent); after, the header tells the next open that the logs left are folded already, so
+ * that none is ever replayed over a snapshot holding later ones. Run it with
+ * {@link runCheckpoint} (at once) or {@link runCheckpointInSlices} (between requests).
  */
-export function* checkpointSteps(databaseFile: string, logs: readonly string[]): Generator<CheckpointStep, void, void> {
+export function* checkpointSteps(databaseFile: string, logs: readonly LogToFold[], salt: string): Generator<CheckpointStep, void, void> {
   if (logs.length === 0) return;
   // A log already removed was folded in whole by an earlier checkpoint.
-  const descriptors = logs.map(openIfPresent).filter((fd) => fd !== undefined);
+  const descriptors = logs.map(({ file }) => openIfPresent(file)).filter((fd) => fd !== undefined);
   try {
     const opened: OpenLog[] = [];
     for (const fd of descriptors) opened.push({ fd, transactions: (yield* scanLogFile(fd)).transactions });
-    const fd = fs.openSync(databaseFile, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600);
+    const fd = files.openSync(databaseFile, constants.O_RDWR | constants.O_CREAT, 0o600);
     try {
       yield* applyOperations(fd, yield* planCheckpoint(opened));
-      yield { kind: 'sync', fd };
+      yield { kind: 'sync', fd, folder: false };
     } finally {
-      fs.closeSync(fd);
+      files.closeSync(fd);
     }
   } finally {
-    for (const fd of descriptors) fs.closeSync(fd);
+    for (const fd of descriptors) files.closeSync(fd);
   }
-  yield { kind: 'remove', files: logs };
-  syncFolder(path.dirname(databaseFile));
+  // The header's folder fsync also makes a snapshot this checkpoint created durable.
+  yield* writeSnapshotHeaderSteps(databaseFile, { sequence: logs.at(-1)!.sequence, salt });
+  for (const { file } of logs) yield* removeFileSteps(file);
 }
 
 /** Applies `operations` to the snapshot open at `fd`, adjacent writes together. */
@@ -58,13 +66,13 @@ function* applyOperations(fd: number, operations: readonly CheckpointOperation[]
   let sinceSlice = 0;
   const writeRun = () => {
     let written = 0;
-    while (written < runLength) written += fs.writeSync(fd, run, written, runLength - written, runOffset + written);
+    while (written < runLength) written += files.writeSync(fd, run, written, runLength - written, runOffset + written);
     runLength = 0;
   };
   for (const operation of operations) {
     if (operation.kind === 'truncate') {
       writeRun();
-      fs.ftruncateSync(fd, operation.size);
+      files.ftruncateSync(fd, operation.size);
       continue;
     }
     const { frame } = operation;
@@ -72,7 +80,7 @@ function* applyOperations(fd: number, operations: readonly CheckpointOperation[]
     if (frame.length > runBytes) {
       let written = 0;
       const bytes = readFrameBytes(operation.fd, frame);
-      while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written, frame.offset + written);
+      while (written < bytes.length) written += files.writeSync(fd, bytes, written, bytes.length - written, frame.offset + written);
     } else {
       if (runLength === 0) runOffset = frame.offset;
       readFrameBytes(operation.fd, frame, run.subarray(runLength));
@@ -90,19 +98,16 @@ function* applyOperations(fd: number, operations: readonly CheckpointOperation[]
 
 function openIfPresent(file: string): number | undefined {
   try {
-    return fs.openSync(file, 'r');
+    return files.openSync(file, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isMissing(error)) return undefined;
     throw error;
   }
 }
 
 /** Runs a checkpoint to its end on this thread (at open after a migration, at close). */
 export function runCheckpoint(steps: Generator<CheckpointStep, void, void>): void {
-  for (const step of steps) {
-    if (step.kind === 'sync') fs.fdatasyncSync(step.fd);
-    else if (step.kind === 'remove') for (const file of step.files) fs.rmSync(file, { force: true });
-  }
+  for (const step of steps) if (step.kind !== 'pause') runFileSteps([step]);
 }
 
 /**
@@ -111,8 +116,8 @@ export function runCheckpoint(steps: Generator<CheckpointStep, void, void>): voi
  */
 export async function runCheckpointInSlices(steps: Generator<CheckpointStep, void, void>, stopped: () => boolean = () => false): Promise<void> {
   for (const step of steps) {
-    if (step.kind === 'sync') await fdatasync(step.fd);
-    else if (step.kind === 'remove') await Promise.all(step.files.map((file) => fs.promises.rm(file, { force: true })));
+    if (step.kind === 'sync') await (step.folder ? files.fsync(step.fd) : files.fdatasync(step.fd));
+    else if (step.kind === 'remove') await files.unlink(step.file);
     else await new Promise((resolve) => setImmediate(resolve));
     if (stopped()) {
       steps.return();

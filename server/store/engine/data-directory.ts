@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { replaceFileSteps, runFileSteps } from './file-steps.js';
 
 /** The product name, also the name of the per-user folder Electron's `userData` resolves to. */
 export const productName = 'Remediation Console';
@@ -42,22 +42,5 @@ export function dataDirectoryFiles(dataDir: string) {
  * half-written file: a new file beside it, fsync, rename over, fsync of the folder.
  */
 export function writeFileAtomically(file: string, bytes: Uint8Array, mode = 0o600): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(temporary, 'w', mode);
-  try {
-    let written = 0;
-    while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(temporary, file);
-  if (process.platform !== 'win32') {
-    const dirFd = fs.openSync(path.dirname(file), 'r');
-    try {
-      fs.fsyncSync(dirFd);
-    } finally {
-      fs.closeSync(dirFd);
-    }
-  }
+  runFileSteps(replaceFileSteps(file, bytes, mode));
 }

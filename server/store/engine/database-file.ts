@@ -1,12 +1,8 @@
 import { constants } from 'node:buffer';
-import fs from 'node:fs';
+import { type FileStatus, files, isMissing, type ReadHandle } from './engine-files.js';
 
 /** What tells one version of the file from another: a persist renames a new file over it. */
-interface FileIdentity {
-  ino: number;
-  size: number;
-  mtimeMs: number;
-}
+type FileIdentity = FileStatus;
 
 interface FileRead {
   identity: FileIdentity;
@@ -113,16 +109,16 @@ export async function readDatabaseFile(
 }
 
 function isSameFile(file: string, identity: FileIdentity): boolean {
-  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  const stat = files.statSync(file);
   return stat !== undefined && stat.ino === identity.ino && stat.size === identity.size && stat.mtimeMs === identity.mtimeMs;
 }
 
 async function readWhole(file: string, room: (fileBytes: number) => number, stop?: AbortSignal): Promise<FileRead | undefined> {
-  let handle: fs.promises.FileHandle;
+  let handle: ReadHandle;
   try {
-    handle = await fs.promises.open(file, 'r');
+    handle = await files.openForReading(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isMissing(error)) return undefined;
     throw error;
   }
   try {

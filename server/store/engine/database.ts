@@ -77,7 +77,8 @@ export class Database {
     try {
       const db = new SQL.Database(image?.bytes);
       const { filename } = db as unknown as { filename: string };
-      const durable = file && !readOnly ? new DurableFile(file, image!.logs, (offset, into) => tap.readAt(filename, offset, into), onCheckpointError) : undefined;
+      if (image?.warning) console.error(image.warning);
+      const durable = file && !readOnly ? new DurableFile(file, image!, (offset, into) => tap.readAt(filename, offset, into), onCheckpointError) : undefined;
       const database = new Database(db, tap, image?.bytes?.length ?? 0, durable, image?.pages);
       // The journal only serves rollback: durability comes from the change log. This connection is
       // the only one to its in-memory file, so it keeps its lock: otherwise every statement outside

@@ -1,9 +1,12 @@
-import fs from 'node:fs';
+import path from 'node:path';
 import { ChangeLogWriter, logFile } from './change-log.js';
-import { checkpointSteps, runCheckpoint, runCheckpointInSlices } from './checkpoint.js';
+import { checkpointSteps, type LogToFold, runCheckpoint, runCheckpointInSlices } from './checkpoint.js';
+import { files } from './engine-files.js';
+import { removeFileSteps, runFileSteps, syncFolderSteps } from './file-steps.js';
 import type { FileWriteSink } from './file-write-tap.js';
 import { HeldPages } from './held-pages.js';
-import type { FoundLog } from './store-image.js';
+import { newGeneration, type SnapshotHeader, writeSnapshotHeaderSteps } from './snapshot-header.js';
+import type { StoreImage } from './store-image.js';
 
 /** When a checkpoint runs: past this share of the snapshot's size in logs, or this many bytes, whichever is larger. */
 const checkpointShare = 0.25;
@@ -38,30 +41,41 @@ export class DurableFile implements FileWriteSink {
   /** Held pages are being handed on a slice per turn. */
   private handingOn = false;
   /** Logs written before `current`, oldest first, waiting for a checkpoint. */
-  private folded: { file: string; size: number }[];
+  private folded: (LogToFold & { size: number })[];
+  /** The snapshot generation's salt, which every log carries. */
+  private readonly salt: string;
+  /** The sequence of the next log. */
   private nextNumber: number;
   private checkpointing: Promise<void> | undefined;
   /** The logs of the checkpoint under way, and whether {@link checkpointNow} stopped it. */
-  private running: { logs: string[]; stopped: boolean } | undefined;
+  private running: { logs: LogToFold[]; stopped: boolean } | undefined;
   /** The logs passed the threshold while a checkpoint ran: another follows it. */
   private checkpointAgain = false;
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   /**
-   * Takes over the logs found at open (cutting off their torn tails: only the lock holder opens
-   * one of these) and starts a new log for this process's writes.
+   * Takes over what the open found (only the lock holder opens one of these): removes the logs
+   * the snapshot holds already, oldest first; keeps aside the ones past a gap; starts the
+   * snapshot's generation when it has no header (a new store, or one from before headers);
+   * cuts off the torn tails of the logs replayed, and starts a new log for this process's writes.
    */
   constructor(
     private readonly databaseFile: string,
-    found: readonly FoundLog[],
+    found: Pick<StoreImage, 'header' | 'base' | 'logs' | 'stale' | 'setAside'>,
     /** Reads the in-memory file's bytes at an offset (FileWriteTap.readAt). */
     readAt: (offset: number, into: Uint8Array) => void,
     private readonly onCheckpointError: (error: unknown) => void,
   ) {
-    for (const log of found) if (log.size > log.committedBytes) fs.truncateSync(log.file, log.committedBytes);
-    this.folded = found.map((log) => ({ file: log.file, size: log.committedBytes }));
-    this.nextNumber = (found.at(-1)?.number ?? 0) + 1;
+    for (const file of found.stale) runFileSteps(removeFileSteps(file));
+    for (const file of found.setAside) files.renameSync(file, `${file}.unreplayed`);
+    if (found.setAside.length > 0) runFileSteps(syncFolderSteps(path.dirname(databaseFile)));
+    const header: SnapshotHeader = found.header ?? newGeneration(found.base);
+    if (!found.header) runFileSteps(writeSnapshotHeaderSteps(databaseFile, header));
+    this.salt = header.salt;
+    for (const log of found.logs) if (log.size > log.committedBytes) files.truncateSync(log.file, log.committedBytes);
+    this.folded = found.logs.map((log) => ({ file: log.file, sequence: log.number, size: log.committedBytes }));
+    this.nextNumber = found.base + found.logs.length + 1;
     this.current = this.startLog();
     this.held = new HeldPages({ write: (offset, bytes) => this.current.write(offset, bytes), truncate: (size) => this.current.truncate(size) }, readAt);
   }
@@ -162,10 +176,10 @@ export class DurableFile implements FileWriteSink {
       const run = { logs, stopped: false };
       this.running = run;
       try {
-        await runCheckpointInSlices(checkpointSteps(this.databaseFile, logs), () => run.stopped);
+        await runCheckpointInSlices(checkpointSteps(this.databaseFile, logs, this.salt), () => run.stopped);
       } catch (error) {
         // The logs stay, and are replayed at the next open: nothing is lost.
-        this.folded.unshift(...logs.map((file) => ({ file, size: 0 })));
+        this.folded.unshift(...logs.map((log) => ({ ...log, size: 0 })));
         throw error;
       }
     })()
@@ -191,7 +205,7 @@ export class DurableFile implements FileWriteSink {
     clearTimeout(this.idleTimer);
     const stoppedLogs = this.running?.logs ?? [];
     if (this.running) this.running.stopped = true;
-    runCheckpoint(checkpointSteps(this.databaseFile, [...stoppedLogs, ...this.takeLogs()]));
+    runCheckpoint(checkpointSteps(this.databaseFile, [...stoppedLogs, ...this.takeLogs()], this.salt));
   }
 
   /**
@@ -214,7 +228,7 @@ export class DurableFile implements FileWriteSink {
     } finally {
       clearTimeout(this.idleTimer);
       this.current.close();
-      if (this.current.isEmpty) fs.rmSync(this.current.file, { force: true });
+      if (this.current.isEmpty) runFileSteps(removeFileSteps(this.current.file));
     }
   }
 
@@ -224,8 +238,8 @@ export class DurableFile implements FileWriteSink {
    * before the next takes a write, so that a crash never keeps a later log's transactions
    * without an earlier one's.
    */
-  private takeLogs(): string[] {
-    const logs = this.folded.map((log) => log.file);
+  private takeLogs(): LogToFold[] {
+    const logs = this.folded.map(({ file, sequence }) => ({ file, sequence }));
     this.folded = [];
     this.held.handOn();
     this.current.commit();
@@ -233,14 +247,15 @@ export class DurableFile implements FileWriteSink {
       // The next log exists before this one is let go: a failure leaves the writer as it was.
       const next = this.closed ? undefined : this.startLog();
       this.current.close();
-      logs.push(this.current.file);
+      logs.push({ file: this.current.file, sequence: this.current.sequence });
       if (next) this.current = next;
     }
     return logs;
   }
 
   private startLog(): ChangeLogWriter {
-    return ChangeLogWriter.create(logFile(this.databaseFile, this.nextNumber++));
+    const sequence = this.nextNumber++;
+    return ChangeLogWriter.create(logFile(this.databaseFile, sequence), { sequence, salt: this.salt });
   }
 
   private logBytes(): number {
@@ -248,6 +263,6 @@ export class DurableFile implements FileWriteSink {
   }
 
   private snapshotBytes(): number {
-    return fs.statSync(this.databaseFile, { throwIfNoEntry: false })?.size ?? 0;
+    return files.statSync(this.databaseFile)?.size ?? 0;
   }
 }

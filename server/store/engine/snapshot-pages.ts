@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { files } from './engine-files.js';
 
 /** How the snapshot is read: up to `length` bytes at `position` into `into` at `offset`, fewer only past its end. */
 export interface SnapshotReader {
@@ -61,8 +61,8 @@ export class SnapshotPages {
   /** A snapshot file's pages, read from `fd` (closed by {@link close}). */
   static ofFile(fd: number, image: Uint8Array, snapshotBytes: number): SnapshotPages {
     return new SnapshotPages(image, snapshotBytes, {
-      readSync: (into, offset, length, position) => fs.readSync(fd, into, offset, length, position),
-      close: () => fs.closeSync(fd),
+      readSync: (into, offset, length, position) => files.readSync(fd, into, offset, length, position),
+      close: () => files.closeSync(fd),
     });
   }
 

@@ -1,10 +1,12 @@
-import fs from 'node:fs';
 import { applyFrames, extentAfter, type LogFrame, type LogFrameRef, logFiles } from './change-log.js';
 import { framesWithBytes, type ScannedLog, scanLogFile, toEnd } from './change-log-reader.js';
 import { type DatabaseFileBytes, readDatabaseFile, roomAfter, roomyBuffer } from './database-file.js';
+import { files, isMissing } from './engine-files.js';
+import { chainLogs, type LogChain } from './log-chain.js';
+import { readSnapshotHeader, type SnapshotHeader } from './snapshot-header.js';
 import { SnapshotPages } from './snapshot-pages.js';
 
-/** A log found beside the snapshot, with its committed size (what follows is a torn tail). */
+/** A log replayed at open, with its committed size (what follows is a torn tail). */
 export interface FoundLog {
   number: number;
   file: string;
@@ -16,9 +18,76 @@ export interface FoundLog {
 export interface StoreImage {
   /** The file's bytes and `reserveBytes` zeros after them; undefined for a store not created yet. */
   bytes: Uint8Array | undefined;
+  /** The snapshot's header; undefined for a new store or one from before headers. */
+  header: SnapshotHeader | undefined;
+  /** The sequence the snapshot holds (log-chain.ts): the replayed logs follow it. */
+  base: number;
+  /** The logs replayed, in order. */
   logs: FoundLog[];
+  /** Logs the snapshot holds already: the lock holder removes them, oldest first. */
+  stale: string[];
+  /** Logs past a gap or of another snapshot: never replayed; the lock holder keeps them aside. */
+  setAside: string[];
+  /** Why logs were set aside. */
+  warning?: string;
   /** With `onDemand`: the snapshot's bytes not in `bytes` yet, read there as they are asked for. */
   pages?: SnapshotPages;
+}
+
+/** A log found beside the snapshot, open, and scanned. */
+interface OpenLog {
+  number: number;
+  file: string;
+  fd: number;
+  scan: ScannedLog;
+}
+
+/**
+ * The snapshot's header and its logs, opened and scanned, bound into a chain (log-chain.ts).
+ * The header is read first: a checkpoint moves it only after the snapshot holds what it says,
+ * so a reader that then lists the logs replays every log the snapshot may lack.
+ */
+function openLogs(file: string): { header: SnapshotHeader | undefined; chain: LogChain<OpenLog>; opened: OpenLog[] } {
+  const header = readSnapshotHeader(file);
+  const opened: OpenLog[] = [];
+  try {
+    for (const { number, file: log } of logFiles(file)) {
+      // Open first: a checkpoint that removes one of these logs meanwhile leaves it readable here.
+      let fd: number;
+      try {
+        fd = files.openSync(log, 'r');
+      } catch (error) {
+        if (isMissing(error)) continue;
+        throw error;
+      }
+      try {
+        opened.push({ number, file: log, fd, scan: toEnd(scanLogFile(fd)) });
+      } catch (error) {
+        files.closeSync(fd);
+        throw error;
+      }
+    }
+  } catch (error) {
+    closeLogs(opened);
+    throw error;
+  }
+  return { header, chain: chainLogs(header, opened), opened };
+}
+
+const closeLogs = (opened: OpenLog[]) => {
+  for (const { fd } of opened) files.closeSync(fd);
+};
+
+/** What an image says of its logs besides its bytes. */
+function imageOfLogs(header: SnapshotHeader | undefined, chain: LogChain<OpenLog>): Omit<StoreImage, 'bytes' | 'pages'> {
+  return {
+    header,
+    base: chain.base,
+    logs: chain.replay.map(({ number, file, fd, scan }) => ({ number, file, committedBytes: scan.committedBytes, size: files.fstatSync(fd).size })),
+    stale: chain.stale.map((log) => log.file),
+    setAside: chain.setAside.map((log) => log.file),
+    ...(chain.warning === undefined ? {} : { warning: chain.warning }),
+  };
 }
 
 /**
@@ -34,17 +103,17 @@ export async function readStoreImage(
   const onDemandImage = onDemand && holdsLock ? imageOnDemand(file, reserveBytes) : undefined;
   if (onDemandImage) return onDemandImage;
   for (let attempt = 0; ; attempt++) {
-    const listed = logFiles(file);
-    // Open first: a checkpoint that removes one of these logs meanwhile leaves it readable here.
-    const descriptors = listed.map(({ file: log }) => fs.openSync(log, 'r'));
+    const { header, chain, opened } = openLogs(file);
     try {
       const snapshot = await readDatabaseFile(file, reserveBytes, { forWriting: holdsLock });
-      const scans = descriptors.map((fd) => toEnd(scanLogFile(fd)));
-      const newest = listed.at(-1)?.number ?? 0;
-      if (!holdsLock && attempt < 20 && (logFiles(file).at(-1)?.number ?? 0) > newest + 1) continue;
-      return { bytes: replay(snapshot, reserveBytes, descriptors, scans), logs: foundLogs(listed, descriptors, scans) };
+      const newest = opened.at(-1)?.number ?? 0;
+      // A checkpoint ran meanwhile: the snapshot may hold logs not listed, or the logs after the header read are gone.
+      const moved = chain.setAside.length > 0 && readSnapshotHeader(file)?.sequence !== header?.sequence;
+      const raced = (logFiles(file).at(-1)?.number ?? 0) > newest + 1 || moved;
+      if (!holdsLock && attempt < 20 && raced) continue;
+      return { bytes: replay(snapshot, reserveBytes, chain.replay), ...imageOfLogs(header, chain) };
     } finally {
-      for (const fd of descriptors) fs.closeSync(fd);
+      closeLogs(opened);
     }
   }
 }
@@ -58,45 +127,39 @@ export async function readStoreImage(
 function imageOnDemand(file: string, reserveBytes: number): StoreImage | undefined {
   let snapshot: number;
   try {
-    snapshot = fs.openSync(file, 'r');
+    snapshot = files.openSync(file, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isMissing(error)) return undefined;
     throw error;
   }
-  const listed = logFiles(file);
-  const descriptors: number[] = [];
+  let opened: OpenLog[] = [];
   let pages: SnapshotPages | undefined;
   try {
-    const snapshotBytes = fs.fstatSync(snapshot).size;
+    const snapshotBytes = files.fstatSync(snapshot).size;
     if (snapshotBytes === 0) {
-      fs.closeSync(snapshot);
+      files.closeSync(snapshot);
       return undefined;
     }
-    for (const { file: log } of listed) descriptors.push(fs.openSync(log, 'r'));
-    const scans = descriptors.map((fd) => toEnd(scanLogFile(fd)));
-    const extent = extentAfter(snapshotBytes, committedFrames(scans));
+    const { header, chain, opened: all } = openLogs(file);
+    opened = all;
+    const extent = extentAfter(snapshotBytes, committedFrames(chain.replay));
     const room = roomAfter(snapshotBytes, reserveBytes, true);
     pages = SnapshotPages.ofFile(snapshot, roomyBuffer(extent.largest, room), snapshotBytes);
     let size = snapshotBytes;
-    for (const [i, scan] of scans.entries()) size = applyFrames(pages.image, size, notedBy(pages, framesWithBytes(descriptors[i]!, scan.transactions)));
+    for (const { fd, scan } of chain.replay) size = applyFrames(pages.image, size, notedBy(pages, framesWithBytes(fd, scan.transactions)));
     pages.beforeRead(0, 100);
-    return { bytes: pages.image.subarray(0, size + room), logs: foundLogs(listed, descriptors, scans), pages };
+    return { bytes: pages.image.subarray(0, size + room), ...imageOfLogs(header, chain), pages };
   } catch (error) {
     if (pages) pages.close();
-    else fs.closeSync(snapshot);
+    else files.closeSync(snapshot);
     throw error;
   } finally {
-    for (const fd of descriptors) fs.closeSync(fd);
+    closeLogs(opened);
   }
 }
 
-/** The logs listed, with what their scans found committed. */
-function foundLogs(listed: { number: number; file: string }[], descriptors: number[], scans: ScannedLog[]): FoundLog[] {
-  return listed.map((log, i) => ({ ...log, committedBytes: scans[i]!.committedBytes, size: fs.fstatSync(descriptors[i]!).size }));
-}
-
 /** The frames of the logs' committed transactions, in order. */
-const committedFrames = (scans: ScannedLog[]) => scans.flatMap((scan): LogFrameRef[] => scan.transactions.flat());
+const committedFrames = (logs: OpenLog[]) => logs.flatMap(({ scan }): LogFrameRef[] => scan.transactions.flat());
 
 /** A log's frames, each told to `pages` before it is applied to their image. */
 function* notedBy(pages: SnapshotPages, frames: Iterable<LogFrame>): Iterable<LogFrame> {
@@ -111,8 +174,8 @@ function* notedBy(pages: SnapshotPages, frames: Iterable<LogFrame>): Iterable<Lo
  * The snapshot with the logs' committed transactions applied, their bytes read a frame at a
  * time, and at least `reserveBytes` (or the room the snapshot was read with) after them.
  */
-function replay(snapshot: DatabaseFileBytes | undefined, reserveBytes: number, descriptors: number[], scans: ScannedLog[]): Uint8Array | undefined {
-  const refs = committedFrames(scans);
+function replay(snapshot: DatabaseFileBytes | undefined, reserveBytes: number, logs: OpenLog[]): Uint8Array | undefined {
+  const refs = committedFrames(logs);
   if (refs.length === 0) return snapshot?.bytes;
   const baseSize = snapshot?.fileBytes ?? 0;
   const room = snapshot ? Math.max(reserveBytes, snapshot.bytes.length - baseSize) : reserveBytes;
@@ -124,6 +187,6 @@ function replay(snapshot: DatabaseFileBytes | undefined, reserveBytes: number, d
     image = grown;
   }
   let size = baseSize;
-  for (const [i, scan] of scans.entries()) size = applyFrames(image, size, framesWithBytes(descriptors[i]!, scan.transactions));
+  for (const { fd, scan } of logs) size = applyFrames(image, size, framesWithBytes(fd, scan.transactions));
   return image.subarray(0, size + room);
 }

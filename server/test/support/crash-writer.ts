@@ -2,19 +2,18 @@
  * The child process of the crash-safety test: runs a fixed sequence of writes of every kind on
  * a data directory and prints, after each, the digest of what the files on disk hold. Its
  * randomness and clock are seeded, so two runs write the same. With a kill point it starts a
- * thread that sends SIGKILL to this process after a delay, once write number `killAt` begins.
+ * thread that sends SIGKILL to this process after a delay, once write number `killAt` begins;
+ * with `recover`, it only opens and closes the store (the recovery of an earlier crash), killed
+ * after the delay.
  *
- * Usage: crash-writer.ts <dataDir> [killAt killDelayMicroseconds]
+ * Usage: crash-writer.ts <dataDir> [killAt|recover killDelayMicroseconds]
  */
 import crypto from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { collectionNames } from '../../../contracts/collections.js';
-import type { Inventory } from '../../../contracts/inventory.js';
 import { Store } from '../../store/store.js';
 import { sequence } from './crash-writer-sequence.js';
-import { smallInventory } from './fixtures.js';
+import { crashWrites } from './crash-writes.js';
 import { storeDigest } from './store-digest.js';
-import { changeKinds } from '../../store/derived/change-kinds.js';
 
 const [dataDir = '', killAtText, delayText] = process.argv.slice(2);
 if (!dataDir) throw new Error('Usage: crash-writer.ts <dataDir> [killAt killDelayMicroseconds]');
@@ -57,70 +56,40 @@ function startKiller(delayMicroseconds: number): void {
   );
 }
 
-// Generated once: the generator's time is not what the test kills.
-const replica = smallInventory(3, 30);
-const variant = (seed: number) => ({
-  ...replica,
-  endpoints: replica.endpoints.slice(seed % 5).map((endpoint) => ({ ...endpoint, hostname: `${endpoint.hostname}-${seed}` })),
-});
-const changes = (seed: number) => ({ ...replica, endpoints: replica.endpoints.slice(0, 5).map((endpoint) => ({ ...endpoint, hostname: `changed-${seed}` })) });
-
-const store = await Store.open({ dataDir, command: 'crash-writer' });
-const orgs = [1, 2, 3].map((n) => store.write(() => store.organizations.insert({ slug: `org-${n}`, name: `Org ${n}`, kind: 'local' }), { changes: ['organizations', 'inventory'] }));
-// Every run takes the digests, so that every run reads the clock as often.
-const digest = () => storeDigest(dataDir);
-say(`done -1 ${await digest()} 0`);
-for (const [index, kind] of sequence.entries()) {
-  if (index === killAt) {
-    say(`begin ${index} ${kind}`);
-    startKiller(Number(delayText));
-  }
+if (killAtText === 'recover') {
+  // A second crash: the recovery of the first (the open, which removes or replays what it left, and the close's checkpoint) killed.
   const started = performance.now();
-  const org = orgs[index % 2]!;
-  switch (kind) {
-    case 'key':
-      store.write(() => store.apiKeys.create(org.rowId, `key ${index}`), { changes: ['api-keys'] });
-      break;
-    case 'secret':
-      store.write(() => store.organizations.setSealedSecret(org.rowId, 'enrollment_secret', crypto.randomBytes(48)), { changes: ['organizations'] });
-      break;
-    case 'sync':
-      store.write((writes) => writes.replace(org.inventoryId, variant(index)), { changes: ['inventory'] });
-      break;
-    case 'staged': {
-      // As a full sync stages (server/sync/staged-inventory.ts): writes that need not be durable,
-      // pages logged by settle, then the swap, fsynced in the thread pool. Collection is left
-      // out: it would run beside the writes that follow, at moments no two runs share.
-      const inventory = variant(index);
-      const inventoryId = store.inventories.stage();
-      for (const collection of collectionNames) {
-        const items = inventory[collection] as Inventory[typeof collection][number][];
-        for (let start = 0; start < items.length; start += 10) {
-          store.write((writes) => writes.append(inventoryId, collection, items.slice(start, start + 10), []), { changes: ['staged-inventory'], durable: false });
-        }
-      }
-      await store.settle();
-      say(`staged ${index} ${await digest()}`);
-      await store.writeSettled(() => store.organizations.setInventory(org.rowId, inventoryId), { changes: ['organizations', 'inventory'] });
-      store.inventories.release(inventoryId);
-      break;
-    }
-    case 'merge':
-      // As an incremental sync applies (server/sync/sync-organization.ts): committed at once,
-      // fsynced in the thread pool.
-      await store.writeSettled((writes) => writes.merge(org.inventoryId, changes(index)), { changes: ['inventory'] });
-      break;
-    case 'remove':
-      store.write(() => store.organizations.delete(orgs.pop()!.rowId), { changes: changeKinds });
-      break;
-    case 'checkpoint':
-      await store.checkpoint();
-      break;
-  }
-  const took = Math.round((performance.now() - started) * 1000);
-  say(`done ${index} ${await digest()} ${took}`);
-  // The kill comes while this write runs, or here: the process never goes past the write it was meant to die in.
-  if (index === killAt) await new Promise(() => setInterval(() => undefined, 1000));
+  startKiller(Number(delayText));
+  const store = await Store.open({ dataDir, command: 'crash-writer' });
+  store.close();
+  say(`recovered ${Math.round((performance.now() - started) * 1000)}`);
+} else {
+  await writeAll();
 }
-store.close();
-say('closed');
+
+/** The sequence of writes, from a new data directory. */
+async function writeAll(): Promise<void> {
+  const store = await Store.open({ dataDir, command: 'crash-writer' });
+  // Every run takes the digests, so that every run reads the clock as often.
+  const digest = () => storeDigest(dataDir);
+  let started = 0;
+  // A full sync's pages are logged: what follows is its swap (the micros say when, for the test to kill there).
+  const write = await crashWrites(store, async (index) => {
+    say(`staged ${index} ${await digest()} ${Math.round((performance.now() - started) * 1000)}`);
+  });
+  say(`done -1 ${await digest()} 0`);
+  for (const [index, kind] of sequence.entries()) {
+    if (index === killAt) {
+      say(`begin ${index} ${kind}`);
+      startKiller(Number(delayText));
+    }
+    started = performance.now();
+    await write(kind, index);
+    const took = Math.round((performance.now() - started) * 1000);
+    say(`done ${index} ${await digest()} ${took}`);
+    // The kill comes while this write runs, or here: the process never goes past the write it was meant to die in.
+    if (index === killAt) await new Promise(() => setInterval(() => undefined, 1000));
+  }
+  store.close();
+  say('closed');
+}

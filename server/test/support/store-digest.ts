@@ -15,11 +15,13 @@ export async function storeDigest(dataDir: string): Promise<string> {
   return digestOf((await readStoreImage(path.join(dataDir, 'inventory.sqlite'), { holdsLock: false })).bytes);
 }
 
-/** The digest of a database's bytes. */
+/** The digest of a database's bytes; throws when SQLite's integrity check fails. */
 export function digestOf(bytes: Uint8Array | undefined): string {
   if (!bytes) return 'empty';
   const db = new SQL.Database(bytes);
   try {
+    const integrity = db.exec('PRAGMA integrity_check')[0]?.values[0]?.[0];
+    if (integrity !== 'ok') throw new Error(`PRAGMA integrity_check: ${String(integrity)}`);
     const hash = crypto.createHash('sha256');
     const tables = db.exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")[0]?.values.map(([name]) => String(name)) ?? [];
     for (const table of tables) {

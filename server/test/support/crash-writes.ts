@@ -1,0 +1,87 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { collectionNames } from '../../../contracts/collections.js';
+import type { Inventory } from '../../../contracts/inventory.js';
+import { changeKinds } from '../../store/derived/change-kinds.js';
+import { files } from '../../store/engine/engine-files.js';
+import type { Store } from '../../store/store.js';
+import type { WriteKind } from './crash-writer-sequence.js';
+import { smallInventory } from './fixtures.js';
+
+/**
+ * The writes of every kind the crash tests interrupt (crash-safety.test.ts kills a process in
+ * them, power-loss.test.ts cuts the power), on a store with three organizations it creates.
+ * `staged` is called where a full sync has its pages logged but the organization is not yet
+ * pointed at them: a state a crash may leave.
+ */
+export async function crashWrites(store: Store, staged: (index: number) => Promise<void> = async () => undefined) {
+  // Generated once, here (after the crash writer seeds its randomness): the generator's time is not what the tests interrupt.
+  const replica = smallInventory(3, 30);
+  const variant = (seed: number) => ({
+    ...replica,
+    endpoints: replica.endpoints.slice(seed % 5).map((endpoint) => ({ ...endpoint, hostname: `${endpoint.hostname}-${seed}` })),
+  });
+  const changes = (seed: number) => ({ ...replica, endpoints: replica.endpoints.slice(0, 5).map((endpoint) => ({ ...endpoint, hostname: `changed-${seed}` })) });
+  const orgs = [1, 2, 3].map((n) => store.write(() => store.organizations.insert({ slug: `org-${n}`, name: `Org ${n}`, kind: 'local' }), { changes: ['organizations', 'inventory'] }));
+  return async (kind: WriteKind, index: number): Promise<void> => {
+    const org = orgs[index % 2]!;
+    switch (kind) {
+      case 'key':
+        store.write(() => store.apiKeys.create(org.rowId, `key ${index}`), { changes: ['api-keys'] });
+        break;
+      case 'secret':
+        store.write(() => store.organizations.setSealedSecret(org.rowId, 'enrollment_secret', crypto.randomBytes(48)), { changes: ['organizations'] });
+        break;
+      case 'sync':
+        store.write((writes) => writes.replace(org.inventoryId, variant(index)), { changes: ['inventory'] });
+        break;
+      case 'staged': {
+        // As a full sync stages (server/sync/staged-inventory.ts): writes that need not be durable,
+        // pages logged by settle, then the swap, fsynced in the thread pool. Collection is left
+        // out: it would run beside the writes that follow, at moments no two runs share.
+        const inventory = variant(index);
+        const inventoryId = store.inventories.stage();
+        for (const collection of collectionNames) {
+          const items = inventory[collection] as Inventory[typeof collection][number][];
+          for (let start = 0; start < items.length; start += 10) {
+            store.write((writes) => writes.append(inventoryId, collection, items.slice(start, start + 10), []), { changes: ['staged-inventory'], durable: false });
+          }
+        }
+        await store.settle();
+        await staged(index);
+        await store.writeSettled(() => store.organizations.setInventory(org.rowId, inventoryId), { changes: ['organizations', 'inventory'] });
+        store.inventories.release(inventoryId);
+        break;
+      }
+      case 'merge':
+        // As an incremental sync applies (server/sync/sync-organization.ts): committed at once,
+        // fsynced in the thread pool.
+        await store.writeSettled((writes) => writes.merge(org.inventoryId, changes(index)), { changes: ['inventory'] });
+        break;
+      case 'remove':
+        store.write(() => store.organizations.delete(orgs.pop()!.rowId), { changes: changeKinds });
+        break;
+      case 'checkpoint':
+        await store.checkpoint();
+        break;
+      case 'failed-checkpoint': {
+        // As a checkpoint that meets a full disk when it opens the snapshot: it reports the
+        // error, its logs stay, and the next checkpoint folds them with the ones after.
+        const { openSync } = files;
+        const report = console.error;
+        files.openSync = (file, flags, mode) => {
+          if (path.basename(file) === 'inventory.sqlite' && flags !== 'r') throw Object.assign(new Error(`ENOSPC: no space left on device, open '${file}'`), { code: 'ENOSPC' });
+          return openSync(file, flags, mode);
+        };
+        console.error = () => undefined;
+        try {
+          await store.checkpoint();
+        } finally {
+          files.openSync = openSync;
+          console.error = report;
+        }
+        break;
+      }
+    }
+  };
+}
