@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AgentSettingsRecords } from './agent-settings.js';
 import { ApiKeyRecords } from './api-keys.js';
 import { ConsoleItems } from './console-items.js';
+import { EndpointContext } from './context/endpoint-context.js';
 import { ConsoleQueries } from './console-queries.js';
 import { DashboardAggregates } from './dashboard-aggregates.js';
 import { DeadlineFigures } from './deadline-figures.js';
@@ -103,6 +104,13 @@ export class Store {
    * records, written inside {@link Store.write} with `recordsOnly`.
    */
   readonly agentSettings: AgentSettingsRecords;
+  /**
+   * The organizations' endpoint context: tags and criticality set per endpoint id, tag rules,
+   * and what they give every endpoint (`endpointContext.effective`), kept across syncs. Its
+   * writes are the store's own writes that drop the caches derived from the data (figures,
+   * filters and coverage read tags and criticality).
+   */
+  readonly endpointContext: EndpointContext;
   /** What the store remembers of replicas' syncs; written inside {@link Store.write}. */
   readonly sync: SyncRecords;
   /** What each sync of a replica changed; recorded inside the sync's {@link Store.write}. */
@@ -139,6 +147,7 @@ export class Store {
     this.software = new SoftwareQueries(db, exposure);
     this.dashboards = new DashboardAggregates(db, this.coverage);
     this.agentSettings = new AgentSettingsRecords(db, clock);
+    this.endpointContext = new EndpointContext(db, (work) => this.write(work), clock);
     this.sync = new SyncRecords(db);
     this.syncChanges = new SyncChangeRecords(db);
     this.replicaComparison = new ReplicaComparison(db);
