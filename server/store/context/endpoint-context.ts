@@ -38,10 +38,12 @@ export class EndpointContextLineError extends Error {
 export interface EndpointContextLine {
   /** The file's line number (the header is line 1). */
   line: number;
-  id?: string;
-  hostname?: string;
-  tags: string[];
-  criticality: EndpointCriticality;
+  id?: string | undefined;
+  hostname?: string | undefined;
+  /** The endpoint's tags; undefined (the file has no such column) leaves them as they are. */
+  tags?: string[] | undefined;
+  /** Its criticality; undefined (no such column) leaves it as it is. */
+  criticality?: EndpointCriticality | undefined;
 }
 
 /** A line of the exported file. */
@@ -164,7 +166,8 @@ export class EndpointContext {
   }
 
   /**
-   * Applies a file's lines, all of them or none: each sets the tags and criticality of the
+   * Applies a file's lines, all of them or none: each sets the tags and criticality (those its
+   * file has columns for) of the
    * endpoint it names by id (held now or not: kept until a sync brings it), or of every endpoint
    * the organization shows with that hostname (case-insensitively; none is an error). An
    * endpoint named twice is an error. The first problem is thrown as {@link EndpointContextLineError}.
@@ -186,7 +189,7 @@ export class EndpointContext {
         if (earlier !== undefined) throw new EndpointContextLineError(line.line, `endpoint ${id} is already set on line ${earlier}`);
         namedOn.set(id, line.line);
         const before = context.explicitOf(id);
-        const after: ExplicitContext = { tags: sortedTags(line.tags), criticality: line.criticality };
+        const after: ExplicitContext = { tags: sortedTags(line.tags ?? before.tags), criticality: line.criticality ?? before.criticality };
         if (!sameContext(before, after)) changes.push([id, before, after]);
       }
     }
