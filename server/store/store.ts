@@ -4,6 +4,7 @@ import { AgentSettingsRecords } from './records/agent-settings-records.js';
 import { ApiKeyRecords } from './records/api-key-records.js';
 import { ConsoleItems } from './inventory/console-items.js';
 import { ConsoleQueries } from './inventory/console-queries.js';
+import { EndpointContext } from './context/endpoint-context.js';
 import { DashboardAggregates } from './coverage/dashboard-aggregates.js';
 import { DeadlineFigures } from './remediation/deadline-figures.js';
 import { Exceptions } from './remediation/exceptions.js';
@@ -97,6 +98,13 @@ export class Store {
    * records, written inside {@link Store.write} (`changes: ['agent-settings']`).
    */
   readonly agentSettings: AgentSettingsRecords;
+  /**
+   * The organizations' endpoint context: tags and criticality set per endpoint id, tag rules,
+   * and what they give every endpoint (`endpointContext.effective`), kept across syncs. Its
+   * writes are store writes of the `endpoint-context` kind: a value read from tags or
+   * criticality (figures, filters, coverage) depends on that kind.
+   */
+  readonly endpointContext: EndpointContext;
   /** What the store remembers of replicas' syncs; written inside {@link Store.write}. */
   readonly sync: SyncRecords;
   /** What each sync of a replica changed; recorded inside the sync's {@link Store.write}. */
@@ -137,6 +145,7 @@ export class Store {
     this.software = new SoftwareQueries(db, versions, exposure);
     this.dashboards = new DashboardAggregates(db, versions, this.coverage);
     this.agentSettings = new AgentSettingsRecords(db, clock);
+    this.endpointContext = new EndpointContext(db, versions, (work) => this.write(() => work(), { changes: ['endpoint-context'] }), clock);
     this.sync = new SyncRecords(db);
     this.syncChanges = new SyncChangeRecords(db);
     this.replicaComparison = new ReplicaComparison(db);
