@@ -64,3 +64,7 @@ export type SyncPhase = (typeof syncPhases)[number];
 /** Kinds of organization: its data lives here, or it is a replica of a remote tenant. */
 export const organizationKinds = ['local', 'replica'] as const;
 export type OrganizationKind = (typeof organizationKinds)[number];
+
+/** What an endpoint is worth to the organization, least first; `normal` unless set. */
+export const endpointCriticalities = ['low', 'normal', 'high', 'critical'] as const;
+export type EndpointCriticality = (typeof endpointCriticalities)[number];

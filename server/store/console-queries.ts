@@ -1,6 +1,9 @@
 import { type CollectionName, type ConsoleFilterParameterOf, type ConsoleQuery, collections } from '../../contracts/collections.js';
+import { endpointContextFilters } from '../../contracts/console/endpoint-context-filters.js';
 import type { ConsoleFilter } from '../../contracts/list-queries.js';
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
+import type { EndpointContextSource } from './context/endpoint-context-view.js';
+import { type EndpointSelection, selectionKey } from './context/endpoint-selection.js';
 import type { Database } from './database.js';
 import type { DeadlineFigures } from './deadline-figures.js';
 import { DerivedCache } from './derived-cache.js';
@@ -81,11 +84,12 @@ export class ConsoleQueries {
     private readonly exposure: ExposureFiguresCache,
     private readonly deadlines: DeadlineFigures,
     private readonly exceptions: Exceptions,
+    context: EndpointContextSource,
   ) {
     this.sortedOrders = new SortedOrders(db);
     this.searches = new DerivedCache(db.data, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
     this.textCves = new DerivedCache(db.data, { bound: { entries: 64 } });
-    this.endpointRows = new EndpointFilterRows(db, async (orgRowId) => (await exposure.of(orgRowId)).sortValues.columns);
+    this.endpointRows = new EndpointFilterRows(db, async (orgRowId) => (await exposure.of(orgRowId)).sortValues.columns, context);
   }
 
   /**
@@ -188,20 +192,21 @@ export class ConsoleQueries {
 
   /**
    * The rows the collection's endpoint filters given in `query` keep, all of them at once: the
-   * endpoints' list conditions of those filters pick the endpoints (one of their indexes), and
-   * their rows are read once per filter and version (endpoint-filter-rows.ts). Undefined when
-   * none is given.
+   * endpoints' list conditions of those filters pick the endpoints (one of their indexes), those
+   * by context (`tag`, `criticality`) narrow them, and their rows are read once per filter and
+   * version (endpoint-filter-rows.ts). Undefined when none is given.
    */
   private endpointFilterRows(shown: ShownInventory, collection: CollectionName, query: Record<string, unknown>): ListSearch | undefined {
     const filters: Record<string, ConsoleFilter> = collections[collection].consoleFilters;
-    const endpointQuery = Object.fromEntries(
-      Object.entries(filters).flatMap(([parameter, filter]) => (filter.kind === 'endpoint' && query[parameter] !== undefined ? [[parameter, query[parameter]]] : [])),
-    );
-    if (Object.keys(endpointQuery).length === 0) return undefined;
+    const given = Object.entries(filters).filter(([parameter, filter]) => filter.kind === 'endpoint' && query[parameter] !== undefined);
+    if (given.length === 0) return undefined;
+    const byContext = (parameter: string) => parameter in endpointContextFilters;
+    const endpointQuery = Object.fromEntries(given.filter(([parameter]) => !byContext(parameter)).map(([parameter]) => [parameter, query[parameter]]));
+    const selection = Object.fromEntries(given.filter(([parameter]) => byContext(parameter)).map(([parameter]) => [parameter, query[parameter]])) as EndpointSelection;
     const endpoints = listConditions(shown.inventoryId, 'endpoints', endpointQuery);
-    // Only findings and targets have endpoint filters, and both name their endpoint in `endpoint_id`.
+    // Findings and targets name their endpoint in `endpoint_id`; an endpoint is its own.
     const table = collectionTables[collection].table as TableWithEndpoints;
-    return { key: `endpoint:${endpoints.key}`, rows: () => this.endpointRows.of(shown, table, endpoints) };
+    return { key: `endpoint:${endpoints.key}|${selectionKey(selection)}`, rows: () => this.endpointRows.of(shown, table, endpoints, selection) };
   }
 
   /**

@@ -2,14 +2,16 @@ import type { SqlValue } from 'sql.js';
 import type { RemediationPerformance } from '../../contracts/console/deadlines.js';
 import { type FindingSeverity, findingStatuses } from '../../contracts/enums.js';
 import { dueAtMs, wholeDays } from '../../contracts/remediation-deadlines.js';
-import type { CoverageColumns } from './coverage-columns.js';
+import type { EndpointContextSource, EndpointContextView } from './context/endpoint-context-view.js';
+import { type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from './context/endpoint-selection.js';
+import type { CoverageColumns, EndpointColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
 import type { ExceptedFindings, ExceptedFindingsSource } from './excepted-findings.js';
 import type { CoverageColumnSource } from './exposure-figures.js';
 import { type FindingTimeline, loadFindingTimeline } from './finding-timeline.js';
 import { type ShownInventory, checkStillShown, inventoryOf } from './inventory-ids.js';
-import { deadlineTable, remediationPerformance } from './remediation-performance.js';
+import { type PerformanceEndpoints, deadlineTable, remediationPerformance } from './remediation-performance.js';
 import { SlaPolicies, type StoredSlaPolicy } from './sla-policies.js';
 import type { FigureSort } from './sorted-orders.js';
 import { TimeSlices } from './time-slices.js';
@@ -53,6 +55,8 @@ export class DeadlineFigures {
     private readonly coverage: CoverageColumnSource,
     private readonly excepted: ExceptedFindingsSource,
     private readonly now: () => number,
+    /** Endpoints' tags and criticality; its writes change the data's version, which the answers are kept at. */
+    private readonly context: EndpointContextSource,
   ) {
     this.policies = new SlaPolicies(db, now);
     this.timelines = new DerivedCache(db.data, { bound: { entries: 8 } });
@@ -74,13 +78,17 @@ export class DeadlineFigures {
     });
   }
 
-  /** The organization's remediation performance at `asOf`, under its policy, its exceptions left out of what is overdue. */
-  async performance(orgRowId: number, asOf = this.asOf()): Promise<RemediationPerformance> {
+  /**
+   * The organization's remediation performance at `asOf`, under its policy, its exceptions left
+   * out of what is overdue, per tag too; with `selection`, of the findings of the endpoints it keeps.
+   */
+  async performance(orgRowId: number, asOf = this.asOf(), selection?: EndpointSelection): Promise<RemediationPerformance> {
     const { policy, key: policyKey } = this.policies.get(orgRowId);
     const { key: exceptedKey } = await this.excepted(orgRowId);
-    return this.answers.settled(`${orgRowId}|${policyKey}|${asOf}|${exceptedKey}`, async (checkpoint) => {
+    return this.answers.settled(`${orgRowId}|${policyKey}|${asOf}|${exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
       const { timeline, excepted } = await this.timelineWithExceptions(orgRowId, checkpoint);
-      return remediationPerformance(timeline, policy, asOf, excepted, new TimeSlices(checkpoint));
+      const endpoints = performanceEndpoints(timeline.columns.endpoints, this.context(orgRowId), selection);
+      return remediationPerformance(timeline, policy, asOf, excepted, endpoints, new TimeSlices(checkpoint));
     });
   }
 
@@ -178,4 +186,25 @@ function columnIndexOf(columns: CoverageColumns, seq: number): number {
     else high = middle - 1;
   }
   return -1;
+}
+
+/**
+ * The endpoints whose findings the performance counts (`selection`'s, or all) and the tags it
+ * figures apart, with each endpoint key's tags; a tag's endpoints are those `selection` keeps.
+ */
+function performanceEndpoints(endpoints: EndpointColumns, context: EndpointContextView, selection: EndpointSelection | undefined): PerformanceEndpoints {
+  const selected = selects(selection) ? endpointTest(context, selection) : undefined;
+  const keyOf = new Map(endpoints.id.map((id, key) => [id, key]));
+  const tagsOfKey: number[][] = [];
+  const tags = context.tagCounts().map(({ tag, endpoints: count }, index) => {
+    let kept = 0;
+    for (const id of context.endpointsWithAnyTag([tag])) {
+      if (selected && !selected(id)) continue;
+      kept++;
+      const key = keyOf.get(id);
+      if (key !== undefined) (tagsOfKey[key] ??= []).push(index);
+    }
+    return { tag, endpoints: selected ? kept : count };
+  });
+  return { keep: selected && selectedEndpointKeys(endpoints, context, selection!), tags, tagsOfKey };
 }

@@ -2,6 +2,7 @@ import type { CoverageCounts, UnevaluatedCriterion } from '../../contracts/conso
 import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
 import type { IdPage } from './console-queries.js';
 import { type CoverageColumns, loadCoverageColumns } from './coverage-columns.js';
+import type { EndpointContextSource } from './context/endpoint-context-view.js';
 import type { Database } from './database.js';
 import { inventoryOf } from './inventory-ids.js';
 import { DerivedCache } from './derived-cache.js';
@@ -73,6 +74,8 @@ export class ScopeCoverage {
   constructor(
     private readonly db: Database,
     private readonly excepted: ExceptedFindingsSource,
+    /** Tags of endpoints, which scopes' tag criteria read; its writes change the data's version, which the sets are kept at. */
+    private readonly context: EndpointContextSource,
   ) {
     this.columns = new DerivedCache(db.data, { bound: { entries: 16 } });
     this.sets = new DerivedCache(db.data, { bound: { weight: 24_000_000, weigh: (set) => set.length } });
@@ -101,7 +104,7 @@ export class ScopeCoverage {
         const filters = filtersOf();
         // A scope removed by a write meanwhile covers nothing, and is answered as unknown below.
         if (!filters) return new Int32Array(0);
-        return selectInSlices(allIndexes(columns.count), scopeCondition(filters).bind(columns), new TimeSlices(checkpoint));
+        return selectInSlices(allIndexes(columns.count), scopeCondition(filters, this.context(orgRowId)).bind(columns), new TimeSlices(checkpoint));
       });
       // The columns are kept at this version, so this awaits nothing but itself, unless they were
       // dropped for others: then the data may have changed meanwhile, and the set is read again.
@@ -112,7 +115,7 @@ export class ScopeCoverage {
       if (!filters) return undefined;
       return {
         counts: this.counts.getOrCompute(key, () => countsOf(columns, covered)),
-        unevaluated: scopeCondition(filters).unevaluated,
+        unevaluated: scopeCondition(filters, this.context(orgRowId)).unevaluated,
         page: this.page(columns, key, covered, paging),
       };
     }
@@ -131,7 +134,7 @@ export class ScopeCoverage {
       const { columns, gaps, ...summary } = await this.gapSets.settled(key, async (checkpoint) => {
         const columns = await this.currentColumns(orgRowId);
         checkpoint();
-        return this.computeGaps(inventoryOf(this.db, orgRowId), columns, checkpoint);
+        return this.computeGaps(orgRowId, columns, checkpoint);
       });
       // The excepted findings and the gaps of one version: asked again after a write meanwhile.
       if (this.db.data.version !== version) continue;
@@ -151,18 +154,19 @@ export class ScopeCoverage {
    * slices with turns of the event loop between them (time-slices.ts), after which `checkpoint`
    * throws when a write landed meanwhile.
    */
-  private async computeGaps(inventoryId: number, columns: CoverageColumns, checkpoint: () => void): Promise<GapSet> {
+  private async computeGaps(orgRowId: number, columns: CoverageColumns, checkpoint: () => void): Promise<GapSet> {
     const scopes = this.db.all<StoredScopeFilters & { id: string; name: string }>(
       "SELECT id, name, subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND status = 'active' ORDER BY seq",
-      [inventoryId],
+      [inventoryOf(this.db, orgRowId)],
     );
+    const context = this.context(orgRowId);
     const slices = new TimeSlices(checkpoint);
     const { severity, status, kev } = columns;
     let gaps = await selectInSlices(allIndexes(columns.count), (i) => status[i] === open && (severity[i]! <= high || kev[i] === 1), slices);
     const candidates = gaps.length;
     const unevaluated: GapSet['unevaluated'] = [];
     for (const scope of scopes) {
-      const condition = scopeCondition(scope);
+      const condition = scopeCondition(scope, context);
       unevaluated.push(...condition.unevaluated.map((criterion) => ({ scopeId: scope.id, scopeName: scope.name, ...criterion })));
       const covers = condition.bind(columns);
       gaps = await selectInSlices(gaps, (i) => !covers(i), slices);

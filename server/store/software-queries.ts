@@ -11,6 +11,7 @@ import type {
   SoftwareVersionDetail,
 } from '../../contracts/console/software.js';
 import { targetStatuses } from '../../contracts/enums.js';
+import { type EndpointSelection, selectionKey, selects } from './context/endpoint-selection.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
 import { ExceptedFindingsMoved, type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
@@ -22,8 +23,10 @@ import { TimeSlices } from './time-slices.js';
 type Value = string | number | null;
 const lower = (text: string | null) => (text === null ? null : asciiLower(text));
 
+/** A product; for a selection of endpoints, its endpoints are those the selection keeps. */
 function productJson(figures: ExposureFigures, index: number): SoftwareProduct {
-  const { id, vendor, product, versions, endpoints } = figures.products[index]!;
+  const { id, vendor, product, versions } = figures.products[index]!;
+  const endpoints = figures.selectedEndpoints?.products[index] ?? figures.products[index]!.endpoints;
   return { id, vendor, product, versions: versions.length, endpoints, ...figures.productExposure.exposure(index) };
 }
 
@@ -69,11 +72,17 @@ export class SoftwareQueries {
     this.plans = new DerivedCache(db.data, { bound: { entries: 16 } });
   }
 
-  /** One page of the organization's products, searched by vendor or product, in the query's order (ties by id). */
+  /**
+   * One page of the organization's products, searched by vendor or product, in the query's
+   * order (ties by id). Filtered by tag or criticality, the products installed (not resolved) on
+   * the endpoints kept or with open findings on them, and only those endpoints and findings counted.
+   */
   async list(orgRowId: number, query: SoftwareListQuery): Promise<SoftwareList> {
-    const figures = await this.figures.of(orgRowId);
+    const figures = await this.figures.of(orgRowId, query);
     const text = query.q?.toLowerCase();
     let indexes = figures.products.map((_, index) => index);
+    const selected = figures.selectedEndpoints?.products;
+    if (selected) indexes = indexes.filter((index) => selected[index]! > 0 || figures.productExposure.sortValue(index, 'risk_score')! > 0);
     if (text !== undefined) {
       indexes = indexes.filter((index) => {
         const { vendor, product } = figures.products[index]!;
@@ -124,13 +133,13 @@ export class SoftwareQueries {
     };
   }
 
-  /** The organization's remediation plan (remediation-plan.ts). */
-  async plan(orgRowId: number): Promise<RemediationPlan> {
+  /** The organization's remediation plan (remediation-plan.ts), of the findings of the endpoints `selection` keeps when given. */
+  async plan(orgRowId: number, selection?: EndpointSelection): Promise<RemediationPlan> {
     for (;;) {
-      const figures = await this.figures.of(orgRowId);
+      const figures = await this.figures.of(orgRowId, selects(selection) ? selection : undefined);
       const version = this.db.data.version;
       try {
-        return await this.plans.settled(`${orgRowId}|${figures.exceptedKey}`, async (checkpoint) => {
+        return await this.plans.settled(`${orgRowId}|${figures.exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
           // Started again after a write, this computation would plan another version's figures under this key.
           if (this.db.data.version !== version) throw new ExceptedFindingsMoved();
           return remediationPlan(figures, new TimeSlices(checkpoint));

@@ -130,14 +130,16 @@ export class Store {
     const totals = new ListTotals(db);
     this.inventory = new InventoryReads(db, totals);
     const excepted = (orgRowId: number) => this.exceptions.excepted(orgRowId);
-    this.coverage = new ScopeCoverage(db, excepted);
+    // Until the endpoint context lands (work-ctx), no endpoint carries a tag or a criticality.
+    const context = () => ({ hasTags: false, tagsOf: () => [], criticalityOf: () => 'normal' as const, endpointsWithAnyTag: () => new Set<string>(), tagCounts: () => [] });
+    this.coverage = new ScopeCoverage(db, excepted, context);
     this.exceptions = new Exceptions(db, this.coverage, clock);
-    const exposure = new ExposureFiguresCache(db, this.coverage, excepted);
-    this.deadlines = new DeadlineFigures(db, this.coverage, excepted, () => this.now());
-    this.console = new ConsoleQueries(db, totals, exposure, this.deadlines, this.exceptions);
-    this.consoleItems = new ConsoleItems(db, exposure, this.deadlines, this.exceptions);
+    const exposure = new ExposureFiguresCache(db, this.coverage, excepted, context);
+    this.deadlines = new DeadlineFigures(db, this.coverage, excepted, () => this.now(), context);
+    this.console = new ConsoleQueries(db, totals, exposure, this.deadlines, this.exceptions, context);
+    this.consoleItems = new ConsoleItems(db, exposure, this.deadlines, this.exceptions, context);
     this.software = new SoftwareQueries(db, exposure);
-    this.dashboards = new DashboardAggregates(db, this.coverage);
+    this.dashboards = new DashboardAggregates(db, this.coverage, context);
     this.agentSettings = new AgentSettingsRecords(db, clock);
     this.sync = new SyncRecords(db);
     this.syncChanges = new SyncChangeRecords(db);
