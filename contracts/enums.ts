@@ -65,6 +65,19 @@ export type SyncPhase = (typeof syncPhases)[number];
 export const organizationKinds = ['local', 'replica'] as const;
 export type OrganizationKind = (typeof organizationKinds)[number];
 
-/** What an endpoint is worth to the organization, least first; `normal` unless set. */
+/**
+ * How much an endpoint matters to its organization, least first; `normal` is every endpoint's
+ * until it is set. Local context of this installation (never in /v1).
+ */
 export const endpointCriticalities = ['low', 'normal', 'high', 'critical'] as const;
 export type EndpointCriticality = (typeof endpointCriticalities)[number];
+
+/** The criticality of an endpoint nobody set. */
+export const defaultEndpointCriticality: EndpointCriticality = 'normal';
+
+/** What a tag rule's condition tests of an endpoint (see contracts/console/endpoint-context.ts). */
+export const tagRuleConditionKinds = ['hostname', 'ip', 'os_family', 'os_name', 'agent'] as const;
+export type TagRuleConditionKind = (typeof tagRuleConditionKinds)[number];
+
+/** The bounds of endpoint tags: a tag's length, and how many one endpoint carries (explicit and from rules). */
+export const endpointTagLimits = { tagLength: 64, tagsPerEndpoint: 32, rulesPerOrganization: 200, conditionsPerRule: 8 } as const;

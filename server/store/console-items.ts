@@ -1,7 +1,8 @@
 import type { CollectionName } from '../../contracts/collections.js';
 import { findingSeverities } from '../../contracts/enums.js';
 import { consoleGetSql } from './collection-tables.js';
-import type { EndpointContextSource, EndpointContextView } from './context/endpoint-context-view.js';
+import type { EffectiveEndpointContext } from './context/effective-endpoint-context.js';
+import type { EndpointContextSource } from './context/endpoint-selection.js';
 import type { Database } from './database.js';
 import type { DeadlineFigures, FindingDeadlineFacts } from './deadline-figures.js';
 import type { FindingKeys } from './exception-matches.js';
@@ -10,7 +11,7 @@ import type { ExposureFigures, ExposureFiguresCache } from './exposure-figures.j
 import { inventoryOf } from './inventory-ids.js';
 
 /** An endpoint's exposure after exceptions, with what they leave out of it, and its context, the risk before criticality weighs it. */
-function endpointFields(figures: ExposureFigures, context: EndpointContextView, id: string) {
+function endpointFields(figures: ExposureFigures, context: EffectiveEndpointContext, id: string) {
   const index = figures.endpointIndex.get(id) ?? -1;
   const exposure = figures.endpointExposure.exposure(index);
   const before = figures.beforeExceptions.endpointExposure.exposure(index);

@@ -1,6 +1,6 @@
 import type { Dashboard } from '../../contracts/console/dashboard.js';
 import { findingSeverities, findingStatuses, osFamilies } from '../../contracts/enums.js';
-import type { EndpointContextSource } from './context/endpoint-context-view.js';
+import type { EndpointContextSource } from './context/endpoint-selection.js';
 import { type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from './context/endpoint-selection.js';
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';

@@ -2,7 +2,8 @@ import type { SqlValue } from 'sql.js';
 import type { RemediationPerformance } from '../../contracts/console/deadlines.js';
 import { type FindingSeverity, findingStatuses } from '../../contracts/enums.js';
 import { dueAtMs, wholeDays } from '../../contracts/remediation-deadlines.js';
-import type { EndpointContextSource, EndpointContextView } from './context/endpoint-context-view.js';
+import type { EffectiveEndpointContext } from './context/effective-endpoint-context.js';
+import type { EndpointContextSource } from './context/endpoint-selection.js';
 import { type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from './context/endpoint-selection.js';
 import type { CoverageColumns, EndpointColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
@@ -192,7 +193,7 @@ function columnIndexOf(columns: CoverageColumns, seq: number): number {
  * The endpoints whose findings the performance counts (`selection`'s, or all) and the tags it
  * figures apart, with each endpoint key's tags; a tag's endpoints are those `selection` keeps.
  */
-function performanceEndpoints(endpoints: EndpointColumns, context: EndpointContextView, selection: EndpointSelection | undefined): PerformanceEndpoints {
+function performanceEndpoints(endpoints: EndpointColumns, context: EffectiveEndpointContext, selection: EndpointSelection | undefined): PerformanceEndpoints {
   const selected = selects(selection) ? endpointTest(context, selection) : undefined;
   const keyOf = new Map(endpoints.id.map((id, key) => [id, key]));
   const tagsOfKey: number[][] = [];

@@ -1,5 +1,5 @@
 import type { Conditions } from './collection-tables.js';
-import type { EndpointContextSource } from './context/endpoint-context-view.js';
+import type { EndpointContextSource } from './context/endpoint-selection.js';
 import { type EndpointSelection, endpointTest, selectionKey, selects } from './context/endpoint-selection.js';
 import { type CoverageColumns, forEachInteger } from './coverage-columns.js';
 import type { Database } from './database.js';

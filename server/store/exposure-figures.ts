@@ -2,7 +2,8 @@ import type { SqlValue } from 'sql.js';
 import { type ExposureSortKey, exposureSortKinds } from '../../contracts/console/exposure.js';
 import type { CollectionName } from '../../contracts/collections.js';
 import { type TargetStatus, findingSeverities, findingStatuses, targetStatuses } from '../../contracts/enums.js';
-import type { EndpointContextSource, EndpointContextView } from './context/endpoint-context-view.js';
+import type { EffectiveEndpointContext } from './context/effective-endpoint-context.js';
+import type { EndpointContextSource } from './context/endpoint-selection.js';
 import { type EndpointSelection, criticalityFactorsOf, selectedEndpointKeys, selectionKey, selects, endpointTest } from './context/endpoint-selection.js';
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from './database.js';
@@ -412,7 +413,7 @@ function withTallies(
  * Per product and version, the endpoints `selection` keeps that have a target of it that is
  * not resolved; an endpoint the replica does not hold is never kept.
  */
-async function selectedInstalls(data: DataFigures, context: EndpointContextView, selection: EndpointSelection, slices: TimeSlices) {
+async function selectedInstalls(data: DataFigures, context: EffectiveEndpointContext, selection: EndpointSelection, slices: TimeSlices) {
   const { targets, endpointIds, endpointHostnames, versions, products } = data;
   const selected = endpointTest(context, selection);
   const kept = Uint8Array.from(endpointIds, (id, number) => (endpointHostnames[number] !== undefined && selected(id) ? 1 : 0));

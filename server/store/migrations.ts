@@ -278,4 +278,36 @@ export const migrations: readonly string[] = [
   ALTER TABLE sync_state ADD COLUMN count_differences TEXT NOT NULL DEFAULT '[]';
   ALTER TABLE sync_state ADD COLUMN count_baseline TEXT NOT NULL DEFAULT '{}';
   `,
+  // Endpoint context (store/context/): tags and a criticality per endpoint, and tag rules; local
+  // records of the organization's row, kept across syncs. Keyed by the endpoint's /v1 id, never
+  // by an inventory row (a full sync replaces those): context outlives the endpoint's rows and
+  // applies again when the id comes back. A tag is stored as spelt, compared by tag_key (its
+  // lower case); criticality 'normal' is no row.
+  `
+  CREATE TABLE endpoint_tags (
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    endpoint_id TEXT NOT NULL,
+    tag_key TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    PRIMARY KEY (org_id, endpoint_id, tag_key)
+  ) WITHOUT ROWID;
+  CREATE INDEX endpoint_tags_key ON endpoint_tags (org_id, tag_key);
+  CREATE TABLE endpoint_criticality (
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    endpoint_id TEXT NOT NULL,
+    criticality TEXT NOT NULL CHECK (criticality IN ('low', 'high', 'critical')),
+    PRIMARY KEY (org_id, endpoint_id)
+  ) WITHOUT ROWID;
+  CREATE TABLE tag_rules (
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    tag_key TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    conditions TEXT NOT NULL,
+    note TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (org_id, id)
+  );
+  `,
 ];

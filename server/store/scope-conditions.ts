@@ -1,7 +1,7 @@
 import type { UnevaluatedCriterion } from '../../contracts/console/coverage.js';
 import { endpointFilterSchema, findingFilterSchema, subjectFilterSchema } from '../../contracts/scope.js';
 import { findingSeverities } from '../../contracts/enums.js';
-import type { EndpointContextView } from './context/endpoint-context-view.js';
+import type { EffectiveEndpointContext } from './context/effective-endpoint-context.js';
 import type { CoverageColumns } from './coverage-columns.js';
 
 /** The stored filters of a scope, JSON as written by the inventory writer. */
@@ -57,7 +57,7 @@ const lowered = (values: readonly string[]) => new Set(values.map((value) => val
  * without case); it is left unevaluated only while no endpoint of the organization carries any
  * tag, since then it could only match nothing.
  */
-export function scopeCondition(filters: StoredScopeFilters, context: EndpointContextView): ScopeCondition {
+export function scopeCondition(filters: StoredScopeFilters, context: EffectiveEndpointContext): ScopeCondition {
   const subject = subjectFilterSchema.parse(JSON.parse(filters.subject_filter));
   const endpoint = endpointFilterSchema.parse(JSON.parse(filters.endpoint_filter));
   const finding = findingFilterSchema.parse(JSON.parse(filters.finding_filter));

@@ -2,7 +2,7 @@ import type { CoverageCounts, UnevaluatedCriterion } from '../../contracts/conso
 import { findingSeverities, findingStatuses } from '../../contracts/enums.js';
 import type { IdPage } from './console-queries.js';
 import { type CoverageColumns, loadCoverageColumns } from './coverage-columns.js';
-import type { EndpointContextSource } from './context/endpoint-context-view.js';
+import type { EndpointContextSource } from './context/endpoint-selection.js';
 import type { Database } from './database.js';
 import { inventoryOf } from './inventory-ids.js';
 import { DerivedCache } from './derived-cache.js';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AgentSettingsRecords } from './agent-settings.js';
 import { ApiKeyRecords } from './api-keys.js';
 import { ConsoleItems } from './console-items.js';
+import { EndpointContext } from './context/endpoint-context.js';
 import { ConsoleQueries } from './console-queries.js';
 import { DashboardAggregates } from './dashboard-aggregates.js';
 import { DeadlineFigures } from './deadline-figures.js';
@@ -103,6 +104,13 @@ export class Store {
    * records, written inside {@link Store.write} with `recordsOnly`.
    */
   readonly agentSettings: AgentSettingsRecords;
+  /**
+   * The organizations' endpoint context: tags and criticality set per endpoint id, tag rules,
+   * and what they give every endpoint (`endpointContext.effective`), kept across syncs. Its
+   * writes are the store's own writes that drop the caches derived from the data (figures,
+   * filters and coverage read tags and criticality).
+   */
+  readonly endpointContext: EndpointContext;
   /** What the store remembers of replicas' syncs; written inside {@link Store.write}. */
   readonly sync: SyncRecords;
   /** What each sync of a replica changed; recorded inside the sync's {@link Store.write}. */
@@ -130,8 +138,8 @@ export class Store {
     const totals = new ListTotals(db);
     this.inventory = new InventoryReads(db, totals);
     const excepted = (orgRowId: number) => this.exceptions.excepted(orgRowId);
-    // Until the endpoint context lands (work-ctx), no endpoint carries a tag or a criticality.
-    const context = () => ({ hasTags: false, tagsOf: () => [], criticalityOf: () => 'normal' as const, endpointsWithAnyTag: () => new Set<string>(), tagCounts: () => [] });
+    // Tags and criticality of endpoints, which coverage, the figures and the filters read.
+    const context = (orgRowId: number) => this.endpointContext.effective(orgRowId);
     this.coverage = new ScopeCoverage(db, excepted, context);
     this.exceptions = new Exceptions(db, this.coverage, clock);
     const exposure = new ExposureFiguresCache(db, this.coverage, excepted, context);
@@ -141,6 +149,7 @@ export class Store {
     this.software = new SoftwareQueries(db, exposure);
     this.dashboards = new DashboardAggregates(db, this.coverage, context);
     this.agentSettings = new AgentSettingsRecords(db, clock);
+    this.endpointContext = new EndpointContext(db, (work) => this.write(work), clock);
     this.sync = new SyncRecords(db);
     this.syncChanges = new SyncChangeRecords(db);
     this.replicaComparison = new ReplicaComparison(db);

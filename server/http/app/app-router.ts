@@ -8,6 +8,7 @@ import { agentSettingsRoutes } from './agent-settings-routes.js';
 import { apiKeyRoutes } from './api-key-routes.js';
 import { coverageRoutes } from './coverage-routes.js';
 import { csvExportRoutes } from './csv-export-routes.js';
+import { endpointContextRoutes } from './endpoint-context-routes.js';
 import { exceptionRoutes } from './exception-routes.js';
 import { deadlineRoutes } from './deadline-routes.js';
 import { inventoryRoutes } from './inventory-routes.js';
@@ -62,6 +63,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   const organization = express.Router({ mergeParams: true });
   organization.use(resolveOrganization(store));
   organization.use(inventoryRoutes(store));
+  organization.use(endpointContextRoutes(store));
   organization.use(coverageRoutes(store));
   organization.use(softwareRoutes(store));
   organization.use(exceptionRoutes(store));

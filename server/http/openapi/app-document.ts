@@ -5,6 +5,7 @@ import { apiKeyOperations } from '../app/api-key-routes.js';
 import { coverageOperations } from '../app/coverage-routes.js';
 import { csvExportOperations } from '../app/csv-export-routes.js';
 import { deadlineOperations } from '../app/deadline-routes.js';
+import { endpointContextOperations } from '../app/endpoint-context-routes.js';
 import { exceptionOperations } from '../app/exception-routes.js';
 import { inventoryOperations } from '../app/inventory-routes.js';
 import { organizationOperations } from '../app/organization-routes.js';
@@ -23,6 +24,7 @@ const routeModules = [
   syncOperations,
   syncChangesOperations,
   inventoryOperations,
+  endpointContextOperations,
   coverageOperations,
   softwareOperations,
   deadlineOperations,

@@ -23,6 +23,8 @@ export const appTags = {
   Organizations: 'The organizations of the store: listing, connecting and disconnecting replicas of remote tenants.',
   Sync: "Replicas' syncs with their remote tenants: status, progress, sync now, and what each sync changed.",
   Inventory: "An organization's collections, as /v1 answers them, with the console's sort and free-text search.",
+  'Endpoint context':
+    "Tags and a criticality per endpoint, and tag rules that tag endpoints by hostname, IP, OS or agent: this installation's own context, kept across syncs, never shown by /v1.",
   Coverage: 'The dashboard, the coverage of a scope and the coverage gaps.',
   Software: 'Remediation targets grouped by product and version, with their exposure, and the remediation plan.',
   Exceptions: 'Accepted risks: a CVE everywhere or on chosen endpoints, or one finding, left out of the gaps and the risk figures until an expiry.',

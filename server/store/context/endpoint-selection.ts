@@ -1,7 +1,14 @@
 import type { EndpointCriticality } from '../../../contracts/enums.js';
 import { criticalityFactors } from '../../../contracts/risk-score.js';
 import type { EndpointColumns } from '../coverage-columns.js';
-import type { EndpointContextView } from './endpoint-context-view.js';
+import type { EffectiveEndpointContext } from './effective-endpoint-context.js';
+
+/**
+ * Where the figures, coverage and the filters ask for an organization's endpoint context (by its
+ * row id), at the data's current version: its writes change that version, so what is derived
+ * from it is kept as what is derived from the data.
+ */
+export type EndpointContextSource = (orgRowId: number) => EffectiveEndpointContext;
 
 /**
  * A filter of the console's views by endpoint context: the endpoints carrying `tag` (explicit
@@ -23,7 +30,7 @@ export function selectionKey(selection: EndpointSelection | undefined): string {
 }
 
 /** A test of whether the endpoint of an id is one `selection` keeps, by the context. */
-export function endpointTest(context: EndpointContextView, selection: EndpointSelection): (id: string) => boolean {
+export function endpointTest(context: EffectiveEndpointContext, selection: EndpointSelection): (id: string) => boolean {
   const tagged = selection.tag === undefined ? undefined : context.endpointsWithAnyTag([selection.tag]);
   const { criticality } = selection;
   return (id) => (tagged === undefined || tagged.has(id)) && (criticality === undefined || context.criticalityOf(id) === criticality);
@@ -33,7 +40,7 @@ export function endpointTest(context: EndpointContextView, selection: EndpointSe
  * Per endpoint key of the coverage columns, 1 where `selection` keeps the endpoint: an endpoint
  * the replica does not hold is never kept (it has no context to match).
  */
-export function selectedEndpointKeys(endpoints: EndpointColumns, context: EndpointContextView, selection: EndpointSelection): Uint8Array {
+export function selectedEndpointKeys(endpoints: EndpointColumns, context: EffectiveEndpointContext, selection: EndpointSelection): Uint8Array {
   const selected = endpointTest(context, selection);
   return Uint8Array.from(endpoints.id, (id, key) => (endpoints.hasAgent[key] !== -1 && selected(id) ? 1 : 0));
 }
@@ -42,7 +49,7 @@ export function selectedEndpointKeys(endpoints: EndpointColumns, context: Endpoi
  * Per endpoint key of the coverage columns, the factor its criticality multiplies its findings'
  * risk by (risk-score.ts); undefined when every endpoint is `normal`, so that nothing changes.
  */
-export function criticalityFactorsOf(endpoints: EndpointColumns, context: EndpointContextView): Float64Array | undefined {
+export function criticalityFactorsOf(endpoints: EndpointColumns, context: EffectiveEndpointContext): Float64Array | undefined {
   const factors = Float64Array.from(endpoints.id, (id) => criticalityFactors[context.criticalityOf(id)]);
   return factors.every((factor) => factor === criticalityFactors.normal) ? undefined : factors;
 }

@@ -45,7 +45,8 @@ export interface DocumentedOperation {
   /** The path template, `/v1/endpoints/{endpointId}`. */
   template: string;
   parameters: DocumentedParameter[];
-  body?: { required: boolean; schema: JsonSchema; example?: unknown };
+  /** Its request body: JSON, or else the first media type it documents (`text/csv`), whose example is its text. */
+  body?: { required: boolean; mediaType: string; schema: JsonSchema; example?: unknown };
   /** Each documented status, with the media types of its body (none for a bodyless answer). */
   responses: Map<number, Record<string, JsonSchema>>;
 }
@@ -62,13 +63,14 @@ export async function documentedOperations(document: unknown): Promise<Documente
   const resolved = (await SwaggerParser.dereference(structuredClone(document) as never)) as unknown as { paths: Record<string, Record<string, RawOperation>> };
   return Object.entries(resolved.paths).flatMap(([template, item]) =>
     Object.entries(item).map(([method, operation]) => {
-      const json = operation.requestBody?.content['application/json'];
+      const content = operation.requestBody?.content ?? {};
+      const [mediaType, media] = content['application/json'] ? ['application/json', content['application/json']] : (Object.entries(content)[0] ?? []);
       return {
         operationId: operation.operationId,
         method: method.toUpperCase(),
         template,
         parameters: operation.parameters ?? [],
-        ...(json ? { body: { required: operation.requestBody?.required === true, schema: json.schema, example: json.example } } : {}),
+        ...(media ? { body: { required: operation.requestBody?.required === true, mediaType: mediaType!, schema: media.schema, example: media.example } } : {}),
         responses: new Map(
           Object.entries(operation.responses).map(([status, response]) => [
             Number(status),
@@ -134,8 +136,9 @@ export class AnswerChecker {
 export interface OperationRequest {
   path: Record<string, string>;
   query: [string, string][];
-  /** The raw body, sent as application/json; absent, no body is sent. */
+  /** The raw body, sent as `mediaType` (application/json when not given); absent, no body is sent. */
   body?: string;
+  mediaType?: string;
 }
 
 /** Sends a request to a server at `baseUrl` with `headers` (the key or the console token). */
@@ -144,7 +147,7 @@ export async function sendRequest(baseUrl: string, operation: DocumentedOperatio
   const query = new URLSearchParams(request.query).toString();
   const response = await fetch(`${baseUrl}${path}${query ? `?${query}` : ''}`, {
     method: operation.method,
-    headers: { ...headers, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { ...headers, ...(request.body === undefined ? {} : { 'content-type': request.mediaType ?? 'application/json' }) },
     body: request.body,
   });
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() };

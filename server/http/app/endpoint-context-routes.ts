@@ -1,0 +1,308 @@
+import express from 'express';
+import { z } from 'zod';
+import { collectionSchemas } from '../../../contracts/collections.js';
+import { type FieldIssue, fieldErrorSchema, uuidSchema } from '../../../contracts/common.js';
+import {
+  bulkUpdateEndpointContextBodySchema,
+  bulkUpdateEndpointContextResultSchema,
+  createTagRuleBodySchema,
+  endpointContextImportResultSchema,
+  endpointContextSchema,
+  endpointTagListResponseSchema,
+  tagRuleListSchema,
+  tagRuleSchema,
+  updateEndpointContextBodySchema,
+  updateTagRuleBodySchema,
+} from '../../../contracts/console/endpoint-context.js';
+import { EndpointContextLineError, EndpointContextRuleError, TagRuleConditionError } from '../../store/context/endpoint-context.js';
+import type { Store } from '../../store/store.js';
+import { HttpError } from '../http-error.js';
+import { registerOrganizationOperation } from '../openapi/app-operations.js';
+import { type OpenApiRouteRegistrar, errorResponse, fileResponse, jsonResponse, mergeResponses } from '../openapi/responses.js';
+import { parseUrlQuery } from '../query-parameters.js';
+import { endpointContextCsv, maxImportLines, parseEndpointContextCsv } from './endpoint-context-csv.js';
+import { jsonBody, sendFieldIssues } from './json-body.js';
+import { organizationOf } from './organization-param.js';
+import { uuidParam } from './uuid-param.js';
+
+/** The largest body of an edit, a bulk change or a rule. */
+const editBodyLimit = '64kb';
+/** The largest file an import reads: 100,000 lines of an id, a hostname, a few tags. */
+const importBodyLimit = '16mb';
+
+/** The body parsed by `schema`, or undefined once a 400 naming each refused field (by its whole path) was sent. */
+function parsedBody<T>(req: express.Request, res: express.Response, schema: z.ZodType<T>): T | undefined {
+  const body = schema.safeParse(req.body);
+  if (body.success) return body.data;
+  sendFieldIssues(
+    res,
+    body.error.issues.map((issue): FieldIssue => {
+      if (issue.code === 'unrecognized_keys') return { field: [...issue.path, issue.keys[0]!].join('.'), message: 'is not a field of it' };
+      const field = issue.path.join('.') || 'body';
+      if (issue.code === 'invalid_type' && issue.path.length === 0) return { field, message: 'must be a JSON object' };
+      return { field, message: issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message };
+    }),
+  );
+  return undefined;
+}
+
+/** Answers a rule of endpoint context that a body breaks as 400; rethrows anything else. */
+function answerRefusal(res: express.Response, error: unknown): void {
+  if (error instanceof TagRuleConditionError) return sendFieldIssues(res, [{ field: error.field, message: error.message }]);
+  if (error instanceof EndpointContextRuleError || error instanceof EndpointContextLineError) throw new HttpError(400, error.message);
+  throw error;
+}
+
+/** The ids of the endpoints the endpoints list shows for a query string (its filters and q; paging ignored). */
+async function selectedEndpoints(store: Store, orgRowId: number, filter: string): Promise<string[]> {
+  let query;
+  try {
+    query = parseUrlQuery(`?${filter.replace(/^\?/, '')}`, collectionSchemas.endpoints.console);
+  } catch (error) {
+    if (error instanceof HttpError) throw new HttpError(400, `Invalid body field "filter": ${error.message}`);
+    throw error;
+  }
+  const ids: string[] = [];
+  for await (const chunk of store.console.listAllIds(orgRowId, 'endpoints', { ...query, sort: { key: 'created_at', descending: false } }, undefined, 5000)) ids.push(...chunk);
+  return ids;
+}
+
+/**
+ * An organization's endpoint context under `/app/orgs/:slug` (issue 28): its tags with counts,
+ * one endpoint's tags and criticality, a bulk change of the endpoints a list filter selects,
+ * the CSV file, and tag rules. Local records, kept across syncs, never shown by /v1; each write
+ * drops what is derived from the data (figures, filters and coverage read tags and criticality).
+ */
+export function endpointContextRoutes(store: Store): express.Router {
+  const router = express.Router({ mergeParams: true });
+  const context = store.endpointContext;
+
+  router.get('/endpoint-tags', (_req, res) => {
+    res.json(context.tagList(organizationOf(res).rowId));
+  });
+
+  router.get('/endpoints/:endpointId/context', (req, res) => {
+    const id = uuidParam(req, 'endpointId');
+    const answer = context.contextOf(organizationOf(res).rowId, id);
+    if (!answer) throw new HttpError(404, `Endpoint ${id} not found`);
+    res.json(answer);
+  });
+
+  router.put('/endpoints/:endpointId/context', jsonBody(editBodyLimit), (req, res) => {
+    const id = uuidParam(req, 'endpointId');
+    const body = parsedBody(req, res, updateEndpointContextBodySchema);
+    if (!body) return;
+    const answer = context.update(organizationOf(res).rowId, id, body);
+    if (!answer) throw new HttpError(404, `Endpoint ${id} not found`);
+    res.json(answer);
+  });
+
+  router.post('/endpoint-context/bulk', jsonBody(editBodyLimit), async (req, res) => {
+    const body = parsedBody(req, res, bulkUpdateEndpointContextBodySchema);
+    if (!body) return;
+    const org = organizationOf(res).rowId;
+    const ids = await selectedEndpoints(store, org, body.filter);
+    try {
+      res.json(context.bulkUpdate(org, ids, body));
+    } catch (error) {
+      answerRefusal(res, error);
+    }
+  });
+
+  router.get('/endpoint-context/export.csv', (_req, res) => {
+    const organization = organizationOf(res);
+    res
+      .status(200)
+      .set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${organization.slug}-endpoint-context.csv"` })
+      .send(endpointContextCsv(context.exportRows(organization.rowId)));
+  });
+
+  router.post('/endpoint-context/import', express.text({ type: () => true, limit: importBodyLimit }), (req, res) => {
+    const text = typeof req.body === 'string' ? req.body : '';
+    try {
+      res.json(context.importLines(organizationOf(res).rowId, parseEndpointContextCsv(text)));
+    } catch (error) {
+      answerRefusal(res, error);
+    }
+  });
+
+  router.get('/tag-rules', (_req, res) => {
+    res.json({ data: context.listRules(organizationOf(res).rowId) });
+  });
+
+  router.post('/tag-rules', jsonBody(editBodyLimit), (req, res) => {
+    const body = parsedBody(req, res, createTagRuleBodySchema);
+    if (!body) return;
+    try {
+      res.status(201).json(context.createRule(organizationOf(res).rowId, body));
+    } catch (error) {
+      answerRefusal(res, error);
+    }
+  });
+
+  router.patch('/tag-rules/:ruleId', jsonBody(editBodyLimit), (req, res) => {
+    const id = uuidParam(req, 'ruleId');
+    const body = parsedBody(req, res, updateTagRuleBodySchema);
+    if (!body) return;
+    try {
+      const rule = context.updateRule(organizationOf(res).rowId, id, body);
+      if (!rule) throw new HttpError(404, `Tag rule ${id} not found`);
+      res.json(rule);
+    } catch (error) {
+      answerRefusal(res, error);
+    }
+  });
+
+  router.delete('/tag-rules/:ruleId', (req, res) => {
+    const id = uuidParam(req, 'ruleId');
+    if (!context.deleteRule(organizationOf(res).rowId, id)) throw new HttpError(404, `Tag rule ${id} not found`);
+    res.status(204).end();
+  });
+
+  return router;
+}
+
+const endpointIdParam = { endpointId: uuidSchema.meta({ description: "The endpoint's /v1 id." }) };
+const ruleIdParam = { ruleId: uuidSchema.meta({ description: "The tag rule's id." }) };
+/** A JSON request body that the operation needs, with its example. */
+const requiredBody = (schema: z.ZodType, example: unknown) => ({ body: { required: true, content: { 'application/json': { schema, example } } } });
+const refused = (what: string) => ({ 400: jsonResponse(fieldErrorSchema, `${what}: a FieldError, whose message and \`issues\` name the field; nothing is stored.`) });
+const tooLarge = { 413: errorResponse(`The body is larger than ${editBodyLimit}.`) };
+const exampleRule = { tag: 'servers', conditions: [{ kind: 'hostname', pattern: 'srv-*' }, { kind: 'agent', has_agent: true }], note: 'Every server with an agent.' };
+/** The CSV file in the document. */
+const endpointContextCsvText = z.string().meta({
+  description: 'RFC 4180 CSV, CRLF line ends: a header line (id, hostname, tags, criticality), then a line per endpoint.',
+});
+const exampleCsv = 'id,hostname,tags,criticality\r\n3f0c2a8e-6d1b-4c55-9a0e-2b7f1c9d4e10,,finance;internet-facing,high\r\n';
+
+/** {@link endpointContextRoutes} in the /app OpenAPI document. */
+export const endpointContextOperations: OpenApiRouteRegistrar = (registry) => {
+  const tag = 'Endpoint context' as const;
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/endpoint-tags',
+    operationId: 'listEndpointTags',
+    summary: "List the organization's endpoint tags with counts",
+    description: 'Every tag set on an endpoint or given by a rule, with the endpoints shown now that carry it; whether the organization has any tag at all; endpoints per criticality.',
+    tag,
+    responses: { 200: jsonResponse(endpointTagListResponseSchema, 'The tags.') },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/endpoints/:endpointId/context',
+    operationId: 'getEndpointContext',
+    summary: "Get an endpoint's tags and criticality",
+    description: 'Its tags, each with where it comes from (set on it, or the rule that gives it), the tags set on it, and its criticality.',
+    tag,
+    params: endpointIdParam,
+    responses: { 200: jsonResponse(endpointContextSchema, "The endpoint's context."), 400: errorResponse('The endpointId is not a UUID.'), 404: errorResponse('The organization shows no endpoint with this id.') },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'put',
+    path: '/endpoints/:endpointId/context',
+    operationId: 'updateEndpointContext',
+    summary: "Set an endpoint's tags and criticality",
+    description: 'What is given replaces what was set (tags: the tags set on it; rule tags stay). Kept here by endpoint id, across syncs, full ones included; /v1 never shows it.',
+    tag,
+    params: endpointIdParam,
+    request: requiredBody(updateEndpointContextBodySchema, { tags: ['finance', 'laptop'], criticality: 'high' }),
+    responses: {
+      200: jsonResponse(endpointContextSchema, "The endpoint's context, saved."),
+      ...mergeResponses({ 400: errorResponse('The endpointId is not a UUID.') }, refused('The body is not JSON, empty, or a tag or the criticality is invalid')),
+      404: errorResponse('The organization shows no endpoint with this id.'),
+      ...tooLarge,
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'post',
+    path: '/endpoint-context/bulk',
+    operationId: 'bulkUpdateEndpointContext',
+    summary: 'Tag, untag or set the criticality of every endpoint a list filter selects',
+    description:
+      "`filter` is the endpoints list's query string (its filters and q); every endpoint it selects gets `add_tags`, loses `remove_tags` (a rule that gives one still does) " +
+      'and takes `criticality`, in one write of what changes. Refused, with nothing written, when an endpoint would carry more than 32 tags.',
+    tag,
+    request: requiredBody(bulkUpdateEndpointContextBodySchema, { filter: 'osFamily=windows', add_tags: ['windows-fleet'], criticality: 'normal' }),
+    responses: {
+      200: jsonResponse(bulkUpdateEndpointContextResultSchema, 'How many endpoints the filter selected and how many changed.'),
+      ...refused('The body is not JSON, a field is invalid, the filter names an invalid parameter, or an endpoint would carry more than 32 tags'),
+      ...tooLarge,
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/endpoint-context/export.csv',
+    operationId: 'exportEndpointContextCsv',
+    summary: "Export the endpoints' tags and criticality as CSV",
+    description:
+      'One line per endpoint id with a tag or a criticality set (rule tags are not written: the rules give them), by hostname then id; ' +
+      'an id the organization does not show now has no hostname. Columns id, hostname, tags (separated by ";"), criticality. Importing it gives the same file back.',
+    tag,
+    responses: { 200: fileResponse('text/csv', endpointContextCsvText, 'The file.') },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'post',
+    path: '/endpoint-context/import',
+    operationId: 'importEndpointContextCsv',
+    summary: "Import endpoints' tags and criticality from CSV",
+    description:
+      'All of the file or none. A header line names the columns: `id` or `hostname` (both: the id decides), `tags` (separated by ";" or ","), `criticality`; other columns are ignored. ' +
+      'Each line sets the tags and criticality of the endpoint of that id (one not synced yet is kept for when it is) or of every endpoint shown with that hostname; ' +
+      `a column left out leaves that field as it is, an empty cell clears the tags or sets normal. At most ${maxImportLines} lines. The first problem is answered 400 naming its line, and nothing is stored.`,
+    tag,
+    request: { body: { required: true, content: { 'text/csv': { schema: endpointContextCsvText, example: exampleCsv } } } },
+    responses: {
+      200: jsonResponse(endpointContextImportResultSchema, 'How many lines, endpoints named, and endpoints changed.'),
+      400: errorResponse('A line of the file is not valid (`line N: ...`), a hostname names no endpoint, or an endpoint is named twice; nothing is stored.'),
+      413: errorResponse(`The file is larger than ${importBodyLimit}.`),
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/tag-rules',
+    operationId: 'listTagRules',
+    summary: "List the organization's tag rules",
+    description: 'Oldest first, each with the endpoints shown now it tags. A rule tags every endpoint matching all its conditions at read time: an endpoint a sync brings is tagged with no write.',
+    tag,
+    responses: { 200: jsonResponse(tagRuleListSchema, 'The rules.') },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'post',
+    path: '/tag-rules',
+    operationId: 'createTagRule',
+    summary: 'Create a tag rule',
+    description: 'A tag, and conditions on hostname (glob), IP (CIDR), OS family, OS name (glob) or agent presence, all of which must hold.',
+    tag,
+    request: requiredBody(createTagRuleBodySchema, exampleRule),
+    responses: {
+      201: jsonResponse(tagRuleSchema, 'The rule.'),
+      ...refused('The body is not JSON, a field is invalid, a CIDR does not parse, or the organization holds 200 rules'),
+      ...tooLarge,
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'patch',
+    path: '/tag-rules/:ruleId',
+    operationId: 'updateTagRule',
+    summary: "Change a tag rule's tag, conditions or note",
+    tag,
+    params: ruleIdParam,
+    request: requiredBody(updateTagRuleBodySchema, { note: 'Servers, from the naming convention.' }),
+    responses: {
+      200: jsonResponse(tagRuleSchema, 'The rule, changed.'),
+      ...mergeResponses({ 400: errorResponse('The ruleId is not a UUID.') }, refused('The body is not JSON, empty, or a field is invalid')),
+      404: errorResponse('The organization has no tag rule with this id.'),
+      ...tooLarge,
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'delete',
+    path: '/tag-rules/:ruleId',
+    operationId: 'deleteTagRule',
+    summary: 'Delete a tag rule',
+    description: 'Its tag leaves the endpoints it gave it to at once (those it is set on keep it).',
+    tag,
+    params: ruleIdParam,
+    responses: { 204: { description: 'Deleted.' }, 400: errorResponse('The ruleId is not a UUID.'), 404: errorResponse('The organization has no tag rule with this id.') },
+  });
+};

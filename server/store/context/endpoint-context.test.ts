@@ -1,0 +1,83 @@
+import { afterEach, expect, it } from 'vitest';
+import type { Inventory } from '../../../contracts/inventory.js';
+import { smallInventory } from '../../test/support/fixtures.js';
+import { Store } from '../store.js';
+
+const stores: Store[] = [];
+afterEach(() => {
+  for (const store of stores.splice(0)) store.close();
+});
+
+async function storeWith(inventory: Inventory) {
+  const store = await Store.open({ clock: () => Date.parse('2026-07-01T12:00:00.000Z') });
+  stores.push(store);
+  const organization = store.write((writes) => {
+    const created = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
+    writes.replace(created.inventoryId, inventory);
+    return created;
+  });
+  return { store, org: organization.rowId, replace: (next: Inventory) => store.write((writes) => writes.replace(store.organizations.bySlug('acme')!.inventoryId, next)) };
+}
+
+it('keeps explicit tags and criticality by endpoint id, normalized, and drops the derived caches on a write', async () => {
+  const inventory = smallInventory(3, 10);
+  const { store, org } = await storeWith(inventory);
+  const [first, second] = inventory.endpoints;
+  expect(store.endpointContext.effective(org).hasTags).toBe(false);
+
+  const version = store.data.version;
+  const answer = store.endpointContext.update(org, first!.id.toUpperCase(), { tags: ['Finance', 'laptop'], criticality: 'high' });
+  expect(store.data.version).not.toBe(version);
+  expect(answer).toEqual({
+    endpoint_id: first!.id,
+    tags: [
+      { tag: 'Finance', sources: [{ kind: 'explicit' }] },
+      { tag: 'laptop', sources: [{ kind: 'explicit' }] },
+    ],
+    explicit_tags: ['Finance', 'laptop'],
+    criticality: 'high',
+  });
+  const context = store.endpointContext.effective(org);
+  expect(context.hasTags).toBe(true);
+  expect([...context.endpointsWithTag('FINANCE')]).toEqual([first!.id]);
+  expect(context.criticalityOf(second!.id)).toBe('normal');
+  expect(context.criticalityOf(first!.id)).toBe('high');
+  // The same again is no write.
+  const unchanged = store.data.version;
+  store.endpointContext.update(org, first!.id, { criticality: 'high' });
+  expect(store.data.version).toBe(unchanged);
+  expect(store.endpointContext.update(org, '00000000-0000-4000-8000-000000000000', { criticality: 'low' })).toBeUndefined();
+});
+
+it('applies rules at read time, to endpoints a later write brings, and names the rule each tag comes from', async () => {
+  const inventory = smallInventory(4, 12);
+  const { store, org, replace } = await storeWith({ ...inventory, endpoints: inventory.endpoints.slice(0, 6) });
+  const windows = inventory.endpoints.filter((endpoint) => endpoint.operating_system.family === 'windows');
+  const rule = store.endpointContext.createRule(org, { tag: 'windows-fleet', conditions: [{ kind: 'os_family', os_family: 'windows' }], note: '' });
+  const shownWindows = windows.filter((endpoint) => inventory.endpoints.slice(0, 6).includes(endpoint));
+  expect(rule.endpoints).toBe(shownWindows.length);
+
+  replace(inventory);
+  const context = store.endpointContext.effective(org);
+  expect([...context.endpointsWithTag('windows-fleet')].sort()).toEqual(windows.map((endpoint) => endpoint.id).sort());
+  const tagged = windows[0]!;
+  store.endpointContext.update(org, tagged.id, { tags: ['Windows-Fleet'] });
+  expect(store.endpointContext.contextOf(org, tagged.id)!.tags).toEqual([
+    { tag: 'Windows-Fleet', sources: [{ kind: 'explicit' }, { kind: 'rule', rule_id: rule.id }] },
+  ]);
+  const hostname = inventory.endpoints[0]!.hostname;
+  const byHost = store.endpointContext.createRule(org, { tag: 'one', conditions: [{ kind: 'hostname', pattern: hostname.toUpperCase() }], note: '' });
+  expect(byHost.endpoints).toBe(inventory.endpoints.filter((endpoint) => endpoint.hostname.toLowerCase() === hostname.toLowerCase()).length);
+  expect(store.endpointContext.deleteRule(org, byHost.id)).toBe(true);
+  expect(store.endpointContext.effective(org).endpointsWithTag('one').size).toBe(0);
+});
+
+it('matches IP ranges and agent presence, and refuses a range that does not parse', async () => {
+  const inventory = smallInventory(5, 20);
+  const { store, org } = await storeWith(inventory);
+  const withIp = inventory.endpoints.find((endpoint) => endpoint.ip !== null)!;
+  const rule = store.endpointContext.createRule(org, { tag: 'net', conditions: [{ kind: 'ip', cidr: `${withIp.ip}` }, { kind: 'agent', has_agent: withIp.agent_id !== null }], note: '' });
+  expect(rule.endpoints).toBeGreaterThanOrEqual(1);
+  expect(store.endpointContext.effective(org).endpointsWithTag('net').has(withIp.id)).toBe(true);
+  expect(() => store.endpointContext.createRule(org, { tag: 'bad', conditions: [{ kind: 'ip', cidr: '10.0.0.0/99' }], note: '' })).toThrow(/CIDR/);
+});

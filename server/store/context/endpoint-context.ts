@@ -1,0 +1,242 @@
+import crypto from 'node:crypto';
+import {
+  type BulkUpdateEndpointContextResult,
+  type CreateTagRuleBody,
+  type EndpointContext as EndpointContextAnswer,
+  type EndpointContextImportResult,
+  type EndpointTagListResponse,
+  type TagRule,
+  type UpdateEndpointContextBody,
+  type UpdateTagRuleBody,
+  tagKey,
+} from '../../../contracts/console/endpoint-context.js';
+import { type EndpointCriticality, endpointTagLimits } from '../../../contracts/enums.js';
+import type { Database } from '../database.js';
+import { DerivedCache } from '../derived-cache.js';
+import { inventoryOf } from '../inventory-ids.js';
+import { EffectiveEndpointContext, compareTags } from './effective-endpoint-context.js';
+import { EndpointContextRecords, type ExplicitContext, type TagRuleRecord } from './endpoint-context-records.js';
+import { ruleTest } from './tag-rule-conditions.js';
+
+export { EffectiveEndpointContext } from './effective-endpoint-context.js';
+export { TagRuleConditionError } from './tag-rule-conditions.js';
+
+/** A change that would break a bound of endpoint context (more than 32 tags on an endpoint, too many rules): the answer is 400. */
+export class EndpointContextRuleError extends Error {}
+
+/** A line of an imported file that cannot be applied: the answer is 400 naming it, and nothing is written. */
+export class EndpointContextLineError extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(`line ${line}: ${message}`);
+  }
+}
+
+/** A line of an imported file, its cells checked: the endpoint by id or hostname, what to set on it. */
+export interface EndpointContextLine {
+  /** The file's line number (the header is line 1). */
+  line: number;
+  id?: string | undefined;
+  hostname?: string | undefined;
+  /** The endpoint's tags; undefined (the file has no such column) leaves them as they are. */
+  tags?: string[] | undefined;
+  /** Its criticality; undefined (no such column) leaves it as it is. */
+  criticality?: EndpointCriticality | undefined;
+}
+
+/** A line of the exported file. */
+export interface EndpointContextRow {
+  id: string;
+  /** Null for an endpoint id the organization does not show now (its context is kept until it does). */
+  hostname: string | null;
+  tags: string[];
+  criticality: EndpointCriticality;
+}
+
+/** What a bulk change does to each endpoint it selects. */
+export interface EndpointContextChange {
+  add_tags?: string[] | undefined;
+  remove_tags?: string[] | undefined;
+  criticality?: EndpointCriticality | undefined;
+}
+
+/** Applies a write of endpoint context as one transaction of the store, dropping what is derived from the data (see Store). */
+export type EndpointContextWrite = <T>(work: () => T) => T;
+
+const sameContext = (a: ExplicitContext, b: ExplicitContext) => a.criticality === b.criticality && a.tags.join('\n') === b.tags.join('\n');
+
+/**
+ * An organization's endpoint context (issue 28): tags and a criticality set per endpoint id,
+ * kept across syncs, and tag rules applied at read time. {@link effective} is what the figures,
+ * filters and coverage read, built once per version of the data and kept in a DerivedCache;
+ * every write goes through the store's write that drops those caches, so that the next read of
+ * a figure sees it.
+ */
+export class EndpointContext {
+  private readonly records: EndpointContextRecords;
+  /** Per organization row id. Bound: 8 organizations (20,000 endpoints' context is a few MB). */
+  private readonly contexts: DerivedCache<EffectiveEndpointContext>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly write: EndpointContextWrite,
+    private readonly now: () => number,
+  ) {
+    this.records = new EndpointContextRecords(db);
+    this.contexts = new DerivedCache(db.data, { bound: { entries: 8 } });
+  }
+
+  /** The organization's endpoint context at the data's current version: tags (explicit and from rules), criticality, counts. */
+  effective(orgRowId: number): EffectiveEndpointContext {
+    return this.contexts.getOrCompute(String(orgRowId), () => {
+      const facts = this.records.facts(inventoryOf(this.db, orgRowId));
+      return new EffectiveEndpointContext(facts, this.records.explicit(orgRowId), this.records.rules(orgRowId));
+    });
+  }
+
+  /** Whether the organization shows an endpoint of this id now. */
+  private shows(orgRowId: number, endpointId: string): boolean {
+    return this.db.value('SELECT 1 FROM endpoints WHERE org_id = ? AND id = ?', [inventoryOf(this.db, orgRowId), endpointId]) !== undefined;
+  }
+
+  /** One endpoint's context as /app answers it; undefined when the organization does not show it. */
+  contextOf(orgRowId: number, endpointId: string): EndpointContextAnswer | undefined {
+    const id = endpointId.toLowerCase();
+    if (!this.shows(orgRowId, id)) return undefined;
+    const context = this.effective(orgRowId);
+    return { endpoint_id: id, tags: context.tagsOf(id), explicit_tags: context.explicitOf(id).tags, criticality: context.criticalityOf(id) };
+  }
+
+  /** Replaces what is given of one endpoint's tags and criticality; undefined when the organization does not show it. */
+  update(orgRowId: number, endpointId: string, body: UpdateEndpointContextBody): EndpointContextAnswer | undefined {
+    const id = endpointId.toLowerCase();
+    if (!this.shows(orgRowId, id)) return undefined;
+    const before = this.effective(orgRowId).explicitOf(id);
+    const after: ExplicitContext = { tags: sortedTags(body.tags ?? before.tags), criticality: body.criticality ?? before.criticality };
+    if (!sameContext(before, after)) this.write(() => this.records.put(orgRowId, id, before, after));
+    return this.contextOf(orgRowId, id);
+  }
+
+  /**
+   * Adds and removes tags and sets the criticality of every endpoint of `endpointIds` (what a
+   * filter of the endpoints list selected), in one write of the rows that change. Throws
+   * {@link EndpointContextRuleError}, writing nothing, when an endpoint would carry more than 32 tags.
+   */
+  bulkUpdate(orgRowId: number, endpointIds: readonly string[], change: EndpointContextChange): BulkUpdateEndpointContextResult {
+    const context = this.effective(orgRowId);
+    const removed = new Set((change.remove_tags ?? []).map(tagKey));
+    const added = change.add_tags ?? [];
+    const changes: [string, ExplicitContext, ExplicitContext][] = [];
+    for (const id of endpointIds) {
+      const before = context.explicitOf(id);
+      const tags = before.tags.filter((tag) => !removed.has(tagKey(tag)));
+      for (const tag of added) if (!tags.some((held) => tagKey(held) === tagKey(tag))) tags.push(tag);
+      if (tags.length > endpointTagLimits.tagsPerEndpoint) {
+        throw new EndpointContextRuleError(`Endpoint ${id} would carry ${tags.length} tags: at most ${endpointTagLimits.tagsPerEndpoint}`);
+      }
+      const after: ExplicitContext = { tags: sortedTags(tags), criticality: change.criticality ?? before.criticality };
+      if (!sameContext(before, after)) changes.push([id, before, after]);
+    }
+    if (changes.length) this.write(() => changes.forEach(([id, before, after]) => this.records.put(orgRowId, id, before, after)));
+    return { matched: endpointIds.length, changed: changes.length };
+  }
+
+  /** The organization's tags with their counts, whether it has any, and its endpoints per criticality. */
+  tagList(orgRowId: number): EndpointTagListResponse {
+    const context = this.effective(orgRowId);
+    return { data: context.tagCounts(), has_tags: context.hasTags, criticality: context.criticalities() };
+  }
+
+  /**
+   * Every endpoint id with a tag or a criticality set, as the CSV file holds it: ordered by
+   * hostname case-insensitively, then id; ids the organization does not show now (no hostname) first.
+   */
+  exportRows(orgRowId: number): EndpointContextRow[] {
+    const hostnames = new Map(this.records.facts(inventoryOf(this.db, orgRowId)).map((facts) => [facts.id, facts.hostname]));
+    const rows: EndpointContextRow[] = [];
+    for (const [id, entry] of this.effective(orgRowId).entriesWithContext()) {
+      const { tags, criticality } = entry.explicit;
+      if (tags.length === 0 && criticality === 'normal') continue;
+      rows.push({ id, hostname: hostnames.get(id) ?? null, tags, criticality });
+    }
+    const sortKey = (row: EndpointContextRow) => (row.hostname ?? '').toLowerCase();
+    return rows.sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /**
+   * Applies a file's lines, all of them or none: each sets the tags and criticality (those its
+   * file has columns for) of the
+   * endpoint it names by id (held now or not: kept until a sync brings it), or of every endpoint
+   * the organization shows with that hostname (case-insensitively; none is an error). An
+   * endpoint named twice is an error. The first problem is thrown as {@link EndpointContextLineError}.
+   */
+  importLines(orgRowId: number, lines: readonly EndpointContextLine[]): EndpointContextImportResult {
+    const byHostname = new Map<string, string[]>();
+    for (const facts of this.records.facts(inventoryOf(this.db, orgRowId))) {
+      const key = facts.hostname.toLowerCase();
+      byHostname.set(key, [...(byHostname.get(key) ?? []), facts.id]);
+    }
+    const context = this.effective(orgRowId);
+    const namedOn = new Map<string, number>();
+    const changes: [string, ExplicitContext, ExplicitContext][] = [];
+    for (const line of lines) {
+      const ids = line.id !== undefined ? [line.id.toLowerCase()] : (byHostname.get(line.hostname!.toLowerCase()) ?? []);
+      if (ids.length === 0) throw new EndpointContextLineError(line.line, `no endpoint has the hostname "${line.hostname}"`);
+      for (const id of ids) {
+        const earlier = namedOn.get(id);
+        if (earlier !== undefined) throw new EndpointContextLineError(line.line, `endpoint ${id} is already set on line ${earlier}`);
+        namedOn.set(id, line.line);
+        const before = context.explicitOf(id);
+        const after: ExplicitContext = { tags: sortedTags(line.tags ?? before.tags), criticality: line.criticality ?? before.criticality };
+        if (!sameContext(before, after)) changes.push([id, before, after]);
+      }
+    }
+    if (changes.length) this.write(() => changes.forEach(([id, before, after]) => this.records.put(orgRowId, id, before, after)));
+    return { lines: lines.length, endpoints: namedOn.size, changed: changes.length };
+  }
+
+  /** The organization's tag rules, oldest first, each with the endpoints it tags now. */
+  listRules(orgRowId: number): TagRule[] {
+    const context = this.effective(orgRowId);
+    return context.rules.map((rule) => ({ ...rule, endpoints: context.ruleCount(rule.id) }));
+  }
+
+  /** Makes a tag rule; throws TagRuleConditionError for a condition that does not parse, EndpointContextRuleError past 200 rules. */
+  createRule(orgRowId: number, body: CreateTagRuleBody): TagRule {
+    ruleTest(body.conditions);
+    if (this.effective(orgRowId).rules.length >= endpointTagLimits.rulesPerOrganization) {
+      throw new EndpointContextRuleError(`An organization holds at most ${endpointTagLimits.rulesPerOrganization} tag rules`);
+    }
+    const at = new Date(this.now()).toISOString();
+    const rule: TagRuleRecord = { id: crypto.randomUUID(), tag: body.tag, conditions: body.conditions, note: body.note, created_at: at, updated_at: at };
+    this.write(() => this.records.putRule(orgRowId, rule));
+    return this.ruleOf(orgRowId, rule.id)!;
+  }
+
+  /** Changes a rule's tag, conditions or note; undefined when the organization has no such rule. */
+  updateRule(orgRowId: number, ruleId: string, body: UpdateTagRuleBody): TagRule | undefined {
+    const held = this.effective(orgRowId).rules.find((rule) => rule.id === ruleId.toLowerCase());
+    if (!held) return undefined;
+    if (body.conditions) ruleTest(body.conditions);
+    const rule: TagRuleRecord = { ...held, ...body, updated_at: new Date(this.now()).toISOString() };
+    this.write(() => this.records.putRule(orgRowId, rule));
+    return this.ruleOf(orgRowId, rule.id);
+  }
+
+  /** Removes a rule (its tags leave the endpoints at once); whether there was one. */
+  deleteRule(orgRowId: number, ruleId: string): boolean {
+    if (!this.effective(orgRowId).rules.some((rule) => rule.id === ruleId.toLowerCase())) return false;
+    return this.write(() => this.records.deleteRule(orgRowId, ruleId.toLowerCase()));
+  }
+
+  private ruleOf(orgRowId: number, ruleId: string): TagRule | undefined {
+    return this.listRules(orgRowId).find((rule) => rule.id === ruleId);
+  }
+}
+
+/** Tags in the order they are stored and answered. */
+function sortedTags(tags: readonly string[]): string[] {
+  return [...tags].sort(compareTags);
+}
