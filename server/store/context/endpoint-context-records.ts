@@ -1,6 +1,6 @@
 import type { TagRuleCondition } from '../../../contracts/console/endpoint-context.js';
 import type { EndpointCriticality } from '../../../contracts/enums.js';
-import type { Database } from '../database.js';
+import type { Database } from '../engine/database.js';
 import type { EndpointFacts } from './tag-rule-conditions.js';
 
 /** A tag rule's row. */

@@ -11,9 +11,9 @@ import {
   tagKey,
 } from '../../../contracts/console/endpoint-context.js';
 import { type EndpointCriticality, endpointTagLimits } from '../../../contracts/enums.js';
-import type { Database } from '../database.js';
-import { DerivedCache } from '../derived-cache.js';
-import { inventoryOf } from '../inventory-ids.js';
+import type { Database } from '../engine/database.js';
+import { DerivedCache } from '../derived/derived-cache.js';
+import { inventoryOf } from '../inventory/inventory-ids.js';
 import { EffectiveEndpointContext, compareTags } from './effective-endpoint-context.js';
 import { EndpointContextRecords, type ExplicitContext, type TagRuleRecord } from './endpoint-context-records.js';
 import { ruleTest } from './tag-rule-conditions.js';
