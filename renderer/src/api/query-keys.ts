@@ -11,7 +11,8 @@ export const queryKeys = {
   organizations: () => ['organizations'] as const,
   syncOverview: () => ['sync'] as const,
   organization: (slug: string) => ['org', slug] as const,
-  dashboard: (slug: string) => [...queryKeys.organization(slug), 'dashboard'] as const,
+  dashboard: (slug: string, filters: ListFilters = {}) => [...queryKeys.organization(slug), 'dashboard', filters] as const,
+  endpointTags: (slug: string) => [...queryKeys.organization(slug), 'endpoint-tags'] as const,
   list: (slug: string, collection: CollectionName, filters: ListFilters) => [...queryKeys.organization(slug), 'list', collection, filters] as const,
   listPage: (slug: string, collection: CollectionName, filters: ListFilters, offset: number, limit: number) =>
     [...queryKeys.list(slug, collection, filters), offset, limit] as const,
@@ -31,10 +32,10 @@ export const queryKeys = {
   softwareVersion: (slug: string, productId: string, versionId: string) => [...queryKeys.softwareProduct(slug, productId), 'version', versionId] as const,
   softwareInstallsPage: (slug: string, productId: string, versionId: string, offset: number) =>
     [...queryKeys.softwareVersion(slug, productId, versionId), 'installs', offset] as const,
-  remediationPlan: (slug: string) => [...queryKeys.organization(slug), 'remediation-plan'] as const,
+  remediationPlan: (slug: string, filters: ListFilters = {}) => [...queryKeys.organization(slug), 'remediation-plan', filters] as const,
   exceptions: (slug: string, state: string) => [...queryKeys.organization(slug), 'exceptions', state] as const,
   slaPolicy: (slug: string) => [...queryKeys.organization(slug), 'sla-policy'] as const,
-  remediationPerformance: (slug: string) => [...queryKeys.organization(slug), 'remediation-performance'] as const,
+  remediationPerformance: (slug: string, filters: ListFilters = {}) => [...queryKeys.organization(slug), 'remediation-performance', filters] as const,
   syncChanges: (slug: string) => [...queryKeys.organization(slug), 'sync-changes'] as const,
   agentConfig: (slug: string) => [...queryKeys.organization(slug), 'agent-config'] as const,
   agentSettings: (slug: string) => [...queryKeys.agentConfig(slug), 'settings'] as const,

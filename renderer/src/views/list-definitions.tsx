@@ -5,6 +5,7 @@ import { deadlineExplanation } from '../../../contracts/remediation-deadlines';
 import { DueDate, KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
 import { CutText } from '../components/cut-text';
 import { ExceptedBadge } from '../components/exception-mark';
+import { endpointContextControls } from '../components/endpoint-context-controls';
 import type { FilterControl } from '../components/filter-bar';
 import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding';
 import type { Column } from '../components/virtual-table';
@@ -23,7 +24,7 @@ type ControlOf<F> = F extends { kind: 'endpoint'; endpointFilter: infer E }
   ? ControlOf<E>
   : F extends { kind: 'choice'; values: infer V }
     ? { kind: 'choice'; label: string; values: V }
-    : F extends { kind: 'boolean' | 'uuid' | 'flag' }
+    : F extends { kind: 'boolean' | 'uuid' | 'flag' | 'tag' }
       ? Extract<FilterControl, { kind: F['kind'] }>
       : TextControl;
 
@@ -53,6 +54,7 @@ export interface ListDefinition<C extends CollectionName> {
 const endpointControls = {
   osFamily: { kind: 'choice', label: 'OS family', values: filterableOsFamilies },
   hasAgent: { kind: 'boolean', label: 'Agent', yes: 'With agent', no: 'Without agent' },
+  ...endpointContextControls,
 } as const;
 
 const endpoints: ListDefinition<'endpoints'> = {
@@ -72,6 +74,13 @@ const endpoints: ListDefinition<'endpoints'> = {
       width: 'minmax(4rem, 1fr)',
       cell: (e) => <CutText text={`${e.operating_system.name} ${e.operating_system.version ?? ''}`} />,
       sortKey: 'os_version',
+    },
+    {
+      id: 'criticality',
+      header: 'Value',
+      description: "The endpoint's criticality, which multiplies its findings' risk",
+      width: '4.6rem',
+      cell: (e) => (e.criticality === 'normal' ? <span className="count--zero">normal</span> : <strong>{e.criticality}</strong>),
     },
     ...exposureColumns<ConsoleItem<'endpoints'>>(),
     { id: 'agent', header: 'Agent', width: '3.5rem', cell: (e) => (e.agent_id ? orDash(e.agent_version) : 'none') },
