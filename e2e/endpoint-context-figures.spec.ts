@@ -38,7 +38,7 @@ test('findings filtered by a tag: the tag chosen in the filter bar, kept in the 
   // With the criticality too: none of them is critical yet.
   await page.getByLabel('Criticality').selectOption('critical');
   await expect(page).toHaveURL(/criticality=critical/);
-  await expect.poll(() => listTotal(page)).toBe(0);
+  await expect(page.getByText('No findings match these filters.')).toBeVisible();
 });
 
 test('the endpoints\' risk order follows criticality: an endpoint made critical climbs to the top, its score before criticality said', async ({ page, request }) => {
@@ -54,9 +54,8 @@ test('the endpoints\' risk order follows criticality: an endpoint made critical 
 
   await app(request, `endpoints/${climber!.id}/context`, { method: 'PUT', data: { criticality: 'critical' } });
   await page.reload();
-  await expect.poll(async () => (await columnTexts(endpoints, 1))[0]).toBe(climber!.hostname);
-  const firstRow = endpoints.locator('[role=row][aria-rowindex="2"]');
-  await expect(firstRow).toContainText('critical');
+  // The hostname cell says the criticality beside it.
+  await expect.poll(async () => (await columnTexts(endpoints, 1))[0]?.replaceAll(/\s+/g, ' ').toLowerCase()).toBe(`${climber!.hostname} critical`.toLowerCase());
   await screenshot(page, 'endpoints-risk-by-criticality');
 
   // Its page gives the score before criticality beside the weighed one.

@@ -2,7 +2,7 @@ import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName, Collections, ConsoleFilterParameter, ConsoleItem, FilterParameter, SortKey } from '../../../contracts/collections';
 import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from '../../../contracts/enums';
 import { deadlineExplanation } from '../../../contracts/remediation-deadlines';
-import { DueDate, KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
+import { CriticalityBadge, DueDate, KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
 import { CutText } from '../components/cut-text';
 import { ExceptedBadge } from '../components/exception-mark';
 import { endpointContextControls } from '../components/endpoint-context-controls';
@@ -65,7 +65,20 @@ const endpoints: ListDefinition<'endpoints'> = {
   // The exposure takes the room of the OS family (the OS's name says it) and of the discovery
   // date (on the detail page): the table fits 1,280 pixels without cutting a figure.
   columns: [
-    { id: 'hostname', header: 'Hostname', width: 'minmax(10.6rem, 1.2fr)', cell: (e) => e.hostname, sortKey: 'hostname' },
+    {
+      id: 'hostname',
+      header: 'Hostname',
+      description: "Its criticality beside it, unless normal: it multiplies its findings' risk",
+      width: 'minmax(10.6rem, 1.2fr)',
+      // The hostname gives way to the badge when the column is narrow.
+      cell: (e) => (
+        <span className="hostname-cell">
+          <span className="hostname-cell__name">{e.hostname}</span>
+          <CriticalityBadge criticality={e.criticality} />
+        </span>
+      ),
+      sortKey: 'hostname',
+    },
     { id: 'ip', header: 'IP address', width: '7.6rem', cell: (e) => orDash(e.ip) },
     {
       id: 'os',
@@ -74,13 +87,6 @@ const endpoints: ListDefinition<'endpoints'> = {
       width: 'minmax(4rem, 1fr)',
       cell: (e) => <CutText text={`${e.operating_system.name} ${e.operating_system.version ?? ''}`} />,
       sortKey: 'os_version',
-    },
-    {
-      id: 'criticality',
-      header: 'Value',
-      description: "The endpoint's criticality, which multiplies its findings' risk",
-      width: '4.6rem',
-      cell: (e) => (e.criticality === 'normal' ? <span className="count--zero">normal</span> : <strong>{e.criticality}</strong>),
     },
     ...exposureColumns<ConsoleItem<'endpoints'>>(),
     { id: 'agent', header: 'Agent', width: '3.5rem', cell: (e) => (e.agent_id ? orDash(e.agent_version) : 'none') },
