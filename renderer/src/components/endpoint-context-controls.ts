@@ -1,6 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { endpointContextFilters } from '../../../contracts/console/endpoint-context-filters';
+import type { endpointContextFilters } from '../../../contracts/console/endpoint-context-filters';
+import { endpointCriticalities } from '../../../contracts/enums';
 import type { ListFilters } from '../api/list-pages';
 import type { FilterControl } from './filter-bar';
 
@@ -11,7 +12,7 @@ import type { FilterControl } from './filter-bar';
  */
 export const endpointContextControls = {
   tag: { kind: 'tag', label: 'Tag' },
-  criticality: { kind: 'choice', label: 'Criticality', values: endpointContextFilters.criticality.values },
+  criticality: { kind: 'choice', label: 'Criticality', values: endpointCriticalities },
 } as const satisfies { [P in keyof typeof endpointContextFilters]: FilterControl };
 
 /** The filters by context a URL names, non-empty, in a stable order: what a figures view asks the server for. */
