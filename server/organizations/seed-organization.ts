@@ -1,3 +1,4 @@
+import { generateEndpointContext } from '../demo/endpoint-context.js';
 import { generateInventory } from '../demo/index.js';
 import { type DatasetSize, datasetSizes } from '../../contracts/inventory.js';
 import type { Organization } from '../store/records/organization-records.js';
@@ -21,7 +22,9 @@ export function seedReserveBytes(size: DatasetSize): number {
 /**
  * Replaces a local organization's inventory with a generated dataset, dated before the fixed
  * reference of the generator or, with `dayMs`, before that day. A replica's data comes from its
- * remote tenant and would be overwritten by the next sync, so it is refused.
+ * remote tenant and would be overwritten by the next sync, so it is refused. An organization
+ * without endpoint context also gets the dataset's tag rules, tags and criticalities
+ * (demo/endpoint-context.ts); one with its own keeps it as it is.
  */
 export function seedOrganization(store: Store, organization: Organization, size: DatasetSize, seed: number, dayMs?: number): void {
   if (organization.kind !== 'local') {
@@ -29,4 +32,6 @@ export function seedOrganization(store: Store, organization: Organization, size:
   }
   const inventory = generateInventory(size, seed, { dayMs });
   store.write((writes) => writes.replace(organization.inventoryId, inventory));
+  const context = generateEndpointContext(inventory);
+  store.endpointContext.seed(organization.rowId, context.rules, context.endpoints);
 }

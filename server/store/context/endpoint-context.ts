@@ -197,6 +197,26 @@ export class EndpointContext {
     return { lines: lines.length, endpoints: namedOn.size, changed: changes.length };
   }
 
+  /**
+   * Gives an organization without any endpoint context (no tag, criticality or rule) the rules
+   * and the set context of a generated dataset, in one write; whether it did. Rules are made a
+   * millisecond apart, so that their order is the order given.
+   */
+  seed(orgRowId: number, rules: readonly CreateTagRuleBody[], endpoints: readonly (ExplicitContext & { id: string })[]): boolean {
+    if (this.records.explicit(orgRowId).size > 0 || this.records.rules(orgRowId).length > 0) return false;
+    rules.forEach((rule) => ruleTest(rule.conditions));
+    const start = this.now();
+    this.write(() => {
+      rules.forEach((rule, index) => {
+        const at = new Date(start + index).toISOString();
+        this.records.putRule(orgRowId, { id: crypto.randomUUID(), tag: rule.tag, conditions: rule.conditions, note: rule.note, created_at: at, updated_at: at });
+      });
+      const nothing: ExplicitContext = { tags: [], criticality: 'normal' };
+      for (const { id, tags, criticality } of endpoints) this.records.put(orgRowId, id, nothing, { tags: sortedTags(tags), criticality });
+    });
+    return true;
+  }
+
   /** The organization's tag rules, oldest first, each with the endpoints it tags now. */
   listRules(orgRowId: number): TagRule[] {
     const context = this.effective(orgRowId);

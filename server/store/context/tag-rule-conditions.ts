@@ -33,15 +33,47 @@ function parseRange(cidr: string, field: string): [ipaddr.IPv4 | ipaddr.IPv6, nu
   }
 }
 
-/** An endpoint's IP as ipaddr reads it (IPv4-mapped IPv6 as IPv4), or undefined when it has none or it does not parse. */
-function addressOf(ip: string | null): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  if (ip === null || !ipaddr.isValid(ip)) return undefined;
-  return ipaddr.process(ip);
+/** An address as a rule compares it: IPv4 as an unsigned 32-bit number (the common case, read without ipaddr), else ipaddr's IPv6. */
+type Address = number | ipaddr.IPv6;
+
+const dottedQuad = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+/** An IP as {@link Address}, IPv4-mapped IPv6 as IPv4; undefined when there is none or it does not parse. */
+function parseAddress(ip: string | null): Address | undefined {
+  if (ip === null) return undefined;
+  const quad = dottedQuad.exec(ip);
+  if (quad) {
+    const octets = quad.slice(1).map(Number);
+    return octets.every((octet) => octet <= 255) ? octets.reduce((value, octet) => value * 256 + octet, 0) : undefined;
+  }
+  if (!ipaddr.isValid(ip)) return undefined;
+  const address = ipaddr.process(ip);
+  return address.kind() === 'ipv4' ? parseAddress(address.toString()) : (address as ipaddr.IPv6);
+}
+
+/** Each endpoint's address, read once however many IP conditions test it (facts are read anew for each version of the data). */
+const addresses = new WeakMap<EndpointFacts, Address | null>();
+
+function addressOf(facts: EndpointFacts): Address | undefined {
+  let address = addresses.get(facts);
+  if (address === undefined) addresses.set(facts, (address = parseAddress(facts.ip) ?? null));
+  return address ?? undefined;
+}
+
+/** A CIDR range as a test of an address. */
+function rangeTest(cidr: string, field: string): (address: Address) => boolean {
+  const [network, bits] = parseRange(cidr, field);
+  if (network.kind() === 'ipv6') return (address) => typeof address !== 'number' && address.match(network, bits);
+  // 2^32 − 2^(32 − bits): the mask as a number, without 32-bit signed arithmetic.
+  const size = 2 ** (32 - bits);
+  const start = Math.floor((parseAddress(network.toString()) as number) / size) * size;
+  return (address) => typeof address === 'number' && address >= start && address < start + size;
 }
 
 /** A glob matched case-insensitively against a whole value; `*` crosses dots (hostnames, OS names). */
 function globTest(pattern: string): (value: string) => boolean {
-  return picomatch(pattern, { nocase: true, dot: true });
+  const expression = picomatch.makeRe(pattern, { nocase: true, dot: true });
+  return (value) => expression.test(value);
 }
 
 /** One condition as a test of an endpoint's facts; `field` names it in errors. */
@@ -56,10 +88,10 @@ function conditionTest(condition: TagRuleCondition, field: string): (facts: Endp
       return (facts) => test(facts.os_name);
     }
     case 'ip': {
-      const range = parseRange(condition.cidr, `${field}.cidr`);
+      const inRange = rangeTest(condition.cidr, `${field}.cidr`);
       return (facts) => {
-        const address = addressOf(facts.ip);
-        return address !== undefined && address.kind() === range[0].kind() && address.match(range);
+        const address = addressOf(facts);
+        return address !== undefined && inRange(address);
       };
     }
     case 'os_family':
