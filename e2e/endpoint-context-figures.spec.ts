@@ -42,15 +42,16 @@ test('findings filtered by a tag: the tag chosen in the filter bar, kept in the 
 });
 
 test('the endpoints\' risk order follows criticality: an endpoint made critical climbs to the top, its score before criticality said', async ({ page, request }) => {
-  const ranked = (await app(request, 'endpoints?sort=-risk_score&limit=20')).data as { id: string; hostname: string; risk_score: number }[];
-  // The first endpoint further down whose score, four times over, passes the top one's.
+  type Ranked = { id: string; hostname: string; risk_score: number; risk_score_before_criticality: number; criticality: string };
+  const ranked = (await app(request, 'endpoints?sort=-risk_score&limit=30')).data as Ranked[];
+  // The first normal endpoint further down whose score, four times over, passes the top one's.
   const top = ranked[0]!;
-  const climber = ranked.find((endpoint, index) => index > 0 && endpoint.risk_score * 4 > top.risk_score && endpoint.risk_score < top.risk_score);
+  const climber = ranked.find((endpoint, index) => index > 0 && endpoint.criticality === 'normal' && endpoint.risk_score * 4 > top.risk_score && endpoint.risk_score < top.risk_score);
   expect(climber, 'an endpoint that criticality lifts above the first').toBeDefined();
 
   await openConsole(page, '/orgs/second/endpoints');
   const endpoints = grid(page, 'Endpoints');
-  expect((await columnTexts(endpoints, 1))[0]).toBe(top.hostname);
+  expect((await columnTexts(endpoints, 1))[0]?.startsWith(top.hostname)).toBe(true);
 
   await app(request, `endpoints/${climber!.id}/context`, { method: 'PUT', data: { criticality: 'critical' } });
   await page.reload();
