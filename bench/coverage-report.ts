@@ -75,6 +75,8 @@ export async function reportCoverage(
     say(`| ${view} | ${ms(first.ms)} | ${ms(first.healthMaxMs)} | ${ms(repeated.ms)} | ${ms(repeated.healthMaxMs)} | ≤ 1 s first, ≤ 50 ms repeated |`);
   }
   say();
+  say(`## Lists and figures filtered by endpoint context`);
+  say();
   say(`The console's lists and figures filtered by endpoint context (issue 28; \`tag\`, \`criticality\`), after a bulk change through \`/app\` tags the Windows endpoints and makes the Linux ones critical (a write: the first answers after it read the findings' columns again). Each first page asked twice, timed by the client while \`/health\` is asked every 10 ms.`);
   say();
   const context = await measureEndpointContextFilter(serve.url, serve.consoleToken, slug, serve.pid);
