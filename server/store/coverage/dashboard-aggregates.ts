@@ -1,7 +1,6 @@
 import type { Dashboard } from '../../../contracts/console/dashboard.js';
 import { findingSeverities, findingStatuses, osFamilies } from '../../../contracts/enums.js';
-import type { EndpointContextSource } from '../context/endpoint-selection.js';
-import { type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
+import { type EndpointContextSource, type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from '../engine/database.js';
 import { DerivedCache } from '../derived/derived-cache.js';

@@ -3,8 +3,7 @@ import { type ExposureSortKey, exposureSortKinds } from '../../../contracts/cons
 import type { CollectionName } from '../../../contracts/collections.js';
 import { type TargetStatus, findingSeverities, findingStatuses, targetStatuses } from '../../../contracts/enums.js';
 import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
-import type { EndpointContextSource } from '../context/endpoint-selection.js';
-import { type EndpointSelection, criticalityFactorsOf, selectedEndpointKeys, selectionKey, selects, endpointTest } from '../context/endpoint-selection.js';
+import { type EndpointContextSource, type EndpointSelection, criticalityFactorsOf, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
 import type { CoverageColumns } from '../coverage/coverage-columns.js';
 import type { Database } from '../engine/database.js';
 import { DerivedCache } from '../derived/derived-cache.js';

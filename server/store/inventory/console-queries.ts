@@ -2,8 +2,7 @@ import { type CollectionName, type ConsoleFilterParameterOf, type ConsoleQuery, 
 import { endpointContextFilters } from '../../../contracts/console/endpoint-context-filters.js';
 import type { ConsoleFilter } from '../../../contracts/list-queries.js';
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
-import type { EndpointContextSource } from '../context/endpoint-selection.js';
-import { type EndpointSelection, selectionKey } from '../context/endpoint-selection.js';
+import { type EndpointContextSource, type EndpointSelection, selectionKey } from '../context/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
 import type { DeadlineFigures } from '../remediation/deadline-figures.js';
 import { DerivedCache } from '../derived/derived-cache.js';

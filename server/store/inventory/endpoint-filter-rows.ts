@@ -1,6 +1,5 @@
 import type { Conditions } from './collection-tables.js';
-import type { EndpointContextSource } from '../context/endpoint-selection.js';
-import { type EndpointSelection, endpointTest, selectionKey, selects } from '../context/endpoint-selection.js';
+import { type EndpointContextSource, type EndpointSelection, endpointTest, selectionKey, selects } from '../context/endpoint-selection.js';
 import { type CoverageColumns, forEachInteger } from '../coverage/coverage-columns.js';
 import type { Database } from '../engine/database.js';
 import { DerivedCache } from '../derived/derived-cache.js';

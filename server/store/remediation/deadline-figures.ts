@@ -3,8 +3,7 @@ import type { RemediationPerformance } from '../../../contracts/console/deadline
 import { type FindingSeverity, findingStatuses } from '../../../contracts/enums.js';
 import { dueAtMs, wholeDays } from '../../../contracts/remediation-deadlines.js';
 import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
-import type { EndpointContextSource } from '../context/endpoint-selection.js';
-import { type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
+import { type EndpointContextSource, type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
 import type { CoverageColumns, EndpointColumns } from '../coverage/coverage-columns.js';
 import type { Database } from '../engine/database.js';
 import { DerivedCache } from '../derived/derived-cache.js';
