@@ -231,6 +231,11 @@ export class ExposureFiguresCache {
     this.weights = new DerivedCache(db.data, { bound: { entries: 16 } });
   }
 
+  /** The findings' coverage columns of an organization at the data's current version: what the figures are summed from, without them. */
+  columns(orgRowId: number): Promise<CoverageColumns> {
+    return this.coverage.currentColumns(orgRowId);
+  }
+
   /**
    * The figures of an organization at the data's current version, leaving out the findings its
    * exceptions in force leave out, the risk weighed by criticality; with `selection`, of the

@@ -88,7 +88,8 @@ export class ConsoleQueries {
     this.sortedOrders = new SortedOrders(db);
     this.searches = new DerivedCache(db.data, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
     this.textCves = new DerivedCache(db.data, { bound: { entries: 64 } });
-    this.endpointRows = new EndpointFilterRows(db, async (orgRowId) => (await exposure.of(orgRowId)).sortValues.columns, context);
+    // The columns alone: a filter by endpoint needs no figure, which a write makes the next answer sum again.
+    this.endpointRows = new EndpointFilterRows(db, (orgRowId) => exposure.columns(orgRowId), context);
   }
 
   /**
