@@ -11,6 +11,7 @@ import './styles/table.css';
 import './styles/dashboard.css';
 import './styles/software.css';
 import './styles/exceptions.css';
+import './styles/endpoint-context.css';
 
 /** Where a browser without a console session is told how to get one. */
 function MissingSession({ refusal }: { refusal: string | undefined }) {

@@ -11,7 +11,7 @@ afterEach(() => {
 it("tags the demo's endpoints so that every tag its scopes filter by is carried, with a few high and critical endpoints", async () => {
   const store = await Store.open();
   stores.push(store);
-  const organization = store.write(() => store.organizations.insert({ slug: 'demo', name: 'Demo', kind: 'local' }));
+  const organization = store.write(() => store.organizations.insert({ slug: 'demo', name: 'Demo', kind: 'local' }), { changes: ['organizations'] });
   seedOrganization(store, organization, 'demo', 1);
   const context = store.endpointContext.effective(organization.rowId);
   expect(context.hasTags).toBe(true);

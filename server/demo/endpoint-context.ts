@@ -19,7 +19,11 @@ const perimeterHosts = '{fgt,pa,adc,vpn,pf-edge}-*';
 /** The demo's tag rules, oldest first. */
 export const demoTagRules: readonly CreateTagRuleBody[] = [
   rule('server', [{ kind: 'os_name', pattern: 'Windows Server*' }], 'Every Windows Server edition.'),
-  rule('server', [{ kind: 'hostname', pattern: '{web,app,db,ci,wiki,mq,mail,k8s-node,bastion,mon,srv}-*' }], 'Linux servers, by the data centre naming convention.'),
+  rule(
+    'server',
+    [{ kind: 'hostname', pattern: '{web,app,db,ci,wiki,mq,mail,k8s-node,bastion,mon,srv}-*' }, { kind: 'os_family', os_family: 'linux' }],
+    'Linux servers, by the data centre naming convention.',
+  ),
   rule('server', [{ kind: 'hostname', pattern: 'ip-*' }, { kind: 'os_family', os_family: 'linux' }], 'Cloud instances keep the name the cloud gives them.'),
   rule('cloud', [{ kind: 'ip', cidr: '10.0.0.0/14' }, { kind: 'os_family', os_family: 'linux' }], 'The VPCs are 10.0.0.0/14.'),
   rule('dmz', [{ kind: 'ip', cidr: '172.16.0.0/16' }], 'The DMZ segment of the data centre.'),

@@ -133,3 +133,20 @@ it('never shows tags or criticality in /v1', async () => {
   expect(after).toBe(before);
   expect((await server.app(`/orgs/home/endpoints/00000000-0000-4000-8000-000000000000/context`)).status).toBe(404);
 });
+
+it('refuses a bulk change that would put more than 32 tags on an endpoint, writing nothing, and round-trips tags a spreadsheet would run', async () => {
+  const [first] = endpoints() as Endpoint[];
+  const many = Array.from({ length: 31 }, (_, index) => `t${index}`);
+  expect((await server.app(`/orgs/replica/endpoints/${first!.id}/context`, { method: 'PUT', body: { tags: many } })).status).toBe(200);
+  const before = await exportCsv();
+  const refused = await server.app('/orgs/replica/endpoint-context/bulk', { method: 'POST', body: { filter: '', add_tags: ['x1', 'x2'] } });
+  expect([refused.status, refused.body.error]).toEqual([400, `Endpoint ${first!.id} would carry 33 tags: at most 32`]);
+  expect(await exportCsv()).toBe(before);
+
+  // "-1" and "=cmd" are written as '-1 and '=cmd (no formula in a spreadsheet) and read back as they were.
+  expect((await server.app(`/orgs/replica/endpoints/${first!.id}/context`, { method: 'PUT', body: { tags: ['=cmd', '-1'] } })).status).toBe(200);
+  const exported = await exportCsv();
+  expect(exported).toContain(`${first!.id},${first!.hostname},'-1;=cmd,`);
+  expect((await importCsv(exported)).body.changed).toBe(0);
+  expect((await server.app(`/orgs/replica/endpoints/${first!.id}/context`)).body.explicit_tags).toEqual(['-1', '=cmd']);
+});

@@ -12,7 +12,6 @@ export const queryKeys = {
   syncOverview: () => ['sync'] as const,
   organization: (slug: string) => ['org', slug] as const,
   dashboard: (slug: string, filters: ListFilters = {}) => [...queryKeys.organization(slug), 'dashboard', filters] as const,
-  endpointTags: (slug: string) => [...queryKeys.organization(slug), 'endpoint-tags'] as const,
   list: (slug: string, collection: CollectionName, filters: ListFilters) => [...queryKeys.organization(slug), 'list', collection, filters] as const,
   listPage: (slug: string, collection: CollectionName, filters: ListFilters, offset: number, limit: number) =>
     [...queryKeys.list(slug, collection, filters), offset, limit] as const,
@@ -34,6 +33,9 @@ export const queryKeys = {
     [...queryKeys.softwareVersion(slug, productId, versionId), 'installs', offset] as const,
   remediationPlan: (slug: string, filters: ListFilters = {}) => [...queryKeys.organization(slug), 'remediation-plan', filters] as const,
   exceptions: (slug: string, state: string) => [...queryKeys.organization(slug), 'exceptions', state] as const,
+  endpointContext: (slug: string, endpointId: string) => [...queryKeys.organization(slug), 'endpoint-context', endpointId] as const,
+  endpointTags: (slug: string) => [...queryKeys.organization(slug), 'endpoint-tags'] as const,
+  tagRules: (slug: string) => [...queryKeys.organization(slug), 'tag-rules'] as const,
   slaPolicy: (slug: string) => [...queryKeys.organization(slug), 'sla-policy'] as const,
   remediationPerformance: (slug: string, filters: ListFilters = {}) => [...queryKeys.organization(slug), 'remediation-performance', filters] as const,
   syncChanges: (slug: string) => [...queryKeys.organization(slug), 'sync-changes'] as const,

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { endpointTagsQuery } from '../api/endpoint-tag-queries';
+import { endpointTagsQuery } from '../api/endpoint-context-queries';
 import { useChosenValue } from '../lib/use-chosen-value';
 
 interface TagFilterProps {

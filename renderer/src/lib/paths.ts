@@ -31,5 +31,10 @@ export const paths = {
     const text = new URLSearchParams(search).toString();
     return `${orgPath(slug)}/exceptions${text ? `?${text}` : ''}`;
   },
+  /** The tags and rules view, with the rule to show (`rule`). */
+  tags: (slug: string, search: Record<string, string> = {}) => {
+    const text = new URLSearchParams(search).toString();
+    return `${orgPath(slug)}/tags${text ? `?${text}` : ''}`;
+  },
   remediationPerformance: (slug: string) => `${orgPath(slug)}/remediation-performance`,
 };

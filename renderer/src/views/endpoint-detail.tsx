@@ -1,3 +1,4 @@
+import { EndpointContextPanel } from '../components/endpoint-context-panel';
 import { ExposureFigures } from '../components/exposure-figures';
 import { FieldList } from '../components/field-list';
 import { RelatedList } from '../components/related-list';
@@ -16,6 +17,7 @@ export function EndpointDetail({ slug, id }: { slug: string; id: string }) {
             exceptions={{ exceptedOpenFindings: e.excepted_open_findings, riskScoreBefore: e.risk_score_before_exceptions }}
             criticality={{ criticality: e.criticality, riskScoreBefore: e.risk_score_before_criticality }}
           />
+          <EndpointContextPanel slug={slug} endpointId={e.id} />
           <FieldList
             fields={[
               ['Id', <code key="id">{e.id}</code>],

@@ -5,6 +5,7 @@ import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName, ConsoleItem } from '../../../contracts/collections';
 import { listPageQuery } from '../api/console-queries';
 import { type ListFilters, pageSize } from '../api/list-pages';
+import { BulkEndpointContext } from '../components/bulk-endpoint-context';
 import { CsvExportButton } from '../components/csv-export-button';
 import { FilterBar } from '../components/filter-bar';
 import { VirtualTable } from '../components/virtual-table';
@@ -86,6 +87,7 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
         <p className="hint">{definition.defaultView.summary}</p>
       )}
       <FilterBar slug={slug} controls={definition.filters} values={filters} defaults={definition.defaultView?.filters} onChange={setFilter} />
+      {collection === 'endpoints' ? <BulkEndpointContext slug={slug} filters={asked} total={first.data?.total} /> : null}
       <VirtualTable
         key={`${slug}/${collection}/${filterKey}`}
         label={labels.title}

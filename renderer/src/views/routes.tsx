@@ -28,6 +28,7 @@ import { SoftwareProductView } from './software-product-view';
 import { SoftwareVersionView } from './software-version-view';
 import { SoftwareView, firstSoftwarePages } from './software-view';
 import { SyncChangesView } from './sync-changes-view';
+import { TagsView } from './tags-view';
 import { TargetDetail } from './target-detail';
 
 /** Opens the demo organization, or the first one. */
@@ -126,6 +127,7 @@ export const routes: RouteObject[] = [
       { path: 'remediation-performance', loader: prefetchPerformance, element: withParams((slug) => <RemediationPerformanceView slug={slug} />) },
       { path: 'coverage-gaps', element: withParams((slug) => <CoverageGapsView slug={slug} />) },
       { path: 'exceptions', element: withParams((slug) => <ExceptionsView slug={slug} />) },
+      { path: 'tags', element: withParams((slug) => <TagsView slug={slug} />) },
       { path: 'api-keys', element: withParams((slug) => <ApiKeysView slug={slug} />) },
       { path: 'agent-config', element: withParams((slug) => <AgentConfigView slug={slug} />) },
       { path: 'organizations', element: withParams((slug) => <OrganizationsView slug={slug} />) },

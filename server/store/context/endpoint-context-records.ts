@@ -91,8 +91,8 @@ export class EndpointContextRecords {
     return held;
   }
 
-  /** The facts tag rules read of every endpoint the organization shows in `inventoryId`, in list order. */
+  /** The facts tag rules read of every endpoint the organization shows in `inventoryId`. */
   facts(inventoryId: number): EndpointFacts[] {
-    return this.db.all<EndpointFacts>('SELECT id, hostname, ip, os_family, os_name, has_agent FROM endpoints WHERE org_id = ? ORDER BY seq', [inventoryId]);
+    return this.db.all<EndpointFacts>('SELECT id, hostname, ip, os_family, os_name, has_agent FROM endpoints WHERE org_id = ?', [inventoryId]);
   }
 }

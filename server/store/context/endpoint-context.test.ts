@@ -11,23 +11,26 @@ afterEach(() => {
 async function storeWith(inventory: Inventory) {
   const store = await Store.open({ clock: () => Date.parse('2026-07-01T12:00:00.000Z') });
   stores.push(store);
-  const organization = store.write((writes) => {
-    const created = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
-    writes.replace(created.inventoryId, inventory);
-    return created;
-  });
-  return { store, org: organization.rowId, replace: (next: Inventory) => store.write((writes) => writes.replace(store.organizations.bySlug('acme')!.inventoryId, next)) };
+  const organization = store.write(
+    (writes) => {
+      const created = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
+      writes.replace(created.inventoryId, inventory);
+      return created;
+    },
+    { changes: ['organizations', 'inventory'] },
+  );
+  return { store, org: organization.rowId, replace: (next: Inventory) => store.write((writes) => writes.replace(store.organizations.bySlug('acme')!.inventoryId, next), { changes: ['inventory'] }) };
 }
 
-it('keeps explicit tags and criticality by endpoint id, normalized, and drops the derived caches on a write', async () => {
+it('keeps explicit tags and criticality by endpoint id, normalized, and a write is one of the endpoint context', async () => {
   const inventory = smallInventory(3, 10);
   const { store, org } = await storeWith(inventory);
   const [first, second] = inventory.endpoints;
   expect(store.endpointContext.effective(org).hasTags).toBe(false);
 
-  const version = store.data.version;
+  const version = store.changes.of(['endpoint-context']).version;
   const answer = store.endpointContext.update(org, first!.id.toUpperCase(), { tags: ['Finance', 'laptop'], criticality: 'high' });
-  expect(store.data.version).not.toBe(version);
+  expect(store.changes.of(['endpoint-context']).version).not.toBe(version);
   expect(answer).toEqual({
     endpoint_id: first!.id,
     tags: [
@@ -43,9 +46,9 @@ it('keeps explicit tags and criticality by endpoint id, normalized, and drops th
   expect(context.criticalityOf(second!.id)).toBe('normal');
   expect(context.criticalityOf(first!.id)).toBe('high');
   // The same again is no write.
-  const unchanged = store.data.version;
+  const unchanged = store.changes.of(['endpoint-context']).version;
   store.endpointContext.update(org, first!.id, { criticality: 'high' });
-  expect(store.data.version).toBe(unchanged);
+  expect(store.changes.of(['endpoint-context']).version).toBe(unchanged);
   expect(store.endpointContext.update(org, '00000000-0000-4000-8000-000000000000', { criticality: 'low' })).toBeUndefined();
 });
 

@@ -12,6 +12,7 @@ import {
 } from '../../../contracts/console/endpoint-context.js';
 import { type EndpointCriticality, endpointTagLimits } from '../../../contracts/enums.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { inventoryOf } from '../inventory/inventory-ids.js';
 import { EffectiveEndpointContext, compareTags } from './effective-endpoint-context.js';
@@ -70,9 +71,9 @@ const sameContext = (a: ExplicitContext, b: ExplicitContext) => a.criticality ==
 /**
  * An organization's endpoint context (issue 28): tags and a criticality set per endpoint id,
  * kept across syncs, and tag rules applied at read time. {@link effective} is what the figures,
- * filters and coverage read, built once per version of the data and kept in a DerivedCache;
- * every write goes through the store's write that drops those caches, so that the next read of
- * a figure sees it.
+ * filters and coverage read, built once per version of the endpoints and the context and kept in a DerivedCache;
+ * every write is a store write of the `endpoint-context` kind, which drops what is derived from
+ * it, so that the next read of a figure sees it.
  */
 export class EndpointContext {
   private readonly records: EndpointContextRecords;
@@ -81,11 +82,13 @@ export class EndpointContext {
 
   constructor(
     private readonly db: Database,
+    versions: ChangeVersions,
     private readonly write: EndpointContextWrite,
     private readonly now: () => number,
   ) {
     this.records = new EndpointContextRecords(db);
-    this.contexts = new DerivedCache(db.data, { bound: { entries: 8 } });
+    // Read from the endpoints an organization shows (its inventory and the pointer to it) and its context.
+    this.contexts = new DerivedCache(versions, { name: 'endpoint context', dependsOn: ['inventory', 'organizations', 'endpoint-context'], bound: { entries: 8 } });
   }
 
   /** The organization's endpoint context at the data's current version: tags (explicit and from rules), criticality, counts. */

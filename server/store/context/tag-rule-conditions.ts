@@ -84,8 +84,14 @@ function conditionTest(condition: TagRuleCondition, field: string): (facts: Endp
       return (facts) => test(facts.hostname);
     }
     case 'os_name': {
+      // A fleet has a few OS names for thousands of endpoints: each is matched once.
       const test = globTest(condition.pattern);
-      return (facts) => test(facts.os_name);
+      const seen = new Map<string, boolean>();
+      return (facts) => {
+        let matched = seen.get(facts.os_name);
+        if (matched === undefined) seen.set(facts.os_name, (matched = test(facts.os_name)));
+        return matched;
+      };
     }
     case 'ip': {
       const inRange = rangeTest(condition.cidr, `${field}.cidr`);

@@ -3,6 +3,7 @@ import { findingSeverities, findingStatuses, osFamilies } from '../../../contrac
 import { type EndpointContextSource, type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { inventoryOf } from '../inventory/inventory-ids.js';
 import { compareSqlValues } from '../derived/sql-value-order.js';
@@ -27,11 +28,12 @@ export class DashboardAggregates {
 
   constructor(
     private readonly db: Database,
+    versions: ChangeVersions,
     private readonly coverage: ScopeCoverage,
-    /** Endpoints' tags and criticality; its writes change the data's version, which the dashboards are kept at. */
+    /** Endpoints' tags and criticality: a dashboard of a tag or a criticality depends on its writes. */
     private readonly context: EndpointContextSource,
   ) {
-    this.dashboards = new DerivedCache(db.data, { bound: { entries: 1_000 } });
+    this.dashboards = new DerivedCache(versions, { name: 'dashboards', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 1_000 } });
   }
 
   /**

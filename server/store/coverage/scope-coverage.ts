@@ -5,6 +5,7 @@ import { type CoverageColumns, loadCoverageColumns } from './coverage-columns.js
 import type { EndpointContextSource } from '../context/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
 import { inventoryOf } from '../inventory/inventory-ids.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import type { ExceptedFindingsSource } from '../remediation/excepted-findings.js';
 import { type StoredScopeFilters, scopeCondition } from './scope-conditions.js';
@@ -73,14 +74,15 @@ export class ScopeCoverage {
 
   constructor(
     private readonly db: Database,
+    private readonly versions: ChangeVersions,
     private readonly excepted: ExceptedFindingsSource,
-    /** Tags of endpoints, which scopes' tag criteria read; its writes change the data's version, which the sets are kept at. */
+    /** Tags of endpoints, which scopes' tag criteria read: the sets, counts and gaps depend on its writes. */
     private readonly context: EndpointContextSource,
   ) {
-    this.columns = new DerivedCache(db.data, { bound: { entries: 16 } });
-    this.sets = new DerivedCache(db.data, { bound: { weight: 24_000_000, weigh: (set) => set.length } });
-    this.counts = new DerivedCache(db.data, { bound: { entries: 1_000 } });
-    this.gapSets = new DerivedCache(db.data, { bound: { entries: 16 } });
+    this.columns = new DerivedCache(versions, { name: 'coverage columns', dependsOn: ['inventory'], bound: { entries: 16 } });
+    this.sets = new DerivedCache(versions, { name: 'scope coverage sets', dependsOn: ['inventory', 'endpoint-context'], bound: { weight: 24_000_000, weigh: (set) => set.length } });
+    this.counts = new DerivedCache(versions, { name: 'scope coverage counts', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 1_000 } });
+    this.gapSets = new DerivedCache(versions, { name: 'coverage gaps', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
   }
 
   /**
@@ -128,7 +130,7 @@ export class ScopeCoverage {
   async gaps(orgRowId: number, paging: CoveragePaging): Promise<CoverageGapRows> {
     const key = `gaps|${orgRowId}`;
     for (;;) {
-      const version = this.db.data.version;
+      const version = this.versions.version(['inventory', 'endpoint-context']);
       const excepted = await this.excepted(orgRowId);
       // Computed once, however many requests arrive meanwhile; started again after a write.
       const { columns, gaps, ...summary } = await this.gapSets.settled(key, async (checkpoint) => {
@@ -137,7 +139,7 @@ export class ScopeCoverage {
         return this.computeGaps(orgRowId, columns, checkpoint);
       });
       // The excepted findings and the gaps of one version: asked again after a write meanwhile.
-      if (this.db.data.version !== version) continue;
+      if (this.versions.version(['inventory', 'endpoint-context']) !== version) continue;
       const keptKey = excepted.count === 0 ? key : `${key}|excepted=${excepted.key}`;
       const kept = excepted.count === 0 ? gaps : this.sets.getOrCompute(keptKey, () => select(gaps, (i) => excepted.byColumn[i] !== 1));
       return {

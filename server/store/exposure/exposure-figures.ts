@@ -6,6 +6,7 @@ import type { EffectiveEndpointContext } from '../context/effective-endpoint-con
 import { type EndpointContextSource, type EndpointSelection, criticalityFactorsOf, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
 import type { CoverageColumns } from '../coverage/coverage-columns.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import type { ExceptedFindingsSource } from '../remediation/excepted-findings.js';
 import { ExposureTable } from './exposure-table.js';
@@ -157,6 +158,8 @@ function softwareId(names: (string | null)[]): string {
 
 const open = findingStatuses.indexOf('open');
 const critical = findingSeverities.indexOf('critical');
+/** What the figures weighed by criticality, or of a selection of endpoints, are read from. */
+const figureKinds = ['inventory', 'endpoint-context'] as const;
 /** Rows read per statement: a few milliseconds of SQL. */
 const rowsPerChunk = 2_048;
 /** Findings added between two looks at the clock. */
@@ -221,14 +224,15 @@ export class ExposureFiguresCache {
 
   constructor(
     private readonly db: Database,
+    private readonly versions: ChangeVersions,
     private readonly coverage: CoverageColumnSource,
     private readonly excepted: ExceptedFindingsSource,
-    /** Endpoints' criticality and tags; its writes change the data's version, which these figures are kept at. */
+    /** Endpoints' criticality and tags: the weighed and selected figures depend on its writes. */
     private readonly context: EndpointContextSource,
   ) {
-    this.dataFigures = new DerivedCache(db.data, { bound: { entries: 4 } });
-    this.withExceptions = new DerivedCache(db.data, { bound: { entries: 4 } });
-    this.weights = new DerivedCache(db.data, { bound: { entries: 16 } });
+    this.dataFigures = new DerivedCache(versions, { name: 'exposure figures', dependsOn: ['inventory'], bound: { entries: 4 } });
+    this.withExceptions = new DerivedCache(versions, { name: 'exposure figures with exceptions', dependsOn: figureKinds, bound: { entries: 4 } });
+    this.weights = new DerivedCache(versions, { name: 'exposure weights', dependsOn: figureKinds, bound: { entries: 16 } });
   }
 
   /** The findings' coverage columns of an organization at the data's current version: what the figures are summed from, without them. */
@@ -243,7 +247,7 @@ export class ExposureFiguresCache {
    */
   async of(orgRowId: number, selection?: EndpointSelection): Promise<ExposureFigures> {
     for (;;) {
-      const version = this.db.data.version;
+      const version = this.versions.version(figureKinds);
       const excepted = await this.excepted(orgRowId);
       const data = await this.dataFigures.settled(String(orgRowId), async (checkpoint) => {
         const columns = await this.coverage.currentColumns(orgRowId);
@@ -251,7 +255,7 @@ export class ExposureFiguresCache {
         return this.compute(inventoryOf(this.db, orgRowId), columns, new TimeSlices(checkpoint));
       });
       // The excepted findings and the figures of one version: asked again after a write meanwhile.
-      if (this.db.data.version !== version) continue;
+      if (this.versions.version(figureKinds) !== version) continue;
       const { columns } = data.sortValues;
       const selected = selectionKey(selection);
       const context = this.context(orgRowId);
@@ -263,7 +267,7 @@ export class ExposureFiguresCache {
       try {
         return await this.withExceptions.settled(`${orgRowId}|${excepted.key}|${selected}`, async (checkpoint) => {
           // Started again after a write, this computation would sum another version's columns under this key.
-          if (this.db.data.version !== version) throw new ExceptedFindingsMoved();
+          if (this.versions.version(figureKinds) !== version) throw new ExceptedFindingsMoved();
           const slices = new TimeSlices(checkpoint);
           const before = weights.factors || weights.keep ? await tally(columns, data, undefined, weights, slices) : data.tallies;
           const tallies = excepted.count === 0 ? before : await tally(columns, data, excepted.byColumn, weights, slices);

@@ -5,6 +5,7 @@ import { type Conditions as Where, collectionTables, listConditions } from './co
 import { type EndpointContextSource, type EndpointSelection, selectionKey } from '../context/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
 import type { DeadlineFigures } from '../remediation/deadline-figures.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { EndpointFilterRows, type TableWithEndpoints } from './endpoint-filter-rows.js';
 import type { Exceptions } from '../remediation/exceptions.js';
@@ -79,17 +80,18 @@ export class ConsoleQueries {
 
   constructor(
     private readonly db: Database,
+    private readonly versions: ChangeVersions,
     private readonly totals: ListTotals,
     private readonly exposure: ExposureFiguresCache,
     private readonly deadlines: DeadlineFigures,
     private readonly exceptions: Exceptions,
     context: EndpointContextSource,
   ) {
-    this.sortedOrders = new SortedOrders(db);
-    this.searches = new DerivedCache(db.data, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
-    this.textCves = new DerivedCache(db.data, { bound: { entries: 64 } });
+    this.sortedOrders = new SortedOrders(db, versions);
+    this.searches = new DerivedCache(versions, { name: 'console search matches', dependsOn: ['inventory'], bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
+    this.textCves = new DerivedCache(versions, { name: 'console search CVEs', dependsOn: ['inventory'], bound: { entries: 64 } });
     // The columns alone: a filter by endpoint needs no figure, which a write makes the next answer sum again.
-    this.endpointRows = new EndpointFilterRows(db, (orgRowId) => exposure.columns(orgRowId), context);
+    this.endpointRows = new EndpointFilterRows(db, versions, (orgRowId) => exposure.columns(orgRowId), context);
   }
 
   /**
@@ -206,24 +208,31 @@ export class ConsoleQueries {
     const endpoints = listConditions(shown.inventoryId, 'endpoints', endpointQuery);
     // Findings and targets name their endpoint in `endpoint_id`; an endpoint is its own.
     const table = collectionTables[collection].table as TableWithEndpoints;
-    return { key: `endpoint:${endpoints.key}|${selectionKey(selection)}`, rows: () => this.endpointRows.of(shown, table, endpoints, selection) };
+    // A filter by context keeps other rows after a write of context, which orders kept by this key do not follow by themselves.
+    const context = selectionKey(selection) && `|${selectionKey(selection)}@${this.versions.version(['endpoint-context'])}`;
+    return { key: `endpoint:${endpoints.key}${context}`, rows: () => this.endpointRows.of(shown, table, endpoints, selection) };
   }
 
   /**
    * How a sort key whose values are figures looks them up (collection-tables.ts, `figureSort`);
    * undefined for a key SQLite orders by. A finding's due date depends on the deadlines, kept
    * under their key; an endpoint's exposure leaves out the findings exceptions leave out, kept
-   * under their key; a finding's hostname or product depends on the data alone.
+   * under their key, and is weighed by the endpoints' criticality, kept under the version of
+   * the endpoint context; a finding's hostname or product depends on the data alone.
    */
   private figureSort(orgRowId: number, collection: CollectionName, key: string): FigureSort | undefined {
     if (!(collectionTables[collection].figureSort as readonly string[]).includes(key)) return undefined;
     if (collection === 'findings' && key === 'due_at') return this.deadlines.dueSort(orgRowId, this.deadlines.policies.get(orgRowId));
     const exceptedKey = collection === 'endpoints' ? this.exceptions.keyOf(orgRowId) : '';
+    const contextVersion = this.versions.version(['endpoint-context']);
     return {
-      key: exceptedKey,
+      key: collection === 'endpoints' ? `${exceptedKey}|context@${contextVersion}` : '',
       lookup: async () => {
         const figures = await this.exposure.of(orgRowId);
-        if (exceptedKey && figures.exceptedKey !== exceptedKey) throw new ExceptedFindingsMoved();
+        // Figures of another context than the key's would be kept under it: asked again.
+        if ((exceptedKey && figures.exceptedKey !== exceptedKey) || (collection === 'endpoints' && this.versions.version(['endpoint-context']) !== contextVersion)) {
+          throw new ExceptedFindingsMoved();
+        }
         return figureSortLookup(figures, collection, key);
       },
     };

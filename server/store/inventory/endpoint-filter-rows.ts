@@ -2,6 +2,7 @@ import type { Conditions } from './collection-tables.js';
 import { type EndpointContextSource, type EndpointSelection, endpointTest, selectionKey, selects } from '../context/endpoint-selection.js';
 import { type CoverageColumns, forEachInteger } from '../coverage/coverage-columns.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { type ShownInventory, checkStillShown } from './inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
@@ -36,12 +37,13 @@ export class EndpointFilterRows {
 
   constructor(
     private readonly db: Database,
+    versions: ChangeVersions,
     /** The findings' coverage columns of an organization, at the data's current version. */
     private readonly findingColumns: (orgRowId: number) => Promise<CoverageColumns>,
-    /** Endpoints' tags and criticality; its writes change the data's version, which the rows are kept at. */
+    /** Endpoints' tags and criticality: the rows of a filter by them depend on its writes. */
     private readonly context: EndpointContextSource,
   ) {
-    this.rows = new DerivedCache(db.data, { bound: { weight: 4_000_000, weigh: (rows) => rows.length } });
+    this.rows = new DerivedCache(versions, { name: 'rows filtered by endpoint', dependsOn: ['inventory', 'endpoint-context'], bound: { weight: 4_000_000, weigh: (rows) => rows.length } });
   }
 
   /**

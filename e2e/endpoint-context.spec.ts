@@ -1,0 +1,95 @@
+import { expect, expectAccessible, figure, listTotal, openConsole, screenshot, test } from './support/console-page.js';
+
+// On the second organization (seeded with the generated dataset, its tag rules included), with
+// tags of the specs' own that they remove again, so that other specs' figures stay as they are.
+
+test("tags and a criticality set on an endpoint's page are shown with where each tag comes from, and counted in Tags and rules", async ({ page }) => {
+  await openConsole(page, '/orgs/second/endpoints?q=SRV-SQL');
+  const grid = page.getByRole('grid', { name: 'Endpoints' });
+  await grid.locator('[role=row][aria-rowindex="2"]').click();
+  await expect(page).toHaveURL(/\/endpoints\/[0-9a-f-]{36}$/);
+  const panel = page.getByRole('region', { name: 'Tags and criticality' });
+  // The generated dataset's rules and hand-set tags: a SQL server is a server by a rule, under SOX by hand, critical.
+  await expect(panel.getByRole('list', { name: 'Tags' })).toContainText(/server\s+from rule “server”/);
+  await expect(panel.getByRole('list', { name: 'Tags' })).toContainText(/sox\s+set here/);
+  await expect(panel).toContainText('Criticality: critical');
+
+  await panel.getByRole('button', { name: 'Edit tags and criticality…' }).click();
+  const tags = panel.getByLabel('Tags set on this endpoint');
+  await tags.fill(`${await tags.inputValue()}, E2E-Edited`);
+  await panel.getByLabel('Criticality').selectOption('low');
+  await screenshot(page, 'endpoint-context-edit');
+  await expectAccessible(page);
+  await panel.getByRole('button', { name: 'Save' }).click();
+  await expect(panel.getByRole('list', { name: 'Tags' })).toContainText(/E2E-Edited\s+set here/);
+  await expect(panel).toContainText('Criticality: low');
+  await screenshot(page, 'endpoint-context-detail');
+
+  // Kept on a reload (the server holds it), and counted in the tags view.
+  await page.reload();
+  await expect(panel.getByRole('list', { name: 'Tags' })).toContainText('E2E-Edited');
+  await openConsole(page, '/orgs/second/tags');
+  const row = page.getByRole('table', { name: 'Tags' }).getByRole('row', { name: /^E2E-Edited/ });
+  await expect(row).toContainText(/E2E-Edited\s*1\s*1\s*0/);
+  await screenshot(page, 'tags-view');
+  await expectAccessible(page);
+
+  // Back as it was: the tag taken off again, critical again.
+  await page.goBack();
+  await panel.getByRole('button', { name: 'Edit tags and criticality…' }).click();
+  await tags.fill((await tags.inputValue()).split(', ').filter((tag) => tag !== 'E2E-Edited').join(', '));
+  await panel.getByLabel('Criticality').selectOption('critical');
+  await panel.getByRole('button', { name: 'Save' }).click();
+  await expect(panel).toContainText('Criticality: critical');
+  await expect(panel.getByRole('list', { name: 'Tags' })).not.toContainText('E2E-Edited');
+});
+
+test('a tag rule tags the endpoint it matches, which says so, and the endpoints list tags what its filter selects', async ({ page }) => {
+  // The rule: every endpoint whose hostname is the first Windows server's.
+  await openConsole(page, '/orgs/second/endpoints?q=SRV-FS');
+  const grid = page.getByRole('grid', { name: 'Endpoints' });
+  const hostname = (await grid.locator('[role=row][aria-rowindex="2"] [role=gridcell]').first().innerText()).trim();
+  await openConsole(page, '/orgs/second/tags');
+  await page.getByRole('button', { name: 'New rule…' }).click();
+  const form = page.getByRole('form', { name: 'New tag rule' });
+  await form.getByLabel('Tag').fill('e2e-rule');
+  await form.getByLabel('Value of condition 1').fill(hostname.toLowerCase());
+  await form.getByLabel('Note').fill('One file server, by name');
+  await screenshot(page, 'tag-rule-new');
+  await form.getByRole('button', { name: 'Make the rule' }).click();
+  const rules = page.getByRole('table', { name: 'Tag rules' });
+  const ruleRow = rules.getByRole('row', { name: /^e2e-rule/ });
+  await expect(ruleRow).toContainText(`Hostname matches ${hostname.toLowerCase()}`);
+  await expect(ruleRow.getByRole('cell').nth(3)).toHaveText('1');
+
+  await openConsole(page, `/orgs/second/endpoints?q=${encodeURIComponent(hostname)}`);
+  await grid.locator('[role=row][aria-rowindex="2"]').click();
+  const tags = page.getByRole('region', { name: 'Tags and criticality' }).getByRole('list', { name: 'Tags' });
+  await expect(tags).toContainText(/e2e-rule\s+from rule “e2e-rule” \(One file server, by name\)/);
+  await screenshot(page, 'endpoint-context-rule-tag');
+  await tags.getByRole('link', { name: /from rule “e2e-rule”/ }).click();
+  await expect(page).toHaveURL(/\/orgs\/second\/tags\?rule=/);
+  await expect(page.locator('tr.is-selected')).toContainText('e2e-rule');
+  await page.getByRole('button', { name: 'Delete the rule tagging e2e-rule' }).click();
+  await expect(rules.getByRole('row', { name: /^e2e-rule/ })).toHaveCount(0);
+
+  // In bulk: every macOS endpoint of the list's filter, all pages.
+  await openConsole(page, '/orgs/second/endpoints?osFamily=macos');
+  const total = await listTotal(page);
+  await page.getByRole('button', { name: /^Tag these [\d,]+ endpoints…$/ }).click();
+  const bulk = page.getByRole('form', { name: 'Tag the endpoints the filters select' });
+  await bulk.getByLabel('Add tags').fill('e2e-mac');
+  await screenshot(page, 'endpoints-bulk-tag');
+  await bulk.getByRole('button', { name: /^Apply to / }).click();
+  await expect(bulk.getByRole('status')).toHaveText(`${total.toLocaleString('en-US')} endpoints selected, ${total.toLocaleString('en-US')} changed.`);
+  await openConsole(page, '/orgs/second/tags');
+  const tagRow = page.getByRole('table', { name: 'Tags' }).getByRole('row', { name: /^e2e-mac/ });
+  await expect(tagRow.getByRole('cell').nth(1)).toHaveText(total.toLocaleString('en-US'));
+  expect(figure(await tagRow.getByRole('cell').nth(2).innerText())).toBe(total);
+
+  await openConsole(page, '/orgs/second/endpoints?osFamily=macos');
+  await page.getByRole('button', { name: /^Tag these [\d,]+ endpoints…$/ }).click();
+  await bulk.getByLabel('Remove tags').fill('e2e-mac');
+  await bulk.getByRole('button', { name: /^Apply to / }).click();
+  await expect(bulk.getByRole('status')).toContainText(`${total.toLocaleString('en-US')} changed`);
+});

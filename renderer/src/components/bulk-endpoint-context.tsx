@@ -1,0 +1,69 @@
+import { type FormEvent, useId, useState } from 'react';
+import { type EndpointCriticality, endpointCriticalities } from '../../../contracts/enums';
+import { ApiError } from '../api/console-fetch';
+import { useBulkUpdateEndpointContext } from '../api/endpoint-context-queries';
+import type { ListFilters } from '../api/list-pages';
+import { formatCount } from '../lib/format';
+import { typedTags } from './endpoint-context-panel';
+
+/**
+ * Tags, untags or sets the criticality of every endpoint the endpoints list's filters select
+ * (all pages, not only those shown), in one request; says how many matched and changed.
+ */
+export function BulkEndpointContext({ slug, filters, total }: { slug: string; filters: ListFilters; total: number | undefined }) {
+  const bulk = useBulkUpdateEndpointContext(slug);
+  const [open, setOpen] = useState(false);
+  const [add, setAdd] = useState('');
+  const [remove, setRemove] = useState('');
+  const [criticality, setCriticality] = useState<EndpointCriticality | ''>('');
+  const id = useId();
+  // The list's filters and q, as the list's URL gives them; its order does not change what is selected.
+  const { sort: _sort, ...selection } = filters;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    bulk.mutate({
+      filter: new URLSearchParams(selection).toString(),
+      add_tags: typedTags(add),
+      remove_tags: typedTags(remove),
+      ...(criticality ? { criticality } : {}),
+    });
+  };
+  const count = total === undefined ? 'these' : `these ${formatCount(total)}`;
+  return (
+    <div className="bulk-context">
+      <button type="button" onClick={() => setOpen(!open)} aria-expanded={open} aria-controls={id}>
+        Tag {count} endpoints…
+      </button>
+      {open ? (
+        <form id={id} className="bulk-context__form" onSubmit={submit} aria-label="Tag the endpoints the filters select">
+          <label htmlFor={`${id}-add`}>Add tags</label>
+          <input id={`${id}-add`} value={add} onChange={(event) => setAdd(event.target.value)} placeholder="finance, laptop" />
+          <label htmlFor={`${id}-remove`}>Remove tags</label>
+          <input id={`${id}-remove`} value={remove} onChange={(event) => setRemove(event.target.value)} />
+          <label htmlFor={`${id}-criticality`}>Criticality</label>
+          <select id={`${id}-criticality`} value={criticality} onChange={(event) => setCriticality(event.target.value as EndpointCriticality | '')}>
+            <option value="">Unchanged</option>
+            {endpointCriticalities.map((value) => (
+              <option key={value} value={value}>
+                {value}
+              </option>
+            ))}
+          </select>
+          <button type="submit" disabled={bulk.isPending || (!add.trim() && !remove.trim() && !criticality)}>
+            Apply to {count} endpoints
+          </button>
+          {bulk.data ? (
+            <span role="status">
+              {formatCount(bulk.data.matched)} endpoints selected, {formatCount(bulk.data.changed)} changed.
+            </span>
+          ) : null}
+          {bulk.isError ? (
+            <span role="alert" className="field-error">
+              Nothing changed: {bulk.error instanceof ApiError ? bulk.error.message : 'the server could not be reached.'}
+            </span>
+          ) : null}
+        </form>
+      ) : null}
+    </div>
+  );
+}

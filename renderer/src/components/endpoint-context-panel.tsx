@@ -1,0 +1,125 @@
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { Link } from 'react-router';
+import type { EndpointContext, EndpointTag } from '../../../contracts/console/endpoint-context';
+import { type EndpointCriticality, endpointCriticalities } from '../../../contracts/enums';
+import { ApiError } from '../api/console-fetch';
+import { endpointContextQuery, tagRulesQuery, useUpdateEndpointContext } from '../api/endpoint-context-queries';
+import { paths } from '../lib/paths';
+import { Loading, QueryError } from './query-state';
+
+/** Tags as a person types them: separated by commas or semicolons (neither may be in a tag). */
+export function typedTags(text: string): string[] {
+  return text
+    .split(/[;,]/)
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+}
+
+/** A criticality as a badge; `normal` shown plainly. */
+export function CriticalityBadge({ criticality }: { criticality: EndpointCriticality }) {
+  return <span className={`badge badge--criticality-${criticality}`}>{criticality}</span>;
+}
+
+/**
+ * An endpoint's context on its page: its criticality and tags, each tag saying whether it is set
+ * on the endpoint or which rule gives it (linked to the rule), and a form to set them.
+ */
+export function EndpointContextPanel({ slug, endpointId }: { slug: string; endpointId: string }) {
+  const context = useQuery(endpointContextQuery(slug, endpointId));
+  const [editing, setEditing] = useState(false);
+  return (
+    <section className="endpoint-context" aria-labelledby={`context-${endpointId}`}>
+      <h2 id={`context-${endpointId}`}>Tags and criticality</h2>
+      {context.isPending ? (
+        <Loading what="tags" />
+      ) : context.isError ? (
+        <QueryError error={context.error} onRetry={() => void context.refetch()} />
+      ) : editing ? (
+        <EndpointContextForm slug={slug} context={context.data} onDone={() => setEditing(false)} />
+      ) : (
+        <>
+          <p>
+            Criticality: <CriticalityBadge criticality={context.data.criticality} />
+          </p>
+          <TagSources slug={slug} tags={context.data.tags} />
+          <button type="button" onClick={() => setEditing(true)}>
+            Edit tags and criticality…
+          </button>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Each tag of an endpoint with where it comes from. */
+function TagSources({ slug, tags }: { slug: string; tags: EndpointTag[] }) {
+  const rules = useQuery(tagRulesQuery(slug));
+  if (tags.length === 0) return <p className="state">No tags: set some here, or make a rule in <Link to={paths.tags(slug)}>Tags and rules</Link>.</p>;
+  const ruleName = (id: string) => {
+    const rule = rules.data?.find((each) => each.id === id);
+    return rule ? `rule “${rule.tag}”${rule.note ? ` (${rule.note})` : ''}` : 'a rule';
+  };
+  return (
+    <ul className="tag-list" aria-label="Tags">
+      {tags.map((tag) => (
+        <li key={tag.tag}>
+          <Link className="tag" to={paths.list(slug, 'endpoints', { tag: tag.tag })}>
+            {tag.tag}
+          </Link>{' '}
+          <span className="tag-list__source">
+            {tag.sources.map((source, index) => (
+              <span key={source.kind === 'rule' ? source.rule_id : 'explicit'}>
+                {index > 0 ? ', ' : ''}
+                {source.kind === 'explicit' ? 'set here' : <Link to={paths.tags(slug, { rule: source.rule_id })}>from {ruleName(source.rule_id)}</Link>}
+              </span>
+            ))}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Sets the tags set on an endpoint (rule tags stay whatever this says) and its criticality. */
+function EndpointContextForm({ slug, context, onDone }: { slug: string; context: EndpointContext; onDone: () => void }) {
+  const update = useUpdateEndpointContext(slug, context.endpoint_id);
+  const [tags, setTags] = useState(context.explicit_tags.join(', '));
+  const [criticality, setCriticality] = useState<EndpointCriticality>(context.criticality);
+  const tagsId = useId();
+  const criticalityId = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate({ tags: typedTags(tags), criticality }, { onSuccess: onDone });
+  };
+  return (
+    <form className="endpoint-context__form" onSubmit={submit}>
+      <label htmlFor={tagsId}>Tags set on this endpoint</label>
+      <input id={tagsId} value={tags} onChange={(event) => setTags(event.target.value)} placeholder="finance, internet-facing" aria-describedby={`${tagsId}-hint`} />
+      <p id={`${tagsId}-hint`} className="hint">
+        Separated by commas; at most 32, of up to 64 characters each. Tags from rules stay whatever this says.
+      </p>
+      <label htmlFor={criticalityId}>Criticality</label>
+      <select id={criticalityId} value={criticality} onChange={(event) => setCriticality(event.target.value as EndpointCriticality)}>
+        {endpointCriticalities.map((value) => (
+          <option key={value} value={value}>
+            {value}
+          </option>
+        ))}
+      </select>
+      <div className="form-actions">
+        <button type="submit" disabled={update.isPending}>
+          Save
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+      {update.isError ? (
+        <p role="alert" className="field-error">
+          Not saved: {update.error instanceof ApiError ? update.error.message : 'the server could not be reached.'}
+        </p>
+      ) : null}
+    </form>
+  );
+}

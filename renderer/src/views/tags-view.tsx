@@ -1,0 +1,353 @@
+import { useQuery } from '@tanstack/react-query';
+import { type ChangeEvent, type FormEvent, type Ref, useEffect, useId, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import type { CreateTagRuleInput, TagRule, TagRuleCondition } from '../../../contracts/console/endpoint-context';
+import { endpointCriticalities, filterableOsFamilies, tagRuleConditionKinds, type TagRuleConditionKind } from '../../../contracts/enums';
+import { ApiError } from '../api/console-fetch';
+import {
+  endpointContextExportPath,
+  endpointTagsQuery,
+  tagRulesQuery,
+  useCreateTagRule,
+  useDeleteTagRule,
+  useImportEndpointContext,
+  useUpdateTagRule,
+} from '../api/endpoint-context-queries';
+import { CriticalityBadge } from '../components/endpoint-context-panel';
+import { PlainTableHead } from '../components/plain-table-head';
+import { Loading, QueryError } from '../components/query-state';
+import { formatCount } from '../lib/format';
+import { paths } from '../lib/paths';
+import { type SaveOutcome, saveConsoleFile } from '../lib/save-download';
+
+/**
+ * The organization's endpoint context: its tags with how many endpoints carry them (set by hand
+ * or by a rule), its endpoints per criticality, its tag rules (made, edited, deleted here; the
+ * one a link names shown), and the CSV file of what is set by hand, exported and imported.
+ */
+export function TagsView({ slug }: { slug: string }) {
+  const [search] = useSearchParams();
+  const [creating, setCreating] = useState(false);
+  return (
+    <section className="view" aria-labelledby="view-title">
+      <header className="view__header">
+        <h1 id="view-title">Tags and rules</h1>
+      </header>
+      <p className="hint">
+        Tags and a criticality per endpoint are this installation&apos;s own: kept across syncs, never shown by the API. Set them on an endpoint&apos;s page, on
+        every endpoint a filter of the <Link to={paths.list(slug, 'endpoints')}>endpoints list</Link> selects, from a CSV file, or by rules, which tag every
+        endpoint they match as it is read, new ones from a sync included.
+      </p>
+      <div className="toolbar">
+        <ExportContext slug={slug} />
+        <ImportContext slug={slug} />
+      </div>
+      <TagCounts slug={slug} />
+      <section aria-labelledby="rules-title">
+        <h2 id="rules-title">Tag rules</h2>
+        <button type="button" onClick={() => setCreating(true)} disabled={creating}>
+          New rule…
+        </button>
+        {creating ? <RuleForm slug={slug} onDone={() => setCreating(false)} /> : null}
+        <RuleTable slug={slug} selected={search.get('rule') ?? undefined} />
+      </section>
+    </section>
+  );
+}
+
+/** Every tag with its counts, and the endpoints per criticality. */
+function TagCounts({ slug }: { slug: string }) {
+  const tags = useQuery(endpointTagsQuery(slug));
+  if (tags.isPending) return <Loading what="tags" />;
+  if (tags.isError) return <QueryError error={tags.error} onRetry={() => void tags.refetch()} />;
+  return (
+    <>
+      <p aria-label="Endpoints per criticality">
+        {endpointCriticalities.map((criticality) => (
+          <span key={criticality} className="criticality-count">
+            <CriticalityBadge criticality={criticality} /> {formatCount(tags.data.criticality[criticality] ?? 0)}
+          </span>
+        ))}
+      </p>
+      {tags.data.data.length === 0 ? (
+        <p className="state">No endpoint carries a tag yet: scopes that filter by tags are not evaluated until one does.</p>
+      ) : (
+        <table className="plain-table tags-table">
+          <caption className="visually-hidden">Tags</caption>
+          <PlainTableHead columns={['Tag', 'Endpoints', 'Set by hand', 'From rules']} />
+          <tbody>
+            {tags.data.data.map((tag) => (
+              <tr key={tag.tag}>
+                <td>
+                  <Link className="tag" to={paths.list(slug, 'endpoints', { tag: tag.tag })}>
+                    {tag.tag}
+                  </Link>
+                </td>
+                <td className="number">{formatCount(tag.endpoints)}</td>
+                <td className="number">{formatCount(tag.explicit)}</td>
+                <td className="number">{formatCount(tag.from_rules)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
+const conditionLabels: Record<TagRuleConditionKind, string> = {
+  hostname: 'Hostname matches',
+  ip: 'IP is in',
+  os_family: 'OS family is',
+  os_name: 'OS name matches',
+  agent: 'Agent',
+};
+
+/** A condition in words. */
+function conditionText(condition: TagRuleCondition): string {
+  switch (condition.kind) {
+    case 'hostname':
+    case 'os_name':
+      return `${conditionLabels[condition.kind]} ${condition.pattern}`;
+    case 'ip':
+      return `${conditionLabels.ip} ${condition.cidr}`;
+    case 'os_family':
+      return `${conditionLabels.os_family} ${condition.os_family}`;
+    case 'agent':
+      return condition.has_agent ? 'Has an agent' : 'Has no agent';
+  }
+}
+
+function RuleTable({ slug, selected }: { slug: string; selected: string | undefined }) {
+  const rules = useQuery(tagRulesQuery(slug));
+  const selectedRow = useRef<HTMLTableRowElement>(null);
+  // A link to one rule (from an endpoint's tags) brings it into view. Braced: Chromium's
+  // scrollIntoView answers a promise, which React would take for the effect's cleanup.
+  useEffect(() => {
+    void selectedRow.current?.scrollIntoView({ block: 'center' });
+  }, [selected, rules.data]);
+  if (rules.isPending) return <Loading what="tag rules" />;
+  if (rules.isError) return <QueryError error={rules.error} onRetry={() => void rules.refetch()} />;
+  if (rules.data.length === 0) return <p className="state">No tag rules yet.</p>;
+  return (
+    <table className="plain-table rules-table">
+      <caption className="visually-hidden">Tag rules</caption>
+      <PlainTableHead columns={['Tag', 'When', 'Note', 'Endpoints', '']} />
+      <tbody>
+        {rules.data.map((rule) => (
+          <RuleRow key={rule.id} slug={slug} rule={rule} selected={rule.id === selected} rowRef={rule.id === selected ? selectedRow : undefined} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function RuleRow({ slug, rule, selected, rowRef }: { slug: string; rule: TagRule; selected: boolean; rowRef: Ref<HTMLTableRowElement> | undefined }) {
+  const [editing, setEditing] = useState(false);
+  const remove = useDeleteTagRule(slug);
+  return (
+    <>
+      <tr ref={rowRef} aria-selected={selected || undefined} className={selected ? 'is-selected' : undefined}>
+        <td>
+          <Link className="tag" to={paths.list(slug, 'endpoints', { tag: rule.tag })}>
+            {rule.tag}
+          </Link>
+        </td>
+        <td>{rule.conditions.map(conditionText).join(' and ')}</td>
+        <td>{rule.note}</td>
+        <td className="number">{formatCount(rule.endpoints)}</td>
+        <td>
+          <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
+            Edit
+          </button>{' '}
+          <button type="button" onClick={() => remove.mutate(rule.id)} disabled={remove.isPending} aria-label={`Delete the rule tagging ${rule.tag}`}>
+            Delete
+          </button>
+        </td>
+      </tr>
+      {editing ? (
+        <tr>
+          <td colSpan={5}>
+            <RuleForm slug={slug} rule={rule} onDone={() => setEditing(false)} />
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}
+
+/** A condition as the form edits it: its kind and one text value. */
+interface ConditionFields {
+  kind: TagRuleConditionKind;
+  value: string;
+}
+
+function fieldsOf(condition: TagRuleCondition): ConditionFields {
+  switch (condition.kind) {
+    case 'hostname':
+    case 'os_name':
+      return { kind: condition.kind, value: condition.pattern };
+    case 'ip':
+      return { kind: 'ip', value: condition.cidr };
+    case 'os_family':
+      return { kind: 'os_family', value: condition.os_family };
+    case 'agent':
+      return { kind: 'agent', value: String(condition.has_agent) };
+  }
+}
+
+/** The body's condition of the form's fields; the server checks the values. */
+function conditionOf({ kind, value }: ConditionFields): TagRuleCondition {
+  switch (kind) {
+    case 'hostname':
+    case 'os_name':
+      return { kind, pattern: value };
+    case 'ip':
+      return { kind, cidr: value };
+    case 'os_family':
+      return { kind, os_family: value as (typeof filterableOsFamilies)[number] };
+    case 'agent':
+      return { kind, has_agent: value === 'true' };
+  }
+}
+
+const defaultValue: Record<TagRuleConditionKind, string> = { hostname: '', ip: '', os_family: 'windows', os_name: '', agent: 'true' };
+
+/** Makes a rule, or edits `rule`. */
+function RuleForm({ slug, rule, onDone }: { slug: string; rule?: TagRule; onDone: () => void }) {
+  const create = useCreateTagRule(slug);
+  const update = useUpdateTagRule(slug);
+  const saving = rule ? update : create;
+  const [tag, setTag] = useState(rule?.tag ?? '');
+  const [note, setNote] = useState(rule?.note ?? '');
+  const [conditions, setConditions] = useState<ConditionFields[]>(rule?.conditions.map(fieldsOf) ?? [{ kind: 'hostname', value: '' }]);
+  const id = useId();
+  const change = (index: number, fields: ConditionFields) => setConditions(conditions.map((each, at) => (at === index ? fields : each)));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const body: CreateTagRuleInput = { tag, note, conditions: conditions.map(conditionOf) };
+    if (rule) update.mutate({ id: rule.id, body }, { onSuccess: onDone });
+    else create.mutate(body, { onSuccess: onDone });
+  };
+  return (
+    <form className="rule-form" onSubmit={submit} aria-label={rule ? `Edit the rule tagging ${rule.tag}` : 'New tag rule'}>
+      <label htmlFor={`${id}-tag`}>Tag</label>
+      <input id={`${id}-tag`} value={tag} onChange={(event) => setTag(event.target.value)} required maxLength={64} />
+      <fieldset>
+        <legend>Every endpoint where all of these hold</legend>
+        {conditions.map((condition, index) => (
+          <div className="rule-form__condition" key={index}>
+            <select
+              aria-label={`Condition ${index + 1}`}
+              value={condition.kind}
+              onChange={(event) => {
+                const kind = event.target.value as TagRuleConditionKind;
+                change(index, { kind, value: defaultValue[kind] });
+              }}
+            >
+              {tagRuleConditionKinds.map((kind) => (
+                <option key={kind} value={kind}>
+                  {conditionLabels[kind]}
+                </option>
+              ))}
+            </select>
+            <ConditionValue index={index} condition={condition} onChange={(value) => change(index, { ...condition, value })} />
+            {conditions.length > 1 ? (
+              <button type="button" onClick={() => setConditions(conditions.filter((_, at) => at !== index))} aria-label={`Remove condition ${index + 1}`}>
+                Remove
+              </button>
+            ) : null}
+          </div>
+        ))}
+        <button type="button" onClick={() => setConditions([...conditions, { kind: 'hostname', value: '' }])}>
+          Add a condition
+        </button>
+      </fieldset>
+      <label htmlFor={`${id}-note`}>Note</label>
+      <input id={`${id}-note`} value={note} onChange={(event) => setNote(event.target.value)} maxLength={500} />
+      <div className="form-actions">
+        <button type="submit" disabled={saving.isPending}>
+          {rule ? 'Save' : 'Make the rule'}
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+      {saving.isError ? (
+        <p role="alert" className="field-error">
+          Not saved: {saving.error instanceof ApiError ? saving.error.message : 'the server could not be reached.'}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function ConditionValue({ index, condition, onChange }: { index: number; condition: ConditionFields; onChange: (value: string) => void }) {
+  const label = `Value of condition ${index + 1}`;
+  if (condition.kind === 'os_family') {
+    return (
+      <select aria-label={label} value={condition.value} onChange={(event) => onChange(event.target.value)}>
+        {filterableOsFamilies.map((family) => (
+          <option key={family} value={family}>
+            {family}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  if (condition.kind === 'agent') {
+    return (
+      <select aria-label={label} value={condition.value} onChange={(event) => onChange(event.target.value)}>
+        <option value="true">has an agent</option>
+        <option value="false">has no agent</option>
+      </select>
+    );
+  }
+  const placeholder = condition.kind === 'ip' ? '10.20.0.0/16' : condition.kind === 'hostname' ? 'srv-*' : 'Windows Server*';
+  return <input aria-label={label} value={condition.value} onChange={(event) => onChange(event.target.value)} placeholder={placeholder} required />;
+}
+
+function ExportContext({ slug }: { slug: string }) {
+  const [outcome, setOutcome] = useState<SaveOutcome | undefined>(undefined);
+  const save = async () => {
+    setOutcome(undefined);
+    setOutcome(await saveConsoleFile({ path: endpointContextExportPath(slug), suggestedName: `${slug}-endpoint-context.csv`, filter: { name: 'CSV', extensions: ['csv'] } }));
+  };
+  return (
+    <>
+      <button type="button" onClick={() => void save()}>
+        Export CSV…
+      </button>
+      {outcome?.saved && outcome.path ? <span role="status">Saved to {outcome.path}</span> : null}
+      {outcome && !outcome.saved && outcome.message ? <span role="alert">{outcome.message}</span> : null}
+    </>
+  );
+}
+
+function ImportContext({ slug }: { slug: string }) {
+  const importing = useImportEndpointContext(slug);
+  const id = useId();
+  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (file) importing.mutate(await file.text());
+  };
+  return (
+    <>
+      <label className="file-button" htmlFor={id}>
+        Import CSV…
+      </label>
+      <input id={id} className="visually-hidden" type="file" accept=".csv,text/csv" onChange={(event) => void choose(event)} />
+      {importing.data ? (
+        <span role="status">
+          Imported {formatCount(importing.data.lines)} lines: {formatCount(importing.data.changed)} of {formatCount(importing.data.endpoints)} endpoints changed.
+        </span>
+      ) : null}
+      {importing.isError ? (
+        <span role="alert" className="field-error">
+          Nothing was imported: {importing.error instanceof ApiError ? importing.error.message : 'the file could not be sent.'}
+        </span>
+      ) : null}
+    </>
+  );
+}
