@@ -11,11 +11,12 @@
 import { z } from 'zod';
 import { collectionBasics } from './collection-basics.js';
 import { dateTimeSchema, listEnvelopeSchema, osFamilySchema } from './common.js';
+import { endpointContextFilters } from './console/endpoint-context-filters.js';
 import { exceptedExposureShape, findingExceptionSchema } from './console/exceptions.js';
 import { exposureShape, exposureSortKinds } from './console/exposure.js';
 import { type CsvColumn, field, spread } from './csv-columns.js';
 import { endpointInputSchema, endpointSchema, operatingSystemSchema } from './endpoint.js';
-import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from './enums.js';
+import { endpointCriticalities, filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from './enums.js';
 import {
   type ConsoleFilter,
   type Filter,
@@ -120,16 +121,30 @@ function defineCollection<
 /** The filters of the endpoints' list; the console's findings and targets lists apply them to each item's endpoint. */
 const endpointFilters = { osFamily: choiceFilter(filterableOsFamilies), hasAgent: booleanFilter };
 
-/** The console filters of a list whose items name an endpoint: the endpoints' filters, by the item's endpoint. */
+/** The console filters by context of a list whose items are endpoints or name one (`the findings of endpoints`): by that endpoint's tags and criticality. */
+const byContextFilters = (items: string) => ({
+  tag: byEndpoint(endpointContextFilters.tag, `Only ${items} with this tag (set on it or given by a tag rule; without case).`),
+  criticality: byEndpoint(endpointContextFilters.criticality, `Only ${items} of this criticality.`),
+});
+
+/** The console filters of a list whose items name an endpoint: the endpoints' filters and those by context, by the item's endpoint. */
 const byEndpointFilters = (items: string) => ({
   osFamily: byEndpoint(endpointFilters.osFamily, `Only the ${items} whose endpoint's OS family is this one.`),
   hasAgent: byEndpoint(endpointFilters.hasAgent, `Only the ${items} whose endpoint has (true) or has no (false) agent.`),
+  ...byContextFilters(`the ${items} of endpoints`),
 });
 
 /** What the console adds to an item that names an endpoint: the facts of it that {@link byEndpointFilters} filter by. */
 const endpointFactFields = {
   endpoint_os_family: osFamilySchema.nullable().meta({ description: "The OS family of the item's endpoint; null when the replica does not hold it." }),
   endpoint_has_agent: z.boolean().nullable().meta({ description: "Whether the item's endpoint has an agent; null when the replica does not hold it." }),
+};
+
+/** What the console adds to an endpoint besides its exposure: its local context, and the risk before criticality weighs it. */
+const endpointContextFields = {
+  tags: z.array(z.string()).meta({ description: 'Its tags, set on it or given by a tag rule, sorted without case.' }),
+  criticality: z.enum(endpointCriticalities).meta({ description: 'What the endpoint is worth to the organization: normal unless set.' }),
+  risk_score_before_criticality: z.number().min(0).meta({ description: 'The risk score with its findings weighing as on a normal endpoint (after exceptions).' }),
 };
 
 /** What the console adds to a finding: where it is, how long it has been open and when it is due, and the exception that leaves it out. */
@@ -160,17 +175,20 @@ export const collections = {
     item: endpointSchema,
     input: endpointInputSchema,
     filters: endpointFilters,
-    consoleFilters: {},
+    consoleFilters: byContextFilters('the endpoints'),
     sortKeys: { hostname: 'text', os_family: 'value', os_version: 'value', updated_at: 'value', ...exposureSortKinds },
-    consoleFields: { ...exposureShape, ...exceptedExposureShape },
+    consoleFields: { ...exposureShape, ...exceptedExposureShape, ...endpointContextFields },
     search: 'Hostname or IP address contains this text (case-insensitive).',
-    // The operating system and the open findings are spread over `operating_system.*` and `open_findings.*` columns.
-    csvColumns: [...Object.keys(endpointSchema.shape), ...Object.keys(exposureShape), ...Object.keys(exceptedExposureShape)].flatMap((name) =>
-      name === 'operating_system'
-        ? spread(name, operatingSystemSchema.shape)
-        : name === 'open_findings'
-          ? spread(name, exposureShape.open_findings.shape)
-          : [field(name)],
+    // The operating system and the open findings are spread over `operating_system.*` and `open_findings.*` columns; tags are joined with "; ".
+    csvColumns: [...Object.keys(endpointSchema.shape), ...Object.keys(exposureShape), ...Object.keys(exceptedExposureShape), ...Object.keys(endpointContextFields)].flatMap(
+      (name) =>
+        name === 'operating_system'
+          ? spread(name, operatingSystemSchema.shape)
+          : name === 'open_findings'
+            ? spread(name, exposureShape.open_findings.shape)
+            : name === 'tags'
+              ? [{ header: name, value: (item) => (item[name] as string[]).join('; ') }]
+              : [field(name)],
     ),
   }),
   remediationTargets: defineCollection({

@@ -55,9 +55,9 @@ export interface Paging {
 /**
  * How a filter parameter matches, which tells the store how to compare its column: `choice`
  * and `uuid` by equality (a uuid in lower case), `boolean` as a 0/1 flag, `cve` through the
- * CVE's identifier, case-insensitively.
+ * CVE's identifier, case-insensitively; `tag` through the endpoint's context (console only).
  */
-export type FilterKind = 'choice' | 'boolean' | 'uuid' | 'cve';
+export type FilterKind = 'choice' | 'boolean' | 'uuid' | 'cve' | 'tag';
 
 /** A filter of a list: its kind and the schema of its query parameter. */
 export interface Filter<K extends FilterKind = FilterKind, S extends z.ZodType = z.ZodType> {
@@ -101,6 +101,15 @@ export const cveFilter = {
 } as const satisfies Filter;
 
 /**
+ * A filter by one of the endpoint's tags (set on it or given by a tag rule), compared without
+ * case. Of the console only: tags are local context, never in /v1.
+ */
+export const tagFilter = {
+  kind: 'tag',
+  schema: z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional().meta({ example: 'finance' }),
+} as const satisfies Filter;
+
+/**
  * A filter of the console's lists only, never of /v1: a flag (`overdue=true`), given or absent;
  * or a filter of the endpoints' list applied to the endpoint each item names (`osFamily=windows`
  * on findings: {@link byEndpoint}). The store resolves each to the set of rows it keeps
@@ -115,7 +124,9 @@ export interface ConsoleFilter<S extends z.ZodType = z.ZodType> {
 
 /**
  * A console filter that keeps the items whose endpoint the endpoints' `filter` keeps, under the
- * same parameter: an item whose endpoint the replica does not hold (or that names none) is left out.
+ * same parameter: an item whose endpoint the replica does not hold (or that names none) is left
+ * out. On the endpoints' list itself, the endpoint is the item (its filters by local context:
+ * `tag`, `criticality`).
  */
 export function byEndpoint<const F extends Filter>(filter: F, description: string) {
   return { kind: 'endpoint', endpointFilter: filter, schema: filter.schema.meta({ description }) as F['schema'] } as const satisfies ConsoleFilter;

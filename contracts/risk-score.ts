@@ -7,8 +7,12 @@
  * (exploited in the wild) weighs five times as much, so that a KEV high (150) ranks above a
  * critical nobody is known to exploit (100). The score of an endpoint, a product or a version is
  * the sum over its open findings: 0 without any, and every open finding adds to it.
+ *
+ * What an endpoint is worth multiplies the weight of its findings: a critical endpoint's
+ * findings weigh eight times those of a low one, so the payroll server outranks a test VM with
+ * the same findings. A product's or version's score sums its findings weighed so too.
  */
-import type { FindingSeverity } from './enums.js';
+import type { EndpointCriticality, FindingSeverity } from './enums.js';
 
 /** The weight of an open finding by severity. */
 export const severityWeights: Readonly<Record<FindingSeverity, number>> = { critical: 100, high: 30, medium: 10, low: 3, info: 1 };
@@ -21,6 +25,12 @@ export function findingRisk(severity: FindingSeverity, isKev: boolean): number {
   return severityWeights[severity] * (isKev ? kevFactor : 1);
 }
 
+/** How many times an open finding of an endpoint of each criticality weighs. */
+export const criticalityFactors: Readonly<Record<EndpointCriticality, number>> = { low: 0.5, normal: 1, high: 2, critical: 4 };
+
 /** The risk score's explanation, as the console shows it next to the score. */
 export const riskScoreExplanation =
-  'Risk: the sum over open findings of critical 100, high 30, medium 10, low 3, info 1; a KEV finding counts five times.';
+  'Risk: the sum over open findings of critical 100, high 30, medium 10, low 3, info 1; a KEV finding counts five times; ' +
+  `each is multiplied by its endpoint's criticality: ${Object.entries(criticalityFactors)
+    .map(([criticality, factor]) => `${criticality} ${factor}`)
+    .join(', ')}.`;

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { countSchema, severityCountsSchema } from '../common.js';
 import { findingSeverities, osFamilies } from '../enums.js';
+import { endpointContextQueryShape } from './endpoint-context-filters.js';
+
+/** `GET /app/orgs/:slug/dashboard` query: the aggregates of the endpoints of a tag or a criticality. */
+export const dashboardQuerySchema = z.object(endpointContextQueryShape);
+export type DashboardQuery = z.output<typeof dashboardQuerySchema>;
 
 /** `GET /app/orgs/:slug/dashboard`: the aggregates of one organization. */
 export const dashboardSchema = z

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { countSchema, dateTimeSchema, severityCountsSchema } from '../common.js';
 import { findingSeverities } from '../enums.js';
+import { endpointContextQueryShape } from './endpoint-context-filters.js';
 import { type SlaPolicy, ageBuckets, defaultSlaPolicy, performanceMonths, slaDaysBounds, slaPolicyKeys } from '../remediation-deadlines.js';
 
 const daysMessage = `must be a whole number of days from ${slaDaysBounds.min} to ${slaDaysBounds.max}, or null for no deadline`;
@@ -86,6 +87,20 @@ export const severityPerformanceSchema = z
   .meta({ id: 'SeverityPerformance' });
 export type SeverityPerformance = z.infer<typeof severityPerformanceSchema>;
 
+/** The open findings of the endpoints of one tag. */
+export const tagPerformanceSchema = z
+  .object({
+    tag: z.string(),
+    endpoints: countSchema.meta({ description: 'Endpoints carrying the tag (set on them or given by a tag rule).' }),
+    ...openShape,
+  })
+  .meta({ id: 'TagPerformance' });
+export type TagPerformance = z.infer<typeof tagPerformanceSchema>;
+
+/** `GET /app/orgs/:slug/remediation-performance` query: the figures of the endpoints of a tag or a criticality. */
+export const remediationPerformanceQuerySchema = z.object(endpointContextQueryShape);
+export type RemediationPerformanceQuery = z.output<typeof remediationPerformanceQuerySchema>;
+
 /** One calendar month (UTC) of the series. */
 export const monthlyPerformanceSchema = z
   .object({
@@ -119,6 +134,7 @@ export const remediationPerformanceSchema = z
     totals: z.object({ ...openShape, ...remediationShape }),
     monthly: z.array(monthlyPerformanceSchema).meta({ description: `The last ${performanceMonths} months, oldest first, the current one last; remediated findings by the month of remediated_at.` }),
     age_buckets: z.array(ageBucketSchema).meta({ description: 'Open findings by age in whole days since first detection.' }),
+    tags: z.array(tagPerformanceSchema).meta({ description: "Per tag of the organization's endpoints (sorted without case): their open findings, the overdue ones, their median age." }),
   })
   .meta({ id: 'RemediationPerformance' });
 export type RemediationPerformance = z.infer<typeof remediationPerformanceSchema>;

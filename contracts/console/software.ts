@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { countSchema, listEnvelopeSchema } from '../common.js';
 import { targetStatuses } from '../enums.js';
 import { limitSchema, offsetSchema, sortSchema, textSchema } from '../list-queries.js';
+import { endpointContextQueryShape } from './endpoint-context-filters.js';
 import { exposureShape, exposureSortKinds } from './exposure.js';
 
 /**
@@ -51,12 +52,16 @@ export type SoftwareSortKey = keyof typeof softwareSortKinds;
 /** The software list's sort keys. */
 export const softwareSortKeys = Object.keys(softwareSortKinds) as SoftwareSortKey[];
 
-/** `GET /app/orgs/:slug/software`: paging, a search of vendor and product, and a sort (by default the riskiest first). */
+/**
+ * `GET /app/orgs/:slug/software`: paging, a search of vendor and product, a sort (by default the
+ * riskiest first), and the endpoints by context whose installs and findings count.
+ */
 export const softwareListQuerySchema = z.object({
   limit: limitSchema,
   offset: offsetSchema,
   q: textSchema.meta({ description: 'Vendor or product contains this text (case-insensitive).' }),
   sort: sortSchema(softwareSortKeys, '-risk_score'),
+  ...endpointContextQueryShape,
 });
 export type SoftwareListQuery = z.output<typeof softwareListQuerySchema>;
 
@@ -133,6 +138,10 @@ export const remediationPlanMilestoneSchema = z
   })
   .meta({ id: 'RemediationPlanMilestone' });
 export type RemediationPlanMilestone = z.infer<typeof remediationPlanMilestoneSchema>;
+
+/** `GET /app/orgs/:slug/remediation-plan` query: the plan for the endpoints of a tag or a criticality. */
+export const remediationPlanQuerySchema = z.object(endpointContextQueryShape);
+export type RemediationPlanQuery = z.output<typeof remediationPlanQuerySchema>;
 
 /** `GET /app/orgs/:slug/remediation-plan`. */
 export const remediationPlanSchema = z

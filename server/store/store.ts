@@ -136,14 +136,16 @@ export class Store {
     const totals = new ListTotals(db, versions);
     this.inventory = new InventoryReads(db, versions, totals);
     const excepted = (orgRowId: number) => this.exceptions.excepted(orgRowId);
-    this.coverage = new ScopeCoverage(db, versions, excepted);
+    // Tags and criticality of endpoints, which coverage, the figures and the filters read.
+    const context = (orgRowId: number) => this.endpointContext.effective(orgRowId);
+    this.coverage = new ScopeCoverage(db, versions, excepted, context);
     this.exceptions = new Exceptions(db, versions, this.coverage, clock);
-    const exposure = new ExposureFiguresCache(db, versions, this.coverage, excepted);
-    this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now());
-    this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions);
-    this.consoleItems = new ConsoleItems(db, exposure, this.deadlines, this.exceptions);
+    const exposure = new ExposureFiguresCache(db, versions, this.coverage, excepted, context);
+    this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now(), context);
+    this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context);
+    this.consoleItems = new ConsoleItems(db, exposure, this.deadlines, this.exceptions, context);
     this.software = new SoftwareQueries(db, versions, exposure);
-    this.dashboards = new DashboardAggregates(db, versions, this.coverage);
+    this.dashboards = new DashboardAggregates(db, versions, this.coverage, context);
     this.agentSettings = new AgentSettingsRecords(db, clock);
     this.endpointContext = new EndpointContext(db, versions, (work) => this.write(() => work(), { changes: ['endpoint-context'] }), clock);
     this.sync = new SyncRecords(db);

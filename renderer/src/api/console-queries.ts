@@ -107,10 +107,10 @@ export const suggestionsQuery = <C extends ChosenCollection>(slug: string, colle
   });
 
 /** The dashboard aggregates of an organization. */
-export const dashboardQuery = (slug: string) =>
+export const dashboardQuery = (slug: string, filters: ListFilters = {}) =>
   queryOptions({
-    queryKey: queryKeys.dashboard(slug),
-    queryFn: ({ signal }) => consoleJson<Dashboard>(`${org(slug)}/dashboard`, { signal }),
+    queryKey: queryKeys.dashboard(slug, filters),
+    queryFn: ({ signal }) => consoleJson<Dashboard>(`${org(slug)}/dashboard${listSearch(filters)}`, { signal }),
     staleTime: 60_000,
   });
 

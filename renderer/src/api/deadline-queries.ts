@@ -1,7 +1,9 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RemediationPerformance, SlaPolicyAnswer } from '../../../contracts/console/deadlines';
 import type { SlaPolicy } from '../../../contracts/remediation-deadlines';
+import { listSearch } from './console-queries';
 import { consoleJson } from './console-fetch';
+import type { ListFilters } from './list-pages';
 import { queryKeys } from './query-keys';
 
 const org = (slug: string) => `/orgs/${encodeURIComponent(slug)}`;
@@ -14,10 +16,10 @@ export const slaPolicyQuery = (slug: string) =>
   });
 
 /** How the organization's findings keep to its deadlines, as of now (to the minute). */
-export const remediationPerformanceQuery = (slug: string) =>
+export const remediationPerformanceQuery = (slug: string, filters: ListFilters = {}) =>
   queryOptions({
-    queryKey: queryKeys.remediationPerformance(slug),
-    queryFn: ({ signal }) => consoleJson<RemediationPerformance>(`${org(slug)}/remediation-performance`, { signal }),
+    queryKey: queryKeys.remediationPerformance(slug, filters),
+    queryFn: ({ signal }) => consoleJson<RemediationPerformance>(`${org(slug)}/remediation-performance${listSearch(filters)}`, { signal }),
     // The figures change with the minute, a sync or a saved policy (which invalidates them).
     staleTime: 60_000,
   });

@@ -68,10 +68,10 @@ export const softwareInstallsPageQuery = (slug: string, productId: string, versi
   });
 
 /** The remediation plan: the products in the order that closes the most open critical or KEV findings for the fewest endpoints. */
-export const remediationPlanQuery = (slug: string) =>
+export const remediationPlanQuery = (slug: string, filters: ListFilters = {}) =>
   queryOptions({
-    queryKey: queryKeys.remediationPlan(slug),
-    queryFn: ({ signal }) => consoleJson<RemediationPlan>(`${org(slug)}/remediation-plan`, { signal }),
+    queryKey: queryKeys.remediationPlan(slug, filters),
+    queryFn: ({ signal }) => consoleJson<RemediationPlan>(`${org(slug)}/remediation-plan${listSearch(filters)}`, { signal }),
     staleTime,
   });
 

@@ -1,9 +1,20 @@
-import type { FindingSeverity } from '../../../contracts/enums';
+import type { EndpointCriticality, FindingSeverity } from '../../../contracts/enums';
+import { criticalityFactors } from '../../../contracts/risk-score';
 import { formatDate } from '../lib/format';
 
 /** A finding's severity, coloured by class (the colours live in CSS, for both themes). */
 export function SeverityBadge({ severity }: { severity: FindingSeverity }) {
   return <span className={`badge badge--${severity}`}>{severity}</span>;
+}
+
+/** An endpoint's criticality, unless `normal`: coloured as the severity of the same name (low as low). */
+export function CriticalityBadge({ criticality }: { criticality: EndpointCriticality }) {
+  if (criticality === 'normal') return null;
+  return (
+    <span className={`badge badge--${criticality}`} title={`Criticality ${criticality}: its findings' risk counts ×${criticalityFactors[criticality]}`}>
+      {criticality}
+    </span>
+  );
 }
 
 /** A status word (open, active, ...) as a neutral badge. */

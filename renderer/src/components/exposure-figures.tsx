@@ -1,6 +1,7 @@
 import type { Exposure } from '../../../contracts/console/exposure';
 import { findingSeverities } from '../../../contracts/enums';
-import { riskScoreExplanation } from '../../../contracts/risk-score';
+import type { EndpointCriticality } from '../../../contracts/enums';
+import { criticalityFactors, riskScoreExplanation } from '../../../contracts/risk-score';
 import { formatCount } from '../lib/format';
 
 interface ExposureFiguresProps {
@@ -11,6 +12,8 @@ interface ExposureFiguresProps {
   leading?: [label: string, value: number][];
   /** What active exceptions leave out of the exposure (an endpoint's): said beside the figures they change. */
   exceptions?: { exceptedOpenFindings: number; riskScoreBefore: number };
+  /** An endpoint's criticality, which weighs its risk score, and the score before it: said beside the score unless `normal`. */
+  criticality?: { criticality: EndpointCriticality; riskScoreBefore: number };
 }
 
 /**
@@ -18,16 +21,21 @@ interface ExposureFiguresProps {
  * is made), the open findings (their total, then by severity: one figure, so that the figures
  * fit one row), the open KEV findings and the highest open CVSS.
  */
-export function ExposureFigures({ label, exposure, leading = [], exceptions }: ExposureFiguresProps) {
+export function ExposureFigures({ label, exposure, leading = [], exceptions, criticality }: ExposureFiguresProps) {
   const open = findingSeverities.reduce((sum, severity) => sum + exposure.open_findings[severity], 0);
   const excepted = exceptions && exceptions.exceptedOpenFindings > 0 ? exceptions : undefined;
+  const weighed = criticality && criticality.criticality !== 'normal' ? criticality : undefined;
+  const notes = [
+    weighed && `${formatCount(weighed.riskScoreBefore)} before criticality (${weighed.criticality}, ×${criticalityFactors[weighed.criticality]})`,
+    excepted && `${formatCount(excepted.riskScoreBefore)} before exceptions`,
+  ].filter(Boolean);
   return (
     <>
       <ul className="figures exposure-figures" aria-label={label}>
         {leading.map(([name, value]) => (
           <Figure key={name} name={name} value={formatCount(value)} />
         ))}
-        <Figure name="Risk score" value={formatCount(exposure.risk_score)} note={excepted && `${formatCount(excepted.riskScoreBefore)} before exceptions`} />
+        <Figure name="Risk score" value={formatCount(exposure.risk_score)} note={notes.join('; ') || undefined} />
         <li className="figure figure--wide">
           <span className="figure__value">{formatCount(open)}</span>
           <span className="figure__label">Open findings{excepted ? `, ${formatCount(excepted.exceptedOpenFindings)} more excepted` : ''}</span>

@@ -4,19 +4,21 @@ import { useShortcut } from '../lib/keyboard';
 import { anyValue } from '../views/list-sort';
 import { useChosenValue } from '../lib/use-chosen-value';
 import { EndpointFilter } from './endpoint-filter';
+import { TagFilter } from './tag-filter';
 import { TargetFilter } from './target-filter';
 
 /**
  * The control of a list filter, by the kind of its query parameter: a choice among the
  * filter's values, yes or no, an item of `collection` chosen by name (the parameter is its id),
- * free text, or a flag (a checkbox: `true` or absent).
+ * free text, a flag (a checkbox: `true` or absent), or one of the organization's endpoint tags.
  */
 export type FilterControl =
   | { kind: 'choice'; label: string; values: readonly string[] }
   | { kind: 'boolean'; label: string; yes: string; no: string }
   | { kind: 'uuid'; label: string; collection: ChosenCollection }
   | { kind: 'text'; label: string; placeholder: string }
-  | { kind: 'flag'; label: string };
+  | { kind: 'flag'; label: string }
+  | { kind: 'tag'; label: string };
 
 /** The controls of a filter bar, by query parameter, in the order the bar shows them. */
 export type FilterControls = Readonly<Record<string, FilterControl>>;
@@ -86,6 +88,8 @@ export function FilterBar({ slug, controls, values, defaults = {}, onChange }: F
             );
           case 'flag':
             return <FlagFilter key={name} name={name} label={control.label} value={value} onChange={onChange} />;
+          case 'tag':
+            return <TagFilter key={name} slug={slug} name={name} label={control.label} value={value} onChange={onChange} />;
           case 'text':
             return (
               <TextFilter

@@ -3,6 +3,8 @@ import { Suspense, lazy } from 'react';
 import { Link } from 'react-router';
 import { dashboardQuery, syncOverviewQuery } from '../api/console-queries';
 import { remediationPerformanceQuery } from '../api/deadline-queries';
+import { endpointContextControls, useEndpointContextFilters } from '../components/endpoint-context-controls';
+import { FilterBar } from '../components/filter-bar';
 import { Loading, QueryError } from '../components/query-state';
 import { ReconcileStatus } from '../components/reconcile-status';
 import { formatCount, formatDays, formatShare } from '../lib/format';
@@ -11,15 +13,20 @@ import '../styles/performance.css';
 
 const DashboardChartGrid = lazy(() => import('../components/charts/dashboard-chart-grid'));
 
-/** The organization at a glance: totals linked to their lists, and the charts. */
+/**
+ * The organization at a glance: totals linked to their lists, and the charts; filtered by tag or
+ * criticality (in the URL), of the endpoints they keep, and the lists it links to filtered alike.
+ */
 export function DashboardView({ slug }: { slug: string }) {
-  const dashboard = useQuery(dashboardQuery(slug));
+  const { filters, setFilter } = useEndpointContextFilters();
+  const dashboard = useQuery(dashboardQuery(slug, filters));
   return (
     <section className="view" aria-labelledby="view-title">
       <header className="view__header">
         <h1 id="view-title">Dashboard</h1>
       </header>
       <ReplicaMatch slug={slug} />
+      <FilterBar slug={slug} controls={endpointContextControls} values={filters} onChange={setFilter} />
       {dashboard.isPending ? (
         <Loading what="the dashboard" />
       ) : dashboard.isError ? (
@@ -29,11 +36,11 @@ export function DashboardView({ slug }: { slug: string }) {
           <ul className="figures" aria-label="Totals">
             {(
               [
-                ['Endpoints', dashboard.data.totals.endpoints, paths.list(slug, 'endpoints')],
-                ['Remediation targets', dashboard.data.totals.remediationTargets, paths.list(slug, 'remediationTargets')],
-                ['Findings', dashboard.data.totals.findings, paths.list(slug, 'findings')],
-                ['Open findings', dashboard.data.totals.openFindings, paths.list(slug, 'findings', { status: 'open' })],
-                ['Open KEV findings', dashboard.data.totals.openKevFindings, paths.list(slug, 'findings', { status: 'open', isKev: 'true' })],
+                ['Endpoints', dashboard.data.totals.endpoints, paths.list(slug, 'endpoints', filters)],
+                ['Remediation targets', dashboard.data.totals.remediationTargets, paths.list(slug, 'remediationTargets', filters)],
+                ['Findings', dashboard.data.totals.findings, paths.list(slug, 'findings', filters)],
+                ['Open findings', dashboard.data.totals.openFindings, paths.list(slug, 'findings', { ...filters, status: 'open' })],
+                ['Open KEV findings', dashboard.data.totals.openKevFindings, paths.list(slug, 'findings', { ...filters, status: 'open', isKev: 'true' })],
                 ['Scopes', dashboard.data.totals.scopes, paths.list(slug, 'scopes')],
               ] as const
             ).map(([label, value, to]) => (
@@ -45,7 +52,7 @@ export function DashboardView({ slug }: { slug: string }) {
               </li>
             ))}
           </ul>
-          {dashboard.data.totals.findings > 0 ? <DeadlineCard slug={slug} /> : null}
+          {dashboard.data.totals.findings > 0 ? <DeadlineCard slug={slug} filters={filters} /> : null}
           {dashboard.data.totals.findings + dashboard.data.totals.endpoints === 0 ? (
             <p className="state">This organization has no data yet.</p>
           ) : (
@@ -72,11 +79,12 @@ function ReplicaMatch({ slug }: { slug: string }) {
 }
 
 /** Are findings fixed in time: open overdue findings and the share remediated in time, linked to the remediation performance. */
-function DeadlineCard({ slug }: { slug: string }) {
-  const performance = useQuery(remediationPerformanceQuery(slug));
+function DeadlineCard({ slug, filters }: { slug: string; filters: Record<string, string> }) {
+  const performance = useQuery(remediationPerformanceQuery(slug, filters));
   if (performance.isError) return <QueryError error={performance.error} onRetry={() => void performance.refetch()} />;
   const totals = performance.data?.totals;
-  const to = paths.remediationPerformance(slug);
+  const search = new URLSearchParams(filters).toString();
+  const to = `${paths.remediationPerformance(slug)}${search ? `?${search}` : ''}`;
   return (
     <section className="deadline-card" aria-labelledby="deadline-card-title">
       <h2 id="deadline-card-title">

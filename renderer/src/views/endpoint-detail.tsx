@@ -15,6 +15,7 @@ export function EndpointDetail({ slug, id }: { slug: string; id: string }) {
             label="Exposure of the endpoint"
             exposure={e}
             exceptions={{ exceptedOpenFindings: e.excepted_open_findings, riskScoreBefore: e.risk_score_before_exceptions }}
+            criticality={{ criticality: e.criticality, riskScoreBefore: e.risk_score_before_criticality }}
           />
           <EndpointContextPanel slug={slug} endpointId={e.id} />
           <FieldList

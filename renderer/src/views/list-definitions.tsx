@@ -2,9 +2,10 @@ import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName, Collections, ConsoleFilterParameter, ConsoleItem, FilterParameter, SortKey } from '../../../contracts/collections';
 import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from '../../../contracts/enums';
 import { deadlineExplanation } from '../../../contracts/remediation-deadlines';
-import { DueDate, KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
+import { CriticalityBadge, DueDate, KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
 import { CutText } from '../components/cut-text';
 import { ExceptedBadge } from '../components/exception-mark';
+import { endpointContextControls } from '../components/endpoint-context-controls';
 import type { FilterControl } from '../components/filter-bar';
 import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding';
 import type { Column } from '../components/virtual-table';
@@ -23,7 +24,7 @@ type ControlOf<F> = F extends { kind: 'endpoint'; endpointFilter: infer E }
   ? ControlOf<E>
   : F extends { kind: 'choice'; values: infer V }
     ? { kind: 'choice'; label: string; values: V }
-    : F extends { kind: 'boolean' | 'uuid' | 'flag' }
+    : F extends { kind: 'boolean' | 'uuid' | 'flag' | 'tag' }
       ? Extract<FilterControl, { kind: F['kind'] }>
       : TextControl;
 
@@ -53,6 +54,7 @@ export interface ListDefinition<C extends CollectionName> {
 const endpointControls = {
   osFamily: { kind: 'choice', label: 'OS family', values: filterableOsFamilies },
   hasAgent: { kind: 'boolean', label: 'Agent', yes: 'With agent', no: 'Without agent' },
+  ...endpointContextControls,
 } as const;
 
 const endpoints: ListDefinition<'endpoints'> = {
@@ -63,7 +65,20 @@ const endpoints: ListDefinition<'endpoints'> = {
   // The exposure takes the room of the OS family (the OS's name says it) and of the discovery
   // date (on the detail page): the table fits 1,280 pixels without cutting a figure.
   columns: [
-    { id: 'hostname', header: 'Hostname', width: 'minmax(10.6rem, 1.2fr)', cell: (e) => e.hostname, sortKey: 'hostname' },
+    {
+      id: 'hostname',
+      header: 'Hostname',
+      description: "Its criticality beside it, unless normal: it multiplies its findings' risk",
+      width: 'minmax(10.6rem, 1.2fr)',
+      // The hostname gives way to the badge when the column is narrow.
+      cell: (e) => (
+        <span className="hostname-cell">
+          <span className="hostname-cell__name">{e.hostname}</span>
+          <CriticalityBadge criticality={e.criticality} />
+        </span>
+      ),
+      sortKey: 'hostname',
+    },
     { id: 'ip', header: 'IP address', width: '7.6rem', cell: (e) => orDash(e.ip) },
     {
       id: 'os',

@@ -5,6 +5,8 @@ import type { RemediationPerformance } from '../../../contracts/console/deadline
 import { deadlineExplanation } from '../../../contracts/remediation-deadlines';
 import { remediationPerformanceQuery } from '../api/deadline-queries';
 import { SeverityBadge } from '../components/badges';
+import { endpointContextControls, useEndpointContextFilters } from '../components/endpoint-context-controls';
+import { FilterBar } from '../components/filter-bar';
 import { Loading, QueryError } from '../components/query-state';
 import { SlaPolicyForm } from '../components/sla-policy-form';
 import { formatCount, formatDateTime, formatDays, formatShare } from '../lib/format';
@@ -16,25 +18,29 @@ const PerformanceCharts = lazy(() => import('../components/charts/performance-ch
 /**
  * Are findings fixed in time: the organization's deadlines (edited here), its open and overdue
  * findings and their age per severity, how long remediation takes and how much of it is in
- * time, month by month over a year, and the open findings by age.
+ * time, month by month over a year, the open findings by age, and the open ones per tag;
+ * filtered by tag or criticality (in the URL), of the findings of the endpoints they keep.
  */
 export function RemediationPerformanceView({ slug }: { slug: string }) {
-  const performance = useQuery(remediationPerformanceQuery(slug));
+  const { filters, setFilter } = useEndpointContextFilters();
+  const performance = useQuery(remediationPerformanceQuery(slug, filters));
   return (
     <section className="view" aria-labelledby="view-title">
       <header className="view__header">
         <h1 id="view-title">Remediation performance</h1>
       </header>
       <p className="hint">{deadlineExplanation}</p>
+      <FilterBar slug={slug} controls={endpointContextControls} values={filters} onChange={setFilter} />
       {performance.isPending ? (
         <Loading what="the remediation performance" />
       ) : performance.isError ? (
         <QueryError error={performance.error} onRetry={() => void performance.refetch()} />
       ) : (
         <>
-          <Summary slug={slug} performance={performance.data} />
+          <Summary slug={slug} performance={performance.data} filters={filters} />
           <SlaPolicyForm slug={slug} />
-          <SeverityTable slug={slug} performance={performance.data} />
+          <SeverityTable slug={slug} performance={performance.data} filters={filters} />
+          <TagTable slug={slug} performance={performance.data} filters={filters} />
           <Suspense fallback={<Loading what="the charts" />}>
             <PerformanceCharts performance={performance.data} />
           </Suspense>
@@ -45,14 +51,14 @@ export function RemediationPerformanceView({ slug }: { slug: string }) {
 }
 
 /** The headline figures, as of when they were computed. */
-function Summary({ slug, performance }: { slug: string; performance: RemediationPerformance }) {
+function Summary({ slug, performance, filters }: { slug: string; performance: RemediationPerformance; filters: Record<string, string> }) {
   const { totals } = performance;
   return (
     <>
       <p className="performance-as-of">As of {formatDateTime(performance.as_of)}.</p>
       <ul className="figures" aria-label="Summary">
         <li className="figure">
-          <Link to={paths.list(slug, 'findings', { overdue: 'true' })} className="figure__link">
+          <Link to={paths.list(slug, 'findings', { ...filters, overdue: 'true' })} className="figure__link">
             <span className="figure__value figure__value--danger">{formatCount(totals.open_overdue)}</span>
             <span className="figure__label">Open and overdue, of {formatCount(totals.open)} open</span>
           </Link>
@@ -81,7 +87,7 @@ function Summary({ slug, performance }: { slug: string; performance: Remediation
 const severityFigures = ['Deadline', 'Open', 'Overdue', 'Median age', 'Remediated', 'In time', 'Median time to remediate', 'Mean time to remediate'];
 
 /** Per severity: the deadline, what is open and late, and how remediation kept to it. */
-function SeverityTable({ slug, performance }: { slug: string; performance: RemediationPerformance }) {
+function SeverityTable({ slug, performance, filters }: { slug: string; performance: RemediationPerformance; filters: Record<string, string> }) {
   const kev = performance.policy.kev;
   return (
     <section className="performance-section" aria-labelledby="by-severity-title">
@@ -107,7 +113,7 @@ function SeverityTable({ slug, performance }: { slug: string; performance: Remed
               <td className="num">{formatCount(row.open)}</td>
               <td className="num">
                 {row.open_overdue > 0 ? (
-                  <Link className="count--overdue" to={paths.list(slug, 'findings', { overdue: 'true', severity: row.severity })}>
+                  <Link className="count--overdue" to={paths.list(slug, 'findings', { ...filters, overdue: 'true', severity: row.severity })}>
                     {formatCount(row.open_overdue)}
                   </Link>
                 ) : (
@@ -127,6 +133,52 @@ function SeverityTable({ slug, performance }: { slug: string; performance: Remed
         {kev === null ? 'KEV findings have their severity’s deadline.' : `A KEV finding is due within ${formatCount(kev)} days when that is sooner than its severity’s deadline.`}{' '}
         Medians and means are in days of 24 hours; a median of an even count is the mean of the two middle values.
       </p>
+    </section>
+  );
+}
+
+/** Per tag of the endpoints: their open findings, the overdue ones (linked to the findings list filtered by the tag), their median age. */
+function TagTable({ slug, performance, filters }: { slug: string; performance: RemediationPerformance; filters: Record<string, string> }) {
+  return (
+    <section className="performance-section" aria-labelledby="by-tag-title">
+      <h2 id="by-tag-title">By tag</h2>
+      {performance.tags.length === 0 ? (
+        <p className="state">No endpoint carries a tag: set tags on endpoints, or add tag rules, to see the figures of each group.</p>
+      ) : (
+        <table className="plain-table performance-table" aria-labelledby="by-tag-title">
+          <thead>
+            <tr>
+              <th scope="col">Tag</th>
+              {['Endpoints', 'Open', 'Overdue', 'Median age'].map((header) => (
+                <th key={header} scope="col" className="num">
+                  {header}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {performance.tags.map((row) => (
+              <tr key={row.tag}>
+                <td>
+                  <Link to={paths.list(slug, 'findings', { ...filters, tag: row.tag, status: 'open' })}>{row.tag}</Link>
+                </td>
+                <td className="num">{formatCount(row.endpoints)}</td>
+                <td className="num">{formatCount(row.open)}</td>
+                <td className="num">
+                  {row.open_overdue > 0 ? (
+                    <Link className="count--overdue" to={paths.list(slug, 'findings', { ...filters, tag: row.tag, overdue: 'true' })}>
+                      {formatCount(row.open_overdue)}
+                    </Link>
+                  ) : (
+                    <span className="count--zero">0</span>
+                  )}
+                </td>
+                <td className="num">{formatDays(row.median_open_age_days)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </section>
   );
 }

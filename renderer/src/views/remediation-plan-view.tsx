@@ -3,6 +3,8 @@ import { Suspense, lazy } from 'react';
 import { Link } from 'react-router';
 import type { RemediationPlan } from '../../../contracts/console/software';
 import { remediationPlanQuery } from '../api/software-queries';
+import { endpointContextControls, useEndpointContextFilters } from '../components/endpoint-context-controls';
+import { FilterBar } from '../components/filter-bar';
 import { Loading, QueryError } from '../components/query-state';
 import { formatCount, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
@@ -13,19 +15,22 @@ const RemediationCurveChart = lazy(() => import('../components/charts/remediatio
 /**
  * The remediation plan: the products to update in the order that closes the most open critical
  * or KEV findings for the fewest endpoints touched; what reaching 50, 80 and 95 % takes, in words
- * first; the cumulative curve; and every step in a table.
+ * first; the cumulative curve; and every step in a table. Filtered by tag or criticality (in the
+ * URL), the plan for the findings of the endpoints they keep.
  */
 export function RemediationPlanView({ slug }: { slug: string }) {
-  const plan = useQuery(remediationPlanQuery(slug));
+  const { filters, setFilter } = useEndpointContextFilters();
+  const plan = useQuery(remediationPlanQuery(slug, filters));
   return (
     <section className="view" aria-labelledby="view-title">
       <header className="view__header">
         <h1 id="view-title">Remediation plan</h1>
       </header>
       <p className="hint">
-        The products to update, in the order that closes the most open critical or KEV findings for the fewest endpoints touched. Updating a product
-        closes the open findings of its remediation targets.
+        The products to update, in the order that closes the most open critical or KEV findings for the fewest endpoints touched, each finding
+        weighed by its endpoint&rsquo;s criticality. Updating a product closes the open findings of its remediation targets.
       </p>
+      <FilterBar slug={slug} controls={endpointContextControls} values={filters} onChange={setFilter} />
       {plan.isPending ? (
         <Loading what="the remediation plan" />
       ) : plan.isError ? (

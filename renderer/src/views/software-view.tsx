@@ -6,6 +6,7 @@ import { riskScoreExplanation } from '../../../contracts/risk-score';
 import { type ListFilters, pageSize } from '../api/list-pages';
 import { softwareCsvPath, softwarePageQuery } from '../api/software-queries';
 import { CsvDownloadButton } from '../components/csv-export-button';
+import { endpointContextControls } from '../components/endpoint-context-controls';
 import { FilterBar, type FilterControls } from '../components/filter-bar';
 import { type TableSort, VirtualTable } from '../components/virtual-table';
 import { openFromTable } from '../lib/opened-from-table';
@@ -13,17 +14,17 @@ import { paths } from '../lib/paths';
 import { productColumns } from './software-columns';
 import { anchorPageOffset, useTableUrl } from './use-table-url';
 
-const searchControls: FilterControls = { q: { kind: 'text', label: 'Search', placeholder: 'Vendor or product contains…' } };
+const searchControls: FilterControls = { q: { kind: 'text', label: 'Search', placeholder: 'Vendor or product contains…' }, ...endpointContextControls };
 
 /** The server's order when the URL names none: the riskiest first. */
 const defaultSort = '-risk_score';
 /** The sort keys of text; the others are figures, which a first click orders largest first. */
 const textSortKeys = new Set(['vendor', 'product']);
 
-/** The search and sort of the software list, from URL search parameters: non-empty, in a stable order. */
+/** The search, sort and filters by endpoint context of the software list, from URL search parameters: non-empty, in a stable order. */
 function softwareFiltersOf(search: URLSearchParams): ListFilters {
   const filters: ListFilters = {};
-  for (const name of ['q', 'sort']) {
+  for (const name of ['q', 'sort', ...Object.keys(endpointContextControls)]) {
     const value = search.get(name);
     if (value) filters[name] = value;
   }
@@ -88,7 +89,7 @@ export function SoftwareView({ slug }: { slug: string }) {
         initialActiveRow={url.initialActiveRow}
         onViewChange={url.onViewChange}
         onOpen={open}
-        emptyMessage={filters.q ? 'No vendor or product matches this search.' : 'This organization has no software yet.'}
+        emptyMessage={filters.q || filters.tag || filters.criticality ? 'No vendor or product matches these filters.' : 'This organization has no software yet.'}
         sort={sort}
         onSort={(key) => url.setParam('sort', nextSort(sort, key))}
       />

@@ -94,7 +94,7 @@ describe('scope coverage', () => {
 
   it('says which criteria it cannot evaluate', async () => {
     const tags = (await server.app(`/orgs/acme/scopes/${inventory.scopes[4]!.id}/coverage`)).body;
-    expect(tags.unevaluated).toEqual([{ field: 'endpoint_filter.tags', reason: expect.stringContaining('no tags') }]);
+    expect(tags.unevaluated).toEqual([{ field: 'endpoint_filter.tags', reason: expect.stringContaining('setting tags on endpoints or adding tag rules evaluates it') }]);
     const cpe = (await server.app(`/orgs/acme/scopes/${inventory.scopes[2]!.id}/coverage`)).body;
     expect(cpe.unevaluated.map((u: any) => u.field)).toEqual(['subject_filter.cpe_patterns']);
     expect(cpe.counts.findings).toBeGreaterThan(0);

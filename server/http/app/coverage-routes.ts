@@ -1,7 +1,7 @@
 import express from 'express';
 import { uuidSchema } from '../../../contracts/common.js';
 import { coverageGapQuerySchema, coverageGapsSchema, coveragePageQuerySchema, scopeCoverageSchema } from '../../../contracts/console/coverage.js';
-import { dashboardSchema } from '../../../contracts/console/dashboard.js';
+import { dashboardQuerySchema, dashboardSchema } from '../../../contracts/console/dashboard.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
@@ -20,8 +20,8 @@ import { uuidParam } from './uuid-param.js';
 export function coverageRoutes(store: Store): express.Router {
   const router = express.Router({ mergeParams: true });
 
-  router.get('/dashboard', async (_req, res) => {
-    res.json(await store.dashboards.dashboard(organizationOf(res).rowId));
+  router.get('/dashboard', async (req, res) => {
+    res.json(await store.dashboards.dashboard(organizationOf(res).rowId, parseQuery(req, dashboardQuerySchema)));
   });
 
   router.get('/scopes/:scopeId/coverage', async (req, res) => {
@@ -53,8 +53,10 @@ export const coverageOperations: OpenApiRouteRegistrar = (registry) => {
     path: '/dashboard',
     operationId: 'getDashboard',
     summary: "Get the organization's dashboard",
+    description: 'With `tag` or `criticality`, the aggregates of the endpoints they keep, of their remediation targets and of their findings.',
     tag: 'Coverage',
-    responses: { 200: jsonResponse(dashboardSchema, 'The aggregates of the dashboard.') },
+    request: { query: dashboardQuerySchema },
+    responses: { 200: jsonResponse(dashboardSchema, 'The aggregates of the dashboard.'), ...queryErrors() },
   });
   registerOrganizationOperation(registry, {
     method: 'get',

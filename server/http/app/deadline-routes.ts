@@ -1,10 +1,17 @@
 import express from 'express';
 import { fieldErrorSchema } from '../../../contracts/common.js';
-import { type SlaPolicyAnswer, remediationPerformanceSchema, slaPolicyBodySchema, slaPolicySchema } from '../../../contracts/console/deadlines.js';
+import {
+  type SlaPolicyAnswer,
+  remediationPerformanceQuerySchema,
+  remediationPerformanceSchema,
+  slaPolicyBodySchema,
+  slaPolicySchema,
+} from '../../../contracts/console/deadlines.js';
 import type { StoredSlaPolicy } from '../../store/remediation/sla-policies.js';
 import type { Store } from '../../store/store.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
-import { type OpenApiRouteRegistrar, errorResponse, jsonResponse } from '../openapi/responses.js';
+import { type OpenApiRouteRegistrar, errorResponse, jsonResponse, queryErrors } from '../openapi/responses.js';
+import { parseQuery } from '../query-parameters.js';
 import { jsonBody, sendFieldIssues } from './json-body.js';
 import { organizationOf } from './organization-param.js';
 
@@ -45,8 +52,9 @@ export function deadlineRoutes(store: Store): express.Router {
     res.json(policyAnswer(store.write(() => store.deadlines.policies.set(org, body.data), { changes: ['deadline-policies'] })));
   });
 
-  router.get('/remediation-performance', async (_req, res) => {
-    res.json(await store.deadlines.performance(organizationOf(res).rowId));
+  router.get('/remediation-performance', async (req, res) => {
+    const query = parseQuery(req, remediationPerformanceQuerySchema);
+    res.json(await store.deadlines.performance(organizationOf(res).rowId, undefined, query));
   });
 
   return router;
@@ -84,8 +92,10 @@ export const deadlineOperations: OpenApiRouteRegistrar = (registry) => {
     summary: 'Get how the organization keeps to its remediation deadlines',
     description:
       'Per severity: open findings, the overdue ones (exceptions left out), their median age; the median and mean days to remediate and the share remediated in time; ' +
-      'the same per month for the last 12 months, with what was open and overdue at each month end; open findings by age. As of now, to the minute.',
+      'the same per month for the last 12 months, with what was open and overdue at each month end; open findings by age; open, overdue and median age per tag. As of now, to the minute. ' +
+      'With `tag` or `criticality`, the figures of the findings of the endpoints they keep.',
     tag: 'Deadlines',
-    responses: { 200: jsonResponse(remediationPerformanceSchema, 'The figures.') },
+    request: { query: remediationPerformanceQuerySchema },
+    responses: { 200: jsonResponse(remediationPerformanceSchema, 'The figures.'), ...queryErrors() },
   });
 };

@@ -1,6 +1,7 @@
 import express from 'express';
 import { z } from 'zod';
 import {
+  remediationPlanQuerySchema,
   remediationPlanSchema,
   softwareDetailSchema,
   softwareIdSchema,
@@ -69,8 +70,8 @@ export function softwareRoutes(store: Store): express.Router {
       .set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${organization.slug}-software.csv"` })
       .send(text);
   });
-  router.get('/remediation-plan', async (_req, res) => {
-    res.json(await store.software.plan(organizationOf(res).rowId));
+  router.get('/remediation-plan', async (req, res) => {
+    res.json(await store.software.plan(organizationOf(res).rowId, parseQuery(req, remediationPlanQuerySchema)));
   });
   return router;
 }
@@ -141,8 +142,10 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
     operationId: 'getRemediationPlan',
     summary: 'Get the remediation plan',
     description:
-      'The products in the order that closes the most open critical or KEV findings for the fewest endpoints touched (greedily, per endpoint not yet touched), with the cumulative share closed after each and what reaching 50, 80 and 95 % takes.',
+      "The products in the order that closes the most open critical or KEV findings for the fewest endpoints touched (greedily, per endpoint not yet touched; each finding weighed by its endpoint's criticality), with the cumulative share closed after each and what reaching 50, 80 and 95 % takes. " +
+      'With `tag` or `criticality`, the plan for the findings of the endpoints they keep.',
     tag: 'Software',
-    responses: { 200: jsonResponse(remediationPlanSchema, 'The plan.') },
+    request: { query: remediationPlanQuerySchema },
+    responses: { 200: jsonResponse(remediationPlanSchema, 'The plan.'), ...queryErrors() },
   });
 };

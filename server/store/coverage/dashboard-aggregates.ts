@@ -1,5 +1,6 @@
 import type { Dashboard } from '../../../contracts/console/dashboard.js';
 import { findingSeverities, findingStatuses, osFamilies } from '../../../contracts/enums.js';
+import { type EndpointContextSource, type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
@@ -16,7 +17,7 @@ const remediated = findingStatuses.indexOf('remediated');
 
 /**
  * The dashboard of an organization. The finding aggregates are counted over the coverage columns
- * (server/store/coverage/coverage-columns.ts), which are read in chunks that leave other requests
+ * (server/store/coverage-columns.ts), which are read in chunks that leave other requests
  * answered and are shared with scope coverage, and counted in slices likewise: a few passes of
  * SQL over a million findings held the event loop for seconds at every first view after a write. Endpoints, targets and scopes
  * are counted in SQL: they are few, or counted along an index.
@@ -29,29 +30,44 @@ export class DashboardAggregates {
     private readonly db: Database,
     versions: ChangeVersions,
     private readonly coverage: ScopeCoverage,
+    /** Endpoints' tags and criticality: a dashboard of a tag or a criticality depends on its writes. */
+    private readonly context: EndpointContextSource,
   ) {
-    this.dashboards = new DerivedCache(versions, { name: 'dashboards', dependsOn: ['inventory'], bound: { entries: 1_000 } });
+    this.dashboards = new DerivedCache(versions, { name: 'dashboards', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 1_000 } });
   }
 
-  /** The dashboard of an organization, kept until the next write. */
-  dashboard(orgRowId: number): Promise<Dashboard> {
-    return this.dashboards.settled(String(orgRowId), async (checkpoint) => {
+  /**
+   * The dashboard of an organization, kept until the next write; with `selection`, of the
+   * endpoints it keeps (by tag or criticality), their targets and their findings.
+   */
+  dashboard(orgRowId: number, selection?: EndpointSelection): Promise<Dashboard> {
+    return this.dashboards.settled(`${orgRowId}|${selectionKey(selection)}`, async (checkpoint) => {
       const columns = await this.coverage.currentColumns(orgRowId);
       // The columns are of the version this computation started at; each pause below checks that
       // it still is, so the SQL counts at the end and the columns are of one version.
       checkpoint();
-      return this.compute(inventoryOf(this.db, orgRowId), columns, new TimeSlices(checkpoint));
+      const kept = selects(selection) ? { selection, keys: selectedEndpointKeys(columns.endpoints, this.context(orgRowId), selection) } : undefined;
+      return this.compute(orgRowId, columns, kept, new TimeSlices(checkpoint));
     });
   }
 
-  private async compute(inventoryId: number, columns: CoverageColumns, slices: TimeSlices): Promise<Dashboard> {
+  private async compute(
+    orgRowId: number,
+    columns: CoverageColumns,
+    kept: { selection: EndpointSelection; keys: Uint8Array } | undefined,
+    slices: TimeSlices,
+  ): Promise<Dashboard> {
+    const inventoryId = inventoryOf(this.db, orgRowId);
     const severities = findingSeverities.length;
+    let findings = 0;
     const bySeverityStatus = new Float64Array(severities * findingStatuses.length);
     let openKev = 0;
     const openByTarget = new Float64Array(columns.targetKind.length);
     const byMonthSeverity = new Map<number, Float64Array>();
     for (let i = 0; i < columns.count; i++) {
       if (i % findingsBetweenPauses === 0) await slices.pause();
+      if (kept && kept.keys[columns.endpoint[i]!] !== 1) continue;
+      findings++;
       const severity = columns.severity[i]!;
       const status = columns.status[i]!;
       bySeverityStatus[status * severities + severity]!++;
@@ -66,10 +82,13 @@ export class DashboardAggregates {
       counts[severity]!++;
     }
     const countOf = (severity: number, status: number) => bySeverityStatus[status * severities + severity]!;
-    const byOsAgent = this.db.all<{ os_family: string; has_agent: number; n: number }>(
-      'SELECT os_family, has_agent, count(*) AS n FROM endpoints WHERE org_id = ? GROUP BY os_family, has_agent',
-      [inventoryId],
-    );
+    const selectedEndpoints = kept && this.selectedEndpoints(orgRowId, kept.selection);
+    const byOsAgent = selectedEndpoints
+      ? selectedEndpoints.map(({ os_family, has_agent }) => ({ os_family, has_agent, n: 1 }))
+      : this.db.all<{ os_family: string; has_agent: number; n: number }>(
+          'SELECT os_family, has_agent, count(*) AS n FROM endpoints WHERE org_id = ? GROUP BY os_family, has_agent',
+          [inventoryId],
+        );
     const endpointsOf = (predicate: (row: { os_family: string; has_agent: number }) => boolean) =>
       byOsAgent.filter(predicate).reduce((sum, row) => sum + row.n, 0);
     const count = (sql: string) => Number(this.db.value(sql, [inventoryId]));
@@ -77,8 +96,8 @@ export class DashboardAggregates {
     return {
       totals: {
         endpoints: endpointsOf(() => true),
-        remediationTargets: count('SELECT count(*) FROM remediation_targets WHERE org_id = ?'),
-        findings: columns.count,
+        remediationTargets: selectedEndpoints ? this.selectedTargets(orgRowId, selectedEndpoints) : count('SELECT count(*) FROM remediation_targets WHERE org_id = ?'),
+        findings,
         openFindings: findingSeverities.reduce((sum, _severity, severity) => sum + countOf(severity, open), 0),
         openKevFindings: openKev,
         scopes: count('SELECT count(*) FROM scopes WHERE org_id = ?'),
@@ -102,6 +121,23 @@ export class DashboardAggregates {
           return entry;
         }),
     };
+  }
+
+  /** The endpoints `selection` keeps with their OS family and agent: a few thousand, read as one JSON array. */
+  private selectedEndpoints(orgRowId: number, selection: EndpointSelection): { id: string; os_family: string; has_agent: number }[] {
+    const selected = endpointTest(this.context(orgRowId), selection);
+    const rows = this.db.value('SELECT json_group_array(json_array(id, os_family, has_agent)) FROM endpoints WHERE org_id = ?', [inventoryOf(this.db, orgRowId)]);
+    return (JSON.parse(String(rows)) as [string, string, number][]).flatMap(([id, os_family, has_agent]) => (selected(id) ? [{ id, os_family, has_agent }] : []));
+  }
+
+  /** The remediation targets of `endpoints`, counted per endpoint along the (org_id, endpoint_id) index. */
+  private selectedTargets(orgRowId: number, endpoints: { id: string }[]): number {
+    const ids = new Set(endpoints.map(({ id }) => id));
+    const rows = this.db.value(
+      'SELECT json_group_array(json_array(endpoint_id, n)) FROM (SELECT endpoint_id, count(*) AS n FROM remediation_targets WHERE org_id = ? AND endpoint_id IS NOT NULL GROUP BY endpoint_id)',
+      [inventoryOf(this.db, orgRowId)],
+    );
+    return (JSON.parse(String(rows)) as [string, number][]).reduce((sum, [id, n]) => sum + (ids.has(id) ? n : 0), 0);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { UnevaluatedCriterion } from '../../../contracts/console/coverage.js';
 import { endpointFilterSchema, findingFilterSchema, subjectFilterSchema } from '../../../contracts/scope.js';
 import { findingSeverities } from '../../../contracts/enums.js';
+import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
 import type { CoverageColumns } from './coverage-columns.js';
 
 /** The stored filters of a scope, JSON as written by the inventory writer. */
@@ -51,9 +52,12 @@ const lowered = (values: readonly string[]) => new Set(values.map((value) => val
  * values of one criterion are alternatives (ORed); an empty list is no criterion. A finding
  * whose target or endpoint is missing does not match a criterion on it. Subject criteria are
  * evaluated once per target kind, endpoint criteria once per endpoint, then each finding is
- * checked against its own facts and those two answers.
+ * checked against its own facts and those two answers. A tag criterion matches the endpoints
+ * that carry one of its tags (explicit or by a rule, compared as tags are normalized: trimmed,
+ * without case); it is left unevaluated only while no endpoint of the organization carries any
+ * tag, since then it could only match nothing.
  */
-export function scopeCondition(filters: StoredScopeFilters): ScopeCondition {
+export function scopeCondition(filters: StoredScopeFilters, context: EffectiveEndpointContext): ScopeCondition {
   const subject = subjectFilterSchema.parse(JSON.parse(filters.subject_filter));
   const endpoint = endpointFilterSchema.parse(JSON.parse(filters.endpoint_filter));
   const finding = findingFilterSchema.parse(JSON.parse(filters.finding_filter));
@@ -99,11 +103,14 @@ export function scopeCondition(filters: StoredScopeFilters): ScopeCondition {
     const hasAgent = endpoint.has_agent ? 1 : 0;
     endpointTests.push((endpoints, key) => endpoints.hasAgent[key] === hasAgent);
   }
-  if (endpoint.tags?.length) {
+  if (endpoint.tags?.length && !context.hasTags) {
     unevaluated.push({
       field: 'endpoint_filter.tags',
-      reason: 'Endpoints carry no tags in the API, so this criterion cannot be evaluated; it is left out of the counts.',
+      reason: 'No endpoint of this organization carries a tag yet, so this criterion is left out of the counts: setting tags on endpoints or adding tag rules evaluates it.',
     });
+  } else if (endpoint.tags?.length) {
+    const tagged = context.endpointsWithAnyTag(endpoint.tags);
+    endpointTests.push((endpoints, key) => tagged.has(endpoints.id[key]!));
   }
 
   // Every finding of this API is a vulnerability.

@@ -2,6 +2,7 @@ import type { CoverageCounts, UnevaluatedCriterion } from '../../../contracts/co
 import { findingSeverities, findingStatuses } from '../../../contracts/enums.js';
 import type { IdPage } from '../inventory/console-queries.js';
 import { type CoverageColumns, loadCoverageColumns } from './coverage-columns.js';
+import type { EndpointContextSource } from '../context/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
 import { inventoryOf } from '../inventory/inventory-ids.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
@@ -75,11 +76,13 @@ export class ScopeCoverage {
     private readonly db: Database,
     private readonly versions: ChangeVersions,
     private readonly excepted: ExceptedFindingsSource,
+    /** Tags of endpoints, which scopes' tag criteria read: the sets, counts and gaps depend on its writes. */
+    private readonly context: EndpointContextSource,
   ) {
     this.columns = new DerivedCache(versions, { name: 'coverage columns', dependsOn: ['inventory'], bound: { entries: 16 } });
-    this.sets = new DerivedCache(versions, { name: 'scope coverage sets', dependsOn: ['inventory'], bound: { weight: 24_000_000, weigh: (set) => set.length } });
-    this.counts = new DerivedCache(versions, { name: 'scope coverage counts', dependsOn: ['inventory'], bound: { entries: 1_000 } });
-    this.gapSets = new DerivedCache(versions, { name: 'coverage gaps', dependsOn: ['inventory'], bound: { entries: 16 } });
+    this.sets = new DerivedCache(versions, { name: 'scope coverage sets', dependsOn: ['inventory', 'endpoint-context'], bound: { weight: 24_000_000, weigh: (set) => set.length } });
+    this.counts = new DerivedCache(versions, { name: 'scope coverage counts', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 1_000 } });
+    this.gapSets = new DerivedCache(versions, { name: 'coverage gaps', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
   }
 
   /**
@@ -103,7 +106,7 @@ export class ScopeCoverage {
         const filters = filtersOf();
         // A scope removed by a write meanwhile covers nothing, and is answered as unknown below.
         if (!filters) return new Int32Array(0);
-        return selectInSlices(allIndexes(columns.count), scopeCondition(filters).bind(columns), new TimeSlices(checkpoint));
+        return selectInSlices(allIndexes(columns.count), scopeCondition(filters, this.context(orgRowId)).bind(columns), new TimeSlices(checkpoint));
       });
       // The columns are kept at this version, so this awaits nothing but itself, unless they were
       // dropped for others: then the data may have changed meanwhile, and the set is read again.
@@ -114,7 +117,7 @@ export class ScopeCoverage {
       if (!filters) return undefined;
       return {
         counts: this.counts.getOrCompute(key, () => countsOf(columns, covered)),
-        unevaluated: scopeCondition(filters).unevaluated,
+        unevaluated: scopeCondition(filters, this.context(orgRowId)).unevaluated,
         page: this.page(columns, key, covered, paging),
       };
     }
@@ -127,16 +130,16 @@ export class ScopeCoverage {
   async gaps(orgRowId: number, paging: CoveragePaging): Promise<CoverageGapRows> {
     const key = `gaps|${orgRowId}`;
     for (;;) {
-      const version = this.versions.version(['inventory']);
+      const version = this.versions.version(['inventory', 'endpoint-context']);
       const excepted = await this.excepted(orgRowId);
       // Computed once, however many requests arrive meanwhile; started again after a write.
       const { columns, gaps, ...summary } = await this.gapSets.settled(key, async (checkpoint) => {
         const columns = await this.currentColumns(orgRowId);
         checkpoint();
-        return this.computeGaps(inventoryOf(this.db, orgRowId), columns, checkpoint);
+        return this.computeGaps(orgRowId, columns, checkpoint);
       });
       // The excepted findings and the gaps of one version: asked again after a write meanwhile.
-      if (this.versions.version(['inventory']) !== version) continue;
+      if (this.versions.version(['inventory', 'endpoint-context']) !== version) continue;
       const keptKey = excepted.count === 0 ? key : `${key}|excepted=${excepted.key}`;
       const kept = excepted.count === 0 ? gaps : this.sets.getOrCompute(keptKey, () => select(gaps, (i) => excepted.byColumn[i] !== 1));
       return {
@@ -153,18 +156,19 @@ export class ScopeCoverage {
    * slices with turns of the event loop between them (time-slices.ts), after which `checkpoint`
    * throws when a write landed meanwhile.
    */
-  private async computeGaps(inventoryId: number, columns: CoverageColumns, checkpoint: () => void): Promise<GapSet> {
+  private async computeGaps(orgRowId: number, columns: CoverageColumns, checkpoint: () => void): Promise<GapSet> {
     const scopes = this.db.all<StoredScopeFilters & { id: string; name: string }>(
       "SELECT id, name, subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND status = 'active' ORDER BY seq",
-      [inventoryId],
+      [inventoryOf(this.db, orgRowId)],
     );
+    const context = this.context(orgRowId);
     const slices = new TimeSlices(checkpoint);
     const { severity, status, kev } = columns;
     let gaps = await selectInSlices(allIndexes(columns.count), (i) => status[i] === open && (severity[i]! <= high || kev[i] === 1), slices);
     const candidates = gaps.length;
     const unevaluated: GapSet['unevaluated'] = [];
     for (const scope of scopes) {
-      const condition = scopeCondition(scope);
+      const condition = scopeCondition(scope, context);
       unevaluated.push(...condition.unevaluated.map((criterion) => ({ scopeId: scope.id, scopeName: scope.name, ...criterion })));
       const covers = condition.bind(columns);
       gaps = await selectInSlices(gaps, (i) => !covers(i), slices);

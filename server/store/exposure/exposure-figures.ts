@@ -2,6 +2,8 @@ import type { SqlValue } from 'sql.js';
 import { type ExposureSortKey, exposureSortKinds } from '../../../contracts/console/exposure.js';
 import type { CollectionName } from '../../../contracts/collections.js';
 import { type TargetStatus, findingSeverities, findingStatuses, targetStatuses } from '../../../contracts/enums.js';
+import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
+import { type EndpointContextSource, type EndpointSelection, criticalityFactorsOf, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
 import type { CoverageColumns } from '../coverage/coverage-columns.js';
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
@@ -58,15 +60,21 @@ export interface ExposureTallies {
   targetExposure: ExposureTable;
   productExposure: ExposureTable;
   versionExposure: ExposureTable;
-  /** Per product, the open critical or KEV findings it closes and the endpoint keys they are on (see remediation-plan.ts). */
-  planInput: { closes: Float64Array; endpoints: Int32Array[]; withoutProduct: number; total: number };
+  /**
+   * Per product, the open critical or KEV findings it closes, the same weighed by their
+   * endpoints' criticality (what the plan orders by), and the endpoint keys they are on (see
+   * remediation-plan.ts).
+   */
+  planInput: { closes: Float64Array; weights: Float64Array; endpoints: Int32Array[]; withoutProduct: number; total: number };
 }
 
 /**
  * What the open findings of one organization expose, per endpoint, per target, per product
  * and per version (a finding belongs to the product and version of its remediation target),
  * with the products and versions of its remediation targets. The tallies leave out the
- * findings exceptions in force leave out; {@link ExposureFigures.beforeExceptions} counts them.
+ * findings exceptions in force leave out ({@link ExposureFigures.beforeExceptions} counts them),
+ * weigh each finding's risk by its endpoint's criticality, and, for a selection of endpoints by
+ * tag or criticality, count only the findings of the endpoints it keeps.
  */
 export interface ExposureFigures extends ExposureTallies {
   /** Endpoint id → its index in {@link endpointExposure} (endpoints without findings have none). */
@@ -83,6 +91,13 @@ export interface ExposureFigures extends ExposureTallies {
   beforeExceptions: ExposureTallies;
   /** The key of the excepted findings left out (excepted-findings.ts): what a value derived from the tallies is keyed by. */
   exceptedKey: string;
+  /** Per endpoint key of the columns, its criticality's factor (risk-score.ts); undefined when all are `normal` (1). */
+  endpointFactors: Float64Array | undefined;
+  /**
+   * For a selection of endpoints: per product and per version, the endpoints it keeps that have
+   * a target of it that is not resolved (in place of {@link ProductFigures.endpoints}).
+   */
+  selectedEndpoints?: { products: Int32Array; versions: Int32Array };
   /** What the figure sort keys (collection-tables.ts, `figureSort`) compare, by a row's seq. */
   sortValues: {
     /** An endpoint's seq → its index in {@link ExposureFigures.endpointExposure}. */
@@ -143,6 +158,8 @@ function softwareId(names: (string | null)[]): string {
 
 const open = findingStatuses.indexOf('open');
 const critical = findingSeverities.indexOf('critical');
+/** What the figures weighed by criticality, or of a selection of endpoints, are read from. */
+const figureKinds = ['inventory', 'endpoint-context'] as const;
 /** Rows read per statement: a few milliseconds of SQL. */
 const rowsPerChunk = 2_048;
 /** Findings added between two looks at the clock. */
@@ -171,7 +188,7 @@ export interface CoverageColumnSource {
 }
 
 /** The figures of one version of the data, with every open finding counted: what exceptions leave as it is. */
-interface DataFigures extends Omit<ExposureFigures, keyof ExposureTallies | 'beforeExceptions' | 'exceptedKey'> {
+interface DataFigures extends Omit<ExposureFigures, keyof ExposureTallies | 'beforeExceptions' | 'exceptedKey' | 'endpointFactors' | 'selectedEndpoints'> {
   tallies: ExposureTallies;
   /** The version of each target kind of the columns; -1 for the kind of targets the replica does not hold. */
   versionOfKind: Int32Array;
@@ -197,23 +214,40 @@ export class ExceptedFindingsMoved extends Error {
 export class ExposureFiguresCache {
   /** The data's figures by organization. Bound: 4 organizations (those of a million findings and 200,000 targets weigh tens of megabytes). */
   private readonly dataFigures: DerivedCache<DataFigures>;
-  /** The figures with exceptions applied, by organization and excepted findings. Bound: 4 (a few megabytes each). */
+  /**
+   * The figures with exceptions applied, criticality weighed or endpoints selected, by
+   * organization, excepted findings and selection. Bound: 4 (a few megabytes each).
+   */
   private readonly withExceptions: DerivedCache<ExposureFigures>;
+  /** Per organization and selection, the endpoints' factors and the endpoint keys selected. Bound: 16. */
+  private readonly weights: DerivedCache<TallyWeights>;
 
   constructor(
     private readonly db: Database,
     private readonly versions: ChangeVersions,
     private readonly coverage: CoverageColumnSource,
     private readonly excepted: ExceptedFindingsSource,
+    /** Endpoints' criticality and tags: the weighed and selected figures depend on its writes. */
+    private readonly context: EndpointContextSource,
   ) {
     this.dataFigures = new DerivedCache(versions, { name: 'exposure figures', dependsOn: ['inventory'], bound: { entries: 4 } });
-    this.withExceptions = new DerivedCache(versions, { name: 'exposure figures with exceptions', dependsOn: ['inventory'], bound: { entries: 4 } });
+    this.withExceptions = new DerivedCache(versions, { name: 'exposure figures with exceptions', dependsOn: figureKinds, bound: { entries: 4 } });
+    this.weights = new DerivedCache(versions, { name: 'exposure weights', dependsOn: figureKinds, bound: { entries: 16 } });
   }
 
-  /** The figures of an organization at the data's current version, leaving out the findings its exceptions in force leave out. */
-  async of(orgRowId: number): Promise<ExposureFigures> {
+  /** The findings' coverage columns of an organization at the data's current version: what the figures are summed from, without them. */
+  columns(orgRowId: number): Promise<CoverageColumns> {
+    return this.coverage.currentColumns(orgRowId);
+  }
+
+  /**
+   * The figures of an organization at the data's current version, leaving out the findings its
+   * exceptions in force leave out, the risk weighed by criticality; with `selection`, of the
+   * findings of the endpoints it keeps only.
+   */
+  async of(orgRowId: number, selection?: EndpointSelection): Promise<ExposureFigures> {
     for (;;) {
-      const version = this.versions.version(['inventory']);
+      const version = this.versions.version(figureKinds);
       const excepted = await this.excepted(orgRowId);
       const data = await this.dataFigures.settled(String(orgRowId), async (checkpoint) => {
         const columns = await this.coverage.currentColumns(orgRowId);
@@ -221,14 +255,25 @@ export class ExposureFiguresCache {
         return this.compute(inventoryOf(this.db, orgRowId), columns, new TimeSlices(checkpoint));
       });
       // The excepted findings and the figures of one version: asked again after a write meanwhile.
-      if (this.versions.version(['inventory']) !== version) continue;
-      if (excepted.count === 0) return withTallies(data, data.tallies, excepted.key);
+      if (this.versions.version(figureKinds) !== version) continue;
+      const { columns } = data.sortValues;
+      const selected = selectionKey(selection);
+      const context = this.context(orgRowId);
+      const weights = this.weights.getOrCompute(`${orgRowId}|${selected}`, () => ({
+        factors: criticalityFactorsOf(columns.endpoints, context),
+        keep: selects(selection) ? selectedEndpointKeys(columns.endpoints, context, selection) : undefined,
+      }));
+      if (excepted.count === 0 && !weights.factors && !weights.keep) return withTallies(data, data.tallies, data.tallies, excepted.key);
       try {
-        return await this.withExceptions.settled(`${orgRowId}|${excepted.key}`, async (checkpoint) => {
+        return await this.withExceptions.settled(`${orgRowId}|${excepted.key}|${selected}`, async (checkpoint) => {
           // Started again after a write, this computation would sum another version's columns under this key.
-          if (this.versions.version(['inventory']) !== version) throw new ExceptedFindingsMoved();
-          const tallies = await tally(data.sortValues.columns, data, excepted.byColumn, new TimeSlices(checkpoint));
-          return withTallies(data, tallies, excepted.key);
+          if (this.versions.version(figureKinds) !== version) throw new ExceptedFindingsMoved();
+          const slices = new TimeSlices(checkpoint);
+          const before = weights.factors || weights.keep ? await tally(columns, data, undefined, weights, slices) : data.tallies;
+          const tallies = excepted.count === 0 ? before : await tally(columns, data, excepted.byColumn, weights, slices);
+          const figures = withTallies(data, tallies, before, excepted.key, weights.factors);
+          if (selects(selection)) figures.selectedEndpoints = await selectedInstalls(data, context, selection, slices);
+          return figures;
         });
       } catch (error) {
         if (!(error instanceof ExceptedFindingsMoved)) throw error;
@@ -291,7 +336,7 @@ export class ExposureFiguresCache {
         kindSortProduct: kinds.product.map((product) => (product === null ? null : asciiLower(product))),
       },
     };
-    return { ...figures, tallies: await tally(columns, figures, undefined, slices) };
+    return { ...figures, tallies: await tally(columns, figures, undefined, { factors: undefined, keep: undefined }, slices) };
   }
 
   /**
@@ -361,19 +406,58 @@ export class ExposureFiguresCache {
   }
 }
 
-/** The figures of the data with the given tallies, those of every finding kept as the figures before exceptions. */
-function withTallies({ tallies: beforeExceptions, versionOfKind: _versionOfKind, ...data }: DataFigures, tallies: ExposureTallies, exceptedKey: string): ExposureFigures {
-  return { ...data, ...tallies, beforeExceptions, exceptedKey };
+/** The figures of the data with the given tallies, those of every finding (excepted ones included) as the figures before exceptions. */
+function withTallies(
+  { tallies: _data, versionOfKind: _versionOfKind, ...data }: DataFigures,
+  tallies: ExposureTallies,
+  beforeExceptions: ExposureTallies,
+  exceptedKey: string,
+  endpointFactors?: Float64Array,
+): ExposureFigures {
+  return { ...data, ...tallies, beforeExceptions, exceptedKey, endpointFactors };
+}
+
+/**
+ * Per product and version, the endpoints `selection` keeps that have a target of it that is
+ * not resolved; an endpoint the replica does not hold is never kept.
+ */
+async function selectedInstalls(data: DataFigures, context: EffectiveEndpointContext, selection: EndpointSelection, slices: TimeSlices) {
+  const { targets, endpointIds, endpointHostnames, versions, products } = data;
+  const selected = endpointTest(context, selection);
+  const kept = Uint8Array.from(endpointIds, (id, number) => (endpointHostnames[number] !== undefined && selected(id) ? 1 : 0));
+  const resolved = targetStatuses.indexOf('resolved');
+  const versionCounts = new Int32Array(versions.length);
+  const productSets = products.map(() => new Set<number>());
+  for (const [index, version] of versions.entries()) {
+    if (index % 256 === 0) await slices.pause();
+    const endpoints = new Set<number>();
+    for (const target of version.targets) {
+      const endpoint = targets.endpoint[target]!;
+      if (endpoint >= 0 && kept[endpoint] === 1 && targets.status[target] !== resolved) endpoints.add(endpoint);
+    }
+    versionCounts[index] = endpoints.size;
+    for (const endpoint of endpoints) productSets[version.product]!.add(endpoint);
+  }
+  return { products: Int32Array.from(productSets, (set) => set.size), versions: versionCounts };
+}
+
+/** What a tally weighs by: per endpoint key, its criticality's factor (none: all 1), and the endpoints kept (none: all). */
+interface TallyWeights {
+  factors: Float64Array | undefined;
+  keep: Uint8Array | undefined;
 }
 
 /**
  * Sums the open findings of the columns into the tallies of their endpoints, targets, versions
- * and products, and the plan's input, in slices; a finding `excepted` marks is left out.
+ * and products, and the plan's input, in slices; a finding `excepted` marks is left out, and so
+ * is one whose endpoint `weights.keep` does not keep; each finding's risk is multiplied by its
+ * endpoint's factor.
  */
 async function tally(
   columns: CoverageColumns,
   { versionOfKind, versions, products }: Pick<DataFigures, 'versionOfKind' | 'versions' | 'products'>,
   excepted: Uint8Array | undefined,
+  { factors, keep }: TallyWeights,
   slices: TimeSlices,
 ): Promise<ExposureTallies> {
   const endpointExposure = new ExposureTable(columns.endpoints.id.length);
@@ -381,6 +465,7 @@ async function tally(
   const productExposure = new ExposureTable(products.length);
   const versionExposure = new ExposureTable(versions.length);
   const closes = new Float64Array(products.length);
+  const weights = new Float64Array(products.length);
   const planEndpoints: Set<number>[] = products.map(() => new Set());
   let withoutProduct = 0;
   let total = 0;
@@ -391,14 +476,16 @@ async function tally(
     const kev = columns.kev[i] === 1;
     const cvss = columns.cvss[i]!;
     const endpoint = columns.endpoint[i]!;
-    if (endpoint >= 0) endpointExposure.add(endpoint, severity, kev, cvss);
+    if (keep && (endpoint < 0 || keep[endpoint] !== 1)) continue;
+    const factor = factors && endpoint >= 0 ? factors[endpoint]! : 1;
+    if (endpoint >= 0) endpointExposure.add(endpoint, severity, kev, cvss, factor);
     const target = columns.target[i]!;
-    if (target >= 0) targetExposure.add(target, severity, kev, cvss);
+    if (target >= 0) targetExposure.add(target, severity, kev, cvss, factor);
     const version = target >= 0 ? versionOfKind[columns.targetKind[target]!]! : -1;
     const product = version >= 0 ? versions[version]!.product : -1;
     if (version >= 0) {
-      versionExposure.add(version, severity, kev, cvss);
-      productExposure.add(product, severity, kev, cvss);
+      versionExposure.add(version, severity, kev, cvss, factor);
+      productExposure.add(product, severity, kev, cvss, factor);
     }
     if (severity !== critical && !kev) continue;
     total++;
@@ -407,6 +494,7 @@ async function tally(
       continue;
     }
     closes[product]!++;
+    weights[product]! += factor;
     if (endpoint >= 0) planEndpoints[product]!.add(endpoint);
   }
   return {
@@ -414,6 +502,6 @@ async function tally(
     targetExposure,
     productExposure,
     versionExposure,
-    planInput: { closes, endpoints: planEndpoints.map((set) => Int32Array.from(set)), withoutProduct, total },
+    planInput: { closes, weights, endpoints: planEndpoints.map((set) => Int32Array.from(set)), withoutProduct, total },
   };
 }

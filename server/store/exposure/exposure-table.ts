@@ -24,14 +24,18 @@ export class ExposureTable {
     for (let entity = 0; entity < size; entity++) this.values[entity * stride + cvssAt] = -1;
   }
 
-  /** Adds one open finding to an entity: its severity (index into findingSeverities), KEV flag and CVSS score (NaN when none). */
-  add(entity: number, severity: number, kev: boolean, cvss: number): void {
+  /**
+   * Adds one open finding to an entity: its severity (index into findingSeverities), KEV flag,
+   * CVSS score (NaN when none) and the criticality factor of its endpoint (risk-score.ts), which
+   * multiplies the risk it adds.
+   */
+  add(entity: number, severity: number, kev: boolean, cvss: number, factor: number): void {
     const at = entity * stride;
     const values = this.values;
     values[at + severity]!++;
     if (kev) values[at + kevAt]!++;
     if (cvss > values[at + cvssAt]!) values[at + cvssAt] = cvss;
-    values[at + riskAt]! += riskOf[kev ? 1 : 0]![severity]!;
+    values[at + riskAt]! += riskOf[kev ? 1 : 0]![severity]! * factor;
   }
 
   /** The exposure of an entity; an entity out of range (none of its findings is open) has none. */

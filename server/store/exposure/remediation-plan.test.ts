@@ -12,6 +12,7 @@ const figures = {
   ],
   planInput: {
     closes: Float64Array.from([4, 3, 2]),
+    weights: Float64Array.from([4, 3, 2]),
     endpoints: [Int32Array.from([0, 1]), Int32Array.from([1]), Int32Array.from([2, 3])],
     withoutProduct: 1,
     total: 10,
@@ -30,6 +31,17 @@ function countingSlices(throwAt = Infinity) {
 }
 
 describe('remediationPlan', () => {
+  it('orders by the findings closed weighed by their endpoints\' criticality, and counts them unweighed', async () => {
+    // Codec's two findings are on critical endpoints (4 each): 8 for its two endpoints beats Browser's 3 for one.
+    const weighed = { ...figures, planInput: { ...figures.planInput, weights: Float64Array.from([4, 3, 8]) } } as ExposureFigures;
+    const plan = await remediationPlan(weighed, countingSlices().slices);
+    expect(plan.steps.map((step) => [step.product_id, step.cumulative_closed, step.cumulative_endpoints])).toEqual([
+      ['c', 2, 2],
+      ['b', 5, 3],
+      ['a', 9, 4],
+    ]);
+  });
+
   it('pauses at every step, so that a large plan gives requests a turn and stops when the data changes', async () => {
     const { counted, slices } = countingSlices();
     const plan = await remediationPlan(figures, slices);

@@ -6,8 +6,9 @@ import type { TimeSlices } from '../derived/time-slices.js';
 
 /**
  * The remediation plan: the products in the order that closes the most open critical or KEV
- * findings for the fewest endpoints touched, greedily. Each step takes the product with the
- * most findings closed per endpoint it adds to the ones touched already (an endpoint updated
+ * findings for the fewest endpoints touched, greedily, each finding weighed by its endpoint's
+ * criticality (risk-score.ts). Each step takes the product with the most weight closed per
+ * endpoint it adds to the ones touched already (an endpoint updated
  * for one product costs nothing more for the next), ties to the one closing more, then by
  * vendor and product. Products sharing endpoints thus follow each other, which a plain
  * findings-per-endpoint order would miss.
@@ -18,7 +19,7 @@ import type { TimeSlices } from '../derived/time-slices.js';
  */
 export async function remediationPlan(figures: ExposureFigures, slices: TimeSlices): Promise<RemediationPlan> {
   const { products } = figures;
-  const { closes, endpoints, withoutProduct, total } = figures.planInput;
+  const { closes, weights, endpoints, withoutProduct, total } = figures.planInput;
   // The products each endpoint key is in, and how many not yet touched endpoints each product has.
   const productsOfEndpoint = new Map<number, number[]>();
   const untouched = endpoints.map((keys) => keys.length);
@@ -32,9 +33,9 @@ export async function remediationPlan(figures: ExposureFigures, slices: TimeSlic
   }
   const touched = new Set<number>();
   const remaining = new Set(products.map((_, index) => index).filter((index) => closes[index]! > 0));
-  // a before b when a closes more per endpoint added: closes[a] / untouched[a] > closes[b] / untouched[b], cross-multiplied (untouched may be 0).
+  // a before b when a closes more weight per endpoint added: weights[a] / untouched[a] > weights[b] / untouched[b], cross-multiplied (untouched may be 0).
   const before = (a: number, b: number) => {
-    const difference = closes[a]! * untouched[b]! - closes[b]! * untouched[a]!;
+    const difference = weights[a]! * untouched[b]! - weights[b]! * untouched[a]!;
     if (difference !== 0) return difference > 0;
     if (closes[a] !== closes[b]) return closes[a]! > closes[b]!;
     return (compareSqlValues(products[a]!.vendor, products[b]!.vendor) || compareSqlValues(products[a]!.product, products[b]!.product)) < 0;

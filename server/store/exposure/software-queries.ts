@@ -11,6 +11,7 @@ import type {
   SoftwareVersionDetail,
 } from '../../../contracts/console/software.js';
 import { targetStatuses } from '../../../contracts/enums.js';
+import { type EndpointSelection, selectionKey, selects } from '../context/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
@@ -23,8 +24,10 @@ import { TimeSlices } from '../derived/time-slices.js';
 type Value = string | number | null;
 const lower = (text: string | null) => (text === null ? null : asciiLower(text));
 
+/** A product; for a selection of endpoints, its endpoints are those the selection keeps. */
 function productJson(figures: ExposureFigures, index: number): SoftwareProduct {
-  const { id, vendor, product, versions, endpoints } = figures.products[index]!;
+  const { id, vendor, product, versions } = figures.products[index]!;
+  const endpoints = figures.selectedEndpoints?.products[index] ?? figures.products[index]!.endpoints;
   return { id, vendor, product, versions: versions.length, endpoints, ...figures.productExposure.exposure(index) };
 }
 
@@ -67,15 +70,21 @@ export class SoftwareQueries {
     private readonly versions: ChangeVersions,
     private readonly figures: ExposureFiguresCache,
   ) {
-    this.installs = new DerivedCache(versions, { name: 'software installs', dependsOn: ['inventory'], bound: { entries: 16 } });
-    this.plans = new DerivedCache(versions, { name: 'remediation plans', dependsOn: ['inventory'], bound: { entries: 16 } });
+    this.installs = new DerivedCache(versions, { name: 'software installs', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
+    this.plans = new DerivedCache(versions, { name: 'remediation plans', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
   }
 
-  /** One page of the organization's products, searched by vendor or product, in the query's order (ties by id). */
+  /**
+   * One page of the organization's products, searched by vendor or product, in the query's
+   * order (ties by id). Filtered by tag or criticality, the products installed (not resolved) on
+   * the endpoints kept or with open findings on them, and only those endpoints and findings counted.
+   */
   async list(orgRowId: number, query: SoftwareListQuery): Promise<SoftwareList> {
-    const figures = await this.figures.of(orgRowId);
+    const figures = await this.figures.of(orgRowId, query);
     const text = query.q?.toLowerCase();
     let indexes = figures.products.map((_, index) => index);
+    const selected = figures.selectedEndpoints?.products;
+    if (selected) indexes = indexes.filter((index) => selected[index]! > 0 || figures.productExposure.sortValue(index, 'risk_score')! > 0);
     if (text !== undefined) {
       indexes = indexes.filter((index) => {
         const { vendor, product } = figures.products[index]!;
@@ -126,13 +135,13 @@ export class SoftwareQueries {
     };
   }
 
-  /** The organization's remediation plan (remediation-plan.ts). */
-  async plan(orgRowId: number): Promise<RemediationPlan> {
+  /** The organization's remediation plan (remediation-plan.ts), of the findings of the endpoints `selection` keeps when given. */
+  async plan(orgRowId: number, selection?: EndpointSelection): Promise<RemediationPlan> {
     for (;;) {
-      const figures = await this.figures.of(orgRowId);
-      const version = this.versions.version(['inventory']);
+      const figures = await this.figures.of(orgRowId, selects(selection) ? selection : undefined);
+      const version = this.versions.version(['inventory', 'endpoint-context']);
       try {
-        return await this.plans.settled(`${orgRowId}|${figures.exceptedKey}`, async (checkpoint) => {
+        return await this.plans.settled(`${orgRowId}|${figures.exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
           // Started again after a write, this computation would plan another version's figures under this key.
           if (this.versions.version(['inventory']) !== version) throw new ExceptedFindingsMoved();
           return remediationPlan(figures, new TimeSlices(checkpoint));

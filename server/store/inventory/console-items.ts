@@ -1,6 +1,8 @@
 import type { CollectionName } from '../../../contracts/collections.js';
 import { findingSeverities } from '../../../contracts/enums.js';
 import { consoleGetSql } from './collection-tables.js';
+import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
+import type { EndpointContextSource } from '../context/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
 import type { DeadlineFigures, FindingDeadlineFacts } from '../remediation/deadline-figures.js';
 import type { FindingKeys } from '../remediation/exception-matches.js';
@@ -8,16 +10,21 @@ import type { Exceptions } from '../remediation/exceptions.js';
 import type { ExposureFigures, ExposureFiguresCache } from '../exposure/exposure-figures.js';
 import { inventoryOf } from './inventory-ids.js';
 
-/** An endpoint's exposure after exceptions, with what they leave out of it. */
-function endpointFields(figures: ExposureFigures, id: string) {
+/** An endpoint's exposure after exceptions, with what they leave out of it, and its context, the risk before criticality weighs it. */
+function endpointFields(figures: ExposureFigures, context: EffectiveEndpointContext, id: string) {
   const index = figures.endpointIndex.get(id) ?? -1;
   const exposure = figures.endpointExposure.exposure(index);
   const before = figures.beforeExceptions.endpointExposure.exposure(index);
   const openOf = (counts: typeof exposure.open_findings) => findingSeverities.reduce((sum, severity) => sum + counts[severity], 0);
+  // Every finding of an endpoint weighs by the same factor: dividing by it undoes it.
+  const factor = figures.endpointFactors?.[index] ?? 1;
   return {
     ...exposure,
     excepted_open_findings: openOf(before.open_findings) - openOf(exposure.open_findings),
     risk_score_before_exceptions: before.risk_score,
+    tags: context.tagsOf(id).map(({ tag }) => tag),
+    criticality: context.criticalityOf(id),
+    risk_score_before_criticality: exposure.risk_score / factor,
   };
 }
 
@@ -34,6 +41,7 @@ export class ConsoleItems {
     private readonly figures: ExposureFiguresCache,
     private readonly deadlines: DeadlineFigures,
     private readonly exceptions: Exceptions,
+    private readonly context: EndpointContextSource,
   ) {}
 
   /**
@@ -59,7 +67,9 @@ export class ConsoleItems {
   private async addedFields(collection: CollectionName, orgRowId: number, asOf: number): Promise<((id: string, row: Record<string, unknown>) => string) | undefined> {
     if (collection === 'endpoints') {
       const figures = await this.figures.of(orgRowId);
-      return (id) => JSON.stringify(endpointFields(figures, id)).slice(1, -1);
+      // Of the figures' version: nothing awaits between them and this.
+      const context = this.context(orgRowId);
+      return (id) => JSON.stringify(endpointFields(figures, context, id)).slice(1, -1);
     }
     if (collection === 'findings') {
       const fields = await this.deadlines.findingFields(orgRowId, asOf);

@@ -1,6 +1,8 @@
 import { type CollectionName, type ConsoleFilterParameterOf, type ConsoleQuery, collections } from '../../../contracts/collections.js';
+import { endpointContextFilters } from '../../../contracts/console/endpoint-context-filters.js';
 import type { ConsoleFilter } from '../../../contracts/list-queries.js';
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
+import { type EndpointContextSource, type EndpointSelection, selectionKey } from '../context/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
 import type { DeadlineFigures } from '../remediation/deadline-figures.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
@@ -89,12 +91,14 @@ export class ConsoleQueries {
     private readonly exposure: ExposureFiguresCache,
     private readonly deadlines: DeadlineFigures,
     private readonly exceptions: Exceptions,
+    context: EndpointContextSource,
   ) {
     this.sortedOrders = new SortedOrders(db, versions);
     this.searches = new DerivedCache(versions, { name: 'console search matches', dependsOn: ['inventory'], bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
     this.textCves = new DerivedCache(versions, { name: 'console search CVEs', dependsOn: ['inventory'], bound: { entries: 64 } });
     this.kevOrders = new DerivedCache(versions, { name: 'KEV findings first', dependsOn: ['inventory'], bound: { entries: 4 } });
-    this.endpointRows = new EndpointFilterRows(db, versions, async (orgRowId) => (await exposure.of(orgRowId)).sortValues.columns);
+    // The columns alone: a filter by endpoint needs no figure, which a write makes the next answer sum again.
+    this.endpointRows = new EndpointFilterRows(db, versions, (orgRowId) => exposure.columns(orgRowId), context);
   }
 
   /**
@@ -212,37 +216,45 @@ export class ConsoleQueries {
 
   /**
    * The rows the collection's endpoint filters given in `query` keep, all of them at once: the
-   * endpoints' list conditions of those filters pick the endpoints (one of their indexes), and
-   * their rows are read once per filter and version (endpoint-filter-rows.ts). Undefined when
-   * none is given.
+   * endpoints' list conditions of those filters pick the endpoints (one of their indexes), those
+   * by context (`tag`, `criticality`) narrow them, and their rows are read once per filter and
+   * version (endpoint-filter-rows.ts). Undefined when none is given.
    */
   private endpointFilterRows(shown: ShownInventory, collection: CollectionName, query: Record<string, unknown>): ListSearch | undefined {
     const filters: Record<string, ConsoleFilter> = collections[collection].consoleFilters;
-    const endpointQuery = Object.fromEntries(
-      Object.entries(filters).flatMap(([parameter, filter]) => (filter.kind === 'endpoint' && query[parameter] !== undefined ? [[parameter, query[parameter]]] : [])),
-    );
-    if (Object.keys(endpointQuery).length === 0) return undefined;
+    const given = Object.entries(filters).filter(([parameter, filter]) => filter.kind === 'endpoint' && query[parameter] !== undefined);
+    if (given.length === 0) return undefined;
+    const byContext = (parameter: string) => parameter in endpointContextFilters;
+    const endpointQuery = Object.fromEntries(given.filter(([parameter]) => !byContext(parameter)).map(([parameter]) => [parameter, query[parameter]]));
+    const selection = Object.fromEntries(given.filter(([parameter]) => byContext(parameter)).map(([parameter]) => [parameter, query[parameter]])) as EndpointSelection;
     const endpoints = listConditions(shown.inventoryId, 'endpoints', endpointQuery);
-    // Only findings and targets have endpoint filters, and both name their endpoint in `endpoint_id`.
+    // Findings and targets name their endpoint in `endpoint_id`; an endpoint is its own.
     const table = collectionTables[collection].table as TableWithEndpoints;
-    return { key: `endpoint:${endpoints.key}`, rows: () => this.endpointRows.of(shown, table, endpoints) };
+    // A filter by context keeps other rows after a write of context, which orders kept by this key do not follow by themselves.
+    const context = selectionKey(selection) && `|${selectionKey(selection)}@${this.versions.version(['endpoint-context'])}`;
+    return { key: `endpoint:${endpoints.key}${context}`, rows: () => this.endpointRows.of(shown, table, endpoints, selection) };
   }
 
   /**
    * How a sort key whose values are figures looks them up (collection-tables.ts, `figureSort`);
    * undefined for a key SQLite orders by. A finding's due date depends on the deadlines, kept
    * under their key; an endpoint's exposure leaves out the findings exceptions leave out, kept
-   * under their key; a finding's hostname or product depends on the data alone.
+   * under their key, and is weighed by the endpoints' criticality, kept under the version of
+   * the endpoint context; a finding's hostname or product depends on the data alone.
    */
   private figureSort(orgRowId: number, collection: CollectionName, key: string): FigureSort | undefined {
     if (!(collectionTables[collection].figureSort as readonly string[]).includes(key)) return undefined;
     if (collection === 'findings' && key === 'due_at') return this.deadlines.dueSort(orgRowId, this.deadlines.policies.get(orgRowId));
     const exceptedKey = collection === 'endpoints' ? this.exceptions.keyOf(orgRowId) : '';
+    const contextVersion = this.versions.version(['endpoint-context']);
     return {
-      key: exceptedKey,
+      key: collection === 'endpoints' ? `${exceptedKey}|context@${contextVersion}` : '',
       lookup: async () => {
         const figures = await this.exposure.of(orgRowId);
-        if (exceptedKey && figures.exceptedKey !== exceptedKey) throw new ExceptedFindingsMoved();
+        // Figures of another context than the key's would be kept under it: asked again.
+        if ((exceptedKey && figures.exceptedKey !== exceptedKey) || (collection === 'endpoints' && this.versions.version(['endpoint-context']) !== contextVersion)) {
+          throw new ExceptedFindingsMoved();
+        }
         return figureSortLookup(figures, collection, key);
       },
     };

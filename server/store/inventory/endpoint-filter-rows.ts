@@ -1,4 +1,5 @@
 import type { Conditions } from './collection-tables.js';
+import { type EndpointContextSource, type EndpointSelection, endpointTest, selectionKey, selects } from '../context/endpoint-selection.js';
 import { type CoverageColumns, forEachInteger } from '../coverage/coverage-columns.js';
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
@@ -13,14 +14,19 @@ const endpointIdsPerChunk = 2_048;
 /** Slots or findings swept between two looks at the clock. */
 const slotsBetweenLooks = 65_536;
 
-/** The inventory tables whose rows name an endpoint in `endpoint_id`, indexed by (org_id, endpoint_id). */
-export type TableWithEndpoints = 'findings' | 'remediation_targets';
+/**
+ * The inventory tables whose rows name an endpoint in `endpoint_id`, indexed by (org_id,
+ * endpoint_id), and the endpoints themselves (whose rows are their own endpoint).
+ */
+export type TableWithEndpoints = 'findings' | 'remediation_targets' | 'endpoints';
 
 /**
  * The rows of findings or remediation targets whose endpoint a filter of the endpoints' list
  * keeps (the console's `osFamily` and `hasAgent` of those lists, contracts/list-queries.ts
- * `byEndpoint`), as seqs ascending: the endpoints' own index picks the endpoints (a few
- * thousand ids); a finding's endpoint is read from the findings' coverage columns, which the
+ * `byEndpoint`), and of endpoints, findings or targets whose endpoint a selection by local
+ * context keeps (`tag`, `criticality`), as seqs ascending: the endpoints' own index picks the
+ * endpoints (a few thousand ids), the context (context/endpoint-selection.ts) narrows them; an
+ * endpoint's row is its own, a finding's endpoint is read from the findings' coverage columns, which the
  * dashboard, coverage and the exposure figures share and `serve` reads ahead; a target's
  * along the (org_id, endpoint_id) index. Kept per filter until the next write; the console's
  * lists narrow them further (sorted-orders.ts) like a search's rows.
@@ -34,20 +40,24 @@ export class EndpointFilterRows {
     versions: ChangeVersions,
     /** The findings' coverage columns of an organization, at the data's current version. */
     private readonly findingColumns: (orgRowId: number) => Promise<CoverageColumns>,
+    /** Endpoints' tags and criticality: the rows of a filter by them depend on its writes. */
+    private readonly context: EndpointContextSource,
   ) {
-    this.rows = new DerivedCache(versions, { name: 'rows filtered by endpoint', dependsOn: ['inventory'], bound: { weight: 4_000_000, weigh: (rows) => rows.length } });
+    this.rows = new DerivedCache(versions, { name: 'rows filtered by endpoint', dependsOn: ['inventory', 'endpoint-context'], bound: { weight: 4_000_000, weigh: (rows) => rows.length } });
   }
 
   /**
    * The rows of `table` in the inventory of `shown` whose endpoint matches `endpoints` (a WHERE
-   * clause of the endpoints' list over that inventory): rows naming an endpoint the replica
-   * does not hold, or none, are never kept.
+   * clause of the endpoints' list over that inventory) and `selection`: rows naming an endpoint
+   * the replica does not hold, or none, are never kept.
    */
-  of(shown: ShownInventory, table: TableWithEndpoints, endpoints: Conditions): Promise<Int32Array> {
-    return this.rows.settled(`${table}|${endpoints.key}`, async (checkpoint) => {
+  of(shown: ShownInventory, table: TableWithEndpoints, endpoints: Conditions, selection?: EndpointSelection): Promise<Int32Array> {
+    return this.rows.settled(`${table}|${endpoints.key}|${selectionKey(selection)}`, async (checkpoint) => {
       checkStillShown(this.db, shown);
       const slices = new TimeSlices(checkpoint);
-      const ids = await this.endpointIds(endpoints, slices);
+      const selected = selects(selection) ? endpointTest(this.context(shown.orgRowId), selection) : () => true;
+      const { ids, seqs } = await this.endpointIds(endpoints, selected, slices);
+      if (table === 'endpoints') return Int32Array.from(seqs);
       if (table === 'remediation_targets') return this.alongIndex(shown, table, ids, slices);
       const columns = await this.findingColumns(shown.orgRowId);
       // Of the version this computation started on, hence of the inventory checked above.
@@ -70,14 +80,22 @@ export class EndpointFilterRows {
     });
   }
 
-  /** The ids of the endpoints `endpoints` matches, read along its index (which ends in seq) a chunk at a time. */
-  private async endpointIds(endpoints: Conditions, slices: TimeSlices): Promise<string[]> {
+  /**
+   * The ids and seqs (ascending) of the endpoints `endpoints` matches and `selected` keeps, read
+   * along its index (which ends in seq) a chunk at a time.
+   */
+  private async endpointIds(endpoints: Conditions, selected: (id: string) => boolean, slices: TimeSlices): Promise<{ ids: string[]; seqs: number[] }> {
     const ids: string[] = [];
-    const chunk = `SELECT json_group_array(id) AS ids, max(seq) AS last FROM (SELECT seq, id FROM endpoints WHERE ${endpoints.sql} AND seq > ? ORDER BY seq LIMIT ?)`;
+    const seqs: number[] = [];
+    const chunk = `SELECT json_group_array(json_array(seq, id)) AS rows, max(seq) AS last FROM (SELECT seq, id FROM endpoints WHERE ${endpoints.sql} AND seq > ? ORDER BY seq LIMIT ?)`;
     for (let after = -1; ; ) {
-      const read = this.db.get<{ ids: string; last: number | null }>(chunk, [...endpoints.params, after, endpointIdsPerChunk])!;
-      if (read.last === null) return ids;
-      ids.push(...(JSON.parse(read.ids) as string[]));
+      const read = this.db.get<{ rows: string; last: number | null }>(chunk, [...endpoints.params, after, endpointIdsPerChunk])!;
+      if (read.last === null) return { ids, seqs };
+      for (const [seq, id] of JSON.parse(read.rows) as [number, string][]) {
+        if (!selected(id)) continue;
+        ids.push(id);
+        seqs.push(seq);
+      }
       after = read.last;
       await slices.pause();
     }

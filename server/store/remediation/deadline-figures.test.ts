@@ -23,7 +23,7 @@ beforeAll(async () => {
   }, { changes: ['organizations', 'inventory'] });
   excepted = { key: 'none', byColumn: new Uint8Array(0), count: 0 };
   const db = (store as unknown as { db: Database }).db;
-  figures = new DeadlineFigures(db, store.changes, store.coverage, async () => excepted, () => store.now());
+  figures = new DeadlineFigures(db, store.changes, store.coverage, async () => excepted, () => store.now(), (org) => store.endpointContext.effective(org));
 });
 afterAll(() => store.close());
 

@@ -2,7 +2,9 @@ import type { SqlValue } from 'sql.js';
 import type { RemediationPerformance } from '../../../contracts/console/deadlines.js';
 import { type FindingSeverity, findingStatuses } from '../../../contracts/enums.js';
 import { dueAtMs, wholeDays } from '../../../contracts/remediation-deadlines.js';
-import type { CoverageColumns } from '../coverage/coverage-columns.js';
+import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
+import { type EndpointContextSource, type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
+import type { CoverageColumns, EndpointColumns } from '../coverage/coverage-columns.js';
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
@@ -10,7 +12,7 @@ import type { ExceptedFindings, ExceptedFindingsSource } from './excepted-findin
 import type { CoverageColumnSource } from '../exposure/exposure-figures.js';
 import { type FindingTimeline, loadFindingTimeline } from './finding-timeline.js';
 import { type ShownInventory, checkStillShown, inventoryOf } from '../inventory/inventory-ids.js';
-import { deadlineTable, remediationPerformance } from './remediation-performance.js';
+import { type PerformanceEndpoints, deadlineTable, remediationPerformance } from './remediation-performance.js';
 import { SlaPolicies, type StoredSlaPolicy } from './sla-policies.js';
 import type { FigureSort } from '../inventory/sorted-orders.js';
 import { TimeSlices } from '../derived/time-slices.js';
@@ -55,10 +57,12 @@ export class DeadlineFigures {
     private readonly coverage: CoverageColumnSource,
     private readonly excepted: ExceptedFindingsSource,
     private readonly now: () => number,
+    /** Endpoints' tags and criticality: the answers (per tag, of a selection) depend on its writes. */
+    private readonly context: EndpointContextSource,
   ) {
     this.policies = new SlaPolicies(db, now);
     this.timelines = new DerivedCache(versions, { name: 'finding timelines', dependsOn: ['inventory'], bound: { entries: 8 } });
-    this.answers = new DerivedCache(versions, { name: 'remediation performance', dependsOn: ['inventory'], bound: { entries: 64 } });
+    this.answers = new DerivedCache(versions, { name: 'remediation performance', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 64 } });
     this.overdueSets = new DerivedCache(versions, { name: 'overdue findings', dependsOn: ['inventory'], bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
   }
 
@@ -76,13 +80,17 @@ export class DeadlineFigures {
     });
   }
 
-  /** The organization's remediation performance at `asOf`, under its policy, its exceptions left out of what is overdue. */
-  async performance(orgRowId: number, asOf = this.asOf()): Promise<RemediationPerformance> {
+  /**
+   * The organization's remediation performance at `asOf`, under its policy, its exceptions left
+   * out of what is overdue, per tag too; with `selection`, of the findings of the endpoints it keeps.
+   */
+  async performance(orgRowId: number, asOf = this.asOf(), selection?: EndpointSelection): Promise<RemediationPerformance> {
     const { policy, key: policyKey } = this.policies.get(orgRowId);
     const { key: exceptedKey } = await this.excepted(orgRowId);
-    return this.answers.settled(`${orgRowId}|${policyKey}|${asOf}|${exceptedKey}`, async (checkpoint) => {
+    return this.answers.settled(`${orgRowId}|${policyKey}|${asOf}|${exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
       const { timeline, excepted } = await this.timelineWithExceptions(orgRowId, checkpoint);
-      return remediationPerformance(timeline, policy, asOf, excepted, new TimeSlices(checkpoint));
+      const endpoints = performanceEndpoints(timeline.columns.endpoints, this.context(orgRowId), selection);
+      return remediationPerformance(timeline, policy, asOf, excepted, endpoints, new TimeSlices(checkpoint));
     });
   }
 
@@ -180,4 +188,25 @@ function columnIndexOf(columns: CoverageColumns, seq: number): number {
     else high = middle - 1;
   }
   return -1;
+}
+
+/**
+ * The endpoints whose findings the performance counts (`selection`'s, or all) and the tags it
+ * figures apart, with each endpoint key's tags; a tag's endpoints are those `selection` keeps.
+ */
+function performanceEndpoints(endpoints: EndpointColumns, context: EffectiveEndpointContext, selection: EndpointSelection | undefined): PerformanceEndpoints {
+  const selected = selects(selection) ? endpointTest(context, selection) : undefined;
+  const keyOf = new Map(endpoints.id.map((id, key) => [id, key]));
+  const tagsOfKey: number[][] = [];
+  const tags = context.tagCounts().map(({ tag, endpoints: count }, index) => {
+    let kept = 0;
+    for (const id of context.endpointsWithAnyTag([tag])) {
+      if (selected && !selected(id)) continue;
+      kept++;
+      const key = keyOf.get(id);
+      if (key !== undefined) (tagsOfKey[key] ??= []).push(index);
+    }
+    return { tag, endpoints: selected ? kept : count };
+  });
+  return { keep: selected && selectedEndpointKeys(endpoints, context, selection!), tags, tagsOfKey };
 }

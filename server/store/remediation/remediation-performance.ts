@@ -75,6 +75,17 @@ class OpenGroup {
   }
 }
 
+/**
+ * Which findings the figures count, by their endpoint's key in the coverage columns: those
+ * `keep` keeps (all without it); and the tags whose open findings are figured apart, with the
+ * tags of each endpoint key as indexes into them.
+ */
+export interface PerformanceEndpoints {
+  keep: Uint8Array | undefined;
+  tags: readonly { tag: string; endpoints: number }[];
+  tagsOfKey: readonly (readonly number[] | undefined)[];
+}
+
 /** The months of the series (UTC), oldest first: each month's first instant, and the instant its counts are taken at. */
 function seriesMonths(asOfMs: number): { month: string; startMs: number; nextMs: number; endMs: number }[] {
   const now = new Date(asOfMs);
@@ -98,14 +109,19 @@ function seriesMonths(asOfMs: number): { month: string; startMs: number; nextMs:
  *   `remediated_at` is known; the series counts them in the UTC month of `remediated_at`, and
  *   at each month's end (the current month: `asOfMs`) the findings detected by then and not
  *   remediated by then, and those of them past their due date (exceptions aside).
+ * - Only the findings of the endpoints `endpoints.keep` keeps are counted; the open ones are
+ *   figured per tag of their endpoint too.
  */
 export async function remediationPerformance(
   timeline: FindingTimeline,
   policy: SlaPolicy,
   asOfMs: number,
   excepted: ExceptedFindings,
+  endpoints: PerformanceEndpoints,
   slices: TimeSlices,
 ): Promise<RemediationPerformance> {
+  const { keep, tags, tagsOfKey } = endpoints;
+  const tagGroups = tags.map(() => new OpenGroup());
   const { columns, firstDetectedMs, remediatedMs } = timeline;
   const deadlines = deadlineTable(policy);
   const openGroups = findingSeverities.map(() => new OpenGroup());
@@ -123,6 +139,8 @@ export async function remediationPerformance(
     if (i % findingsBetweenLooks === 0) await slices.pause();
     const severity = columns.severity[i]!;
     if (severity >= severityCount) continue;
+    const endpoint = columns.endpoint[i]!;
+    if (keep && keep[endpoint] !== 1) continue;
     const firstMs = firstDetectedMs[i]!;
     const deadlineMs = deadlines[severity * 2 + columns.kev[i]!]!;
     const hasDeadline = !Number.isNaN(deadlineMs);
@@ -135,6 +153,7 @@ export async function remediationPerformance(
       const isExcepted = excepted.byColumn[i] === 1;
       openGroups[severity]!.add(ageMs, overdue, isExcepted);
       openAll.add(ageMs, overdue, isExcepted);
+      for (const tag of (endpoint >= 0 && tagsOfKey[endpoint]) || []) tagGroups[tag]!.add(ageMs, overdue, isExcepted);
       buckets[ageBucketOf(Math.floor(ageMs / dayMs))]![severity]!++;
     } else if (!Number.isNaN(remediatedAtMs)) {
       const delayMs = Math.max(0, remediatedAtMs - firstMs);
@@ -168,6 +187,11 @@ export async function remediationPerformance(
   await slices.pause();
   const totals = { ...openTotals, ...remediatedAll.figures() };
   await slices.pause();
+  const tagFigures = [];
+  for (const [index, { tag, endpoints: count }] of tags.entries()) {
+    tagFigures.push({ tag, endpoints: count, ...tagGroups[index]!.figures() });
+    if (index % 16 === 15) await slices.pause();
+  }
   const monthly: MonthlyPerformance[] = months.map((m, k) => ({
     month: m.month,
     ...monthGroups[k]!.figures(),
@@ -191,5 +215,6 @@ export async function remediationPerformance(
         by_severity: Object.fromEntries(findingSeverities.map((severity, s) => [severity, counts[s]!])) as Record<(typeof findingSeverities)[number], number>,
       };
     }),
+    tags: tagFigures,
   };
 }

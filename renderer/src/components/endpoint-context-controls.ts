@@ -1,0 +1,46 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import type { endpointContextFilters } from '../../../contracts/console/endpoint-context-filters';
+import { endpointCriticalities } from '../../../contracts/enums';
+import type { ListFilters } from '../api/list-pages';
+import type { FilterControl } from './filter-bar';
+
+/**
+ * The controls of the filters by endpoint context (contracts' endpointContextFilters), one per
+ * filter: the lists of endpoints, findings and targets, and the views built on the figures
+ * (dashboard, software, remediation plan and performance) show these.
+ */
+export const endpointContextControls = {
+  tag: { kind: 'tag', label: 'Tag' },
+  criticality: { kind: 'choice', label: 'Criticality', values: endpointCriticalities },
+} as const satisfies { [P in keyof typeof endpointContextFilters]: FilterControl };
+
+/** The filters by context a URL names, non-empty, in a stable order: what a figures view asks the server for. */
+export function endpointContextFiltersOf(search: URLSearchParams): ListFilters {
+  const filters: ListFilters = {};
+  for (const name of Object.keys(endpointContextControls)) {
+    const value = search.get(name);
+    if (value) filters[name] = value;
+  }
+  return filters;
+}
+
+/**
+ * The filters by context of a figures view (dashboard, remediation plan and performance), kept
+ * in its URL: what it asks the server for, and how a control sets one (empty removes it).
+ */
+export function useEndpointContextFilters(): { filters: ListFilters; setFilter: (name: string, value: string) => void } {
+  const [search, setSearch] = useSearchParams();
+  const filters = useMemo(() => endpointContextFiltersOf(search), [search]);
+  const setFilter = useCallback(
+    (name: string, value: string) =>
+      setSearch((previous) => {
+        const next = new URLSearchParams(previous);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      }),
+    [setSearch],
+  );
+  return { filters, setFilter };
+}
