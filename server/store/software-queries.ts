@@ -2,6 +2,7 @@ import type { ExposureSortKey } from '../../contracts/console/exposure.js';
 import type {
   RemediationPlan,
   SoftwareDetail,
+  TargetUpdate,
   SoftwareInstall,
   SoftwareList,
   SoftwareListQuery,
@@ -14,6 +15,7 @@ import { targetStatuses } from '../../contracts/enums.js';
 import type { Database } from './database.js';
 import { DerivedCache } from './derived-cache.js';
 import { ExceptedFindingsMoved, type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
+import { targetUpdate, versionToUpdateTo } from './exposure/version-to-update-to.js';
 import { remediationPlan } from './remediation-plan.js';
 import { idsOfSeqs } from './sorted-orders.js';
 import { compareSqlValues } from './sql-value-order.js';
@@ -99,7 +101,14 @@ export class SoftwareQueries {
     if (index === undefined) return undefined;
     const versions = figures.products[index]!.versions.map((version) => versionJson(figures, version));
     versions.sort((a, b) => b.risk_score - a.risk_score || compareSqlValues(a.version, b.version));
-    return { product: productJson(figures, index), versions };
+    return { product: productJson(figures, index), versions, update_to: versionToUpdateTo(figures, index) };
+  }
+
+  /** A remediation target's product and the version to update it to (exposure/version-to-update-to.ts); undefined when unknown. */
+  async targetUpdate(orgRowId: number, targetId: string): Promise<TargetUpdate | undefined> {
+    const figures = await this.figures.of(orgRowId);
+    // Read at the figures' version: nothing awaits between them and this.
+    return targetUpdate(this.db, figures, orgRowId, targetId);
   }
 
   /** A version of a product with one page of its installs, riskiest first, then by hostname; undefined when unknown. */

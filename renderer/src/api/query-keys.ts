@@ -31,6 +31,7 @@ export const queryKeys = {
   softwareVersion: (slug: string, productId: string, versionId: string) => [...queryKeys.softwareProduct(slug, productId), 'version', versionId] as const,
   softwareInstallsPage: (slug: string, productId: string, versionId: string, offset: number) =>
     [...queryKeys.softwareVersion(slug, productId, versionId), 'installs', offset] as const,
+  targetUpdate: (slug: string, targetId: string) => [...queryKeys.software(slug), 'target-update', targetId] as const,
   remediationPlan: (slug: string) => [...queryKeys.organization(slug), 'remediation-plan'] as const,
   exceptions: (slug: string, state: string) => [...queryKeys.organization(slug), 'exceptions', state] as const,
   slaPolicy: (slug: string) => [...queryKeys.organization(slug), 'sla-policy'] as const,
