@@ -5,7 +5,11 @@ import path from 'node:path';
 
 const repositoryRoot = import.meta.dirname;
 const domain = ['server/organizations', 'server/sync', 'server/remote', 'server/secrets', 'server/agent-config', 'server/demo'];
-const belowApp = ['contracts', 'store', 'domain', 'http', 'cli', 'composition'];
+// The store's parts, bottom first (server/store/README.md): the engine, the derived-data building
+// blocks, the queries grouped by what they read, and the facade store.ts that wires them.
+const storeQueries = ['inventory', 'coverage', 'exposure', 'remediation', 'records', 'context'].map((folder) => `server/store/${folder}`);
+const store = ['store engine', 'store derived', 'store queries', 'store'];
+const belowApp = ['contracts', ...store, 'domain', 'http', 'cli', 'composition'];
 
 /**
  * The layers, bottom first. A module imports from its own layer and from `imports`; a test
@@ -16,12 +20,17 @@ const belowApp = ['contracts', 'store', 'domain', 'http', 'cli', 'composition'];
  */
 export const layers = [
   { name: 'contracts', roots: ['contracts'], imports: [], packages: ['zod'] },
-  { name: 'store', roots: ['server/store'], imports: ['contracts'], testSupport: ['server test support'] },
-  { name: 'domain', roots: domain, imports: ['contracts', 'store'], testSupport: ['server test support'] },
-  { name: 'http', roots: ['server/http'], imports: ['contracts', 'store', 'domain'], testSupport: ['server test support'] },
-  { name: 'cli', roots: ['server/cli'], imports: ['contracts', 'store', 'domain'], testSupport: ['server test support'] },
+  // The store's tests may go through the facade (`openStore`), as the product does.
+  { name: 'store engine', roots: ['server/store/engine'], imports: ['contracts'], testSupport: ['server test support', 'store'] },
+  { name: 'store derived', roots: ['server/store/derived'], imports: ['contracts', 'store engine'], testSupport: ['server test support', 'store'] },
+  // One layer: a query of one group builds on another's (exposure on the exceptions that hide a finding, lists on both).
+  { name: 'store queries', roots: storeQueries, imports: ['contracts', 'store engine', 'store derived'], testSupport: ['server test support', 'store'] },
+  { name: 'store', roots: ['server/store'], filesOnly: true, imports: ['contracts', 'store engine', 'store derived', 'store queries'], testSupport: ['server test support'] },
+  { name: 'domain', roots: domain, imports: ['contracts', ...store], testSupport: ['server test support'] },
+  { name: 'http', roots: ['server/http'], imports: ['contracts', ...store, 'domain'], testSupport: ['server test support'] },
+  { name: 'cli', roots: ['server/cli'], imports: ['contracts', ...store, 'domain'], testSupport: ['server test support'] },
   // What wires the server together: start-console-server.ts, the command line's entry, serve.
-  { name: 'composition', roots: ['server'], filesOnly: true, imports: ['contracts', 'store', 'domain', 'http', 'cli'], testSupport: ['server test support'] },
+  { name: 'composition', roots: ['server'], filesOnly: true, imports: ['contracts', ...store, 'domain', 'http', 'cli'], testSupport: ['server test support'] },
   { name: 'server test support', roots: ['server/test'], imports: belowApp },
   { name: 'app', roots: ['app'], imports: belowApp, testSupport: ['server test support', 'app test support'] },
   { name: 'app test support', roots: ['app/test'], imports: ['app', ...belowApp, 'server test support'] },

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dataDirectoryFiles } from '../server/store/data-directory.js';
+import { dataDirectoryFiles } from '../server/store/engine/data-directory.js';
 import { app, BrowserWindow, resetFakeElectron } from './test/fake-electron.js';
 import { runSandboxedPreload } from './test/run-sandboxed-preload.js';
 

@@ -51,7 +51,7 @@ describe("the Electron main process's modules", () => {
   });
 
   it('load no store and nothing that runs SQL: of server/store/ only the data directory’s paths, file helpers and lock', () => {
-    expect([...files].filter((file) => file.startsWith('server/store/'))).toEqual(['server/store/data-directory.ts', 'server/store/data-directory-lock.ts']);
+    expect([...files].filter((file) => file.startsWith('server/store/'))).toEqual(['server/store/engine/data-directory.ts', 'server/store/engine/data-directory-lock.ts']);
     expect(packages).not.toContain('sql.js');
   });
 });

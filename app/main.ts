@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { app } from 'electron';
-import { defaultDataDirectory } from '../server/store/data-directory.js';
+import { defaultDataDirectory } from '../server/store/engine/data-directory.js';
 import { startDesktopApp } from './main/start-desktop-app.js';
 
 startDesktopApp({

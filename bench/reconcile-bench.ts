@@ -15,7 +15,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { DatasetSize, Inventory } from '../contracts/inventory.js';
 import { generateInventory } from '../server/demo/index.js';
-import { dataDirectoryFiles } from '../server/store/data-directory.js';
+import { dataDirectoryFiles } from '../server/store/engine/data-directory.js';
 import { Store } from '../server/store/store.js';
 import { startFakeRemote } from '../server/test/support/fake-remote.js';
 import { type SyncReport, syncOrganization } from '../server/sync/sync-organization.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ChangeLogWriter, logFile, logFiles } from '../server/store/change-log.js';
-import { checkpointThresholdBytes } from '../server/store/durable-file.js';
+import { ChangeLogWriter, logFile, logFiles } from '../server/store/engine/change-log.js';
+import { checkpointThresholdBytes } from '../server/store/engine/durable-file.js';
 
 /**
  * Leaves beside a closed data directory's database a change log as large as the checkpoint

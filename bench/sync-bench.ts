@@ -11,7 +11,7 @@ import { generateInventory } from '../server/demo/index.js';
 import { connectReplicaOrganization } from '../server/organizations/manage-organizations.js';
 import type { DatasetSize, Inventory } from '../contracts/inventory.js';
 import { keyFileSealer } from '../server/secrets/key-file-sealer.js';
-import { dataDirectoryFiles } from '../server/store/data-directory.js';
+import { dataDirectoryFiles } from '../server/store/engine/data-directory.js';
 import { Store } from '../server/store/store.js';
 import { type FakeRemote, startFakeRemote } from '../server/test/support/fake-remote.js';
 import { fetchPage } from '../server/sync/remote-pages.js';

@@ -147,7 +147,7 @@ test('an unknown product says so, with a way back', async ({ page, problems }) =
   problems.length = 0;
 });
 
-// The plan's sentences (server/store/remediation-plan.ts): a goal reached, or one that updating every product falls short of.
+// The plan's sentences (server/store/exposure/remediation-plan.ts): a goal reached, or one that updating every product falls short of.
 const reachedSentence = /^Update (this|these) [\d,]+ products? on [\d,]+ endpoints? to close (\d+) % of open critical and KEV findings\.$/;
 const unreachedSentence = /^Updating all [\d,]+ products? on [\d,]+ endpoints? closes (\d+) % of open critical and KEV findings, short of \d+ %: the rest have no product to update\.$/;
 

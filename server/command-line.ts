@@ -1,9 +1,9 @@
 import { Command, CommanderError } from 'commander';
-import { DataDirectoryLockedError } from './store/data-directory-lock.js';
+import { DataDirectoryLockedError } from './store/engine/data-directory-lock.js';
 import { OrganizationInputError } from './organizations/manage-organizations.js';
 import { UsageError, dataDirArgument, resolveDataDir } from './cli/cli-context.js';
-import { dropReadsAhead, readDatabaseFileAhead } from './store/database-file.js';
-import { dataDirectoryFiles } from './store/data-directory.js';
+import { dropReadsAhead, readDatabaseFileAhead } from './store/engine/database-file.js';
+import { dataDirectoryFiles } from './store/engine/data-directory.js';
 
 type Register = (program: Command) => void;
 

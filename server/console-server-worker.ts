@@ -5,10 +5,10 @@ import { parentPort, threadId, workerData } from 'node:worker_threads';
 import type { ServerFailure, ServerThreadCommand, ServerThreadEvent } from '../contracts/server-thread-channel.js';
 import { sealerOfOtherThread } from './secrets/sealer-across-threads.js';
 import type { ConsoleServerWorkerData } from './start-console-server-worker.js';
-import { readDatabaseFileAhead } from './store/database-file.js';
-import { dataDirectoryFiles } from './store/data-directory.js';
-import { DataDirectoryLockedError } from './store/data-directory-lock.js';
-import { loadSqlJs } from './store/sql-js.js';
+import { readDatabaseFileAhead } from './store/engine/database-file.js';
+import { dataDirectoryFiles } from './store/engine/data-directory.js';
+import { DataDirectoryLockedError } from './store/engine/data-directory-lock.js';
+import { loadSqlJs } from './store/engine/sql-js.js';
 
 const options = workerData as ConsoleServerWorkerData;
 const channel = parentPort!;

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { keyFileSealer } from './secrets/key-file-sealer.js';
 import type { Sealer } from './secrets/sealer.js';
 import { ConsoleServerWorker, startConsoleServerWorker } from './start-console-server-worker.js';
-import { dataDirectoryFiles } from './store/data-directory.js';
+import { dataDirectoryFiles } from './store/engine/data-directory.js';
 
 const folders: string[] = [];
 afterAll(() => {

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { ReplicaSync, ServerFailure, ServerThreadCommand, ServerThreadEvent, StartedServer, SyncAlert } from '../contracts/server-thread-channel.js';
 import { answerSealingRequests, type SealingEnd, sealingChannel } from './secrets/sealer-across-threads.js';
 import type { Sealer } from './secrets/sealer.js';
-import { DataDirectoryLockedError } from './store/data-directory-lock.js';
+import { DataDirectoryLockedError } from './store/engine/data-directory-lock.js';
 
 /** How the product's server is started, headless (`serve`) or in the desktop app. */
 export interface ConsoleServerWorkerOptions {

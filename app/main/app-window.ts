@@ -1,5 +1,5 @@
 import { BrowserWindow, screen } from 'electron';
-import { productName } from '../../server/store/data-directory.js';
+import { productName } from '../../server/store/engine/data-directory.js';
 import { readDesktopSettings, updateDesktopSettings } from './desktop-settings.js';
 import { restoredBounds } from './window-bounds.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { keyFileSealer } from '../../server/secrets/key-file-sealer.js';
 import { secretStorages } from '../../server/secrets/secret-storages.js';
-import { dataDirectoryFiles } from '../../server/store/data-directory.js';
+import { dataDirectoryFiles } from '../../server/store/engine/data-directory.js';
 import { dialog, resetFakeElectron, safeStorage } from '../test/fake-electron.js';
 import { chooseSealer } from './choose-sealer.js';
 import { readDesktopSettings } from './desktop-settings.js';

@@ -2,7 +2,7 @@ import { dialog, safeStorage } from 'electron';
 import { keyFileSealer } from '../../server/secrets/key-file-sealer.js';
 import type { Sealer } from '../../server/secrets/sealer.js';
 import { secretStorages } from '../../server/secrets/secret-storages.js';
-import { dataDirectoryFiles } from '../../server/store/data-directory.js';
+import { dataDirectoryFiles } from '../../server/store/engine/data-directory.js';
 import { readDesktopSettings, type SecretSealingChoice, updateDesktopSettings } from './desktop-settings.js';
 import { safeStorageSealer } from './safe-storage-sealer.js';
 

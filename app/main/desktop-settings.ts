@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomically } from '../../server/store/data-directory.js';
+import { writeFileAtomically } from '../../server/store/engine/data-directory.js';
 
 const windowStateSchema = z.object({
   x: z.number().int(),

@@ -1,7 +1,7 @@
 import { app, type BrowserWindow, dialog, Menu, session } from 'electron';
 import { type ConsoleServerWorker, startConsoleServerWorker } from '../../server/start-console-server-worker.js';
-import { productName } from '../../server/store/data-directory.js';
-import { DataDirectoryLockedError } from '../../server/store/data-directory-lock.js';
+import { productName } from '../../server/store/engine/data-directory.js';
+import { DataDirectoryLockedError } from '../../server/store/engine/data-directory-lock.js';
 import { openAppWindow } from './app-window.js';
 import { chooseSealer } from './choose-sealer.js';
 import { syncChangesPath } from '../../contracts/console/views.js';

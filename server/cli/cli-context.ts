@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { keyFileSealer } from '../secrets/key-file-sealer.js';
 import type { Sealer } from '../secrets/sealer.js';
-import { dataDirectoryFiles, defaultDataDirectory } from '../store/data-directory.js';
+import { dataDirectoryFiles, defaultDataDirectory } from '../store/engine/data-directory.js';
 import type { Store, StoreOptions } from '../store/store.js';
 
 /** A mistake in how a command was called: printed without a stack, exit code 2. */

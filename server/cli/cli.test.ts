@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { demoAgentSettings } from '../../contracts/console/agent-settings.js';
-import { dataDirectoryFiles } from '../store/data-directory.js';
+import { dataDirectoryFiles } from '../store/engine/data-directory.js';
 import { cliBinary } from '../test/support/cli-binary.js';
 import { processState, untilZombie } from '../test/support/process-state.js';
 

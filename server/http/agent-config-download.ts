@@ -1,7 +1,7 @@
 import { agentConfigQuerySchema, checkPlatformProfile } from '../../contracts/agent-config.js';
 import { produceAgentConfig } from '../organizations/produce-agent-config.js';
 import type { Sealer } from '../secrets/sealer.js';
-import type { Organization } from '../store/organizations.js';
+import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import { HttpError } from './http-error.js';
 import { parseUrlQuery } from './query-parameters.js';

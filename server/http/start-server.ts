@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dataDirectoryFiles, writeFileAtomically } from '../store/data-directory.js';
+import { dataDirectoryFiles, writeFileAtomically } from '../store/engine/data-directory.js';
 import { acceptedHosts } from './loopback-guard.js';
 
 /** The default port of DESIGN section 4. */

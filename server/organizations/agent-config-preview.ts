@@ -1,7 +1,7 @@
 import type { AgentConfigQuery } from '../../contracts/agent-config.js';
 import { type AgentConfigPreview, defaultAgentBundleId } from '../../contracts/console/agent-settings.js';
 import { agentConfigContents } from '../agent-config/file-contents.js';
-import type { Organization } from '../store/organizations.js';
+import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import { pinsTeamId } from './manage-agent-settings.js';
 

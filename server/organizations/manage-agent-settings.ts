@@ -10,8 +10,8 @@ import {
 } from '../../contracts/console/agent-settings.js';
 import type { FieldIssue } from '../../contracts/common.js';
 import type { AgentProfile } from '../../contracts/enums.js';
-import type { StoredAgentSettings } from '../store/agent-settings.js';
-import type { Organization } from '../store/organizations.js';
+import type { StoredAgentSettings } from '../store/records/agent-settings-records.js';
+import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import { OrganizationFieldsError } from './manage-organizations.js';
 

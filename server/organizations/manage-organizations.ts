@@ -9,7 +9,7 @@ import {
 } from '../../contracts/console/organizations.js';
 import type { FieldIssue } from '../../contracts/common.js';
 import type { Sealer } from '../secrets/sealer.js';
-import { type Organization, slugPattern } from '../store/organizations.js';
+import { type Organization, slugPattern } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 
 /** A user's mistake in managing organizations, answered with its message (exit code 2, or 400). */

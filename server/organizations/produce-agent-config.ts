@@ -1,7 +1,7 @@
 import { type RemoteTenant, RemoteUnreachableError, remoteGet } from '../remote/remote-tenant.js';
 import type { AgentConfigQuery } from '../../contracts/agent-config.js';
 import type { Sealer } from '../secrets/sealer.js';
-import type { Organization } from '../store/organizations.js';
+import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import { defaultAgentBundleId } from '../../contracts/console/agent-settings.js';
 import { missingSettingsMessage, pinsTeamId } from './manage-agent-settings.js';

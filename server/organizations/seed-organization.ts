@@ -1,6 +1,6 @@
 import { generateInventory } from '../demo/index.js';
 import { type DatasetSize, datasetSizes } from '../../contracts/inventory.js';
-import type { Organization } from '../store/organizations.js';
+import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import { OrganizationInputError } from './manage-organizations.js';
 

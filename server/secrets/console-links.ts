@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { dataDirectoryFiles } from '../store/data-directory.js';
+import { dataDirectoryFiles } from '../store/engine/data-directory.js';
 
 /** How long a console link may wait to be opened; `console-url` prints a new one at any time. */
 export const consoleLinkLifetimeMs = 24 * 60 * 60 * 1000;

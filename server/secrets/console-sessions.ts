@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { dataDirectoryFiles } from '../store/data-directory.js';
+import { dataDirectoryFiles } from '../store/engine/data-directory.js';
 import { readOrCreateKey } from './key-file-sealer.js';
 
 /** How long a console session lasts since it was last used (sliding). */

@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { smallInventory } from '../test/support/fixtures.js';
-import { type DatabaseFileBytes, dropReadsAhead, growthRoom, readDatabaseFile, readDatabaseFileAhead } from './database-file.js';
-import { dataDirectoryFiles, writeFileAtomically } from './data-directory.js';
-import { DataDirectoryLockedError } from './data-directory-lock.js';
-import { IncompatibleDatabaseError } from './database.js';
+import { type DatabaseFileBytes, dropReadsAhead, growthRoom, readDatabaseFile, readDatabaseFileAhead } from './engine/database-file.js';
+import { dataDirectoryFiles, writeFileAtomically } from './engine/data-directory.js';
+import { DataDirectoryLockedError } from './engine/data-directory-lock.js';
+import { IncompatibleDatabaseError } from './engine/database.js';
 import { Store } from './store.js';
 
 const folders: string[] = [];

@@ -1,27 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AgentSettingsRecords } from './agent-settings.js';
-import { ApiKeyRecords } from './api-keys.js';
-import { ConsoleItems } from './console-items.js';
-import { ConsoleQueries } from './console-queries.js';
-import { DashboardAggregates } from './dashboard-aggregates.js';
-import { DeadlineFigures } from './deadline-figures.js';
-import { Exceptions } from './exceptions.js';
-import { ExposureFiguresCache } from './exposure-figures.js';
-import { dataDirectoryFiles } from './data-directory.js';
-import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
-import { Database } from './database.js';
-import type { VersionSource } from './derived-cache.js';
-import { Inventories } from './inventories.js';
-import { InventoryReads } from './inventory-reads.js';
-import { InventoryWrites } from './inventory-writes.js';
-import { ListTotals } from './list-totals.js';
-import { OrganizationRecords } from './organizations.js';
-import { ReplicaComparison } from './replica-comparison.js';
-import { ScopeCoverage } from './scope-coverage.js';
-import { SoftwareQueries } from './software-queries.js';
-import { SyncChangeRecords } from './sync-changes.js';
-import { SyncRecords } from './sync-records.js';
+import { AgentSettingsRecords } from './records/agent-settings-records.js';
+import { ApiKeyRecords } from './records/api-key-records.js';
+import { ConsoleItems } from './inventory/console-items.js';
+import { ConsoleQueries } from './inventory/console-queries.js';
+import { DashboardAggregates } from './coverage/dashboard-aggregates.js';
+import { DeadlineFigures } from './remediation/deadline-figures.js';
+import { Exceptions } from './remediation/exceptions.js';
+import { ExposureFiguresCache } from './exposure/exposure-figures.js';
+import { dataDirectoryFiles } from './engine/data-directory.js';
+import { type DataDirectoryLock, lockDataDirectory } from './engine/data-directory-lock.js';
+import { Database, type VersionSource } from './engine/database.js';
+import { Inventories } from './inventory/inventories.js';
+import { InventoryReads } from './inventory/inventory-reads.js';
+import { InventoryWrites } from './inventory/inventory-writes.js';
+import { ListTotals } from './inventory/list-totals.js';
+import { OrganizationRecords } from './records/organization-records.js';
+import { ReplicaComparison } from './records/replica-comparison.js';
+import { ScopeCoverage } from './coverage/scope-coverage.js';
+import { SoftwareQueries } from './exposure/software-queries.js';
+import { SyncChangeRecords } from './records/sync-change-records.js';
+import { SyncRecords } from './records/sync-run-records.js';
 
 /** How a store is opened. */
 export interface StoreOptions {

@@ -1,7 +1,7 @@
 import type { RemoteTenant } from '../remote/remote-tenant.js';
-import type { Organization } from '../store/organizations.js';
+import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
-import type { CountBaseline, CountCheckOutcome } from '../store/sync-records.js';
+import type { CountBaseline, CountCheckOutcome } from '../store/records/sync-run-records.js';
 import { type CollectionName, type V1Query, collections } from '../../contracts/collections.js';
 import { type SyncCountCheckId, syncCountChecks } from '../../contracts/console/sync-basics.js';
 import { fetchPage } from './remote-pages.js';

@@ -4,7 +4,7 @@ import { type RawPage, fetchPage } from './remote-pages.js';
 import { type CollectionName, collectionSchemas, collections } from '../../contracts/collections.js';
 import { SyncFailedError } from './sync-errors.js';
 import type { SyncPolicy } from './sync-policy.js';
-import { skippedIdsKept } from '../store/sync-records.js';
+import { skippedIdsKept } from '../store/records/sync-run-records.js';
 
 /**
  * Where a pulled collection goes, a page at a time in the remote's order: staged in the store

@@ -1,11 +1,11 @@
 import type { CollectionName } from '../../contracts/collections.js';
 import type { SyncChangesSummary } from '../../contracts/console/sync-changes.js';
-import { ShardedMap } from '../store/sharded-map.js';
-import { TimeSlices } from '../store/time-slices.js';
-import type { Organization } from '../store/organizations.js';
+import { ShardedMap } from '../store/derived/sharded-map.js';
+import { TimeSlices } from '../store/derived/time-slices.js';
+import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
-import { SyncChangeTally } from '../store/sync-change-tally.js';
-import type { SyncSuccess } from '../store/sync-records.js';
+import { SyncChangeTally } from '../store/records/change-tally.js';
+import type { SyncSuccess } from '../store/records/sync-run-records.js';
 import type { CollectionSink } from './pull-collection.js';
 import { PulledChanges, TooManyChanges } from './pulled-changes.js';
 import { syncOrder } from './sync-collections.js';

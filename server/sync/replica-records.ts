@@ -1,6 +1,6 @@
-import type { Organization } from '../store/organizations.js';
+import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
-import type { SyncSuccess } from '../store/sync-records.js';
+import type { SyncSuccess } from '../store/records/sync-run-records.js';
 import { SyncFailedError } from './sync-errors.js';
 
 /** The organization as the store holds it now; throws when it was removed during the sync (a write then rolls back). */

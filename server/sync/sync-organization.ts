@@ -1,11 +1,11 @@
 import type { RemoteTenant } from '../remote/remote-tenant.js';
-import type { Organization } from '../store/organizations.js';
+import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import type { SyncCountDifference, SyncCounts, SyncProgress, SyncState } from '../../contracts/console/sync.js';
 import type { SyncChangesSummary } from '../../contracts/console/sync-changes.js';
 import type { SyncMode } from '../../contracts/enums.js';
-import { SyncChangeTally } from '../store/sync-change-tally.js';
-import { type SyncSuccess, skippedIdsKept } from '../store/sync-records.js';
+import { SyncChangeTally } from '../store/records/change-tally.js';
+import { type SyncSuccess, skippedIdsKept } from '../store/records/sync-run-records.js';
 import { remoteHonoursUpdatedSince } from './probe-updated-since.js';
 import { type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
 import { PulledChanges, TooManyChanges } from './pulled-changes.js';

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { readRemoteTenant } from '../organizations/manage-organizations.js';
 import type { Sealer } from '../secrets/sealer.js';
-import type { Organization } from '../store/organizations.js';
+import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import type { SyncProgress, SyncState, SyncStatus } from '../../contracts/console/sync.js';
 import { SyncFailedError } from './sync-errors.js';

@@ -1,4 +1,4 @@
-import type { Organization } from '../store/organizations.js';
+import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import type { SyncSettings } from '../../contracts/console/sync.js';
 

@@ -38,6 +38,14 @@ describe('the layer rules', () => {
     ['a module', 'app test support', 'app/main/probe.ts', '../test/fake-electron.js', 'not app test support'],
     ['a test', 'the e2e tests', 'server/http/app/probe.test.ts', '../../../e2e/support/serve-process.js', 'not e2e and bench'],
     ['a store test', 'the domain', 'server/store/probe.test.ts', '../demo/generate.js', 'not domain'],
+    ['the store engine', 'the derived blocks', 'server/store/engine/probe.ts', '../derived/derived-cache.js', 'not store derived'],
+    ['the store engine', 'a query', 'server/store/engine/probe.ts', '../inventory/inventory-ids.js', 'not store queries'],
+    ['the store engine', 'the facade', 'server/store/engine/probe.ts', '../store.js', 'not store (server/store)'],
+    ['the derived blocks', 'a query', 'server/store/derived/probe.ts', '../coverage/coverage-columns.js', 'not store queries'],
+    ['the derived blocks', 'the facade', 'server/store/derived/probe.ts', '../store.js', 'not store (server/store)'],
+    ['a query', 'the facade', 'server/store/records/probe.ts', '../store.js', 'not store (server/store)'],
+    ['a query', 'the domain', 'server/store/remediation/probe.ts', '../../organizations/manage-organizations.js', 'not domain'],
+    ['an engine test', 'the domain', 'server/store/engine/probe.test.ts', '../../demo/generate.js', 'not domain'],
   ])('refuses %s importing %s', async (_from, _to, file, specifier, reason) => {
     expect(await layerErrors(file, importing(specifier))).toEqual([expect.stringContaining(reason)]);
   });
@@ -64,6 +72,12 @@ describe('the layer rules', () => {
     ['the app', 'the composition and the store', 'app/main/probe.ts', ['../../server/start-console-server.js', '../../server/store/store.js']],
     ['the renderer', 'contracts', 'renderer/src/api/probe.ts', ['../../../contracts/enums.js', '../../../contracts/console/views.js', '../../../contracts/console/exception-basics.js', '../../../contracts/risk-score.js', '../../../contracts/remediation-deadlines.js', '../../../contracts/console/sync-change-bounds.js', '../lib/format.js', 'react']],
     ['a store test', 'server test support', 'server/store/probe.test.ts', ['../test/support/fixtures.js']],
+    ['the store engine', 'contracts', 'server/store/engine/probe.ts', ['../../../contracts/inventory.js', './database.js']],
+    ['the derived blocks', 'the engine', 'server/store/derived/probe.ts', ['../engine/database.js', './time-slices.js']],
+    ['a query', 'the engine, the derived blocks and the other queries', 'server/store/exposure/probe.ts', ['../engine/database.js', '../derived/derived-cache.js', '../remediation/excepted-findings.js', './exposure-table.js']],
+    ['the facade', 'every part of the store', 'server/store/probe.ts', ['./engine/database.js', './derived/derived-cache.js', './inventory/inventories.js']],
+    ['a query test', 'the facade and server test support', 'server/store/coverage/probe.test.ts', ['../store.js', '../../test/support/fixtures.js']],
+    ['the domain', 'a part of the store', 'server/organizations/probe.ts', ['../store/records/organization-records.js', '../store/engine/data-directory.js']],
     ['an app test', 'test support', 'app/main/probe.test.ts', ['../test/fake-electron.js', '../../server/test/support/identity-sealer.js']],
   ])('lets %s import %s', async (_from, _to, file, specifiers) => {
     for (const specifier of specifiers) expect(await layerErrors(file, importing(specifier)), specifier).toEqual([]);

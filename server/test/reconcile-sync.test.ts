@@ -8,7 +8,7 @@ import { collectionNames, collections } from '../../contracts/collections.js';
 import type { Inventory } from '../../contracts/inventory.js';
 import { createHttpApp } from '../http/create-http-app.js';
 import { type RunningServer, startServer } from '../http/start-server.js';
-import type { Organization } from '../store/organizations.js';
+import type { Organization } from '../store/records/organization-records.js';
 import { Store } from '../store/store.js';
 import { apiGet } from './support/api-client.js';
 import { sampleInventory } from './support/sample-inventory.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { type BrowserWindow, dialog } from 'electron';
 import { z } from 'zod';
 import { consoleTokenHeader } from '../../../server/http/app/require-console-token.js';
-import { writeFileAtomically } from '../../../server/store/data-directory.js';
+import { writeFileAtomically } from '../../../server/store/engine/data-directory.js';
 import type { SaveFileRequest, SaveFileResult } from '../../../contracts/desktop/desktop-bridge.js';
 
 const anyOrigin = 'http://console.invalid';

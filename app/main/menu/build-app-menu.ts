@@ -1,6 +1,6 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron';
 import { consoleViews, syncChangesPath } from '../../../contracts/console/views.js';
-import { productName } from '../../../server/store/data-directory.js';
+import { productName } from '../../../server/store/engine/data-directory.js';
 import { openExternalLink } from '../open-external-link.js';
 import { type SyncMenuContext, syncMenuTemplate } from './sync-menu.js';
 

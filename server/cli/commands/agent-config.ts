@@ -5,7 +5,7 @@ import { serverUrlProblem } from '../../organizations/manage-agent-settings.js';
 import { requireOrganization } from '../../organizations/manage-organizations.js';
 import { produceAgentConfig } from '../../organizations/produce-agent-config.js';
 import { agentConfigQuerySchema, checkPlatformProfile } from '../../../contracts/agent-config.js';
-import { writeFileAtomically } from '../../store/data-directory.js';
+import { writeFileAtomically } from '../../store/engine/data-directory.js';
 import { UsageError, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
 
 /** `agent-config` writes a signed agent configuration file; `verify` checks one. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { consoleLinkLifetimeMs, consoleLinkUrl, issueConsoleLink } from '../../secrets/console-links.js';
 import { consoleSessionLifetimeMs } from '../../secrets/console-sessions.js';
-import { dataDirectoryFiles } from '../../store/data-directory.js';
+import { dataDirectoryFiles } from '../../store/engine/data-directory.js';
 import { resolveDataDir } from '../cli-context.js';
 
 /** How long the running server has to answer before the link is printed with a warning instead. */

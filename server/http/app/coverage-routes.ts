@@ -13,9 +13,9 @@ import { uuidParam } from './uuid-param.js';
 
 /**
  * The dashboard, a scope's coverage and the coverage gaps of an organization, under
- * `/app/orgs/:slug`. The matching rules are those of server/store/scope-conditions.ts; the
+ * `/app/orgs/:slug`. The matching rules are those of server/store/coverage/scope-conditions.ts; the
  * first coverage request after a write reads the organization's findings anew, in chunks that
- * leave other requests answered meanwhile (server/store/scope-coverage.ts).
+ * leave other requests answered meanwhile (server/store/coverage/scope-coverage.ts).
  */
 export function coverageRoutes(store: Store): express.Router {
   const router = express.Router({ mergeParams: true });

@@ -1,7 +1,7 @@
 import express from 'express';
 import { fieldErrorSchema } from '../../../contracts/common.js';
 import { type SlaPolicyAnswer, remediationPerformanceSchema, slaPolicyBodySchema, slaPolicySchema } from '../../../contracts/console/deadlines.js';
-import type { StoredSlaPolicy } from '../../store/sla-policies.js';
+import type { StoredSlaPolicy } from '../../store/remediation/sla-policies.js';
 import type { Store } from '../../store/store.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, jsonResponse } from '../openapi/responses.js';

@@ -10,7 +10,7 @@ import {
   exceptionsFileSchema,
   updateExceptionBodySchema,
 } from '../../../contracts/console/exceptions.js';
-import { ExceptionRevokedError, ExceptionRuleError } from '../../store/exceptions.js';
+import { ExceptionRevokedError, ExceptionRuleError } from '../../store/remediation/exceptions.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
@@ -81,7 +81,7 @@ function answerRefusal(res: express.Response, error: unknown): void {
  * An organization's exceptions, under `/app/orgs/:slug/exceptions`: list (by state), create,
  * edit, revoke (the record stays), export as a file and import one. Every write is one
  * `Store.write` with `recordsOnly`: it changes no inventory row, so the data's caches stay, and
- * what derives from exceptions keys on them (server/store/exception-matches.ts).
+ * what derives from exceptions keys on them (server/store/remediation/exception-matches.ts).
  */
 export function exceptionRoutes(store: Store): express.Router {
   const router = express.Router({ mergeParams: true });

@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import { slugParamSchema } from '../../../contracts/console/organizations.js';
-import type { Organization } from '../../store/organizations.js';
+import type { Organization } from '../../store/records/organization-records.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 

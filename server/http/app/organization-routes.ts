@@ -21,7 +21,7 @@ import {
 } from '../../../contracts/console/organizations.js';
 import { type FieldErrorBody, fieldErrorSchema } from '../../../contracts/common.js';
 import type { Sealer } from '../../secrets/sealer.js';
-import type { Organization } from '../../store/organizations.js';
+import type { Organization } from '../../store/records/organization-records.js';
 import type { Store } from '../../store/store.js';
 import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 import { HttpError } from '../http-error.js';

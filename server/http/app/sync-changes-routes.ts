@@ -1,7 +1,7 @@
 import express from 'express';
 import { syncChangesIdParamSchema, syncChangesListSchema, syncChangesSchema } from '../../../contracts/console/sync-changes.js';
 import { syncChangesKept } from '../../../contracts/console/sync-change-bounds.js';
-import type { Organization } from '../../store/organizations.js';
+import type { Organization } from '../../store/records/organization-records.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';

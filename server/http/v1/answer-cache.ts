@@ -1,4 +1,5 @@
-import { DerivedCache, type VersionSource } from '../../store/derived-cache.js';
+import type { VersionSource } from '../../store/engine/database.js';
+import { DerivedCache } from '../../store/derived/derived-cache.js';
 
 /** About 800 pages of a hundred findings: small beside the database that sql.js holds in memory. */
 const answerCacheBytes = 64 * 2 ** 20;

@@ -1,6 +1,6 @@
 import { type CollectionName, type V1Query, collectionSchemas, collections } from '../../../contracts/collections.js';
-import { DerivedCache } from '../../store/derived-cache.js';
-import type { Organization } from '../../store/organizations.js';
+import { DerivedCache } from '../../store/derived/derived-cache.js';
+import type { Organization } from '../../store/records/organization-records.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 import { parseUrlQuery } from '../query-parameters.js';

@@ -1,5 +1,5 @@
 import { collectionNames, collections } from '../../../contracts/collections.js';
-import type { Organization } from '../../store/organizations.js';
+import type { Organization } from '../../store/records/organization-records.js';
 import type { Store } from '../../store/store.js';
 import { jsonContentType } from '../http-error.js';
 import type { OpenApiRouteRegistrar } from '../openapi/responses.js';

@@ -8,7 +8,7 @@ import type { SyncStatus } from '../../../contracts/console/sync.js';
 import type { Inventory } from '../../../contracts/inventory.js';
 import { ConsoleSessions } from '../../secrets/console-sessions.js';
 import type { Sealer } from '../../secrets/sealer.js';
-import type { Organization } from '../../store/organizations.js';
+import type { Organization } from '../../store/records/organization-records.js';
 import { Store } from '../../store/store.js';
 import type { SyncPolicy } from '../../sync/sync-policy.js';
 import { SyncScheduler } from '../../sync/sync-scheduler.js';

@@ -2,7 +2,7 @@
 // `node --import tsx lock-holder.ts <data dir> <command> [busy]`. It prints `locked <pid>` once it
 // holds the lock, or `refused <message>` when another process holds it. With `busy` its event loop
 // then stops (Atomics.wait, no CPU), as a holder deep in a computation would.
-import { DataDirectoryLockedError, lockDataDirectory } from '../../store/data-directory-lock.js';
+import { DataDirectoryLockedError, lockDataDirectory } from '../../store/engine/data-directory-lock.js';
 
 const [dataDir, command, mode] = process.argv.slice(2);
 if (!dataDir || !command) throw new Error('usage: lock-holder.ts <data dir> <command> [busy]');

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { loadSqlJs } from '../../store/sql-js.js';
-import { readStoreImage } from '../../store/store-image.js';
+import { loadSqlJs } from '../../store/engine/sql-js.js';
+import { readStoreImage } from '../../store/engine/store-image.js';
 
 // The product's loader: sql.js keeps the first module a process initialises.
 const { SQL } = await loadSqlJs();

@@ -1,6 +1,6 @@
 /** What the sync tests share: a store with a replica, and reading a replica back as lists. */
 import type { Inventory } from '../../../contracts/inventory.js';
-import type { Organization } from '../../store/organizations.js';
+import type { Organization } from '../../store/records/organization-records.js';
 import { Store } from '../../store/store.js';
 import type { CollectionName } from '../../../contracts/collections.js';
 import type { SyncPolicy } from '../../sync/sync-policy.js';

@@ -8,7 +8,7 @@ import { createLocalOrganization } from '../../organizations/manage-organization
 import type { Inventory } from '../../../contracts/inventory.js';
 import { keyFileSealer } from '../../secrets/key-file-sealer.js';
 import type { Sealer } from '../../secrets/sealer.js';
-import type { Organization } from '../../store/organizations.js';
+import type { Organization } from '../../store/records/organization-records.js';
 import { Store } from '../../store/store.js';
 
 /** An organization of a test server with its data and one API key. */

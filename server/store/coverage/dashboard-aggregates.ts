@@ -1,0 +1,136 @@
+import type { Dashboard } from '../../../contracts/console/dashboard.js';
+import { findingSeverities, findingStatuses, osFamilies } from '../../../contracts/enums.js';
+import type { CoverageColumns } from './coverage-columns.js';
+import type { Database } from '../engine/database.js';
+import { DerivedCache } from '../derived/derived-cache.js';
+import { inventoryOf } from '../inventory/inventory-ids.js';
+import { compareSqlValues } from '../derived/sql-value-order.js';
+import type { ScopeCoverage } from './scope-coverage.js';
+import { TimeSlices } from '../derived/time-slices.js';
+
+const open = findingStatuses.indexOf('open');
+/** Findings counted between two looks at the clock. */
+const findingsBetweenPauses = 65_536;
+const remediated = findingStatuses.indexOf('remediated');
+
+/**
+ * The dashboard of an organization. The finding aggregates are counted over the coverage columns
+ * (server/store/coverage/coverage-columns.ts), which are read in chunks that leave other requests
+ * answered and are shared with scope coverage, and counted in slices likewise: a few passes of
+ * SQL over a million findings held the event loop for seconds at every first view after a write. Endpoints, targets and scopes
+ * are counted in SQL: they are few, or counted along an index.
+ */
+export class DashboardAggregates {
+  /** Dashboards by organization. Bound: 1,000 organizations, a few kilobytes each. */
+  private readonly dashboards: DerivedCache<Dashboard>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly coverage: ScopeCoverage,
+  ) {
+    this.dashboards = new DerivedCache(db.data, { bound: { entries: 1_000 } });
+  }
+
+  /** The dashboard of an organization, kept until the next write. */
+  dashboard(orgRowId: number): Promise<Dashboard> {
+    return this.dashboards.settled(String(orgRowId), async (checkpoint) => {
+      const columns = await this.coverage.currentColumns(orgRowId);
+      // The columns are of the version this computation started at; each pause below checks that
+      // it still is, so the SQL counts at the end and the columns are of one version.
+      checkpoint();
+      return this.compute(inventoryOf(this.db, orgRowId), columns, new TimeSlices(checkpoint));
+    });
+  }
+
+  private async compute(inventoryId: number, columns: CoverageColumns, slices: TimeSlices): Promise<Dashboard> {
+    const severities = findingSeverities.length;
+    const bySeverityStatus = new Float64Array(severities * findingStatuses.length);
+    let openKev = 0;
+    const openByTarget = new Float64Array(columns.targetKind.length);
+    const byMonthSeverity = new Map<number, Float64Array>();
+    for (let i = 0; i < columns.count; i++) {
+      if (i % findingsBetweenPauses === 0) await slices.pause();
+      const severity = columns.severity[i]!;
+      const status = columns.status[i]!;
+      bySeverityStatus[status * severities + severity]!++;
+      if (status === open) {
+        if (columns.kev[i]) openKev++;
+        const target = columns.target[i]!;
+        if (target >= 0) openByTarget[target]!++;
+      }
+      const month = columns.firstDetectedMonth[i]!;
+      let counts = byMonthSeverity.get(month);
+      if (!counts) byMonthSeverity.set(month, (counts = new Float64Array(severities)));
+      counts[severity]!++;
+    }
+    const countOf = (severity: number, status: number) => bySeverityStatus[status * severities + severity]!;
+    const byOsAgent = this.db.all<{ os_family: string; has_agent: number; n: number }>(
+      'SELECT os_family, has_agent, count(*) AS n FROM endpoints WHERE org_id = ? GROUP BY os_family, has_agent',
+      [inventoryId],
+    );
+    const endpointsOf = (predicate: (row: { os_family: string; has_agent: number }) => boolean) =>
+      byOsAgent.filter(predicate).reduce((sum, row) => sum + row.n, 0);
+    const count = (sql: string) => Number(this.db.value(sql, [inventoryId]));
+
+    return {
+      totals: {
+        endpoints: endpointsOf(() => true),
+        remediationTargets: count('SELECT count(*) FROM remediation_targets WHERE org_id = ?'),
+        findings: columns.count,
+        openFindings: findingSeverities.reduce((sum, _severity, severity) => sum + countOf(severity, open), 0),
+        openKevFindings: openKev,
+        scopes: count('SELECT count(*) FROM scopes WHERE org_id = ?'),
+      },
+      findingsBySeverity: findingSeverities.map((severity, index) => ({
+        severity,
+        open: countOf(index, open),
+        remediated: countOf(index, remediated),
+      })),
+      endpointsByOsFamily: osFamilies
+        .map((family) => ({ family, count: endpointsOf((row) => row.os_family === family) }))
+        .filter((entry) => entry.count > 0),
+      agentCoverage: { withAgent: endpointsOf((row) => row.has_agent === 1), withoutAgent: endpointsOf((row) => row.has_agent === 0) },
+      topVulnerableProducts: topProducts(columns, openByTarget),
+      findingsOverTime: [...byMonthSeverity.keys()]
+        .sort((a, b) => a - b)
+        .map((month) => {
+          const counts = byMonthSeverity.get(month)!;
+          const entry = { month: `${String(Math.floor(month / 12)).padStart(4, '0')}-${String((month % 12) + 1).padStart(2, '0')}`, critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+          findingSeverities.forEach((severity, index) => (entry[severity] = counts[index]!));
+          return entry;
+        }),
+    };
+  }
+}
+
+/** The ten products with the most open findings, over the targets the replica holds. */
+function topProducts(columns: CoverageColumns, openByTarget: Float64Array): Dashboard['topVulnerableProducts'] {
+  // Summed by kind first (about a thousand, against hundreds of thousands of targets), then by
+  // the product the kinds name.
+  const kindCount = columns.kinds.product.length;
+  const openByKind = new Float64Array(kindCount);
+  const targetsByKind = new Float64Array(kindCount);
+  for (let target = 0; target < openByTarget.length; target++) {
+    const openFindings = openByTarget[target]!;
+    if (openFindings === 0) continue;
+    const kind = columns.targetKind[target]!;
+    openByKind[kind]! += openFindings;
+    targetsByKind[kind]!++;
+  }
+  const products = new Map<string, Dashboard['topVulnerableProducts'][number]>();
+  for (let kind = 0; kind < kindCount; kind++) {
+    if (targetsByKind[kind] === 0) continue;
+    const product = columns.kinds.product[kind] ?? null;
+    // A target the replica does not hold has a kind of nulls: it names no product.
+    if (product === null) continue;
+    const vendor = columns.kinds.vendor[kind] ?? null;
+    const key = JSON.stringify([vendor, product]);
+    const entry = products.get(key) ?? { vendor, product, openFindings: 0, remediationTargets: 0 };
+    entry.openFindings += openByKind[kind]!;
+    entry.remediationTargets += targetsByKind[kind]!;
+    products.set(key, entry);
+  }
+  return [...products.values()]
+    .sort((a, b) => b.openFindings - a.openFindings || compareSqlValues(a.vendor, b.vendor) || compareSqlValues(a.product, b.product))
+    .slice(0, 10);
+}

@@ -1,0 +1,156 @@
+import type { VersionSource } from '../engine/database.js';
+
+/**
+ * How much a cache keeps: a number of entries, or a total weight (bytes, rows...) with the
+ * weight of each entry. Past it, the least recently used entries are dropped; a value heavier
+ * than the whole bound is answered but not kept.
+ */
+export type CacheBound<V> = { entries: number } | { weight: number; weigh: (value: V, key: string) => number };
+
+/** A cache's bound, and whether it keeps a value only from its second request. */
+export interface DerivedCacheOptions<V> {
+  bound: CacheBound<V>;
+  /**
+   * Keep a value only when it is computed a second time, its key remembered among the last
+   * `remembered` keys computed once: values asked once each (a client reading every page once)
+   * then do not push out the ones asked again and again.
+   */
+  keepFromSecondRequest?: { remembered: number };
+}
+
+/** Thrown by a computation's checkpoint when the data changed under it; the cache starts it again. */
+class StaleComputation extends Error {}
+
+/**
+ * Values computed from the data at one version, each under a key: all of them are dropped at
+ * the first use after the version changes, so that a write is seen by the very next read, with
+ * no list of what to invalidate. The one cache of everything the store and the API derive
+ * from the data (answers, totals, skip positions, sorted orders, key lookups, coverage, the
+ * dashboard); each use states its bound.
+ */
+export class DerivedCache<V> {
+  /** In least recently used order: a Map iterates in insertion order, and a hit is moved to the end. */
+  private readonly entries = new Map<string, { value: V; weight: number }>();
+  private readonly askedOnce = new Set<string>();
+  /** The computations of {@link settled} under way, by key, with the version each started at. */
+  private readonly computing = new Map<string, { version: number; value: Promise<V> }>();
+  private heldWeight = 0;
+  private version: number;
+
+  constructor(
+    private readonly source: VersionSource,
+    private readonly options: DerivedCacheOptions<V>,
+  ) {
+    this.version = source.version;
+  }
+
+  /** The value kept under `key` at the data's current version. */
+  get(key: string): V | undefined {
+    this.dropIfStale();
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  /**
+   * The value under `key`, computed now from the data as it is when there is none. A
+   * computation that finds nothing (undefined) is not kept, so that looking up what does not
+   * exist fills nothing.
+   */
+  getOrCompute(key: string, compute: () => V): V {
+    const kept = this.get(key);
+    if (kept !== undefined) return kept;
+    const version = this.source.version;
+    const value = compute();
+    this.offer(key, value, version);
+    return value;
+  }
+
+  /**
+   * The value under `key`, computed asynchronously once however many callers wait for it, then
+   * kept as a value (so that a bound in weight weighs it). A computation that pauses (reading in
+   * chunks, giving other requests a turn) calls `checkpoint` after each pause: when the data
+   * changed meanwhile it throws, and the computation starts again on the new data, so that a
+   * value is always of one version. A failed computation is not kept: the next call starts it
+   * again.
+   */
+  async settled(key: string, compute: (checkpoint: () => void) => Promise<V>): Promise<V> {
+    for (;;) {
+      const kept = this.get(key);
+      if (kept !== undefined) return kept;
+      const version = this.source.version;
+      let run = this.computing.get(key);
+      if (run?.version !== version) {
+        const started = {
+          version,
+          value: compute(() => {
+            if (this.source.version !== version) throw new StaleComputation();
+          }),
+        };
+        run = started;
+        this.computing.set(key, started);
+        // Kept, and no longer under way, before the callers waiting for it resume (handlers run
+        // in the order they were added): a value the bound does not keep is computed again.
+        const done = () => {
+          if (this.computing.get(key) === started) this.computing.delete(key);
+        };
+        started.value.then((value) => {
+          done();
+          this.offer(key, value, version);
+        }, done);
+      }
+      try {
+        const value = await run.value;
+        if (this.source.version === version) return value;
+      } catch (error) {
+        if (!(error instanceof StaleComputation)) throw error;
+      }
+    }
+  }
+
+  /** What the kept values weigh in all: their number for a bound in entries. */
+  get weight(): number {
+    return this.heldWeight;
+  }
+
+  /** Keeps a value computed at `version` if that is still the data's version and the bound allows. */
+  private offer(key: string, value: V, version: number): void {
+    this.dropIfStale();
+    if (value === undefined || version !== this.version || !this.admits(key)) return;
+    const { bound } = this.options;
+    const [maxWeight, weight] = 'entries' in bound ? [bound.entries, 1] : [bound.weight, bound.weigh(value, key)];
+    if (weight > maxWeight) return;
+    const previous = this.entries.get(key);
+    if (previous) this.remove(key, previous);
+    this.entries.set(key, { value, weight });
+    this.heldWeight += weight;
+    for (const [oldest, entry] of this.entries) {
+      if (this.heldWeight <= maxWeight) break;
+      this.remove(oldest, entry);
+    }
+  }
+
+  /** Whether a value is kept now: always, or from its key's second request. */
+  private admits(key: string): boolean {
+    const { keepFromSecondRequest } = this.options;
+    if (!keepFromSecondRequest || this.askedOnce.delete(key)) return true;
+    if (this.askedOnce.size >= keepFromSecondRequest.remembered) this.askedOnce.delete(this.askedOnce.values().next().value!);
+    this.askedOnce.add(key);
+    return false;
+  }
+
+  private remove(key: string, entry: { weight: number }): void {
+    this.entries.delete(key);
+    this.heldWeight -= entry.weight;
+  }
+
+  private dropIfStale(): void {
+    if (this.version === this.source.version) return;
+    this.entries.clear();
+    this.askedOnce.clear();
+    this.heldWeight = 0;
+    this.version = this.source.version;
+  }
+}

@@ -1,0 +1,155 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ChangeLogWriter } from './change-log.js';
+import { parseLog } from './change-log-reader.js';
+import { readStoreImage } from './store-image.js';
+import { Store } from '../store.js';
+
+const folders: string[] = [];
+const newDataDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-log-'));
+  folders.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of folders.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the change log', () => {
+  it('opens, with its last record torn at any byte, with the records before it', async () => {
+    const dataDir = newDataDir();
+    const file = path.join(dataDir, 'inventory.sqlite');
+    const store = await Store.open({ dataDir, command: 'test' });
+    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }));
+    await store.checkpoint();
+    store.write(() => store.apiKeys.create(organization.rowId, 'first'));
+    store.write(() => store.apiKeys.create(organization.rowId, 'second'));
+    const [log] = fs.readdirSync(dataDir).filter((name) => name.includes('.log.'));
+    const logBytes = fs.readFileSync(path.join(dataDir, log!));
+    // Closing would fold the log into the snapshot: keep the files as a crash would leave them.
+    const snapshot = fs.readFileSync(file);
+    store.close();
+    const { transactions, committedBytes } = parseLog(logBytes);
+    expect(transactions).toHaveLength(2);
+    expect(committedBytes).toBe(logBytes.length);
+    const lastStart = parseLog(logBytes.subarray(0, logBytes.length - 1)).committedBytes;
+    const labels = async (bytes: Buffer) => {
+      fs.writeFileSync(file, snapshot);
+      for (const name of fs.readdirSync(dataDir).filter((n) => n.includes('.log.'))) fs.rmSync(path.join(dataDir, name));
+      fs.writeFileSync(path.join(dataDir, log!), bytes);
+      const reopened = await Store.open({ dataDir, readOnly: true });
+      try {
+        return reopened.apiKeys.list(organization.rowId).map((key) => key.label);
+      } finally {
+        reopened.close();
+      }
+    };
+    expect(await labels(logBytes)).toEqual(['first', 'second']);
+    for (let cut = lastStart; cut < logBytes.length; cut++) {
+      const torn = parseLog(logBytes.subarray(0, cut));
+      expect([torn.transactions.length, torn.committedBytes], `cut at ${cut}`).toEqual([1, lastStart]);
+    }
+    // Opened through the store at the record's first byte, in its middle and one byte short.
+    for (const cut of [lastStart, Math.floor((lastStart + logBytes.length) / 2), logBytes.length - 1]) {
+      expect(await labels(logBytes.subarray(0, cut)), `cut at ${cut}`).toEqual(['first']);
+    }
+    // A flipped byte inside the last record is a corrupt tail, ignored as a torn one.
+    const corrupt = Buffer.from(logBytes);
+    corrupt[lastStart + 20] = corrupt[lastStart + 20]! ^ 0xff;
+    expect(await labels(corrupt)).toEqual(['first']);
+  });
+
+  it('cuts a torn tail off when the writer opens, and appends after it', async () => {
+    const dataDir = newDataDir();
+    const store = await Store.open({ dataDir, command: 'test' });
+    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }));
+    store.close();
+    const log = path.join(dataDir, 'inventory.sqlite.log.9');
+    const writer = ChangeLogWriter.create(log);
+    writer.write(0, Buffer.from('not committed'));
+    writer.close();
+    fs.appendFileSync(log, Buffer.from('W torn'));
+    const reopened = await Store.open({ dataDir, command: 'test' });
+    expect(fs.statSync(log).size).toBeLessThan(20);
+    reopened.write(() => reopened.apiKeys.create(organization.rowId, 'after'));
+    reopened.close();
+    const image = await readStoreImage(path.join(dataDir, 'inventory.sqlite'), { holdsLock: false });
+    expect(image.logs).toEqual([]);
+    const again = await Store.open({ dataDir, readOnly: true });
+    expect(again.apiKeys.list(organization.rowId).map((key) => key.label)).toEqual(['after']);
+    again.close();
+  });
+
+  it('holds writes that need not be durable until the next durable one, which logs them with it, each page once', async () => {
+    const dataDir = newDataDir();
+    const store = await Store.open({ dataDir, command: 'test' });
+    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }));
+    await store.checkpoint();
+    const logBytes = () => fs.readdirSync(dataDir).filter((name) => name.includes('.log.')).reduce((sum, name) => sum + fs.statSync(path.join(dataDir, name)).size, 0);
+    // What an open finds on disk now, as after a crash.
+    const labelsOnDisk = async () => {
+      const copy = newDataDir();
+      for (const name of fs.readdirSync(dataDir).filter((n) => n.startsWith('inventory.sqlite'))) fs.copyFileSync(path.join(dataDir, name), path.join(copy, name));
+      const reopened = await Store.open({ dataDir: copy, readOnly: true });
+      try {
+        return reopened.apiKeys.list(organization.rowId).map((key) => key.label);
+      } finally {
+        reopened.close();
+      }
+    };
+    const before = logBytes();
+    for (let i = 0; i < 50; i++) store.write(() => store.apiKeys.create(organization.rowId, `held ${i}`), { durable: false });
+    expect(logBytes()).toBe(before);
+    expect(await labelsOnDisk()).toEqual([]);
+    store.write(() => store.apiKeys.create(organization.rowId, 'durable'));
+    const labels = await labelsOnDisk();
+    expect(labels).toHaveLength(51);
+    expect(labels).toContain('durable');
+    // Fifty-one keys rewrite the same few pages: the log holds them once, not once per write.
+    const oneWrite = (() => {
+      const start = logBytes();
+      store.write(() => store.apiKeys.create(organization.rowId, 'one more'));
+      return logBytes() - start;
+    })();
+    expect(logBytes() - before - oneWrite).toBeLessThan(oneWrite * 5);
+    store.close();
+  });
+
+  it('folds every log at close, stopping a checkpoint under way', async () => {
+    const dataDir = newDataDir();
+    const store = await Store.open({ dataDir, command: 'test' });
+    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }));
+    for (let i = 0; i < 300; i++) store.write(() => store.apiKeys.create(organization.rowId, `key ${i}`));
+    const running = store.checkpoint();
+    // One turn: the checkpoint has taken its logs and written a slice at most.
+    await new Promise((resolve) => setImmediate(resolve));
+    store.write(() => store.apiKeys.create(organization.rowId, 'last'));
+    store.close();
+    await running;
+    expect(fs.readdirSync(dataDir).filter((name) => name.includes('.log.'))).toEqual([]);
+    const reopened = await Store.open({ dataDir, readOnly: true });
+    expect(reopened.apiKeys.list(organization.rowId)).toHaveLength(301);
+    reopened.close();
+  });
+
+  it('refuses every append after a write of its file failed, so that nothing after it can be lost at replay', () => {
+    const log = path.join(newDataDir(), 'inventory.sqlite.log.1');
+    const writer = ChangeLogWriter.create(log);
+    writer.write(0, Buffer.alloc(4096, 1));
+    writer.commit();
+    const full = Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    const failing = vi.spyOn(fs, 'writeSync').mockImplementationOnce(() => {
+      throw full;
+    });
+    writer.write(4096, Buffer.alloc(4096, 2));
+    expect(() => writer.commit()).toThrow(full);
+    failing.mockRestore();
+    // The disk takes writes again; the writer still refuses, and closes its file.
+    expect(() => writer.write(8192, Buffer.alloc(4096, 3))).toThrow(full);
+    expect(() => writer.commit()).toThrow(full);
+    expect(() => writer.close()).toThrow(full);
+    expect(parseLog(fs.readFileSync(log)).transactions).toHaveLength(1);
+  });
+});

@@ -1,0 +1,281 @@
+import { demoAgentSettings } from '../../../contracts/console/agent-settings.js';
+
+/** A text as an SQL literal, for the constants a migration writes. */
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * The schema of the store, one migration per version. A migration runs once, in the
+ * transaction that also raises `PRAGMA user_version` to its number.
+ *
+ * Inventory rows carry `seq INTEGER PRIMARY KEY`, assigned in the list's default order
+ * (created_at, then id) when an organization's data is written. Every index then ends in that
+ * order implicitly, so a filtered page is a walk along one index with no sort, and paging deep
+ * into a list touches only index entries. The `(org_id)` indexes serve the unfiltered lists.
+ */
+export const migrations: readonly string[] = [
+  `
+  CREATE TABLE organizations (
+    id INTEGER PRIMARY KEY,
+    uuid TEXT NOT NULL UNIQUE,
+    slug TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('local', 'replica')),
+    is_demo INTEGER NOT NULL DEFAULT 0,
+    remote_url TEXT,
+    remote_key_sealed BLOB,
+    enrollment_secret_sealed BLOB,
+    signing_key_sealed BLOB,
+    certificate_pem TEXT,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    key_hash TEXT NOT NULL UNIQUE,
+    hint TEXT NOT NULL,
+    label TEXT,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE INDEX api_keys_org ON api_keys (org_id);
+
+  CREATE TABLE endpoints (
+    seq INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    hostname TEXT NOT NULL,
+    ip TEXT,
+    mac_address TEXT,
+    os_name TEXT NOT NULL,
+    os_version TEXT,
+    os_family TEXT NOT NULL,
+    os_vendor TEXT,
+    os_architecture TEXT,
+    agent_id TEXT,
+    agent_version TEXT,
+    has_agent INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX endpoints_id ON endpoints (org_id, id);
+  CREATE INDEX endpoints_org ON endpoints (org_id);
+  CREATE INDEX endpoints_os_family ON endpoints (org_id, os_family);
+  CREATE INDEX endpoints_has_agent ON endpoints (org_id, has_agent);
+  CREATE INDEX endpoints_os_family_has_agent ON endpoints (org_id, os_family, has_agent);
+  CREATE INDEX endpoints_updated ON endpoints (org_id, updated_ms);
+
+  CREATE TABLE remediation_targets (
+    seq INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    endpoint_id TEXT,
+    target_type TEXT NOT NULL,
+    vendor TEXT,
+    product TEXT,
+    version TEXT,
+    install_path TEXT,
+    package_name TEXT,
+    package_manager TEXT,
+    status TEXT NOT NULL,
+    source TEXT NOT NULL,
+    associated_cves TEXT NOT NULL,
+    highest_cvss_score REAL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX remediation_targets_id ON remediation_targets (org_id, id);
+  CREATE INDEX remediation_targets_org ON remediation_targets (org_id);
+  CREATE INDEX remediation_targets_endpoint ON remediation_targets (org_id, endpoint_id);
+  CREATE INDEX remediation_targets_type ON remediation_targets (org_id, target_type);
+  CREATE INDEX remediation_targets_status ON remediation_targets (org_id, status);
+  CREATE INDEX remediation_targets_type_status ON remediation_targets (org_id, target_type, status);
+  CREATE INDEX remediation_targets_updated ON remediation_targets (org_id, updated_ms);
+
+  CREATE TABLE scopes (
+    seq INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT,
+    status TEXT NOT NULL,
+    subject_filter TEXT NOT NULL,
+    endpoint_filter TEXT NOT NULL,
+    finding_filter TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX scopes_id ON scopes (org_id, id);
+  CREATE INDEX scopes_org ON scopes (org_id);
+  CREATE INDEX scopes_status ON scopes (org_id, status);
+  CREATE INDEX scopes_updated ON scopes (org_id, updated_ms);
+
+  -- A CVE identifier is stored once however many findings name it.
+  CREATE TABLE cves (
+    id INTEGER PRIMARY KEY,
+    cve_id TEXT NOT NULL UNIQUE COLLATE NOCASE
+  );
+
+  -- Title, description and solution of a finding are the CVE's text: stored once per distinct text.
+  CREATE TABLE finding_texts (
+    id INTEGER PRIMARY KEY,
+    digest TEXT NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    description TEXT,
+    solution TEXT
+  );
+
+  CREATE TABLE findings (
+    seq INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    endpoint_id TEXT,
+    remediation_target_id TEXT,
+    cve_ref INTEGER NOT NULL REFERENCES cves(id),
+    text_ref INTEGER NOT NULL REFERENCES finding_texts(id),
+    severity TEXT NOT NULL,
+    cvss_score REAL,
+    is_kev INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    source TEXT NOT NULL,
+    first_detected_at TEXT NOT NULL,
+    remediated_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX findings_id ON findings (org_id, id);
+  CREATE INDEX findings_org ON findings (org_id);
+  CREATE INDEX findings_endpoint ON findings (org_id, endpoint_id);
+  CREATE INDEX findings_target ON findings (org_id, remediation_target_id);
+  CREATE INDEX findings_cve ON findings (org_id, cve_ref);
+  CREATE INDEX findings_severity ON findings (org_id, severity);
+  CREATE INDEX findings_status ON findings (org_id, status);
+  CREATE INDEX findings_kev ON findings (org_id, is_kev);
+  CREATE INDEX findings_severity_status ON findings (org_id, severity, status);
+  CREATE INDEX findings_severity_kev ON findings (org_id, severity, is_kev);
+  CREATE INDEX findings_status_kev ON findings (org_id, status, is_kev);
+  CREATE INDEX findings_severity_status_kev ON findings (org_id, severity, status, is_kev);
+  CREATE INDEX findings_updated ON findings (org_id, updated_ms);
+  `,
+  // Sync state of a replica: one row per organization, written in the sync's own transaction.
+  `
+  CREATE TABLE sync_state (
+    org_id INTEGER PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
+    last_attempt_at TEXT,
+    last_attempt_mode TEXT,
+    last_success_at TEXT,
+    last_success_started_at TEXT,
+    last_success_mode TEXT,
+    incrementals_since_full INTEGER NOT NULL DEFAULT 0,
+    remote_honours_updated_since INTEGER,
+    last_error TEXT,
+    counts TEXT,
+    skipped_count INTEGER NOT NULL DEFAULT 0,
+    skipped_ids TEXT NOT NULL DEFAULT '[]'
+  );
+  `,
+  // An organization shows the rows of one inventory, and the inventory tables' org_id holds that
+  // inventory's id (it was the organization's row id, which every existing organization keeps).
+  // A full sync stages a new inventory under an id no organization points at and swaps the
+  // pointer at the end; replaced and removed inventories are deleted in the background
+  // (inventories.ts). Dropping the CVE ids and texts no finding uses any more then looks each
+  // up by cve_ref and text_ref, and so does SQLite's foreign-key check of every such delete:
+  // findings_cve leads with cve_ref (a filter by CVE still gives both columns), findings_text
+  // is new. Without them each check was a pass over every finding.
+  `
+  ALTER TABLE organizations ADD COLUMN inventory_id INTEGER NOT NULL DEFAULT 0;
+  UPDATE organizations SET inventory_id = id;
+  CREATE UNIQUE INDEX organizations_inventory ON organizations (inventory_id);
+  DROP INDEX findings_cve;
+  CREATE INDEX findings_cve ON findings (cve_ref, org_id);
+  CREATE INDEX findings_text ON findings (text_ref);
+  `,
+  // Exceptions: local records of an organization (its row id, which a full sync keeps), never
+  // inventory rows. They name what they cover by /v1 ids (a CVE id, endpoint ids as a JSON
+  // array, a finding id), which syncs keep too. An exception's id is its key within its
+  // organization, so that one exported file imports into several organizations.
+  `
+  CREATE TABLE exceptions (
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    scope_kind TEXT NOT NULL CHECK (scope_kind IN ('cve', 'cve_on_endpoints', 'finding')),
+    cve_id TEXT,
+    endpoint_ids TEXT,
+    finding_id TEXT,
+    reason TEXT NOT NULL,
+    note TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    expires_ms INTEGER NOT NULL,
+    created_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_by TEXT,
+    updated_at TEXT,
+    revoked_by TEXT,
+    revoked_at TEXT,
+    PRIMARY KEY (org_id, id)
+  );
+  `,
+  // Remediation deadlines of an organization (remediation-deadlines.ts): a local record of the
+  // organization's row, kept across syncs; no row means the defaults. Days are NULL for none.
+  `
+  CREATE TABLE sla_policies (
+    org_id INTEGER PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
+    critical_days INTEGER,
+    high_days INTEGER,
+    medium_days INTEGER,
+    low_days INTEGER,
+    info_days INTEGER,
+    kev_days INTEGER,
+    updated_at TEXT NOT NULL
+  );
+  `,
+  // What each sync of a replica changed (sync-changes.ts), written in the sync's own transaction;
+  // keyed by the organization's row id, which survives full syncs, and removed with it. The id
+  // is never reused (AUTOINCREMENT): the console remembers the changes it was told of by id.
+  `
+  CREATE TABLE sync_changes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    started_at TEXT NOT NULL,
+    finished_at TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    first_sync INTEGER NOT NULL,
+    counts TEXT NOT NULL,
+    newly_open TEXT NOT NULL,
+    remediated TEXT NOT NULL
+  );
+  CREATE INDEX sync_changes_org ON sync_changes (org_id, id);
+  `,
+  // What an organization's agent configuration files tell agents (agent-settings.ts): a local
+  // record of its row, kept across syncs; no row means nothing set. A bundle id NULL is the
+  // default. The demo organization of an existing data directory gets the demo's settings, as a
+  // new one gets them at first start, so that it still produces its files.
+  `
+  CREATE TABLE agent_settings (
+    org_id INTEGER PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
+    server_url TEXT,
+    team_id TEXT,
+    bundle_id TEXT,
+    updated_at TEXT NOT NULL
+  );
+  INSERT INTO agent_settings (org_id, server_url, team_id, updated_at)
+    SELECT id, ${literal(demoAgentSettings.serverUrl)}, ${literal(demoAgentSettings.teamId)}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    FROM organizations WHERE is_demo = 1;
+  `,
+  // Reconciling a replica with its remote (sync/reconcile.ts): its interval setting, when it was
+  // last reconciled and what that changed, when it last matched its remote, the totals that
+  // differed at the last count check, and the differences seen right after the last reconcile
+  // (remote items the replica skips as invalid), which later checks take as matching.
+  `
+  ALTER TABLE sync_state ADD COLUMN reconcile_interval_hours INTEGER NOT NULL DEFAULT 24;
+  ALTER TABLE sync_state ADD COLUMN last_reconciled_at TEXT;
+  ALTER TABLE sync_state ADD COLUMN last_reconcile_changed INTEGER;
+  ALTER TABLE sync_state ADD COLUMN last_matched_at TEXT;
+  ALTER TABLE sync_state ADD COLUMN count_differences TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE sync_state ADD COLUMN count_baseline TEXT NOT NULL DEFAULT '{}';
+  `,
+];

@@ -1,0 +1,175 @@
+import type { ExposureSortKey } from '../../../contracts/console/exposure.js';
+import type {
+  RemediationPlan,
+  SoftwareDetail,
+  TargetUpdate,
+  SoftwareInstall,
+  SoftwareList,
+  SoftwareListQuery,
+  SoftwareProduct,
+  SoftwareSortKey,
+  SoftwareVersion,
+  SoftwareVersionDetail,
+} from '../../../contracts/console/software.js';
+import { targetStatuses } from '../../../contracts/enums.js';
+import type { Database } from '../engine/database.js';
+import { DerivedCache } from '../derived/derived-cache.js';
+import { ExceptedFindingsMoved, type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
+import { targetUpdate, versionToUpdateTo } from './exposure/version-to-update-to.js';
+import { remediationPlan } from './remediation-plan.js';
+import { idsOfSeqs } from '../inventory/sorted-orders.js';
+import { compareSqlValues } from '../derived/sql-value-order.js';
+import { TimeSlices } from '../derived/time-slices.js';
+
+type Value = string | number | null;
+const lower = (text: string | null) => (text === null ? null : asciiLower(text));
+
+function productJson(figures: ExposureFigures, index: number): SoftwareProduct {
+  const { id, vendor, product, versions, endpoints } = figures.products[index]!;
+  return { id, vendor, product, versions: versions.length, endpoints, ...figures.productExposure.exposure(index) };
+}
+
+function versionJson(figures: ExposureFigures, index: number): SoftwareVersion {
+  const { id, version, endpoints } = figures.versions[index]!;
+  return { id, version, endpoints, ...figures.versionExposure.exposure(index) };
+}
+
+/** What a software sort key compares for a product. */
+function productSortValue(figures: ExposureFigures, index: number, key: SoftwareSortKey): Value {
+  const product = figures.products[index]!;
+  switch (key) {
+    case 'vendor':
+      return lower(product.vendor);
+    case 'product':
+      return lower(product.product);
+    case 'versions':
+      return product.versions.length;
+    case 'endpoints':
+      return product.endpoints;
+    default:
+      return figures.productExposure.sortValue(index, key satisfies ExposureSortKey);
+  }
+}
+
+/**
+ * The console's software view and remediation plan: remediation targets grouped by vendor and
+ * product, then by version, answered from the exposure figures (exposure-figures.ts) that are
+ * computed once per version of the data. A product's or version's id is base64url of the JSON of
+ * its names, so that any name, null included, has one.
+ */
+export class SoftwareQueries {
+  /** A version's installs in their order (indexes into the figures' targets), by organization, excepted findings and version. Bound: 16 versions. */
+  private readonly installs: DerivedCache<Int32Array>;
+  /** Plans by organization and excepted findings. Bound: 16. */
+  private readonly plans: DerivedCache<RemediationPlan>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly figures: ExposureFiguresCache,
+  ) {
+    this.installs = new DerivedCache(db.data, { bound: { entries: 16 } });
+    this.plans = new DerivedCache(db.data, { bound: { entries: 16 } });
+  }
+
+  /** One page of the organization's products, searched by vendor or product, in the query's order (ties by id). */
+  async list(orgRowId: number, query: SoftwareListQuery): Promise<SoftwareList> {
+    const figures = await this.figures.of(orgRowId);
+    const text = query.q?.toLowerCase();
+    let indexes = figures.products.map((_, index) => index);
+    if (text !== undefined) {
+      indexes = indexes.filter((index) => {
+        const { vendor, product } = figures.products[index]!;
+        return [vendor, product].some((name) => name?.toLowerCase().includes(text));
+      });
+    }
+    const { key, descending } = query.sort;
+    const sortValues = new Map(indexes.map((index) => [index, productSortValue(figures, index, key)]));
+    indexes.sort((a, b) => compareSqlValues(sortValues.get(a)!, sortValues.get(b)!) || compareSqlValues(figures.products[a]!.id, figures.products[b]!.id));
+    if (descending) indexes.reverse();
+    return {
+      data: indexes.slice(query.offset, query.offset + query.limit).map((index) => productJson(figures, index)),
+      total: indexes.length,
+      limit: query.limit,
+      offset: query.offset,
+    };
+  }
+
+  /** A product with its versions, riskiest first (then by version); undefined when the organization has none with that id. */
+  async product(orgRowId: number, productId: string): Promise<SoftwareDetail | undefined> {
+    const figures = await this.figures.of(orgRowId);
+    const index = figures.productById.get(productId);
+    if (index === undefined) return undefined;
+    const versions = figures.products[index]!.versions.map((version) => versionJson(figures, version));
+    versions.sort((a, b) => b.risk_score - a.risk_score || compareSqlValues(a.version, b.version));
+    return { product: productJson(figures, index), versions, update_to: versionToUpdateTo(figures, index) };
+  }
+
+  /** A remediation target's product and the version to update it to (exposure/version-to-update-to.ts); undefined when unknown. */
+  async targetUpdate(orgRowId: number, targetId: string): Promise<TargetUpdate | undefined> {
+    const figures = await this.figures.of(orgRowId);
+    // Read at the figures' version: nothing awaits between them and this.
+    return targetUpdate(this.db, figures, orgRowId, targetId);
+  }
+
+  /** A version of a product with one page of its installs, riskiest first, then by hostname; undefined when unknown. */
+  async version(orgRowId: number, productId: string, versionId: string, paging: { limit: number; offset: number }): Promise<SoftwareVersionDetail | undefined> {
+    const figures = await this.figures.of(orgRowId);
+    const product = figures.productById.get(productId);
+    const version = figures.versionById.get(versionId);
+    if (product === undefined || version === undefined || figures.versions[version]!.product !== product) return undefined;
+    // Computed at the figures' version: nothing awaits between them and this.
+    const installs = this.installs.getOrCompute(`${orgRowId}|${figures.exceptedKey}|${versionId}`, () => installOrder(figures, version));
+    const page = Array.from(installs.subarray(paging.offset, paging.offset + paging.limit));
+    const ids = idsOfSeqs(this.db, 'remediation_targets', page.map((target) => figures.targets.seq[target]!));
+    return {
+      product: productJson(figures, product),
+      version: versionJson(figures, version),
+      installs: {
+        data: page.map((target, i) => installJson(figures, target, ids[i]!)),
+        total: installs.length,
+        limit: paging.limit,
+        offset: paging.offset,
+      },
+    };
+  }
+
+  /** The organization's remediation plan (remediation-plan.ts). */
+  async plan(orgRowId: number): Promise<RemediationPlan> {
+    for (;;) {
+      const figures = await this.figures.of(orgRowId);
+      const version = this.db.data.version;
+      try {
+        return await this.plans.settled(`${orgRowId}|${figures.exceptedKey}`, async (checkpoint) => {
+          // Started again after a write, this computation would plan another version's figures under this key.
+          if (this.db.data.version !== version) throw new ExceptedFindingsMoved();
+          return remediationPlan(figures, new TimeSlices(checkpoint));
+        });
+      } catch (error) {
+        if (!(error instanceof ExceptedFindingsMoved)) throw error;
+      }
+    }
+  }
+}
+
+/** One install of a version: a target with its endpoint's hostname and its open findings' exposure. */
+function installJson(figures: ExposureFigures, target: number, id: string): SoftwareInstall {
+  const { targets, endpointIds, endpointHostnames } = figures;
+  const endpoint = targets.endpoint[target]!;
+  return {
+    target_id: id,
+    target_status: targetStatuses[targets.status[target]!]!,
+    endpoint_id: endpoint < 0 ? null : endpointIds[endpoint]!,
+    hostname: endpointHostnames[endpoint]?.hostname ?? null,
+    ...figures.targetExposure.exposure(targets.exposure[target]!),
+  };
+}
+
+/** A version's targets riskiest first, then by hostname (without ASCII case), then in the replica's order. */
+function installOrder(figures: ExposureFigures, version: number): Int32Array {
+  const { targets, endpointHostnames, targetExposure } = figures;
+  const risk = (target: number) => targetExposure.sortValue(targets.exposure[target]!, 'risk_score')!;
+  const name = (target: number) => endpointHostnames[targets.endpoint[target]!]?.sortName ?? null;
+  return Int32Array.from(figures.versions[version]!.targets).sort(
+    (a, b) => risk(b) - risk(a) || compareSqlValues(name(a), name(b)) || targets.seq[a]! - targets.seq[b]!,
+  );
+}

@@ -1,0 +1,71 @@
+import type { CollectionName } from '../../../contracts/collections.js';
+import { findingSeverities } from '../../../contracts/enums.js';
+import { consoleGetSql } from './collection-tables.js';
+import type { Database } from '../engine/database.js';
+import type { DeadlineFigures, FindingDeadlineFacts } from '../remediation/deadline-figures.js';
+import type { FindingKeys } from '../remediation/exception-matches.js';
+import type { Exceptions } from '../remediation/exceptions.js';
+import type { ExposureFigures, ExposureFiguresCache } from '../exposure/exposure-figures.js';
+import { inventoryOf } from './inventory-ids.js';
+
+/** An endpoint's exposure after exceptions, with what they leave out of it. */
+function endpointFields(figures: ExposureFigures, id: string) {
+  const index = figures.endpointIndex.get(id) ?? -1;
+  const exposure = figures.endpointExposure.exposure(index);
+  const before = figures.beforeExceptions.endpointExposure.exposure(index);
+  const openOf = (counts: typeof exposure.open_findings) => findingSeverities.reduce((sum, severity) => sum + counts[severity], 0);
+  return {
+    ...exposure,
+    excepted_open_findings: openOf(before.open_findings) - openOf(exposure.open_findings),
+    risk_score_before_exceptions: before.risk_score,
+  };
+}
+
+/**
+ * Items as the console's lists, details and CSV exports answer them: the /v1 JSON with the
+ * registry's `consoleFields`, read by SQLite (a finding's hostname and target), from the
+ * exposure figures (an endpoint's open findings and risk score, after exceptions and before),
+ * or from the row's facts, the organization's deadlines (a finding's age, due date and whether
+ * it is overdue) and the exceptions in force (a finding's `exception`).
+ */
+export class ConsoleItems {
+  constructor(
+    private readonly db: Database,
+    private readonly figures: ExposureFiguresCache,
+    private readonly deadlines: DeadlineFigures,
+    private readonly exceptions: Exceptions,
+  ) {}
+
+  /**
+   * The JSON of each of `ids` the organization holds, in their order; ids it does not hold are
+   * left out. `asOf` is the instant of a finding's age and of whether it is overdue.
+   */
+  async get(collection: CollectionName, orgRowId: number, ids: readonly string[], asOf = this.deadlines.asOf()): Promise<string[]> {
+    const added = await this.addedFields(collection, orgRowId, asOf);
+    // Nothing awaits from here: the items are read at the figures' version.
+    const sql = consoleGetSql[collection];
+    const inventoryId = inventoryOf(this.db, orgRowId);
+    const items: string[] = [];
+    for (const id of ids) {
+      const row = this.db.get<{ json: string } & Record<string, unknown>>(sql, [inventoryId, id.toLowerCase()]);
+      if (row === undefined) continue;
+      // The object's closing brace gives way to the added fields.
+      items.push(added ? `${row.json.slice(0, -1)},${added(id.toLowerCase(), row)}}` : row.json);
+    }
+    return items;
+  }
+
+  /** The members a collection's items get besides SQLite's JSON, as JSON text, by item id and row; undefined for none. */
+  private async addedFields(collection: CollectionName, orgRowId: number, asOf: number): Promise<((id: string, row: Record<string, unknown>) => string) | undefined> {
+    if (collection === 'endpoints') {
+      const figures = await this.figures.of(orgRowId);
+      return (id) => JSON.stringify(endpointFields(figures, id)).slice(1, -1);
+    }
+    if (collection === 'findings') {
+      const fields = await this.deadlines.findingFields(orgRowId, asOf);
+      const marks = this.exceptions.marks(orgRowId);
+      return (_id, row) => `${fields(row as unknown as FindingDeadlineFacts)},"exception":${marks ? JSON.stringify(marks(row as unknown as FindingKeys)) : 'null'}`;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,268 @@
+import { type CollectionName, type ConsoleFilterParameterOf, type ConsoleQuery, collections } from '../../../contracts/collections.js';
+import type { ConsoleFilter } from '../../../contracts/list-queries.js';
+import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
+import type { Database } from '../engine/database.js';
+import type { DeadlineFigures } from '../remediation/deadline-figures.js';
+import { DerivedCache } from '../derived/derived-cache.js';
+import { EndpointFilterRows, type TableWithEndpoints } from './endpoint-filter-rows.js';
+import type { Exceptions } from '../remediation/exceptions.js';
+import { ExceptedFindingsMoved, type ExposureFiguresCache, figureSortLookup } from '../exposure/exposure-figures.js';
+import { searchedFindings, textCvesOf } from './finding-search.js';
+import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory } from './inventory-ids.js';
+import type { ListTotals } from './list-totals.js';
+import { type FigureSort, type ListSearch, SortedOrders } from './sorted-orders.js';
+import { TimeSlices } from '../derived/time-slices.js';
+
+/** A page of ids in list order, with the number of items matching. */
+export interface IdPage {
+  ids: string[];
+  total: number;
+}
+
+/**
+ * The rows a `seq`-only inner query picks, in its order. Selecting only `seq` inside keeps the
+ * planner on the index that matches the filter (each ends in seq, see migrations.ts): asking
+ * for `id` there makes the (org_id, id) index look cheaper, and then a million ids get sorted.
+ */
+function inSeqOrder(table: string, innerClauses: string, direction: 'ASC' | 'DESC', columns = 'x.id', source = table): string {
+  return `SELECT ${columns} FROM (SELECT seq FROM ${source} ${innerClauses}) AS page
+          JOIN ${table} x ON x.seq = page.seq ORDER BY page.seq ${direction}`;
+}
+
+/** The rows a console filter keeps, of the inventory shown, at the instant `asOf`. */
+type ConsoleFilterRows = (shown: ShownInventory, asOf: number) => ListSearch;
+
+/** A list's table, filters and search over the inventory its organization showed when it was asked for. */
+interface ListWhere extends ShownInventory {
+  table: string;
+  where: Where;
+  direction: 'ASC' | 'DESC';
+  search?: ListSearch;
+  figures?: FigureSort | undefined;
+}
+
+/**
+ * The SQL of the console's own reads: lists with sort and free text (scope coverage is in
+ * scope-coverage.ts, the dashboard in dashboard-aggregates.ts). Results of the heavy queries
+ * (a full pass over up to a million findings) are kept until the next write, as the v1 list
+ * totals are.
+ */
+export class ConsoleQueries {
+  private readonly sortedOrders: SortedOrders;
+  /**
+   * The findings a search names (finding-search.ts), by inventory and text. Bound: 4M seqs in
+   * all (16 MB); a search that names more is listed again for each page.
+   */
+  private readonly searches: DerivedCache<Int32Array>;
+  /** Per inventory, text → CVEs of its findings (finding-search.ts). Bound: 64 inventories. */
+  private readonly textCves: DerivedCache<Map<number, number[]>>;
+  /** The rows of findings and targets whose endpoint the console's endpoint filters keep. */
+  private readonly endpointRows: EndpointFilterRows;
+  /**
+   * The rows each flag filter of the registry (given as `true`) keeps: typed by the registry,
+   * so that a flag without its rows does not compile.
+   */
+  private readonly consoleFilterRows: { [C in CollectionName]: Record<ConsoleFilterParameterOf<C, 'flag'>, ConsoleFilterRows> } = {
+    endpoints: {},
+    remediationTargets: {},
+    scopes: {},
+    findings: {
+      overdue: (shown, asOf) => {
+        const policy = this.deadlines.policies.get(shown.orgRowId);
+        const exceptedKey = this.exceptions.keyOf(shown.orgRowId);
+        return { key: `overdue=${policy.key}@${asOf}|${exceptedKey}`, rows: () => this.deadlines.overdueSeqs(shown, policy, asOf) };
+      },
+    },
+  };
+
+  constructor(
+    private readonly db: Database,
+    private readonly totals: ListTotals,
+    private readonly exposure: ExposureFiguresCache,
+    private readonly deadlines: DeadlineFigures,
+    private readonly exceptions: Exceptions,
+  ) {
+    this.sortedOrders = new SortedOrders(db);
+    this.searches = new DerivedCache(db.data, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
+    this.textCves = new DerivedCache(db.data, { bound: { entries: 64 } });
+    this.endpointRows = new EndpointFilterRows(db, async (orgRowId) => (await exposure.of(orgRowId)).sortValues.columns);
+  }
+
+  /**
+   * One page of a console list as ids. The default order (or its reverse) walks an index, its
+   * total counted in chunks; other orders, and every order of a findings search, are computed
+   * in chunks once per filter and kept until the next write (sorted-orders.ts).
+   */
+  async listIds<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>, asOf = this.deadlines.asOf()): Promise<IdPage> {
+    for (;;) {
+      const list = this.listWhere(orgRowId, collection, query, asOf);
+      try {
+        return await this.listPage(list, collection, query);
+      } catch (error) {
+        // A sync swapped the organization's inventory, or the excepted findings changed, while this waited: read anew.
+        if (!(error instanceof InventorySwapped || error instanceof ExceptedFindingsMoved)) throw error;
+      }
+    }
+  }
+
+  /** {@link listIds} over the inventory `list` was resolved for; throws InventorySwapped once it is no longer shown. */
+  private async listPage<C extends CollectionName>(list: ListWhere, collection: C, query: ConsoleQuery<C>): Promise<IdPage> {
+    const { table, where, direction, search } = list;
+    if (search || query.sort.key !== 'created_at') return this.sortedOrders.page({ ...list, collection }, query.sort, query);
+    // `updatedSince` walks an index of its own rather than one that ends in seq, which a count by
+    // windows of seq needs; it names few rows.
+    const total = query.updatedSince === undefined ? await this.totals.counted(table, list, where) : this.totals.of(table, where);
+    // Nothing awaits from here: the total is of the data as it is now, and so is the page.
+    const ids = this.db.column(inSeqOrder(table, `WHERE ${where.sql} ORDER BY seq ${direction} LIMIT ? OFFSET ?`, direction), [
+      ...where.params,
+      query.limit,
+      query.offset,
+    ]) as string[];
+    return { ids, total };
+  }
+
+  /**
+   * All ids of a console list in its order (limit and offset ignored), `chunk` at a time. Each
+   * chunk continues after the last row's `seq`, so reading a million rows stays linear where
+   * growing offsets would walk the index again for every page.
+   */
+  async *listAllIds<C extends CollectionName>(
+    orgRowId: number,
+    collection: C,
+    query: ConsoleQuery<C>,
+    asOf = this.deadlines.asOf(),
+    chunk = 1000,
+  ): AsyncGenerator<string[]> {
+    const list = this.listWhere(orgRowId, collection, query, asOf);
+    if (list.search || query.sort.key !== 'created_at') {
+      for (let sorted = list; ; sorted = this.listWhere(orgRowId, collection, query, asOf)) {
+        try {
+          // InventorySwapped comes only while the order is computed, before its first chunk.
+          yield* this.sortedOrders.all({ ...sorted, collection }, query.sort, chunk);
+          return;
+        } catch (error) {
+          // A sync swapped the organization's inventory, or the excepted findings changed, while this waited: read anew.
+          if (!(error instanceof InventorySwapped || error instanceof ExceptedFindingsMoved)) throw error;
+        }
+      }
+    }
+    const { table, where, direction } = list;
+    const after = direction === 'ASC' ? 'seq > ?' : 'seq < ?';
+    // Without a filter no index narrows anything, and the planner would walk one by org_id and
+    // sort each chunk: read the table in seq order instead.
+    const source = where.terms.length === 1 ? `${table} NOT INDEXED` : table;
+    let last = direction === 'ASC' ? -1 : Number.MAX_SAFE_INTEGER;
+    for (;;) {
+      const rows = this.db.all<{ seq: number; id: string }>(
+        inSeqOrder(table, `WHERE ${where.sql} AND ${after} ORDER BY seq ${direction} LIMIT ?`, direction, 'x.seq, x.id', source),
+        [...where.params, last, chunk],
+      );
+      if (rows.length === 0) return;
+      last = rows[rows.length - 1]!.seq;
+      yield rows.map((row) => row.id);
+    }
+  }
+
+  /**
+   * The list's filters over the inventory the organization shows now, with the rows its search
+   * and its console filters narrow it to, if any; `asOf` is the instant of what is overdue.
+   */
+  private listWhere<C extends CollectionName>(orgRowId: number, collection: C, query: ConsoleQuery<C>, asOf: number): ListWhere {
+    const shown = shownInventory(this.db, orgRowId);
+    const where = listConditions(shown.inventoryId, collection, query);
+    const { table, search } = collectionTables[collection];
+    const q = query.q;
+    // Descending walks the same index backwards: seq is the default order (see migrations.ts).
+    const direction = query.sort.descending ? 'DESC' : 'ASC';
+    const figures = this.figureSort(orgRowId, collection, query.sort.key);
+    const narrowed: ListSearch[] = [];
+    if (q !== undefined && search) search(where, q);
+    else if (q !== undefined) narrowed.push({ key: `q=${q}`, rows: () => this.searchedFindings(shown, q) });
+    const given: Record<string, unknown> = query;
+    const consoleFilters: Record<string, ConsoleFilterRows> = this.consoleFilterRows[collection];
+    for (const [parameter, rows] of Object.entries(consoleFilters)) if (given[parameter] === true) narrowed.push(rows(shown, asOf));
+    const byEndpoint = this.endpointFilterRows(shown, collection, given);
+    if (byEndpoint) narrowed.push(byEndpoint);
+    return { ...shown, table, where, direction, figures, search: bothOf(narrowed) };
+  }
+
+  /**
+   * The rows the collection's endpoint filters given in `query` keep, all of them at once: the
+   * endpoints' list conditions of those filters pick the endpoints (one of their indexes), and
+   * their rows are read once per filter and version (endpoint-filter-rows.ts). Undefined when
+   * none is given.
+   */
+  private endpointFilterRows(shown: ShownInventory, collection: CollectionName, query: Record<string, unknown>): ListSearch | undefined {
+    const filters: Record<string, ConsoleFilter> = collections[collection].consoleFilters;
+    const endpointQuery = Object.fromEntries(
+      Object.entries(filters).flatMap(([parameter, filter]) => (filter.kind === 'endpoint' && query[parameter] !== undefined ? [[parameter, query[parameter]]] : [])),
+    );
+    if (Object.keys(endpointQuery).length === 0) return undefined;
+    const endpoints = listConditions(shown.inventoryId, 'endpoints', endpointQuery);
+    // Only findings and targets have endpoint filters, and both name their endpoint in `endpoint_id`.
+    const table = collectionTables[collection].table as TableWithEndpoints;
+    return { key: `endpoint:${endpoints.key}`, rows: () => this.endpointRows.of(shown, table, endpoints) };
+  }
+
+  /**
+   * How a sort key whose values are figures looks them up (collection-tables.ts, `figureSort`);
+   * undefined for a key SQLite orders by. A finding's due date depends on the deadlines, kept
+   * under their key; an endpoint's exposure leaves out the findings exceptions leave out, kept
+   * under their key; a finding's hostname or product depends on the data alone.
+   */
+  private figureSort(orgRowId: number, collection: CollectionName, key: string): FigureSort | undefined {
+    if (!(collectionTables[collection].figureSort as readonly string[]).includes(key)) return undefined;
+    if (collection === 'findings' && key === 'due_at') return this.deadlines.dueSort(orgRowId, this.deadlines.policies.get(orgRowId));
+    const exceptedKey = collection === 'endpoints' ? this.exceptions.keyOf(orgRowId) : '';
+    return {
+      key: exceptedKey,
+      lookup: async () => {
+        const figures = await this.exposure.of(orgRowId);
+        if (exceptedKey && figures.exceptedKey !== exceptedKey) throw new ExceptedFindingsMoved();
+        return figureSortLookup(figures, collection, key);
+      },
+    };
+  }
+
+  /** The findings a search names, ascending by seq, read in chunks once per version. */
+  private searchedFindings(shown: ShownInventory, q: string): Promise<Int32Array> {
+    const { inventoryId } = shown;
+    return this.searches.settled(`${inventoryId}|${q}`, async (checkpoint) => {
+      checkStillShown(this.db, shown);
+      const textCves = await this.textCves.settled(String(inventoryId), async (pause) => {
+        checkStillShown(this.db, shown);
+        return textCvesOf(this.db, inventoryId, pause);
+      });
+      checkpoint();
+      return searchedFindings(this.db, inventoryId, q, textCves, new TimeSlices(checkpoint));
+    });
+  }
+}
+
+/** The rows every one of `searches` names (none: no narrowing), ascending by seq. */
+function bothOf(searches: ListSearch[]): ListSearch | undefined {
+  if (searches.length <= 1) return searches[0];
+  return {
+    key: searches.map((search) => search.key).join('&'),
+    rows: async () => {
+      let rows = await searches[0]!.rows();
+      for (const search of searches.slice(1)) rows = intersection(rows, await search.rows());
+      return rows;
+    },
+  };
+}
+
+/** The values of two ascending arrays that are in both, ascending. */
+function intersection(a: Int32Array, b: Int32Array): Int32Array {
+  const both = new Int32Array(Math.min(a.length, b.length));
+  let count = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      both[count++] = a[i++]!;
+      j++;
+    }
+  }
+  return both.slice(0, count);
+}

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { demoAgentSettings } from '../../../contracts/console/agent-settings.js';
+import { migrations } from '../engine/migrations.js';
+import { Store } from '../store.js';
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+type Internals = { db: { exec(sql: string): void; value(sql: string): unknown } };
+
+describe('agent settings in the store', () => {
+  it('are a record of the organization: saved, replaced, and removed with it', async () => {
+    const store = await Store.open({ clock: () => Date.UTC(2026, 0, 2) });
+    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }));
+    expect(store.agentSettings.get(organization.rowId)).toEqual({ serverUrl: null, teamId: null, bundleId: null, updatedAt: null });
+    const saved = store.write(() => store.agentSettings.set(organization.rowId, { serverUrl: 'https://a.example', teamId: 'Q7M3K9D2XP', bundleId: null }), { recordsOnly: true });
+    expect(saved).toEqual({ serverUrl: 'https://a.example', teamId: 'Q7M3K9D2XP', bundleId: null, updatedAt: '2026-01-02T00:00:00.000Z' });
+    store.write(() => store.agentSettings.set(organization.rowId, { serverUrl: 'https://b.example', teamId: null, bundleId: 'com.example.agent' }), { recordsOnly: true });
+    expect(store.agentSettings.get(organization.rowId)).toMatchObject({ serverUrl: 'https://b.example', teamId: null, bundleId: 'com.example.agent' });
+    store.write(() => store.organizations.delete(organization.rowId));
+    expect((store as unknown as Internals).db.value('SELECT count(*) FROM agent_settings')).toBe(0);
+    store.close();
+  });
+
+  it("give an existing data directory's demo organization the demo's settings when the schema is upgraded", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-agent-settings-'));
+    folders.push(dataDir);
+    const store = await Store.open({ dataDir, command: 'test' });
+    const [demo, other] = store.write(() => [
+      store.organizations.insert({ slug: 'demo', name: 'Demo', kind: 'local', isDemo: true }),
+      store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }),
+    ]);
+    // Back to the schema before agent settings: the later migrations undone, then its own.
+    const agentSettingsMigration = migrations.findIndex((migration) => migration.includes('CREATE TABLE agent_settings'));
+    const undo = migrations.slice(agentSettingsMigration).reverse().map(undoMigration).join('\n');
+    (store as unknown as Internals).db.exec(`${undo} PRAGMA user_version = ${agentSettingsMigration};`);
+    store.close();
+
+    const reopened = await Store.open({ dataDir, command: 'test' });
+    try {
+      expect(reopened.agentSettings.get(demo!.rowId)).toMatchObject({ ...demoAgentSettings, bundleId: null });
+      expect(reopened.agentSettings.get(demo!.rowId).updatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(reopened.agentSettings.get(other!.rowId)).toEqual({ serverUrl: null, teamId: null, bundleId: null, updatedAt: null });
+    } finally {
+      reopened.close();
+    }
+  });
+});
+
+/**
+ * The statements that undo a migration made of added tables, indexes and columns (what the
+ * migrations after the first add); any other statement has no undo here and fails the test.
+ */
+function undoMigration(migration: string): string {
+  const statements = migration
+    .replace(/--[^\n]*/g, '')
+    .split(';')
+    .map((statement) => statement.trim())
+    .filter((statement) => statement && !statement.startsWith('INSERT INTO agent_settings'));
+  return statements
+    .map((statement) => {
+      const table = /^CREATE TABLE (\w+)/.exec(statement);
+      if (table) return `DROP TABLE ${table[1]};`;
+      const index = /^CREATE (?:UNIQUE )?INDEX (\w+)/.exec(statement);
+      if (index) return `DROP INDEX ${index[1]};`;
+      const column = /^ALTER TABLE (\w+) ADD COLUMN (\w+)/.exec(statement);
+      if (column) return `ALTER TABLE ${column[1]} DROP COLUMN ${column[2]};`;
+      throw new Error(`No undo for: ${statement}`);
+    })
+    .reverse()
+    .join(' ');
+}

@@ -1,0 +1,92 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { CollectionName } from '../../../contracts/collections.js';
+import type { Inventory } from '../../../contracts/inventory.js';
+import { collectionTables } from '../inventory/collection-tables.js';
+import type { Database } from '../engine/database.js';
+import { inventoryOf, tableOf } from '../inventory/inventory-ids.js';
+import type { SyncChangeTally } from './change-tally.js';
+import type { TimeSlices } from '../derived/time-slices.js';
+
+/**
+ * Stored ids read per statement while looking for those the remote no longer has: sql.js pays a
+ * call into WebAssembly per value read, and 2,048 rows held the thread 100 ms on a loaded machine.
+ */
+const idsPerRead = 512;
+
+/** An item of a collection as received from a remote (validated). */
+type Item<C extends CollectionName> = Inventory[C][number];
+
+/**
+ * An item as the store keeps it: ids are stored lowercase (inventory-writes.ts), so an id field
+ * of the remote (`id`, `*_id`: all at the top level of an item) compares lowercase; a CVE id is
+ * kept as written.
+ */
+function asStored(item: object): Record<string, unknown> {
+  const stored: Record<string, unknown> = { ...item };
+  for (const key of Object.keys(stored)) {
+    const value = stored[key];
+    if (typeof value === 'string' && key !== 'cve_id' && (key === 'id' || key.endsWith('_id'))) stored[key] = value.toLowerCase();
+  }
+  return stored;
+}
+
+/**
+ * The reads and the delete of a reconcile (sync/reconcile.ts), which compares a replica with
+ * its whole remote: each page of the remote against the replica's rows of the same ids (one
+ * statement per page, along the `(org_id, id)` index), and the replica's ids, a chunk at a time
+ * in slices of the event loop's time, against the ids the remote sent.
+ */
+export class ReplicaComparison {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * The items of a page of the remote that the replica does not hold as they are: new ones, and
+   * those whose JSON as /v1 would answer it differs in any field, whatever their `updated_at`
+   * says (a remote re-seeded with older timestamps).
+   */
+  differing<C extends CollectionName>(orgRowId: number, collection: C, items: readonly Item<C>[]): Item<C>[] {
+    if (items.length === 0) return [];
+    const { table, joins, json } = collectionTables[collection];
+    const ids = items.map((item) => item.id.toLowerCase());
+    const rows = this.db.all<{ id: string; json: string }>(
+      `SELECT x.id AS id, ${json} AS json FROM ${table} x ${joins} WHERE x.org_id = ? AND x.id IN (${ids.map(() => '?').join(', ')})`,
+      [inventoryOf(this.db, orgRowId), ...ids],
+    );
+    const stored = new Map(rows.map((row) => [row.id, row.json]));
+    return items.filter((item, index) => {
+      const json = stored.get(ids[index]!);
+      return json === undefined || !isDeepStrictEqual(JSON.parse(json), asStored(item));
+    });
+  }
+
+  /**
+   * The ids of the replica's collection that `kept` does not name (the remote no longer has
+   * them), in the lists' order; read {@link idsPerRead} at a time, pausing as `slices` says (the
+   * caller's, shared by its walks over several collections, so that walks too short to pause
+   * each do not add up to a long hold). Stops after `limit` of them (the caller then gives up on
+   * holding them).
+   */
+  async missing(orgRowId: number, collection: CollectionName, kept: (id: string) => boolean, limit: number, slices: TimeSlices): Promise<string[]> {
+    const inventoryId = inventoryOf(this.db, orgRowId);
+    const missing: string[] = [];
+    for (let after = Number.MIN_SAFE_INTEGER; missing.length <= limit; ) {
+      const rows = this.db.all<{ seq: number; id: string }>(`SELECT seq, id FROM ${tableOf[collection]} WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ${idsPerRead}`, [
+        inventoryId,
+        after,
+      ]);
+      for (const row of rows) if (!kept(row.id)) missing.push(row.id);
+      if (rows.length < idsPerRead) break;
+      after = rows[rows.length - 1]!.seq;
+      await slices.pause();
+    }
+    return missing;
+  }
+
+  /** Deletes items of an inventory by id (stored, lowercase), in the caller's transaction, counting them in `tally` as removed. */
+  remove(inventoryId: number, collection: CollectionName, ids: readonly string[], tally: SyncChangeTally): void {
+    for (const id of ids) {
+      this.db.run(`DELETE FROM ${tableOf[collection]} WHERE org_id = ? AND id = ?`, [inventoryId, id]);
+      tally.counts[collection].removed++;
+    }
+  }
+}

@@ -1,0 +1,195 @@
+import type { SyncCountDifference, SyncCounts, SyncSettings, SyncState } from '../../../contracts/console/sync.js';
+import { type SyncCountCheckId, defaultReconcileIntervalHours } from '../../../contracts/console/sync-basics.js';
+import type { SyncMode } from '../../../contracts/enums.js';
+import type { Database } from '../engine/database.js';
+
+interface SyncStateRow {
+  last_attempt_at: string | null;
+  last_attempt_mode: SyncMode | null;
+  last_success_at: string | null;
+  last_success_started_at: string | null;
+  last_success_mode: SyncMode | null;
+  incrementals_since_full: number;
+  remote_honours_updated_since: number | null;
+  last_error: string | null;
+  counts: string | null;
+  skipped_count: number;
+  skipped_ids: string;
+  reconcile_interval_hours: number;
+  last_reconciled_at: string | null;
+  last_reconcile_changed: number | null;
+  last_matched_at: string | null;
+  count_differences: string;
+  count_baseline: string;
+}
+
+/** How many skipped ids are kept: enough to find the bad records, bounded whatever the remote sends. */
+export const skippedIdsKept = 100;
+
+/** Per count check, the remote's total less the replica's, as seen right after a reconcile; checks left out were equal. */
+export type CountBaseline = Partial<Record<SyncCountCheckId, number>>;
+
+/** A sync state with what is kept for the syncs alone. */
+interface StoredState extends SyncState {
+  countBaseline: CountBaseline;
+}
+
+const emptyState = (): StoredState => ({
+  lastAttemptAt: null,
+  lastAttemptMode: null,
+  lastSuccessAt: null,
+  lastSuccessStartedAt: null,
+  lastSuccessMode: null,
+  incrementalsSinceFull: 0,
+  remoteHonoursUpdatedSince: null,
+  lastError: null,
+  counts: null,
+  skippedCount: 0,
+  skippedIds: [],
+  reconcileIntervalHours: defaultReconcileIntervalHours,
+  lastReconciledAt: null,
+  lastReconcileChanged: null,
+  lastMatchedAt: null,
+  countDifferences: [],
+  countBaseline: {},
+});
+
+/** The outcome of a successful sync, as recorded. */
+export interface SyncSuccess {
+  startedAt: string;
+  finishedAt: string;
+  mode: SyncMode;
+  remoteHonoursUpdatedSince: boolean;
+  counts: SyncCounts;
+  skippedCount: number;
+  skippedIds: string[];
+  /** Items a reconcile changed (0: the replica was equal to its remote); only for a reconcile. */
+  reconcileChanged?: number;
+}
+
+/** What a count check found: the totals that differ beyond the baseline (none: they matched). */
+export interface CountCheckOutcome {
+  checkedAt: string;
+  differences: SyncCountDifference[];
+  /** Right after a reconcile or full sync: the differences seen, which later checks take as matching. */
+  baseline?: CountBaseline;
+}
+
+/** The later of two instants (ISO strings), either possibly null. */
+const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b);
+
+/** The SQL of the sync_state table. */
+export class SyncRecords {
+  constructor(private readonly db: Database) {}
+
+  /** The sync state of an organization; the empty state when it never synced. */
+  get(orgRowId: number): SyncState {
+    const { countBaseline: _baseline, ...state } = this.stored(orgRowId);
+    return state;
+  }
+
+  /** The differences of the totals seen right after the organization's last reconcile or full sync. */
+  countBaseline(orgRowId: number): CountBaseline {
+    return this.stored(orgRowId).countBaseline;
+  }
+
+  /**
+   * Records a successful sync, in the caller's transaction (the one that wrote its data). A
+   * reconcile or a full sync leaves the replica equal to its remote: it is reconciled and
+   * matched then; both reset the count of incremental syncs since the last full comparison.
+   */
+  recordSuccess(orgRowId: number, success: SyncSuccess): void {
+    const previous = this.stored(orgRowId);
+    const compared = success.mode !== 'incremental';
+    this.save(orgRowId, {
+      ...previous,
+      lastAttemptAt: success.startedAt,
+      lastAttemptMode: success.mode,
+      lastSuccessAt: success.finishedAt,
+      lastSuccessStartedAt: success.startedAt,
+      lastSuccessMode: success.mode,
+      incrementalsSinceFull: compared ? 0 : previous.incrementalsSinceFull + 1,
+      remoteHonoursUpdatedSince: success.remoteHonoursUpdatedSince,
+      lastError: null,
+      counts: success.counts,
+      skippedCount: success.skippedCount,
+      skippedIds: success.skippedIds.slice(0, skippedIdsKept),
+      ...(compared
+        ? {
+            lastReconciledAt: success.finishedAt,
+            lastReconcileChanged: success.mode === 'reconcile' ? (success.reconcileChanged ?? 0) : null,
+            lastMatchedAt: later(previous.lastMatchedAt, success.finishedAt),
+            countDifferences: [],
+          }
+        : {}),
+    });
+  }
+
+  /** Records a failed attempt; what the last success recorded stays. */
+  recordFailure(orgRowId: number, failure: { startedAt: string; mode: SyncMode; error: string }): void {
+    const previous = this.stored(orgRowId);
+    this.save(orgRowId, { ...previous, lastAttemptAt: failure.startedAt, lastAttemptMode: failure.mode, lastError: failure.error });
+  }
+
+  /**
+   * Records a count check: totals that matched make the replica matched at that time; totals
+   * that differ are kept until a reconcile settles them. A check right after a reconcile or full
+   * sync also keeps its differences as the baseline of later checks.
+   */
+  recordCountCheck(orgRowId: number, outcome: CountCheckOutcome): void {
+    const previous = this.stored(orgRowId);
+    this.save(orgRowId, {
+      ...previous,
+      countDifferences: outcome.differences,
+      lastMatchedAt: outcome.differences.length === 0 ? later(previous.lastMatchedAt, outcome.checkedAt) : previous.lastMatchedAt,
+      countBaseline: outcome.baseline ?? previous.countBaseline,
+    });
+  }
+
+  /** Saves a replica's sync settings, in the caller's transaction; its sync state stays. */
+  saveSettings(orgRowId: number, settings: SyncSettings): void {
+    this.save(orgRowId, { ...this.stored(orgRowId), reconcileIntervalHours: settings.reconcileIntervalHours });
+  }
+
+  private stored(orgRowId: number): StoredState {
+    const row = this.db.get<SyncStateRow>('SELECT * FROM sync_state WHERE org_id = ?', [orgRowId]);
+    if (!row) return emptyState();
+    return {
+      lastAttemptAt: row.last_attempt_at,
+      lastAttemptMode: row.last_attempt_mode,
+      lastSuccessAt: row.last_success_at,
+      lastSuccessStartedAt: row.last_success_started_at,
+      lastSuccessMode: row.last_success_mode,
+      incrementalsSinceFull: row.incrementals_since_full,
+      remoteHonoursUpdatedSince: row.remote_honours_updated_since === null ? null : row.remote_honours_updated_since === 1,
+      lastError: row.last_error,
+      counts: row.counts === null ? null : (JSON.parse(row.counts) as SyncCounts),
+      skippedCount: row.skipped_count,
+      skippedIds: JSON.parse(row.skipped_ids) as string[],
+      reconcileIntervalHours: row.reconcile_interval_hours,
+      lastReconciledAt: row.last_reconciled_at,
+      lastReconcileChanged: row.last_reconcile_changed,
+      lastMatchedAt: row.last_matched_at,
+      countDifferences: JSON.parse(row.count_differences) as SyncCountDifference[],
+      countBaseline: JSON.parse(row.count_baseline) as CountBaseline,
+    };
+  }
+
+  private save(orgRowId: number, state: StoredState): void {
+    this.db.run(
+      `INSERT OR REPLACE INTO sync_state (org_id, last_attempt_at, last_attempt_mode, last_success_at,
+         last_success_started_at, last_success_mode, incrementals_since_full, remote_honours_updated_since,
+         last_error, counts, skipped_count, skipped_ids, reconcile_interval_hours, last_reconciled_at,
+         last_reconcile_changed, last_matched_at, count_differences, count_baseline)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        orgRowId, state.lastAttemptAt, state.lastAttemptMode, state.lastSuccessAt, state.lastSuccessStartedAt,
+        state.lastSuccessMode, state.incrementalsSinceFull,
+        state.remoteHonoursUpdatedSince === null ? null : state.remoteHonoursUpdatedSince ? 1 : 0, state.lastError,
+        state.counts === null ? null : JSON.stringify(state.counts), state.skippedCount, JSON.stringify(state.skippedIds),
+        state.reconcileIntervalHours, state.lastReconciledAt, state.lastReconcileChanged, state.lastMatchedAt,
+        JSON.stringify(state.countDifferences), JSON.stringify(state.countBaseline),
+      ],
+    );
+  }
+}

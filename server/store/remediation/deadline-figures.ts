@@ -1,0 +1,181 @@
+import type { SqlValue } from 'sql.js';
+import type { RemediationPerformance } from '../../../contracts/console/deadlines.js';
+import { type FindingSeverity, findingStatuses } from '../../../contracts/enums.js';
+import { dueAtMs, wholeDays } from '../../../contracts/remediation-deadlines.js';
+import type { CoverageColumns } from '../coverage/coverage-columns.js';
+import type { Database } from '../engine/database.js';
+import { DerivedCache } from '../derived/derived-cache.js';
+import type { ExceptedFindings, ExceptedFindingsSource } from './excepted-findings.js';
+import type { CoverageColumnSource } from '../exposure/exposure-figures.js';
+import { type FindingTimeline, loadFindingTimeline } from './finding-timeline.js';
+import { type ShownInventory, checkStillShown, inventoryOf } from '../inventory/inventory-ids.js';
+import { deadlineTable, remediationPerformance } from './remediation-performance.js';
+import { SlaPolicies, type StoredSlaPolicy } from './sla-policies.js';
+import type { FigureSort } from '../inventory/sorted-orders.js';
+import { TimeSlices } from '../derived/time-slices.js';
+
+/** What a finding's deadline fields are computed from, as its row holds them (collection-tables.ts, `consoleFacts`). */
+export interface FindingDeadlineFacts {
+  seq: number;
+  severity: FindingSeverity;
+  is_kev: number;
+  status: string;
+  first_detected_at: string;
+  remediated_at: string | null;
+}
+
+const open = findingStatuses.indexOf('open');
+/** Findings tested between two looks at the clock. */
+const findingsBetweenLooks = 65_536;
+const minuteMs = 60_000;
+
+/**
+ * Deadlines, ages and remediation performance (contracts/remediation-deadlines.ts) of each
+ * organization: its policy (a local record, kept across syncs), the findings' timeline (read
+ * once per version of the data, beside the coverage columns it is indexed like), and what is
+ * derived from them at an instant, `asOf`: now to the minute, so that the answers of one
+ * minute are computed once, and a list's filter, its items and the counts agree.
+ *
+ * Every cache of a value that depends on the policy or the exceptions has their keys in its
+ * own: both are records written without changing the data's version.
+ */
+export class DeadlineFigures {
+  readonly policies: SlaPolicies;
+  /** Timelines by organization. Bound: 8 (20 MB each for a million findings). */
+  private readonly timelines: DerivedCache<FindingTimeline>;
+  /** Performance answers by organization, policy, minute and exceptions. Bound: 64, a few kilobytes each. */
+  private readonly answers: DerivedCache<RemediationPerformance>;
+  /** Overdue findings' seqs by organization, policy, minute and exceptions. Bound: 4M seqs (16 MB). */
+  private readonly overdueSets: DerivedCache<Int32Array>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly coverage: CoverageColumnSource,
+    private readonly excepted: ExceptedFindingsSource,
+    private readonly now: () => number,
+  ) {
+    this.policies = new SlaPolicies(db, now);
+    this.timelines = new DerivedCache(db.data, { bound: { entries: 8 } });
+    this.answers = new DerivedCache(db.data, { bound: { entries: 64 } });
+    this.overdueSets = new DerivedCache(db.data, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
+  }
+
+  /** The instant figures are computed at: the store's clock, down to the minute. */
+  asOf(): number {
+    return Math.floor(this.now() / minuteMs) * minuteMs;
+  }
+
+  /** The timeline of an organization's findings at the data's current version, read once per version. */
+  timeline(orgRowId: number): Promise<FindingTimeline> {
+    return this.timelines.settled(String(orgRowId), async (checkpoint) => {
+      const columns = await this.coverage.currentColumns(orgRowId);
+      checkpoint();
+      return loadFindingTimeline(this.db, inventoryOf(this.db, orgRowId), columns, checkpoint);
+    });
+  }
+
+  /** The organization's remediation performance at `asOf`, under its policy, its exceptions left out of what is overdue. */
+  async performance(orgRowId: number, asOf = this.asOf()): Promise<RemediationPerformance> {
+    const { policy, key: policyKey } = this.policies.get(orgRowId);
+    const { key: exceptedKey } = await this.excepted(orgRowId);
+    return this.answers.settled(`${orgRowId}|${policyKey}|${asOf}|${exceptedKey}`, async (checkpoint) => {
+      const { timeline, excepted } = await this.timelineWithExceptions(orgRowId, checkpoint);
+      return remediationPerformance(timeline, policy, asOf, excepted, new TimeSlices(checkpoint));
+    });
+  }
+
+  /**
+   * The seqs of the organization's overdue findings at `asOf` under `policy`, ascending: open,
+   * past their due date, not under an exception. What the findings list's `overdue=true` keeps.
+   */
+  async overdueSeqs(shown: ShownInventory, policy: StoredSlaPolicy, asOf: number): Promise<Int32Array> {
+    const { key: exceptedKey } = await this.excepted(shown.orgRowId);
+    return this.overdueSets.settled(`${shown.inventoryId}|${policy.key}|${asOf}|${exceptedKey}`, async (checkpoint) => {
+      checkStillShown(this.db, shown);
+      const { timeline, excepted } = await this.timelineWithExceptions(shown.orgRowId, checkpoint);
+      const { columns, firstDetectedMs } = timeline;
+      const deadlines = deadlineTable(policy.policy);
+      const slices = new TimeSlices(checkpoint);
+      const seqs = new Int32Array(columns.count);
+      let count = 0;
+      for (let i = 0; i < columns.count; i++) {
+        if (i % findingsBetweenLooks === 0) await slices.pause();
+        if (columns.status[i] !== open || excepted.byColumn[i] === 1) continue;
+        // NaN (no deadline) is never past.
+        if (asOf > firstDetectedMs[i]! + deadlines[columns.severity[i]! * 2 + columns.kev[i]!]!) seqs[count++] = columns.seq[i]!;
+      }
+      return seqs.slice(0, count);
+    });
+  }
+
+  /** How the findings list sorts by `due_at` under `policy`: each finding's due instant by its seq, null for none. */
+  dueSort(orgRowId: number, policy: StoredSlaPolicy): FigureSort {
+    return {
+      key: policy.key,
+      lookup: async () => {
+        const { columns, firstDetectedMs, indexBySeq, firstSeq } = await this.timeline(orgRowId);
+        const deadlines = deadlineTable(policy.policy);
+        return (seq: number): SqlValue => {
+          const index = indexBySeq[seq - firstSeq] ?? -1;
+          if (index < 0) return null;
+          const due = firstDetectedMs[index]! + deadlines[columns.severity[index]! * 2 + columns.kev[index]!]!;
+          return Number.isNaN(due) ? null : due;
+        };
+      },
+    };
+  }
+
+  /**
+   * The console's deadline fields of findings of the organization at `asOf`, as JSON members to
+   * add to each item (`"age_days":…,"due_at":…,"overdue":…`), from each row's own facts: a page
+   * reads no timeline. Call it, then use the function without awaiting anything in between.
+   */
+  async findingFields(orgRowId: number, asOf: number): Promise<(facts: FindingDeadlineFacts) => string> {
+    const { policy } = this.policies.get(orgRowId);
+    const isExcepted = await this.exceptedTest(orgRowId);
+    return (facts) => {
+      const firstMs = Date.parse(facts.first_detected_at);
+      const due = dueAtMs(policy, facts.severity, facts.is_kev === 1, firstMs);
+      const isOpen = facts.status === 'open';
+      const endMs = isOpen ? asOf : facts.remediated_at === null ? null : Date.parse(facts.remediated_at);
+      const overdue = isOpen && due !== null && asOf > due && !isExcepted(facts.seq);
+      return `"age_days":${endMs === null ? null : wholeDays(firstMs, endMs)},"due_at":${due === null ? null : `"${new Date(due).toISOString()}"`},"overdue":${overdue}`;
+    };
+  }
+
+  /** Whether a finding (by seq) is under an exception now; the coverage columns are read only when some finding is. */
+  private async exceptedTest(orgRowId: number): Promise<(seq: number) => boolean> {
+    for (;;) {
+      const version = this.db.data.version;
+      const excepted = await this.excepted(orgRowId);
+      if (excepted.count === 0) return () => false;
+      const columns = await this.coverage.currentColumns(orgRowId);
+      // Both of one version, or the indexes would name other findings.
+      if (this.db.data.version !== version) continue;
+      return (seq) => excepted.byColumn[columnIndexOf(columns, seq)] === 1;
+    }
+  }
+
+  /** The timeline and the exceptions of one version of the data, the one `checkpoint` checks. */
+  private async timelineWithExceptions(orgRowId: number, checkpoint: () => void): Promise<{ timeline: FindingTimeline; excepted: ExceptedFindings }> {
+    const timeline = await this.timeline(orgRowId);
+    checkpoint();
+    const excepted = await this.excepted(orgRowId);
+    checkpoint();
+    return { timeline, excepted };
+  }
+}
+
+/** The index of a finding in the columns by its seq (they are in seq order), -1 for none. */
+function columnIndexOf(columns: CoverageColumns, seq: number): number {
+  let low = 0;
+  let high = columns.count - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const at = columns.seq[middle]!;
+    if (at === seq) return middle;
+    if (at < seq) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
