@@ -15,7 +15,7 @@ import { targetStatuses } from '../../../contracts/enums.js';
 import type { Database } from '../engine/database.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { ExceptedFindingsMoved, type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
-import { targetUpdate, versionToUpdateTo } from './exposure/version-to-update-to.js';
+import { targetUpdate, versionToUpdateTo } from './version-to-update-to.js';
 import { remediationPlan } from './remediation-plan.js';
 import { idsOfSeqs } from '../inventory/sorted-orders.js';
 import { compareSqlValues } from '../derived/sql-value-order.js';

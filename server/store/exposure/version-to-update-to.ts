@@ -1,9 +1,9 @@
 import type { TargetUpdate } from '../../../contracts/console/software.js';
 import type { VersionToUpdateTo } from '../../../contracts/console/version-to-update-to.js';
 import { targetStatuses } from '../../../contracts/enums.js';
-import type { Database } from '../database.js';
-import { type ExposureFigures, softwareId } from '../exposure-figures.js';
-import { inventoryOf } from '../inventory-ids.js';
+import type { Database } from '../engine/database.js';
+import { type ExposureFigures, softwareId } from './exposure-figures.js';
+import { inventoryOf } from '../inventory/inventory-ids.js';
 import { compareVersions, parseVersion } from './version-order.js';
 
 const resolved = targetStatuses.indexOf('resolved');
