@@ -50,8 +50,14 @@ export function FindingDetail({ slug, id }: { slug: string; id: string }) {
               ['Due', f.due_at === null ? 'No deadline' : <DueDate key="due" dueAt={f.due_at} overdue={f.overdue} />],
               ['Description', f.description],
               ['Solution', f.solution],
-              // Beside the advisory's fix, what the fleet offers: the newest version seen and whether it is clean.
-              ['Update to', f.remediation_target_id ? <TargetUpdateLine key="update" slug={slug} targetId={f.remediation_target_id} /> : null],
+              // Beside the advisory's fix, what the fleet offers: the newest version seen and whether it is clean. A target
+              // the replica does not hold has neither product nor version here: asking would only answer 404.
+              [
+                'Update to',
+                f.remediation_target_id && (f.target_product !== null || f.target_version !== null) ? (
+                  <TargetUpdateLine key="update" slug={slug} targetId={f.remediation_target_id} />
+                ) : null,
+              ],
               ['Created', formatDateTime(f.created_at)],
               ['Updated', formatDateTime(f.updated_at)],
             ]}
