@@ -20,6 +20,10 @@ test('a product says which version to update to, and a finding of it says so bes
   const line = page.getByTestId('update-to');
   await expect(line).toContainText(/^Update to \d+\.\d+\.\d+\.\d+ \(run by \d+ endpoints?, no open critical or KEV finding\)\./);
   await expect(line.locator('.update-to__sentence')).toHaveText(update.sentence);
+  const count = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
+  await expect(line.locator('.update-to__figures')).toHaveText(
+    `${count(update.installs, 'install')} on ${count(update.endpoints, 'endpoint')} · ${count(update.open_findings, 'open finding')}`,
+  );
   // Compared as versions: no version the table shows is newer, though some are longer as text.
   const versions = page.getByRole('grid', { name: 'Versions' });
   await expect(versions.getByRole('gridcell', { name: update.version, exact: true })).toBeVisible();

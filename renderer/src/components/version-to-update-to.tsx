@@ -2,15 +2,29 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { VersionToUpdateTo } from '../../../contracts/console/version-to-update-to';
 import { targetUpdateQuery } from '../api/software-queries';
+import { formatCount } from '../lib/format';
 import { paths } from '../lib/paths';
 import { productLabel } from '../lib/software-names';
+
+const counted = (count: number, one: string, many = `${one}s`) => `${formatCount(count)} ${count === 1 ? one : many}`;
+
+/** What the newest version seen carries: its installs, their endpoints, its open findings, and the versions left out of the order. */
+function updateFigures(update: VersionToUpdateTo): string {
+  const parts =
+    update.version === null
+      ? []
+      : [`${counted(update.installs, 'install')} on ${counted(update.endpoints, 'endpoint')}`, counted(update.open_findings, 'open finding')];
+  if (update.unreadable_versions) parts.push(`${counted(update.unreadable_versions, 'version')} not read as a version, left out`);
+  return parts.join(' · ');
+}
 
 /**
  * The version to update a product to, as the server words it ("Update to V (run by N
  * endpoints, no open critical or KEV finding)", or that no version seen in the fleet is clean),
- * with a link to that version's installs.
+ * with its installs and open findings and a link to its installs.
  */
 export function UpdateToLine({ slug, productId, update }: { slug: string; productId: string; update: VersionToUpdateTo }) {
+  const figures = updateFigures(update);
   return (
     <p className={`update-to update-to--${update.verdict.replace('_', '-')}`} data-testid="update-to">
       <span className="update-to__sentence">{update.sentence}</span>
@@ -20,6 +34,7 @@ export function UpdateToLine({ slug, productId, update }: { slug: string; produc
           <Link to={paths.softwareVersion(slug, productId, update.version_id)}>Its installs</Link>
         </>
       ) : null}
+      {figures ? <span className="update-to__figures">{figures}</span> : null}
     </p>
   );
 }
