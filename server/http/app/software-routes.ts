@@ -59,6 +59,12 @@ export function softwareRoutes(store: Store): express.Router {
     if (!detail) throw new HttpError(404, `Version ${versionId} of product ${productId} not found`);
     res.json(detail);
   });
+  router.get('/remediation-targets/:targetId/update-to', async (req, res) => {
+    const targetId = uuidParam(req, 'targetId');
+    const answer = await store.software.targetUpdate(organizationOf(res).rowId, targetId);
+    if (!answer) throw new HttpError(404, `Remediation target ${targetId} not found`);
+    res.json(answer);
+  });
   router.get('/export/software.csv', async (req, res) => {
     // limit and offset are validated as in the list, then ignored: the export is every page.
     const query = parseQuery(req, softwareListQuerySchema);
@@ -71,12 +77,6 @@ export function softwareRoutes(store: Store): express.Router {
       .status(200)
       .set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${organization.slug}-software.csv"` })
       .send(text);
-  });
-  router.get('/remediation-targets/:targetId/update-to', async (req, res) => {
-    const targetId = uuidParam(req, 'targetId');
-    const answer = await store.software.targetUpdate(organizationOf(res).rowId, targetId);
-    if (!answer) throw new HttpError(404, `Remediation target ${targetId} not found`);
-    res.json(answer);
   });
   router.get('/remediation-plan', async (_req, res) => {
     res.json(await store.software.plan(organizationOf(res).rowId));
@@ -130,6 +130,21 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
   });
   registerOrganizationOperation(registry, {
     method: 'get',
+    path: '/remediation-targets/:targetId/update-to',
+    operationId: 'getTargetUpdate',
+    summary: "Get the version to update a remediation target's product to",
+    description:
+      "The target's product (vendor and product, as the software view groups them), its own version, and the newest version of the product seen in the fleet with its installs and open findings; the sentence says whether it is clean of open critical and KEV findings.",
+    tag: 'Software',
+    params: { targetId: uuidSchema.meta({ description: "The remediation target's id." }) },
+    responses: {
+      200: jsonResponse(targetUpdateSchema, "The target's product and the version to update it to."),
+      400: errorResponse('The targetId is not a UUID.'),
+      404: errorResponse('The organization has no remediation target with this id.'),
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
     path: '/export/software.csv',
     operationId: 'exportSoftwareCsv',
     summary: 'Export the software list as CSV',
@@ -143,21 +158,6 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
         'The products, as CSV.',
       ),
       ...queryErrors(),
-    },
-  });
-  registerOrganizationOperation(registry, {
-    method: 'get',
-    path: '/remediation-targets/:targetId/update-to',
-    operationId: 'getTargetUpdate',
-    summary: "Get the version to update a remediation target's product to",
-    description:
-      "The target's product (vendor and product, as the software view groups them), its own version, and the newest version of the product seen in the fleet with its installs and open findings; the sentence says whether it is clean of open critical and KEV findings.",
-    tag: 'Software',
-    params: { targetId: uuidSchema.meta({ description: "The remediation target's id." }) },
-    responses: {
-      200: jsonResponse(targetUpdateSchema, "The target's product and the version to update it to."),
-      400: errorResponse('The targetId is not a UUID.'),
-      404: errorResponse('The organization has no remediation target with this id.'),
     },
   });
   registerOrganizationOperation(registry, {
