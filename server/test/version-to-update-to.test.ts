@@ -137,6 +137,12 @@ describe.each(['demo', 'other', 'made'])('the %s organization', (slug) => {
     expect(details).toHaveLength(expected.size);
     const verdicts = new Set<string>();
     for (const { product, versions, update_to } of details) {
+      // Riskiest first, ties by version order (oldest first), not by text.
+      for (let i = 1; i < versions.length; i++) {
+        const [a, b] = [versions[i - 1]!, versions[i]!];
+        expect(a.risk_score).toBeGreaterThanOrEqual(b.risk_score);
+        if (a.risk_score === b.risk_score) expect(compareVersions(a.version, b.version), `${a.version} before ${b.version}`).toBeLessThan(0);
+      }
       const { version_id, sentence, ...figures } = update_to;
       expect(figures, `${product.vendor} ${product.product}`).toEqual(expected.get(JSON.stringify([product.vendor, product.product])));
       verdicts.add(update_to.verdict);

@@ -15,6 +15,7 @@ import { targetStatuses } from '../../../contracts/enums.js';
 import type { Database } from '../engine/database.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { ExceptedFindingsMoved, type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
+import { compareVersions } from './version-order.js';
 import { targetUpdate, versionToUpdateTo } from './version-to-update-to.js';
 import { remediationPlan } from './remediation-plan.js';
 import { idsOfSeqs } from '../inventory/sorted-orders.js';
@@ -94,13 +95,13 @@ export class SoftwareQueries {
     };
   }
 
-  /** A product with its versions, riskiest first (then by version); undefined when the organization has none with that id. */
+  /** A product with its versions, riskiest first (then oldest version first, by version-order.ts); undefined when the organization has none with that id. */
   async product(orgRowId: number, productId: string): Promise<SoftwareDetail | undefined> {
     const figures = await this.figures.of(orgRowId);
     const index = figures.productById.get(productId);
     if (index === undefined) return undefined;
     const versions = figures.products[index]!.versions.map((version) => versionJson(figures, version));
-    versions.sort((a, b) => b.risk_score - a.risk_score || compareSqlValues(a.version, b.version));
+    versions.sort((a, b) => b.risk_score - a.risk_score || compareVersions(a.version, b.version));
     return { product: productJson(figures, index), versions, update_to: versionToUpdateTo(figures, index) };
   }
 
