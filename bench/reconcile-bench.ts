@@ -70,7 +70,7 @@ export async function measureReconcile(size: DatasetSize = 'large', log: (line: 
   const fake = await startFakeRemote({ inventory, cacheOrder: true });
   const store = await Store.open({ dataDir, command: 'reconcile-bench' });
   try {
-    const organization = store.write(() => store.organizations.insert({ slug: 'r', name: 'r', kind: 'replica', remoteUrl: fake.url }));
+    const organization = store.write(() => store.organizations.insert({ slug: 'r', name: 'r', kind: 'replica', remoteUrl: fake.url }), { changes: ['organizations', 'inventory'] });
     const remote = { baseUrl: fake.url, apiKey: fake.apiKey };
     await warm(fake);
     log('full sync');

@@ -114,7 +114,7 @@ export async function measureSync(
     try {
       const store = await Store.open({ dataDir: path.join(localDir, 'memory'), command: 'sync-bench' });
       try {
-        const organization = store.write(() => store.organizations.insert({ slug: 'r', name: 'r', kind: 'replica', remoteUrl: fake.url }));
+        const organization = store.write(() => store.organizations.insert({ slug: 'r', name: 'r', kind: 'replica', remoteUrl: fake.url }), { changes: ['organizations', 'inventory'] });
         const remote = { baseUrl: fake.url, apiKey: fake.apiKey };
         await warm();
         log('full sync from the in-process remote');

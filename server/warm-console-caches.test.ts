@@ -9,7 +9,7 @@ async function storeWithTwoOrganizations() {
   const store = await Store.open();
   store.write((writes) => {
     for (const slug of ['acme', 'globex']) writes.replace(store.organizations.insert({ slug, name: slug, kind: 'local' }).inventoryId, smallInventory(3, 8));
-  });
+  }, { changes: ['organizations', 'inventory'] });
   const warmed: number[] = [];
   const dashboard = store.dashboards.dashboard.bind(store.dashboards);
   vi.spyOn(store.dashboards, 'dashboard').mockImplementation((org) => {

@@ -21,5 +21,5 @@ export async function ensureDemoOrganization(store: Store, sealer: Sealer): Prom
   const organization = await createLocalOrganization(store, sealer, { ...demoOrganization, enrollmentSecret: true, isDemo: true });
   setDemoAgentSettings(store, organization);
   seedOrganization(store, organization, 'demo', demoSeed, store.now());
-  return store.write(() => store.apiKeys.create(organization.rowId, 'created at first start').key, { recordsOnly: true });
+  return store.write(() => store.apiKeys.create(organization.rowId, 'created at first start').key, { changes: ['api-keys'] });
 }

@@ -9,6 +9,7 @@ import {
 } from '../../contracts/console/organizations.js';
 import type { FieldIssue } from '../../contracts/common.js';
 import type { Sealer } from '../secrets/sealer.js';
+import { changeKinds } from '../store/derived/change-kinds.js';
 import { type Organization, slugPattern } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 
@@ -88,6 +89,8 @@ export async function createLocalOrganization(
       isDemo: input.isDemo ?? false,
       enrollmentSecretSealed: input.enrollmentSecret ? sealer.seal(Buffer.from(generateEnrollmentSecret())) : undefined,
     }),
+    // A new organization shows a new, empty inventory.
+    { changes: ['organizations', 'inventory'] },
   );
   await attachSigningIdentity(store, sealer, organization);
   return store.organizations.byRowId(organization.rowId)!;
@@ -103,7 +106,7 @@ async function attachSigningIdentity(store: Store, sealer: Sealer, organization:
       store.organizations.setSealedSecret(organization.rowId, 'signing_key', sealer.seal(Buffer.from(identity.privateKeyPem)));
       store.organizations.setCertificate(organization.rowId, identity.certificatePem);
     },
-    { recordsOnly: true },
+    { changes: ['organizations'] },
   );
 }
 
@@ -114,7 +117,8 @@ async function attachSigningIdentity(store: Store, sealer: Sealer, organization:
  */
 export function removeOrganization(store: Store, slug: string): void {
   const organization = requireOrganization(store, slug);
-  store.write(() => store.organizations.delete(organization.rowId));
+  // Every record of the organization goes with it.
+  store.write(() => store.organizations.delete(organization.rowId), { changes: changeKinds });
 }
 
 /** Sets (a given value), rotates (a new random value) or clears an organization's enrollment secret. */
@@ -135,7 +139,7 @@ export function changeEnrollmentSecret(
   }
   store.write(
     () => store.organizations.setSealedSecret(organization.rowId, 'enrollment_secret', secret === null ? null : sealer.seal(Buffer.from(secret))),
-    { recordsOnly: true },
+    { changes: ['organizations'] },
   );
 }
 
@@ -204,7 +208,7 @@ export async function connectReplicaOrganization(store: Store, sealer: Sealer, i
     // Checked again: another connect may have taken the slug while the remote answered.
     requireFreeSlug(store, slug);
     return store.organizations.insert({ slug, name, kind: 'replica', remoteUrl: baseUrl, remoteKeySealed: sealer.seal(Buffer.from(apiKey)) });
-  });
+  }, { changes: ['organizations', 'inventory'] });
 }
 
 /**
@@ -247,6 +251,6 @@ export async function updateOrganization(
       if (sealedKey) store.organizations.setSealedSecret(current.rowId, 'remote_key', sealedKey);
       return store.organizations.byRowId(current.rowId)!;
     },
-    { recordsOnly: true },
+    { changes: ['organizations'] },
   );
 }

@@ -28,5 +28,5 @@ export function seedOrganization(store: Store, organization: Organization, size:
     throw new OrganizationInputError(`"${organization.slug}" is a replica of a remote tenant; only local organizations can be seeded`);
   }
   const inventory = generateInventory(size, seed, { dayMs });
-  store.write((writes) => writes.replace(organization.inventoryId, inventory));
+  store.write((writes) => writes.replace(organization.inventoryId, inventory), { changes: ['inventory'] });
 }

@@ -28,7 +28,7 @@ async function storeWithOrganization(dataDir: string) {
     const created = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
     writes.replace(created.inventoryId, inventory);
     return created;
-  });
+  }, { changes: ['organizations', 'inventory'] });
   return { store, organization };
 }
 
@@ -36,7 +36,7 @@ describe('Store', () => {
   it('persists every write to the data directory and reads it back after a restart', async () => {
     const dataDir = newDataDir();
     const { store, organization } = await storeWithOrganization(dataDir);
-    const { key } = store.write(() => store.apiKeys.create(organization.rowId, null));
+    const { key } = store.write(() => store.apiKeys.create(organization.rowId, null), { changes: ['api-keys'] });
     store.close();
     expect(fs.readdirSync(dataDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
 
@@ -50,15 +50,15 @@ describe('Store', () => {
   it('keeps what it derived from the inventory across a write of records alone, and key lookups see that write', async () => {
     const { store, organization } = await storeWithOrganization(newDataDir());
     const dashboard = await store.dashboards.dashboard(organization.rowId);
-    const [data, all] = [store.data.version, store.version];
-    const { key } = store.write(() => store.apiKeys.create(organization.rowId, 'ci'), { recordsOnly: true });
+    const [data, all] = [store.changes.version(['inventory']), store.version];
+    const { key } = store.write(() => store.apiKeys.create(organization.rowId, 'ci'), { changes: ['api-keys'] });
     expect(store.version).toBeGreaterThan(all);
-    expect(store.data.version).toBe(data);
+    expect(store.changes.version(['inventory'])).toBe(data);
     expect(await store.dashboards.dashboard(organization.rowId)).toBe(dashboard);
     expect(store.apiKeys.organizationOf(key)).toBe(organization.rowId);
     const smaller = smallInventory(4, 8);
-    store.write((writes) => writes.replace(organization.inventoryId, smaller));
-    expect(store.data.version).toBeGreaterThan(data);
+    store.write((writes) => writes.replace(organization.inventoryId, smaller), { changes: ['inventory'] });
+    expect(store.changes.version(['inventory'])).toBeGreaterThan(data);
     expect((await store.dashboards.dashboard(organization.rowId)).totals.endpoints).toBe(smaller.endpoints.length);
     expect(smaller.endpoints.length).not.toBe(inventory.endpoints.length);
     store.close();
@@ -67,7 +67,7 @@ describe('Store', () => {
   it('stores API keys only as hashes', async () => {
     const dataDir = newDataDir();
     const { store, organization } = await storeWithOrganization(dataDir);
-    const { key } = store.write(() => store.apiKeys.create(organization.rowId, null));
+    const { key } = store.write(() => store.apiKeys.create(organization.rowId, null), { changes: ['api-keys'] });
     store.close();
     const bytes = fs.readFileSync(dataDirectoryFiles(dataDir).database);
     expect(bytes.includes(Buffer.from(key))).toBe(false);
@@ -80,15 +80,15 @@ describe('Store', () => {
       const created = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
       writes.replace(created.inventoryId, inventory);
       return created;
-    });
+    }, { changes: ['organizations', 'inventory'] });
     const internals = store as unknown as { db: { value(sql: string): unknown } };
     const distinctCves = new Set(inventory.findings.map((f) => f.cve_id.toUpperCase())).size;
     const distinctTexts = new Set(inventory.findings.map((f) => JSON.stringify([f.title, f.description, f.solution]))).size;
     expect(internals.db.value('SELECT count(*) FROM cves')).toBe(distinctCves);
     expect(internals.db.value('SELECT count(*) FROM finding_texts')).toBe(distinctTexts);
     expect(distinctTexts).toBeLessThan(inventory.findings.length / 5);
-    store.write((writes) => writes.deleteAll(organization.inventoryId));
-    store.write((writes) => writes.dropUnusedTexts());
+    store.write((writes) => writes.deleteAll(organization.inventoryId), { changes: ['inventory'] });
+    store.write((writes) => writes.dropUnusedTexts(), { changes: ['inventory'] });
     expect(internals.db.value('SELECT count(*) FROM finding_texts')).toBe(0);
     store.close();
   });
@@ -101,7 +101,7 @@ describe('Store', () => {
       store.write((writes) => {
         writes.replace(organization.inventoryId, { endpoints: [], remediationTargets: [], scopes: [], findings: [] });
         throw new Error('interrupted');
-      }),
+      }, { changes: ['inventory'] }),
     ).toThrow('interrupted');
     expect(store.inventory.list(organization.rowId, 'endpoints', { limit: 1, offset: 0 }).total).toBe(inventory.endpoints.length);
     expect(fs.readFileSync(dataDirectoryFiles(dataDir).database).equals(before)).toBe(true);
@@ -188,7 +188,7 @@ describe('Store', () => {
 
 async function storeWithEmptyOrganization(dataDir: string): Promise<void> {
   const store = await Store.open({ dataDir, command: 'test' });
-  store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }));
+  store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), { changes: ['organizations', 'inventory'] });
   store.close();
 }
 
@@ -202,7 +202,7 @@ describe('database file', () => {
       if (reserveBytes > 0) expect((await readDatabaseFile(file, reserveBytes))!.bytes.length).toBe(fs.statSync(file).size + reserveBytes);
       const store = await Store.open({ dataDir, command: 'test', reserveBytes });
       const organization = store.organizations.bySlug('acme')!;
-      store.write((writes) => writes.replace(organization.inventoryId, bulk));
+      store.write((writes) => writes.replace(organization.inventoryId, bulk), { changes: ['inventory'] });
       store.close();
       const reopened = await Store.open({ dataDir, command: 'test', readOnly: true });
       const findings = reopened.inventory.list(organization.rowId, 'findings', { limit: 1, offset: 0 }).total;

@@ -10,7 +10,8 @@ import { Exceptions } from './remediation/exceptions.js';
 import { ExposureFiguresCache } from './exposure/exposure-figures.js';
 import { dataDirectoryFiles } from './engine/data-directory.js';
 import { type DataDirectoryLock, lockDataDirectory } from './engine/data-directory-lock.js';
-import { Database, type VersionSource } from './engine/database.js';
+import { type ChangeKind, ChangeVersions } from './derived/change-kinds.js';
+import { Database } from './engine/database.js';
 import { Inventories } from './inventory/inventories.js';
 import { InventoryReads } from './inventory/inventory-reads.js';
 import { InventoryWrites } from './inventory/inventory-writes.js';
@@ -54,19 +55,12 @@ export interface WriteOptions {
    */
   durable?: boolean;
   /**
-   * The write changes nothing a value derived from the data is read from: rows of an inventory
-   * no organization points at (a full sync's staged pages, a collection's deletes), or a sync's
-   * record. The store's version then stays, and so do the caches derived from it: a computation
-   * in chunks (coverage, the dashboard, a CSV export) is not started again at every page a
-   * sync stages.
+   * What the write changes (derived/change-kinds.ts): the values derived from these kinds are
+   * dropped when it ends, and the others stay, so that creating a key does not make the next
+   * dashboard read a million findings again, nor a page a sync stages restart a computation in
+   * chunks (coverage, the dashboard, a CSV export).
    */
-  keepDerived?: boolean;
-  /**
-   * The write changes only records that no value derived from the inventory data is read from:
-   * an API key, an organization's secrets or signing identity. Key lookups see it at once; the
-   * caches of the data (coverage, the dashboard, sorted orders, answers) stay.
-   */
-  recordsOnly?: boolean;
+  changes: readonly ChangeKind[];
 }
 
 /**
@@ -93,13 +87,13 @@ export class Store {
   readonly coverage: ScopeCoverage;
   /**
    * The organizations' exceptions (accepted risks): their records, written inside
-   * {@link Store.write} with `recordsOnly`, and the findings those in force now leave out of the
+   * {@link Store.write} (`changes: ['exceptions']`), and the findings those in force now leave out of the
    * gaps and the risk figures (`exceptions.excepted`, an ExceptedFindingsSource).
    */
   readonly exceptions: Exceptions;
   /**
    * The organizations' agent settings (what their agent configuration files tell agents): local
-   * records, written inside {@link Store.write} with `recordsOnly`.
+   * records, written inside {@link Store.write} (`changes: ['agent-settings']`).
    */
   readonly agentSettings: AgentSettingsRecords;
   /** What the store remembers of replicas' syncs; written inside {@link Store.write}. */
@@ -111,6 +105,7 @@ export class Store {
   /** Inventory ids, staging and the background collection of inventories nobody points at. */
   readonly inventories: Inventories;
   private readonly inventoryWrites: InventoryWrites;
+  private readonly versions: ChangeVersions;
   private closed = false;
 
   private constructor(
@@ -119,24 +114,26 @@ export class Store {
     readonly readOnly: boolean,
     private readonly clock: () => number,
   ) {
+    this.versions = new ChangeVersions(db);
+    const versions = this.versions;
     this.inventories = new Inventories(
       db,
-      (work) => this.write(work, { keepDerived: true, durable: false }),
+      (work) => this.write(work, { changes: ['staged-inventory'], durable: false }),
       () => !this.closed,
     );
     this.organizations = new OrganizationRecords(db, this.inventories);
     this.apiKeys = new ApiKeyRecords(db);
-    const totals = new ListTotals(db);
-    this.inventory = new InventoryReads(db, totals);
+    const totals = new ListTotals(db, versions);
+    this.inventory = new InventoryReads(db, versions, totals);
     const excepted = (orgRowId: number) => this.exceptions.excepted(orgRowId);
-    this.coverage = new ScopeCoverage(db, excepted);
-    this.exceptions = new Exceptions(db, this.coverage, clock);
-    const exposure = new ExposureFiguresCache(db, this.coverage, excepted);
-    this.deadlines = new DeadlineFigures(db, this.coverage, excepted, () => this.now());
-    this.console = new ConsoleQueries(db, totals, exposure, this.deadlines, this.exceptions);
+    this.coverage = new ScopeCoverage(db, versions, excepted);
+    this.exceptions = new Exceptions(db, versions, this.coverage, clock);
+    const exposure = new ExposureFiguresCache(db, versions, this.coverage, excepted);
+    this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now());
+    this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions);
     this.consoleItems = new ConsoleItems(db, exposure, this.deadlines, this.exceptions);
-    this.software = new SoftwareQueries(db, exposure);
-    this.dashboards = new DashboardAggregates(db, this.coverage);
+    this.software = new SoftwareQueries(db, versions, exposure);
+    this.dashboards = new DashboardAggregates(db, versions, this.coverage);
     this.agentSettings = new AgentSettingsRecords(db, clock);
     this.sync = new SyncRecords(db);
     this.syncChanges = new SyncChangeRecords(db);
@@ -172,9 +169,9 @@ export class Store {
     return this.db.version;
   }
 
-  /** The version of the inventory data alone, which writes with `recordsOnly` leave as it was. */
-  get data(): VersionSource {
-    return this.db.data;
+  /** The version of each kind of change, and the caches of derived values that follow them. */
+  get changes(): ChangeVersions {
+    return this.versions;
   }
 
   /**
@@ -182,13 +179,9 @@ export class Store {
    * (its pages appended to the change log and fsynced) before returning. `work` receives the writer of inventory rows;
    * organization and key records are written through their own objects.
    */
-  write<T>(work: (inventory: InventoryWrites) => T, options: WriteOptions = {}): T {
+  write<T>(work: (inventory: InventoryWrites) => T, options: WriteOptions): T {
     if (this.readOnly) throw new Error('This store was opened read-only');
-    return this.db.transaction(() => work(this.inventoryWrites), {
-      durable: options.durable,
-      keepVersion: options.keepDerived,
-      recordsOnly: options.recordsOnly,
-    });
+    return this.versions.during(options.changes, () => this.db.transaction(() => work(this.inventoryWrites), { durable: options.durable }));
   }
 
   /**
@@ -226,7 +219,7 @@ export class Store {
    * see the write at once; a crash before it resolves may lose it, with the writes after it,
    * never one before, as for a write that is not durable.
    */
-  async writeSettled<T>(work: (inventory: InventoryWrites) => T, options: Omit<WriteOptions, 'durable'> = {}): Promise<T> {
+  async writeSettled<T>(work: (inventory: InventoryWrites) => T, options: Omit<WriteOptions, 'durable'>): Promise<T> {
     const result = this.write(work, { ...options, durable: false });
     await this.settle();
     return result;

@@ -111,7 +111,7 @@ describe('SyncScheduler', () => {
     try {
       const sealer = keyFileSealer(path.join(sealerDir, 'sealing.key'));
       const organization = store.organizations.bySlug('replica')!;
-      store.write(() => store.organizations.setSealedSecret(organization.rowId, 'remote_key', sealer.seal(Buffer.from(remote.apiKey))));
+      store.write(() => store.organizations.setSealedSecret(organization.rowId, 'remote_key', sealer.seal(Buffer.from(remote.apiKey))), { changes: ['organizations'] });
       const scheduler = new SyncScheduler({ store, sealer, policy: fastPolicy, intervalMs: 60_000 });
       const seen: string[] = [];
       scheduler.on('progress', (progress) => seen.push(progress.phase));

@@ -104,6 +104,6 @@ export class ReconcileDifferences {
       writes.merge(inventoryId, this.changes.inventory, tally);
       store.sync.recordSuccess(organization.rowId, recorded);
       return store.syncChanges.record(organization.rowId, recorded, tally);
-    });
+    }, { changes: ['inventory', 'sync-records'] });
   }
 }

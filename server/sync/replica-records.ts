@@ -12,12 +12,12 @@ export function stillThere(store: Store, organization: Organization): Organizati
 
 /**
  * Records a sync that found nothing to write: its record alone, keeping the caches derived
- * from the data (`keepDerived`), and no changes.
+ * from the data (it changes `sync-records` alone), and no changes.
  */
 export async function recordNothingChanged(store: Store, organization: Organization, success: SyncSuccess): Promise<undefined> {
   await store.writeSettled(() => {
     stillThere(store, organization);
     store.sync.recordSuccess(organization.rowId, success);
-  }, { keepDerived: true });
+  }, { changes: ['sync-records'] });
   return undefined;
 }

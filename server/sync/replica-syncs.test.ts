@@ -4,6 +4,7 @@ import { identitySealer } from '../test/support/identity-sealer.js';
 import { followSyncAlerts, followSyncs, replicaSyncs } from './replica-syncs.js';
 import type { SyncReport } from './sync-organization.js';
 import { SyncScheduler } from './sync-scheduler.js';
+import { changeKinds } from '../store/derived/change-kinds.js';
 
 describe("the replicas' syncs, as the desktop app's Sync menu follows them", () => {
   afterEach(() => vi.useRealTimers());
@@ -15,7 +16,7 @@ describe("the replicas' syncs, as the desktop app's Sync menu follows them", () 
       store.write(() => {
         store.organizations.insert({ slug: 'local', name: 'Local', kind: 'local' });
         store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl: 'http://127.0.0.1:9' });
-      });
+      }, { changes: ['organizations', 'inventory'] });
       expect(replicaSyncs(store, scheduler)).toEqual([{ slug: 'replica', name: 'Replica', status: expect.objectContaining({ org: 'replica', running: false }) }]);
 
       vi.useFakeTimers();
@@ -25,7 +26,7 @@ describe("the replicas' syncs, as the desktop app's Sync menu follows them", () 
       scheduler.emit('failed', { org: 'replica', error: 'x' });
       vi.advanceTimersByTime(500);
       expect(changed).toHaveBeenCalledTimes(1);
-      await scheduler.disconnect('replica', () => store.write(() => store.organizations.delete(store.organizations.bySlug('replica')!.rowId)));
+      await scheduler.disconnect('replica', () => store.write(() => store.organizations.delete(store.organizations.bySlug('replica')!.rowId), { changes: changeKinds }));
       vi.advanceTimersByTime(500);
       expect(changed).toHaveBeenCalledTimes(2);
       expect(replicaSyncs(store, scheduler)).toEqual([]);
@@ -43,7 +44,7 @@ describe("the replicas' syncs, as the desktop app's Sync menu follows them", () 
     const store = await Store.open();
     const scheduler = new SyncScheduler({ store, sealer: identitySealer });
     try {
-      store.write(() => store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl: 'http://127.0.0.1:9' }));
+      store.write(() => store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl: 'http://127.0.0.1:9' }), { changes: ['organizations', 'inventory'] });
       const alert = vi.fn();
       const stop = followSyncAlerts(store, scheduler, alert);
       const report = (changes: SyncReport['changes']): SyncReport => ({

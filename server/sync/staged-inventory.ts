@@ -15,7 +15,7 @@ import { SyncFailedError } from './sync-errors.js';
  * pages arrive, each page its own short write, under an id no organization points at: readers
  * go on seeing the replica as it was, and memory holds a few pages, not the collections. The
  * swap then makes it the organization's in one small transaction, with the sync's record. Its
- * writes keep the caches derived from the data (`keepDerived`): nobody can read what they change;
+ * writes change `staged-inventory`, which nothing derived reads: nobody can read what they change;
  * and they need not be durable one by one (`durable: false`): a crash loses the staging, which
  * the next sync does again, while the swap is durable and carries them with it.
  */
@@ -53,7 +53,7 @@ export class StagedInventory {
       const [items, invalidIds] = [held, heldInvalidIds];
       [held, heldInvalidIds] = [[], []];
       const started = performance.now();
-      const outcome = store.write((writes) => writes.append(inventoryId, collection, items, invalidIds), { keepDerived: true, durable: false });
+      const outcome = store.write((writes) => writes.append(inventoryId, collection, items, invalidIds), { changes: ['staged-inventory'], durable: false });
       this.rowsPerWrite.took(performance.now() - started);
       inOrder &&= outcome.inOrder;
       staged += items.length;
@@ -107,7 +107,7 @@ export class StagedInventory {
       store.organizations.setInventory(organization.rowId, this.inventoryId);
       store.sync.recordSuccess(organization.rowId, success);
       return store.syncChanges.record(organization.rowId, success, changes);
-    });
+    }, { changes: ['inventory', 'organizations', 'sync-records'] });
   }
 
   /** Ends the staging: after a swap the inventory is the organization's; otherwise collection takes it. */

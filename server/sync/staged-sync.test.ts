@@ -157,7 +157,7 @@ describe('collection', () => {
         const organization = store.organizations.insert({ slug, name: slug, kind: 'local' });
         writes.replace(organization.inventoryId, smallInventory(5 + i, 10));
         return organization;
-      }),
+      }), { changes: ['organizations', 'inventory'] },
     );
     const keptLists = replicaLists(store, kept!);
     removeOrganization(store, 'removed');
@@ -174,7 +174,7 @@ describe('collection', () => {
     folders.push(dataDir);
     const first = await Store.open({ dataDir, command: 'test' });
     const leftover = first.inventories.stage();
-    first.write((writes) => writes.append(leftover, 'endpoints', sampleInventory(sizes).endpoints, []));
+    first.write((writes) => writes.append(leftover, 'endpoints', sampleInventory(sizes).endpoints, []), { changes: ['staged-inventory'] });
     // The process dies here: nothing releases or deletes the staged rows.
     first.close();
 

@@ -138,7 +138,7 @@ export async function syncOrganization(store: Store, organization: Organization,
             cause: error,
           });
     if (store.organizations.byRowId(organization.rowId)) {
-      store.write(() => store.sync.recordFailure(organization.rowId, { startedAt, mode: mode ?? 'full', error: failure.message }), { keepDerived: true });
+      store.write(() => store.sync.recordFailure(organization.rowId, { startedAt, mode: mode ?? 'full', error: failure.message }), { changes: ['sync-records'] });
     }
     throw failure;
   } finally {
@@ -180,7 +180,7 @@ async function applyChanges(
     if (beyondTotals(added)) throw new DeletionsFound();
     store.sync.recordSuccess(organization.rowId, success);
     return store.syncChanges.record(organization.rowId, success, tally);
-  });
+  }, { changes: ['inventory', 'sync-records'] });
 }
 
 /** An incremental sync found rows the remote no longer has; the transaction rolls back, and a reconcile runs instead. */
@@ -217,7 +217,7 @@ async function checkCounts(store: Store, organization: Organization, remote: Rem
   // Its fsync in the thread pool, as the sync's own write (Store.writeSettled).
   await store.writeSettled(() => {
     if (store.organizations.byRowId(organization.rowId)) store.sync.recordCountCheck(organization.rowId, outcome);
-  }, { keepDerived: true });
+  }, { changes: ['sync-records'] });
   return outcome.differences;
 }
 

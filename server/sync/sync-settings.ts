@@ -8,5 +8,5 @@ import type { SyncSettings } from '../../contracts/console/sync.js';
  * replicas only (the caller checks).
  */
 export function updateSyncSettings(store: Store, organization: Organization, settings: SyncSettings): void {
-  store.write(() => store.sync.saveSettings(organization.rowId, settings), { keepDerived: true });
+  store.write(() => store.sync.saveSettings(organization.rowId, settings), { changes: ['sync-records'] });
 }

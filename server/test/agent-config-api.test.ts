@@ -180,7 +180,7 @@ describe('GET /v1/agent/config of a replica organization', () => {
 
   it('passes the remote tenant\'s file through, signed by the remote organization', async () => {
     const replica = await connectReplicaOrganization(server.store, server.sealer, { slug: 'replica', remoteUrl, apiKey: remoteKey });
-    const key = server.store.write(() => server.store.apiKeys.create(replica.rowId, null).key);
+    const key = server.store.write(() => server.store.apiKeys.create(replica.rowId, null).key, { changes: ['api-keys'] });
     const { response, bytes } = await download('?platform=macos&profile=mdm-full', key);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="remediation-agent-demo-macos-mdm-full.mobileconfig"');
@@ -196,7 +196,7 @@ describe('GET /v1/agent/config of a replica organization', () => {
 
   it('answers 502 when the remote tenant cannot be reached', async () => {
     const replica = server.store.organizations.bySlug('replica')!;
-    const key = server.store.write(() => server.store.apiKeys.create(replica.rowId, null).key);
+    const key = server.store.write(() => server.store.apiKeys.create(replica.rowId, null).key, { changes: ['api-keys'] });
     remote.kill('SIGKILL');
     await new Promise((resolve) => remote.once('exit', resolve));
     const response = await apiGet(server.url, '/v1/agent/config?platform=linux', { key });

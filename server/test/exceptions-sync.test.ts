@@ -39,7 +39,7 @@ it('keeps exceptions across a full sync, covering what their scopes name in the 
   remotes.push(remote);
   const store = await Store.open({ clock: () => now });
   stores.push(store);
-  const organization = store.write(() => store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl: remote.url }));
+  const organization = store.write(() => store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl: remote.url }), { changes: ['organizations', 'inventory'] });
   const sync = (full: boolean) => syncOrganization(store, organization, { baseUrl: remote.url, apiKey: remote.apiKey }, { full, policy: fastPolicy });
   await sync(true);
 
@@ -56,8 +56,7 @@ it('keeps exceptions across a full sync, covering what their scopes name in the 
         'analyst',
       );
       store.exceptions.create(organization.rowId, { scope: { kind: 'finding', finding_id: first.id }, reason: 'false_positive', note: '', expires_at }, 'analyst');
-    },
-    { recordsOnly: true },
+    }, { changes: ['exceptions'] },
   );
   await expectCoverageOf(store, organization.rowId, inventory);
   const records = store.exceptions.exportFile(organization.rowId, { slug: 'replica', name: 'Replica' }).exceptions;

@@ -35,14 +35,14 @@ async function setUp() {
   const opened = { store: await Store.open({ dataDir, command: 'reconcile test' }) };
   cleanups.push(() => opened.store.close());
   const organization: Organization = opened.store.write(() =>
-    opened.store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl: remote.url }),
+    opened.store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl: remote.url }), { changes: ['organizations', 'inventory'] },
   );
-  const replicaKey = opened.store.write(() => opened.store.apiKeys.create(organization.rowId, 'test').key);
+  const replicaKey = opened.store.write(() => opened.store.apiKeys.create(organization.rowId, 'test').key, { changes: ['api-keys'] });
   const { apiKey: remoteKey, organization: remoteOrganization } = remote.orgs[0]!;
   const sync = (more: SyncOptions = {}) =>
     syncOrganization(opened.store, organization, { baseUrl: remote.url, apiKey: remoteKey }, { ...more, policy: { ...fastPolicy, ...more.policy } });
   /** Replaces the remote's data, as a re-seed of the remote tenant does. */
-  const reseed = (inventory: Inventory) => remote.store.write((writes) => writes.replace(remoteOrganization.inventoryId, inventory));
+  const reseed = (inventory: Inventory) => remote.store.write((writes) => writes.replace(remoteOrganization.inventoryId, inventory), { changes: ['inventory'] });
   return { remote, remoteKey, dataDir, opened, organization, replicaKey, sync, reseed };
 }
 
@@ -149,7 +149,7 @@ describe('reconcile', () => {
     const { store } = opened;
     await sync();
     const recorded = store.syncChanges.list(organization.rowId).length;
-    const version = store.data.version;
+    const version = store.changes.version(['inventory']);
     const bytes = directoryBytes(dataDir);
 
     const report = await sync({ reconcile: true });
@@ -157,7 +157,7 @@ describe('reconcile', () => {
     expect(store.sync.get(organization.rowId)).toMatchObject({ lastSuccessMode: 'reconcile', lastReconcileChanged: 0, lastReconciledAt: report.finishedAt, countDifferences: [] });
     expect(store.syncChanges.list(organization.rowId)).toHaveLength(recorded);
     // The inventory's data did not change: the caches derived from it stay.
-    expect(store.data.version).toBe(version);
+    expect(store.changes.version(['inventory'])).toBe(version);
     // The sync state's row, twice (the reconcile's record, then its count check): 8 KB of the change log when measured.
     expect(directoryBytes(dataDir) - bytes).toBeLessThanOrEqual(16 * 1024);
   });

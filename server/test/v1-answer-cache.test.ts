@@ -25,7 +25,7 @@ describe('answers remembered until the data changes', () => {
     expect((await apiGet(server.url, `/v1/endpoints/${endpoint.id}`, { key })).body.hostname).toBe(endpoint.hostname);
 
     const renamed = { ...endpoint, hostname: 'renamed-by-a-sync', updated_at: new Date().toISOString() };
-    server.store.write((writes) => writes.merge(inventoryId(), { endpoints: [renamed], remediationTargets: [], scopes: [], findings: [] }));
+    server.store.write((writes) => writes.merge(inventoryId(), { endpoints: [renamed], remediationTargets: [], scopes: [], findings: [] }), { changes: ['inventory'] });
 
     const after = await apiGet(server.url, '/v1/endpoints?limit=100', { key });
     expect(after.body.data.find((item: { id: string }) => item.id === endpoint.id).hostname).toBe('renamed-by-a-sync');
@@ -35,7 +35,7 @@ describe('answers remembered until the data changes', () => {
   it('shows new totals once items are added', async () => {
     const before = await apiGet(server.url, '/v1/scopes?limit=1', { key });
     const scope = { ...inventory.scopes[0]!, id: '0b7a5c4e-1f3d-4e2a-9c8b-7d6e5f4a3b2c', name: 'Added after the first read' };
-    server.store.write((writes) => writes.merge(inventoryId(), { endpoints: [], remediationTargets: [], scopes: [scope], findings: [] }));
+    server.store.write((writes) => writes.merge(inventoryId(), { endpoints: [], remediationTargets: [], scopes: [scope], findings: [] }), { changes: ['inventory'] });
     const after = await apiGet(server.url, '/v1/scopes?limit=1', { key });
     expect(after.body.total).toBe(before.body.total + 1);
     expect((await apiGet(server.url, `/v1/scopes/${scope.id}`, { key })).body.name).toBe('Added after the first read');
@@ -51,7 +51,7 @@ describe('answers remembered until the data changes', () => {
         const read = answers.get(orgRowId(), 'endpoints', endpoint.id).toString();
         expect(JSON.parse(read).hostname).toBe('never-committed');
         throw new Error('the sync failed half-way');
-      }),
+      }, { changes: ['inventory'] }),
     ).toThrow('half-way');
     expect((await apiGet(server.url, path, { key })).body.hostname).toBe(endpoint.hostname);
   });

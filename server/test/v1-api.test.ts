@@ -81,9 +81,9 @@ describe('authentication', () => {
 
   it('refuses a revoked key', async () => {
     const organization = server.orgs[0]!.organization;
-    const created = server.store.write(() => server.store.apiKeys.create(organization.rowId, 'to revoke'));
+    const created = server.store.write(() => server.store.apiKeys.create(organization.rowId, 'to revoke'), { changes: ['api-keys'] });
     expect((await apiGet(server.url, '/v1/scopes', { key: created.key })).status).toBe(200);
-    server.store.write(() => server.store.apiKeys.revoke(organization.rowId, created.info.id));
+    server.store.write(() => server.store.apiKeys.revoke(organization.rowId, created.info.id), { changes: ['api-keys'] });
     expect((await apiGet(server.url, '/v1/scopes', { key: created.key })).status).toBe(401);
   });
 });

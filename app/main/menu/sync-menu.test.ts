@@ -13,7 +13,7 @@ type Item = Electron.MenuItemConstructorOptions;
 let neverSynced: SyncStatus['state'];
 beforeAll(async () => {
   const store = await Store.open();
-  store.write(() => store.organizations.insert({ slug: 'r', name: 'R', kind: 'replica', remoteUrl: 'http://127.0.0.1:9' }));
+  store.write(() => store.organizations.insert({ slug: 'r', name: 'R', kind: 'replica', remoteUrl: 'http://127.0.0.1:9' }), { changes: ['organizations', 'inventory'] });
   neverSynced = new SyncScheduler({ store, sealer: identitySealer }).status('r')!.state;
   store.close();
 });

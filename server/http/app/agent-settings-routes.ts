@@ -18,7 +18,7 @@ const settingsBodyLimit = '8kb';
 /**
  * An organization's agent settings (`/agent-settings`: read, updated) and what its agent
  * configuration files will hold (`/agent-config/preview`), under `/app/orgs/:slug`. The
- * settings are a local record of the organization, written with `recordsOnly` and kept across
+ * settings are a local record of the organization (a write of `agent-settings`), kept across
  * syncs; /v1 never shows them.
  */
 export function agentSettingsRoutes(store: Store): express.Router {

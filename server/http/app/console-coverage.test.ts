@@ -71,10 +71,10 @@ describe('dashboard', () => {
 
   it('is recomputed after a write', async () => {
     const before = (await server.app('/orgs/acme/dashboard')).body;
-    server.store.write((writes) => writes.replace(server.orgs[0]!.organization.inventoryId, { ...inventory, findings: inventory.findings.slice(0, 10) }));
+    server.store.write((writes) => writes.replace(server.orgs[0]!.organization.inventoryId, { ...inventory, findings: inventory.findings.slice(0, 10) }), { changes: ['inventory'] });
     const after = (await server.app('/orgs/acme/dashboard')).body;
     expect(after.totals.findings).toBe(10);
-    server.store.write((writes) => writes.replace(server.orgs[0]!.organization.inventoryId, inventory));
+    server.store.write((writes) => writes.replace(server.orgs[0]!.organization.inventoryId, inventory), { changes: ['inventory'] });
     expect((await server.app('/orgs/acme/dashboard')).body).toEqual(before);
   });
 });

@@ -168,7 +168,7 @@ describe('the endpoint filters', () => {
         endpoints: inventory.endpoints.map((endpoint) =>
           endpoint.id === moved.id ? { ...endpoint, operating_system: { ...endpoint.operating_system, family: 'windows' } } : endpoint,
         ),
-      }),
+      }), { changes: ['inventory'] },
     );
     expect((await server.app('/orgs/acme/vulnerability-findings?osFamily=linux')).body.total).toBe(before - onIt);
   });

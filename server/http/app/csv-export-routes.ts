@@ -18,7 +18,9 @@ function exportRoute<C extends CollectionName>(router: express.Router, store: St
     // limit and offset are validated as in the list, then ignored: the export is every page.
     const query = parseQuery(req, collectionSchemas[collection].console);
     const organization = organizationOf(res);
-    const version = store.version;
+    // Stopped by a write of what its items show, not by one of staged pages or another record.
+    const shown = ['inventory', 'exceptions', 'deadline-policies', 'endpoint-context'] as const;
+    const version = store.changes.version(shown);
     res.status(200).set({
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="${organization.slug}-${path}.csv"`,
@@ -27,10 +29,10 @@ function exportRoute<C extends CollectionName>(router: express.Router, store: St
     // One instant for the whole export: its overdue filter and every item's age.
     const asOf = store.deadlines.asOf();
     for await (const ids of store.console.listAllIds(organization.rowId, collection, query, asOf)) {
-      if (store.version !== version || res.destroyed) return void res.destroy();
+      if (store.changes.version(shown) !== version || res.destroyed) return void res.destroy();
       let text = '';
       const items = await store.consoleItems.get(collection, organization.rowId, ids, asOf);
-      if (store.version !== version || res.destroyed) return void res.destroy();
+      if (store.changes.version(shown) !== version || res.destroyed) return void res.destroy();
       for (const json of items) {
         const item = JSON.parse(json) as Record<string, unknown>;
         text += csvLine(csvColumns.map((column) => column.value(item)));

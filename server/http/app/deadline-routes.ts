@@ -19,8 +19,8 @@ function policyAnswer({ policy, updatedAt }: StoredSlaPolicy): SlaPolicyAnswer {
 /**
  * An organization's remediation deadlines (`/sla-policy`: read, replaced) and how its findings
  * keep to them (`/remediation-performance`), under `/app/orgs/:slug`. The policy is a local
- * record of the organization, written with `recordsOnly` (the data's caches stay; the figures
- * depending on it are keyed by it) and kept across syncs.
+ * record of the organization, a write of `deadline-policies` (the data's caches stay; the
+ * figures depending on it are keyed by it) and kept across syncs.
  */
 export function deadlineRoutes(store: Store): express.Router {
   const router = express.Router({ mergeParams: true });
@@ -42,7 +42,7 @@ export function deadlineRoutes(store: Store): express.Router {
       return;
     }
     const org = organizationOf(res).rowId;
-    res.json(policyAnswer(store.write(() => store.deadlines.policies.set(org, body.data), { recordsOnly: true })));
+    res.json(policyAnswer(store.write(() => store.deadlines.policies.set(org, body.data), { changes: ['deadline-policies'] })));
   });
 
   router.get('/remediation-performance', async (_req, res) => {

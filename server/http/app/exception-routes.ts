@@ -80,7 +80,7 @@ function answerRefusal(res: express.Response, error: unknown): void {
 /**
  * An organization's exceptions, under `/app/orgs/:slug/exceptions`: list (by state), create,
  * edit, revoke (the record stays), export as a file and import one. Every write is one
- * `Store.write` with `recordsOnly`: it changes no inventory row, so the data's caches stay, and
+ * `Store.write` of `exceptions`: it changes no inventory row, so the data's caches stay, and
  * what derives from exceptions keys on them (server/store/remediation/exception-matches.ts).
  */
 export function exceptionRoutes(store: Store): express.Router {
@@ -105,7 +105,7 @@ export function exceptionRoutes(store: Store): express.Router {
     const org = organizationOf(res).rowId;
     try {
       const file = parseBody(exceptionsFileSchema, jsonBody(req, 'The file'));
-      res.json(store.write(() => store.exceptions.importFile(org, file), { recordsOnly: true }));
+      res.json(store.write(() => store.exceptions.importFile(org, file), { changes: ['exceptions'] }));
     } catch (error) {
       answerRefusal(res, error);
     }
@@ -116,7 +116,7 @@ export function exceptionRoutes(store: Store): express.Router {
     let id: string;
     try {
       const body = parseBody(createExceptionBodySchema, jsonBody(req, 'The body'));
-      id = store.write(() => store.exceptions.create(org, body, localUserName()), { recordsOnly: true }).id;
+      id = store.write(() => store.exceptions.create(org, body, localUserName()), { changes: ['exceptions'] }).id;
     } catch (error) {
       return answerRefusal(res, error);
     }
@@ -128,7 +128,7 @@ export function exceptionRoutes(store: Store): express.Router {
     const org = organizationOf(res).rowId;
     try {
       const body = parseBody(updateExceptionBodySchema, jsonBody(req, 'The body'));
-      if (!store.write(() => store.exceptions.update(org, id, body, localUserName()), { recordsOnly: true })) throw new HttpError(404, `Exception ${id} not found`);
+      if (!store.write(() => store.exceptions.update(org, id, body, localUserName()), { changes: ['exceptions'] })) throw new HttpError(404, `Exception ${id} not found`);
     } catch (error) {
       return answerRefusal(res, error);
     }
@@ -139,7 +139,7 @@ export function exceptionRoutes(store: Store): express.Router {
     const id = uuidParam(req, 'exceptionId');
     const org = organizationOf(res).rowId;
     try {
-      if (!store.write(() => store.exceptions.revoke(org, id, localUserName()), { recordsOnly: true })) throw new HttpError(404, `Exception ${id} not found`);
+      if (!store.write(() => store.exceptions.revoke(org, id, localUserName()), { changes: ['exceptions'] })) throw new HttpError(404, `Exception ${id} not found`);
     } catch (error) {
       return answerRefusal(res, error);
     }

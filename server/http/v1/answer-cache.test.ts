@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ChangeVersions } from '../../store/derived/change-kinds.js';
 import { answerCache } from './answer-cache.js';
 
 const body = (bytes: number) => Buffer.alloc(bytes, 0x61);
@@ -12,7 +13,7 @@ function askTwice(cache: ReturnType<typeof answerCache>, key: string, answer: Bu
 describe('the cache of v1 answers', () => {
   it('keeps answers of the current version only', () => {
     const data = { version: 1 };
-    const cache = answerCache(data, 1000);
+    const cache = answerCache(new ChangeVersions(data), 1000);
     askTwice(cache, 'a', body(10));
     expect(cache.get('a')).toEqual(body(10));
     data.version++;
@@ -29,7 +30,7 @@ describe('the cache of v1 answers', () => {
   });
 
   it('keeps an answer from its second time, so that pages read once push nothing out', () => {
-    const cache = answerCache({ version: 1 }, 100);
+    const cache = answerCache(new ChangeVersions({ version: 1 }), 100);
     askTwice(cache, 'polled', body(49));
     for (let page = 0; page < 20; page++) cache.getOrCompute(`scanned-${page}`, () => body(49));
     expect(cache.get('polled')).toEqual(body(49));
@@ -41,7 +42,7 @@ describe('the cache of v1 answers', () => {
   });
 
   it('drops the least recently used answers past its size, counting keys and bodies', () => {
-    const cache = answerCache({ version: 1 }, 100);
+    const cache = answerCache(new ChangeVersions({ version: 1 }), 100);
     askTwice(cache, 'a', body(29));
     askTwice(cache, 'b', body(29));
     askTwice(cache, 'c', body(29));

@@ -1,4 +1,4 @@
-import type { VersionSource } from '../../store/engine/database.js';
+import type { ChangeVersions } from '../../store/derived/change-kinds.js';
 import { DerivedCache } from '../../store/derived/derived-cache.js';
 
 /** About 800 pages of a hundred findings: small beside the database that sql.js holds in memory. */
@@ -10,8 +10,10 @@ const answerCacheBytes = 64 * 2 ** 20;
  * asked a second time (among the last 50,000 asked once): a client reading every page once (a
  * sync, a scan) then does not push out the pages that clients poll.
  */
-export function answerCache(data: VersionSource, maxBytes = answerCacheBytes): DerivedCache<Buffer> {
-  return new DerivedCache(data, {
+export function answerCache(versions: ChangeVersions, maxBytes = answerCacheBytes): DerivedCache<Buffer> {
+  return new DerivedCache(versions, {
+    name: 'v1 answers',
+    dependsOn: ['inventory'],
     bound: { weight: maxBytes, weigh: (body, key) => body.length + key.length },
     keepFromSecondRequest: { remembered: 50_000 },
   });

@@ -16,27 +16,29 @@ interface ParsedQuery<C extends CollectionName> {
 
 /**
  * The bodies of the v1 lists and gets, and the organization of an API key, remembered for as
- * long as the data does not change (the store's version): clients poll the same pages, and a
- * page of a million findings costs far more to read than to send.
+ * long as what each is read from does not change (the inventory; the keys and organizations):
+ * clients poll the same pages, and a page of a million findings costs far more to read than to
+ * send.
  */
 export class V1Answers {
   private readonly answers: DerivedCache<Buffer>;
   /**
-   * The organization of each valid key: a revocation is a write, seen by the next request.
+   * The organization of each valid key: a revocation, or a change of the organization, is seen
+   * by the next request.
    * Bound: 256 keys (keys in use at once are few); an invalid key is not kept, so trying keys
    * fills nothing.
    */
   private readonly keys: DerivedCache<Organization | undefined>;
   /**
-   * The parsed query of each list URL, dropped with the rest at a write although it depends on
-   * the URL alone: parsing again costs microseconds. Bound: 10,000 URLs (at most 2 KiB each).
+   * The parsed query of each list URL: it depends on the URL alone, so no write drops it.
+   * Bound: 10,000 URLs (at most 2 KiB each).
    */
   private readonly queries: DerivedCache<ParsedQuery<CollectionName>>;
 
   private constructor(private readonly store: Store) {
-    this.answers = answerCache(store.data);
-    this.keys = new DerivedCache(store, { bound: { entries: 256 } });
-    this.queries = new DerivedCache(store, { bound: { entries: 10_000 } });
+    this.answers = answerCache(store.changes);
+    this.keys = new DerivedCache(store.changes, { name: 'organizations of API keys', dependsOn: ['api-keys', 'organizations'], bound: { entries: 256 } });
+    this.queries = new DerivedCache(store.changes, { name: 'parsed v1 queries', dependsOn: [], bound: { entries: 10_000 } });
   }
 
   /** The answers of a store, shared by every listener serving it. */

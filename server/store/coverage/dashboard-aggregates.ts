@@ -2,6 +2,7 @@ import type { Dashboard } from '../../../contracts/console/dashboard.js';
 import { findingSeverities, findingStatuses, osFamilies } from '../../../contracts/enums.js';
 import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { inventoryOf } from '../inventory/inventory-ids.js';
 import { compareSqlValues } from '../derived/sql-value-order.js';
@@ -26,9 +27,10 @@ export class DashboardAggregates {
 
   constructor(
     private readonly db: Database,
+    versions: ChangeVersions,
     private readonly coverage: ScopeCoverage,
   ) {
-    this.dashboards = new DerivedCache(db.data, { bound: { entries: 1_000 } });
+    this.dashboards = new DerivedCache(versions, { name: 'dashboards', dependsOn: ['inventory'], bound: { entries: 1_000 } });
   }
 
   /** The dashboard of an organization, kept until the next write. */

@@ -35,7 +35,7 @@ beforeAll(async () => {
     const created = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
     writes.replace(created.inventoryId, inventory);
     return created;
-  });
+  }, { changes: ['organizations', 'inventory'] });
   org = organization.rowId;
   inventoryId = organization.inventoryId;
 });
@@ -119,7 +119,7 @@ function writeScopes(scopes: Scope[]): Inventory {
       remediationTargets: [],
       findings: [],
       scopes: [...previous.map((scope) => ({ ...scope, status: 'archived' as const })), ...scopes],
-    }),
+    }), { changes: ['inventory'] },
   );
   previous = scopes;
   return { ...inventory, scopes: [...inventory.scopes.map((s) => ({ ...s, status: 'archived' as const })), ...scopes] };
@@ -128,7 +128,7 @@ function writeScopes(scopes: Scope[]): Inventory {
 describe('in-memory coverage against the documented rules', () => {
   beforeAll(() => {
     // The generated scopes are archived, so that each run's random scopes decide the gaps.
-    store.write((writes) => writes.merge(inventoryId, { endpoints: [], remediationTargets: [], findings: [], scopes: inventory.scopes.map((s) => ({ ...s, status: 'archived' })) }));
+    store.write((writes) => writes.merge(inventoryId, { endpoints: [], remediationTargets: [], findings: [], scopes: inventory.scopes.map((s) => ({ ...s, status: 'archived' })) }), { changes: ['inventory'] });
   });
 
   it('covers and leaves as gaps exactly what the rules say', async () => {

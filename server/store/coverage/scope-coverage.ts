@@ -4,6 +4,7 @@ import type { IdPage } from '../inventory/console-queries.js';
 import { type CoverageColumns, loadCoverageColumns } from './coverage-columns.js';
 import type { Database } from '../engine/database.js';
 import { inventoryOf } from '../inventory/inventory-ids.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import type { ExceptedFindingsSource } from '../remediation/excepted-findings.js';
 import { type StoredScopeFilters, scopeCondition } from './scope-conditions.js';
@@ -72,12 +73,13 @@ export class ScopeCoverage {
 
   constructor(
     private readonly db: Database,
+    private readonly versions: ChangeVersions,
     private readonly excepted: ExceptedFindingsSource,
   ) {
-    this.columns = new DerivedCache(db.data, { bound: { entries: 16 } });
-    this.sets = new DerivedCache(db.data, { bound: { weight: 24_000_000, weigh: (set) => set.length } });
-    this.counts = new DerivedCache(db.data, { bound: { entries: 1_000 } });
-    this.gapSets = new DerivedCache(db.data, { bound: { entries: 16 } });
+    this.columns = new DerivedCache(versions, { name: 'coverage columns', dependsOn: ['inventory'], bound: { entries: 16 } });
+    this.sets = new DerivedCache(versions, { name: 'scope coverage sets', dependsOn: ['inventory'], bound: { weight: 24_000_000, weigh: (set) => set.length } });
+    this.counts = new DerivedCache(versions, { name: 'scope coverage counts', dependsOn: ['inventory'], bound: { entries: 1_000 } });
+    this.gapSets = new DerivedCache(versions, { name: 'coverage gaps', dependsOn: ['inventory'], bound: { entries: 16 } });
   }
 
   /**
@@ -125,7 +127,7 @@ export class ScopeCoverage {
   async gaps(orgRowId: number, paging: CoveragePaging): Promise<CoverageGapRows> {
     const key = `gaps|${orgRowId}`;
     for (;;) {
-      const version = this.db.data.version;
+      const version = this.versions.version(['inventory']);
       const excepted = await this.excepted(orgRowId);
       // Computed once, however many requests arrive meanwhile; started again after a write.
       const { columns, gaps, ...summary } = await this.gapSets.settled(key, async (checkpoint) => {
@@ -134,7 +136,7 @@ export class ScopeCoverage {
         return this.computeGaps(inventoryOf(this.db, orgRowId), columns, checkpoint);
       });
       // The excepted findings and the gaps of one version: asked again after a write meanwhile.
-      if (this.db.data.version !== version) continue;
+      if (this.versions.version(['inventory']) !== version) continue;
       const keptKey = excepted.count === 0 ? key : `${key}|excepted=${excepted.key}`;
       const kept = excepted.count === 0 ? gaps : this.sets.getOrCompute(keptKey, () => select(gaps, (i) => excepted.byColumn[i] !== 1));
       return {

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DerivedCache } from './derived-cache.js';
+import { ChangeVersions } from './change-kinds.js';
+import { DerivedCache, type DerivedCacheOptions } from './derived-cache.js';
 
-/** A stand-in for the database: its version is raised by hand, as a write raises it. */
+/** A stand-in for the database: its version is raised by hand, as a statement outside a named write raises it. */
 const data = () => ({ version: 0 });
+
+/** A cache of values read from the inventory, following `source`. */
+const cacheOf = <V>(source: { version: number }, options: Omit<DerivedCacheOptions<V>, 'name' | 'dependsOn'>) =>
+  new DerivedCache<V>(new ChangeVersions(source), { name: 'test', dependsOn: ['inventory'], ...options });
 
 /** A value computed at most once per call of `compute`, counting computations. */
 function counted<V>(value: V) {
@@ -13,7 +18,7 @@ function counted<V>(value: V) {
 describe('DerivedCache', () => {
   it('computes a value once per version and drops everything when the version changes', () => {
     const source = data();
-    const cache = new DerivedCache<string>(source, { bound: { entries: 10 } });
+    const cache = cacheOf<string>(source, { bound: { entries: 10 } });
     const { calls, compute } = counted('a');
     expect(cache.getOrCompute('k', compute)).toBe('a');
     expect(cache.getOrCompute('k', compute)).toBe('a');
@@ -27,13 +32,13 @@ describe('DerivedCache', () => {
 
   it('does not keep a value whose computation wrote', () => {
     const source = data();
-    const cache = new DerivedCache<string>(source, { bound: { entries: 10 } });
+    const cache = cacheOf<string>(source, { bound: { entries: 10 } });
     expect(cache.getOrCompute('k', () => (source.version++, 'read inside a write'))).toBe('read inside a write');
     expect(cache.get('k')).toBeUndefined();
   });
 
   it('keeps nothing for a lookup that finds nothing, so that asking for what does not exist fills nothing', () => {
-    const cache = new DerivedCache<string | undefined>(data(), { bound: { entries: 1 } });
+    const cache = cacheOf<string | undefined>(data(), { bound: { entries: 1 } });
     cache.getOrCompute('valid', () => 'organization');
     for (const key of ['tried-1', 'tried-2']) expect(cache.getOrCompute(key, () => undefined)).toBeUndefined();
     expect(cache.get('valid')).toBe('organization');
@@ -41,7 +46,7 @@ describe('DerivedCache', () => {
   });
 
   it('drops the least recently used entries past a bound in entries', () => {
-    const cache = new DerivedCache<number>(data(), { bound: { entries: 3 } });
+    const cache = cacheOf<number>(data(), { bound: { entries: 3 } });
     for (const key of ['a', 'b', 'c']) cache.getOrCompute(key, () => 1);
     cache.get('a');
     cache.getOrCompute('d', () => 1);
@@ -50,7 +55,7 @@ describe('DerivedCache', () => {
   });
 
   it('drops the least recently used entries past a bound in weight, and keeps nothing heavier than the bound', () => {
-    const cache = new DerivedCache<Int32Array>(data(), { bound: { weight: 100, weigh: (rows) => rows.length } });
+    const cache = cacheOf<Int32Array>(data(), { bound: { weight: 100, weigh: (rows) => rows.length } });
     for (const key of ['a', 'b', 'c']) cache.getOrCompute(key, () => new Int32Array(30));
     cache.get('a');
     cache.getOrCompute('d', () => new Int32Array(30));
@@ -62,7 +67,7 @@ describe('DerivedCache', () => {
   });
 
   it('keeps a value from its second request when asked to, remembering a bounded number of first requests', () => {
-    const cache = new DerivedCache<string>(data(), { bound: { entries: 10 }, keepFromSecondRequest: { remembered: 3 } });
+    const cache = cacheOf<string>(data(), { bound: { entries: 10 }, keepFromSecondRequest: { remembered: 3 } });
     cache.getOrCompute('polled', () => 'page');
     expect(cache.get('polled')).toBeUndefined();
     cache.getOrCompute('polled', () => 'page');
@@ -76,7 +81,7 @@ describe('DerivedCache', () => {
   });
 
   it('shares one asynchronous computation between the callers that wait for it', async () => {
-    const cache = new DerivedCache<string>(data(), { bound: { entries: 10 } });
+    const cache = cacheOf<string>(data(), { bound: { entries: 10 } });
     let computations = 0;
     const compute = async () => {
       computations++;
@@ -90,7 +95,7 @@ describe('DerivedCache', () => {
 
   it('starts a computation again when the data changes while it pauses, answering for the new data', async () => {
     const source = data();
-    const cache = new DerivedCache<number>(source, { bound: { entries: 10 } });
+    const cache = cacheOf<number>(source, { bound: { entries: 10 } });
     const started: number[] = [];
     const pending = cache.settled('k', async (checkpoint) => {
       const version = source.version;
@@ -105,7 +110,7 @@ describe('DerivedCache', () => {
   });
 
   it('keeps an asynchronous computation as its value, weighed by a bound in weight', async () => {
-    const cache = new DerivedCache<number[]>(data(), { bound: { weight: 5, weigh: (value) => value.length } });
+    const cache = cacheOf<number[]>(data(), { bound: { weight: 5, weigh: (value) => value.length } });
     let computations = 0;
     const compute = (length: number) => async () => {
       computations++;
@@ -124,7 +129,7 @@ describe('DerivedCache', () => {
   });
 
   it('does not keep a failed computation', async () => {
-    const cache = new DerivedCache<string>(data(), { bound: { entries: 10 } });
+    const cache = cacheOf<string>(data(), { bound: { entries: 10 } });
     let attempt = 0;
     const compute = async () => {
       if (++attempt === 1) throw new Error('the read failed');

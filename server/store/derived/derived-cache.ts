@@ -1,4 +1,5 @@
 import type { VersionSource } from '../engine/database.js';
+import type { ChangeKind, ChangeVersions, DerivedValues } from './change-kinds.js';
 
 /**
  * How much a cache keeps: a number of entries, or a total weight (bytes, rows...) with the
@@ -7,8 +8,17 @@ import type { VersionSource } from '../engine/database.js';
  */
 export type CacheBound<V> = { entries: number } | { weight: number; weigh: (value: V, key: string) => number };
 
-/** A cache's bound, and whether it keeps a value only from its second request. */
+/** What a cache holds, what it is read from, its bound, and whether it keeps a value only from its second request. */
 export interface DerivedCacheOptions<V> {
+  /** What it holds, for a reader of {@link ChangeVersions.derived}. */
+  name: string;
+  /**
+   * The kinds of change its values are read from: a write of one of them drops them all. A
+   * value read from the exceptions in force or a deadline policy names them in its key instead
+   * (`ExceptedFindings.key`, `StoredSlaPolicy.key`), since the clock changes what is in force
+   * or overdue with no write; a write of those records then changes the key, not the version.
+   */
+  dependsOn: readonly ChangeKind[];
   bound: CacheBound<V>;
   /**
    * Keep a value only when it is computed a second time, its key remembered among the last
@@ -22,13 +32,19 @@ export interface DerivedCacheOptions<V> {
 class StaleComputation extends Error {}
 
 /**
- * Values computed from the data at one version, each under a key: all of them are dropped at
- * the first use after the version changes, so that a write is seen by the very next read, with
- * no list of what to invalidate. The one cache of everything the store and the API derive
- * from the data (answers, totals, skip positions, sorted orders, key lookups, coverage, the
- * dashboard); each use states its bound.
+ * Values computed from the data at one version of the kinds of change they depend on, each
+ * under a key: all of them are dropped at the first use after a write of one of those kinds,
+ * so that the write is seen by the very next read, and a write of another kind keeps them.
+ * The one cache of everything the store and the API derive from the data (answers, totals,
+ * skip positions, sorted orders, key lookups, coverage, the dashboard); each use names what it
+ * depends on and states its bound.
  */
-export class DerivedCache<V> {
+export class DerivedCache<V> implements DerivedValues {
+  readonly name: string;
+  readonly dependsOn: readonly ChangeKind[];
+  /** How many computations it has started (see {@link DerivedValues.computations}). */
+  computations = 0;
+  private readonly source: VersionSource;
   /** In least recently used order: a Map iterates in insertion order, and a hit is moved to the end. */
   private readonly entries = new Map<string, { value: V; weight: number }>();
   private readonly askedOnce = new Set<string>();
@@ -38,10 +54,14 @@ export class DerivedCache<V> {
   private version: number;
 
   constructor(
-    private readonly source: VersionSource,
+    versions: ChangeVersions,
     private readonly options: DerivedCacheOptions<V>,
   ) {
-    this.version = source.version;
+    this.name = options.name;
+    this.dependsOn = options.dependsOn;
+    this.source = versions.of(options.dependsOn);
+    this.version = this.source.version;
+    versions.derived.push(this);
   }
 
   /** The value kept under `key` at the data's current version. */
@@ -63,6 +83,7 @@ export class DerivedCache<V> {
     const kept = this.get(key);
     if (kept !== undefined) return kept;
     const version = this.source.version;
+    this.computations++;
     const value = compute();
     this.offer(key, value, version);
     return value;
@@ -83,6 +104,7 @@ export class DerivedCache<V> {
       const version = this.source.version;
       let run = this.computing.get(key);
       if (run?.version !== version) {
+        this.computations++;
         const started = {
           version,
           value: compute(() => {

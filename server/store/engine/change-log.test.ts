@@ -22,10 +22,10 @@ describe('the change log', () => {
     const dataDir = newDataDir();
     const file = path.join(dataDir, 'inventory.sqlite');
     const store = await Store.open({ dataDir, command: 'test' });
-    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }));
+    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), { changes: ['organizations', 'inventory'] });
     await store.checkpoint();
-    store.write(() => store.apiKeys.create(organization.rowId, 'first'));
-    store.write(() => store.apiKeys.create(organization.rowId, 'second'));
+    store.write(() => store.apiKeys.create(organization.rowId, 'first'), { changes: ['api-keys'] });
+    store.write(() => store.apiKeys.create(organization.rowId, 'second'), { changes: ['api-keys'] });
     const [log] = fs.readdirSync(dataDir).filter((name) => name.includes('.log.'));
     const logBytes = fs.readFileSync(path.join(dataDir, log!));
     // Closing would fold the log into the snapshot: keep the files as a crash would leave them.
@@ -64,7 +64,7 @@ describe('the change log', () => {
   it('cuts a torn tail off when the writer opens, and appends after it', async () => {
     const dataDir = newDataDir();
     const store = await Store.open({ dataDir, command: 'test' });
-    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }));
+    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), { changes: ['organizations', 'inventory'] });
     store.close();
     const log = path.join(dataDir, 'inventory.sqlite.log.9');
     const writer = ChangeLogWriter.create(log);
@@ -73,7 +73,7 @@ describe('the change log', () => {
     fs.appendFileSync(log, Buffer.from('W torn'));
     const reopened = await Store.open({ dataDir, command: 'test' });
     expect(fs.statSync(log).size).toBeLessThan(20);
-    reopened.write(() => reopened.apiKeys.create(organization.rowId, 'after'));
+    reopened.write(() => reopened.apiKeys.create(organization.rowId, 'after'), { changes: ['api-keys'] });
     reopened.close();
     const image = await readStoreImage(path.join(dataDir, 'inventory.sqlite'), { holdsLock: false });
     expect(image.logs).toEqual([]);
@@ -85,7 +85,7 @@ describe('the change log', () => {
   it('holds writes that need not be durable until the next durable one, which logs them with it, each page once', async () => {
     const dataDir = newDataDir();
     const store = await Store.open({ dataDir, command: 'test' });
-    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }));
+    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), { changes: ['organizations', 'inventory'] });
     await store.checkpoint();
     const logBytes = () => fs.readdirSync(dataDir).filter((name) => name.includes('.log.')).reduce((sum, name) => sum + fs.statSync(path.join(dataDir, name)).size, 0);
     // What an open finds on disk now, as after a crash.
@@ -100,17 +100,17 @@ describe('the change log', () => {
       }
     };
     const before = logBytes();
-    for (let i = 0; i < 50; i++) store.write(() => store.apiKeys.create(organization.rowId, `held ${i}`), { durable: false });
+    for (let i = 0; i < 50; i++) store.write(() => store.apiKeys.create(organization.rowId, `held ${i}`), { changes: ['api-keys'], durable: false });
     expect(logBytes()).toBe(before);
     expect(await labelsOnDisk()).toEqual([]);
-    store.write(() => store.apiKeys.create(organization.rowId, 'durable'));
+    store.write(() => store.apiKeys.create(organization.rowId, 'durable'), { changes: ['api-keys'] });
     const labels = await labelsOnDisk();
     expect(labels).toHaveLength(51);
     expect(labels).toContain('durable');
     // Fifty-one keys rewrite the same few pages: the log holds them once, not once per write.
     const oneWrite = (() => {
       const start = logBytes();
-      store.write(() => store.apiKeys.create(organization.rowId, 'one more'));
+      store.write(() => store.apiKeys.create(organization.rowId, 'one more'), { changes: ['api-keys'] });
       return logBytes() - start;
     })();
     expect(logBytes() - before - oneWrite).toBeLessThan(oneWrite * 5);
@@ -120,12 +120,12 @@ describe('the change log', () => {
   it('folds every log at close, stopping a checkpoint under way', async () => {
     const dataDir = newDataDir();
     const store = await Store.open({ dataDir, command: 'test' });
-    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }));
-    for (let i = 0; i < 300; i++) store.write(() => store.apiKeys.create(organization.rowId, `key ${i}`));
+    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), { changes: ['organizations', 'inventory'] });
+    for (let i = 0; i < 300; i++) store.write(() => store.apiKeys.create(organization.rowId, `key ${i}`), { changes: ['api-keys'] });
     const running = store.checkpoint();
     // One turn: the checkpoint has taken its logs and written a slice at most.
     await new Promise((resolve) => setImmediate(resolve));
-    store.write(() => store.apiKeys.create(organization.rowId, 'last'));
+    store.write(() => store.apiKeys.create(organization.rowId, 'last'), { changes: ['api-keys'] });
     store.close();
     await running;
     expect(fs.readdirSync(dataDir).filter((name) => name.includes('.log.'))).toEqual([]);

@@ -6,18 +6,9 @@ import { loadSqlJs } from './sql-js.js';
 import type { SnapshotPages } from './snapshot-pages.js';
 import { readStoreImage } from './store-image.js';
 
-/** What derived values are derived from: its `version` changes whenever its data does (`Database.version`). */
+/** A number that changes whenever what it stands for does (the database: {@link Database.version}). */
 export interface VersionSource {
   readonly version: number;
-}
-
-/** A version read through a function. */
-class VersionReader implements VersionSource {
-  constructor(private readonly read: () => number) {}
-
-  get version(): number {
-    return this.read();
-  }
 }
 
 /** Raised when a database file is newer than this program or is not a database of ours. */
@@ -33,21 +24,11 @@ export class Database {
   private readonly statements = new Map<string, Statement>();
   private transactionDepth = 0;
   /**
-   * Raised by every write statement, commit and rollback, so that caches of derived data
-   * (answers, totals, key lookups) know when to drop: a read cached at one version is valid
-   * for as long as the version stays the same.
+   * Raised by every write statement, commit and rollback: a read made at one version is of the
+   * data as it still is while the version stays the same. The store tells which kinds of data
+   * a write changed (derived/change-kinds.ts).
    */
   private writeVersion = 0;
-  /** How much of {@link writeVersion} writes of records alone raised (see {@link transaction}'s `recordsOnly`). */
-  private recordWrites = 0;
-  /**
-   * The version of the inventory data alone: {@link version} less the writes of records no
-   * derived value is read from (API keys, an organization's secrets). The caches derived from
-   * the data (coverage, the dashboard, sorted orders, answers) follow it, so that creating a key
-   * does not make the next dashboard read a million findings again; key lookups follow
-   * {@link version}.
-   */
-  readonly data: VersionSource = new VersionReader(() => this.writeVersion - this.recordWrites);
   /** Set when the change log could not be written: see commitOutsideTransaction. */
   private unwritable: Error | undefined;
   /** The in-memory file's size: what SQLite wrote, or the room {@link reserve} made. */
@@ -222,22 +203,11 @@ export class Database {
   /**
    * Runs `work` in a transaction (a savepoint when nested): all of it is applied, or none. A
    * write that is not `durable` may be lost by a crash, with the ones after it (see
-   * DurableFile.commit); `keepVersion` leaves {@link version} as it was, for a write that
-   * changes nothing a derived value is read from; `recordsOnly` leaves only {@link data}'s
-   * version, for a write of records that only key lookups read.
+   * DurableFile.commit).
    */
-  transaction<T>(
-    work: () => T,
-    { durable = true, keepVersion = false, recordsOnly = false }: { durable?: boolean; keepVersion?: boolean; recordsOnly?: boolean } = {},
-  ): T {
+  transaction<T>(work: () => T, { durable = true }: { durable?: boolean } = {}): T {
     if (this.unwritable) throw this.unwritable;
-    const version = this.writeVersion;
-    try {
-      return this.runTransaction(work, durable);
-    } finally {
-      if (keepVersion) this.writeVersion = version;
-      else if (recordsOnly) this.recordWrites += this.writeVersion - version;
-    }
+    return this.runTransaction(work, durable);
   }
 
   private runTransaction<T>(work: () => T, durable: boolean): T {

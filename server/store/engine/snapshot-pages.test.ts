@@ -113,11 +113,11 @@ describe('a store whose snapshot is read on demand', () => {
       const created = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
       writes.replace(created.inventoryId, smallInventory(40, 30));
       return created;
-    });
+    }, { changes: ['organizations', 'inventory'] });
     await store.checkpoint();
     // Logged after the snapshot, and left there as a killed process leaves them.
-    store.write(() => store.apiKeys.create(organization.rowId, null));
-    store.write((writes) => writes.replace(organization.inventoryId, smallInventory(20, 10)));
+    store.write(() => store.apiKeys.create(organization.rowId, null), { changes: ['api-keys'] });
+    store.write((writes) => writes.replace(organization.inventoryId, smallInventory(20, 10)), { changes: ['inventory'] });
     const [onDemandDir, wholeDir] = [newDataDir(), newDataDir()];
     for (const name of fs.readdirSync(dataDir).filter((file) => file !== 'lock')) {
       for (const copy of [onDemandDir, wholeDir]) fs.copyFileSync(path.join(dataDir, name), path.join(copy, name));
@@ -136,12 +136,12 @@ describe('a store whose snapshot is read on demand', () => {
 
     // The same writes on both (a key's random bytes would differ).
     for (const opened of [onDemand, whole]) {
-      opened.write(() => opened.organizations.setSealedSecret(organization.rowId, 'enrollment_secret', Buffer.from('sealed')));
-      opened.write((writes) => writes.replace(organization.inventoryId, smallInventory(30, 20)));
+      opened.write(() => opened.organizations.setSealedSecret(organization.rowId, 'enrollment_secret', Buffer.from('sealed')), { changes: ['organizations'] });
+      opened.write((writes) => writes.replace(organization.inventoryId, smallInventory(30, 20)), { changes: ['inventory'] });
       // A truncation of the in-memory file: its file system copies the file to a new array, read whole first.
       dbOf(opened).run('VACUUM');
       if (opened === onDemand) expect(pagesOf(onDemand)?.complete).toBe(true);
-      opened.write(() => opened.organizations.setSealedSecret(organization.rowId, 'signing_key', Buffer.from('after the room')));
+      opened.write(() => opened.organizations.setSealedSecret(organization.rowId, 'signing_key', Buffer.from('after the room')), { changes: ['organizations'] });
       opened.close();
     }
     expect(await storeDigest(onDemandDir)).toBe(await storeDigest(wholeDir));

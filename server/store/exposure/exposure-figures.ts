@@ -4,6 +4,7 @@ import type { CollectionName } from '../../../contracts/collections.js';
 import { type TargetStatus, findingSeverities, findingStatuses, targetStatuses } from '../../../contracts/enums.js';
 import type { CoverageColumns } from '../coverage/coverage-columns.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import type { ExceptedFindingsSource } from '../remediation/excepted-findings.js';
 import { ExposureTable } from './exposure-table.js';
@@ -201,17 +202,18 @@ export class ExposureFiguresCache {
 
   constructor(
     private readonly db: Database,
+    private readonly versions: ChangeVersions,
     private readonly coverage: CoverageColumnSource,
     private readonly excepted: ExceptedFindingsSource,
   ) {
-    this.dataFigures = new DerivedCache(db.data, { bound: { entries: 4 } });
-    this.withExceptions = new DerivedCache(db.data, { bound: { entries: 4 } });
+    this.dataFigures = new DerivedCache(versions, { name: 'exposure figures', dependsOn: ['inventory'], bound: { entries: 4 } });
+    this.withExceptions = new DerivedCache(versions, { name: 'exposure figures with exceptions', dependsOn: ['inventory'], bound: { entries: 4 } });
   }
 
   /** The figures of an organization at the data's current version, leaving out the findings its exceptions in force leave out. */
   async of(orgRowId: number): Promise<ExposureFigures> {
     for (;;) {
-      const version = this.db.data.version;
+      const version = this.versions.version(['inventory']);
       const excepted = await this.excepted(orgRowId);
       const data = await this.dataFigures.settled(String(orgRowId), async (checkpoint) => {
         const columns = await this.coverage.currentColumns(orgRowId);
@@ -219,12 +221,12 @@ export class ExposureFiguresCache {
         return this.compute(inventoryOf(this.db, orgRowId), columns, new TimeSlices(checkpoint));
       });
       // The excepted findings and the figures of one version: asked again after a write meanwhile.
-      if (this.db.data.version !== version) continue;
+      if (this.versions.version(['inventory']) !== version) continue;
       if (excepted.count === 0) return withTallies(data, data.tallies, excepted.key);
       try {
         return await this.withExceptions.settled(`${orgRowId}|${excepted.key}`, async (checkpoint) => {
           // Started again after a write, this computation would sum another version's columns under this key.
-          if (this.db.data.version !== version) throw new ExceptedFindingsMoved();
+          if (this.versions.version(['inventory']) !== version) throw new ExceptedFindingsMoved();
           const tallies = await tally(data.sortValues.columns, data, excepted.byColumn, new TimeSlices(checkpoint));
           return withTallies(data, tallies, excepted.key);
         });

@@ -13,6 +13,7 @@ import type {
 } from '../../../contracts/console/software.js';
 import { targetStatuses } from '../../../contracts/enums.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { ExceptedFindingsMoved, type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
 import { compareVersions } from './version-order.js';
@@ -66,10 +67,11 @@ export class SoftwareQueries {
 
   constructor(
     private readonly db: Database,
+    private readonly versions: ChangeVersions,
     private readonly figures: ExposureFiguresCache,
   ) {
-    this.installs = new DerivedCache(db.data, { bound: { entries: 16 } });
-    this.plans = new DerivedCache(db.data, { bound: { entries: 16 } });
+    this.installs = new DerivedCache(versions, { name: 'software installs', dependsOn: ['inventory'], bound: { entries: 16 } });
+    this.plans = new DerivedCache(versions, { name: 'remediation plans', dependsOn: ['inventory'], bound: { entries: 16 } });
   }
 
   /** One page of the organization's products, searched by vendor or product, in the query's order (ties by id). */
@@ -138,11 +140,11 @@ export class SoftwareQueries {
   async plan(orgRowId: number): Promise<RemediationPlan> {
     for (;;) {
       const figures = await this.figures.of(orgRowId);
-      const version = this.db.data.version;
+      const version = this.versions.version(['inventory']);
       try {
         return await this.plans.settled(`${orgRowId}|${figures.exceptedKey}`, async (checkpoint) => {
           // Started again after a write, this computation would plan another version's figures under this key.
-          if (this.db.data.version !== version) throw new ExceptedFindingsMoved();
+          if (this.versions.version(['inventory']) !== version) throw new ExceptedFindingsMoved();
           return remediationPlan(figures, new TimeSlices(checkpoint));
         });
       } catch (error) {

@@ -3,6 +3,7 @@ import type { ConsoleFilter } from '../../../contracts/list-queries.js';
 import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
 import type { Database } from '../engine/database.js';
 import type { DeadlineFigures } from '../remediation/deadline-figures.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { EndpointFilterRows, type TableWithEndpoints } from './endpoint-filter-rows.js';
 import type { Exceptions } from '../remediation/exceptions.js';
@@ -77,15 +78,16 @@ export class ConsoleQueries {
 
   constructor(
     private readonly db: Database,
+    versions: ChangeVersions,
     private readonly totals: ListTotals,
     private readonly exposure: ExposureFiguresCache,
     private readonly deadlines: DeadlineFigures,
     private readonly exceptions: Exceptions,
   ) {
-    this.sortedOrders = new SortedOrders(db);
-    this.searches = new DerivedCache(db.data, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
-    this.textCves = new DerivedCache(db.data, { bound: { entries: 64 } });
-    this.endpointRows = new EndpointFilterRows(db, async (orgRowId) => (await exposure.of(orgRowId)).sortValues.columns);
+    this.sortedOrders = new SortedOrders(db, versions);
+    this.searches = new DerivedCache(versions, { name: 'console search matches', dependsOn: ['inventory'], bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
+    this.textCves = new DerivedCache(versions, { name: 'console search CVEs', dependsOn: ['inventory'], bound: { entries: 64 } });
+    this.endpointRows = new EndpointFilterRows(db, versions, async (orgRowId) => (await exposure.of(orgRowId)).sortValues.columns);
   }
 
   /**

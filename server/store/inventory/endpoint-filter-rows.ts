@@ -1,6 +1,7 @@
 import type { Conditions } from './collection-tables.js';
 import { type CoverageColumns, forEachInteger } from '../coverage/coverage-columns.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { type ShownInventory, checkStillShown } from './inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
@@ -30,10 +31,11 @@ export class EndpointFilterRows {
 
   constructor(
     private readonly db: Database,
+    versions: ChangeVersions,
     /** The findings' coverage columns of an organization, at the data's current version. */
     private readonly findingColumns: (orgRowId: number) => Promise<CoverageColumns>,
   ) {
-    this.rows = new DerivedCache(db.data, { bound: { weight: 4_000_000, weigh: (rows) => rows.length } });
+    this.rows = new DerivedCache(versions, { name: 'rows filtered by endpoint', dependsOn: ['inventory'], bound: { weight: 4_000_000, weigh: (rows) => rows.length } });
   }
 
   /**

@@ -29,14 +29,14 @@ function shuffled<T>(items: readonly T[]): T[] {
 describe('Inventories', () => {
   it('hands out ids nobody uses, and leaves a staging alone until it is released', async () => {
     const store = await emptyStore();
-    const organization = store.write(() => store.organizations.insert({ slug: 'a', name: 'A', kind: 'local' }));
+    const organization = store.write(() => store.organizations.insert({ slug: 'a', name: 'A', kind: 'local' }), { changes: ['organizations', 'inventory'] });
     const staged = store.inventories.stage();
     expect(staged).not.toBe(organization.inventoryId);
     const endpoints = demoInventory(3).endpoints.slice(0, 5);
-    store.write((writes) => writes.append(staged, 'endpoints', endpoints, []));
+    store.write((writes) => writes.append(staged, 'endpoints', endpoints, []), { changes: ['inventory'] });
     expect(store.inventories.orphans()).toEqual([]);
     // A new organization never gets an id staged under, nor one that holds rows.
-    const other = store.write(() => store.organizations.insert({ slug: 'b', name: 'B', kind: 'local' }));
+    const other = store.write(() => store.organizations.insert({ slug: 'b', name: 'B', kind: 'local' }), { changes: ['organizations', 'inventory'] });
     expect([organization.inventoryId, staged]).not.toContain(other.inventoryId);
     store.inventories.release(staged);
     expect(store.inventories.orphans()).toEqual([staged]);
@@ -46,12 +46,12 @@ describe('Inventories', () => {
     const store = await emptyStore();
     const staged = store.inventories.stage();
     const [first, second, third] = inDefaultOrder(demoInventory(3).endpoints);
-    expect(store.write((writes) => writes.append(staged, 'endpoints', [first!, second!], []))).toEqual({ inOrder: true });
-    expect(store.write((writes) => writes.append(staged, 'endpoints', [third!, { ...first!, id: first!.id.toUpperCase() }], []))).toEqual({
+    expect(store.write((writes) => writes.append(staged, 'endpoints', [first!, second!], []), { changes: ['inventory'] })).toEqual({ inOrder: true });
+    expect(store.write((writes) => writes.append(staged, 'endpoints', [third!, { ...first!, id: first!.id.toUpperCase() }], []), { changes: ['inventory'] })).toEqual({
       inOrder: false,
       repeatedId: first!.id.toLowerCase(),
     });
-    expect(store.write((writes) => writes.append(staged, 'endpoints', [], [second!.id]))).toEqual({ inOrder: true, repeatedId: second!.id });
+    expect(store.write((writes) => writes.append(staged, 'endpoints', [], [second!.id]), { changes: ['inventory'] })).toEqual({ inOrder: true, repeatedId: second!.id });
   });
 
   it('puts a staged collection that came in any order in the default order', async () => {
@@ -68,11 +68,11 @@ describe('Inventories', () => {
     const staged = store.inventories.stage();
     const arrival = shuffled(findings);
     for (let start = 0; start < arrival.length; start += 1_000) {
-      store.write((writes) => writes.append(staged, 'findings', arrival.slice(start, start + 1_000), []));
+      store.write((writes) => writes.append(staged, 'findings', arrival.slice(start, start + 1_000), []), { changes: ['inventory'] });
     }
     await store.inventories.putInDefaultOrder(staged, 'findings');
-    const organization = store.write(() => store.organizations.insert({ slug: 'a', name: 'A', kind: 'local' }));
-    store.write(() => store.organizations.setInventory(organization.rowId, staged));
+    const organization = store.write(() => store.organizations.insert({ slug: 'a', name: 'A', kind: 'local' }), { changes: ['organizations', 'inventory'] });
+    store.write(() => store.organizations.setInventory(organization.rowId, staged), { changes: ['organizations', 'inventory'] });
     store.inventories.release(staged);
     const ids: string[] = [];
     for (let offset = 0; offset < findings.length; offset += 1_000) {

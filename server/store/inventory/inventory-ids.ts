@@ -43,8 +43,8 @@ export function shownInventory(db: Database, orgRowId: number): ShownInventory {
 /**
  * Thrown by a computation in chunks that starts for an inventory its organization no longer
  * shows: a sync swapped it while the request waited, and the computation, started again after
- * that write, would read rows that collection deletes without changing the store's version
- * (`keepDerived`). The request resolves the inventory again and reads that one.
+ * that write, would read rows that collection deletes as a change of `staged-inventory`, which
+ * no derived value follows. The request resolves the inventory again and reads that one.
  */
 export class InventorySwapped extends Error {
   constructor() {

@@ -12,7 +12,7 @@ async function twoOrganizations() {
     writes.replace(created[0]!.inventoryId, inventory);
     writes.replace(created[1]!.inventoryId, smallInventory(4, 40));
     return created;
-  });
+  }, { changes: ['organizations', 'inventory'] });
   return { store, orgRowId: acme!.rowId, inventoryId: acme!.inventoryId, inventory };
 }
 
@@ -53,7 +53,7 @@ describe('InventoryReads', () => {
       id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
       created_at: new Date(earliest - 1000 - i).toISOString(),
     }));
-    store.write((writes) => writes.merge(inventoryId, { endpoints: [], remediationTargets: [], scopes: [], findings: added }));
+    store.write((writes) => writes.merge(inventoryId, { endpoints: [], remediationTargets: [], scopes: [], findings: added }), { changes: ['inventory'] });
     const all = inDefaultOrder([...inventory.findings, ...added]).map((f) => f.id);
     for (const offset of [6000, 1000, 7900]) {
       const page = store.inventory.list(orgRowId, 'findings', { limit: 100, offset });

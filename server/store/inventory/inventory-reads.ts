@@ -1,6 +1,7 @@
 import type { CollectionName, V1Query } from '../../../contracts/collections.js';
 import { type Conditions, collectionTables, findingGetSql, listConditions } from './collection-tables.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { InventorySwapped, type ShownInventory, inventoryOf, shownInventory, tableOf } from './inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
@@ -31,9 +32,10 @@ export class InventoryReads {
 
   constructor(
     private readonly db: Database,
+    versions: ChangeVersions,
     private readonly totals: ListTotals,
   ) {
-    this.skips = new DerivedCache(db.data, { bound: { entries: 256 } });
+    this.skips = new DerivedCache(versions, { name: 'v1 list skip positions', dependsOn: ['inventory'], bound: { entries: 256 } });
   }
 
   /** One page of a v1 list with the number of items matching its filters. */

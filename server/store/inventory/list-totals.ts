@@ -1,5 +1,6 @@
 import type { Conditions } from './collection-tables.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { type ShownInventory, checkStillShown } from './inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
@@ -16,8 +17,11 @@ export class ListTotals {
   /** Bound: 10,000 filtered lists, a number each. */
   private readonly totals: DerivedCache<number>;
 
-  constructor(private readonly db: Database) {
-    this.totals = new DerivedCache(db.data, { bound: { entries: 10_000 } });
+  constructor(
+    private readonly db: Database,
+    versions: ChangeVersions,
+  ) {
+    this.totals = new DerivedCache(versions, { name: 'list totals', dependsOn: ['inventory'], bound: { entries: 10_000 } });
   }
 
   /** How many rows of `table` match `where`, counted in one statement. */

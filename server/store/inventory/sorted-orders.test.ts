@@ -23,7 +23,7 @@ beforeAll(async () => {
     const organization = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
     writes.replace(organization.inventoryId, inventory);
     return organization;
-  }));
+  }, { changes: ['organizations', 'inventory'] }));
 });
 afterAll(() => store.close());
 afterEach(() => vi.restoreAllMocks());
@@ -66,7 +66,7 @@ describe('sorted and searched findings', () => {
     const [first] = inventory.findings;
     const changed = { ...first!, cvss_score: 10.5 };
     const write = (finding: Inventory['findings'][number]) =>
-      store.write((writes) => writes.merge(orgInventory, { endpoints: [], remediationTargets: [], scopes: [], findings: [finding] }));
+      store.write((writes) => writes.merge(orgInventory, { endpoints: [], remediationTargets: [], scopes: [], findings: [finding] }), { changes: ['inventory'] });
     // A write first, so that the order kept by the tests above is dropped.
     write(first!);
     let answered = false;
@@ -104,17 +104,17 @@ describe('a sync that swaps the inventory while an order is computed', () => {
         const inserted = swapped.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
         writes.replace(inserted.inventoryId, inventory);
         return inserted;
-      });
+      }, { changes: ['organizations', 'inventory'] });
       // Staged as a full sync stages it: quietly, under an inventory nobody points at.
       const staged = swapped.inventories.stage();
-      swapped.write((writes) => writes.replace(staged, next), { keepDerived: true });
+      swapped.write((writes) => writes.replace(staged, next), { changes: ['staged-inventory'] });
       // Every look at the clock finds a slice's time gone: the computation pauses at every chunk.
       let now = 0;
       vi.spyOn(performance, 'now').mockImplementation(() => (now += sliceMs));
       // The request's computation starts on the current inventory and pauses at its first chunk;
       // then the swap, and the collection of the replaced inventory, whose deletes keep the version.
       const pending = swapped.console.listIds(organization.rowId, 'findings', query(`${search}&limit=3`));
-      swapped.write(() => swapped.organizations.setInventory(organization.rowId, staged));
+      swapped.write(() => swapped.organizations.setInventory(organization.rowId, staged), { changes: ['organizations', 'inventory'] });
       swapped.inventories.release(staged);
       const collected = swapped.inventories.collect();
       const page = await pending;

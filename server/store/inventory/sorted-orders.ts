@@ -3,6 +3,7 @@ import type { CollectionName, SortKey } from '../../../contracts/collections.js'
 import type { ListSort } from '../../../contracts/list-queries.js';
 import { type Conditions, sortExpression } from './collection-tables.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { type ShownInventory, checkStillShown } from './inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
@@ -89,8 +90,11 @@ export class SortedOrders {
    */
   private readonly orders: DerivedCache<Int32Array>;
 
-  constructor(private readonly db: Database) {
-    this.orders = new DerivedCache(db.data, { bound: { weight: 8_000_000, weigh: (order) => order.length } });
+  constructor(
+    private readonly db: Database,
+    versions: ChangeVersions,
+  ) {
+    this.orders = new DerivedCache(versions, { name: 'sorted orders', dependsOn: ['inventory'], bound: { weight: 8_000_000, weigh: (order) => order.length } });
   }
 
   /** The ids of one page of the list in the given order, and how many rows match. */

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { demoAgentSettings } from '../../../contracts/console/agent-settings.js';
 import { migrations } from '../engine/migrations.js';
 import { Store } from '../store.js';
+import { changeKinds } from '../derived/change-kinds.js';
 
 const folders: string[] = [];
 afterAll(() => {
@@ -16,13 +17,13 @@ type Internals = { db: { exec(sql: string): void; value(sql: string): unknown } 
 describe('agent settings in the store', () => {
   it('are a record of the organization: saved, replaced, and removed with it', async () => {
     const store = await Store.open({ clock: () => Date.UTC(2026, 0, 2) });
-    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }));
+    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), { changes: ['organizations', 'inventory'] });
     expect(store.agentSettings.get(organization.rowId)).toEqual({ serverUrl: null, teamId: null, bundleId: null, updatedAt: null });
-    const saved = store.write(() => store.agentSettings.set(organization.rowId, { serverUrl: 'https://a.example', teamId: 'Q7M3K9D2XP', bundleId: null }), { recordsOnly: true });
+    const saved = store.write(() => store.agentSettings.set(organization.rowId, { serverUrl: 'https://a.example', teamId: 'Q7M3K9D2XP', bundleId: null }), { changes: ['agent-settings'] });
     expect(saved).toEqual({ serverUrl: 'https://a.example', teamId: 'Q7M3K9D2XP', bundleId: null, updatedAt: '2026-01-02T00:00:00.000Z' });
-    store.write(() => store.agentSettings.set(organization.rowId, { serverUrl: 'https://b.example', teamId: null, bundleId: 'com.example.agent' }), { recordsOnly: true });
+    store.write(() => store.agentSettings.set(organization.rowId, { serverUrl: 'https://b.example', teamId: null, bundleId: 'com.example.agent' }), { changes: ['agent-settings'] });
     expect(store.agentSettings.get(organization.rowId)).toMatchObject({ serverUrl: 'https://b.example', teamId: null, bundleId: 'com.example.agent' });
-    store.write(() => store.organizations.delete(organization.rowId));
+    store.write(() => store.organizations.delete(organization.rowId), { changes: changeKinds });
     expect((store as unknown as Internals).db.value('SELECT count(*) FROM agent_settings')).toBe(0);
     store.close();
   });
@@ -34,7 +35,7 @@ describe('agent settings in the store', () => {
     const [demo, other] = store.write(() => [
       store.organizations.insert({ slug: 'demo', name: 'Demo', kind: 'local', isDemo: true }),
       store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }),
-    ]);
+    ], { changes: ['organizations', 'inventory'] });
     // Back to the schema before agent settings: the later migrations undone, then its own.
     const agentSettingsMigration = migrations.findIndex((migration) => migration.includes('CREATE TABLE agent_settings'));
     const undo = migrations.slice(agentSettingsMigration).reverse().map(undoMigration).join('\n');

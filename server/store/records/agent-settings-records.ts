@@ -20,7 +20,7 @@ interface AgentSettingsRow {
 /**
  * The SQL of the agent_settings table: a local record of an organization's row (not of its
  * inventory), so that its settings stay across syncs, full ones included. Saved inside
- * `Store.write(…, { recordsOnly: true })`: no value derived from the data reads them.
+ * `Store.write(…, { changes: ['agent-settings'] })`: no value derived from the data reads them.
  */
 export class AgentSettingsRecords {
   constructor(

@@ -20,10 +20,10 @@ beforeAll(async () => {
     const organization = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
     writes.replace(organization.inventoryId, smallInventory(1, 60));
     return organization.rowId;
-  });
+  }, { changes: ['organizations', 'inventory'] });
   excepted = { key: 'none', byColumn: new Uint8Array(0), count: 0 };
   const db = (store as unknown as { db: Database }).db;
-  figures = new DeadlineFigures(db, store.coverage, async () => excepted, () => store.now());
+  figures = new DeadlineFigures(db, store.changes, store.coverage, async () => excepted, () => store.now());
 });
 afterAll(() => store.close());
 

@@ -4,6 +4,7 @@ import { type FindingSeverity, findingStatuses } from '../../../contracts/enums.
 import { dueAtMs, wholeDays } from '../../../contracts/remediation-deadlines.js';
 import type { CoverageColumns } from '../coverage/coverage-columns.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import type { ExceptedFindings, ExceptedFindingsSource } from './excepted-findings.js';
 import type { CoverageColumnSource } from '../exposure/exposure-figures.js';
@@ -50,14 +51,15 @@ export class DeadlineFigures {
 
   constructor(
     private readonly db: Database,
+    private readonly versions: ChangeVersions,
     private readonly coverage: CoverageColumnSource,
     private readonly excepted: ExceptedFindingsSource,
     private readonly now: () => number,
   ) {
     this.policies = new SlaPolicies(db, now);
-    this.timelines = new DerivedCache(db.data, { bound: { entries: 8 } });
-    this.answers = new DerivedCache(db.data, { bound: { entries: 64 } });
-    this.overdueSets = new DerivedCache(db.data, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
+    this.timelines = new DerivedCache(versions, { name: 'finding timelines', dependsOn: ['inventory'], bound: { entries: 8 } });
+    this.answers = new DerivedCache(versions, { name: 'remediation performance', dependsOn: ['inventory'], bound: { entries: 64 } });
+    this.overdueSets = new DerivedCache(versions, { name: 'overdue findings', dependsOn: ['inventory'], bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
   }
 
   /** The instant figures are computed at: the store's clock, down to the minute. */
@@ -146,12 +148,12 @@ export class DeadlineFigures {
   /** Whether a finding (by seq) is under an exception now; the coverage columns are read only when some finding is. */
   private async exceptedTest(orgRowId: number): Promise<(seq: number) => boolean> {
     for (;;) {
-      const version = this.db.data.version;
+      const version = this.versions.version(['inventory']);
       const excepted = await this.excepted(orgRowId);
       if (excepted.count === 0) return () => false;
       const columns = await this.coverage.currentColumns(orgRowId);
       // Both of one version, or the indexes would name other findings.
-      if (this.db.data.version !== version) continue;
+      if (this.versions.version(['inventory']) !== version) continue;
       return (seq) => excepted.byColumn[columnIndexOf(columns, seq)] === 1;
     }
   }

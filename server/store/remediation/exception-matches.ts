@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { ExceptionScope, FindingException } from '../../../contracts/console/exceptions.js';
 import type { CoverageColumns } from '../coverage/coverage-columns.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import type { ExceptedFindings } from './excepted-findings.js';
 import type { InForceException } from './exception-records.js';
@@ -57,10 +58,11 @@ export class ExceptionMatches {
 
   constructor(
     private readonly db: Database,
+    private readonly versions: ChangeVersions,
     private readonly coverage: CoverageColumnSource,
   ) {
-    this.matches = new DerivedCache(db.data, { bound: { weight: 4_000_000, weigh: (indexes) => indexes.length } });
-    this.masks = new DerivedCache(db.data, { bound: { entries: 16 } });
+    this.matches = new DerivedCache(versions, { name: 'findings of exception scopes', dependsOn: ['inventory'], bound: { weight: 4_000_000, weigh: (indexes) => indexes.length } });
+    this.masks = new DerivedCache(versions, { name: 'excepted findings', dependsOn: ['inventory'], bound: { entries: 16 } });
   }
 
   /** The findings a scope names in the organization's data now, as ascending indexes of its coverage columns. */
@@ -78,7 +80,7 @@ export class ExceptionMatches {
    * force: the data's version, then {@link exceptionsKey}.
    */
   keyOf(orgRowId: number, inForce: readonly InForceException[]): string {
-    return `${this.db.data.version}|${this.exceptionsKey(orgRowId, inForce)}`;
+    return `${this.versions.version(['inventory'])}|${this.exceptionsKey(orgRowId, inForce)}`;
   }
 
   /** The findings that `inForce`, the organization's exceptions in force, leave out, with their key. */

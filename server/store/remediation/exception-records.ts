@@ -63,7 +63,7 @@ function recordOf(row: ExceptionRow): ExceptionRecord {
 
 /**
  * The SQL of the exceptions table: local records of an organization, kept across syncs and
- * written inside `Store.write` with `recordsOnly` (they change no inventory row, so the caches
+ * written inside `Store.write` of `exceptions` (they change no inventory row, so the caches
  * of the data stay; what is derived from them keys on them, see exception-matches.ts).
  */
 export class ExceptionRecords {

@@ -16,7 +16,7 @@ async function storeWith(inventory: Inventory, clock: () => number) {
     const created = store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' });
     writes.replace(created.inventoryId, inventory);
     return created;
-  });
+  }, { changes: ['organizations', 'inventory'] });
   return { store, org: organization.rowId };
 }
 
@@ -33,15 +33,15 @@ it("keys the excepted findings on the data's version and the exceptions in force
 
   const none = await excepted();
   expect(none.count).toBe(0);
-  const write = <T>(work: () => T) => store.write(work, { recordsOnly: true });
-  const version = store.data.version;
+  const write = <T>(work: () => T) => store.write(work, { changes: ['exceptions'] });
+  const version = store.changes.version(['inventory']);
   const exception = write(() => store.exceptions.create(org, { scope: { kind: 'cve', cve_id: cve }, reason: 'risk_accepted', note: '', expires_at: new Date(now + 10 * day).toISOString() }, 'analyst'));
   const covered = await excepted();
   expect(covered.count).toBe(inventory.findings.filter((f) => f.cve_id === cve).length);
   expect(covered.byColumn.reduce((sum, flag) => sum + flag, 0)).toBe(covered.count);
   expect(covered.key).not.toBe(none.key);
   // A write of records: the data's caches stay.
-  expect(store.data.version).toBe(version);
+  expect(store.changes.version(['inventory'])).toBe(version);
 
   // A note or a later expiry changes no finding: the key stays, and so does what is keyed on it.
   write(() => store.exceptions.update(org, exception.id, { note: 'WAF', expires_at: new Date(now + 20 * day).toISOString() }, 'analyst'));
@@ -53,7 +53,7 @@ it("keys the excepted findings on the data's version and the exceptions in force
 
   // A write of the data: a new key for the same exceptions.
   now -= 21 * day;
-  store.write((writes) => writes.replace(store.organizations.bySlug('acme')!.inventoryId, inventory));
+  store.write((writes) => writes.replace(store.organizations.bySlug('acme')!.inventoryId, inventory), { changes: ['inventory'] });
   const rewritten = await excepted();
   expect(rewritten.count).toBe(covered.count);
   expect(rewritten.key).not.toBe(covered.key);

@@ -10,6 +10,7 @@ import type {
   UpdateExceptionBody,
 } from '../../../contracts/console/exceptions.js';
 import { findingStatuses } from '../../../contracts/enums.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import type { Database } from '../engine/database.js';
 import type { ExceptedFindings } from './excepted-findings.js';
 import { type FindingKeys, ExceptionMatches, findingMarks } from './exception-matches.js';
@@ -59,7 +60,7 @@ function expiryProblem(expiresAt: string, now: number): string | undefined {
  * with a reason and an expiry, stored locally per organization and kept across syncs; which
  * findings those in force leave out of the gaps and the risk figures (the excepted findings,
  * by the store's clock), and each finding's mark. Writes are made inside `Store.write` with
- * `recordsOnly`: they change no inventory row.
+ * `changes: ['exceptions']`: they change no inventory row.
  */
 export class Exceptions {
   private readonly records: ExceptionRecords;
@@ -67,11 +68,12 @@ export class Exceptions {
 
   constructor(
     private readonly db: Database,
+    private readonly versions: ChangeVersions,
     private readonly coverage: CoverageColumnSource,
     private readonly now: () => number,
   ) {
     this.records = new ExceptionRecords(db);
-    this.matches = new ExceptionMatches(db, coverage);
+    this.matches = new ExceptionMatches(db, versions, coverage);
   }
 
   /** Makes an exception of `user`'s; throws {@link ExceptionRuleError} for an expiry out of bounds. */
@@ -174,12 +176,12 @@ export class Exceptions {
       .map((record) => ({ ...record, state: stateOf(record, now) }))
       .filter((record) => state === undefined || record.state === state);
     for (;;) {
-      const version = this.db.data.version;
+      const version = this.versions.version(['inventory']);
       const matched: Int32Array[] = [];
       for (const record of listed) matched.push(await this.matches.matched(orgRowId, record.scope));
       const { status } = await this.coverage.currentColumns(orgRowId);
       // Every count of one version of the data: started again after a write meanwhile.
-      if (this.db.data.version !== version) continue;
+      if (this.versions.version(['inventory']) !== version) continue;
       return listed.map((record, index) => {
         const findings = matched[index]!;
         let openFindings = 0;

@@ -8,7 +8,7 @@ export interface StoredSlaPolicy {
   updatedAt: string | null;
   /**
    * Names the policy's days: what a value derived from the policy is cached under, beside the
-   * data's version (a policy is saved with `recordsOnly`, which keeps the data's caches). Equal
+   * data's version (saving a policy changes `deadline-policies`, which keeps the data's caches). Equal
    * policies have equal keys, and give equal figures.
    */
   key: string;
@@ -24,7 +24,7 @@ const columns = slaPolicyKeys.map((key) => `${key}_days`);
 /**
  * The SQL of the sla_policies table: a local record of an organization's row (not of its
  * inventory), so that a policy stays across syncs, full ones included. Saved inside
- * `Store.write(…, { recordsOnly: true })`.
+ * `Store.write(…, { changes: ['deadline-policies'] })`.
  */
 export class SlaPolicies {
   constructor(

@@ -61,7 +61,7 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
       const organization = store.organizations.insert({ slug, name: `Test ${slug}`, kind: 'local' });
       writes.replace(organization.inventoryId, inventory);
       return { organization, inventory, apiKey: store.apiKeys.create(organization.rowId, 'test').key };
-    }),
+    }, { changes: ['organizations', 'inventory', 'api-keys'] }),
   );
   const consoleToken = generateConsoleToken();
   const sessionDataDir = options.dataDir ?? fs.mkdtempSync(nodePath.join(os.tmpdir(), 'rc-console-session-'));

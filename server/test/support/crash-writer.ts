@@ -14,6 +14,7 @@ import { Store } from '../../store/store.js';
 import { sequence } from './crash-writer-sequence.js';
 import { smallInventory } from './fixtures.js';
 import { storeDigest } from './store-digest.js';
+import { changeKinds } from '../../store/derived/change-kinds.js';
 
 const [dataDir = '', killAtText, delayText] = process.argv.slice(2);
 if (!dataDir) throw new Error('Usage: crash-writer.ts <dataDir> [killAt killDelayMicroseconds]');
@@ -65,7 +66,7 @@ const variant = (seed: number) => ({
 const changes = (seed: number) => ({ ...replica, endpoints: replica.endpoints.slice(0, 5).map((endpoint) => ({ ...endpoint, hostname: `changed-${seed}` })) });
 
 const store = await Store.open({ dataDir, command: 'crash-writer' });
-const orgs = [1, 2, 3].map((n) => store.write(() => store.organizations.insert({ slug: `org-${n}`, name: `Org ${n}`, kind: 'local' })));
+const orgs = [1, 2, 3].map((n) => store.write(() => store.organizations.insert({ slug: `org-${n}`, name: `Org ${n}`, kind: 'local' }), { changes: ['organizations', 'inventory'] }));
 // Every run takes the digests, so that every run reads the clock as often.
 const digest = () => storeDigest(dataDir);
 say(`done -1 ${await digest()} 0`);
@@ -78,13 +79,13 @@ for (const [index, kind] of sequence.entries()) {
   const org = orgs[index % 2]!;
   switch (kind) {
     case 'key':
-      store.write(() => store.apiKeys.create(org.rowId, `key ${index}`));
+      store.write(() => store.apiKeys.create(org.rowId, `key ${index}`), { changes: ['api-keys'] });
       break;
     case 'secret':
-      store.write(() => store.organizations.setSealedSecret(org.rowId, 'enrollment_secret', crypto.randomBytes(48)));
+      store.write(() => store.organizations.setSealedSecret(org.rowId, 'enrollment_secret', crypto.randomBytes(48)), { changes: ['organizations'] });
       break;
     case 'sync':
-      store.write((writes) => writes.replace(org.inventoryId, variant(index)));
+      store.write((writes) => writes.replace(org.inventoryId, variant(index)), { changes: ['inventory'] });
       break;
     case 'staged': {
       // As a full sync stages (server/sync/staged-inventory.ts): writes that need not be durable,
@@ -95,22 +96,22 @@ for (const [index, kind] of sequence.entries()) {
       for (const collection of collectionNames) {
         const items = inventory[collection] as Inventory[typeof collection][number][];
         for (let start = 0; start < items.length; start += 10) {
-          store.write((writes) => writes.append(inventoryId, collection, items.slice(start, start + 10), []), { keepDerived: true, durable: false });
+          store.write((writes) => writes.append(inventoryId, collection, items.slice(start, start + 10), []), { changes: ['staged-inventory'], durable: false });
         }
       }
       await store.settle();
       say(`staged ${index} ${await digest()}`);
-      await store.writeSettled(() => store.organizations.setInventory(org.rowId, inventoryId));
+      await store.writeSettled(() => store.organizations.setInventory(org.rowId, inventoryId), { changes: ['organizations', 'inventory'] });
       store.inventories.release(inventoryId);
       break;
     }
     case 'merge':
       // As an incremental sync applies (server/sync/sync-organization.ts): committed at once,
       // fsynced in the thread pool.
-      await store.writeSettled((writes) => writes.merge(org.inventoryId, changes(index)));
+      await store.writeSettled((writes) => writes.merge(org.inventoryId, changes(index)), { changes: ['inventory'] });
       break;
     case 'remove':
-      store.write(() => store.organizations.delete(orgs.pop()!.rowId));
+      store.write(() => store.organizations.delete(orgs.pop()!.rowId), { changes: changeKinds });
       break;
     case 'checkpoint':
       await store.checkpoint();

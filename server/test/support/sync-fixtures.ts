@@ -19,7 +19,7 @@ export const fastPolicy: Partial<SyncPolicy> = {
 /** An in-memory store with one replica organization pointing at `remoteUrl`. */
 export async function storeWithReplica(remoteUrl: string): Promise<{ store: Store; organization: Organization }> {
   const store = await Store.open();
-  const organization = store.write(() => store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl }));
+  const organization = store.write(() => store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl }), { changes: ['organizations', 'inventory'] });
   return { store, organization };
 }
 

@@ -63,7 +63,7 @@ export async function startTestServer(specs: TestOrganizationSpec[]): Promise<Te
       writes.replace(organization.inventoryId, inventory);
       if (agentSettings) store.agentSettings.set(organization.rowId, { bundleId: null, ...agentSettings });
       return store.apiKeys.create(organization.rowId, 'test').key;
-    });
+    }, { changes: ['inventory', 'api-keys', 'agent-settings'] });
     orgs.push({ organization, inventory, apiKey });
   }
   const logged: string[] = [];
