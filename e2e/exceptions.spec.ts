@@ -38,7 +38,7 @@ test('an exception made from a finding leaves it out of the gaps, marks it, and 
   await screenshot(page, 'exception-finding-detail');
 
   // Its endpoint's risk leaves it out, and says what it was before.
-  await page.locator('.field-list__row', { hasText: 'Endpoint' }).getByRole('link').click();
+  await page.locator('.field-list__row', { has: page.locator('dt', { hasText: /^Endpoint$/ }) }).getByRole('link').click();
   const exposure = page.getByRole('list', { name: 'Exposure of the endpoint' });
   await expect(exposure).toContainText(/[\d,]+ before exceptions/);
   await expect(exposure).toContainText('1 more excepted');

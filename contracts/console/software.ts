@@ -11,6 +11,7 @@ import { targetStatuses } from '../enums.js';
 import { limitSchema, offsetSchema, sortSchema, textSchema } from '../list-queries.js';
 import { endpointContextQueryShape } from './endpoint-context-filters.js';
 import { exposureShape, exposureSortKinds } from './exposure.js';
+import { versionToUpdateToSchema } from './version-to-update-to.js';
 
 /**
  * The id of a product or of a version in the console's URLs: base64url of the JSON array
@@ -69,9 +70,9 @@ export type SoftwareListQuery = z.output<typeof softwareListQuerySchema>;
 export const softwareListSchema = listEnvelopeSchema(softwareProductSchema, 'SoftwareList');
 export type SoftwareList = z.infer<typeof softwareListSchema>;
 
-/** `GET /app/orgs/:slug/software/:productId`: the product and its versions, riskiest first. */
+/** `GET /app/orgs/:slug/software/:productId`: the product, its versions, riskiest first, and the version to update it to. */
 export const softwareDetailSchema = z
-  .object({ product: softwareProductSchema, versions: z.array(softwareVersionSchema) })
+  .object({ product: softwareProductSchema, versions: z.array(softwareVersionSchema), update_to: versionToUpdateToSchema })
   .meta({ id: 'SoftwareDetail' });
 export type SoftwareDetail = z.infer<typeof softwareDetailSchema>;
 
@@ -155,3 +156,18 @@ export const remediationPlanSchema = z
   })
   .meta({ id: 'RemediationPlan' });
 export type RemediationPlan = z.infer<typeof remediationPlanSchema>;
+
+/** `GET /app/orgs/:slug/remediation-targets/:targetId/update-to`: the product of a target, and the version to update it to. */
+export const targetUpdateSchema = z
+  .object({
+    product_id: softwareIdSchema,
+    vendor: z.string().nullable(),
+    product: z.string().nullable(),
+    /** The target's own version. */
+    version: z.string().nullable(),
+    /** The target's version is the version to update to. */
+    runs_newest: z.boolean(),
+    update_to: versionToUpdateToSchema,
+  })
+  .meta({ id: 'TargetUpdate' });
+export type TargetUpdate = z.infer<typeof targetUpdateSchema>;

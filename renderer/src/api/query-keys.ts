@@ -28,6 +28,7 @@ export const queryKeys = {
   softwarePage: (slug: string, filters: ListFilters, offset: number, limit: number) => [...queryKeys.software(slug), 'list', filters, offset, limit] as const,
   softwareProduct: (slug: string, productId: string) => [...queryKeys.software(slug), 'product', productId] as const,
   softwareVersionsPage: (slug: string, productId: string, offset: number) => [...queryKeys.softwareProduct(slug, productId), 'versions', offset] as const,
+  targetUpdate: (slug: string, targetId: string) => [...queryKeys.software(slug), 'target-update', targetId] as const,
   softwareVersion: (slug: string, productId: string, versionId: string) => [...queryKeys.softwareProduct(slug, productId), 'version', versionId] as const,
   softwareInstallsPage: (slug: string, productId: string, versionId: string, offset: number) =>
     [...queryKeys.softwareVersion(slug, productId, versionId), 'installs', offset] as const,

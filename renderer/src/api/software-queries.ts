@@ -1,6 +1,14 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ListPage } from '../../../contracts/common';
-import type { RemediationPlan, SoftwareDetail, SoftwareInstall, SoftwareList, SoftwareVersion, SoftwareVersionDetail } from '../../../contracts/console/software';
+import type {
+  RemediationPlan,
+  SoftwareDetail,
+  SoftwareInstall,
+  SoftwareList,
+  SoftwareVersion,
+  SoftwareVersionDetail,
+  TargetUpdate,
+} from '../../../contracts/console/software';
 import { listSearch } from './console-queries';
 import { consoleJson } from './console-fetch';
 import { type ListFilters, pageSize } from './list-pages';
@@ -64,6 +72,14 @@ export const softwareInstallsPageQuery = (slug: string, productId: string, versi
       });
       return { ...installs, data: installs.data.map((install) => ({ ...install, id: install.target_id })) };
     },
+    staleTime,
+  });
+
+/** A remediation target's product and the version to update it to (the newest seen in the fleet, and whether it is clean). */
+export const targetUpdateQuery = (slug: string, targetId: string) =>
+  queryOptions({
+    queryKey: queryKeys.targetUpdate(slug, targetId),
+    queryFn: ({ signal }) => consoleJson<TargetUpdate>(`${org(slug)}/remediation-targets/${encodeURIComponent(targetId)}/update-to`, { signal }),
     staleTime,
   });
 

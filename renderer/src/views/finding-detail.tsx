@@ -4,13 +4,15 @@ import { DueDate, KevBadge, SeverityBadge, StatusBadge } from '../components/bad
 import { EndpointLink } from '../components/endpoint-link';
 import { ExceptionLink } from '../components/exception-mark';
 import { FieldList } from '../components/field-list';
+import { TargetUpdateLine } from '../components/version-to-update-to';
 import { formatCount, formatDateTime, nvdUrl } from '../lib/format';
 import { paths } from '../lib/paths';
 import { DetailFrame } from './detail-frame';
 
 /**
  * A vulnerability finding, linked to its endpoint (by hostname), its target (by product and
- * version), the CVE at NVD and the exception it is under, with the exceptions that accept it.
+ * version), the CVE at NVD and the exception it is under, with the exceptions that accept it,
+ * and beside its solution the version of its product to update to.
  */
 export function FindingDetail({ slug, id }: { slug: string; id: string }) {
   return (
@@ -48,6 +50,14 @@ export function FindingDetail({ slug, id }: { slug: string; id: string }) {
               ['Due', f.due_at === null ? 'No deadline' : <DueDate key="due" dueAt={f.due_at} overdue={f.overdue} />],
               ['Description', f.description],
               ['Solution', f.solution],
+              // Beside the advisory's fix, what the fleet offers: the newest version seen and whether it is clean. A target
+              // the replica does not hold has neither product nor version here: asking would only answer 404.
+              [
+                'Update to',
+                f.remediation_target_id && (f.target_product !== null || f.target_version !== null) ? (
+                  <TargetUpdateLine key="update" slug={slug} targetId={f.remediation_target_id} />
+                ) : null,
+              ],
               ['Created', formatDateTime(f.created_at)],
               ['Updated', formatDateTime(f.updated_at)],
             ]}

@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { softwareProductQuery, softwareVersionsPageQuery } from '../api/software-queries';
 import { ExposureFigures } from '../components/exposure-figures';
 import { Loading, QueryError } from '../components/query-state';
+import { UpdateToLine } from '../components/version-to-update-to';
 import { VirtualTable } from '../components/virtual-table';
 import { openFromTable, useEscapeBack } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
@@ -11,7 +12,7 @@ import { productLabel } from '../lib/software-names';
 import { versionColumns } from './software-columns';
 import { useTableUrl } from './use-table-url';
 
-/** A product of the software view: its figures and its versions, riskiest first; a version opens its installs. */
+/** A product of the software view: its figures, the version to update it to, and its versions, riskiest first; a version opens its installs. */
 export function SoftwareProductView({ slug, productId }: { slug: string; productId: string }) {
   const product = useQuery(softwareProductQuery(slug, productId));
   const url = useTableUrl();
@@ -43,6 +44,7 @@ export function SoftwareProductView({ slug, productId }: { slug: string; product
               ['Endpoints', product.data.product.endpoints],
             ]}
           />
+          <UpdateToLine slug={slug} productId={productId} update={product.data.update_to} />
           <section className="related" aria-labelledby="versions-title">
             <header className="related__header">
               <h2 id="versions-title">Versions</h2>

@@ -2,11 +2,12 @@ import { StatusBadge } from '../components/badges';
 import { EndpointLink } from '../components/endpoint-link';
 import { FieldList } from '../components/field-list';
 import { RelatedList } from '../components/related-list';
+import { TargetUpdateLine } from '../components/version-to-update-to';
 import { formatDateTime, nvdUrl } from '../lib/format';
 import { targetName } from '../lib/names';
 import { DetailFrame } from './detail-frame';
 
-/** A remediation target with its endpoint and findings. */
+/** A remediation target with its endpoint, the version of its product to update to, and its findings. */
 export function TargetDetail({ slug, id }: { slug: string; id: string }) {
   return (
     <DetailFrame slug={slug} collection="remediationTargets" id={id} title={targetName}>
@@ -21,6 +22,7 @@ export function TargetDetail({ slug, id }: { slug: string; id: string }) {
               ['Vendor', t.vendor],
               ['Product', t.product],
               ['Version', t.version],
+              ['Update to', <TargetUpdateLine key="update" slug={slug} targetId={t.id} />],
               ['Install path', t.install_path],
               ['Package', t.package_name ? `${t.package_name}${t.package_manager ? ` (${t.package_manager})` : ''}` : null],
               ['Source', t.source],

@@ -10,7 +10,9 @@ import {
   softwareProductSchema,
   softwareVersionDetailSchema,
   softwareVersionQuerySchema,
+  targetUpdateSchema,
 } from '../../../contracts/console/software.js';
+import { uuidSchema } from '../../../contracts/common.js';
 import { field, spread } from '../../../contracts/csv-columns.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
@@ -19,6 +21,7 @@ import { type OpenApiRouteRegistrar, errorResponse, fileResponse, jsonResponse, 
 import { parseQuery } from '../query-parameters.js';
 import { csvLine } from './csv-columns.js';
 import { organizationOf } from './organization-param.js';
+import { uuidParam } from './uuid-param.js';
 
 /** A product or version id of the path, checked as the query parameters are. */
 function softwareIdParam(req: express.Request, name: 'productId' | 'versionId'): string {
@@ -56,6 +59,12 @@ export function softwareRoutes(store: Store): express.Router {
     const detail = await store.software.version(organizationOf(res).rowId, productId, versionId, paging);
     if (!detail) throw new HttpError(404, `Version ${versionId} of product ${productId} not found`);
     res.json(detail);
+  });
+  router.get('/remediation-targets/:targetId/update-to', async (req, res) => {
+    const targetId = uuidParam(req, 'targetId');
+    const answer = await store.software.targetUpdate(organizationOf(res).rowId, targetId);
+    if (!answer) throw new HttpError(404, `Remediation target ${targetId} not found`);
+    res.json(answer);
   });
   router.get('/export/software.csv', async (req, res) => {
     // limit and offset are validated as in the list, then ignored: the export is every page.
@@ -98,8 +107,9 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
     summary: 'Get a product with its versions',
     tag: 'Software',
     params: { productId: productIdParam },
+    description: 'With the version to update it to: the newest version seen in the fleet, and whether it has no open critical or KEV finding.',
     responses: {
-      200: jsonResponse(softwareDetailSchema, 'The product and its versions, riskiest first.'),
+      200: jsonResponse(softwareDetailSchema, 'The product, its versions, riskiest first, and the version to update it to.'),
       400: errorResponse('The productId is not a software id.'),
       404: errorResponse('The organization has no product with this id.'),
     },
@@ -117,6 +127,21 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
       200: jsonResponse(softwareVersionDetailSchema, 'The version and one page of its installs.'),
       ...queryErrors('An id is not a software id, or a query parameter is invalid; the message names it.'),
       404: errorResponse('The organization has no such version of such a product.'),
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/remediation-targets/:targetId/update-to',
+    operationId: 'getTargetUpdate',
+    summary: "Get the version to update a remediation target's product to",
+    description:
+      "The target's product (vendor and product, as the software view groups them), its own version, and the newest version of the product seen in the fleet with its installs and open findings; the sentence says whether it is clean of open critical and KEV findings.",
+    tag: 'Software',
+    params: { targetId: uuidSchema.meta({ description: "The remediation target's id." }) },
+    responses: {
+      200: jsonResponse(targetUpdateSchema, "The target's product and the version to update it to."),
+      400: errorResponse('The targetId is not a UUID.'),
+      404: errorResponse('The organization has no remediation target with this id.'),
     },
   });
   registerOrganizationOperation(registry, {

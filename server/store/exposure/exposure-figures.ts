@@ -152,7 +152,7 @@ export function figureSortLookup(figures: ExposureFigures, collection: Collectio
 }
 
 /** The id of a product or version in the console's URLs: base64url of the JSON array of its names. */
-function softwareId(names: (string | null)[]): string {
+export function softwareId(names: (string | null)[]): string {
   return Buffer.from(JSON.stringify(names)).toString('base64url');
 }
 

@@ -2,6 +2,7 @@ import type { ExposureSortKey } from '../../../contracts/console/exposure.js';
 import type {
   RemediationPlan,
   SoftwareDetail,
+  TargetUpdate,
   SoftwareInstall,
   SoftwareList,
   SoftwareListQuery,
@@ -16,6 +17,8 @@ import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { ExceptedFindingsMoved, type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
+import { compareVersions } from './version-order.js';
+import { targetUpdate, versionToUpdateTo } from './version-to-update-to.js';
 import { remediationPlan } from './remediation-plan.js';
 import { idsOfSeqs } from '../inventory/sorted-orders.js';
 import { compareSqlValues } from '../derived/sql-value-order.js';
@@ -103,14 +106,21 @@ export class SoftwareQueries {
     };
   }
 
-  /** A product with its versions, riskiest first (then by version); undefined when the organization has none with that id. */
+  /** A product with its versions, riskiest first (then oldest version first, by version-order.ts); undefined when the organization has none with that id. */
   async product(orgRowId: number, productId: string): Promise<SoftwareDetail | undefined> {
     const figures = await this.figures.of(orgRowId);
     const index = figures.productById.get(productId);
     if (index === undefined) return undefined;
     const versions = figures.products[index]!.versions.map((version) => versionJson(figures, version));
-    versions.sort((a, b) => b.risk_score - a.risk_score || compareSqlValues(a.version, b.version));
-    return { product: productJson(figures, index), versions };
+    versions.sort((a, b) => b.risk_score - a.risk_score || compareVersions(a.version, b.version));
+    return { product: productJson(figures, index), versions, update_to: versionToUpdateTo(figures, index) };
+  }
+
+  /** A remediation target's product and the version to update it to (exposure/version-to-update-to.ts); undefined when unknown. */
+  async targetUpdate(orgRowId: number, targetId: string): Promise<TargetUpdate | undefined> {
+    const figures = await this.figures.of(orgRowId);
+    // Read at the figures' version: nothing awaits between them and this.
+    return targetUpdate(this.db, figures, orgRowId, targetId);
   }
 
   /** A version of a product with one page of its installs, riskiest first, then by hostname; undefined when unknown. */
