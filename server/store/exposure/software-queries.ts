@@ -153,7 +153,7 @@ export class SoftwareQueries {
       try {
         return await this.plans.settled(`${orgRowId}|${figures.exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
           // Started again after a write, this computation would plan another version's figures under this key.
-          if (this.versions.version(['inventory']) !== version) throw new ExceptedFindingsMoved();
+          if (this.versions.version(['inventory', 'endpoint-context']) !== version) throw new ExceptedFindingsMoved();
           return remediationPlan(figures, new TimeSlices(checkpoint));
         });
       } catch (error) {
