@@ -106,7 +106,8 @@ export const cveFilter = {
  */
 export const tagFilter = {
   kind: 'tag',
-  schema: z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional().meta({ example: 'finance' }),
+  // A blank tag is no endpoint's tag: it selects nothing, as the document's plain string allows.
+  schema: z.string().trim().max(64, 'must be at most 64 characters').optional().meta({ example: 'finance' }),
 } as const satisfies Filter;
 
 /**

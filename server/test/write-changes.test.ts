@@ -155,10 +155,14 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
     changed: [],
   },
   {
-    // Nothing derived reads it yet (issue 28 adds tags, criticality and tag rules).
+    // No endpoint of this organization has a tag or a rule: what follows the context computes again, with the same answers.
     kind: 'endpoint-context',
     write: async () => server.store.write(() => undefined, { changes: ['endpoint-context'] }),
     changed: [],
+    // The findings of linux endpoints are kept under a key that names no context (a filter by OS reads none): their rows are not asked again.
+    get recomputed() {
+      return following(['endpoint-context']).filter((name) => name !== 'rows filtered by endpoint');
+    },
   },
   {
     kind: 'inventory',

@@ -8,6 +8,7 @@ import type { Database } from './database.js';
 import { SnapshotPages, readerOfBytes } from './snapshot-pages.js';
 import { loadSqlJs } from './sql-js.js';
 import { Store } from '../store.js';
+import { inRowOrder } from '../../test/support/store-digest.js';
 
 const folders: string[] = [];
 function newDataDir(): string {
@@ -97,8 +98,8 @@ const pagesOf = (store: Store) => (dbOf(store) as unknown as { pages: SnapshotPa
 /** Every row of every table, through the store's own connection. */
 function rowsOf(store: Store): unknown {
   const db = dbOf(store);
-  const tables = db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map(({ name }) => name);
-  return Object.fromEntries(tables.map((table) => [table, db.all(`SELECT * FROM "${table}" ORDER BY rowid`)]));
+  const tables = db.all<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name");
+  return Object.fromEntries(tables.map(({ name, sql }) => [name, db.all(`SELECT * FROM "${name}"${inRowOrder(sql)}`)]));
 }
 
 describe('a store whose snapshot is read on demand', () => {
