@@ -31,3 +31,16 @@ export const versionToUpdateToSchema = z
   })
   .meta({ id: 'VersionToUpdateTo' });
 export type VersionToUpdateTo = z.infer<typeof versionToUpdateToSchema>;
+
+/**
+ * The version to update a product to as the software list gives it for each product: the
+ * verdict, the version with its id, and the sentence (its figures are in the product's answer).
+ */
+export const versionToUpdateToSummarySchema = versionToUpdateToSchema
+  .pick({ verdict: true, version_id: true, version: true, sentence: true })
+  .meta({
+    id: 'VersionToUpdateToSummary',
+    description:
+      "The version to update the product to, as the product's own answer (`getSoftware`'s `update_to`) gives it: of the whole fleet, whatever the list's filters.",
+  });
+export type VersionToUpdateToSummary = z.infer<typeof versionToUpdateToSummarySchema>;
