@@ -42,11 +42,12 @@ export class DashboardAggregates {
    */
   dashboard(orgRowId: number, selection?: EndpointSelection): Promise<Dashboard> {
     return this.dashboards.settled(`${orgRowId}|${selectionKey(selection)}`, async (checkpoint) => {
+      const context = selects(selection) ? await this.context(orgRowId) : undefined;
       const columns = await this.coverage.currentColumns(orgRowId);
-      // The columns are of the version this computation started at; each pause below checks that
-      // it still is, so the SQL counts at the end and the columns are of one version.
+      // The context and the columns are of the version this computation started at; each pause
+      // below checks that it still is, so the SQL counts at the end and the columns are of one version.
       checkpoint();
-      const kept = selects(selection) ? { selection, keys: selectedEndpointKeys(columns.endpoints, this.context(orgRowId), selection) } : undefined;
+      const kept = context && selects(selection) ? { test: endpointTest(context, selection), keys: selectedEndpointKeys(columns.endpoints, context, selection) } : undefined;
       return this.compute(orgRowId, columns, kept, new TimeSlices(checkpoint));
     });
   }
@@ -54,7 +55,7 @@ export class DashboardAggregates {
   private async compute(
     orgRowId: number,
     columns: CoverageColumns,
-    kept: { selection: EndpointSelection; keys: Uint8Array } | undefined,
+    kept: { test: (endpointId: string) => boolean; keys: Uint8Array } | undefined,
     slices: TimeSlices,
   ): Promise<Dashboard> {
     const inventoryId = inventoryOf(this.db, orgRowId);
@@ -82,7 +83,7 @@ export class DashboardAggregates {
       counts[severity]!++;
     }
     const countOf = (severity: number, status: number) => bySeverityStatus[status * severities + severity]!;
-    const selectedEndpoints = kept && this.selectedEndpoints(orgRowId, kept.selection);
+    const selectedEndpoints = kept && this.selectedEndpoints(orgRowId, kept.test);
     const byOsAgent = selectedEndpoints
       ? selectedEndpoints.map(({ os_family, has_agent }) => ({ os_family, has_agent, n: 1 }))
       : this.db.all<{ os_family: string; has_agent: number; n: number }>(
@@ -123,9 +124,8 @@ export class DashboardAggregates {
     };
   }
 
-  /** The endpoints `selection` keeps with their OS family and agent: a few thousand, read as one JSON array. */
-  private selectedEndpoints(orgRowId: number, selection: EndpointSelection): { id: string; os_family: string; has_agent: number }[] {
-    const selected = endpointTest(this.context(orgRowId), selection);
+  /** The endpoints a selection keeps (`selected`) with their OS family and agent: a few thousand, read as one JSON array. */
+  private selectedEndpoints(orgRowId: number, selected: (endpointId: string) => boolean): { id: string; os_family: string; has_agent: number }[] {
     const rows = this.db.value('SELECT json_group_array(json_array(id, os_family, has_agent)) FROM endpoints WHERE org_id = ?', [inventoryOf(this.db, orgRowId)]);
     return (JSON.parse(String(rows)) as [string, string, number][]).flatMap(([id, os_family, has_agent]) => (selected(id) ? [{ id, os_family, has_agent }] : []));
   }

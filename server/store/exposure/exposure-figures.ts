@@ -254,11 +254,11 @@ export class ExposureFiguresCache {
         checkpoint();
         return this.compute(inventoryOf(this.db, orgRowId), columns, new TimeSlices(checkpoint));
       });
-      // The excepted findings and the figures of one version: asked again after a write meanwhile.
+      const context = await this.context(orgRowId);
+      // The excepted findings, the figures and the context of one version: asked again after a write meanwhile.
       if (this.versions.version(figureKinds) !== version) continue;
       const { columns } = data.sortValues;
       const selected = selectionKey(selection);
-      const context = this.context(orgRowId);
       const weights = this.weights.getOrCompute(`${orgRowId}|${selected}`, () => ({
         factors: criticalityFactorsOf(columns.endpoints, context),
         keep: selects(selection) ? selectedEndpointKeys(columns.endpoints, context, selection) : undefined,

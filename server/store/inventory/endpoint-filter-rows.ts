@@ -53,9 +53,10 @@ export class EndpointFilterRows {
    */
   of(shown: ShownInventory, table: TableWithEndpoints, endpoints: Conditions, selection?: EndpointSelection): Promise<Int32Array> {
     return this.rows.settled(`${table}|${endpoints.key}|${selectionKey(selection)}`, async (checkpoint) => {
+      const selected = selects(selection) ? endpointTest(await this.context(shown.orgRowId), selection) : () => true;
+      checkpoint();
       checkStillShown(this.db, shown);
       const slices = new TimeSlices(checkpoint);
-      const selected = selects(selection) ? endpointTest(this.context(shown.orgRowId), selection) : () => true;
       const { ids, seqs } = await this.endpointIds(endpoints, selected, slices);
       if (table === 'endpoints') return Int32Array.from(seqs);
       if (table === 'remediation_targets') return this.alongIndex(shown, table, ids, slices);

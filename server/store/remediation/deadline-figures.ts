@@ -89,7 +89,9 @@ export class DeadlineFigures {
     const { key: exceptedKey } = await this.excepted(orgRowId);
     return this.answers.settled(`${orgRowId}|${policyKey}|${asOf}|${exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
       const { timeline, excepted } = await this.timelineWithExceptions(orgRowId, checkpoint);
-      const endpoints = performanceEndpoints(timeline.columns.endpoints, this.context(orgRowId), selection);
+      const context = await this.context(orgRowId);
+      checkpoint();
+      const endpoints = performanceEndpoints(timeline.columns.endpoints, context, selection);
       return remediationPerformance(timeline, policy, asOf, excepted, endpoints, new TimeSlices(checkpoint));
     });
   }
