@@ -133,7 +133,7 @@ export class ScopeCoverage {
   async gaps(orgRowId: number, paging: CoveragePaging): Promise<CoverageGapRows> {
     const key = `gaps|${orgRowId}`;
     for (;;) {
-      const version = this.versions.version(['inventory', 'endpoint-context']);
+      const current = this.versions.stillCurrent(['inventory', 'endpoint-context']);
       const excepted = await this.excepted(orgRowId);
       // Computed once, however many requests arrive meanwhile; started again after a write.
       const { columns, gaps, ...summary } = await this.gapSets.settled(key, async (checkpoint) => {
@@ -142,7 +142,7 @@ export class ScopeCoverage {
         return this.computeGaps(orgRowId, columns, checkpoint);
       });
       // The excepted findings and the gaps of one version: asked again after a write meanwhile.
-      if (this.versions.version(['inventory', 'endpoint-context']) !== version) continue;
+      if (!current()) continue;
       const keptKey = excepted.count === 0 ? key : `${key}|excepted=${excepted.key}`;
       const kept = excepted.count === 0 ? gaps : this.sets.getOrCompute(keptKey, () => select(gaps, (i) => excepted.byColumn[i] !== 1));
       return {
