@@ -21,6 +21,13 @@ export interface ExplicitContext {
   criticality: EndpointCriticality;
 }
 
+/** What is set on an endpoint, before and after a write. */
+export interface ContextChange {
+  endpointId: string;
+  before: ExplicitContext;
+  after: ExplicitContext;
+}
+
 /** Rows read per statement: one JSON value each, since sql.js pays a call into WebAssembly per value read. */
 const rowsPerRead = 1_024;
 
@@ -57,23 +64,33 @@ export class EndpointContextRecords {
   }
 
   /**
-   * Sets one endpoint's tags (spelt as given, one per key) and criticality, writing only the rows
-   * that differ from `before`.
+   * Sets endpoints' tags (spelt as given, one per key) and criticality, writing only the rows
+   * that differ from what was set before: a statement per kind of row change, whatever the
+   * number of endpoints (their rows passed as one JSON array, since sql.js pays a call into
+   * WebAssembly per statement and per value bound).
    */
-  put(orgRowId: number, endpointId: string, before: ExplicitContext, after: ExplicitContext): void {
-    const keep = new Map(after.tags.map((tag) => [tag.toLowerCase(), tag]));
-    const had = new Map(before.tags.map((tag) => [tag.toLowerCase(), tag]));
-    for (const [key, tag] of had) {
-      if (keep.get(key) !== tag) this.db.run('DELETE FROM endpoint_tags WHERE org_id = ? AND endpoint_id = ? AND tag_key = ?', [orgRowId, endpointId, key]);
+  put(orgRowId: number, changes: readonly ContextChange[]): void {
+    const removedTags: [string, string][] = [];
+    const addedTags: [string, string, string][] = [];
+    const normal: string[] = [];
+    const criticality: [string, EndpointCriticality][] = [];
+    for (const { endpointId, before, after } of changes) {
+      const keep = new Map(after.tags.map((tag) => [tag.toLowerCase(), tag]));
+      const had = new Map(before.tags.map((tag) => [tag.toLowerCase(), tag]));
+      for (const [key, tag] of had) if (keep.get(key) !== tag) removedTags.push([endpointId, key]);
+      for (const [key, tag] of keep) if (had.get(key) !== tag) addedTags.push([endpointId, key, tag]);
+      if (before.criticality === after.criticality) continue;
+      if (after.criticality === 'normal') normal.push(endpointId);
+      else criticality.push([endpointId, after.criticality]);
     }
-    for (const [key, tag] of keep) {
-      if (had.get(key) !== tag) this.db.run('INSERT INTO endpoint_tags (org_id, endpoint_id, tag_key, tag) VALUES (?, ?, ?, ?)', [orgRowId, endpointId, key, tag]);
-    }
-    if (before.criticality === after.criticality) return;
-    if (after.criticality === 'normal') this.db.run('DELETE FROM endpoint_criticality WHERE org_id = ? AND endpoint_id = ?', [orgRowId, endpointId]);
-    else {
-      this.db.run('INSERT OR REPLACE INTO endpoint_criticality (org_id, endpoint_id, criticality) VALUES (?, ?, ?)', [orgRowId, endpointId, after.criticality]);
-    }
+    const each = (rows: unknown[], sql: string) => {
+      if (rows.length > 0) this.db.run(sql, [orgRowId, JSON.stringify(rows)]);
+    };
+    const cell = (index: number) => `json_extract(value, '$[${index}]')`;
+    each(removedTags, `DELETE FROM endpoint_tags WHERE org_id = ? AND (endpoint_id, tag_key) IN (SELECT ${cell(0)}, ${cell(1)} FROM json_each(?))`);
+    each(addedTags, `INSERT INTO endpoint_tags (org_id, endpoint_id, tag_key, tag) SELECT ?1, ${cell(0)}, ${cell(1)}, ${cell(2)} FROM json_each(?2)`);
+    each(normal, 'DELETE FROM endpoint_criticality WHERE org_id = ? AND endpoint_id IN (SELECT value FROM json_each(?))');
+    each(criticality, `INSERT OR REPLACE INTO endpoint_criticality (org_id, endpoint_id, criticality) SELECT ?1, ${cell(0)}, ${cell(1)} FROM json_each(?2)`);
   }
 
   /** The organization's tag rules, oldest first. */

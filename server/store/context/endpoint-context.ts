@@ -16,7 +16,7 @@ import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { inventoryOf } from '../inventory/inventory-ids.js';
 import { EffectiveEndpointContext, compareTags } from './effective-endpoint-context.js';
-import { EndpointContextRecords, type ExplicitContext, type TagRuleRecord } from './endpoint-context-records.js';
+import { type ContextChange, EndpointContextRecords, type ExplicitContext, type TagRuleRecord } from './endpoint-context-records.js';
 import { ruleTest } from './tag-rule-conditions.js';
 import { TimeSlices } from '../derived/time-slices.js';
 
@@ -127,7 +127,7 @@ export class EndpointContext {
     if (!this.shows(orgRowId, id)) return undefined;
     const before = context.explicitOf(id);
     const after: ExplicitContext = { tags: sortedTags(body.tags ?? before.tags), criticality: body.criticality ?? before.criticality };
-    if (!sameContext(before, after)) this.write(() => this.records.put(orgRowId, id, before, after));
+    if (!sameContext(before, after)) this.write(() => this.records.put(orgRowId, [{ endpointId: id, before, after }]));
     return this.contextOf(orgRowId, id);
   }
 
@@ -140,7 +140,7 @@ export class EndpointContext {
     const context = await this.effective(orgRowId);
     const removed = new Set((change.remove_tags ?? []).map(tagKey));
     const added = change.add_tags ?? [];
-    const changes: [string, ExplicitContext, ExplicitContext][] = [];
+    const changes: ContextChange[] = [];
     for (const id of endpointIds) {
       const before = context.explicitOf(id);
       const tags = before.tags.filter((tag) => !removed.has(tagKey(tag)));
@@ -149,9 +149,9 @@ export class EndpointContext {
         throw new EndpointContextRuleError(`Endpoint ${id} would carry ${tags.length} tags: at most ${endpointTagLimits.tagsPerEndpoint}`);
       }
       const after: ExplicitContext = { tags: sortedTags(tags), criticality: change.criticality ?? before.criticality };
-      if (!sameContext(before, after)) changes.push([id, before, after]);
+      if (!sameContext(before, after)) changes.push({ endpointId: id, before, after });
     }
-    if (changes.length) this.write(() => changes.forEach(([id, before, after]) => this.records.put(orgRowId, id, before, after)));
+    if (changes.length) this.write(() => this.records.put(orgRowId, changes));
     return { matched: endpointIds.length, changed: changes.length };
   }
 
@@ -193,7 +193,7 @@ export class EndpointContext {
       byHostname.set(key, [...(byHostname.get(key) ?? []), id]);
     }
     const namedOn = new Map<string, number>();
-    const changes: [string, ExplicitContext, ExplicitContext][] = [];
+    const changes: ContextChange[] = [];
     for (const line of lines) {
       const ids = line.id !== undefined ? [line.id.toLowerCase()] : (byHostname.get(line.hostname!.toLowerCase()) ?? []);
       if (ids.length === 0) throw new EndpointContextLineError(line.line, `no endpoint has the hostname "${line.hostname}"`);
@@ -203,10 +203,10 @@ export class EndpointContext {
         namedOn.set(id, line.line);
         const before = context.explicitOf(id);
         const after: ExplicitContext = { tags: sortedTags(line.tags ?? before.tags), criticality: line.criticality ?? before.criticality };
-        if (!sameContext(before, after)) changes.push([id, before, after]);
+        if (!sameContext(before, after)) changes.push({ endpointId: id, before, after });
       }
     }
-    if (changes.length) this.write(() => changes.forEach(([id, before, after]) => this.records.put(orgRowId, id, before, after)));
+    if (changes.length) this.write(() => this.records.put(orgRowId, changes));
     return { lines: lines.length, endpoints: namedOn.size, changed: changes.length };
   }
 
@@ -225,7 +225,10 @@ export class EndpointContext {
         this.records.putRule(orgRowId, { id: crypto.randomUUID(), tag: rule.tag, conditions: rule.conditions, note: rule.note, created_at: at, updated_at: at });
       });
       const nothing: ExplicitContext = { tags: [], criticality: 'normal' };
-      for (const { id, tags, criticality } of endpoints) this.records.put(orgRowId, id, nothing, { tags: sortedTags(tags), criticality });
+      this.records.put(
+        orgRowId,
+        endpoints.map(({ id, tags, criticality }) => ({ endpointId: id, before: nothing, after: { tags: sortedTags(tags), criticality } })),
+      );
     });
     return true;
   }
