@@ -42,6 +42,7 @@ const write = async (path: string, method: string, body?: unknown) => {
 /** The answers read from derived values (and a few records), by name. */
 const answers: Record<string, () => Promise<unknown>> = {
   dashboard: () => app('/orgs/acme/dashboard'),
+  'dashboard of critical endpoints': () => app('/orgs/acme/dashboard?criticality=critical'),
   'coverage gaps': () => app('/orgs/acme/coverage-gaps?limit=100'),
   'scope coverage': async () => app(`/orgs/acme/scopes/${inventory.scopes[0]!.id}/coverage?limit=100`),
   'remediation performance': () => app('/orgs/acme/remediation-performance'),

@@ -25,8 +25,10 @@ const remediated = findingStatuses.indexOf('remediated');
  * are counted in SQL: they are few, or counted along an index.
  */
 export class DashboardAggregates {
-  /** Dashboards by organization. Bound: 1,000 organizations, a few kilobytes each. */
+  /** Dashboards by organization, of all its endpoints: they read no context. Bound: 1,000 organizations, a few kilobytes each. */
   private readonly dashboards: DerivedCache<Dashboard>;
+  /** Dashboards of a selection by tag or criticality, which context writes change. Bound: as many. */
+  private readonly selectedDashboards: DerivedCache<Dashboard>;
 
   constructor(
     private readonly db: Database,
@@ -35,7 +37,8 @@ export class DashboardAggregates {
     /** Endpoints' tags and criticality: a dashboard of a tag or a criticality depends on its writes. */
     private readonly context: EndpointContextSource,
   ) {
-    this.dashboards = new DerivedCache(versions, { name: 'dashboards', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 1_000 } });
+    this.dashboards = new DerivedCache(versions, { name: 'dashboards', dependsOn: ['inventory'], bound: { entries: 1_000 } });
+    this.selectedDashboards = new DerivedCache(versions, { name: 'dashboards of a selection', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 1_000 } });
   }
 
   /**
@@ -43,7 +46,8 @@ export class DashboardAggregates {
    * endpoints it keeps (by tag or criticality), their targets and their findings.
    */
   dashboard(orgRowId: number, selection?: EndpointSelection): Promise<Dashboard> {
-    return this.dashboards.settled(`${orgRowId}|${selectionKey(selection)}`, async (checkpoint) => {
+    const cache = selects(selection) ? this.selectedDashboards : this.dashboards;
+    return cache.settled(`${orgRowId}|${selectionKey(selection)}`, async (checkpoint) => {
       const context = selects(selection) ? await this.context(orgRowId) : undefined;
       const columns = await this.coverage.currentColumns(orgRowId);
       // The context and the columns are of the version this computation started at; each pause
