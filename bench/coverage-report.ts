@@ -77,7 +77,7 @@ export async function reportCoverage(
   say();
   say(`## Lists and figures filtered by endpoint context`);
   say();
-  say(`The console's lists and figures filtered by endpoint context (issue 28; \`tag\`, \`criticality\`), after a bulk change through \`/app\` tags the Windows endpoints and makes the Linux ones critical (a write: the dashboard's first answer after it reads the findings' columns, the figures and the context again, its own row), then each list or view asked twice, timed by the client while \`/health\` is asked every 10 ms.`);
+  say(`The console's lists and figures filtered by endpoint context (issue 28; \`tag\`, \`criticality\`), after a bulk change through \`/app\` tags the Windows endpoints and makes the Linux ones critical (a write: the first answer after it builds the organization's endpoint context again, in slices; the tags with their counts, its own row, read nothing else), then each list or view asked twice, timed by the client while \`/health\` is asked every 10 ms.`);
   say();
   const context = await measureEndpointContextFilter(serve.url, serve.consoleToken, slug, serve.pid);
   for (const { view, ms: taken } of context.bulk) say(`- ${view}: ${ms(taken)}`);

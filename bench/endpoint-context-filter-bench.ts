@@ -4,8 +4,8 @@ import type { DecideTiming } from './decide-bench.js';
 /**
  * The console's lists and figures filtered by endpoint context (issue 28) on a running server:
  * the Windows endpoints are tagged `bench-finance` and the Linux ones made critical through the
- * console's bulk change first (timed, with how many endpoints it changed), the dashboard asked
- * (the first answer after a write reads the findings' columns and figures again), then the findings,
+ * console's bulk change first (timed, with how many endpoints it changed), the tags with their
+ * counts asked (the first answer after a write builds the endpoint context again), then the findings,
  * targets and endpoints of the tag, the open critical KEV findings of it, the findings of
  * critical endpoints, and the software list and dashboard of the tag are each asked twice (the
  * first time after that write, then repeated) while `/health` is asked every 10 ms.
@@ -38,8 +38,8 @@ export async function measureEndpointContextFilter(
     const rows = (first.body as { data?: unknown[] }).data?.length;
     timings.push({ view: rows === undefined ? view : `${view} (${rows} rows)`, first: first.timing, repeated: repeated.timing });
   };
-  // The change is a write: the first answer after it reads the findings' columns, the figures and the context again, whatever it asks.
-  await twice('dashboard, the first answer after the change', `/orgs/${slug}/dashboard`);
+  // The change is a write: the first answer after it builds the organization's endpoint context again (its tags with counts read nothing else).
+  await twice('tags with their counts, the first answer after the change', `/orgs/${slug}/endpoint-tags`);
   const findings = `/orgs/${slug}/vulnerability-findings`;
   await twice('findings of a tag, first page', `${findings}?tag=bench-finance&limit=50`);
   await twice('open critical KEV findings of a tag, first page', `${findings}?tag=bench-finance&status=open&severity=critical&isKev=true&limit=50`);

@@ -4,7 +4,8 @@
  * enrollment-secret rotation on a copy of the dataset, then syncs of a new replica of it: full
  * and with nothing changed from a `serve` of that copy, and with 1 % changed from an in-process
  * remote put on the same port, serving the same generated dataset with every hundredth item
- * changed (a `serve` cannot change its data; the replica's remote URL stays as it is).
+ * changed (a `serve` cannot change its data; the replica's remote URL stays as it is). Besides
+ * the CLI, a bulk change of endpoint context through that `serve` (bulk-tag-bench.ts).
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import type { DatasetSize } from '../contracts/inventory.js';
 import { generateInventory } from '../server/demo/index.js';
 import { startFakeRemote } from '../server/test/support/fake-remote.js';
+import { type BulkChangeFigures, measureBulkTag } from './bulk-tag-bench.js';
 import { type ProcessFigures, measuredCli } from './measured-cli.js';
 import { leaveReplayLog } from './replay-log.js';
 import { cli, copyDataDir, firstOkAnswer, startServe, stop } from './support.js';
@@ -41,6 +43,8 @@ export interface WritesFigures {
   onePercentSync: ProcessFigures;
   /** Items the 1 % sync received, as the CLI printed them. */
   onePercentItems: number;
+  /** Bulk changes of endpoint context on a `serve` of the copy, every endpoint at once. */
+  bulkTag: BulkChangeFigures[];
   /** `serve` to its first 200 on the copy, without a log, then with one of the checkpoint threshold to replay. */
   coldStart: { withoutLogSeconds: number; withLogSeconds: number; logBytes: number };
 }
@@ -95,7 +99,10 @@ export async function measureWrites(source: WritesSource, workDir: string, log: 
   const serve = await startServe(remoteDir, port);
   let fullSync: ProcessFigures;
   let unchangedSync: ProcessFigures;
+  let bulkTag: BulkChangeFigures[];
   try {
+    log('a bulk tag of every endpoint through serve, and its removal');
+    bulkTag = await measureBulkTag({ ...serve, pid: serve.child.pid! }, source.slug);
     const keyFile = path.join(workDir, 'writes-remote-key.txt');
     fs.writeFileSync(keyFile, source.key, { mode: 0o600 });
     cli(replicaDir, 'orgs', 'connect', '--slug', 'replica', '--remote', serve.url, '--api-key-file', keyFile);
@@ -126,6 +133,7 @@ export async function measureWrites(source: WritesSource, workDir: string, log: 
       unchangedSync,
       onePercentSync,
       onePercentItems: syncedItems(onePercentSync, 'incremental'),
+      bulkTag,
       coldStart,
     };
   } finally {

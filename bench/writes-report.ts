@@ -46,6 +46,23 @@ export async function reportWrites(source: WritesSource, workDir: string, say: (
     );
   }
   say();
+  const file = figures.sourceFileBytes;
+  say(
+    `A bulk change of endpoint context as the console makes it (\`POST /app/orgs/${source.slug}/endpoint-context/bulk\`, an empty filter: every endpoint), ` +
+      `on the \`serve\` of the copy before the replica's syncs: time as the client saw it, bytes from the server's /proc/<pid>/io before and after ` +
+      `(what it passed to write() includes its answers, /health's too), the longest \`/health\` wait meanwhile (asked every 10 ms).`,
+  );
+  say();
+  say(`| bulk change | endpoints changed | time | written to disk | passed to write() | slowest /health meanwhile | target |`);
+  say(`|---|---|---|---|---|---|---|`);
+  for (const row of figures.bulkTag) {
+    say(
+      `| ${row.what} | ${row.changed.toLocaleString('en')} of ${row.matched.toLocaleString('en')} | ${(row.ms / 1000).toFixed(2)} s | ` +
+        `${size(row.bytesWritten)} (${((row.bytesWritten / file) * 100).toFixed(1)} % of the file; \`${row.bytesWrittenSource}\`) | ${size(row.bytesPassed)} | ` +
+        `${row.healthMaxMs.toFixed(1)} ms | ≤ 1 s, writes what it changes, /health ≤ 100 ms |`,
+    );
+  }
+  say();
   const { coldStart } = figures;
   say(
     `Cold start of \`serve\` on the copy to its first 200 answer: ${coldStart.withoutLogSeconds.toFixed(2)} s with no log, ` +

@@ -143,7 +143,7 @@ export class Store {
     const exposure = new ExposureFiguresCache(db, versions, this.coverage, excepted, context);
     this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now(), context);
     this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context);
-    this.consoleItems = new ConsoleItems(db, exposure, this.deadlines, this.exceptions, context);
+    this.consoleItems = new ConsoleItems(db, versions, exposure, this.deadlines, this.exceptions, context);
     this.software = new SoftwareQueries(db, versions, exposure);
     this.dashboards = new DashboardAggregates(db, versions, this.coverage, context);
     this.agentSettings = new AgentSettingsRecords(db, clock);

@@ -42,6 +42,7 @@ const write = async (path: string, method: string, body?: unknown) => {
 /** The answers read from derived values (and a few records), by name. */
 const answers: Record<string, () => Promise<unknown>> = {
   dashboard: () => app('/orgs/acme/dashboard'),
+  'dashboard of critical endpoints': () => app('/orgs/acme/dashboard?criticality=critical'),
   'coverage gaps': () => app('/orgs/acme/coverage-gaps?limit=100'),
   'scope coverage': async () => app(`/orgs/acme/scopes/${inventory.scopes[0]!.id}/coverage?limit=100`),
   'remediation performance': () => app('/orgs/acme/remediation-performance'),
@@ -50,6 +51,7 @@ const answers: Record<string, () => Promise<unknown>> = {
   'findings by risk': () => app('/orgs/acme/vulnerability-findings?sort=-risk&limit=100'),
   'overdue findings': () => app('/orgs/acme/vulnerability-findings?overdue=true&limit=100'),
   'findings of linux endpoints': () => app('/orgs/acme/vulnerability-findings?osFamily=linux&limit=100'),
+  'findings of critical endpoints': () => app('/orgs/acme/vulnerability-findings?criticality=critical&limit=100'),
   'endpoints found by a search': () => app('/orgs/acme/endpoints?q=HOST&limit=100'),
   exceptions: () => app('/orgs/acme/exceptions'),
   'v1 findings': () => v1('vulnerability-findings?limit=100'),
@@ -160,9 +162,9 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
     kind: 'endpoint-context',
     write: async () => server.store.write(() => undefined, { changes: ['endpoint-context'] }),
     changed: [],
-    // The findings of linux endpoints are kept under a key that names no context (a filter by OS reads none): their rows are not asked again.
+    // The sorted orders of a list filtered by context name its version in their key (console-queries.ts).
     get recomputed() {
-      return following(['endpoint-context']).filter((name) => name !== 'rows filtered by endpoint');
+      return [...following(['endpoint-context']), 'sorted orders'].sort();
     },
   },
   {

@@ -77,22 +77,22 @@ export function endpointContextRoutes(store: Store): express.Router {
   const router = express.Router({ mergeParams: true });
   const context = store.endpointContext;
 
-  router.get('/endpoint-tags', (_req, res) => {
-    res.json(context.tagList(organizationOf(res).rowId));
+  router.get('/endpoint-tags', async (_req, res) => {
+    res.json(await context.tagList(organizationOf(res).rowId));
   });
 
-  router.get('/endpoints/:endpointId/context', (req, res) => {
+  router.get('/endpoints/:endpointId/context', async (req, res) => {
     const id = uuidParam(req, 'endpointId');
-    const answer = context.contextOf(organizationOf(res).rowId, id);
+    const answer = await context.contextOf(organizationOf(res).rowId, id);
     if (!answer) throw new HttpError(404, `Endpoint ${id} not found`);
     res.json(answer);
   });
 
-  router.put('/endpoints/:endpointId/context', jsonBody(editBodyLimit), (req, res) => {
+  router.put('/endpoints/:endpointId/context', jsonBody(editBodyLimit), async (req, res) => {
     const id = uuidParam(req, 'endpointId');
     const body = parsedBody(req, res, updateEndpointContextBodySchema);
     if (!body) return;
-    const answer = context.update(organizationOf(res).rowId, id, body);
+    const answer = await context.update(organizationOf(res).rowId, id, body);
     if (!answer) throw new HttpError(404, `Endpoint ${id} not found`);
     res.json(answer);
   });
@@ -103,49 +103,50 @@ export function endpointContextRoutes(store: Store): express.Router {
     const org = organizationOf(res).rowId;
     const ids = await selectedEndpoints(store, org, body.filter);
     try {
-      res.json(context.bulkUpdate(org, ids, body));
+      res.json(await context.bulkUpdate(org, ids, body));
     } catch (error) {
       answerRefusal(res, error);
     }
   });
 
-  router.get('/endpoint-context/export.csv', (_req, res) => {
+  router.get('/endpoint-context/export.csv', async (_req, res) => {
     const organization = organizationOf(res);
+    const rows = await context.exportRows(organization.rowId);
     res
       .status(200)
       .set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${organization.slug}-endpoint-context.csv"` })
-      .send(endpointContextCsv(context.exportRows(organization.rowId)));
+      .send(endpointContextCsv(rows));
   });
 
-  router.post('/endpoint-context/import', express.text({ type: () => true, limit: importBodyLimit }), (req, res) => {
+  router.post('/endpoint-context/import', express.text({ type: () => true, limit: importBodyLimit }), async (req, res) => {
     const text = typeof req.body === 'string' ? req.body : '';
     try {
-      res.json(context.importLines(organizationOf(res).rowId, parseEndpointContextCsv(text)));
+      res.json(await context.importLines(organizationOf(res).rowId, parseEndpointContextCsv(text)));
     } catch (error) {
       answerRefusal(res, error);
     }
   });
 
-  router.get('/tag-rules', (_req, res) => {
-    res.json({ data: context.listRules(organizationOf(res).rowId) });
+  router.get('/tag-rules', async (_req, res) => {
+    res.json({ data: await context.listRules(organizationOf(res).rowId) });
   });
 
-  router.post('/tag-rules', jsonBody(editBodyLimit), (req, res) => {
+  router.post('/tag-rules', jsonBody(editBodyLimit), async (req, res) => {
     const body = parsedBody(req, res, createTagRuleBodySchema);
     if (!body) return;
     try {
-      res.status(201).json(context.createRule(organizationOf(res).rowId, body));
+      res.status(201).json(await context.createRule(organizationOf(res).rowId, body));
     } catch (error) {
       answerRefusal(res, error);
     }
   });
 
-  router.patch('/tag-rules/:ruleId', jsonBody(editBodyLimit), (req, res) => {
+  router.patch('/tag-rules/:ruleId', jsonBody(editBodyLimit), async (req, res) => {
     const id = uuidParam(req, 'ruleId');
     const body = parsedBody(req, res, updateTagRuleBodySchema);
     if (!body) return;
     try {
-      const rule = context.updateRule(organizationOf(res).rowId, id, body);
+      const rule = await context.updateRule(organizationOf(res).rowId, id, body);
       if (!rule) throw new HttpError(404, `Tag rule ${id} not found`);
       res.json(rule);
     } catch (error) {

@@ -17,7 +17,7 @@ const nothingSet: ExplicitContext = { tags: [], criticality: defaultEndpointCrit
  * The context of an organization's endpoints at one version of the data: explicit tags and
  * criticality, and the tags its rules give to the endpoints it shows now, applied at read time
  * (so an endpoint a sync brings is tagged with no write). Built by EndpointContext and kept
- * until the next write. Tags are keyed by their lower case (`tagKey`).
+ * until the next write ({@link build}). Tags are keyed by their lower case (`tagKey`).
  */
 export class EffectiveEndpointContext {
   /** Entries of the endpoints with a tag or a criticality set; every other endpoint has none and is `normal`. */
@@ -30,20 +30,39 @@ export class EffectiveEndpointContext {
   private readonly ruleByTag = new Map<string, Set<string>>();
   /** Tag key → how the tag is shown: the oldest rule's spelling, else the first explicit one in sort order. */
   private readonly spellings = new Map<string, string>();
+  /** Endpoint id → hostname, of every endpoint shown now. */
+  readonly hostnames = new Map<string, string>();
   /** Rule id → the endpoints shown now it tags. */
   private readonly ruleCounts = new Map<string, number>();
   private readonly criticalityCounts: Record<EndpointCriticality, number>;
   /** Whether the organization has any tag set (on any endpoint id) or any rule: where not, tag filters cannot be evaluated. */
   readonly hasTags: boolean;
 
-  constructor(
-    facts: readonly EndpointFacts[],
+  /** Per rule, in the rules' order, its test of an endpoint. */
+  private readonly tests: ((endpoint: EndpointFacts) => boolean)[];
+
+  /**
+   * The context of the endpoints `shown` gives, a chunk at a time (its pauses give other
+   * requests a turn), with what is set on endpoint ids (`explicit`) and the organization's rules.
+   */
+  static async build(
+    shown: AsyncIterable<readonly EndpointFacts[]>,
     explicit: ReadonlyMap<string, ExplicitContext>,
+    rules: readonly TagRuleRecord[],
+  ): Promise<EffectiveEndpointContext> {
+    const context = new EffectiveEndpointContext(explicit, rules);
+    for await (const chunk of shown) for (const endpoint of chunk) context.addShown(endpoint);
+    context.addNotShown();
+    return context;
+  }
+
+  private constructor(
+    private readonly explicit: ReadonlyMap<string, ExplicitContext>,
     readonly rules: readonly TagRuleRecord[],
   ) {
     this.hasTags = rules.length > 0 || [...explicit.values()].some((context) => context.tags.length > 0);
     this.criticalityCounts = Object.fromEntries(endpointCriticalities.map((criticality) => [criticality, 0])) as Record<EndpointCriticality, number>;
-    const tests = rules.map((rule) => {
+    this.tests = rules.map((rule) => {
       this.ruleCounts.set(rule.id, 0);
       if (!this.spellings.has(tagKey(rule.tag))) this.spellings.set(tagKey(rule.tag), rule.tag);
       try {
@@ -52,33 +71,40 @@ export class EffectiveEndpointContext {
         return () => false; // Checked when written: a rule stored by another version that no longer compiles tags nothing.
       }
     });
-    for (const endpoint of facts) {
-      const set = explicit.get(endpoint.id) ?? nothingSet;
-      const tags = new Map<string, EndpointTag>();
-      for (const tag of set.tags) tags.set(tagKey(tag), { tag, sources: [{ kind: 'explicit' }] });
-      rules.forEach((rule, index) => {
-        if (!tests[index]!(endpoint)) return;
-        const key = tagKey(rule.tag);
-        const source: TagSource = { kind: 'rule', rule_id: rule.id };
-        const held = tags.get(key);
-        if (held) held.sources.push(source);
-        else if (tags.size < endpointTagLimits.tagsPerEndpoint) tags.set(key, { tag: rule.tag, sources: [source] });
-        else return;
-        add(this.ruleByTag, key, endpoint.id);
-        this.ruleCounts.set(rule.id, this.ruleCounts.get(rule.id)! + 1);
-      });
-      this.criticalityCounts[set.criticality]++;
-      if (tags.size === 0 && set.criticality === defaultEndpointCriticality) continue;
-      this.entries.set(endpoint.id, { tags: [...tags.values()], explicit: set, held: true });
-      for (const [key, tag] of tags) {
-        add(this.byTag, key, endpoint.id);
-        if (tag.sources[0]!.kind === 'explicit') add(this.explicitByTag, key, endpoint.id);
-      }
+  }
+
+  /** Takes in an endpoint the organization shows: its explicit tags, its rules' tags, its criticality. */
+  private addShown(endpoint: EndpointFacts): void {
+    this.hostnames.set(endpoint.id, endpoint.hostname);
+    const set = this.explicit.get(endpoint.id) ?? nothingSet;
+    const tags = new Map<string, EndpointTag>();
+    for (const tag of set.tags) tags.set(tagKey(tag), { tag, sources: [{ kind: 'explicit' }] });
+    this.rules.forEach((rule, index) => {
+      if (!this.tests[index]!(endpoint)) return;
+      const key = tagKey(rule.tag);
+      const source: TagSource = { kind: 'rule', rule_id: rule.id };
+      const held = tags.get(key);
+      if (held) held.sources.push(source);
+      else if (tags.size < endpointTagLimits.tagsPerEndpoint) tags.set(key, { tag: rule.tag, sources: [source] });
+      else return;
+      add(this.ruleByTag, key, endpoint.id);
+      this.ruleCounts.set(rule.id, this.ruleCounts.get(rule.id)! + 1);
+    });
+    this.criticalityCounts[set.criticality]++;
+    if (tags.size === 0 && set.criticality === defaultEndpointCriticality) return;
+    this.entries.set(endpoint.id, { tags: [...tags.values()], explicit: set, held: true });
+    for (const [key, tag] of tags) {
+      add(this.byTag, key, endpoint.id);
+      if (tag.sources[0]!.kind === 'explicit') add(this.explicitByTag, key, endpoint.id);
     }
-    for (const [id, set] of explicit) {
+  }
+
+  /** Once every shown endpoint is in: what is set on ids the organization does not show now, and the set tags' spellings. */
+  private addNotShown(): void {
+    for (const [id, set] of this.explicit) {
       if (!this.entries.has(id)) this.entries.set(id, { tags: set.tags.map((tag) => ({ tag, sources: [{ kind: 'explicit' }] })), explicit: set, held: false });
     }
-    const explicitSpellings = [...explicit.values()].flatMap((set) => set.tags).sort();
+    const explicitSpellings = [...this.explicit.values()].flatMap((set) => set.tags).sort();
     for (const tag of explicitSpellings) if (!this.spellings.has(tagKey(tag))) this.spellings.set(tagKey(tag), tag);
   }
 

@@ -26,10 +26,10 @@ it('keeps explicit tags and criticality by endpoint id, normalized, and a write 
   const inventory = smallInventory(3, 10);
   const { store, org } = await storeWith(inventory);
   const [first, second] = inventory.endpoints;
-  expect(store.endpointContext.effective(org).hasTags).toBe(false);
+  expect((await store.endpointContext.effective(org)).hasTags).toBe(false);
 
   const version = store.changes.of(['endpoint-context']).version;
-  const answer = store.endpointContext.update(org, first!.id.toUpperCase(), { tags: ['Finance', 'laptop'], criticality: 'high' });
+  const answer = await store.endpointContext.update(org, first!.id.toUpperCase(), { tags: ['Finance', 'laptop'], criticality: 'high' });
   expect(store.changes.of(['endpoint-context']).version).not.toBe(version);
   expect(answer).toEqual({
     endpoint_id: first!.id,
@@ -40,47 +40,75 @@ it('keeps explicit tags and criticality by endpoint id, normalized, and a write 
     explicit_tags: ['Finance', 'laptop'],
     criticality: 'high',
   });
-  const context = store.endpointContext.effective(org);
+  const context = await store.endpointContext.effective(org);
   expect(context.hasTags).toBe(true);
   expect([...context.endpointsWithTag('FINANCE')]).toEqual([first!.id]);
   expect(context.criticalityOf(second!.id)).toBe('normal');
   expect(context.criticalityOf(first!.id)).toBe('high');
   // The same again is no write.
   const unchanged = store.changes.of(['endpoint-context']).version;
-  store.endpointContext.update(org, first!.id, { criticality: 'high' });
+  await store.endpointContext.update(org, first!.id, { criticality: 'high' });
   expect(store.changes.of(['endpoint-context']).version).toBe(unchanged);
-  expect(store.endpointContext.update(org, '00000000-0000-4000-8000-000000000000', { criticality: 'low' })).toBeUndefined();
+  expect(await store.endpointContext.update(org, '00000000-0000-4000-8000-000000000000', { criticality: 'low' })).toBeUndefined();
 });
 
 it('applies rules at read time, to endpoints a later write brings, and names the rule each tag comes from', async () => {
   const inventory = smallInventory(4, 12);
   const { store, org, replace } = await storeWith({ ...inventory, endpoints: inventory.endpoints.slice(0, 6) });
   const windows = inventory.endpoints.filter((endpoint) => endpoint.operating_system.family === 'windows');
-  const rule = store.endpointContext.createRule(org, { tag: 'windows-fleet', conditions: [{ kind: 'os_family', os_family: 'windows' }], note: '' });
+  const rule = await store.endpointContext.createRule(org, { tag: 'windows-fleet', conditions: [{ kind: 'os_family', os_family: 'windows' }], note: '' });
   const shownWindows = windows.filter((endpoint) => inventory.endpoints.slice(0, 6).includes(endpoint));
   expect(rule.endpoints).toBe(shownWindows.length);
 
   replace(inventory);
-  const context = store.endpointContext.effective(org);
+  const context = await store.endpointContext.effective(org);
   expect([...context.endpointsWithTag('windows-fleet')].sort()).toEqual(windows.map((endpoint) => endpoint.id).sort());
   const tagged = windows[0]!;
-  store.endpointContext.update(org, tagged.id, { tags: ['Windows-Fleet'] });
-  expect(store.endpointContext.contextOf(org, tagged.id)!.tags).toEqual([
+  await store.endpointContext.update(org, tagged.id, { tags: ['Windows-Fleet'] });
+  expect((await store.endpointContext.contextOf(org, tagged.id))!.tags).toEqual([
     { tag: 'Windows-Fleet', sources: [{ kind: 'explicit' }, { kind: 'rule', rule_id: rule.id }] },
   ]);
   const hostname = inventory.endpoints[0]!.hostname;
-  const byHost = store.endpointContext.createRule(org, { tag: 'one', conditions: [{ kind: 'hostname', pattern: hostname.toUpperCase() }], note: '' });
+  const byHost = await store.endpointContext.createRule(org, { tag: 'one', conditions: [{ kind: 'hostname', pattern: hostname.toUpperCase() }], note: '' });
   expect(byHost.endpoints).toBe(inventory.endpoints.filter((endpoint) => endpoint.hostname.toLowerCase() === hostname.toLowerCase()).length);
   expect(store.endpointContext.deleteRule(org, byHost.id)).toBe(true);
-  expect(store.endpointContext.effective(org).endpointsWithTag('one').size).toBe(0);
+  expect((await store.endpointContext.effective(org)).endpointsWithTag('one').size).toBe(0);
 });
 
 it('matches IP ranges and agent presence, and refuses a range that does not parse', async () => {
   const inventory = smallInventory(5, 20);
   const { store, org } = await storeWith(inventory);
   const withIp = inventory.endpoints.find((endpoint) => endpoint.ip !== null)!;
-  const rule = store.endpointContext.createRule(org, { tag: 'net', conditions: [{ kind: 'ip', cidr: `${withIp.ip}` }, { kind: 'agent', has_agent: withIp.agent_id !== null }], note: '' });
+  const rule = await store.endpointContext.createRule(org, { tag: 'net', conditions: [{ kind: 'ip', cidr: `${withIp.ip}` }, { kind: 'agent', has_agent: withIp.agent_id !== null }], note: '' });
   expect(rule.endpoints).toBeGreaterThanOrEqual(1);
-  expect(store.endpointContext.effective(org).endpointsWithTag('net').has(withIp.id)).toBe(true);
-  expect(() => store.endpointContext.createRule(org, { tag: 'bad', conditions: [{ kind: 'ip', cidr: '10.0.0.0/99' }], note: '' })).toThrow(/CIDR/);
+  expect((await store.endpointContext.effective(org)).endpointsWithTag('net').has(withIp.id)).toBe(true);
+  await expect(store.endpointContext.createRule(org, { tag: 'bad', conditions: [{ kind: 'ip', cidr: '10.0.0.0/99' }], note: '' })).rejects.toThrow(/CIDR/);
+});
+
+it('reads an organization of thousands of endpoints and tags in chunks without losing or repeating one at their edges', async () => {
+  const demo = smallInventory(6, 1)!.endpoints[0]!;
+  const endpoints = Array.from({ length: 2_500 }, (_, index) => ({
+    ...demo,
+    id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    hostname: `host-${String(index).padStart(4, '0')}`,
+  }));
+  const { store, org } = await storeWith({ endpoints, remediationTargets: [], scopes: [], findings: [] });
+  const ids = endpoints.map((endpoint) => endpoint.id);
+  // Three tags each: 7,500 rows, read 1,024 at a time; a criticality on 1,100, read the same way.
+  expect(await store.endpointContext.bulkUpdate(org, ids, { add_tags: ['alpha', 'Beta', 'gamma'] })).toEqual({ matched: 2_500, changed: 2_500 });
+  expect(await store.endpointContext.bulkUpdate(org, ids.slice(700, 1_800), { criticality: 'high' })).toEqual({ matched: 1_100, changed: 1_100 });
+  const rule = await store.endpointContext.createRule(org, { tag: 'ones', conditions: [{ kind: 'hostname', pattern: 'host-1*' }], note: '' });
+  expect(rule.endpoints).toBe(1_000);
+
+  const context = await store.endpointContext.effective(org);
+  expect(context.hostnames.size).toBe(2_500);
+  for (const tag of ['ALPHA', 'beta', 'Gamma']) expect(context.endpointsWithTag(tag).size).toBe(2_500);
+  expect(context.criticalities()).toEqual({ low: 0, normal: 1_400, high: 1_100, critical: 0 });
+  for (const index of [0, 341, 342, 1_023, 1_024, 2_047, 2_048, 2_499]) {
+    const id = ids[index]!;
+    expect(context.explicitOf(id).tags, id).toEqual(['alpha', 'Beta', 'gamma']);
+    expect(context.criticalityOf(id), id).toBe(index >= 700 && index < 1_800 ? 'high' : 'normal');
+    expect(context.endpointsWithTag('ones').has(id), id).toBe(index >= 1_000 && index < 2_000);
+  }
+  expect((await store.endpointContext.exportRows(org)).map((row) => row.hostname)).toEqual(endpoints.map((endpoint) => endpoint.hostname));
 });

@@ -16,8 +16,9 @@ import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { inventoryOf } from '../inventory/inventory-ids.js';
 import { EffectiveEndpointContext, compareTags } from './effective-endpoint-context.js';
-import { EndpointContextRecords, type ExplicitContext, type TagRuleRecord } from './endpoint-context-records.js';
+import { type ContextChange, EndpointContextRecords, type ExplicitContext, type TagRuleRecord } from './endpoint-context-records.js';
 import { ruleTest } from './tag-rule-conditions.js';
+import { TimeSlices } from '../derived/time-slices.js';
 
 export { EffectiveEndpointContext } from './effective-endpoint-context.js';
 export { TagRuleConditionError } from './tag-rule-conditions.js';
@@ -91,11 +92,18 @@ export class EndpointContext {
     this.contexts = new DerivedCache(versions, { name: 'endpoint context', dependsOn: ['inventory', 'organizations', 'endpoint-context'], bound: { entries: 8 } });
   }
 
-  /** The organization's endpoint context at the data's current version: tags (explicit and from rules), criticality, counts. */
-  effective(orgRowId: number): EffectiveEndpointContext {
-    return this.contexts.getOrCompute(String(orgRowId), () => {
-      const facts = this.records.facts(inventoryOf(this.db, orgRowId));
-      return new EffectiveEndpointContext(facts, this.records.explicit(orgRowId), this.records.rules(orgRowId));
+  /**
+   * The organization's endpoint context at the data's current version: tags (explicit and from
+   * rules), criticality, counts. Built in slices of the event loop's time (20,000 endpoints
+   * and their rules are a few hundred milliseconds of work on a loaded machine).
+   */
+  effective(orgRowId: number): Promise<EffectiveEndpointContext> {
+    return this.contexts.settled(String(orgRowId), async (checkpoint) => {
+      const slices = new TimeSlices(checkpoint);
+      const inventoryId = inventoryOf(this.db, orgRowId);
+      const rules = this.records.rules(orgRowId);
+      const explicit = await this.records.explicit(orgRowId, slices);
+      return EffectiveEndpointContext.build(this.records.facts(inventoryId, slices), explicit, rules);
     });
   }
 
@@ -105,20 +113,21 @@ export class EndpointContext {
   }
 
   /** One endpoint's context as /app answers it; undefined when the organization does not show it. */
-  contextOf(orgRowId: number, endpointId: string): EndpointContextAnswer | undefined {
+  async contextOf(orgRowId: number, endpointId: string): Promise<EndpointContextAnswer | undefined> {
     const id = endpointId.toLowerCase();
+    const context = await this.effective(orgRowId);
     if (!this.shows(orgRowId, id)) return undefined;
-    const context = this.effective(orgRowId);
     return { endpoint_id: id, tags: context.tagsOf(id), explicit_tags: context.explicitOf(id).tags, criticality: context.criticalityOf(id) };
   }
 
   /** Replaces what is given of one endpoint's tags and criticality; undefined when the organization does not show it. */
-  update(orgRowId: number, endpointId: string, body: UpdateEndpointContextBody): EndpointContextAnswer | undefined {
+  async update(orgRowId: number, endpointId: string, body: UpdateEndpointContextBody): Promise<EndpointContextAnswer | undefined> {
     const id = endpointId.toLowerCase();
+    const context = await this.effective(orgRowId);
     if (!this.shows(orgRowId, id)) return undefined;
-    const before = this.effective(orgRowId).explicitOf(id);
+    const before = context.explicitOf(id);
     const after: ExplicitContext = { tags: sortedTags(body.tags ?? before.tags), criticality: body.criticality ?? before.criticality };
-    if (!sameContext(before, after)) this.write(() => this.records.put(orgRowId, id, before, after));
+    if (!sameContext(before, after)) this.write(() => this.records.put(orgRowId, [{ endpointId: id, before, after }]));
     return this.contextOf(orgRowId, id);
   }
 
@@ -127,11 +136,11 @@ export class EndpointContext {
    * filter of the endpoints list selected), in one write of the rows that change. Throws
    * {@link EndpointContextRuleError}, writing nothing, when an endpoint would carry more than 32 tags.
    */
-  bulkUpdate(orgRowId: number, endpointIds: readonly string[], change: EndpointContextChange): BulkUpdateEndpointContextResult {
-    const context = this.effective(orgRowId);
+  async bulkUpdate(orgRowId: number, endpointIds: readonly string[], change: EndpointContextChange): Promise<BulkUpdateEndpointContextResult> {
+    const context = await this.effective(orgRowId);
     const removed = new Set((change.remove_tags ?? []).map(tagKey));
     const added = change.add_tags ?? [];
-    const changes: [string, ExplicitContext, ExplicitContext][] = [];
+    const changes: ContextChange[] = [];
     for (const id of endpointIds) {
       const before = context.explicitOf(id);
       const tags = before.tags.filter((tag) => !removed.has(tagKey(tag)));
@@ -140,15 +149,15 @@ export class EndpointContext {
         throw new EndpointContextRuleError(`Endpoint ${id} would carry ${tags.length} tags: at most ${endpointTagLimits.tagsPerEndpoint}`);
       }
       const after: ExplicitContext = { tags: sortedTags(tags), criticality: change.criticality ?? before.criticality };
-      if (!sameContext(before, after)) changes.push([id, before, after]);
+      if (!sameContext(before, after)) changes.push({ endpointId: id, before, after });
     }
-    if (changes.length) this.write(() => changes.forEach(([id, before, after]) => this.records.put(orgRowId, id, before, after)));
+    if (changes.length) this.write(() => this.records.put(orgRowId, changes));
     return { matched: endpointIds.length, changed: changes.length };
   }
 
   /** The organization's tags with their counts, whether it has any, and its endpoints per criticality. */
-  tagList(orgRowId: number): EndpointTagListResponse {
-    const context = this.effective(orgRowId);
+  async tagList(orgRowId: number): Promise<EndpointTagListResponse> {
+    const context = await this.effective(orgRowId);
     return { data: context.tagCounts(), has_tags: context.hasTags, criticality: context.criticalities() };
   }
 
@@ -156,10 +165,11 @@ export class EndpointContext {
    * Every endpoint id with a tag or a criticality set, as the CSV file holds it: ordered by
    * hostname case-insensitively, then id; ids the organization does not show now (no hostname) first.
    */
-  exportRows(orgRowId: number): EndpointContextRow[] {
-    const hostnames = new Map(this.records.facts(inventoryOf(this.db, orgRowId)).map((facts) => [facts.id, facts.hostname]));
+  async exportRows(orgRowId: number): Promise<EndpointContextRow[]> {
+    const context = await this.effective(orgRowId);
+    const { hostnames } = context;
     const rows: EndpointContextRow[] = [];
-    for (const [id, entry] of this.effective(orgRowId).entriesWithContext()) {
+    for (const [id, entry] of context.entriesWithContext()) {
       const { tags, criticality } = entry.explicit;
       if (tags.length === 0 && criticality === 'normal') continue;
       rows.push({ id, hostname: hostnames.get(id) ?? null, tags, criticality });
@@ -175,15 +185,15 @@ export class EndpointContext {
    * the organization shows with that hostname (case-insensitively; none is an error). An
    * endpoint named twice is an error. The first problem is thrown as {@link EndpointContextLineError}.
    */
-  importLines(orgRowId: number, lines: readonly EndpointContextLine[]): EndpointContextImportResult {
+  async importLines(orgRowId: number, lines: readonly EndpointContextLine[]): Promise<EndpointContextImportResult> {
+    const context = await this.effective(orgRowId);
     const byHostname = new Map<string, string[]>();
-    for (const facts of this.records.facts(inventoryOf(this.db, orgRowId))) {
-      const key = facts.hostname.toLowerCase();
-      byHostname.set(key, [...(byHostname.get(key) ?? []), facts.id]);
+    for (const [id, hostname] of context.hostnames) {
+      const key = hostname.toLowerCase();
+      byHostname.set(key, [...(byHostname.get(key) ?? []), id]);
     }
-    const context = this.effective(orgRowId);
     const namedOn = new Map<string, number>();
-    const changes: [string, ExplicitContext, ExplicitContext][] = [];
+    const changes: ContextChange[] = [];
     for (const line of lines) {
       const ids = line.id !== undefined ? [line.id.toLowerCase()] : (byHostname.get(line.hostname!.toLowerCase()) ?? []);
       if (ids.length === 0) throw new EndpointContextLineError(line.line, `no endpoint has the hostname "${line.hostname}"`);
@@ -193,10 +203,10 @@ export class EndpointContext {
         namedOn.set(id, line.line);
         const before = context.explicitOf(id);
         const after: ExplicitContext = { tags: sortedTags(line.tags ?? before.tags), criticality: line.criticality ?? before.criticality };
-        if (!sameContext(before, after)) changes.push([id, before, after]);
+        if (!sameContext(before, after)) changes.push({ endpointId: id, before, after });
       }
     }
-    if (changes.length) this.write(() => changes.forEach(([id, before, after]) => this.records.put(orgRowId, id, before, after)));
+    if (changes.length) this.write(() => this.records.put(orgRowId, changes));
     return { lines: lines.length, endpoints: namedOn.size, changed: changes.length };
   }
 
@@ -206,7 +216,7 @@ export class EndpointContext {
    * millisecond apart, so that their order is the order given.
    */
   seed(orgRowId: number, rules: readonly CreateTagRuleBody[], endpoints: readonly (ExplicitContext & { id: string })[]): boolean {
-    if (this.records.explicit(orgRowId).size > 0 || this.records.rules(orgRowId).length > 0) return false;
+    if (this.records.holdsAny(orgRowId)) return false;
     rules.forEach((rule) => ruleTest(rule.conditions));
     const start = this.now();
     this.write(() => {
@@ -215,32 +225,35 @@ export class EndpointContext {
         this.records.putRule(orgRowId, { id: crypto.randomUUID(), tag: rule.tag, conditions: rule.conditions, note: rule.note, created_at: at, updated_at: at });
       });
       const nothing: ExplicitContext = { tags: [], criticality: 'normal' };
-      for (const { id, tags, criticality } of endpoints) this.records.put(orgRowId, id, nothing, { tags: sortedTags(tags), criticality });
+      this.records.put(
+        orgRowId,
+        endpoints.map(({ id, tags, criticality }) => ({ endpointId: id, before: nothing, after: { tags: sortedTags(tags), criticality } })),
+      );
     });
     return true;
   }
 
   /** The organization's tag rules, oldest first, each with the endpoints it tags now. */
-  listRules(orgRowId: number): TagRule[] {
-    const context = this.effective(orgRowId);
+  async listRules(orgRowId: number): Promise<TagRule[]> {
+    const context = await this.effective(orgRowId);
     return context.rules.map((rule) => ({ ...rule, endpoints: context.ruleCount(rule.id) }));
   }
 
   /** Makes a tag rule; throws TagRuleConditionError for a condition that does not parse, EndpointContextRuleError past 200 rules. */
-  createRule(orgRowId: number, body: CreateTagRuleBody): TagRule {
+  async createRule(orgRowId: number, body: CreateTagRuleBody): Promise<TagRule> {
     ruleTest(body.conditions);
-    if (this.effective(orgRowId).rules.length >= endpointTagLimits.rulesPerOrganization) {
+    if (this.records.rules(orgRowId).length >= endpointTagLimits.rulesPerOrganization) {
       throw new EndpointContextRuleError(`An organization holds at most ${endpointTagLimits.rulesPerOrganization} tag rules`);
     }
     const at = new Date(this.now()).toISOString();
     const rule: TagRuleRecord = { id: crypto.randomUUID(), tag: body.tag, conditions: body.conditions, note: body.note, created_at: at, updated_at: at };
     this.write(() => this.records.putRule(orgRowId, rule));
-    return this.ruleOf(orgRowId, rule.id)!;
+    return (await this.ruleOf(orgRowId, rule.id))!;
   }
 
   /** Changes a rule's tag, conditions or note; undefined when the organization has no such rule. */
-  updateRule(orgRowId: number, ruleId: string, body: UpdateTagRuleBody): TagRule | undefined {
-    const held = this.effective(orgRowId).rules.find((rule) => rule.id === ruleId.toLowerCase());
+  async updateRule(orgRowId: number, ruleId: string, body: UpdateTagRuleBody): Promise<TagRule | undefined> {
+    const held = this.records.rules(orgRowId).find((rule) => rule.id === ruleId.toLowerCase());
     if (!held) return undefined;
     if (body.conditions) ruleTest(body.conditions);
     const rule: TagRuleRecord = { ...held, ...body, updated_at: new Date(this.now()).toISOString() };
@@ -250,12 +263,12 @@ export class EndpointContext {
 
   /** Removes a rule (its tags leave the endpoints at once); whether there was one. */
   deleteRule(orgRowId: number, ruleId: string): boolean {
-    if (!this.effective(orgRowId).rules.some((rule) => rule.id === ruleId.toLowerCase())) return false;
+    if (!this.records.rules(orgRowId).some((rule) => rule.id === ruleId.toLowerCase())) return false;
     return this.write(() => this.records.deleteRule(orgRowId, ruleId.toLowerCase()));
   }
 
-  private ruleOf(orgRowId: number, ruleId: string): TagRule | undefined {
-    return this.listRules(orgRowId).find((rule) => rule.id === ruleId);
+  private async ruleOf(orgRowId: number, ruleId: string): Promise<TagRule | undefined> {
+    return (await this.listRules(orgRowId)).find((rule) => rule.id === ruleId);
   }
 }
 

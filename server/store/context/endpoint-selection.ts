@@ -6,9 +6,10 @@ import type { EffectiveEndpointContext } from './effective-endpoint-context.js';
 /**
  * Where the figures, coverage and the filters ask for an organization's endpoint context (by its
  * row id), at the data's current version: its writes change that version, so what is derived
- * from it is kept as what is derived from the data.
+ * from it is kept as what is derived from the data. Built in slices: a computation that awaits
+ * it calls its checkpoint after, as after any other pause.
  */
-export type EndpointContextSource = (orgRowId: number) => EffectiveEndpointContext;
+export type EndpointContextSource = (orgRowId: number) => Promise<EffectiveEndpointContext>;
 
 /**
  * A filter of the console's views by endpoint context: the endpoints carrying `tag` (explicit

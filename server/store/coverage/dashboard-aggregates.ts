@@ -13,6 +13,8 @@ import { TimeSlices } from '../derived/time-slices.js';
 const open = findingStatuses.indexOf('open');
 /** Findings counted between two looks at the clock. */
 const findingsBetweenPauses = 65_536;
+/** Endpoints whose remediation targets one statement counts: some ten each, a few milliseconds of SQL. */
+const endpointsPerCount = 512;
 const remediated = findingStatuses.indexOf('remediated');
 
 /**
@@ -23,8 +25,10 @@ const remediated = findingStatuses.indexOf('remediated');
  * are counted in SQL: they are few, or counted along an index.
  */
 export class DashboardAggregates {
-  /** Dashboards by organization. Bound: 1,000 organizations, a few kilobytes each. */
+  /** Dashboards by organization, of all its endpoints: they read no context. Bound: 1,000 organizations, a few kilobytes each. */
   private readonly dashboards: DerivedCache<Dashboard>;
+  /** Dashboards of a selection by tag or criticality, which context writes change. Bound: as many. */
+  private readonly selectedDashboards: DerivedCache<Dashboard>;
 
   constructor(
     private readonly db: Database,
@@ -33,7 +37,8 @@ export class DashboardAggregates {
     /** Endpoints' tags and criticality: a dashboard of a tag or a criticality depends on its writes. */
     private readonly context: EndpointContextSource,
   ) {
-    this.dashboards = new DerivedCache(versions, { name: 'dashboards', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 1_000 } });
+    this.dashboards = new DerivedCache(versions, { name: 'dashboards', dependsOn: ['inventory'], bound: { entries: 1_000 } });
+    this.selectedDashboards = new DerivedCache(versions, { name: 'dashboards of a selection', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 1_000 } });
   }
 
   /**
@@ -41,12 +46,14 @@ export class DashboardAggregates {
    * endpoints it keeps (by tag or criticality), their targets and their findings.
    */
   dashboard(orgRowId: number, selection?: EndpointSelection): Promise<Dashboard> {
-    return this.dashboards.settled(`${orgRowId}|${selectionKey(selection)}`, async (checkpoint) => {
+    const cache = selects(selection) ? this.selectedDashboards : this.dashboards;
+    return cache.settled(`${orgRowId}|${selectionKey(selection)}`, async (checkpoint) => {
+      const context = selects(selection) ? await this.context(orgRowId) : undefined;
       const columns = await this.coverage.currentColumns(orgRowId);
-      // The columns are of the version this computation started at; each pause below checks that
-      // it still is, so the SQL counts at the end and the columns are of one version.
+      // The context and the columns are of the version this computation started at; each pause
+      // below checks that it still is, so the SQL counts at the end and the columns are of one version.
       checkpoint();
-      const kept = selects(selection) ? { selection, keys: selectedEndpointKeys(columns.endpoints, this.context(orgRowId), selection) } : undefined;
+      const kept = context && selects(selection) ? { test: endpointTest(context, selection), keys: selectedEndpointKeys(columns.endpoints, context, selection) } : undefined;
       return this.compute(orgRowId, columns, kept, new TimeSlices(checkpoint));
     });
   }
@@ -54,7 +61,7 @@ export class DashboardAggregates {
   private async compute(
     orgRowId: number,
     columns: CoverageColumns,
-    kept: { selection: EndpointSelection; keys: Uint8Array } | undefined,
+    kept: { test: (endpointId: string) => boolean; keys: Uint8Array } | undefined,
     slices: TimeSlices,
   ): Promise<Dashboard> {
     const inventoryId = inventoryOf(this.db, orgRowId);
@@ -82,7 +89,7 @@ export class DashboardAggregates {
       counts[severity]!++;
     }
     const countOf = (severity: number, status: number) => bySeverityStatus[status * severities + severity]!;
-    const selectedEndpoints = kept && this.selectedEndpoints(orgRowId, kept.selection);
+    const selectedEndpoints = kept && this.selectedEndpoints(orgRowId, kept.test);
     const byOsAgent = selectedEndpoints
       ? selectedEndpoints.map(({ os_family, has_agent }) => ({ os_family, has_agent, n: 1 }))
       : this.db.all<{ os_family: string; has_agent: number; n: number }>(
@@ -92,11 +99,14 @@ export class DashboardAggregates {
     const endpointsOf = (predicate: (row: { os_family: string; has_agent: number }) => boolean) =>
       byOsAgent.filter(predicate).reduce((sum, row) => sum + row.n, 0);
     const count = (sql: string) => Number(this.db.value(sql, [inventoryId]));
+    const remediationTargets = selectedEndpoints
+      ? await this.selectedTargets(inventoryId, selectedEndpoints, slices)
+      : count('SELECT count(*) FROM remediation_targets WHERE org_id = ?');
 
     return {
       totals: {
         endpoints: endpointsOf(() => true),
-        remediationTargets: selectedEndpoints ? this.selectedTargets(orgRowId, selectedEndpoints) : count('SELECT count(*) FROM remediation_targets WHERE org_id = ?'),
+        remediationTargets,
         findings,
         openFindings: findingSeverities.reduce((sum, _severity, severity) => sum + countOf(severity, open), 0),
         openKevFindings: openKev,
@@ -123,21 +133,26 @@ export class DashboardAggregates {
     };
   }
 
-  /** The endpoints `selection` keeps with their OS family and agent: a few thousand, read as one JSON array. */
-  private selectedEndpoints(orgRowId: number, selection: EndpointSelection): { id: string; os_family: string; has_agent: number }[] {
-    const selected = endpointTest(this.context(orgRowId), selection);
+  /** The endpoints a selection keeps (`selected`) with their OS family and agent: a few thousand, read as one JSON array. */
+  private selectedEndpoints(orgRowId: number, selected: (endpointId: string) => boolean): { id: string; os_family: string; has_agent: number }[] {
     const rows = this.db.value('SELECT json_group_array(json_array(id, os_family, has_agent)) FROM endpoints WHERE org_id = ?', [inventoryOf(this.db, orgRowId)]);
     return (JSON.parse(String(rows)) as [string, string, number][]).flatMap(([id, os_family, has_agent]) => (selected(id) ? [{ id, os_family, has_agent }] : []));
   }
 
-  /** The remediation targets of `endpoints`, counted per endpoint along the (org_id, endpoint_id) index. */
-  private selectedTargets(orgRowId: number, endpoints: { id: string }[]): number {
-    const ids = new Set(endpoints.map(({ id }) => id));
-    const rows = this.db.value(
-      'SELECT json_group_array(json_array(endpoint_id, n)) FROM (SELECT endpoint_id, count(*) AS n FROM remediation_targets WHERE org_id = ? AND endpoint_id IS NOT NULL GROUP BY endpoint_id)',
-      [inventoryOf(this.db, orgRowId)],
-    );
-    return (JSON.parse(String(rows)) as [string, number][]).reduce((sum, [id, n]) => sum + (ids.has(id) ? n : 0), 0);
+  /**
+   * The remediation targets of `endpoints`, counted along the (org_id, endpoint_id) index
+   * {@link endpointsPerCount} endpoints per statement, pausing as `slices` says between them.
+   */
+  private async selectedTargets(inventoryId: number, endpoints: { id: string }[], slices: TimeSlices): Promise<number> {
+    // CROSS JOIN keeps the listed endpoints the outer loop: each one's targets by the index.
+    const sql = 'SELECT count(*) FROM json_each(?) AS listed CROSS JOIN remediation_targets x ON x.org_id = ? AND x.endpoint_id = listed.value';
+    let count = 0;
+    for (let start = 0; start < endpoints.length; start += endpointsPerCount) {
+      const ids = endpoints.slice(start, start + endpointsPerCount).map(({ id }) => id);
+      count += Number(this.db.value(sql, [JSON.stringify(ids), inventoryId]));
+      await slices.pause();
+    }
+    return count;
   }
 }
 

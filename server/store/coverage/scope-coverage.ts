@@ -101,23 +101,26 @@ export class ScopeCoverage {
     for (;;) {
       // Computed in slices, once however many requests arrive meanwhile; started again after a write.
       const covered = await this.sets.settled(key, async (checkpoint) => {
+        const context = await this.context(orgRowId);
         const columns = await this.currentColumns(orgRowId);
         checkpoint();
         const filters = filtersOf();
         // A scope removed by a write meanwhile covers nothing, and is answered as unknown below.
         if (!filters) return new Int32Array(0);
-        return selectInSlices(allIndexes(columns.count), scopeCondition(filters, this.context(orgRowId)).bind(columns), new TimeSlices(checkpoint));
+        return selectInSlices(allIndexes(columns.count), scopeCondition(filters, context).bind(columns), new TimeSlices(checkpoint));
       });
-      // The columns are kept at this version, so this awaits nothing but itself, unless they were
-      // dropped for others: then the data may have changed meanwhile, and the set is read again.
+      // The columns and the context are kept at this version, so this awaits nothing but
+      // themselves, unless they were dropped for others: then the data may have changed
+      // meanwhile, and the set is read again.
       const version = this.db.version;
       const columns = await this.currentColumns(orgRowId);
+      const context = await this.context(orgRowId);
       const filters = filtersOf();
       if (this.db.version !== version) continue;
       if (!filters) return undefined;
       return {
         counts: this.counts.getOrCompute(key, () => countsOf(columns, covered)),
-        unevaluated: scopeCondition(filters, this.context(orgRowId)).unevaluated,
+        unevaluated: scopeCondition(filters, context).unevaluated,
         page: this.page(columns, key, covered, paging),
       };
     }
@@ -130,7 +133,7 @@ export class ScopeCoverage {
   async gaps(orgRowId: number, paging: CoveragePaging): Promise<CoverageGapRows> {
     const key = `gaps|${orgRowId}`;
     for (;;) {
-      const version = this.versions.version(['inventory', 'endpoint-context']);
+      const current = this.versions.stillCurrent(['inventory', 'endpoint-context']);
       const excepted = await this.excepted(orgRowId);
       // Computed once, however many requests arrive meanwhile; started again after a write.
       const { columns, gaps, ...summary } = await this.gapSets.settled(key, async (checkpoint) => {
@@ -139,7 +142,7 @@ export class ScopeCoverage {
         return this.computeGaps(orgRowId, columns, checkpoint);
       });
       // The excepted findings and the gaps of one version: asked again after a write meanwhile.
-      if (this.versions.version(['inventory', 'endpoint-context']) !== version) continue;
+      if (!current()) continue;
       const keptKey = excepted.count === 0 ? key : `${key}|excepted=${excepted.key}`;
       const kept = excepted.count === 0 ? gaps : this.sets.getOrCompute(keptKey, () => select(gaps, (i) => excepted.byColumn[i] !== 1));
       return {
@@ -161,7 +164,8 @@ export class ScopeCoverage {
       "SELECT id, name, subject_filter, endpoint_filter, finding_filter FROM scopes WHERE org_id = ? AND status = 'active' ORDER BY seq",
       [inventoryOf(this.db, orgRowId)],
     );
-    const context = this.context(orgRowId);
+    const context = await this.context(orgRowId);
+    checkpoint();
     const slices = new TimeSlices(checkpoint);
     const { severity, status, kev } = columns;
     let gaps = await selectInSlices(allIndexes(columns.count), (i) => status[i] === open && (severity[i]! <= high || kev[i] === 1), slices);

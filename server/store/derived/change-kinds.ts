@@ -83,6 +83,16 @@ export class ChangeVersions {
     return version;
   }
 
+  /**
+   * A check that no write of `kinds` has ended since it was taken: what a reader calls after
+   * awaiting several values derived from them, to know that they are of one version (and to ask
+   * them again when not).
+   */
+  stillCurrent(kinds: readonly ChangeKind[]): () => boolean {
+    const version = this.version(kinds);
+    return () => this.version(kinds) === version;
+  }
+
   /** The version of `kinds` as a source a cache follows. */
   of(kinds: readonly ChangeKind[]): VersionSource {
     const version = () => this.version(kinds);

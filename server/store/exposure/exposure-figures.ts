@@ -247,18 +247,18 @@ export class ExposureFiguresCache {
    */
   async of(orgRowId: number, selection?: EndpointSelection): Promise<ExposureFigures> {
     for (;;) {
-      const version = this.versions.version(figureKinds);
+      const current = this.versions.stillCurrent(figureKinds);
       const excepted = await this.excepted(orgRowId);
       const data = await this.dataFigures.settled(String(orgRowId), async (checkpoint) => {
         const columns = await this.coverage.currentColumns(orgRowId);
         checkpoint();
         return this.compute(inventoryOf(this.db, orgRowId), columns, new TimeSlices(checkpoint));
       });
-      // The excepted findings and the figures of one version: asked again after a write meanwhile.
-      if (this.versions.version(figureKinds) !== version) continue;
+      const context = await this.context(orgRowId);
+      // The excepted findings, the figures and the context of one version: asked again after a write meanwhile.
+      if (!current()) continue;
       const { columns } = data.sortValues;
       const selected = selectionKey(selection);
-      const context = this.context(orgRowId);
       const weights = this.weights.getOrCompute(`${orgRowId}|${selected}`, () => ({
         factors: criticalityFactorsOf(columns.endpoints, context),
         keep: selects(selection) ? selectedEndpointKeys(columns.endpoints, context, selection) : undefined,
@@ -267,7 +267,7 @@ export class ExposureFiguresCache {
       try {
         return await this.withExceptions.settled(`${orgRowId}|${excepted.key}|${selected}`, async (checkpoint) => {
           // Started again after a write, this computation would sum another version's columns under this key.
-          if (this.versions.version(figureKinds) !== version) throw new ExceptedFindingsMoved();
+          if (!current()) throw new ExceptedFindingsMoved();
           const slices = new TimeSlices(checkpoint);
           const before = weights.factors || weights.keep ? await tally(columns, data, undefined, weights, slices) : data.tallies;
           const tallies = excepted.count === 0 ? before : await tally(columns, data, excepted.byColumn, weights, slices);

@@ -178,11 +178,11 @@ export class SoftwareQueries {
   async plan(orgRowId: number, selection?: EndpointSelection): Promise<RemediationPlan> {
     for (;;) {
       const figures = await this.figures.of(orgRowId, selects(selection) ? selection : undefined);
-      const version = this.versions.version(['inventory', 'endpoint-context']);
+      const current = this.versions.stillCurrent(['inventory', 'endpoint-context']);
       try {
         return await this.plans.settled(`${orgRowId}|${figures.exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
           // Started again after a write, this computation would plan another version's figures under this key.
-          if (this.versions.version(['inventory', 'endpoint-context']) !== version) throw new ExceptedFindingsMoved();
+          if (!current()) throw new ExceptedFindingsMoved();
           return remediationPlan(figures, new TimeSlices(checkpoint));
         });
       } catch (error) {

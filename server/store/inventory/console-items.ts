@@ -4,6 +4,7 @@ import { consoleGetSql } from './collection-tables.js';
 import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
 import type { EndpointContextSource } from '../context/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
 import type { DeadlineFigures, FindingDeadlineFacts } from '../remediation/deadline-figures.js';
 import type { FindingKeys } from '../remediation/exception-matches.js';
 import type { Exceptions } from '../remediation/exceptions.js';
@@ -38,6 +39,7 @@ function endpointFields(figures: ExposureFigures, context: EffectiveEndpointCont
 export class ConsoleItems {
   constructor(
     private readonly db: Database,
+    private readonly versions: ChangeVersions,
     private readonly figures: ExposureFiguresCache,
     private readonly deadlines: DeadlineFigures,
     private readonly exceptions: Exceptions,
@@ -65,11 +67,12 @@ export class ConsoleItems {
 
   /** The members a collection's items get besides SQLite's JSON, as JSON text, by item id and row; undefined for none. */
   private async addedFields(collection: CollectionName, orgRowId: number, asOf: number): Promise<((id: string, row: Record<string, unknown>) => string) | undefined> {
-    if (collection === 'endpoints') {
+    while (collection === 'endpoints') {
+      const current = this.versions.stillCurrent(['inventory', 'endpoint-context']);
       const figures = await this.figures.of(orgRowId);
-      // Of the figures' version: nothing awaits between them and this.
-      const context = this.context(orgRowId);
-      return (id) => JSON.stringify(endpointFields(figures, context, id)).slice(1, -1);
+      const context = await this.context(orgRowId);
+      // Of one version, or asked again after a write meanwhile.
+      if (current()) return (id) => JSON.stringify(endpointFields(figures, context, id)).slice(1, -1);
     }
     if (collection === 'findings') {
       const fields = await this.deadlines.findingFields(orgRowId, asOf);

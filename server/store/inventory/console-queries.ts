@@ -124,7 +124,7 @@ export class ConsoleQueries {
     if (!search && collection === 'findings' && query.sort.key === 'risk' && query.sort.descending && query.offset + query.limit <= kevFirstRows) {
       const sortable = { ...list, collection };
       if (!this.sortedOrders.isKept(sortable, 'risk') && kevCount(this.db, where) >= query.offset + query.limit) {
-        const version = this.versions.version(['inventory']);
+        const current = this.versions.stillCurrent(['inventory']);
         const total = await this.totals.counted(table, list, where);
         const kev = await this.kevOrders.settled(where.key, async (checkpoint) => {
           checkStillShown(this.db, list);
@@ -133,7 +133,7 @@ export class ConsoleQueries {
         // The order itself, for the pages past these: computed meanwhile, as a later request would.
         this.sortedOrders.page(sortable, query.sort, query).catch(() => undefined);
         // The page and the total of one version of the data, or the kept order answers.
-        if (this.versions.version(['inventory']) === version) return { ids: kev.slice(query.offset, query.offset + query.limit), total };
+        if (current()) return { ids: kev.slice(query.offset, query.offset + query.limit), total };
       }
     }
     if (search || query.sort.key !== 'created_at') return this.sortedOrders.page({ ...list, collection }, query.sort, query);

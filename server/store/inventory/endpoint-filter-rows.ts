@@ -32,8 +32,10 @@ export type TableWithEndpoints = 'findings' | 'remediation_targets' | 'endpoints
  * lists narrow them further (sorted-orders.ts) like a search's rows.
  */
 export class EndpointFilterRows {
-  /** Bound: 4M seqs in all (16 MB): at a million findings, the rows of a few filters. */
+  /** Rows of filters by the endpoints' own facts. Bound: 4M seqs in all (16 MB): at a million findings, the rows of a few filters. */
   private readonly rows: DerivedCache<Int32Array>;
+  /** Rows of filters by context too, which its writes change: the same bound. */
+  private readonly rowsByContext: DerivedCache<Int32Array>;
 
   constructor(
     private readonly db: Database,
@@ -43,7 +45,9 @@ export class EndpointFilterRows {
     /** Endpoints' tags and criticality: the rows of a filter by them depend on its writes. */
     private readonly context: EndpointContextSource,
   ) {
-    this.rows = new DerivedCache(versions, { name: 'rows filtered by endpoint', dependsOn: ['inventory', 'endpoint-context'], bound: { weight: 4_000_000, weigh: (rows) => rows.length } });
+    const bound = { weight: 4_000_000, weigh: (rows: Int32Array) => rows.length };
+    this.rows = new DerivedCache(versions, { name: 'rows filtered by endpoint', dependsOn: ['inventory'], bound });
+    this.rowsByContext = new DerivedCache(versions, { name: 'rows filtered by endpoint context', dependsOn: ['inventory', 'endpoint-context'], bound });
   }
 
   /**
@@ -52,10 +56,12 @@ export class EndpointFilterRows {
    * the replica does not hold, or none, are never kept.
    */
   of(shown: ShownInventory, table: TableWithEndpoints, endpoints: Conditions, selection?: EndpointSelection): Promise<Int32Array> {
-    return this.rows.settled(`${table}|${endpoints.key}|${selectionKey(selection)}`, async (checkpoint) => {
+    const cache = selects(selection) ? this.rowsByContext : this.rows;
+    return cache.settled(`${table}|${endpoints.key}|${selectionKey(selection)}`, async (checkpoint) => {
+      const selected = selects(selection) ? endpointTest(await this.context(shown.orgRowId), selection) : () => true;
+      checkpoint();
       checkStillShown(this.db, shown);
       const slices = new TimeSlices(checkpoint);
-      const selected = selects(selection) ? endpointTest(this.context(shown.orgRowId), selection) : () => true;
       const { ids, seqs } = await this.endpointIds(endpoints, selected, slices);
       if (table === 'endpoints') return Int32Array.from(seqs);
       if (table === 'remediation_targets') return this.alongIndex(shown, table, ids, slices);

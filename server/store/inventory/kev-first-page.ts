@@ -1,5 +1,6 @@
 import type { Conditions } from './collection-tables.js';
 import type { Database } from '../engine/database.js';
+import { sortInSlices } from '../derived/sort-in-slices.js';
 import type { TimeSlices } from '../derived/time-slices.js';
 
 /**
@@ -41,7 +42,8 @@ export async function kevOrder(db: Database, where: Conditions, slices: TimeSlic
     after = rows.at(-1)!.seq;
     await slices.pause();
   }
-  // Ids are ASCII (stored lowercase): comparing UTF-16 units is SQLite's order of them.
-  const order = Array.from(ids.keys()).sort((a, b) => risks[b]! - risks[a]! || (ids[a]! < ids[b]! ? 1 : ids[a]! > ids[b]! ? -1 : 0));
+  // Ids are ASCII (stored lowercase): comparing UTF-16 units is SQLite's order of them. Sorted in
+  // slices: 62,000 at once held the thread up to 80 ms on a loaded machine.
+  const order = await sortInSlices(Array.from(ids.keys()), (a, b) => risks[b]! - risks[a]! || (ids[a]! < ids[b]! ? 1 : ids[a]! > ids[b]! ? -1 : 0), slices);
   return order.map((index) => ids[index]!);
 }

@@ -53,9 +53,17 @@ describe('agent settings in the store', () => {
   });
 });
 
+/** The statement of an earlier migration that created an index. */
+function createdIndex(name: string): string {
+  const created = migrations.flatMap((migration) => migration.split(';')).find((statement) => new RegExp(`CREATE (?:UNIQUE )?INDEX ${name} `).test(statement));
+  if (!created) throw new Error(`No migration creates the index ${name}`);
+  return created.trim();
+}
+
 /**
- * The statements that undo a migration made of added tables, indexes and columns (what the
- * migrations after the first add); any other statement has no undo here and fails the test.
+ * The statements that undo a migration made of added tables, indexes and columns, and dropped
+ * indexes (what the migrations after the first do); any other statement has no undo here and
+ * fails the test.
  */
 function undoMigration(migration: string): string {
   const statements = migration
@@ -71,6 +79,8 @@ function undoMigration(migration: string): string {
       if (index) return `DROP INDEX ${index[1]};`;
       const column = /^ALTER TABLE (\w+) ADD COLUMN (\w+)/.exec(statement);
       if (column) return `ALTER TABLE ${column[1]} DROP COLUMN ${column[2]};`;
+      const dropped = /^DROP INDEX (\w+)/.exec(statement);
+      if (dropped) return `${createdIndex(dropped[1]!)};`;
       throw new Error(`No undo for: ${statement}`);
     })
     .reverse()

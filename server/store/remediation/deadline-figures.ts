@@ -89,7 +89,9 @@ export class DeadlineFigures {
     const { key: exceptedKey } = await this.excepted(orgRowId);
     return this.answers.settled(`${orgRowId}|${policyKey}|${asOf}|${exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
       const { timeline, excepted } = await this.timelineWithExceptions(orgRowId, checkpoint);
-      const endpoints = performanceEndpoints(timeline.columns.endpoints, this.context(orgRowId), selection);
+      const context = await this.context(orgRowId);
+      checkpoint();
+      const endpoints = performanceEndpoints(timeline.columns.endpoints, context, selection);
       return remediationPerformance(timeline, policy, asOf, excepted, endpoints, new TimeSlices(checkpoint));
     });
   }
@@ -156,12 +158,12 @@ export class DeadlineFigures {
   /** Whether a finding (by seq) is under an exception now; the coverage columns are read only when some finding is. */
   private async exceptedTest(orgRowId: number): Promise<(seq: number) => boolean> {
     for (;;) {
-      const version = this.versions.version(['inventory']);
+      const current = this.versions.stillCurrent(['inventory']);
       const excepted = await this.excepted(orgRowId);
       if (excepted.count === 0) return () => false;
       const columns = await this.coverage.currentColumns(orgRowId);
       // Both of one version, or the indexes would name other findings.
-      if (this.versions.version(['inventory']) !== version) continue;
+      if (!current()) continue;
       return (seq) => excepted.byColumn[columnIndexOf(columns, seq)] === 1;
     }
   }

@@ -176,12 +176,12 @@ export class Exceptions {
       .map((record) => ({ ...record, state: stateOf(record, now) }))
       .filter((record) => state === undefined || record.state === state);
     for (;;) {
-      const version = this.versions.version(['inventory']);
+      const current = this.versions.stillCurrent(['inventory']);
       const matched: Int32Array[] = [];
       for (const record of listed) matched.push(await this.matches.matched(orgRowId, record.scope));
       const { status } = await this.coverage.currentColumns(orgRowId);
       // Every count of one version of the data: started again after a write meanwhile.
-      if (this.versions.version(['inventory']) !== version) continue;
+      if (!current()) continue;
       return listed.map((record, index) => {
         const findings = matched[index]!;
         let openFindings = 0;
