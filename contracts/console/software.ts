@@ -11,7 +11,7 @@ import { targetStatuses } from '../enums.js';
 import { limitSchema, offsetSchema, sortSchema, textSchema } from '../list-queries.js';
 import { endpointContextQueryShape } from './endpoint-context-filters.js';
 import { exposureShape, exposureSortKinds } from './exposure.js';
-import { versionToUpdateToSchema } from './version-to-update-to.js';
+import { versionToUpdateToSchema, versionToUpdateToSummarySchema } from './version-to-update-to.js';
 
 /**
  * The id of a product or of a version in the console's URLs: base64url of the JSON array
@@ -66,8 +66,12 @@ export const softwareListQuerySchema = z.object({
 });
 export type SoftwareListQuery = z.output<typeof softwareListQuerySchema>;
 
+/** A product of the software list: the product with the version to update it to. */
+export const softwareListProductSchema = softwareProductSchema.extend({ update_to: versionToUpdateToSummarySchema }).meta({ id: 'SoftwareListProduct' });
+export type SoftwareListProduct = z.infer<typeof softwareListProductSchema>;
+
 /** `GET /app/orgs/:slug/software`. */
-export const softwareListSchema = listEnvelopeSchema(softwareProductSchema, 'SoftwareList');
+export const softwareListSchema = listEnvelopeSchema(softwareListProductSchema, 'SoftwareList');
 export type SoftwareList = z.infer<typeof softwareListSchema>;
 
 /** `GET /app/orgs/:slug/software/:productId`: the product, its versions, riskiest first, and the version to update it to. */

@@ -18,7 +18,10 @@ export type UpdateVerdict = (typeof updateVerdicts)[number];
 /** The version to update a product to, with what its installs carry. */
 export const versionToUpdateToSchema = z
   .object({
-    verdict: z.enum(updateVerdicts),
+    verdict: z.enum(updateVerdicts).meta({
+      description:
+        '`update_to`: the newest version seen has no open critical or KEV finding; `none_clean`: it has some; `no_version`: no version seen reads as a version (or none is installed).',
+    }),
     version_id: z.string().nullable().meta({ description: "The newest version's id, as the product's versions give it; null with `no_version`." }),
     version: z.string().nullable().meta({ description: 'The newest version seen in the fleet that reads as a version; null with `no_version`.' }),
     installs: countSchema.meta({ description: 'Its remediation targets that are not resolved.' }),
@@ -31,3 +34,16 @@ export const versionToUpdateToSchema = z
   })
   .meta({ id: 'VersionToUpdateTo' });
 export type VersionToUpdateTo = z.infer<typeof versionToUpdateToSchema>;
+
+/**
+ * The version to update a product to as the software list gives it for each product: the
+ * verdict, the version with its id, and the sentence (its figures are in the product's answer).
+ */
+export const versionToUpdateToSummarySchema = versionToUpdateToSchema
+  .pick({ verdict: true, version_id: true, version: true, sentence: true })
+  .meta({
+    id: 'VersionToUpdateToSummary',
+    description:
+      "The version to update the product to, as the product's own answer (`getSoftware`'s `update_to`) gives it: of the whole fleet, whatever the list's filters.",
+  });
+export type VersionToUpdateToSummary = z.infer<typeof versionToUpdateToSummarySchema>;

@@ -118,6 +118,8 @@ describe.each(['demo', 'other'])('the %s organization', (slug) => {
         versions: new Set(group.map((t) => t.version)).size,
         endpoints: unresolvedEndpoints(group),
         ...exposureOf(findingsOf((t) => productKey(t) === productKey(group[0]!))),
+        // The version to update to is checked in version-to-update-to.test.ts and software-list-update-to.test.ts.
+        update_to: product.update_to,
       });
     }
     // Riskiest first by default, ties by id reversed.
@@ -127,7 +129,8 @@ describe.each(['demo', 'other'])('the %s organization', (slug) => {
     // The riskiest product's versions, and its riskiest version's installs.
     const { body } = await server.app(`/orgs/${slug}/software/${listed[0]!.id}`);
     const detail = softwareDetailSchema.parse(body);
-    expect(detail.product).toEqual(listed[0]);
+    const { update_to: _updateTo, ...listedProduct } = listed[0]!;
+    expect(detail.product).toEqual(listedProduct);
     const versions = groupBy(products.get(JSON.stringify([listed[0]!.vendor, listed[0]!.product]))!, (t) => JSON.stringify(t.version));
     expect(detail.versions.map((v) => v.version).sort()).toEqual([...versions.values()].map((g) => g[0]!.version).sort());
     for (const version of detail.versions) {
@@ -180,7 +183,7 @@ describe.each(['demo', 'other'])('the %s organization', (slug) => {
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = (await csv.text()).trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'id,vendor,product,versions,endpoints,open_findings.critical,open_findings.high,open_findings.medium,open_findings.low,open_findings.info,open_kev_findings,highest_open_cvss,risk_score',
+      'id,vendor,product,versions,endpoints,open_findings.critical,open_findings.high,open_findings.medium,open_findings.low,open_findings.info,open_kev_findings,highest_open_cvss,risk_score,update_to_verdict,update_to_version',
     );
     expect(lines).toHaveLength(all.length + 1);
     expect(lines[1]!.split(',')[0]).toBe(byEndpoints[0]!.id);

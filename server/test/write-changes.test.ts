@@ -101,6 +101,7 @@ const keyedByExceptions = [
   'remediation plans',
   'scope coverage counts',
   'scope coverage sets',
+  'software versions to update to',
   'sorted orders',
 ];
 /** What a deadline policy changes: the values keyed by it (StoredSlaPolicy.key; the sorted orders by due date through it). */

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useNavigate } from 'react-router';
-import type { SoftwareProduct } from '../../../contracts/console/software';
+import type { SoftwareListProduct } from '../../../contracts/console/software';
 import { riskScoreExplanation } from '../../../contracts/risk-score';
 import { type ListFilters, pageSize } from '../api/list-pages';
 import { softwareCsvPath, softwarePageQuery } from '../api/software-queries';
@@ -68,7 +68,8 @@ export function SoftwareView({ slug }: { slug: string }) {
   const pageQuery = useCallback((offset: number) => softwarePageQuery(slug, filters, offset), [slug, filterKey]);
   const first = useQuery(pageQuery(0));
   const sort = tableSort(filters.sort);
-  const open = useCallback((product: SoftwareProduct) => navigate(paths.softwareProduct(slug, product.id), openFromTable), [navigate, slug]);
+  const columns = useMemo(() => productColumns(slug), [slug]);
+  const open = useCallback((product: SoftwareListProduct) => navigate(paths.softwareProduct(slug, product.id), openFromTable), [navigate, slug]);
 
   return (
     <section className="view view--list view--software" aria-labelledby="view-title">
@@ -83,7 +84,7 @@ export function SoftwareView({ slug }: { slug: string }) {
       <VirtualTable
         key={`${slug}/${filterKey}`}
         label="Software"
-        columns={productColumns}
+        columns={columns}
         pageQuery={pageQuery}
         initialTopRow={url.initialTopRow}
         initialActiveRow={url.initialActiveRow}

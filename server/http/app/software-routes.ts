@@ -6,14 +6,15 @@ import {
   softwareDetailSchema,
   softwareIdSchema,
   softwareListQuerySchema,
+  type SoftwareListProduct,
+  softwareListProductSchema,
   softwareListSchema,
-  softwareProductSchema,
   softwareVersionDetailSchema,
   softwareVersionQuerySchema,
   targetUpdateSchema,
 } from '../../../contracts/console/software.js';
 import { uuidSchema } from '../../../contracts/common.js';
-import { field, spread } from '../../../contracts/csv-columns.js';
+import { type CsvColumn, field, spread } from '../../../contracts/csv-columns.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
@@ -30,10 +31,22 @@ function softwareIdParam(req: express.Request, name: 'productId' | 'versionId'):
   return parsed.data;
 }
 
-/** The software list's CSV columns: a product's fields, its open findings spread over `open_findings.*`. */
-const softwareCsvColumns = Object.keys(softwareProductSchema.shape).flatMap((name) =>
-  name === 'open_findings' ? spread(name, softwareProductSchema.shape.open_findings.shape) : [field(name)],
-);
+/** The column `update_to_<name>` of a field of a product's version to update to. */
+const updateToColumn = (name: 'verdict' | 'version'): CsvColumn => ({
+  header: `update_to_${name}`,
+  value: (product) => (product as SoftwareListProduct).update_to[name],
+});
+
+/**
+ * The software list's CSV columns: a product's fields, its open findings spread over
+ * `open_findings.*`, and the verdict and version of its version to update to (the sentence and
+ * the version's id are the API's).
+ */
+const softwareCsvColumns = Object.keys(softwareListProductSchema.shape).flatMap((name) => {
+  if (name === 'open_findings') return spread(name, softwareListProductSchema.shape.open_findings.shape);
+  if (name === 'update_to') return [updateToColumn('verdict'), updateToColumn('version')];
+  return [field(name)];
+});
 
 /**
  * The software view and the remediation plan, under `/app/orgs/:slug`: remediation targets
@@ -95,7 +108,8 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
     operationId: 'listSoftware',
     summary: 'List the software: remediation targets grouped by vendor and product',
     description:
-      'Per product: its versions, the endpoints with a target of it that is not resolved, and what its open findings expose (a finding belongs to the product of its remediation target). Riskiest first unless sorted otherwise.',
+      'Per product: its versions, the endpoints with a target of it that is not resolved, what its open findings expose (a finding belongs to the product of its remediation target), ' +
+      "and the version to update it to (`update_to`: the verdict, the version and the sentence of `getSoftware`'s, of the whole fleet whatever `tag` or `criticality` keep). Riskiest first unless sorted otherwise.",
     tag: 'Software',
     request: { query: softwareListQuerySchema },
     responses: { 200: jsonResponse(softwareListSchema, 'One page of the products.'), ...queryErrors() },

@@ -11,6 +11,7 @@ import type {
   SoftwareVersion,
   SoftwareVersionDetail,
 } from '../../../contracts/console/software.js';
+import type { VersionToUpdateToSummary } from '../../../contracts/console/version-to-update-to.js';
 import { targetStatuses } from '../../../contracts/enums.js';
 import { type EndpointSelection, selectionKey, selects } from '../context/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
@@ -18,7 +19,7 @@ import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { ExceptedFindingsMoved, type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
 import { compareVersions } from './version-order.js';
-import { targetUpdate, versionToUpdateTo } from './version-to-update-to.js';
+import { targetUpdate, versionToUpdateTo, versionToUpdateToSummary } from './version-to-update-to.js';
 import { remediationPlan } from './remediation-plan.js';
 import { idsOfSeqs } from '../inventory/sorted-orders.js';
 import { compareSqlValues } from '../derived/sql-value-order.js';
@@ -67,6 +68,8 @@ export class SoftwareQueries {
   private readonly installs: DerivedCache<Int32Array>;
   /** Plans by organization and excepted findings. Bound: 16. */
   private readonly plans: DerivedCache<RemediationPlan>;
+  /** Per product (an index into the figures' products), the version to update it to as the list gives it, by organization and excepted findings. Bound: 16. */
+  private readonly updates: DerivedCache<VersionToUpdateToSummary[]>;
 
   constructor(
     private readonly db: Database,
@@ -75,15 +78,19 @@ export class SoftwareQueries {
   ) {
     this.installs = new DerivedCache(versions, { name: 'software installs', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
     this.plans = new DerivedCache(versions, { name: 'remediation plans', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
+    // Read from the same kinds as the figures (exposure-figures.ts): a product's index names it until they change.
+    this.updates = new DerivedCache(versions, { name: 'software versions to update to', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
   }
 
   /**
    * One page of the organization's products, searched by vendor or product, in the query's
    * order (ties by id). Filtered by tag or criticality, the products installed (not resolved) on
    * the endpoints kept or with open findings on them, and only those endpoints and findings counted.
+   * Each product with the version to update it to, of the whole fleet whatever the filter: the
+   * product's own answer.
    */
   async list(orgRowId: number, query: SoftwareListQuery): Promise<SoftwareList> {
-    const figures = await this.figures.of(orgRowId, query);
+    const { figures, fleet } = await this.listFigures(orgRowId, query);
     const text = query.q?.toLowerCase();
     let indexes = figures.products.map((_, index) => index);
     const selected = figures.selectedEndpoints?.products;
@@ -94,16 +101,38 @@ export class SoftwareQueries {
         return [vendor, product].some((name) => name?.toLowerCase().includes(text));
       });
     }
+    // Computed at the fleet figures' version: nothing awaits between them and this. Every product's
+    // at once (one pass over the targets, a few ms for 200,000), then a page's are read, not computed.
+    const updates = this.updates.getOrCompute(`${orgRowId}|${fleet.exceptedKey}`, () =>
+      fleet.products.map((_, index) => versionToUpdateToSummary(fleet, index)),
+    );
     const { key, descending } = query.sort;
     const sortValues = new Map(indexes.map((index) => [index, productSortValue(figures, index, key)]));
     indexes.sort((a, b) => compareSqlValues(sortValues.get(a)!, sortValues.get(b)!) || compareSqlValues(figures.products[a]!.id, figures.products[b]!.id));
     if (descending) indexes.reverse();
     return {
-      data: indexes.slice(query.offset, query.offset + query.limit).map((index) => productJson(figures, index)),
+      data: indexes
+        .slice(query.offset, query.offset + query.limit)
+        .map((index) => ({ ...productJson(figures, index), update_to: updates[index]! })),
       total: indexes.length,
       limit: query.limit,
       offset: query.offset,
     };
+  }
+
+  /**
+   * The figures of the list's selection and those of the whole fleet (the same, without one),
+   * of one version of the data and of the exceptions: the same products, so that an index names
+   * the same product in both.
+   */
+  private async listFigures(orgRowId: number, selection: EndpointSelection): Promise<{ figures: ExposureFigures; fleet: ExposureFigures }> {
+    for (;;) {
+      const figures = await this.figures.of(orgRowId, selection);
+      if (!selects(selection)) return { figures, fleet: figures };
+      const fleet = await this.figures.of(orgRowId);
+      // A write between the two gives the fleet other products' arrays: asked again.
+      if (fleet.products === figures.products && fleet.exceptedKey === figures.exceptedKey) return { figures, fleet };
+    }
   }
 
   /** A product with its versions, riskiest first (then oldest version first, by version-order.ts); undefined when the organization has none with that id. */

@@ -1,5 +1,5 @@
 import type { TargetUpdate } from '../../../contracts/console/software.js';
-import type { VersionToUpdateTo } from '../../../contracts/console/version-to-update-to.js';
+import type { VersionToUpdateTo, VersionToUpdateToSummary } from '../../../contracts/console/version-to-update-to.js';
 import { targetStatuses } from '../../../contracts/enums.js';
 import type { Database } from '../engine/database.js';
 import { type ExposureFigures, softwareId } from './exposure-figures.js';
@@ -69,6 +69,12 @@ export function versionToUpdateTo(figures: ExposureFigures, product: number): Ve
       ? `Update to ${newest.version} (${runBy}, no open critical or KEV finding).`
       : `No version seen in the fleet is clean: the newest, ${newest.version} (${runBy}), has ${urgentFindings(critical, kev)}.`,
   };
+}
+
+/** The version to update a product to as the software list gives it: {@link versionToUpdateTo} without its figures. */
+export function versionToUpdateToSummary(figures: ExposureFigures, product: number): VersionToUpdateToSummary {
+  const { verdict, version_id, version, sentence } = versionToUpdateTo(figures, product);
+  return { verdict, version_id, version, sentence };
 }
 
 /**
