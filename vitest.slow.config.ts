@@ -3,12 +3,13 @@ import base from './vitest.config.js';
 
 /**
  * `npm run test:slow`: the randomised kill and power-loss tests with their full trial counts
- * (server/test/support/trial-count.ts); `npm test` runs them bounded.
+ * (server/test/support/trial-count.ts), and the remediation figures' test with its second demo
+ * seed; `npm test` runs them bounded, the figures on one demo seed.
  */
 export default defineConfig({
   test: {
     ...base.test,
-    include: ['server/test/crash-safety.test.ts', 'server/test/power-loss.test.ts', 'server/sync/sync-cli.test.ts'],
+    include: ['server/test/crash-safety.test.ts', 'server/test/power-loss.test.ts', 'server/sync/sync-cli.test.ts', 'server/test/remediation-performance.test.ts'],
     env: { RC_FULL_TRIALS: '1' },
   },
 });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoAgentSettings } from '../../contracts/console/agent-settings.js';
 import { dataDirectoryFiles } from '../store/engine/data-directory.js';
 import { cliBinary } from '../test/support/cli-binary.js';
@@ -23,6 +23,32 @@ afterAll(() => {
 function newDataDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-cli-'));
   folders.push(dir);
+  return dir;
+}
+
+// Data directories made once for the file, each test that starts from one getting a copy of its
+// own: a CLI start that makes an organization (its signing key) or a first start of serve (the
+// demo's 20,000 findings) costs seconds, a copy nothing. The tests of making them start empty.
+/** `acme` ("Acme"), made by `orgs create`. */
+let withAcme: string;
+/** The demo organization, made by a first start of serve, then stopped. */
+let withDemo: string;
+beforeAll(async () => {
+  withAcme = newDataDir();
+  const created = cli(withAcme, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
+  expect(created.status, created.stderr).toBe(0);
+  withDemo = newDataDir();
+  const first = await serve(withDemo, '--port', '0');
+  // Answered once serve has gone on past its printed lines to take SIGTERM as a stop (it prints them first).
+  expect((await fetch(`${first.url}/health`)).status).toBe(200);
+  first.child.kill('SIGTERM');
+  expect(await exited(first.child)).toBe(0);
+});
+
+/** A new data directory holding what `template` holds. */
+function copyOf(template: string): string {
+  const dir = newDataDir();
+  fs.cpSync(template, dir, { recursive: true });
   return dir;
 }
 
@@ -121,7 +147,7 @@ describe('remediation-console serve', () => {
   });
 
   it('lets keys create take the data directory at once after serve was killed', async () => {
-    const dataDir = newDataDir();
+    const dataDir = copyOf(withDemo);
     // Under `sh -c 'serve & exec sleep'` nothing reaps serve once killed: it stays a zombie, as a
     // killed writer does here until init reaps it late, and a lock resting on its pid would hold.
     const shell = spawn('sh', ['-c', '"$0" "$@" & echo "serve pid $!"; exec sleep 120', process.execPath, cliBinary, 'serve', '--data-dir', dataDir, '--port', '0']);
@@ -142,7 +168,7 @@ describe('remediation-console serve', () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const taken = (blocker.address() as net.AddressInfo).port;
-    const { child, url, output } = await serve(newDataDir(), '--port', String(taken));
+    const { child, url, output } = await serve(copyOf(withDemo), '--port', String(taken));
     expect(new URL(url).port).not.toBe(String(taken));
     expect(output()).toContain(`port ${taken} was taken`);
     child.kill('SIGTERM');
@@ -195,8 +221,7 @@ describe('organizations, keys and seeding', () => {
     [['orgs', 'remove', '--slug', 'nobody'], /No organization with slug "nobody"/],
     [['no-such-command'], /unknown command/],
   ])('answers %j with exit code 2 and a message, changing nothing', (args, message) => {
-    const dataDir = newDataDir();
-    cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
+    const dataDir = copyOf(withAcme);
     const before = fs.readFileSync(dataDirectoryFiles(dataDir).database);
     const result = cli(dataDir, ...args);
     expect(result.status).toBe(2);
@@ -205,8 +230,7 @@ describe('organizations, keys and seeding', () => {
   });
 
   it('refuses to create an organization twice', () => {
-    const dataDir = newDataDir();
-    cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
+    const dataDir = copyOf(withAcme);
     const again = cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
     expect(again.status).toBe(2);
     expect(again.stderr).toContain('exists already');
@@ -221,8 +245,7 @@ function setAgentSettings(dataDir: string, slug: string): void {
 
 describe('agent settings', () => {
   it('shows them, changes those given, and prints what is missing and the warnings', () => {
-    const dataDir = newDataDir();
-    cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
+    const dataDir = copyOf(withAcme);
     const empty = cli(dataDir, 'orgs', 'agent-settings', '--org', 'acme');
     expect(empty.status, empty.stderr).toBe(0);
     expect(empty.stdout).toBe(
@@ -254,8 +277,7 @@ describe('agent settings', () => {
   });
 
   it('refuses bad values with exit code 2 naming the option, saving nothing', () => {
-    const dataDir = newDataDir();
-    cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
+    const dataDir = copyOf(withAcme);
     const before = fs.readFileSync(dataDirectoryFiles(dataDir).database);
     for (const [args, message] of [
       [['--server-url', 'https://127.0.0.1:7300'], /--server-url is a loopback address/],
@@ -277,8 +299,7 @@ describe('agent settings', () => {
 
 describe('agent configuration files', () => {
   it('makes no file without a server URL: names the command that sets it; --server-url sets it for one file', () => {
-    const dataDir = newDataDir();
-    cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
+    const dataDir = copyOf(withAcme);
     const out = path.join(dataDir, 'out');
     const missing = cli(dataDir, 'agent-config', '--org', 'acme', '--platform', 'linux', '--out', out);
     expect(missing.status).toBe(1);
@@ -310,8 +331,7 @@ describe('agent configuration files', () => {
   });
 
   it('writes, verifies and shows signed files; refuses tampered ones and foreign certificates', () => {
-    const dataDir = newDataDir();
-    cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
+    const dataDir = copyOf(withAcme);
     cli(dataDir, 'orgs', 'create', '--slug', 'other', '--name', 'Other');
     setAgentSettings(dataDir, 'acme');
     const acmeId = /acme\s+local\s+Acme\s+(\S+)/.exec(cli(dataDir, 'orgs', 'list').stdout)![1]!;
@@ -385,8 +405,7 @@ describe('agent configuration files', () => {
     [['--platform', 'beos'], /--platform must be one of linux, macos, windows/],
     [['--platform', 'macos', '--profile', 'full'], /--profile must be one of/],
   ])('refuses agent-config %j with exit code 2', (args, message) => {
-    const dataDir = newDataDir();
-    cli(dataDir, 'orgs', 'create', '--slug', 'acme', '--name', 'Acme');
+    const dataDir = copyOf(withAcme);
     const result = cli(dataDir, 'agent-config', '--org', 'acme', '--out', path.join(dataDir, 'x'), ...args);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
@@ -417,7 +436,7 @@ describe('remediation-console console-url', () => {
   const organizations = async (url: string, cookie: string) => (await fetch(`${url}/app/organizations`, { headers: { cookie } })).status;
 
   it('prints a new one-time link while serve runs, and one that a later serve on the data directory opens', async () => {
-    const dataDir = newDataDir();
+    const dataDir = copyOf(withDemo);
     const running = await serve(dataDir, '--port', '0');
     const printed = /Console: (\S+)/.exec(running.output())![1]!;
     const first = await openLink(printed);

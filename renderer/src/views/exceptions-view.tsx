@@ -1,21 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
-import { type ChangeEvent, type Ref, useEffect, useId, useRef, useState } from 'react';
+import { type Ref, useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { exceptionReasonLabels, exceptionStates } from '../../../contracts/console/exception-basics';
 import type { ConsoleException, ExceptionImportResult } from '../../../contracts/console/exceptions';
-import { ApiError } from '../api/console-fetch';
 import { itemQuery } from '../api/console-queries';
 import { exceptionsExportPath, exceptionsQuery, useCreateException, useImportExceptions, useRevokeException, useUpdateException } from '../api/exception-queries';
 import { useSuggestions } from '../api/use-suggestions';
 import { StatusBadge } from '../components/badges';
 import { Combobox } from '../components/combobox';
 import { ExceptionForm, exceptionFieldErrors, localDate, newExceptionFields, startOfLocalDate } from '../components/exception-form';
+import { FileExportButton } from '../components/file-export-button';
+import { FileImportButton } from '../components/file-import-button';
 import { PlainTableHead } from '../components/plain-table-head';
 import { Loading, QueryError } from '../components/query-state';
 import { formatCount, formatDateTime } from '../lib/format';
 import { paths } from '../lib/paths';
 import { useChosenValue } from '../lib/use-chosen-value';
-import { type SaveOutcome, saveConsoleFile } from '../lib/save-download';
 
 /**
  * The organization's exceptions: accepted CVEs (everywhere or on chosen endpoints) and findings,
@@ -29,6 +29,7 @@ export function ExceptionsView({ slug }: { slug: string }) {
   const selected = search.get('selected') ?? undefined;
   const exceptions = useQuery(exceptionsQuery(slug, state));
   const [creating, setCreating] = useState(false);
+  const importing = useImportExceptions(slug);
   const stateId = useId();
   const [shownState, setShownState] = useChosenValue(state ?? '');
   const setState = (value: string) => {
@@ -68,8 +69,8 @@ export function ExceptionsView({ slug }: { slug: string }) {
         <button type="button" onClick={() => setCreating(true)} disabled={creating}>
           New exception…
         </button>
-        <ExportExceptions slug={slug} />
-        <ImportExceptions slug={slug} />
+        <FileExportButton label="Export…" path={exceptionsExportPath(slug)} suggestedName={`${slug}-exceptions.json`} filter={{ name: 'JSON', extensions: ['json'] }} />
+        <FileImportButton label="Import…" accept=".json,application/json" importing={importing} describe={importSummary} />
       </div>
       {creating ? <NewException slug={slug} onDone={() => setCreating(false)} /> : null}
       {exceptions.isPending ? (
@@ -297,49 +298,7 @@ function NewException({ slug, onDone }: { slug: string; onDone: () => void }) {
   );
 }
 
-/** Saves every exception of the organization as a file, through the native dialog or as a download. */
-function ExportExceptions({ slug }: { slug: string }) {
-  const [outcome, setOutcome] = useState<SaveOutcome | undefined>(undefined);
-  const save = async () => {
-    setOutcome(undefined);
-    setOutcome(await saveConsoleFile({ path: exceptionsExportPath(slug), suggestedName: `${slug}-exceptions.json`, filter: { name: 'JSON', extensions: ['json'] } }));
-  };
-  return (
-    <>
-      <button type="button" onClick={() => void save()}>
-        Export…
-      </button>
-      {outcome?.saved && outcome.path ? <span role="status">Saved to {outcome.path}</span> : null}
-      {outcome && !outcome.saved && outcome.message ? <span role="alert">{outcome.message}</span> : null}
-    </>
-  );
-}
-
-/** Imports an exceptions file: all of it or, with the first problem said, none. */
-function ImportExceptions({ slug }: { slug: string }) {
-  const importing = useImportExceptions(slug);
-  const id = useId();
-  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (file) importing.mutate(await file.text());
-  };
-  return (
-    <>
-      <label className="file-button" htmlFor={id}>
-        Import…
-      </label>
-      <input id={id} className="visually-hidden" type="file" accept=".json,application/json" onChange={(event) => void choose(event)} />
-      {importing.data ? <span role="status">Imported: {importSummary(importing.data)}.</span> : null}
-      {importing.isError ? (
-        <span role="alert" className="field-error">
-          Nothing was imported: {importing.error instanceof ApiError ? importing.error.message : 'the file could not be sent.'}
-        </span>
-      ) : null}
-    </>
-  );
-}
-
+/** The answer to an import: all of the file imported or, with the first problem said, none. */
 const importSummary = ({ created, updated, skipped }: ExceptionImportResult) =>
-  `${formatCount(created)} created, ${formatCount(updated)} updated, ${formatCount(skipped)} skipped (held here, as recent or revoked)`;
+  `Imported: ${formatCount(created)} created, ${formatCount(updated)} updated, ${formatCount(skipped)} skipped (held here, as recent or revoked).`;
 

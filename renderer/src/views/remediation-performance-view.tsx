@@ -86,6 +86,25 @@ function Summary({ slug, performance, filters }: { slug: string; performance: Re
 /** The columns of the table by severity after the severity, in order. */
 const severityFigures = ['Deadline', 'Open', 'Overdue', 'Median age', 'Remediated', 'In time', 'Median time to remediate', 'Mean time to remediate'];
 
+/** The columns of the table by tag after the tag, in order. */
+const tagFigures = ['Endpoints', 'Open', 'Overdue', 'Median age'];
+
+/** The header row of a table of figures: the column naming each row's group, then the figures' columns, numbers aligned. */
+function FiguresHead({ group, figures }: { group: string; figures: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">{group}</th>
+        {figures.map((header) => (
+          <th key={header} scope="col" className="num">
+            {header}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 /** Per severity: the deadline, what is open and late, and how remediation kept to it. */
 function SeverityTable({ slug, performance, filters }: { slug: string; performance: RemediationPerformance; filters: Record<string, string> }) {
   const kev = performance.policy.kev;
@@ -93,16 +112,7 @@ function SeverityTable({ slug, performance, filters }: { slug: string; performan
     <section className="performance-section" aria-labelledby="by-severity-title">
       <h2 id="by-severity-title">By severity</h2>
       <table className="plain-table performance-table" aria-labelledby="by-severity-title">
-        <thead>
-          <tr>
-            <th scope="col">Severity</th>
-            {severityFigures.map((header) => (
-              <th key={header} scope="col" className="num">
-                {header}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <FiguresHead group="Severity" figures={severityFigures} />
         <tbody>
           {performance.severities.map((row) => (
             <tr key={row.severity}>
@@ -146,16 +156,7 @@ function TagTable({ slug, performance, filters }: { slug: string; performance: R
         <p className="state">No endpoint carries a tag: set tags on endpoints, or add tag rules, to see the figures of each group.</p>
       ) : (
         <table className="plain-table performance-table" aria-labelledby="by-tag-title">
-          <thead>
-            <tr>
-              <th scope="col">Tag</th>
-              {['Endpoints', 'Open', 'Overdue', 'Median age'].map((header) => (
-                <th key={header} scope="col" className="num">
-                  {header}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <FiguresHead group="Tag" figures={tagFigures} />
           <tbody>
             {performance.tags.map((row) => (
               <tr key={row.tag}>

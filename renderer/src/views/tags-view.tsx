@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { type ChangeEvent, type FormEvent, type Ref, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type Ref, useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { CreateTagRuleInput, TagRule, TagRuleCondition } from '../../../contracts/console/endpoint-context';
+import type { CreateTagRuleInput, EndpointContextImportResult, TagRule, TagRuleCondition } from '../../../contracts/console/endpoint-context';
 import { endpointCriticalities, filterableOsFamilies, tagRuleConditionKinds, type TagRuleConditionKind } from '../../../contracts/enums';
 import { ApiError } from '../api/console-fetch';
 import {
@@ -14,11 +14,12 @@ import {
   useUpdateTagRule,
 } from '../api/endpoint-context-queries';
 import { CriticalityBadge } from '../components/endpoint-context-panel';
+import { FileExportButton } from '../components/file-export-button';
+import { FileImportButton } from '../components/file-import-button';
 import { PlainTableHead } from '../components/plain-table-head';
 import { Loading, QueryError } from '../components/query-state';
 import { formatCount } from '../lib/format';
 import { paths } from '../lib/paths';
-import { type SaveOutcome, saveConsoleFile } from '../lib/save-download';
 
 /**
  * The organization's endpoint context: its tags with how many endpoints carry them (set by hand
@@ -28,6 +29,7 @@ import { type SaveOutcome, saveConsoleFile } from '../lib/save-download';
 export function TagsView({ slug }: { slug: string }) {
   const [search] = useSearchParams();
   const [creating, setCreating] = useState(false);
+  const importing = useImportEndpointContext(slug);
   return (
     <section className="view" aria-labelledby="view-title">
       <header className="view__header">
@@ -39,8 +41,13 @@ export function TagsView({ slug }: { slug: string }) {
         endpoint they match as it is read, new ones from a sync included.
       </p>
       <div className="toolbar">
-        <ExportContext slug={slug} />
-        <ImportContext slug={slug} />
+        <FileExportButton
+          label="Export CSV…"
+          path={endpointContextExportPath(slug)}
+          suggestedName={`${slug}-endpoint-context.csv`}
+          filter={{ name: 'CSV', extensions: ['csv'] }}
+        />
+        <FileImportButton label="Import CSV…" accept=".csv,text/csv" importing={importing} describe={importSummary} />
       </div>
       <TagCounts slug={slug} />
       <section aria-labelledby="rules-title">
@@ -307,47 +314,5 @@ function ConditionValue({ index, condition, onChange }: { index: number; conditi
   return <input aria-label={label} value={condition.value} onChange={(event) => onChange(event.target.value)} placeholder={placeholder} required />;
 }
 
-function ExportContext({ slug }: { slug: string }) {
-  const [outcome, setOutcome] = useState<SaveOutcome | undefined>(undefined);
-  const save = async () => {
-    setOutcome(undefined);
-    setOutcome(await saveConsoleFile({ path: endpointContextExportPath(slug), suggestedName: `${slug}-endpoint-context.csv`, filter: { name: 'CSV', extensions: ['csv'] } }));
-  };
-  return (
-    <>
-      <button type="button" onClick={() => void save()}>
-        Export CSV…
-      </button>
-      {outcome?.saved && outcome.path ? <span role="status">Saved to {outcome.path}</span> : null}
-      {outcome && !outcome.saved && outcome.message ? <span role="alert">{outcome.message}</span> : null}
-    </>
-  );
-}
-
-function ImportContext({ slug }: { slug: string }) {
-  const importing = useImportEndpointContext(slug);
-  const id = useId();
-  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (file) importing.mutate(await file.text());
-  };
-  return (
-    <>
-      <label className="file-button" htmlFor={id}>
-        Import CSV…
-      </label>
-      <input id={id} className="visually-hidden" type="file" accept=".csv,text/csv" onChange={(event) => void choose(event)} />
-      {importing.data ? (
-        <span role="status">
-          Imported {formatCount(importing.data.lines)} lines: {formatCount(importing.data.changed)} of {formatCount(importing.data.endpoints)} endpoints changed.
-        </span>
-      ) : null}
-      {importing.isError ? (
-        <span role="alert" className="field-error">
-          Nothing was imported: {importing.error instanceof ApiError ? importing.error.message : 'the file could not be sent.'}
-        </span>
-      ) : null}
-    </>
-  );
-}
+const importSummary = ({ lines, changed, endpoints }: EndpointContextImportResult) =>
+  `Imported ${formatCount(lines)} lines: ${formatCount(changed)} of ${formatCount(endpoints)} endpoints changed.`;

@@ -1,0 +1,31 @@
+import { useState } from 'react';
+import { type SaveOutcome, saveConsoleFile } from '../lib/save-download';
+
+interface FileExportButtonProps {
+  /** The button's label. */
+  label: string;
+  /** The file's path under /app. */
+  path: string;
+  /** The file name the save dialog (or the download, when the server names none) offers. */
+  suggestedName: string;
+  /** The save dialog's file type. */
+  filter: { name: string; extensions: string[] };
+}
+
+/** Saves one file the console serves, through the native dialog or as a download, and says where it went or why not. */
+export function FileExportButton({ label, path, suggestedName, filter }: FileExportButtonProps) {
+  const [outcome, setOutcome] = useState<SaveOutcome | undefined>(undefined);
+  const save = async () => {
+    setOutcome(undefined);
+    setOutcome(await saveConsoleFile({ path, suggestedName, filter }));
+  };
+  return (
+    <>
+      <button type="button" onClick={() => void save()}>
+        {label}
+      </button>
+      {outcome?.saved && outcome.path ? <span role="status">Saved to {outcome.path}</span> : null}
+      {outcome && !outcome.saved && outcome.message ? <span role="alert">{outcome.message}</span> : null}
+    </>
+  );
+}
