@@ -37,7 +37,6 @@ export function registerServeCommand(program: Command): void {
       if (server.demoApiKey) {
         lines.push('Created the demo organization "demo" (generated data). Its API key, shown only now:', `  ${server.demoApiKey}`);
       }
-      console.log(lines.join('\n'));
       await new Promise<void>((resolve, reject) => {
         const end = (outcome: Promise<void>) => {
           process.off('SIGINT', stop);
@@ -51,6 +50,8 @@ export function registerServeCommand(program: Command): void {
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
         running.on('failed', fail);
+        // Printed once a signal stops it cleanly: whoever reads these lines may stop it at once.
+        console.log(lines.join('\n'));
       });
     });
 }
