@@ -88,7 +88,8 @@ export class EndpointContextRecords {
     };
     const cell = (index: number) => `json_extract(value, '$[${index}]')`;
     each(removedTags, `DELETE FROM endpoint_tags WHERE org_id = ? AND (endpoint_id, tag_key) IN (SELECT ${cell(0)}, ${cell(1)} FROM json_each(?))`);
-    each(addedTags, `INSERT INTO endpoint_tags (org_id, endpoint_id, tag_key, tag) SELECT ?1, ${cell(0)}, ${cell(1)}, ${cell(2)} FROM json_each(?2)`);
+    // OR REPLACE: a `before` read a write earlier may already hold the tag (see EndpointContext.writeChanges).
+    each(addedTags, `INSERT OR REPLACE INTO endpoint_tags (org_id, endpoint_id, tag_key, tag) SELECT ?1, ${cell(0)}, ${cell(1)}, ${cell(2)} FROM json_each(?2)`);
     each(normal, 'DELETE FROM endpoint_criticality WHERE org_id = ? AND endpoint_id IN (SELECT value FROM json_each(?))');
     each(criticality, `INSERT OR REPLACE INTO endpoint_criticality (org_id, endpoint_id, criticality) SELECT ?1, ${cell(0)}, ${cell(1)} FROM json_each(?2)`);
   }

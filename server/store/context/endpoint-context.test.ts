@@ -1,4 +1,4 @@
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import type { Inventory } from '../../../contracts/inventory.js';
 import { smallInventory } from '../../test/support/fixtures.js';
 import { Store } from '../store.js';
@@ -111,4 +111,31 @@ it('reads an organization of thousands of endpoints and tags in chunks without l
     expect(context.endpointsWithTag('ones').has(id), id).toBe(index >= 1_000 && index < 2_000);
   }
   expect((await store.endpointContext.exportRows(org)).map((row) => row.hostname)).toEqual(endpoints.map((endpoint) => endpoint.hostname));
+});
+
+it('writes a bulk change of thousands of endpoints in several writes, with another write landing among them', async () => {
+  const demo = smallInventory(7, 1)!.endpoints[0]!;
+  const endpoints = Array.from({ length: 5_000 }, (_, index) => ({ ...demo, id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`, hostname: `host-${index}` }));
+  const { store, org } = await storeWith({ endpoints, remediationTargets: [], scopes: [], findings: [] });
+  const ids = endpoints.map((endpoint) => endpoint.id);
+  const last = ids.at(-1)!;
+  const writes = vi.spyOn(store, 'write');
+  const bulk = store.endpointContext.bulkUpdate(org, ids, { add_tags: ['fleet'], criticality: 'high' });
+  // Another request sets the criticality of an endpoint of the bulk's last write meanwhile:
+  // whichever lands last sets it, and the bulk's tag is kept either way.
+  const other = store.endpointContext.update(org, last, { criticality: 'low' });
+  expect(await bulk).toEqual({ matched: 5_000, changed: 5_000 });
+  await other;
+  // Three writes of at most 2,000 endpoints each, and the other request's.
+  expect(writes.mock.calls.filter(([, options]) => options?.changes?.includes('endpoint-context')).length).toBe(4);
+
+  const context = await store.endpointContext.effective(org);
+  expect(context.endpointsWithTag('fleet').size).toBe(5_000);
+  expect(context.criticalities().high).toBeGreaterThanOrEqual(4_999);
+  expect(['high', 'low']).toContain(context.criticalityOf(last));
+  expect(context.explicitOf(last).tags).toEqual(['fleet']);
+  // Each endpoint's rows once: what the store holds is what the context says.
+  const rows = await store.endpointContext.exportRows(org);
+  expect(rows.length).toBe(5_000);
+  expect(rows.every((row) => row.tags.join() === 'fleet')).toBe(true);
 });
