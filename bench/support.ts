@@ -44,14 +44,19 @@ export function peakResidentBytes(pid: number): number {
 
 /**
  * Starts `serve` on `port` (default a free one); resolves once it printed its address and the
- * console's URL (token in the fragment), with the console session that URL opened.
+ * console's URL (token in the fragment), with the console session that URL opened. `niceness`
+ * runs it below the others' priority (nice(1)): a remote that stands in for a tenant service,
+ * which runs on other machines, so that its work does not take the measured server's core.
  */
 export async function startServe(
   dataDir: string,
   port = 0,
+  niceness?: number,
 ): Promise<{ child: ChildProcess; url: string; consoleUrl: string; consoleToken: string; session: ConsoleSessionCookie; startedAt: number }> {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const command = [process.execPath, bin, 'serve', '--port', String(port), '--data-dir', dataDir];
+  if (niceness !== undefined) command.unshift('nice', '-n', String(niceness));
+  const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   const [url, consoleUrl] = await new Promise<[string, string]>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
