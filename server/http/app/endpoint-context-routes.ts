@@ -63,7 +63,11 @@ async function selectedEndpoints(store: Store, orgRowId: number, filter: string)
     throw error;
   }
   const ids: string[] = [];
-  for await (const chunk of store.console.listAllIds(orgRowId, 'endpoints', { ...query, sort: { key: 'created_at', descending: false } }, undefined, 5000)) ids.push(...chunk);
+  // A turn between chunks: read in one go, 20,000 ids held the thread that answers 60 ms.
+  for await (const chunk of store.console.listAllIds(orgRowId, 'endpoints', { ...query, sort: { key: 'created_at', descending: false } }, undefined, 1000)) {
+    ids.push(...chunk);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   return ids;
 }
 

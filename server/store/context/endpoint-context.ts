@@ -279,9 +279,13 @@ export class EndpointContext {
    * not (the rows are written as differences, idempotently). A write that fails ends it, saying
    * how many endpoints were changed before.
    */
-  private async writeChanges(orgRowId: number, changes: readonly ContextChange[]): Promise<void> {
+  private async writeChanges(orgRowId: number, unordered: readonly ContextChange[]): Promise<void> {
+    // In key order, each write's rows are neighbours on the same pages: in the selection's order
+    // every write touched pages all over the table, and 20,000 endpoints wrote 8 MiB, not 2.
+    const changes = [...unordered].sort((a, b) => (a.endpointId < b.endpointId ? -1 : a.endpointId > b.endpointId ? 1 : 0));
     for (let start = 0; start < changes.length; start += changesPerWrite) {
-      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      // A turn first: the selection and the changes were computed in this one.
+      await new Promise((resolve) => setImmediate(resolve));
       try {
         this.write(() => this.records.put(orgRowId, changes.slice(start, start + changesPerWrite)));
       } catch (error) {
