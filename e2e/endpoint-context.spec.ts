@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { expect, expectAccessible, figure, listTotal, openConsole, screenshot, test } from './support/console-page.js';
 
 // On the second organization (seeded with the generated dataset, its tag rules included), with
@@ -92,4 +93,29 @@ test('a tag rule tags the endpoint it matches, which says so, and the endpoints 
   await bulk.getByLabel('Remove tags').fill('e2e-mac');
   await bulk.getByRole('button', { name: /^Apply to / }).click();
   await expect(bulk.getByRole('status')).toContainText(`${total.toLocaleString('en-US')} changed`);
+});
+
+test('Tags and rules exports what is set by hand as CSV, and imports a file back, refusing a bad line by its number', async ({ page, problems }) => {
+  await openConsole(page, '/orgs/second/tags');
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV…' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('second-endpoint-context.csv');
+  const text = fs.readFileSync((await download.path())!, 'utf8');
+  const lines = text.trimEnd().split('\r\n');
+  expect(lines[0]).toBe('id,hostname,tags,criticality');
+  // The generated dataset sets tags and criticality by hand on some endpoints: each is a line.
+  expect(lines.length).toBeGreaterThan(1);
+
+  const chooser = page.getByLabel('Import CSV…');
+  const bad = `${lines.slice(0, 2).join('\r\n')}\r\n00000000-0000-4000-8000-000000000000,,x,urgent\r\n`;
+  await chooser.setInputFiles({ name: 'context.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
+  await expect(page.getByRole('alert')).toContainText('line 3');
+  expect(problems).toEqual([expect.stringContaining('status of 400')]);
+  problems.length = 0;
+
+  // The file as exported changes nothing.
+  await chooser.setInputFiles({ name: 'context.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
+  await expect(page.getByRole('status')).toContainText(`Imported ${(lines.length - 1).toLocaleString('en-US')} lines: 0 of`);
+  await screenshot(page, 'tags-view-imported');
 });
