@@ -105,6 +105,21 @@ function FiguresHead({ group, figures }: { group: string; figures: readonly stri
   );
 }
 
+/** A group's overdue open findings: a link to them in the findings list, or a plain 0. */
+function OverdueCell({ count, to }: { count: number; to: string }) {
+  return (
+    <td className="num">
+      {count > 0 ? (
+        <Link className="count--overdue" to={to}>
+          {formatCount(count)}
+        </Link>
+      ) : (
+        <span className="count--zero">0</span>
+      )}
+    </td>
+  );
+}
+
 /** Per severity: the deadline, what is open and late, and how remediation kept to it. */
 function SeverityTable({ slug, performance, filters }: { slug: string; performance: RemediationPerformance; filters: Record<string, string> }) {
   const kev = performance.policy.kev;
@@ -121,15 +136,7 @@ function SeverityTable({ slug, performance, filters }: { slug: string; performan
               </td>
               <td className="num">{row.deadline_days === null ? 'none' : `${formatCount(row.deadline_days)} days`}</td>
               <td className="num">{formatCount(row.open)}</td>
-              <td className="num">
-                {row.open_overdue > 0 ? (
-                  <Link className="count--overdue" to={paths.list(slug, 'findings', { ...filters, overdue: 'true', severity: row.severity })}>
-                    {formatCount(row.open_overdue)}
-                  </Link>
-                ) : (
-                  <span className="count--zero">0</span>
-                )}
-              </td>
+              <OverdueCell count={row.open_overdue} to={paths.list(slug, 'findings', { ...filters, overdue: 'true', severity: row.severity })} />
               <td className="num">{formatDays(row.median_open_age_days)}</td>
               <td className="num">{formatCount(row.remediated)}</td>
               <td className="num">{row.share_in_time === null ? '—' : formatShare(row.share_in_time)}</td>
@@ -165,15 +172,7 @@ function TagTable({ slug, performance, filters }: { slug: string; performance: R
                 </td>
                 <td className="num">{formatCount(row.endpoints)}</td>
                 <td className="num">{formatCount(row.open)}</td>
-                <td className="num">
-                  {row.open_overdue > 0 ? (
-                    <Link className="count--overdue" to={paths.list(slug, 'findings', { ...filters, tag: row.tag, overdue: 'true' })}>
-                      {formatCount(row.open_overdue)}
-                    </Link>
-                  ) : (
-                    <span className="count--zero">0</span>
-                  )}
-                </td>
+                <OverdueCell count={row.open_overdue} to={paths.list(slug, 'findings', { ...filters, tag: row.tag, overdue: 'true' })} />
                 <td className="num">{formatDays(row.median_open_age_days)}</td>
               </tr>
             ))}
