@@ -13,6 +13,11 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell the user of a failed request: the server's own message, or `fallback` where there is none (the server could not be reached). */
+export function errorMessage(error: Error | null, fallback: string): string {
+  return error instanceof ApiError ? error.message : fallback;
+}
+
 /** The headers every /app request carries. */
 export function consoleHeaders(): Record<string, string> {
   const token = consoleToken();

@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
 import { type EndpointCriticality, endpointCriticalities } from '../../../contracts/enums';
-import { ApiError } from '../api/console-fetch';
+import { errorMessage } from '../api/console-fetch';
 import { useBulkUpdateEndpointContext } from '../api/endpoint-context-queries';
 import type { ListFilters } from '../api/list-pages';
 import { formatCount } from '../lib/format';
@@ -59,7 +59,7 @@ export function BulkEndpointContext({ slug, filters, total }: { slug: string; fi
           ) : null}
           {bulk.isError ? (
             <span role="alert" className="field-error">
-              Nothing changed: {bulk.error instanceof ApiError ? bulk.error.message : 'the server could not be reached.'}
+              Nothing changed: {errorMessage(bulk.error, 'the server could not be reached.')}
             </span>
           ) : null}
         </form>

@@ -3,7 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { EndpointContext, EndpointTag } from '../../../contracts/console/endpoint-context';
 import { type EndpointCriticality, endpointCriticalities } from '../../../contracts/enums';
-import { ApiError } from '../api/console-fetch';
+import { errorMessage } from '../api/console-fetch';
 import { endpointContextQuery, tagRulesQuery, useUpdateEndpointContext } from '../api/endpoint-context-queries';
 import { paths } from '../lib/paths';
 import { Loading, QueryError } from './query-state';
@@ -117,7 +117,7 @@ function EndpointContextForm({ slug, context, onDone }: { slug: string; context:
       </div>
       {update.isError ? (
         <p role="alert" className="field-error">
-          Not saved: {update.error instanceof ApiError ? update.error.message : 'the server could not be reached.'}
+          Not saved: {errorMessage(update.error, 'the server could not be reached.')}
         </p>
       ) : null}
     </form>

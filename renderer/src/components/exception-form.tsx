@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { type ExceptionReason, exceptionLimits, exceptionReasonLabels, exceptionReasons, latestExceptionExpiry } from '../../../contracts/console/exception-basics';
-import { ApiError } from '../api/console-fetch';
+import { errorMessage } from '../api/console-fetch';
+import { fieldMessages } from './form-save-outcome';
 
 const day = 86_400_000;
 
@@ -26,11 +27,6 @@ export interface ExceptionFields {
 /** A new exception's fields: risk accepted, for 90 days. */
 export const newExceptionFields = (): ExceptionFields => ({ reason: 'risk_accepted', note: '', expiresOn: localDate(Date.now() + 90 * day) });
 
-/** The server's word on each field of an exception's body (its issues), by field. */
-export function exceptionFieldErrors(error: Error | null): Partial<Record<string, string>> {
-  return error instanceof ApiError ? Object.fromEntries(error.issues.map((issue) => [issue.field, issue.message])) : {};
-}
-
 interface ExceptionFormProps {
   /** The form's heading. */
   title: string;
@@ -53,7 +49,7 @@ export function ExceptionForm({ title, initial, submitLabel, pending, error, onS
   // The date's bounds are of the moment the form opened.
   const [opened] = useState(Date.now);
   const id = useId();
-  const errors = exceptionFieldErrors(error);
+  const errors = fieldMessages(error);
   const shown = new Set(['reason', 'note', 'expires_at', 'scope.cve_id', 'scope.endpoint_ids']);
   const formError = error && !Object.keys(errors).some((field) => shown.has(field)) ? error : null;
   const submit = (event: FormEvent) => {
@@ -112,7 +108,7 @@ export function ExceptionForm({ title, initial, submitLabel, pending, error, onS
       </div>
       {formError ? (
         <p className="state state--error" role="alert">
-          {formError instanceof ApiError ? formError.message : 'The exception could not be saved.'}
+          {errorMessage(formError, 'The exception could not be saved.')}
         </p>
       ) : null}
       <div className="exception-form__actions">

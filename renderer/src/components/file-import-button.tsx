@@ -1,6 +1,6 @@
 import type { UseMutationResult } from '@tanstack/react-query';
 import { type ChangeEvent, useId } from 'react';
-import { ApiError } from '../api/console-fetch';
+import { errorMessage } from '../api/console-fetch';
 
 interface FileImportButtonProps<R> {
   /** The file chooser's label. */
@@ -31,7 +31,7 @@ export function FileImportButton<R>({ label, accept, importing, describe }: File
       {importing.data ? <span role="status">{describe(importing.data)}</span> : null}
       {importing.isError ? (
         <span role="alert" className="field-error">
-          Nothing was imported: {importing.error instanceof ApiError ? importing.error.message : 'the file could not be sent.'}
+          Nothing was imported: {errorMessage(importing.error, 'the file could not be sent.')}
         </span>
       ) : null}
     </>

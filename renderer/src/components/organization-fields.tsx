@@ -1,4 +1,4 @@
-import { ApiError } from '../api/console-fetch';
+import { ApiError, errorMessage } from '../api/console-fetch';
 import { fieldMessages } from './form-save-outcome';
 
 /** A text field of the organization forms: its body field's name, label and input hints. */
@@ -73,7 +73,7 @@ export function OrganizationFormError({ error, fieldNames, errors, fallback }: {
   if (!Object.keys(errors).some((field) => fieldNames.includes(field))) {
     return (
       <p className="state state--error" role="alert">
-        {error instanceof ApiError ? error.message : fallback}
+        {errorMessage(error, fallback)}
       </p>
     );
   }

@@ -1,8 +1,8 @@
-import { ApiError } from '../api/console-fetch';
+import { errorMessage } from '../api/console-fetch';
 
 /** An error of a query, with a way to try again. */
 export function QueryError({ error, onRetry }: { error: Error; onRetry?: () => void }) {
-  const message = error instanceof ApiError ? error.message : 'Something went wrong while loading this view.';
+  const message = errorMessage(error, 'Something went wrong while loading this view.');
   return (
     <div className="state state--error" role="alert">
       <p>{message}</p>

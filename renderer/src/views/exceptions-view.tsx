@@ -8,7 +8,8 @@ import { exceptionsExportPath, exceptionsQuery, useCreateException, useImportExc
 import { useSuggestions } from '../api/use-suggestions';
 import { StatusBadge } from '../components/badges';
 import { Combobox } from '../components/combobox';
-import { ExceptionForm, exceptionFieldErrors, localDate, newExceptionFields, startOfLocalDate } from '../components/exception-form';
+import { ExceptionForm, localDate, newExceptionFields, startOfLocalDate } from '../components/exception-form';
+import { fieldMessages } from '../components/form-save-outcome';
 import { FileExportButton } from '../components/file-export-button';
 import { FileImportButton } from '../components/file-import-button';
 import { PlainTableHead } from '../components/plain-table-head';
@@ -228,7 +229,7 @@ function NewException({ slug, onDone }: { slug: string; onDone: () => void }) {
   const [endpoints, setEndpoints] = useState<{ id: string; hostname: string }[]>([]);
   const suggestions = useSuggestions(slug, 'endpoints');
   const id = useId();
-  const errors = exceptionFieldErrors(create.error);
+  const errors = fieldMessages(create.error);
   return (
     <ExceptionForm
       title="New exception"

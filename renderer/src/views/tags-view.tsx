@@ -3,7 +3,7 @@ import { type FormEvent, type Ref, useEffect, useId, useRef, useState } from 're
 import { Link, useSearchParams } from 'react-router';
 import type { CreateTagRuleInput, EndpointContextImportResult, TagRule, TagRuleCondition } from '../../../contracts/console/endpoint-context';
 import { endpointCriticalities, filterableOsFamilies, tagRuleConditionKinds, type TagRuleConditionKind } from '../../../contracts/enums';
-import { ApiError } from '../api/console-fetch';
+import { errorMessage } from '../api/console-fetch';
 import {
   endpointContextExportPath,
   endpointTagsQuery,
@@ -282,7 +282,7 @@ function RuleForm({ slug, rule, onDone }: { slug: string; rule?: TagRule; onDone
       </div>
       {saving.isError ? (
         <p role="alert" className="field-error">
-          Not saved: {saving.error instanceof ApiError ? saving.error.message : 'the server could not be reached.'}
+          Not saved: {errorMessage(saving.error, 'the server could not be reached.')}
         </p>
       ) : null}
     </form>
