@@ -30,7 +30,7 @@ export class EffectiveEndpointContext {
   private readonly ruleByTag = new Map<string, Set<string>>();
   /** Tag key → how the tag is shown: the oldest rule's spelling, else the first explicit one in sort order. */
   private readonly spellings = new Map<string, string>();
-  /** Endpoint id → hostname, of every endpoint shown now. */
+  /** Endpoint id → hostname, of every endpoint shown now: whether the organization shows an id, and by what name. */
   readonly hostnames = new Map<string, string>();
   /** Rule id → the endpoints shown now it tags. */
   private readonly ruleCounts = new Map<string, number>();

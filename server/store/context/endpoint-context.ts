@@ -110,16 +110,11 @@ export class EndpointContext {
     });
   }
 
-  /** Whether the organization shows an endpoint of this id now. */
-  private shows(orgRowId: number, endpointId: string): boolean {
-    return this.db.value('SELECT 1 FROM endpoints WHERE org_id = ? AND id = ?', [inventoryOf(this.db, orgRowId), endpointId]) !== undefined;
-  }
-
   /** One endpoint's context as /app answers it; undefined when the organization does not show it. */
   async contextOf(orgRowId: number, endpointId: string): Promise<EndpointContextAnswer | undefined> {
     const id = endpointId.toLowerCase();
     const context = await this.effective(orgRowId);
-    if (!this.shows(orgRowId, id)) return undefined;
+    if (!context.hostnames.has(id)) return undefined;
     return { endpoint_id: id, tags: context.tagsOf(id), explicit_tags: context.explicitOf(id).tags, criticality: context.criticalityOf(id) };
   }
 
@@ -127,7 +122,7 @@ export class EndpointContext {
   async update(orgRowId: number, endpointId: string, body: UpdateEndpointContextBody): Promise<EndpointContextAnswer | undefined> {
     const id = endpointId.toLowerCase();
     const context = await this.effective(orgRowId);
-    if (!this.shows(orgRowId, id)) return undefined;
+    if (!context.hostnames.has(id)) return undefined;
     const before = context.explicitOf(id);
     const after: ExplicitContext = { tags: sortedTags(body.tags ?? before.tags), criticality: body.criticality ?? before.criticality };
     if (!sameContext(before, after)) this.write(() => this.records.put(orgRowId, [{ endpointId: id, before, after }]));
