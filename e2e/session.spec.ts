@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import { columnTexts, expect, listTotal, test } from './support/console-page.js';
+import { columnTexts, expect, expectAccessible, listTotal, screenshot, test } from './support/console-page.js';
 import { cli, consoleUrlOf, demoKeyOf, namedConsoleUrlOf, root, serve, stop } from './support/serve-process.js';
 
 // The console session of DESIGN section 4, on a `serve` of this file's own, restarted midway:
@@ -193,6 +193,8 @@ test('the Sessions view lists the sessions, this one marked, and signs out all t
   await expect(current).toContainText('Chrome');
   const rows = table.locator('tbody tr');
   expect(await rows.count()).toBeGreaterThanOrEqual(2);
+  await expectAccessible(page);
+  await screenshot(page, 'sessions');
 
   await page.getByRole('button', { name: 'Sign out all other sessions' }).click();
   await expect(page.getByRole('status')).toContainText(/Signed out \d+ sessions?\./);

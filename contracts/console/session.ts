@@ -42,7 +42,7 @@ export const consoleCredentialSchema = z
     kind: z.enum(['browser', 'script']),
     /** A script token's name; null for a browser session. */
     name: z.string().nullable(),
-    /** The User-Agent of the browser that opened the session (shortened); null for a script token. */
+    /** The browser that opened the session, as its User-Agent names it ("Firefox 132 on Windows"); null for a script token. */
     userAgent: z.string().nullable(),
     createdAt: dateTimeSchema,
     /** Recorded at most once a minute. */

@@ -23,7 +23,7 @@ export interface ConsoleCredentialRecord {
   kind: ConsoleCredentialKind;
   /** A script token's name; null for a browser session. */
   name: string | null;
-  /** A browser session's User-Agent when it opened, shortened; null for a script token. */
+  /** The browser that opened a browser session ("Firefox 132 on Windows"); null for a script token. */
   userAgent: string | null;
   createdAt: number;
   lastUsedAt: number;
@@ -84,7 +84,7 @@ export class ConsoleSessions {
     return new ConsoleSessions(readOrCreateKey(dataDirectoryFiles(dataDir).consoleSessionKey), dataDir, clock);
   }
 
-  /** A new browser session (`userAgent` the browser's, for the list) or script token (`name`, lasting `days`); answers its credential, shown only now. */
+  /** A new browser session (`userAgent` naming its browser, for the list) or script token (`name`, lasting `days`); answers its credential, shown only now. */
   create(kind: ConsoleCredentialKind, label: { name?: string; userAgent?: string; days?: number } = {}): { credential: string; record: ConsoleCredentialRecord } {
     const now = this.clock();
     fs.mkdirSync(this.folder, { recursive: true, mode: 0o700 });

@@ -7,6 +7,7 @@ import type { Sealer } from '../../secrets/sealer.js';
 import { HttpError } from '../http-error.js';
 import { registerConsoleOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, guardAndServerErrors, jsonResponse, mergeResponses } from '../openapi/responses.js';
+import { browserLabel } from './browser-label.js';
 import { currentCredentialId } from './require-console-token.js';
 import { clearSessionCookie, refuseCrossOrigin, setSessionCookie } from './session-cookie.js';
 
@@ -60,8 +61,7 @@ export function openSessionRoute(context: SessionRouteContext): express.Router {
     const { dataDir, sessions } = context.consoleLinks;
     const outcome = redeemConsoleLink(dataDir, parsed.data.token);
     if (outcome !== 'opened') throw new HttpError(401, refusals[outcome]);
-    const userAgent = req.headers['user-agent'];
-    setSessionCookie(res, sessions, sessions.create('browser', { userAgent }).credential);
+    setSessionCookie(res, sessions, sessions.create('browser', { userAgent: browserLabel(req.headers['user-agent']) }).credential);
     res.json(session(context));
   });
   return router;
