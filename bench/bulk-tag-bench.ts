@@ -38,7 +38,7 @@ export async function measureBulkTag(serve: { url: string; consoleToken: string;
     const started = performance.now();
     const response = await fetch(`${serve.url}/app/orgs/${slug}/endpoint-context/bulk`, {
       method: 'POST',
-      headers: { 'x-console-token': serve.consoleToken, 'content-type': 'application/json', origin: serve.url },
+      headers: { 'x-console-script-token': serve.consoleToken, 'content-type': 'application/json', origin: serve.url },
       body: JSON.stringify({ filter: '', ...body }),
     });
     const answer = (await response.json()) as { matched: number; changed: number };

@@ -45,7 +45,7 @@ export async function timedConsoleRequest(url: string, token: string, path: stri
   })();
   const started = performance.now();
   const cpuBefore = cpuMilliseconds(pid);
-  const response = await fetch(`${url}/app${path}`, { headers: { 'x-console-token': token } });
+  const response = await fetch(`${url}/app${path}`, { headers: { 'x-console-script-token': token } });
   const body: unknown = await response.json();
   const ms = performance.now() - started;
   const serverCpuMs = cpuMilliseconds(pid) - cpuBefore;
@@ -70,7 +70,7 @@ export async function measureCoverage(url: string, token: string, slug: string, 
   const gapsFirst = await timed(url, token, `/orgs/${slug}/coverage-gaps?limit=50`, pid);
   const gapsRepeated = await timed(url, token, `/orgs/${slug}/coverage-gaps?limit=50`, pid);
   const gapsLaterPage = await timed(url, token, `/orgs/${slug}/coverage-gaps?limit=50&offset=${Math.floor(gapsFirst.body.counts.findings / 2)}`, pid);
-  const scopes = (await fetch(`${url}/app/orgs/${slug}/scopes?limit=100`, { headers: { 'x-console-token': token } }).then((r) => r.json())) as {
+  const scopes = (await fetch(`${url}/app/orgs/${slug}/scopes?limit=100`, { headers: { 'x-console-script-token': token } }).then((r) => r.json())) as {
     data: { id: string; subject_filter: object; finding_filter: object }[];
   };
   // A broad scope: the one without subject filters and with the fewest finding filters.

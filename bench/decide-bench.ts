@@ -20,7 +20,7 @@ export async function measureDecide(url: string, token: string, slug: string, pi
   const write = async () => {
     const response = await fetch(`${url}/app/orgs/${slug}/api-keys`, {
       method: 'POST',
-      headers: { 'x-console-token': token, 'content-type': 'application/json' },
+      headers: { 'x-console-script-token': token, 'content-type': 'application/json' },
       body: JSON.stringify({ label: 'bench' }),
     });
     if (response.status !== 201) throw new Error(`creating a key: ${response.status}`);

@@ -21,7 +21,7 @@ export async function measureEndpointContextFilter(
     const started = performance.now();
     const response = await fetch(`${url}/app/orgs/${slug}/endpoint-context/bulk`, {
       method: 'POST',
-      headers: { 'x-console-token': token, 'content-type': 'application/json', origin: url },
+      headers: { 'x-console-script-token': token, 'content-type': 'application/json', origin: url },
       body: JSON.stringify(body),
     });
     const answer = (await response.json()) as { matched: number; changed: number };

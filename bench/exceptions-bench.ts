@@ -37,7 +37,7 @@ async function consoleWrite(url: string, token: string, method: string, path: st
   const started = performance.now();
   const response = await fetch(`${url}/app${path}`, {
     method,
-    headers: { 'x-console-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { 'x-console-script-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const answer = (await response.json()) as ExceptionAnswer;

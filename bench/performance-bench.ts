@@ -22,7 +22,7 @@ export async function measurePerformance(url: string, token: string, slug: strin
   const savePolicy = async (policy: unknown) => {
     const response = await fetch(`${url}/app/orgs/${slug}/sla-policy`, {
       method: 'PUT',
-      headers: { 'x-console-token': token, 'content-type': 'application/json' },
+      headers: { 'x-console-script-token': token, 'content-type': 'application/json' },
       body: JSON.stringify(policy),
     });
     if (response.status !== 200) throw new Error(`saving the policy: ${response.status} ${await response.text()}`);

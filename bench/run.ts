@@ -83,7 +83,7 @@ async function serveSections(workDir: string): Promise<void> {
     // (server/warm-console-caches.ts); asked before that, the dashboard reads them itself, and
     // the load runs below meet the server as users do once it has settled.
     const dashboardStarted = performance.now();
-    const dashboard = await fetch(`${serve.url}/app/orgs/${slug}/dashboard`, { headers: { 'x-console-token': serve.consoleToken } });
+    const dashboard = await fetch(`${serve.url}/app/orgs/${slug}/dashboard`, { headers: { 'x-console-script-token': serve.consoleToken } });
     if (dashboard.status !== 200) throw new Error(`dashboard: ${dashboard.status} ${await dashboard.text()}`);
     const dashboardSeconds = (performance.now() - dashboardStarted) / 1000;
     if (runs('api')) {

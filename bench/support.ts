@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ConsoleSessionCookie, openSession } from '../e2e/support/serve-process.js';
+import { type ConsoleSessionCookie, createScriptToken, openSession } from '../e2e/support/serve-process.js';
 
 /** The repository root, where the built CLI lives. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,15 +61,16 @@ export async function startServe(
   const [url, consoleUrl] = await new Promise<[string, string]>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)[\s\S]*Console: (\S+)/.exec(output);
+      // The console link for 127.0.0.1: Node does not resolve the `.localhost` name printed first.
+      const match = /listening on (http:\/\/\S+)[\s\S]*the same link: (\S+)/.exec(output);
       if (match) resolve([match[1]!, match[2]!]);
     });
     child.once('exit', () => reject(new Error(`serve exited:\n${output}`)));
   });
-  // The link opens once: it is opened here, and the benchmarks use its session (the credential in
-  // the x-console-token header, the cookie in Chromium).
+  // The link opens once: it is opened here, and Chromium uses its session's cookie; requests from
+  // here send a script token (x-console-script-token), as a user's script does.
   const session = await openSession(new URL(consoleUrl));
-  return { child, url, consoleUrl, consoleToken: session.value, session, startedAt };
+  return { child, url, consoleUrl, consoleToken: createScriptToken(dataDir, 'bench'), session, startedAt };
 }
 
 /** Resolves at the first 200 answer of `/v1/endpoints` from the server at `url`. */

@@ -35,7 +35,7 @@ export interface Server {
 export async function consoleRequest(server: Server, method: 'GET' | 'POST', route: string, body?: unknown): Promise<unknown> {
   const { status, text } = await requestAlone(`${server.url}/app${route}`, {
     method,
-    headers: { 'x-console-token': server.consoleToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { 'x-console-script-token': server.consoleToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (status < 200 || status >= 300) throw new Error(`${method} ${route}: ${status} ${text}`);

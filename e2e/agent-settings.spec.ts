@@ -14,7 +14,7 @@ import { consoleUrlOf, demoKeyOf, serve, stop } from './support/serve-process.js
 // enrollment secret but no agent settings, so no file until an admin sets them in the view.
 const serverUrl = 'https://agents.second-e2e.example';
 const teamId = 'Q7M3K9D2XP';
-const consoleHeaders = () => ({ 'x-console-token': server.token });
+const consoleHeaders = () => ({ 'x-console-script-token': server.scriptToken });
 
 /** Clears the second organization's settings through the console's API, so that a retried test starts as the first run did. */
 async function clearSecondSettings(request: APIRequestContext): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { columnTexts, expect, expectAccessible, figure, listTotal, openConsole, screenshot, test } from './support/console-page.js';
+import { columnTexts, expect, expectAccessible, figure, listTotal, openConsole, screenshot, server, test } from './support/console-page.js';
 
 // The findings table's columns, in order (renderer/src/views/list-definitions.tsx).
 const findingColumn = { severity: 2, status: 9, age: 10, due: 11 };
@@ -20,9 +20,8 @@ async function saveDeadlines(page: Page, days: Partial<Record<'Critical' | 'High
 
 test.afterAll(async ({ request }) => {
   // Leave the demo with its default deadlines for the other specs.
-  const token = process.env.E2E_CONSOLE_TOKEN!;
-  await request.put(`${process.env.E2E_BASE_URL}/app/orgs/demo/sla-policy`, {
-    headers: { 'x-console-token': token },
+  await request.put(`${server.baseUrl}/app/orgs/demo/sla-policy`, {
+    headers: { 'x-console-script-token': server.scriptToken },
     data: { critical: 15, high: 30, medium: 90, low: 180, info: null, kev: 14 },
   });
 });

@@ -1,13 +1,41 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import type { DesktopBridge } from '../contracts/desktop/desktop-bridge.js';
 import { consoleNavigationScript } from '../app/main/show-console-path.js';
-import { expect, server, test } from './support/console-page.js';
+import { keyFileSealer } from '../server/secrets/key-file-sealer.js';
+import { type ConsoleServer, startConsoleServer } from '../server/start-console-server.js';
+import { expect, test } from './support/console-page.js';
 
 // The console as the desktop window runs it: with `window.desktop` (contracts/desktop/desktop-bridge.ts)
 // instead of a token in the URL and browser downloads. The bridge is played here as the preload
 // and main process play it: saveFile fetches its source with the console token, as the main
 // process does before it shows the save dialog, and answers as the dialog's outcome says.
 // Where an Electron runtime exists, e2e-electron/ runs the same flows in the real app.
+// The server is started here as the desktop app starts it (startConsoleServer, with the demo
+// organization), for its run's console token: `x-console-token` takes nothing else.
+
+let dataDir = '';
+let desktop: ConsoleServer;
+const server = {
+  get baseUrl() {
+    return desktop.server.url;
+  },
+};
+
+test.describe.configure({ timeout: 120_000 });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-e2e-desktop-'));
+  desktop = await startConsoleServer({ dataDir, port: 0, sealer: (dir) => keyFileSealer(path.join(dir, 'sealing.key')), command: 'e2e desktop bridge' });
+});
+
+test.afterAll(async () => {
+  await desktop?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
 
 interface BridgeCall {
   method: 'saveFile' | 'revealInFolder';
@@ -50,7 +78,7 @@ async function openDesktopConsole(page: Page, viewPath: string): Promise<void> {
         },
       };
     },
-    { consoleToken: server.token, apiBaseUrl: server.baseUrl },
+    { consoleToken: desktop.consoleToken, apiBaseUrl: server.baseUrl },
   );
   // No #token= fragment: the token comes from the bridge alone.
   await page.goto(`${server.baseUrl}${viewPath}`);

@@ -6,7 +6,7 @@ import { columnTexts, expect, figure, listTotal, openConsole, screenshot, server
  * context is other specs'): set through /app as the console's own calls do, then seen in the
  * console: the findings filtered by a tag, and the endpoints' risk order following criticality.
  */
-const headers = () => ({ 'x-console-token': server.token, origin: server.baseUrl });
+const headers = () => ({ 'x-console-script-token': server.scriptToken, origin: server.baseUrl });
 
 async function app(request: APIRequestContext, path: string, options: { method?: 'GET' | 'POST' | 'PUT'; data?: unknown } = {}): Promise<any> {
   const response = await request.fetch(`${server.baseUrl}/app/orgs/second/${path}`, { method: options.method ?? 'GET', headers: headers(), data: options.data });

@@ -9,7 +9,7 @@ import { expect, expectAccessible, openConsole, screenshot, server, test } from 
 // never sees. Connected through /app, disconnected at the end (the e2e server is shared).
 let remote: FakeRemote;
 const slug = 'reseeded';
-const headers = () => ({ 'x-console-token': server.token, origin: server.baseUrl });
+const headers = () => ({ 'x-console-script-token': server.scriptToken, origin: server.baseUrl });
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 

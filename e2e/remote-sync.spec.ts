@@ -104,7 +104,7 @@ test('connects a remote tenant: inline errors, then the first sync with its prog
 
 test('runs an incremental sync with Sync now and a full one with Full sync', async ({ page, request }) => {
   const status = async () =>
-    (await (await request.get(`${server.baseUrl}/app/orgs/${slug}/sync`, { headers: { 'x-console-token': server.token } })).json()) as SyncStatus;
+    (await (await request.get(`${server.baseUrl}/app/orgs/${slug}/sync`, { headers: { 'x-console-script-token': server.scriptToken } })).json()) as SyncStatus;
   /** Clicks the button, then waits for the sync it started to end; answers the mode it ran in. */
   const syncModeOf = async (button: string) => {
     const before = (await status()).state.lastAttemptAt;

@@ -34,7 +34,7 @@ test.afterAll(async ({ request }) => {
   fs.rmSync(remoteDir, { recursive: true, force: true });
 });
 
-const headers = () => ({ 'x-console-token': server.token, origin: server.baseUrl });
+const headers = () => ({ 'x-console-script-token': server.scriptToken, origin: server.baseUrl });
 const app = async (request: APIRequestContext, pathAndQuery: string) =>
   (await (await request.get(`${server.baseUrl}/app${pathAndQuery}`, { headers: headers() })).json()) as Record<string, unknown>;
 const syncStatus = async (request: APIRequestContext) => (await app(request, `/orgs/${slug}/sync`)) as unknown as SyncStatus;

@@ -1,18 +1,24 @@
 import { execFileSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import { columnTexts, expect, listTotal, test } from './support/console-page.js';
-import { cli, consoleUrlOf, demoKeyOf, root, serve, stop } from './support/serve-process.js';
+import { columnTexts, expect, expectAccessible, listTotal, screenshot, test } from './support/console-page.js';
+import { cli, consoleUrlOf, demoKeyOf, namedConsoleUrlOf, root, serve, stop } from './support/serve-process.js';
 
 // The console session of DESIGN section 4, on a `serve` of this file's own, restarted midway:
 // a browser opens the printed link once and then opens any bookmarked view, in any tab, across
 // a restart; the link does nothing for another browser, which gets its own from `console-url`.
+// The link names the data directory's host under `.localhost`, which Chromium resolves to
+// loopback by itself (no host-resolver flag: playwright.config.ts passes none); Node does not,
+// so requests from here go to the 127.0.0.1 address `serve` also prints (`loopback`).
 let dataDir = '';
 let child: ChildProcess | undefined;
 let link: URL;
+let loopback = '';
 let demoKey = '';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
@@ -22,7 +28,8 @@ test.beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-e2e-session-'));
   const started = await serve(dataDir);
   child = started.child;
-  link = consoleUrlOf(started.output);
+  link = namedConsoleUrlOf(started.output);
+  loopback = consoleUrlOf(started.output).origin;
   demoKey = demoKeyOf(started.output);
 });
 
@@ -34,16 +41,16 @@ test.afterAll(async () => {
 const bookmark = '/orgs/demo/endpoints?osFamily=linux';
 
 /** The number of Linux endpoints /v1 answers with the demo's key: what the bookmarked view must count. */
-async function linuxEndpoints(origin: string): Promise<number> {
-  const response = await fetch(`${origin}/v1/endpoints?osFamily=linux&limit=1`, { headers: { Authorization: `Bearer ${demoKey}` } });
+async function linuxEndpoints(): Promise<number> {
+  const response = await fetch(`${loopback}/v1/endpoints?osFamily=linux&limit=1`, { headers: { Authorization: `Bearer ${demoKey}` } });
   return ((await response.json()) as { total: number }).total;
 }
 
 /** Expects the bookmarked view: the Linux endpoints, as many as /v1 has, each with a Linux system. */
-async function expectLinuxEndpoints(page: Page, origin: string): Promise<void> {
+async function expectLinuxEndpoints(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: 'Endpoints' })).toBeVisible();
   await expect(page.getByLabel('OS family')).toHaveValue('linux');
-  expect(await listTotal(page)).toBe(await linuxEndpoints(origin));
+  expect(await listTotal(page)).toBe(await linuxEndpoints());
   for (const system of await columnTexts(page.getByRole('grid', { name: 'Endpoints' }), 3)) {
     expect(system).toMatch(/^(Ubuntu|Debian GNU\/Linux|Red Hat Enterprise Linux) /);
   }
@@ -59,17 +66,19 @@ test('the link opens a session once; a second tab opens a bookmark, and so does 
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   expect(page.url()).not.toContain('token');
 
+  expect(link.hostname).toMatch(/^rc-[0-9a-f]{12}\.localhost$/);
   const [cookie, ...others] = await page.context().cookies();
   expect(others).toEqual([]);
-  expect(cookie).toMatchObject({ name: expect.stringMatching(/^rc_session_/), httpOnly: true, sameSite: 'Strict', path: '/', secure: false });
+  // Host-only: kept for the console's own name (no Domain attribute, so no leading dot).
+  expect(cookie).toMatchObject({ name: expect.stringMatching(/^rc_session_/), domain: link.hostname, httpOnly: true, sameSite: 'Strict', path: '/', secure: false });
   expect(cookie!.expires * 1000 - Date.now()).toBeGreaterThan(29 * 24 * 3600 * 1000);
   expect(await page.evaluate(() => document.cookie)).toBe('');
 
   const secondTab = await page.context().newPage();
   await secondTab.goto(`${link.origin}${bookmark}`);
-  await expectLinuxEndpoints(secondTab, link.origin);
+  await expectLinuxEndpoints(secondTab);
   await secondTab.reload();
-  await expectLinuxEndpoints(secondTab, link.origin);
+  await expectLinuxEndpoints(secondTab);
 
   // The same link in another browser: used up.
   const stranger = await otherBrowser(browser);
@@ -83,10 +92,12 @@ test('the link opens a session once; a second tab opens a bookmark, and so does 
   child = undefined;
   const restarted = await serve(dataDir, Number(link.port));
   child = restarted.child;
-  const origin = consoleUrlOf(restarted.output).origin;
+  const origin = namedConsoleUrlOf(restarted.output).origin;
+  expect(origin).toBe(link.origin);
+  loopback = consoleUrlOf(restarted.output).origin;
   const afterRestart = await page.context().newPage();
   await afterRestart.goto(`${origin}${bookmark}`);
-  await expectLinuxEndpoints(afterRestart, origin);
+  await expectLinuxEndpoints(afterRestart);
 
   // The other browser gets a link of its own while serve runs.
   const onDemand = execFileSync(process.execPath, [cli, 'console-url', '--data-dir', dataDir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -95,15 +106,105 @@ test('the link opens a session once; a second tab opens a bookmark, and so does 
   await expect(stranger.getByRole('heading', { level: 1, name: 'Endpoints' })).toBeVisible();
   expect(stranger.url()).toBe(`${origin}/orgs/demo/endpoints`);
 
-  // Signing out ends that browser's session: its cookie is dropped, and a reload of the bookmark says how to open one again.
-  await stranger.getByRole('button', { name: 'Sign out' }).click();
+  // Signing out ends that browser's session everywhere: its cookie is dropped, a copy of it is
+  // refused, and a reload of the bookmark says how to open one again.
+  const [copied] = await stranger.context().cookies();
+  expect(await organizationsWith(copied!)).toBe(200);
+  await stranger.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(stranger.getByText('This browser has no console session.')).toBeVisible();
   expect(await stranger.context().cookies()).toEqual([]);
+  expect(await organizationsWith(copied!)).toBe(401);
   await stranger.goto(`${origin}${bookmark}`);
   await expect(stranger.getByText('This browser has no console session.')).toBeVisible();
   await expect(stranger.getByRole('heading', { level: 1, name: 'Endpoints' })).toHaveCount(0);
   // The first browser keeps its own.
   await afterRestart.reload();
-  await expectLinuxEndpoints(afterRestart, origin);
+  await expectLinuxEndpoints(afterRestart);
   await stranger.context().close();
+});
+
+/** What /app answers a request carrying `cookie` (as a copy of it would be sent from anywhere). */
+async function organizationsWith(cookie: { name: string; value: string }): Promise<number> {
+  return (await fetch(`${loopback}/app/organizations`, { headers: { cookie: `${cookie.name}=${cookie.value}` } })).status;
+}
+
+/** A new console link from `console-url`, while serve runs: under the console's name, and its 127.0.0.1 form. */
+function newLink(): { named: string; loopback: string } {
+  const run = execFileSync(process.execPath, [cli, 'console-url', '--data-dir', dataDir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const named = run.trim();
+  return { named, loopback: named.replace(/^http:\/\/[^/]+/, loopback) };
+}
+
+/** A plain HTTP server on another port of 127.0.0.1 that records the Cookie header of each request, as another local service would see it. */
+async function otherLocalService(): Promise<{ port: number; cookies: (string | undefined)[]; close: () => Promise<void> }> {
+  const cookies: (string | undefined)[] = [];
+  const other = http.createServer((req, res) => {
+    cookies.push(req.headers.cookie);
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<title>another service</title><p>another service</p>');
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (other.address() as AddressInfo).port,
+    cookies,
+    close: () => new Promise<void>((resolve) => other.close(() => resolve())),
+  };
+}
+
+test("the session's cookie is not sent to another port of 127.0.0.1 or localhost; a session opened at 127.0.0.1 is, as the docs warn", async ({ page, browser }) => {
+  const other = await otherLocalService();
+  try {
+    const named = newLink().named;
+    await page.goto(named);
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    const [cookie] = await page.context().cookies();
+    expect(cookie!.domain).toBe(link.hostname);
+    for (const host of ['127.0.0.1', 'localhost']) {
+      await page.goto(`http://${host}:${other.port}/`);
+      await expect(page.getByText('another service')).toBeVisible();
+    }
+    expect(other.cookies.length).toBeGreaterThanOrEqual(2); // the pages, and the favicons Chromium asks for
+    for (const sent of other.cookies) expect(sent ?? '').not.toContain(cookie!.name);
+
+    // The fallback: the same kind of link at 127.0.0.1 gives a cookie that every port of 127.0.0.1 receives.
+    const fallback = await (await browser.newContext()).newPage();
+    await fallback.goto(newLink().loopback);
+    await expect(fallback.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await fallback.goto(`http://127.0.0.1:${other.port}/`);
+    expect(other.cookies.at(-1)).toContain(`${cookie!.name}=`);
+    await fallback.context().close();
+  } finally {
+    await other.close();
+  }
+});
+
+test('the Sessions view lists the sessions, this one marked, and signs out all the others', async ({ page, browser }) => {
+  await page.goto(newLink().named);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  const elsewhere = await otherBrowser(browser);
+  await elsewhere.goto(newLink().named);
+  await expect(elsewhere.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Sessions' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Sessions' })).toBeVisible();
+  const table = page.getByRole('table', { name: 'Sessions and script tokens' });
+  const current = table.locator('tr[aria-current="true"]');
+  await expect(current).toHaveCount(1);
+  await expect(current).toContainText('This browser');
+  await expect(current).toContainText('Chrome');
+  const rows = table.locator('tbody tr');
+  expect(await rows.count()).toBeGreaterThanOrEqual(2);
+  await expectAccessible(page);
+  await screenshot(page, 'sessions');
+
+  await page.getByRole('button', { name: 'Sign out all other sessions' }).click();
+  await expect(page.getByRole('status')).toContainText(/Signed out \d+ sessions?\./);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute('aria-current', 'true');
+
+  await elsewhere.reload();
+  await expect(elsewhere.getByText('This browser has no console session.')).toBeVisible();
+  // This browser keeps its session.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Sessions' })).toBeVisible();
+  await elsewhere.context().close();
 });

@@ -2,7 +2,7 @@ import { expect, expectAccessible, openConsole, screenshot, server, test } from 
 
 /** /app as the console calls it, with the session's token. */
 async function app(path: string): Promise<any> {
-  const response = await fetch(`${server.baseUrl}/app${path}`, { headers: { 'x-console-token': server.token } });
+  const response = await fetch(`${server.baseUrl}/app${path}`, { headers: { 'x-console-script-token': server.scriptToken } });
   expect(response.status).toBe(200);
   return response.json();
 }

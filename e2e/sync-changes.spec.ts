@@ -10,7 +10,7 @@ import { expect, expectAccessible, openConsole, screenshot, server, test } from 
 // this process, connected to the e2e server through /app and disconnected at the end.
 let remote: FakeRemote;
 const slug = 'changing';
-const headers = () => ({ 'x-console-token': server.token });
+const headers = () => ({ 'x-console-script-token': server.scriptToken });
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 

@@ -22,6 +22,7 @@ const commands: Record<string, () => Promise<Register>> = {
   verify: async () => (await import('./cli/commands/agent-config.js')).registerAgentConfigCommands,
   sync: async () => (await import('./cli/commands/sync.js')).registerSyncCommand,
   'console-url': async () => (await import('./cli/commands/console-url.js')).registerConsoleUrlCommand,
+  sessions: async () => (await import('./cli/commands/sessions.js')).registerSessionsCommands,
 };
 
 /**

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { defaultPort } from './http/start-server.js';
-import { consoleLinkUrl, issueConsoleLink } from './secrets/console-links.js';
+import { consoleLinks, issueConsoleLink } from './secrets/console-links.js';
+import { ConsoleSessions } from './secrets/console-sessions.js';
 import { UsageError, headlessSealer, parseWholeNumber, resolveDataDir } from './cli/cli-context.js';
 
 /** `serve`: the API and the console, headless, until interrupted. */
@@ -25,12 +26,13 @@ export function registerServeCommand(program: Command): void {
       });
       const { server } = running;
       // A new link at each start; the server reads the links of its data directory (console-links.ts).
-      const consoleUrl = consoleLinkUrl(server.url, issueConsoleLink(dataDir));
+      const link = consoleLinks(server.url, ConsoleSessions.of(dataDir).hostName, issueConsoleLink(dataDir));
       const lines = [
         `Remediation Console is listening on ${server.url}`,
         `  API:     ${server.url}/v1   (OpenAPI document: ${server.url}/v1/openapi.json)`,
-        `  Console: ${consoleUrl}`,
+        `  Console: ${link.named}`,
         `           (opens a session in one browser, once; for another: remediation-console console-url${options.dataDir ? ' --data-dir DIR' : ''})`,
+        ...link.fallback.map((line) => `           ${line}`),
         `  Data:    ${dataDir}`,
       ];
       if (options.port !== 0 && server.port !== options.port) lines.push(`  (port ${options.port} was taken; listening on ${server.port})`);

@@ -54,6 +54,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       host: options.host,
       port: options.port,
       dataDir: options.dataDir,
+      consoleHostName: sessions.hostName,
       createApp: (acceptedHosts) =>
         createConsoleApp(
           {

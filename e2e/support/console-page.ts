@@ -8,13 +8,13 @@ export const server = {
   get baseUrl() {
     return process.env.E2E_BASE_URL!;
   },
-  /** The credential of a console session opened by global-setup.ts: /app accepts it in the `x-console-token` header. */
-  get token() {
-    return process.env.E2E_CONSOLE_TOKEN!;
+  /** A script token made by global-setup.ts, which /app takes in the `x-console-script-token` header. */
+  get scriptToken() {
+    return process.env.E2E_SCRIPT_TOKEN!;
   },
-  /** That session as the browser's cookie. */
+  /** The console session opened by global-setup.ts, for the browser's cookie. */
   get session(): ConsoleSessionCookie {
-    return { name: process.env.E2E_SESSION_COOKIE!, value: process.env.E2E_CONSOLE_TOKEN! };
+    return { name: process.env.E2E_SESSION_COOKIE!, value: process.env.E2E_SESSION_VALUE! };
   },
   get demoApiKey() {
     return process.env.E2E_DEMO_API_KEY!;

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 
 /** The repository, and the built CLI the e2e tests run. */
@@ -13,7 +13,7 @@ export function serve(dataDir: string, port = 0): Promise<{ child: ChildProcess;
     const timer = setTimeout(() => reject(new Error(`serve did not start within 120 s:\n${output}`)), 120_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (/Console: \S+#token=\S+/.test(output) && (!output.includes('Created the demo') || /\n {2}rc_\S+/.test(output))) {
+      if (/the same link: \S+#token=\S+/.test(output) && (!output.includes('Created the demo') || /\n {2}rc_\S+/.test(output))) {
         clearTimeout(timer);
         resolve({ child, output });
       }
@@ -44,12 +44,20 @@ export function demoKeyOf(output: string): string {
   return key;
 }
 
-/** Where a `serve` listens, from its output: the console link it printed. */
+/**
+ * Where a `serve` listens, from its output: the console link it printed for 127.0.0.1, which
+ * Node (fetch) reaches too. Node does not resolve the `.localhost` name of {@link namedConsoleUrlOf}.
+ */
 export function consoleUrlOf(output: string): URL {
+  return new URL(/the same link: (\S+)/.exec(output)![1]!);
+}
+
+/** The console link `serve` printed first: under the data directory's host name under `.localhost`, which Chromium resolves to loopback. */
+export function namedConsoleUrlOf(output: string): URL {
   return new URL(/Console: (\S+)/.exec(output)![1]!);
 }
 
-/** A console session: its cookie's name and value, which /app also accepts in the `x-console-token` header. */
+/** A console session: its cookie's name and value (a cookie only: no header takes it). */
 export interface ConsoleSessionCookie {
   name: string;
   value: string;
@@ -66,4 +74,9 @@ export async function openSession(link: URL): Promise<ConsoleSessionCookie> {
   if (!response.ok || !pair) throw new Error(`the console link did not open a session: ${response.status} ${await response.text()}`);
   const [name, value] = pair.split('=') as [string, string];
   return { name, value };
+}
+
+/** A new script token for /app (`x-console-script-token`), made by the CLI beside a running `serve`. */
+export function createScriptToken(dataDir: string, name: string): string {
+  return execFileSync(process.execPath, [cli, 'sessions', 'create-script-token', '--name', name, '--data-dir', dataDir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }

@@ -59,3 +59,9 @@ export function parseWholeNumber(name: string, min: number, max: number) {
     return Number(value);
   };
 }
+
+/** Prints rows under a header, each column as wide as its widest cell. */
+export function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+}

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoAgentSettings } from '../../contracts/console/agent-settings.js';
 import { dataDirectoryFiles } from '../store/engine/data-directory.js';
+import { rawRequest } from '../test/support/api-client.js';
 import { cliBinary } from '../test/support/cli-binary.js';
 import { processState, untilZombie } from '../test/support/process-state.js';
 
@@ -104,7 +105,12 @@ describe('remediation-console serve', () => {
     const dataDir = newDataDir();
     const { child, url, output } = await serve(dataDir, '--port', '0');
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(output()).toMatch(/Console: http:\/\/127\.0\.0\.1:\d+\/#token=\S+/);
+    // The link names the data directory's host under .localhost; the same link at 127.0.0.1 follows, with its cost.
+    const port = new URL(url).port;
+    expect(output()).toMatch(new RegExp(`Console: http://rc-[0-9a-f]{12}\\.localhost:${port}/#token=(\\S+)\\n`));
+    const token = /Console: \S+#token=(\S+)/.exec(output())![1]!;
+    expect(output()).toContain(`the same link: http://127.0.0.1:${port}/#token=${token}\n`);
+    expect(output()).toMatch(/its session cookie then also goes to every other service on 127\.0\.0\.1, whatever its port/);
     const key = /\n {2}(rc_\S+)\n/.exec(output())![1]!;
 
     expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok' });
@@ -421,17 +427,22 @@ describe('agent configuration files', () => {
 });
 
 describe('remediation-console console-url', () => {
-  /** Opens a console link as the console's page does; answers the status and the session cookie set, if any. */
+  /**
+   * Opens a console link as the console's page does, under the link's own host name (Node does
+   * not resolve `.localhost` names: the request goes to 127.0.0.1 with that Host header, as a
+   * browser's would); answers the status and the session cookie set, if any.
+   */
   async function openLink(link: string) {
     const url = new URL(link);
     const token = new URLSearchParams(url.hash.slice(1)).get('token');
-    const response = await fetch(`${url.origin}/app/session`, {
+    const response = await rawRequest(Number(url.port), {
+      path: '/app/session',
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: url.origin },
+      headers: { host: url.host, origin: url.origin, 'content-type': 'application/json' },
       body: JSON.stringify({ token }),
     });
-    const body = (await response.json()) as { error?: string };
-    return { status: response.status, error: body.error, cookie: response.headers.getSetCookie()[0]?.split(';')[0] };
+    const body = JSON.parse(response.body) as { error?: string };
+    return { status: response.status, error: body.error, cookie: response.headers['set-cookie']?.[0]?.split(';')[0] };
   }
   const organizations = async (url: string, cookie: string) => (await fetch(`${url}/app/organizations`, { headers: { cookie } })).status;
 
@@ -445,7 +456,9 @@ describe('remediation-console console-url', () => {
 
     const onDemand = cli(dataDir, 'console-url', '--data-dir', dataDir);
     expect(onDemand.status).toBe(0);
-    expect(onDemand.stdout).toMatch(new RegExp(`^${running.url}/#token=[A-Za-z0-9_-]{43}\\n$`));
+    expect(onDemand.stdout).toMatch(new RegExp(`^http://rc-[0-9a-f]{12}\\.localhost:${new URL(running.url).port}/#token=[A-Za-z0-9_-]{43}\\n$`));
+    expect(new URL(onDemand.stdout).hostname).toBe(new URL(printed).hostname);
+    expect(onDemand.stderr).toContain(`the same link: ${running.url}/#token=`);
     expect(onDemand.stderr).toMatch(/once, within 24 hours/);
     const second = await openLink(onDemand.stdout.trim());
     expect(second.status).toBe(200);
@@ -464,9 +477,60 @@ describe('remediation-console console-url', () => {
     try {
       expect(await organizations(restarted.url, first.cookie!)).toBe(200);
       expect((await openLink(`${restarted.url}/#token=${token}`)).status).toBe(200);
+      // The named host is the data directory's: the restarted server answers under it too.
+      expect((await openLink(`http://${new URL(printed).hostname}:${new URL(restarted.url).port}/#token=${cli(dataDir, 'console-url', '--data-dir', dataDir).stdout.split('#token=')[1]!.trim()}`)).status).toBe(200);
     } finally {
       restarted.child.kill('SIGTERM');
       await exited(restarted.child);
+    }
+  });
+
+  it('lists and revokes sessions and script tokens while serve runs; a script token works in its own header until revoked', async () => {
+    const dataDir = copyOf(withDemo);
+    const running = await serve(dataDir, '--port', '0');
+    try {
+      const browser = await openLink(/Console: (\S+)/.exec(running.output())![1]!);
+      expect(browser.status).toBe(200);
+      const created = cli(dataDir, 'sessions', 'create-script-token', '--name', 'nightly export', '--days', '30', '--data-dir', dataDir);
+      expect(created.status, created.stderr).toBe(0);
+      expect(created.stdout).toMatch(/^rcs_[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\n$/);
+      expect(created.stderr).toMatch(/x-console-script-token.*not shown again/);
+      const token = created.stdout.trim();
+      const asScript = async (header: string) => (await fetch(`${running.url}/app/organizations`, { headers: { [header]: token } })).status;
+      expect(await asScript('x-console-script-token')).toBe(200);
+      expect(await asScript('x-console-token')).toBe(401);
+
+      const listed = cli(dataDir, 'sessions', 'list', '--data-dir', dataDir);
+      expect(listed.status, listed.stderr).toBe(0);
+      const rows = listed.stdout.trim().split('\n');
+      expect(rows[0]).toMatch(/^ID\s+KIND\s+NAME OR BROWSER\s+CREATED \(UTC\)\s+LAST USED\s+ENDS UNLESS USED$/);
+      expect(rows.slice(1).map((row) => row.split(/\s+/)[1])).toEqual(['browser', 'script']);
+      expect(rows[2]).toContain('nightly export');
+      expect(listed.stdout).not.toContain(token.split('.')[1]);
+      const browserId = rows[1]!.split(/\s+/)[0]!;
+
+      expect(cli(dataDir, 'sessions', 'revoke', '--id', browserId, '--data-dir', dataDir)).toMatchObject({ status: 0, stdout: `Revoked ${browserId}.\n` });
+      expect(await organizations(running.url, browser.cookie!)).toBe(401);
+      expect(await asScript('x-console-script-token')).toBe(200);
+      expect(cli(dataDir, 'sessions', 'revoke', '--id', browserId, '--data-dir', dataDir)).toMatchObject({ status: 2, stderr: expect.stringMatching(/no session or script token has the id/) });
+
+      expect(cli(dataDir, 'sessions', 'revoke', '--all', '--data-dir', dataDir)).toMatchObject({ status: 0, stdout: 'Revoked 1 session or script token.\n' });
+      expect(await asScript('x-console-script-token')).toBe(401);
+      expect(cli(dataDir, 'sessions', 'list', '--data-dir', dataDir).stdout).toBe('No console sessions or script tokens.\n');
+
+      for (const [args, message] of [
+        [['revoke'], /either --id ID or --all/],
+        [['revoke', '--all', '--kind', 'robot'], /--kind must be browser or script/],
+        [['create-script-token', '--name', '  '], /--name must be 1 to 100 characters/],
+        [['create-script-token', '--name', 'x', '--days', '400'], /--days must be a whole number from 1 to 365/],
+      ] as const) {
+        const result = cli(dataDir, 'sessions', ...args, '--data-dir', dataDir);
+        expect(result.status, args.join(' ')).toBe(2);
+        expect(result.stderr).toMatch(message);
+      }
+    } finally {
+      running.child.kill('SIGTERM');
+      await exited(running.child);
     }
   });
 });

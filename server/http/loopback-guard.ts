@@ -3,9 +3,14 @@ import { sendError } from './http-error.js';
 
 const loopbackNames = ['127.0.0.1', 'localhost', '[::1]'];
 
-/** The Host header values under which the server is reached where it listens. */
-export function acceptedHosts(host: string, port: number): Set<string> {
-  const names = loopbackNames.includes(host) || host === '::1' ? loopbackNames : [host.includes(':') ? `[${host}]` : host];
+/**
+ * The Host header values under which the server is reached where it listens; on loopback, also
+ * under `consoleHostName`, the data directory's name under `.localhost` that browsers resolve to
+ * loopback themselves (secrets/console-sessions.ts).
+ */
+export function acceptedHosts(host: string, port: number, consoleHostName?: string): Set<string> {
+  const loopback = loopbackNames.includes(host) || host === '::1';
+  const names = loopback ? [...loopbackNames, ...(consoleHostName ? [consoleHostName.toLowerCase()] : [])] : [host.includes(':') ? `[${host}]` : host];
   return new Set(names.map((name) => `${name}:${port}`));
 }
 

@@ -47,6 +47,8 @@ export async function startServer(options: {
   host?: string;
   port?: number;
   dataDir?: string;
+  /** The console's host name under `.localhost`, accepted beside the loopback names (loopback-guard.ts). */
+  consoleHostName?: string;
   createApp: (acceptedHosts: () => Set<string>) => http.RequestListener;
 }): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
@@ -76,7 +78,7 @@ export async function startServer(options: {
     await listen(server, host, 0);
   }
   const { port } = server.address() as AddressInfo;
-  accepted = acceptedHosts(host, port);
+  accepted = acceptedHosts(host, port, options.consoleHostName);
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const url = `http://${urlHost}:${port}`;
 

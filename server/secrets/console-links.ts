@@ -17,6 +17,22 @@ export function consoleLinkUrl(serverUrl: string, token: string): string {
   return `${serverUrl}/#token=${token}`;
 }
 
+/**
+ * A console link under the data directory's host name under `.localhost` (`consoleHostName`,
+ * whose cookie no other port of 127.0.0.1 receives), and the words that give the same link at
+ * `serverUrl` (127.0.0.1) for a browser that does not resolve `.localhost` names, with its cost.
+ */
+export function consoleLinks(serverUrl: string, consoleHostName: string, token: string): { named: string; fallback: string[] } {
+  const url = new URL(serverUrl);
+  return {
+    named: consoleLinkUrl(`http://${consoleHostName}:${url.port}`, token),
+    fallback: [
+      `Where a browser cannot resolve ${consoleHostName}, the same link: ${consoleLinkUrl(serverUrl, token)}`,
+      `(its session cookie then also goes to every other service on ${url.hostname}, whatever its port)`,
+    ],
+  };
+}
+
 const fileOf = (dataDir: string, token: string) =>
   path.join(dataDirectoryFiles(dataDir).consoleLinks, crypto.createHash('sha256').update(token).digest('hex'));
 

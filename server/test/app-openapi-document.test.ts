@@ -77,18 +77,19 @@ describe('the /app OpenAPI document', () => {
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
   });
 
-  it('names every operation once, in camelCase, behind the console token, with the answers of the guards', () => {
+  it('names every operation once, in camelCase, behind the console token or a script token, with the answers of the guards', () => {
     expect(new Set(operationIds).size).toBe(operationIds.length);
     for (const operation of operations) {
       const name = `${operation.method} ${operation.path}`;
       expect(operation.operationId, name).toMatch(/^[a-z][a-zA-Z]+$/);
       // Opening a session is the one operation whose credential is in its body: a console link's token.
-      expect(operation.security, name).toEqual(operation.operationId === 'openSession' ? [] : [{ consoleToken: [] }]);
+      expect(operation.security, name).toEqual(operation.operationId === 'openSession' ? [] : [{ consoleToken: [] }, { scriptToken: [] }]);
       expect(Object.keys(operation.responses ?? {}), name).toEqual(expect.arrayContaining(['401', '421', '500']));
       if (operation.path.startsWith('/app/orgs/{slug}')) expect(Object.keys(operation.responses ?? {}), name).toEqual(expect.arrayContaining(['400', '404']));
     }
     expect(document.components?.securitySchemes).toEqual({
       consoleToken: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-console-token' }),
+      scriptToken: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-console-script-token' }),
     });
   });
 
@@ -98,6 +99,9 @@ describe('the /app OpenAPI document', () => {
         'getSession',
         'openSession',
         'endSession',
+        'listSessions',
+        'revokeSession',
+        'signOutOtherSessions',
         'getConsoleOpenApiDocument',
         'listOrganizations',
         'connectOrganization',

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemoOrganization } from '../organizations/ensure-demo-organization.js';
 import { packageRoot } from '../package-root.js';
-import { issueConsoleLink } from '../secrets/console-links.js';
 import { runCli } from './support/cli-binary.js';
 import { type ConsoleTestServer, startConsoleTestServer } from './support/console-test-server.js';
 import { parseCurl } from './support/curl-command.js';
@@ -66,7 +65,12 @@ describe('the API examples of docs/api.md, on the demo organization', () => {
     server = await startConsoleTestServer([]);
     // The demo organization as serve creates it at first start (identitySealer: the test server unseals with it).
     const key = (await ensureDemoOrganization(server.store, identitySealer))!;
-    variables = { API: server.url, KEY: key, TOKEN: issueConsoleLink(server.sessionDataDir) };
+    variables = {
+      API: server.url,
+      KEY: key,
+      // What `remediation-console sessions create-script-token` prints, made on the test server's data directory.
+      SCRIPT_TOKEN: server.sessions.create('script', { name: 'docs examples' }).credential,
+    };
     const v1 = async (pathAndQuery: string) => {
       const response = await fetch(`${server.url}/v1/${pathAndQuery}`, { headers: { Authorization: `Bearer ${key}` } });
       return ((await response.json()) as { data: Record<string, string | null>[] }).data;

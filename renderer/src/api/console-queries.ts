@@ -4,7 +4,7 @@ import type { CollectionName, ConsoleItem } from '../../../contracts/collections
 import type { ListPage } from '../../../contracts/common';
 import type { ConsoleApiKey } from '../../../contracts/console/api-keys';
 import type { ConsoleOrganization } from '../../../contracts/console/organizations';
-import type { ConsoleSession } from '../../../contracts/console/session';
+import type { ConsoleCredential, ConsoleSession } from '../../../contracts/console/session';
 import type { SyncStatus as ConsoleSyncStatus } from '../../../contracts/console/sync';
 import type { CoverageGaps, ScopeCoverage } from '../../../contracts/console/coverage';
 import type { Dashboard } from '../../../contracts/console/dashboard';
@@ -33,6 +33,13 @@ export const sessionQuery = () =>
 
 /** How the server seals secrets at rest (null where it stores none): a part of the session, from its one cached request. */
 export const secretStorageQuery = () => queryOptions({ ...sessionQuery(), select: (session) => session.secretStorage });
+
+/** The browser sessions and script tokens of the data directory, the oldest first, this one marked `current`. */
+export const sessionsQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.sessions(),
+    queryFn: ({ signal }) => consoleJson<{ data: ConsoleCredential[] }>('/sessions', { signal }).then((answer) => answer.data),
+  });
 
 /** The organizations of the store. */
 export const organizationsQuery = () =>

@@ -8,6 +8,7 @@ import type { ListFilters } from './list-pages';
  */
 export const queryKeys = {
   session: () => ['session'] as const,
+  sessions: () => ['sessions'] as const,
   organizations: () => ['organizations'] as const,
   syncOverview: () => ['sync'] as const,
   organization: (slug: string) => ['org', slug] as const,

@@ -37,4 +37,6 @@ export const paths = {
     return `${orgPath(slug)}/tags${text ? `?${text}` : ''}`;
   },
   remediationPerformance: (slug: string) => `${orgPath(slug)}/remediation-performance`,
+  /** The browser sessions and script tokens of the data directory (not an organization's); shown in the frame of the organization `slug`. */
+  sessions: (slug: string) => `${orgPath(slug)}/sessions`,
 };

@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import type { CreatedApiKey } from '../../../contracts/console/api-keys';
 import { useCreateApiKey, useRevokeApiKey } from '../api/api-key-mutations';
 import { apiKeysQuery, sessionQuery } from '../api/console-queries';
+import { ConfirmedAction } from '../components/confirmed-action';
 import { CopyButton } from '../components/copy-button';
 import { PlainTableHead } from '../components/plain-table-head';
 import { Loading, QueryError } from '../components/query-state';
@@ -61,19 +62,16 @@ export function ApiKeysView({ slug }: { slug: string }) {
                 <td>{formatDateTime(key.createdAt)}</td>
                 <td>{key.revokedAt ? `Revoked ${formatDateTime(key.revokedAt)}` : 'Active'}</td>
                 <td>
-                  {key.revokedAt ? null : confirming === key.id ? (
-                    <>
-                      <button type="button" className="danger" onClick={() => revoke.mutate(key.id, { onSettled: () => setConfirming(undefined) })}>
-                        Confirm revoke …{key.hint}
-                      </button>{' '}
-                      <button type="button" onClick={() => setConfirming(undefined)}>
-                        Cancel
-                      </button>
-                    </>
-                  ) : (
-                    <button type="button" onClick={() => setConfirming(key.id)}>
-                      Revoke<span className="visually-hidden"> key …{key.hint}</span>
-                    </button>
+                  {key.revokedAt ? null : (
+                    <ConfirmedAction
+                      confirming={confirming === key.id}
+                      label="Revoke"
+                      hiddenName={`key …${key.hint}`}
+                      confirmLabel={`Confirm revoke …${key.hint}`}
+                      onAsk={() => setConfirming(key.id)}
+                      onCancel={() => setConfirming(undefined)}
+                      onConfirm={() => revoke.mutate(key.id, { onSettled: () => setConfirming(undefined) })}
+                    />
                   )}
                 </td>
               </tr>

@@ -12,7 +12,7 @@ import { useChosenValue } from '../lib/use-chosen-value';
 
 /**
  * The frame of every organization's views: organization switcher, navigation (with a replica's
- * Changes), API address, signing out (in a browser), and the news of syncs that brought new critical or KEV findings.
+ * Changes), API address, the sessions, signing out (in a browser), and the news of syncs that brought new critical or KEV findings.
  */
 export function Layout() {
   const { slug = '' } = useParams();
@@ -29,6 +29,9 @@ export function Layout() {
         <OrganizationSwitcher slug={slug} />
         <SyncIndicator slug={slug} />
         <ApiAddress />
+        <NavLink className="topbar__sessions" to={paths.sessions(slug)}>
+          Sessions
+        </NavLink>
         <SignOutButton />
       </header>
       <nav className="sidebar" aria-label="Views">

@@ -24,6 +24,7 @@ import { OrganizationsView } from './organizations-view';
 import { RemediationPerformanceView } from './remediation-performance-view';
 import { RemediationPlanView } from './remediation-plan-view';
 import { ScopeDetail } from './scope-detail';
+import { SessionsView } from './sessions-view';
 import { SoftwareProductView } from './software-product-view';
 import { SoftwareVersionView } from './software-version-view';
 import { SoftwareView, firstSoftwarePages } from './software-view';
@@ -131,6 +132,7 @@ export const routes: RouteObject[] = [
       { path: 'api-keys', element: withParams((slug) => <ApiKeysView slug={slug} />) },
       { path: 'agent-config', element: withParams((slug) => <AgentConfigView slug={slug} />) },
       { path: 'organizations', element: withParams((slug) => <OrganizationsView slug={slug} />) },
+      { path: 'sessions', element: <SessionsView /> },
       { path: syncChangesSection, loader: prefetchSyncChanges, element: withParams((slug) => <SyncChangesView slug={slug} />) },
     ],
   },

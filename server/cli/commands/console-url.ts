@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { consoleLinkLifetimeMs, consoleLinkUrl, issueConsoleLink } from '../../secrets/console-links.js';
-import { consoleSessionLifetimeMs } from '../../secrets/console-sessions.js';
+import { consoleLinkLifetimeMs, consoleLinks, issueConsoleLink } from '../../secrets/console-links.js';
+import { ConsoleSessions, consoleSessionIdleMs, consoleSessionLifetimeMs } from '../../secrets/console-sessions.js';
 import { dataDirectoryFiles } from '../../store/engine/data-directory.js';
 import { resolveDataDir } from '../cli-context.js';
 
@@ -46,17 +46,22 @@ export function registerConsoleUrlCommand(program: Command): void {
     .action(async (options: { dataDir?: string }) => {
       const dataDir = resolveDataDir(options.dataDir);
       const serverUrl = await runningServerUrl(dataDir);
+      // The link first: it makes the data directory's folder when there is none yet.
       const token = issueConsoleLink(dataDir);
+      const link = consoleLinks(serverUrl ?? defaultServerUrl, ConsoleSessions.of(dataDir).hostName, token);
       const hours = consoleLinkLifetimeMs / hourMs;
+      console.log(link.named);
       if (serverUrl) {
-        console.log(consoleLinkUrl(serverUrl, token));
-        console.error(`Opens the console in one browser, once, within ${hours} hours; that browser then keeps its session for ${consoleSessionLifetimeMs / hourMs / 24} days of use.`);
-        return;
+        console.error(
+          `Opens the console in one browser, once, within ${hours} hours; that browser then keeps its session for ${consoleSessionLifetimeMs / hourMs / 24} days at most, ` +
+            `${consoleSessionIdleMs / hourMs / 24} days unused.`,
+        );
+      } else {
+        console.error(
+          `No server answers on ${dataDir} now. The link opens once "remediation-console serve${options.dataDir ? ` --data-dir ${dataDir}` : ''}" ` +
+            `runs at that address (the port may differ: serve prints its own), within ${hours} hours.`,
+        );
       }
-      console.log(consoleLinkUrl(defaultServerUrl, token));
-      console.error(
-        `No server answers on ${dataDir} now. The link opens once "remediation-console serve${options.dataDir ? ` --data-dir ${dataDir}` : ''}" ` +
-          `runs at that address (the port may differ: serve prints its own), within ${hours} hours.`,
-      );
+      console.error(link.fallback.join('\n'));
     });
 }

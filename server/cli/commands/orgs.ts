@@ -18,7 +18,7 @@ import {
   requireOrganization,
   updateOrganization,
 } from '../../organizations/manage-organizations.js';
-import { UsageError, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
+import { UsageError, headlessSealer, printTable, resolveDataDir, withStore } from '../cli-context.js';
 
 function readSecretFile(file: string, what: string): string {
   try {
@@ -68,10 +68,10 @@ export function registerOrgsCommands(program: Command): void {
           console.log('No organizations yet.');
           return;
         }
-        const table = rows.map((o) => [o.slug, o.kind + (o.isDemo ? ' (demo)' : ''), o.name, o.remoteUrl ?? '', o.id]);
-        const header = ['SLUG', 'KIND', 'NAME', 'REMOTE', 'ID'];
-        const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
-        for (const row of [header, ...table]) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+        printTable(
+          ['SLUG', 'KIND', 'NAME', 'REMOTE', 'ID'],
+          rows.map((o) => [o.slug, o.kind + (o.isDemo ? ' (demo)' : ''), o.name, o.remoteUrl ?? '', o.id]),
+        );
       });
     });
 

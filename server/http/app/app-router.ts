@@ -18,6 +18,7 @@ import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 import { syncOverviewRoute, syncRoutes } from './sync-routes.js';
 import { requireConsoleToken } from './require-console-token.js';
 import { openSessionRoute, sessionRoute } from './session-route.js';
+import { sessionsRoutes } from './sessions-routes.js';
 import { softwareRoutes } from './software-routes.js';
 import { syncChangesRoutes } from './sync-changes-routes.js';
 import { servedAppOpenApiDocument } from '../openapi/app-document.js';
@@ -42,8 +43,8 @@ export interface AppRouterContext {
 }
 
 /**
- * The console's control API under /app (DESIGN section 4), guarded by the console token or a
- * console session, with its OpenAPI document at /app/openapi.json.
+ * The console's control API under /app (DESIGN section 4), guarded by the desktop app's console
+ * token, a script token or a browser's console session, with its OpenAPI document at /app/openapi.json.
  */
 export function appRouter(context: AppRouterContext): express.Router {
   const { store } = context;
@@ -57,6 +58,7 @@ export function appRouter(context: AppRouterContext): express.Router {
     res.type('application/json').send(openApiJson());
   });
   router.use(sessionRoute(context));
+  router.use(sessionsRoutes(context.consoleLinks.sessions));
   router.use(organizationRoutes({ store, sealer: context.sealer, sync: context.sync }));
   if (context.sync) router.use(syncOverviewRoute(store, context.sync));
 

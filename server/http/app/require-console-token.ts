@@ -3,10 +3,12 @@ import type express from 'express';
 import type { RequestHandler } from 'express';
 import type { ConsoleSessions } from '../../secrets/console-sessions.js';
 import { HttpError } from '../http-error.js';
-import { refuseCrossOrigin, setSessionCookie, sessionCookieOf } from './session-cookie.js';
+import { refuseCrossOrigin, sessionCookieOf } from './session-cookie.js';
 
-/** The header the console sends its token in; local tools never see the token. */
+/** The header the desktop app sends this run's console token in; local tools never see the token. */
 export const consoleTokenHeader = 'x-console-token';
+/** The header a script sends its own token in (`remediation-console sessions create-script-token`). */
+export const scriptTokenHeader = 'x-console-script-token';
 
 /** A new console token for one run of the server: what the desktop app hands its window. */
 export function generateConsoleToken(): string {
@@ -15,9 +17,9 @@ export function generateConsoleToken(): string {
 
 /** What the /app guard accepts. */
 export interface ConsoleCredentials {
-  /** This run's console token, in the header (the desktop app). */
+  /** This run's console token, in `x-console-token` (the desktop app), and nothing else there. */
   consoleToken: string;
-  /** The data directory's console sessions, in their cookie (a browser) or the header (a script of the user's). */
+  /** The data directory's browser sessions (their cookie) and script tokens (`x-console-script-token`). */
   sessions: ConsoleSessions;
 }
 
@@ -33,31 +35,47 @@ function sameSecret(given: string, expected: Buffer): boolean {
   return bytes.length === expected.length && crypto.timingSafeEqual(bytes, expected);
 }
 
+/** The id of the browser session or script token a request that passed the guard came with; undefined for the desktop app's token. */
+export function currentCredentialId(res: express.Response): string | undefined {
+  return res.locals.consoleCredentialId as string | undefined;
+}
+
 /**
- * Refuses /app requests without a console credential: the `x-console-token` header with this
- * run's token or a session's credential (a page of another origin cannot send a custom header
- * without a CORS preflight, which this server never grants), or the session cookie. A request
- * with the cookie that changes something must come from the server's own origin
- * (session-cookie.ts); a session older than a day gets a renewed cookie (sliding lifetime).
+ * Refuses /app requests without a console credential: this run's token in `x-console-token`
+ * (the desktop app), a script token in `x-console-script-token` (a page of another origin cannot
+ * send a custom header without a CORS preflight, which this server never grants), or a browser
+ * session's cookie. Each credential is taken only where it belongs: a session's cookie value is
+ * no token, and a token no cookie. A request with the cookie that changes something must come
+ * from the server's own origin (session-cookie.ts).
  */
 export function requireConsoleToken(credentials: ConsoleCredentials): RequestHandler {
   const expected = Buffer.from(credentials.consoleToken);
   return (req, res, next) => {
     const header = req.headers[consoleTokenHeader];
     if (header !== undefined) {
-      const given = String(header);
-      if (sameSecret(given, expected) || credentials.sessions.verify(given)) return next();
-      throw new HttpError(401, 'Missing or invalid console token');
+      if (sameSecret(String(header), expected)) return next();
+      throw new HttpError(
+        401,
+        `Invalid console token: ${consoleTokenHeader} takes only the desktop app's token of this run. ` +
+          `A script sends a token of its own in ${scriptTokenHeader} (remediation-console sessions create-script-token)`,
+      );
+    }
+    const script = req.headers[scriptTokenHeader];
+    if (script !== undefined) {
+      const token = credentials.sessions.verify(String(script), 'script');
+      if (!token) throw new HttpError(401, `The script token in ${scriptTokenHeader} is not valid: revoked, expired or never issued. Create one with "remediation-console sessions create-script-token"`);
+      res.locals.consoleCredentialId = token.id;
+      return next();
     }
     const credential = sessionCookieOf(req, credentials.sessions.cookieName);
     if (credential === undefined) throw new HttpError(401, noSessionMessage);
-    const session = credentials.sessions.verify(credential);
+    const session = credentials.sessions.verify(credential, 'browser');
     if (!session) {
       res.clearCookie(credentials.sessions.cookieName, { path: '/' });
-      throw new HttpError(401, `This browser's console session has expired or is not one of this data directory. ${noSessionMessage.replace(/^[^:]*: /, 'Open ')}`);
+      throw new HttpError(401, `This browser's console session has ended (signed out, revoked or expired) or is not one of this data directory. ${noSessionMessage.replace(/^[^:]*: /, 'Open ')}`);
     }
     refuseCrossOrigin(req, unsafeMethods.has(req.method));
-    if (session.renew) setSessionCookie(res as express.Response, credentials.sessions, credentials.sessions.issue(Date.now(), session.id));
+    res.locals.consoleCredentialId = session.id;
     next();
   };
 }

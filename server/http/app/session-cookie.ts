@@ -5,13 +5,15 @@ import { HttpError } from '../http-error.js';
 
 /**
  * Sets the session cookie: HttpOnly (no script reads it), `SameSite=Strict` (another site's
- * page, link or form never sends it), for every path of the server, for the session's lifetime.
+ * page, link or form never sends it), for every path of the server, for the session's absolute
+ * lifetime, host-only (no Domain: the browser keeps it for the host name it was set by, the
+ * console's `.localhost` name, and sends it to no other host).
  */
 export function setSessionCookie(res: express.Response, sessions: ConsoleSessions, credential: string): void {
   res.cookie(sessions.cookieName, credential, { httpOnly: true, sameSite: 'strict', path: '/', maxAge: consoleSessionLifetimeMs });
 }
 
-/** Ends this browser's session: the cookie is dropped. */
+/** Drops this browser's session cookie (the session itself is revoked by the caller). */
 export function clearSessionCookie(res: express.Response, sessions: ConsoleSessions): void {
   res.clearCookie(sessions.cookieName, { httpOnly: true, sameSite: 'strict', path: '/' });
 }

@@ -7,6 +7,8 @@ import type { Sealer } from '../../secrets/sealer.js';
 import { HttpError } from '../http-error.js';
 import { registerConsoleOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, guardAndServerErrors, jsonResponse, mergeResponses } from '../openapi/responses.js';
+import { browserLabel } from './browser-label.js';
+import { currentCredentialId } from './require-console-token.js';
 import { clearSessionCookie, refuseCrossOrigin, setSessionCookie } from './session-cookie.js';
 
 /** What the session routes need. */
@@ -59,19 +61,25 @@ export function openSessionRoute(context: SessionRouteContext): express.Router {
     const { dataDir, sessions } = context.consoleLinks;
     const outcome = redeemConsoleLink(dataDir, parsed.data.token);
     if (outcome !== 'opened') throw new HttpError(401, refusals[outcome]);
-    setSessionCookie(res, sessions, sessions.issue());
+    setSessionCookie(res, sessions, sessions.create('browser', { userAgent: browserLabel(req.headers['user-agent']) }).credential);
     res.json(session(context));
   });
   return router;
 }
 
-/** `GET /app/session`: where local tools reach the loopback API, and how this process seals secrets; `DELETE`: ends this browser's session. */
+/**
+ * `GET /app/session`: where local tools reach the loopback API, and how this process seals
+ * secrets; `DELETE`: signs out, revoking the session everywhere (a copy of its cookie is
+ * refused from then on) and dropping this browser's cookie; with a script token, revokes it.
+ */
 export function sessionRoute(context: SessionRouteContext): express.Router {
   const router = express.Router();
   router.get('/session', (_req, res) => {
     res.json(session(context));
   });
   router.delete('/session', (_req, res) => {
+    const current = currentCredentialId(res);
+    if (current !== undefined) context.consoleLinks.sessions.revoke(current);
     clearSessionCookie(res, context.consoleLinks.sessions);
     res.status(204).end();
   });
@@ -86,8 +94,9 @@ export const sessionOperations: OpenApiRouteRegistrar = (registry) => {
     operationId: 'openSession',
     summary: 'Open a console session with a console link',
     description:
-      "Exchanges the one-time token of a console link (the `#token=` fragment of the URL that `serve` or `console-url` prints) for the session cookie, " +
-      'HttpOnly and SameSite=Strict, which /app then accepts in place of the console token. A token works once. Only the console\'s own pages may send it: ' +
+      "Exchanges the one-time token of a console link (the `#token=` fragment of the URL that `serve` or `console-url` prints) for a new browser session's cookie, " +
+      'HttpOnly, SameSite=Strict and host-only, which /app then accepts. The session is recorded in the data directory (listed by `listSessions`) ' +
+      'and lasts 30 days at most and 7 days unused. A token works once. Only the console\'s own pages may send it: ' +
       'the Origin header must be this server\'s.',
     tags: ['Session'],
     security: [],
@@ -115,9 +124,11 @@ export const sessionOperations: OpenApiRouteRegistrar = (registry) => {
     method: 'delete',
     path: '/session',
     operationId: 'endSession',
-    summary: "End this browser's console session",
-    description: 'Drops the session cookie: this browser needs a new console link to open the console again.',
+    summary: 'Sign out',
+    description:
+      "Revokes the session of the request everywhere (a copy of its cookie is refused from then on) and drops this browser's cookie: " +
+      'this browser needs a new console link to open the console again. With a script token, revokes that token; with the desktop app\'s token, changes nothing.',
     tag: 'Session',
-    responses: { 204: { description: 'The cookie is dropped.' } },
+    responses: { 204: { description: 'The session is revoked and the cookie dropped.' } },
   });
 };

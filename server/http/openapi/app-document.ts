@@ -10,16 +10,18 @@ import { exceptionOperations } from '../app/exception-routes.js';
 import { inventoryOperations } from '../app/inventory-routes.js';
 import { organizationOperations } from '../app/organization-routes.js';
 import { sessionOperations } from '../app/session-route.js';
+import { sessionsOperations } from '../app/sessions-routes.js';
 import { softwareOperations } from '../app/software-routes.js';
 import { syncChangesOperations } from '../app/sync-changes-routes.js';
 import { syncOperations } from '../app/sync-routes.js';
-import { appTags, consoleTokenSecurityScheme, registerConsoleOperation } from './app-operations.js';
+import { appTags, consoleTokenSecurityScheme, registerConsoleOperation, scriptTokenSecurityScheme } from './app-operations.js';
 import { generateDocument } from './generate-document.js';
 import { jsonResponse, openApiDocumentSchema } from './responses.js';
 
 /** Each /app route module's operations, registered beside its router. */
 const routeModules = [
   sessionOperations,
+  sessionsOperations,
   organizationOperations,
   syncOperations,
   syncChangesOperations,
@@ -42,6 +44,7 @@ const routeModules = [
 export function buildAppOpenApiDocument() {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', consoleTokenSecurityScheme.name, consoleTokenSecurityScheme.scheme);
+  registry.registerComponent('securitySchemes', scriptTokenSecurityScheme.name, scriptTokenSecurityScheme.scheme);
   // Served by the router that serves this document (app-router.ts).
   registerConsoleOperation(registry, {
     method: 'get',
@@ -56,7 +59,7 @@ export function buildAppOpenApiDocument() {
     title: 'Remediation Console API',
     description:
       "The console's own API, under /app of the server that serves the v1 API: organizations, sync, the collections with sort and search, " +
-      'the dashboard and coverage, the software view and the remediation plan, remediation deadlines and performance, exceptions, local API keys, CSV exports, agent settings and agent configuration files. Every request carries the console token, or the console session of a browser (opened with `POST /app/session`). ' +
+      'the dashboard and coverage, the software view and the remediation plan, remediation deadlines and performance, exceptions, local API keys, CSV exports, agent settings and agent configuration files. Every request carries the desktop app\'s console token, a script token (`x-console-script-token`), or the console session of a browser (opened with `POST /app/session`). ' +
       'Lists page as in /v1; every error body is {"error": "<message>"}; a 400 that refuses a request body is a FieldError, which also lists each field\'s issue in `issues`.',
     tags: Object.entries(appTags).map(([name, description]) => ({ name, description })),
   });

@@ -1,10 +1,10 @@
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { type ZodRawShape, z } from 'zod';
 import { slugParamSchema } from '../../../contracts/console/organizations.js';
-import { consoleTokenHeader } from '../app/require-console-token.js';
+import { consoleTokenHeader, scriptTokenHeader } from '../app/require-console-token.js';
 import { type Responses, errorResponse, guardAndServerErrors, mergeResponses } from './responses.js';
 
-/** The security scheme of /app: this run's console token, which local tools never see. */
+/** A security scheme of /app: this run's console token, which local tools never see. */
 export const consoleTokenSecurityScheme = {
   name: 'consoleToken',
   scheme: {
@@ -12,14 +12,26 @@ export const consoleTokenSecurityScheme = {
     in: 'header',
     name: consoleTokenHeader,
     description:
-      'The console token of this run of the server, which the desktop app hands to its window, or the credential of a console session. ' +
+      'The console token of this run of the server, which the desktop app hands to its window; nothing else is taken in this header. ' +
       "A browser sends its session in a cookie instead, set by opening a console link (`POST /app/session`); with the cookie, a request that changes something must carry this server's Origin.",
+  },
+} as const;
+
+/** A security scheme of /app: a script's own token, revocable, made by `remediation-console sessions create-script-token`. */
+export const scriptTokenSecurityScheme = {
+  name: 'scriptToken',
+  scheme: {
+    type: 'apiKey',
+    in: 'header',
+    name: scriptTokenHeader,
+    description:
+      'A script token (`rcs_…`), printed once by `remediation-console sessions create-script-token --name NAME`, listed and revoked with the sessions (`listSessions`, `revokeSession`).',
   },
 } as const;
 
 /** The groups of the console's operations, in the order a reader meets them. */
 export const appTags = {
-  Session: 'What the console needs to know about this server.',
+  Session: "What the console needs to know about this server; signing out; the browser sessions and script tokens.",
   Organizations: 'The organizations of the store: listing, connecting and disconnecting replicas of remote tenants.',
   Sync: "Replicas' syncs with their remote tenants: status, progress, sync now, and what each sync changed.",
   Inventory: "An organization's collections, as /v1 answers them, with the console's sort and free-text search.",
@@ -55,11 +67,11 @@ export function registerConsoleOperation(registry: OpenAPIRegistry, { path, tag,
     ...route,
     path: `/app${openApiPath(path)}`,
     tags: [tag],
-    security: [{ [consoleTokenSecurityScheme.name]: [] }],
+    security: [{ [consoleTokenSecurityScheme.name]: [] }, { [scriptTokenSecurityScheme.name]: [] }],
     responses: mergeResponses(
       responses,
       {
-        401: errorResponse('The console token is missing or not valid, or the session has expired.'),
+        401: errorResponse('The console token or script token is missing or not valid, or the session has ended (signed out, revoked or expired).'),
         403: errorResponse("The session cookie came with a request of another origin's page, or, for a change, without this server's Origin."),
       },
       guardAndServerErrors,

@@ -30,8 +30,10 @@ export function dataDirectoryFiles(dataDir: string) {
     lock: path.join(dataDir, 'lock.json'),
     sealingKey: path.join(dataDir, 'sealing.key'),
     apiAddress: path.join(dataDir, 'api.json'),
-    /** The key console sessions are signed with (secrets/console-sessions.ts). */
+    /** The key the console's host name and cookie name are derived from (secrets/console-sessions.ts). */
     consoleSessionKey: path.join(dataDir, 'console-session.key'),
+    /** The console's browser sessions and script tokens, one file each (secrets/console-sessions.ts). */
+    consoleSessions: path.join(dataDir, 'console-sessions'),
     /** The console links not yet used, one file each (secrets/console-links.ts). */
     consoleLinks: path.join(dataDir, 'console-links'),
   };

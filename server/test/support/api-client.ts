@@ -44,7 +44,7 @@ function knownPath(pathname: string): boolean {
 /** A raw HTTP request with any headers, Host included, for the hardening tests. */
 export function rawRequest(
   port: number,
-  options: { path: string; method?: string; headers?: Record<string, string> },
+  options: { path: string; method?: string; headers?: Record<string, string>; body?: string },
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -57,6 +57,6 @@ export function rawRequest(
       },
     );
     request.on('error', reject);
-    request.end();
+    request.end(options.body);
   });
 }

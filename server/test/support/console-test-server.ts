@@ -22,6 +22,8 @@ export interface ConsoleTestServer {
   consoleToken: string;
   /** Where console links and the session key are: `dataDir` when given, else a temporary folder removed at close. */
   sessionDataDir: string;
+  /** The browser sessions and script tokens the server accepts (on the server's clock). */
+  sessions: ConsoleSessions;
   orgs: { organization: Organization; inventory: Inventory; apiKey: string }[];
   /** The replicas' scheduler, when the server was started with a sealer. */
   sync: SyncScheduler | undefined;
@@ -43,7 +45,7 @@ export interface ConsoleTestServer {
 export interface ConsoleTestServerOptions {
   sealer?: Sealer;
   syncPolicy?: Partial<SyncPolicy>;
-  /** The store's clock (StoreOptions.clock); the wall clock by default. */
+  /** The store's clock (StoreOptions.clock) and the console sessions'; the wall clock by default. */
   clock?: () => number;
   /** A data directory for the store; in memory by default. */
   dataDir?: string;
@@ -65,16 +67,18 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
   );
   const consoleToken = generateConsoleToken();
   const sessionDataDir = options.dataDir ?? fs.mkdtempSync(nodePath.join(os.tmpdir(), 'rc-console-session-'));
+  const sessions = ConsoleSessions.of(sessionDataDir, options.clock);
   const sync = options.sealer ? new SyncScheduler({ store, sealer: options.sealer, policy: options.syncPolicy }) : undefined;
   let baseUrl = '';
   const server = await startServer({
     port: 0,
+    consoleHostName: sessions.hostName,
     createApp: (acceptedHosts) =>
       createConsoleApp(
         {
           store,
           consoleToken,
-          consoleLinks: { dataDir: sessionDataDir, sessions: ConsoleSessions.of(sessionDataDir) },
+          consoleLinks: { dataDir: sessionDataDir, sessions },
           baseUrl: () => baseUrl,
           // Test organizations have no enrollment secret or signing key: nothing is ever unsealed.
           signingSealer: identitySealer,
@@ -101,6 +105,7 @@ export async function startConsoleTestServer(orgs: { slug: string; inventory: In
     server,
     consoleToken,
     sessionDataDir,
+    sessions,
     orgs: created,
     sync,
     appAll(path) {

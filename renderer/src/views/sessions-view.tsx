@@ -1,0 +1,88 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ConsoleCredential } from '../../../contracts/console/session';
+import { sessionsQuery } from '../api/console-queries';
+import { useRevokeSession, useSignOutOtherSessions } from '../api/session-mutations';
+import { ConfirmedAction } from '../components/confirmed-action';
+import { PlainTableHead } from '../components/plain-table-head';
+import { Loading, QueryError } from '../components/query-state';
+import { desktopBridge } from '../desktop-bridge';
+import { formatDateTime } from '../lib/format';
+
+/** What a row is called: a script token by its name, a browser session by the browser that opened it. */
+const whatItIs = (credential: ConsoleCredential) => (credential.kind === 'script' ? (credential.name ?? 'Script token') : (credential.userAgent ?? 'A browser'));
+
+/**
+ * The data directory's browser sessions and script tokens: when each was made, last used and
+ * ends, this browser's marked; revoke one, or sign out every other browser session.
+ */
+export function SessionsView() {
+  const sessions = useQuery(sessionsQuery());
+  const revoke = useRevokeSession();
+  const signOutOthers = useSignOutOtherSessions();
+  const [confirming, setConfirming] = useState<string | undefined>(undefined);
+  const inDesktopApp = Boolean(desktopBridge());
+  const others = sessions.data?.filter((session) => session.kind === 'browser' && !session.current).length ?? 0;
+
+  return (
+    <section className="view" aria-labelledby="view-title">
+      <header className="view__header">
+        <h1 id="view-title">Sessions</h1>
+      </header>
+      <p className="hint">
+        Browsers signed in to this console with a console link, and the tokens scripts use (made with{' '}
+        <code>remediation-console sessions create-script-token</code>). A browser session ends after 30 days, or 7 days unused; revoking one
+        ends it everywhere.
+      </p>
+      <p className="inline-form">
+        <button type="button" onClick={() => signOutOthers.mutate()} disabled={signOutOthers.isPending || others === 0}>
+          {inDesktopApp ? 'Sign out all browser sessions' : 'Sign out all other sessions'}
+        </button>
+        {signOutOthers.data ? (
+          <span role="status">
+            Signed out {signOutOthers.data.revoked} {signOutOthers.data.revoked === 1 ? 'session' : 'sessions'}.
+          </span>
+        ) : null}
+      </p>
+      {signOutOthers.isError ? <QueryError error={signOutOthers.error} /> : null}
+      {sessions.isPending ? (
+        <Loading what="sessions" />
+      ) : sessions.isError ? (
+        <QueryError error={sessions.error} onRetry={() => void sessions.refetch()} />
+      ) : sessions.data.length === 0 ? (
+        <p className="state">No browser sessions or script tokens.</p>
+      ) : (
+        <table className="plain-table">
+          <caption className="visually-hidden">Sessions and script tokens</caption>
+          <PlainTableHead columns={['Kind', 'Browser or name', 'Created', 'Last used', 'Ends unless used']} />
+          <tbody>
+            {sessions.data.map((session) => (
+              <tr key={session.id} aria-current={session.current ? 'true' : undefined}>
+                <td>
+                  {session.kind === 'script' ? 'Script token' : 'Browser'}
+                  {session.current ? <span className="badge"> This {session.kind === 'script' ? 'script' : 'browser'}</span> : null}
+                </td>
+                <td className="sessions__what">{whatItIs(session)}</td>
+                <td>{formatDateTime(session.createdAt)}</td>
+                <td>{formatDateTime(session.lastUsedAt)}</td>
+                <td>{formatDateTime(session.expiresAt)}</td>
+                <td>
+                  <ConfirmedAction
+                    confirming={confirming === session.id}
+                    label={session.current ? 'Sign out' : 'Revoke'}
+                    hiddenName={`${whatItIs(session)}, created ${formatDateTime(session.createdAt)}`}
+                    confirmLabel={session.current ? 'Confirm sign out' : 'Confirm revoke'}
+                    onAsk={() => setConfirming(session.id)}
+                    onCancel={() => setConfirming(undefined)}
+                    onConfirm={() => revoke.mutate(session, { onSettled: () => setConfirming(undefined) })}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {revoke.isError ? <QueryError error={revoke.error} /> : null}
+    </section>
+  );
+}
