@@ -150,3 +150,20 @@ it('refuses a bulk change that would put more than 32 tags on an endpoint, writi
   expect((await importCsv(exported)).body.changed).toBe(0);
   expect((await server.app(`/orgs/replica/endpoints/${first!.id}/context`)).body.explicit_tags).toEqual(['-1', '=cmd']);
 });
+
+it('writes every tag a spreadsheet would run behind an apostrophe (full-width forms, the guard itself), and imports the file back unchanged', async () => {
+  // Tags are trimmed, so what a spreadsheet runs is their first character: one endpoint per start.
+  const starts = ['\uff1dcmd', '\uff0b1', '\uff0d1', '\uff20SUM(A1)', "'=x", '@x'];
+  const chosen = (endpoints() as Endpoint[]).slice(0, starts.length);
+  for (const [index, endpoint] of chosen.entries()) {
+    const put = await server.app(`/orgs/replica/endpoints/${endpoint.id}/context`, { method: 'PUT', body: { tags: [starts[index]] } });
+    expect(put.status).toBe(200);
+  }
+  const exported = await exportCsv();
+  for (const [index, endpoint] of chosen.entries()) expect(exported).toContain(`${endpoint.id},${endpoint.hostname},'${starts[index]},`);
+  expect((await importCsv(exported)).body.changed).toBe(0);
+  for (const [index, endpoint] of chosen.entries()) {
+    expect((await server.app(`/orgs/replica/endpoints/${endpoint.id}/context`)).body.explicit_tags).toEqual([starts[index]]);
+  }
+  expect(await exportCsv()).toBe(exported);
+});
