@@ -43,6 +43,8 @@ const exportCsv = async () => {
   expect(answer.status).toBe(200);
   return answer.body as string;
 };
+/** Every endpoint's context as the console shows it: what a refused change must leave as it was. */
+const exportContext = async () => JSON.stringify(await Promise.all(endpoints().map(async (endpoint) => (await server.app(`/orgs/replica/endpoints/${endpoint.id}/context`)).body)));
 const importCsv = (text: string) => server.app('/orgs/replica/endpoint-context/import', { method: 'POST', body: text, headers: { 'content-type': 'text/csv' } });
 
 it('sets, bulk-sets, imports and rules tags and criticality, keeps all of it across a full sync, and a rule tags an endpoint the sync brings', async () => {
@@ -58,6 +60,21 @@ it('sets, bulk-sets, imports and rules tags and criticality, keeps all of it acr
   expect(again.body).toEqual({ matched: windows.length, changed: 0 });
   const badFilter = await server.app('/orgs/replica/endpoint-context/bulk', { method: 'POST', body: { filter: 'osFamily=beos', add_tags: ['x'] } });
   expect([badFilter.status, badFilter.body.error]).toEqual([400, expect.stringMatching(/filter.*osFamily/)]);
+  // A parameter the list does not know, or a string that is not percent-encoded, would select every endpoint: refused, naming it.
+  const context = await exportContext();
+  for (const [filter, named] of [
+    ['osfamily=windows', 'Unknown query parameter "osfamily": the parameters are limit, offset, updatedSince, osFamily, hasAgent, tag, criticality, sort, q'],
+    ['windows', 'Unknown query parameter "windows"'],
+    ['osFamily=windows&hostname=x', 'Unknown query parameter "hostname"'],
+    ['%%%', 'Malformed query string: "%%%" is not percent-encoded (write % as %25)'],
+    ['osFamily=windows&q=%E0%A4%A', 'Malformed query string: "q=%E0%A4%A" is not percent-encoded'],
+    ['q=a&q=b', 'Query parameter "q" is given more than once'],
+  ]) {
+    const refused = await server.app('/orgs/replica/endpoint-context/bulk', { method: 'POST', body: { filter, add_tags: ['everything'], criticality: 'low' } });
+    expect([refused.status, refused.body.issues], filter).toEqual([400, [{ field: 'filter', message: expect.stringContaining(named) }]]);
+    expect(refused.body.error).toBe(`Invalid body field "filter": ${refused.body.issues[0].message}`);
+  }
+  expect(await exportContext()).toBe(context);
 
   const rule = await server.app('/orgs/replica/tag-rules', {
     method: 'POST',
