@@ -69,7 +69,7 @@ it('sets, bulk-sets, imports and rules tags and criticality, keeps all of it acr
     ['%%%', 'Malformed query string: "%%%" is not percent-encoded (write % as %25)'],
     ['osFamily=windows&q=%E0%A4%A', 'Malformed query string: "q=%E0%A4%A" is not percent-encoded'],
     ['q=a&q=b', 'Query parameter "q" is given more than once'],
-  ]) {
+  ] as const) {
     const refused = await server.app('/orgs/replica/endpoint-context/bulk', { method: 'POST', body: { filter, add_tags: ['everything'], criticality: 'low' } });
     expect([refused.status, refused.body.issues], filter).toEqual([400, [{ field: 'filter', message: expect.stringContaining(named) }]]);
     expect(refused.body.error).toBe(`Invalid body field "filter": ${refused.body.issues[0].message}`);
