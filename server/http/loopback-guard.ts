@@ -1,11 +1,25 @@
+import os from 'node:os';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError } from './http-error.js';
 
 const loopbackNames = ['127.0.0.1', 'localhost', '[::1]'];
 
-/** The Host header values under which the server is reached where it listens. */
+/** Whether `host` is the address of every interface (`serve --host 0.0.0.0 --allow-remote-access`). */
+export const isUnspecifiedAddress = (host: string) => host === '0.0.0.0' || host === '::';
+
+/** An address as a Host header names it: an IPv6 one in brackets. */
+const hostName = (address: string) => (address.includes(':') ? `[${address}]` : address);
+
+/**
+ * The Host header values under which the server is reached where it listens: its address, or
+ * on every interface, the loopback names and each interface's address as they are at the start.
+ */
 export function acceptedHosts(host: string, port: number): Set<string> {
-  const names = loopbackNames.includes(host) || host === '::1' ? loopbackNames : [host.includes(':') ? `[${host}]` : host];
+  let names = loopbackNames.includes(host) || host === '::1' ? loopbackNames : [hostName(host)];
+  if (isUnspecifiedAddress(host)) {
+    const addresses = Object.values(os.networkInterfaces()).flatMap((entries) => entries ?? []);
+    names = [...loopbackNames, ...addresses.map((entry) => hostName(entry.address))];
+  }
   return new Set(names.map((name) => `${name}:${port}`));
 }
 
