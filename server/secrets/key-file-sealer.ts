@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { SecretStorage } from '../../contracts/console/session.js';
+import { createFileExclusively } from '../store/engine/data-directory.js';
 import { type Sealer, sealedSecretFormat } from './sealer.js';
 import { secretStorages } from './secret-storages.js';
 
@@ -45,7 +46,8 @@ export function readOrCreateKey(keyFile: string): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     const key = crypto.randomBytes(32);
-    fs.writeFileSync(keyFile, key, { flag: 'wx', mode: 0o600 });
+    // Exclusively, 0600 set on the open file: a file or symlink planted at the name fails this, never takes the key.
+    createFileExclusively(keyFile, key, 0o600);
     return key;
   }
 }

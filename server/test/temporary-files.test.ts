@@ -1,0 +1,130 @@
+/**
+ * Atomic writes against another local user who can write the folder: the new file beside the
+ * target has a random name, is created exclusively (a file or symlink planted at its name fails
+ * the write, never receives it) and gets its mode on the open file; the store's open still
+ * sweeps what a crash left under the new names.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readOrCreateKey } from '../secrets/key-file-sealer.js';
+import { createFileExclusively, dataDirectoryFiles, writeFileAtomically } from '../store/engine/data-directory.js';
+import { files } from '../store/engine/engine-files.js';
+import { temporaryFileName } from '../store/engine/file-steps.js';
+import { Store } from '../store/store.js';
+
+const folders: string[] = [];
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const dir of folders.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function newFolder(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-file-steps-'));
+  folders.push(dir);
+  return dir;
+}
+
+/** The file's permission bits and whether this process owns it. */
+function status(file: string): { mode: number; ours: boolean } {
+  const stat = fs.lstatSync(file);
+  return { mode: stat.mode & 0o777, ours: process.getuid === undefined || stat.uid === process.getuid() };
+}
+
+describe('writeFileAtomically', () => {
+  it('never writes through the name the old writer used (FILE.<pid>.tmp), planted as a file or as a symlink', () => {
+    const dir = newFolder();
+    const target = path.join(dir, 'agent.zip');
+    const oldName = `${target}.${process.pid}.tmp`;
+    const victim = path.join(dir, 'victim');
+    fs.writeFileSync(victim, 'the victim', { mode: 0o666 });
+    fs.chmodSync(victim, 0o666);
+    for (const plant of [() => fs.writeFileSync(oldName, 'planted', { mode: 0o666 }), () => fs.symlinkSync(victim, oldName)]) {
+      fs.rmSync(oldName, { force: true });
+      plant();
+      writeFileAtomically(target, Buffer.from('the enrollment secret'), 0o600);
+      expect(fs.readFileSync(target, 'utf8')).toBe('the enrollment secret');
+      expect(status(target)).toEqual({ mode: 0o600, ours: true });
+      expect(fs.lstatSync(target).isSymbolicLink()).toBe(false);
+    }
+    expect(fs.readFileSync(victim, 'utf8')).toBe('the victim');
+    expect(fs.readlinkSync(oldName)).toBe(victim);
+    // Nothing else is left beside it.
+    expect(fs.readdirSync(dir).sort()).toEqual(['agent.zip', path.basename(oldName), 'victim'].sort());
+  });
+
+  it('fails, writing nothing anywhere, when the random name was taken first (a file or a symlink)', () => {
+    const dir = newFolder();
+    const target = path.join(dir, 'api.json');
+    const victim = path.join(dir, 'victim');
+    fs.writeFileSync(target, 'the old content');
+    fs.writeFileSync(victim, 'the victim');
+    const open = files.openSync;
+    // The other user wins the race for the name the write chose: the write sees the name taken.
+    for (const plant of [(name: string) => fs.writeFileSync(name, 'planted', { mode: 0o666 }), (name: string) => fs.symlinkSync(victim, name)]) {
+      vi.spyOn(files, 'openSync').mockImplementationOnce((file, flags, mode) => {
+        plant(String(file));
+        return open(file, flags, mode);
+      });
+      expect(() => writeFileAtomically(target, Buffer.from('new content'))).toThrow(/EEXIST/);
+    }
+    expect(fs.readFileSync(target, 'utf8')).toBe('the old content');
+    expect(fs.readFileSync(victim, 'utf8')).toBe('the victim');
+  });
+
+  it('sets the mode on the open file, exactly, whatever the umask takes away', () => {
+    const dir = newFolder();
+    for (const mode of [0o600, 0o644, 0o666]) {
+      const file = path.join(dir, `mode-${mode.toString(8)}`);
+      writeFileAtomically(file, Buffer.from('x'), mode);
+      expect(status(file)).toEqual({ mode, ours: true });
+    }
+  });
+
+  it('removes its new file when the write fails, and names each new file at random', () => {
+    const dir = newFolder();
+    const target = path.join(dir, 'settings.json');
+    vi.spyOn(files, 'writeSync').mockImplementationOnce(() => {
+      throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    });
+    expect(() => writeFileAtomically(target, Buffer.from('{}'))).toThrow(/ENOSPC/);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    const names = new Set(Array.from({ length: 100 }, () => temporaryFileName(target)));
+    expect(names.size).toBe(100);
+    for (const name of names) expect(path.basename(name)).toMatch(/^settings\.json\.[0-9a-f]{16}\.tmp$/);
+  });
+});
+
+describe('files created once (the lock, the sealing keys)', () => {
+  it('never creates through a planted symlink, and gets exactly its mode', () => {
+    const dir = newFolder();
+    const victim = path.join(dir, 'elsewhere', 'victim.key');
+    const keyFile = path.join(dir, 'sealing.key');
+    fs.symlinkSync(victim, keyFile);
+    expect(() => readOrCreateKey(keyFile)).toThrow(/EEXIST/);
+    expect(fs.existsSync(victim)).toBe(false);
+
+    const created = path.join(dir, 'console-session.key');
+    createFileExclusively(created, Buffer.alloc(32, 1), 0o640);
+    expect(status(created)).toEqual({ mode: 0o640, ours: true });
+    expect(() => createFileExclusively(created, Buffer.alloc(32, 2))).toThrow(/EEXIST/);
+    expect(fs.readFileSync(created)).toEqual(Buffer.alloc(32, 1));
+  });
+});
+
+describe("the store's open", () => {
+  it('removes the new files a killed writer left beside the database, under their random names, and nothing else', async () => {
+    const dataDir = newFolder();
+    (await Store.open({ dataDir })).close();
+    const database = dataDirectoryFiles(dataDir).database;
+    const left = [temporaryFileName(database), temporaryFileName(`${database}.header`)];
+    for (const file of left) fs.writeFileSync(file, 'half written');
+    const other = path.join(dataDir, 'notes.tmp');
+    fs.writeFileSync(other, 'not the store’s');
+    const before = fs.readdirSync(dataDir).filter((name) => !left.includes(path.join(dataDir, name)));
+    (await Store.open({ dataDir })).close();
+    expect(fs.readdirSync(dataDir).sort()).toEqual(before.sort());
+    expect(fs.existsSync(other)).toBe(true);
+  });
+});
