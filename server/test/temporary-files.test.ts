@@ -2,13 +2,16 @@
  * Atomic writes against another local user who can write the folder: the new file beside the
  * target has a random name, is created exclusively (a file or symlink planted at its name fails
  * the write, never receives it) and gets its mode on the open file; the store's open still
- * sweeps what a crash left under the new names.
+ * sweeps what a crash left under the new names. The agent file the CLI writes, through the
+ * real binary, with a symlink planted at the name the old writer used.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readOrCreateKey } from '../secrets/key-file-sealer.js';
+import { cliBinary, runCli } from './support/cli-binary.js';
 import { createFileExclusively, dataDirectoryFiles, writeFileAtomically } from '../store/engine/data-directory.js';
 import { files } from '../store/engine/engine-files.js';
 import { temporaryFileName } from '../store/engine/file-steps.js';
@@ -127,4 +130,29 @@ describe("the store's open", () => {
     expect(fs.readdirSync(dataDir).sort()).toEqual(before.sort());
     expect(fs.existsSync(other)).toBe(true);
   });
+});
+
+describe('agent-config --out, through the real binary (needs `npm run build:server`)', () => {
+  it('writes the file with the enrollment secret 0600 and ours, through no symlink planted at the old name FILE.<pid>.tmp', async () => {
+    const dataDir = newFolder();
+    const shared = newFolder();
+    fs.chmodSync(shared, 0o777);
+    const created = await runCli(['orgs', 'create', '--slug', 'acme', '--name', 'Acme', '--data-dir', dataDir]);
+    expect(created.status, created.stderr).toBe(0);
+    const out = path.join(shared, 'acme-linux.zip');
+    // Another user's file, writable by all, and the symlink they plant where the old writer put its new file.
+    const victim = path.join(shared, 'theirs');
+    fs.writeFileSync(victim, '');
+    fs.chmodSync(victim, 0o666);
+    const args = ['agent-config', '--org', 'acme', '--platform', 'linux', '--out', out, '--server-url', 'https://agents.acme.example', '--data-dir', dataDir];
+    const child = spawn(process.execPath, [cliBinary, ...args]);
+    fs.symlinkSync(victim, `${out}.${child.pid}.tmp`);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await new Promise((resolve) => child.once('close', resolve)), stderr).toBe(0);
+    expect(fs.lstatSync(out).isSymbolicLink()).toBe(false);
+    expect(status(out)).toEqual({ mode: 0o600, ours: true });
+    expect(fs.readFileSync(out).subarray(0, 2).toString()).toBe('PK');
+    expect(fs.statSync(victim).size).toBe(0);
+  }, 60_000);
 });
