@@ -78,7 +78,7 @@ export async function startServer(options: {
   const { port } = server.address() as AddressInfo;
   accepted = acceptedHosts(host, port);
   // On every interface, this machine's tools and browser reach it on loopback.
-  const urlHost = isUnspecifiedAddress(host) ? (host === '::' ? '[::1]' : '127.0.0.1') : host.includes(':') ? `[${host}]` : host;
+  const urlHost = isUnspecifiedAddress(host) ? (host.includes(':') ? '[::1]' : '127.0.0.1') : host.includes(':') ? `[${host}]` : host;
   const url = `http://${urlHost}:${port}`;
 
   const addressFile = options.dataDir ? dataDirectoryFiles(options.dataDir).apiAddress : undefined;

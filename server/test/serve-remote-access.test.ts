@@ -47,16 +47,21 @@ it('refuses an address other machines reach without --allow-remote-access, sayin
 }, 60_000);
 
 it('listens on every interface with --allow-remote-access, warning on stderr that it is plain HTTP, and answers on loopback', async () => {
-  const run = await serveUntilListening('--host', '0.0.0.0', '--allow-remote-access');
-  expect(run.stderr).toBe(
-    'Warning: listening on 0.0.0.0 with --allow-remote-access. This is plain HTTP, without TLS: anyone who can reach this address reaches ' +
-      'the API (with an API key) and the console (with a console link), and what they send and receive can be read on the way.\n',
-  );
-  expect(run.stdout).not.toContain('Warning');
-  // This machine's browser and tools reach it on loopback.
-  expect(run.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  expect(run.health).toBe(200);
-  expect(run.status).toBe(0);
+  for (const [host, loopback] of [
+    ['0.0.0.0', '127.0.0.1'],
+    ['::', '[::1]'],
+  ]) {
+    const run = await serveUntilListening('--host', host!, '--allow-remote-access');
+    expect(run.stderr).toBe(
+      `Warning: listening on ${host} with --allow-remote-access. This is plain HTTP, without TLS: anyone who can reach this address reaches ` +
+        'the API (with an API key) and the console (with a console link), and what they send and receive can be read on the way.\n',
+    );
+    expect(run.stdout).not.toContain('Warning');
+    // This machine's browser and tools reach it on loopback.
+    expect(run.url).toMatch(new RegExp(`^http://${loopback!.replace(/[.[\]]/g, '\\$&')}:\\d+$`));
+    expect(run.health).toBe(200);
+    expect(run.status).toBe(0);
+  }
 }, 120_000);
 
 it('starts on a loopback address in any spelling without a word about remote access', async () => {
