@@ -93,6 +93,11 @@ describe('writeFileAtomically', () => {
     });
     expect(() => writeFileAtomically(target, Buffer.from('{}'))).toThrow(/ENOSPC/);
     expect(fs.readdirSync(dir)).toEqual([]);
+    // A folder at the name: the rename fails, and the new file goes.
+    fs.mkdirSync(target);
+    expect(() => writeFileAtomically(target, Buffer.from('{}'))).toThrow(/EISDIR|EEXIST|ENOTEMPTY/);
+    expect(fs.readdirSync(dir)).toEqual(['settings.json']);
+    fs.rmdirSync(target);
     const names = new Set(Array.from({ length: 100 }, () => temporaryFileName(target)));
     expect(names.size).toBe(100);
     for (const name of names) expect(path.basename(name)).toMatch(/^settings\.json\.[0-9a-f]{16}\.tmp$/);
@@ -154,5 +159,11 @@ describe('agent-config --out, through the real binary (needs `npm run build:serv
     expect(status(out)).toEqual({ mode: 0o600, ours: true });
     expect(fs.readFileSync(out).subarray(0, 2).toString()).toBe('PK');
     expect(fs.statSync(victim).size).toBe(0);
+
+    // A folder at the name: a sentence naming the option, and nothing left beside it.
+    fs.mkdirSync(`${out}.d`);
+    const refused = await runCli([...args.slice(0, 6), `${out}.d`, ...args.slice(7)]);
+    expect(refused).toMatchObject({ status: 1, stderr: `error: Cannot write --out ${out}.d (EISDIR): nothing was written\n` });
+    expect(fs.readdirSync(shared).sort()).toEqual(['acme-linux.zip', 'acme-linux.zip.d', path.basename(`${out}.${child.pid}.tmp`), 'theirs'].sort());
   }, 60_000);
 });

@@ -52,7 +52,13 @@ export function* replaceFileSteps(file: string, bytes: Uint8Array, mode = 0o600)
     // Ours, and never to be renamed: a failed or abandoned write leaves nothing behind.
     if (!complete) files.unlinkSync(temporary);
   }
-  files.renameSync(temporary, file);
+  try {
+    files.renameSync(temporary, file);
+  } catch (error) {
+    // Another user's file in a sticky folder (EPERM), a folder at the name: nothing replaced, nothing left.
+    files.unlinkSync(temporary);
+    throw error;
+  }
   yield* syncFolderSteps(path.dirname(file));
 }
 
