@@ -105,13 +105,32 @@ describe('writeFileAtomically', () => {
 });
 
 describe('files created once (the lock, the sealing keys)', () => {
-  it('never creates through a planted symlink, and gets exactly its mode', () => {
+  it('never creates through a planted symlink, never uses a key another user could know, and gets exactly its mode', () => {
     const dir = newFolder();
     const victim = path.join(dir, 'elsewhere', 'victim.key');
     const keyFile = path.join(dir, 'sealing.key');
     fs.symlinkSync(victim, keyFile);
-    expect(() => readOrCreateKey(keyFile)).toThrow(/EEXIST/);
+    expect(() => readOrCreateKey(keyFile)).toThrow(`The key file ${keyFile} is a symbolic link`);
     expect(fs.existsSync(victim)).toBe(false);
+
+    // A key file planted before the first start is refused, never used: its planter would know the key.
+    const planted = path.join(dir, 'planted.key');
+    fs.writeFileSync(planted, Buffer.alloc(32, 7));
+    fs.chmodSync(planted, 0o644);
+    expect(() => readOrCreateKey(planted)).toThrow(
+      `The key file ${planted} can be read or written by other users (mode 0644): another user could know the key, so it is not used. ` +
+        'If the file is yours, make it so ("chmod 600"); otherwise remove it.',
+    );
+    fs.chmodSync(planted, 0o600);
+    const linked = path.join(dir, 'linked.key');
+    fs.symlinkSync(planted, linked);
+    expect(() => readOrCreateKey(linked)).toThrow(`The key file ${linked} is a symbolic link: a key is read only from a file of its own. Remove the link.`);
+    if (process.getuid?.() === 0) {
+      fs.chownSync(planted, 65534, 65534);
+      expect(() => readOrCreateKey(planted)).toThrow(`The key file ${planted} belongs to another user (uid 65534)`);
+      fs.chownSync(planted, 0, 0);
+    }
+    expect(readOrCreateKey(planted)).toEqual(Buffer.alloc(32, 7));
 
     const created = path.join(dir, 'console-session.key');
     createFileExclusively(created, Buffer.alloc(32, 1), 0o640);
