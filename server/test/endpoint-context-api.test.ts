@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Endpoint } from '../../contracts/endpoint.js';
 import { keyFileSealer } from '../secrets/key-file-sealer.js';
 import { type ConsoleTestServer, startConsoleTestServer } from './support/console-test-server.js';
+import { parseCsv } from './support/csv.js';
 import { type FakeRemote, startFakeRemote } from './support/fake-remote.js';
 import { smallInventory } from './support/fixtures.js';
 import { sampleInventory } from './support/sample-inventory.js';
@@ -183,4 +184,21 @@ it('writes every tag a spreadsheet would run behind an apostrophe (full-width fo
     expect((await server.app(`/orgs/replica/endpoints/${endpoint.id}/context`)).body.explicit_tags).toEqual([starts[index]]);
   }
   expect(await exportCsv()).toBe(exported);
+});
+
+it("writes a remote's hostnames that a spreadsheet would run (a leading space, line feed, full-width sign) behind an apostrophe in the endpoints CSV", async () => {
+  const hostile = [' =1+1', '\n=cmd|" /C calc"!A0', '\uff1dHYPERLINK("http://evil.example")', '\u3000@SUM(A1)', '\t-2+3', "'=x"];
+  const now = new Date().toISOString();
+  const changed = (endpoints() as Endpoint[]).slice(0, hostile.length).map((endpoint, index) => ({ ...endpoint, hostname: hostile[index]!, updated_at: now }));
+  remote.options.inventory.endpoints = [...changed, ...endpoints().slice(hostile.length)];
+  expect((await server.app('/orgs/replica/sync', { method: 'POST' })).status).toBe(202);
+  expect((await server.syncEnded('replica')).state.lastError).toBeNull();
+
+  const answer = await fetch(`${server.url}/app/orgs/replica/export/endpoints.csv`, { headers: { 'x-console-token': server.consoleToken } });
+  const [header, ...rows] = parseCsv(await answer.text());
+  const [id, hostname] = [header!.indexOf('id'), header!.indexOf('hostname')];
+  for (const endpoint of changed) {
+    const cell = rows.find((row) => row[id] === endpoint.id)![hostname]!;
+    expect(cell, JSON.stringify(endpoint.hostname)).toBe(`'${endpoint.hostname}`);
+  }
 });
