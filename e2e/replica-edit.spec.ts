@@ -89,9 +89,23 @@ test('a replica follows its remote to a new port: the failed sync says what to d
   await expect(edit.getByLabel('New remote API key (optional)')).toHaveValue('');
   await expect(edit.getByLabel('Name', { exact: true })).toHaveValue('Moving remote');
 
-  // A wrong key is checked against the new address, and nothing is saved.
+  // The same address typed with /v1/ keeps the stored key; a new address asks for its own.
+  await edit.getByLabel('Remote URL').fill(`${firstOrigin}/v1/`);
+  await expect(edit.getByLabel('New remote API key (optional)')).toBeVisible();
   await edit.getByLabel('Remote URL').fill(`${newOrigin}/v1/`);
-  await edit.getByLabel('New remote API key (optional)').fill('rc_wrong');
+  const key = edit.getByLabel('New remote API key (required)');
+  const hint = 'A new address needs its key: the stored key is never sent to another address.';
+  await expect(key).toHaveAccessibleDescription(hint);
+  await expect(key).toHaveAttribute('aria-required', 'true');
+  await screenshot(page, 'organizations-replica-new-address-needs-key');
+
+  // Left empty, the key is asked for beside its field, and nothing is asked of the new address.
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(key).toHaveAccessibleDescription(`${hint} a new address needs its key: the stored key is never sent to another address`);
+  await expect(row).toContainText(firstOrigin);
+
+  // A wrong key is checked against the new address, and nothing is saved.
+  await key.fill('rc_wrong');
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(edit.getByRole('alert')).toHaveText(
     `The remote tenant at ${newOrigin} refused the API key (401 Unauthorized). Check the key: it must be an API key of this remote tenant.`,
@@ -102,11 +116,11 @@ test('a replica follows its remote to a new port: the failed sync says what to d
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(edit.getByLabel('Remote URL')).toHaveAccessibleDescription('must be an http or https URL without credentials, query or fragment');
   await expectAccessible(page);
-  problems.splice(0, problems.length, ...problems.filter((problem) => !/status of (422|502)/.test(problem)));
+  problems.splice(0, problems.length, ...problems.filter((problem) => !/status of (400|422|502)/.test(problem)));
 
-  // The new address with the stored key (left empty): saved, and a sync starts.
+  // The new address with the remote's key: saved, and a sync starts.
   await edit.getByLabel('Remote URL').fill(`${newOrigin}/v1/`);
-  await edit.getByLabel('New remote API key (optional)').fill('');
+  await key.fill(remoteKey);
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText(`Saved “Moving remote” (${slug}); its data stays, and its next sync uses the new settings.`)).toBeVisible();
   await expect(edit).toHaveCount(0);

@@ -77,8 +77,9 @@ export type ConnectOrganizationBody = z.input<typeof connectOrganizationBodySche
 
 /**
  * `PATCH /app/orgs/:slug` body, and what `orgs update` passes: what changes, each field optional.
- * A replica's new URL or key is checked against the remote before anything is saved; a local
- * organization has neither, only its name.
+ * A replica's new URL or key is checked against the remote before anything is saved; a new URL
+ * needs a new key with it (the stored key never goes to another address); a local organization
+ * has neither, only its name.
  */
 export const updateOrganizationBodySchema = z
   .strictObject({
@@ -92,7 +93,11 @@ export const updateOrganizationBodySchema = z
     remoteUrl: remoteUrlField.optional(),
     apiKey: apiKeyField
       .optional()
-      .meta({ description: 'A new API key of the remote tenant, for a rotated key: it is checked, then sealed; it is never shown again. Absent, the key stays.' }),
+      .meta({
+        description:
+          'A new API key of the remote tenant, for a rotated key or a new address: it is checked, then sealed; it is never shown again. ' +
+          'Absent, the key stays, which only the address it was given for may have: a new `remoteUrl` needs it.',
+      }),
   })
   .meta({ id: 'UpdateOrganization' });
 export type UpdateOrganizationBody = z.input<typeof updateOrganizationBodySchema>;

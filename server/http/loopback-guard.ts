@@ -1,16 +1,30 @@
+import { isIP } from 'node:net';
+import os from 'node:os';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError } from './http-error.js';
 
 const loopbackNames = ['127.0.0.1', 'localhost', '[::1]'];
 
+/** Whether `host` is the address of every interface (`serve --host 0.0.0.0 --allow-remote-access`), `::` in any spelling too. */
+export const isUnspecifiedAddress = (host: string) => isIP(host) !== 0 && /^[0:.]+$/.test(host);
+
+/** An address as a Host header names it: an IPv6 one in brackets. */
+const hostName = (address: string) => (address.includes(':') ? `[${address}]` : address);
+
 /**
- * The Host header values under which the server is reached where it listens; on loopback, also
- * under `consoleHostName`, the data directory's name under `.localhost` that browsers resolve to
- * loopback themselves (secrets/console-sessions.ts).
+ * The Host header values under which the server is reached where it listens: its address, or
+ * on every interface, the loopback names and each interface's address as they are at the start.
+ * Wherever it answers on loopback, also under `consoleHostName`, the data directory's name under
+ * `.localhost` that browsers resolve to loopback themselves (secrets/console-sessions.ts).
  */
 export function acceptedHosts(host: string, port: number, consoleHostName?: string): Set<string> {
   const loopback = loopbackNames.includes(host) || host === '::1';
-  const names = loopback ? [...loopbackNames, ...(consoleHostName ? [consoleHostName.toLowerCase()] : [])] : [host.includes(':') ? `[${host}]` : host];
+  let names = loopback ? loopbackNames : [hostName(host)];
+  if (isUnspecifiedAddress(host)) {
+    const addresses = Object.values(os.networkInterfaces()).flatMap((entries) => entries ?? []);
+    names = [...loopbackNames, ...addresses.map((entry) => hostName(entry.address))];
+  }
+  if (consoleHostName && (loopback || isUnspecifiedAddress(host))) names = [...names, consoleHostName.toLowerCase()];
   return new Set(names.map((name) => `${name}:${port}`));
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dataDirectoryFiles, writeFileAtomically } from '../store/engine/data-directory.js';
-import { acceptedHosts } from './loopback-guard.js';
+import { acceptedHosts, isUnspecifiedAddress } from './loopback-guard.js';
 
 /** The default port of DESIGN section 4. */
 export const defaultPort = 7300;
@@ -79,7 +79,8 @@ export async function startServer(options: {
   }
   const { port } = server.address() as AddressInfo;
   accepted = acceptedHosts(host, port, options.consoleHostName);
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  // On every interface, this machine's tools and browser reach it on loopback.
+  const urlHost = isUnspecifiedAddress(host) ? (host.includes(':') ? '[::1]' : '127.0.0.1') : host.includes(':') ? `[${host}]` : host;
   const url = `http://${urlHost}:${port}`;
 
   const addressFile = options.dataDir ? dataDirectoryFiles(options.dataDir).apiAddress : undefined;

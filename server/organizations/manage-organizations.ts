@@ -8,6 +8,7 @@ import {
   updateOrganizationBodySchema,
 } from '../../contracts/console/organizations.js';
 import type { FieldIssue } from '../../contracts/common.js';
+import { parseRemoteUrl } from '../../contracts/remote-url.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { changeKinds } from '../store/derived/change-kinds.js';
 import { type Organization, slugPattern } from '../store/records/organization-records.js';
@@ -39,6 +40,18 @@ export class RemoteCheckFailedError extends OrganizationInputError {
     baseUrl: string,
   ) {
     super(describeRemoteProblem(baseUrl, problem, { typed: true }));
+  }
+}
+
+/**
+ * A replica's remote URL changes without a new key (400 naming `apiKey`): the stored key is
+ * never sent to another address, where whoever listens would read it.
+ */
+export class RemoteKeyRequiredError extends OrganizationInputError {
+  readonly field = 'apiKey';
+  static readonly reason = 'a new address needs its key: the stored key is never sent to another address';
+  constructor() {
+    super(`apiKey: ${RemoteKeyRequiredError.reason}`);
   }
 }
 
@@ -214,7 +227,10 @@ export async function connectReplicaOrganization(store: Store, sealer: Sealer, i
 /**
  * Changes an organization in place: a replica's remote URL, key or name, a local one's name.
  * Validates with the schema of `PATCH /app/orgs/:slug`; a new URL or key is checked against the
- * remote first (with the key or URL that stays), and nothing is saved when any of it fails. The
+ * remote first (a new key with the URL that stays), and nothing is saved when any of it fails.
+ * A new URL needs a new key in the same change ({@link RemoteKeyRequiredError}): the stored key
+ * only ever goes to the address it was given for. A URL that differs from the stored one only
+ * as typed (a trailing slash or `/v1`, the host's case, a default port) is the same address. The
  * organization's row stays, so its data, exceptions, deadlines, agent settings and change
  * history stay too; the next sync reads the new address and key (readRemoteTenant). The CLI's
  * `orgs update` and the console both update through here.
@@ -235,6 +251,9 @@ export async function updateOrganization(
   let sealedKey: Buffer | undefined;
   if (remoteChanges) {
     if (!sealer) throw new NoSealerError('This server cannot store secrets: change remote tenants from the desktop app or serve');
+    // Both normalized: the schema normalizes what is typed, connect and update what they store.
+    const stored = organization.remoteUrl === null ? undefined : (parseRemoteUrl(organization.remoteUrl) ?? organization.remoteUrl);
+    if (remoteUrl !== undefined && remoteUrl !== stored && apiKey === undefined) throw new RemoteKeyRequiredError();
     const current = readRemoteTenant(store, sealer, organization);
     const baseUrl = remoteUrl ?? current?.baseUrl;
     const key = apiKey ?? current?.apiKey;

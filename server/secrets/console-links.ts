@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isLoopbackUrl } from './loopback-address.js';
 import { dataDirectoryFiles } from '../store/engine/data-directory.js';
 
 /** How long a console link may wait to be opened; `console-url` prints a new one at any time. */
@@ -20,10 +21,13 @@ export function consoleLinkUrl(serverUrl: string, token: string): string {
 /**
  * A console link under the data directory's host name under `.localhost` (`consoleHostName`,
  * whose cookie no other port of 127.0.0.1 receives), and the words that give the same link at
- * `serverUrl` (127.0.0.1) for a browser that does not resolve `.localhost` names, with its cost.
+ * `serverUrl` (127.0.0.1) for a browser that does not resolve `.localhost` names, with its cost;
+ * the plain link alone for a server reached at another machine's address (`--allow-remote-access`).
  */
 export function consoleLinks(serverUrl: string, consoleHostName: string, token: string): { named: string; fallback: string[] } {
   const url = new URL(serverUrl);
+  // A server reached at another machine's address (`--allow-remote-access`) has no loopback name.
+  if (!isLoopbackUrl(serverUrl)) return { named: consoleLinkUrl(serverUrl, token), fallback: [] };
   return {
     named: consoleLinkUrl(`http://${consoleHostName}:${url.port}`, token),
     fallback: [

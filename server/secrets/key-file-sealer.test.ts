@@ -42,7 +42,7 @@ describe('keyFileSealer', () => {
   });
 
   it('names a damaged key file', () => {
-    fs.writeFileSync(keyFile, 'short');
+    fs.writeFileSync(keyFile, 'short', { mode: 0o600 });
     expect(() => keyFileSealer(keyFile)).toThrow(`The sealing key ${keyFile} is damaged (expected 32 bytes)`);
   });
 });

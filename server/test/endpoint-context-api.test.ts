@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Endpoint } from '../../contracts/endpoint.js';
 import { keyFileSealer } from '../secrets/key-file-sealer.js';
 import { type ConsoleTestServer, startConsoleTestServer } from './support/console-test-server.js';
+import { parseCsv } from './support/csv.js';
 import { type FakeRemote, startFakeRemote } from './support/fake-remote.js';
 import { smallInventory } from './support/fixtures.js';
 import { sampleInventory } from './support/sample-inventory.js';
@@ -43,6 +44,8 @@ const exportCsv = async () => {
   expect(answer.status).toBe(200);
   return answer.body as string;
 };
+/** Every endpoint's context as the console shows it: what a refused change must leave as it was. */
+const exportContext = async () => JSON.stringify(await Promise.all(endpoints().map(async (endpoint) => (await server.app(`/orgs/replica/endpoints/${endpoint.id}/context`)).body)));
 const importCsv = (text: string) => server.app('/orgs/replica/endpoint-context/import', { method: 'POST', body: text, headers: { 'content-type': 'text/csv' } });
 
 it('sets, bulk-sets, imports and rules tags and criticality, keeps all of it across a full sync, and a rule tags an endpoint the sync brings', async () => {
@@ -58,6 +61,21 @@ it('sets, bulk-sets, imports and rules tags and criticality, keeps all of it acr
   expect(again.body).toEqual({ matched: windows.length, changed: 0 });
   const badFilter = await server.app('/orgs/replica/endpoint-context/bulk', { method: 'POST', body: { filter: 'osFamily=beos', add_tags: ['x'] } });
   expect([badFilter.status, badFilter.body.error]).toEqual([400, expect.stringMatching(/filter.*osFamily/)]);
+  // A parameter the list does not know, or a string that is not percent-encoded, would select every endpoint: refused, naming it.
+  const context = await exportContext();
+  for (const [filter, named] of [
+    ['osfamily=windows', 'Unknown query parameter "osfamily": the parameters are limit, offset, updatedSince, osFamily, hasAgent, tag, criticality, sort, q'],
+    ['windows', 'Unknown query parameter "windows"'],
+    ['osFamily=windows&hostname=x', 'Unknown query parameter "hostname"'],
+    ['%%%', 'Malformed query string: "%%%" is not percent-encoded (write % as %25)'],
+    ['osFamily=windows&q=%E0%A4%A', 'Malformed query string: "q=%E0%A4%A" is not percent-encoded'],
+    ['q=a&q=b', 'Query parameter "q" is given more than once'],
+  ] as const) {
+    const refused = await server.app('/orgs/replica/endpoint-context/bulk', { method: 'POST', body: { filter, add_tags: ['everything'], criticality: 'low' } });
+    expect([refused.status, refused.body.issues], filter).toEqual([400, [{ field: 'filter', message: expect.stringContaining(named) }]]);
+    expect(refused.body.error).toBe(`Invalid body field "filter": ${refused.body.issues[0].message}`);
+  }
+  expect(await exportContext()).toBe(context);
 
   const rule = await server.app('/orgs/replica/tag-rules', {
     method: 'POST',
@@ -149,4 +167,38 @@ it('refuses a bulk change that would put more than 32 tags on an endpoint, writi
   expect(exported).toContain(`${first!.id},${first!.hostname},'-1;=cmd,`);
   expect((await importCsv(exported)).body.changed).toBe(0);
   expect((await server.app(`/orgs/replica/endpoints/${first!.id}/context`)).body.explicit_tags).toEqual(['-1', '=cmd']);
+});
+
+it('writes every tag a spreadsheet would run behind an apostrophe (full-width forms, the guard itself), and imports the file back unchanged', async () => {
+  // Tags are trimmed, so what a spreadsheet runs is their first character: one endpoint per start.
+  const starts = ['\uff1dcmd', '\uff0b1', '\uff0d1', '\uff20SUM(A1)', "'=x", '@x'];
+  const chosen = (endpoints() as Endpoint[]).slice(0, starts.length);
+  for (const [index, endpoint] of chosen.entries()) {
+    const put = await server.app(`/orgs/replica/endpoints/${endpoint.id}/context`, { method: 'PUT', body: { tags: [starts[index]] } });
+    expect(put.status).toBe(200);
+  }
+  const exported = await exportCsv();
+  for (const [index, endpoint] of chosen.entries()) expect(exported).toContain(`${endpoint.id},${endpoint.hostname},'${starts[index]},`);
+  expect((await importCsv(exported)).body.changed).toBe(0);
+  for (const [index, endpoint] of chosen.entries()) {
+    expect((await server.app(`/orgs/replica/endpoints/${endpoint.id}/context`)).body.explicit_tags).toEqual([starts[index]]);
+  }
+  expect(await exportCsv()).toBe(exported);
+});
+
+it("writes a remote's hostnames that a spreadsheet would run (a leading space, line feed, full-width sign) behind an apostrophe in the endpoints CSV", async () => {
+  const hostile = [' =1+1', '\n=cmd|" /C calc"!A0', '\uff1dHYPERLINK("http://evil.example")', '\u3000@SUM(A1)', '\t-2+3', "'=x"];
+  const now = new Date().toISOString();
+  const changed = (endpoints() as Endpoint[]).slice(0, hostile.length).map((endpoint, index) => ({ ...endpoint, hostname: hostile[index]!, updated_at: now }));
+  remote.options.inventory.endpoints = [...changed, ...endpoints().slice(hostile.length)];
+  expect((await server.app('/orgs/replica/sync', { method: 'POST' })).status).toBe(202);
+  expect((await server.syncEnded('replica')).state.lastError).toBeNull();
+
+  const answer = await fetch(`${server.url}/app/orgs/replica/export/endpoints.csv`, { headers: { 'x-console-token': server.consoleToken } });
+  const [header, ...rows] = parseCsv(await answer.text());
+  const [id, hostname] = [header!.indexOf('id'), header!.indexOf('hostname')];
+  for (const endpoint of changed) {
+    const cell = rows.find((row) => row[id] === endpoint.id)![hostname]!;
+    expect(cell, JSON.stringify(endpoint.hostname)).toBe(`'${endpoint.hostname}`);
+  }
 });

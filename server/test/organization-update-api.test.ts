@@ -4,6 +4,8 @@
  * data, exceptions, deadlines and change history; sync errors are sentences for people.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +33,25 @@ afterAll(async () => {
   await remote.close();
   fs.rmSync(sealerDir, { recursive: true, force: true });
 });
+
+/**
+ * A listener at a new address that records the Authorization header of every request and
+ * refuses each (401): what a stranger at the address typed would read.
+ */
+async function startRecordingListener(): Promise<{ url: string; authorizations: string[]; close(): Promise<void> }> {
+  const authorizations: string[] = [];
+  const listener = http.createServer((req, res) => {
+    authorizations.push(req.headers.authorization ?? '(none)');
+    res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const { port } = listener.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    authorizations,
+    close: () => new Promise((resolve) => listener.close(() => resolve())),
+  };
+}
 
 const tenantOf = (slug: string) => readRemoteTenant(server.store, sealer(), server.store.organizations.bySlug(slug)!);
 const patch = (slug: string, body: unknown) => server.app(`/orgs/${slug}`, { method: 'PATCH', body });
@@ -69,7 +90,7 @@ describe('PATCH /app/orgs/:slug', () => {
 
     const nowhere = await startFakeRemote({ inventory: sampleInventory() });
     await nowhere.close();
-    const unreachable = await patch('acme', { remoteUrl: `${nowhere.url}/v1`, name: 'Not saved' });
+    const unreachable = await patch('acme', { remoteUrl: `${nowhere.url}/v1`, apiKey: 'rc_for_the_new_address', name: 'Not saved' });
     expect(unreachable.status).toBe(502);
     expect(unreachable.body.error).toBe(
       `The remote tenant could not be reached at ${nowhere.url} (connection refused: nothing listens there). ` +
@@ -77,6 +98,41 @@ describe('PATCH /app/orgs/:slug', () => {
     );
     expect(tenantOf('acme')).toEqual(tenant);
     expect(server.store.organizations.bySlug('acme')!.name).toBe('Acme Corp');
+  });
+
+  it('never sends the stored key to a new address: a new URL needs its key in the same request (400 naming apiKey)', async () => {
+    const tenant = tenantOf('acme')!;
+    const listener = await startRecordingListener();
+    try {
+      const reason = 'a new address needs its key: the stored key is never sent to another address';
+      for (const body of [{ remoteUrl: listener.url }, { remoteUrl: `${listener.url}/v1/`, name: 'Not saved' }]) {
+        const refused = await patch('acme', body);
+        expect(refused.status).toBe(400);
+        expect(refused.body).toEqual({ error: `Invalid body field "apiKey": ${reason}`, issues: [{ field: 'apiKey', message: reason }] });
+      }
+      expect(listener.authorizations).toEqual([]);
+      expect(tenantOf('acme')).toEqual(tenant);
+      expect(server.store.organizations.bySlug('acme')!.name).toBe('Acme Corp');
+
+      // With its own key, the new address is asked with that key only; it refuses it, and nothing is saved.
+      const withKey = await patch('acme', { remoteUrl: listener.url, apiKey: 'rc_key_for_the_listener' });
+      expect(withKey.status).toBe(502);
+      expect(listener.authorizations).toEqual(['Bearer rc_key_for_the_listener']);
+      expect(listener.authorizations.join()).not.toContain(tenant.apiKey);
+      expect(tenantOf('acme')).toEqual(tenant);
+    } finally {
+      await listener.close();
+    }
+
+    // The same address as typed differently (a trailing slash, /v1, /v1/) is no new address: the stored key stays and is checked there.
+    for (const same of [`${remote.url}/`, `${remote.url}/v1`, `${remote.url}/v1/`]) {
+      const kept = await patch('acme', { remoteUrl: same });
+      expect(kept.status, same).toBe(200);
+      expect(kept.body.remoteUrl).toBe(remote.url);
+    }
+    expect(tenantOf('acme')).toEqual(tenant);
+    // The sync that the change started ends before the next test moves the remote.
+    expect((await server.syncEnded('acme')).state.lastError).toBeNull();
   });
 
   it("answers each field's issue (422), a body that is not an object (400), an unknown slug (404)", async () => {

@@ -72,6 +72,11 @@ it('changes a replica’s URL, key and name after the new remote answers; the ne
   });
   const nothing = await cli('orgs', 'update', '--slug', 'r');
   expect(nothing).toMatchObject({ status: 2, stderr: 'error: Give at least one of --remote URL, --api-key-file FILE or --name NAME\n' });
+  // A new address without its key: refused before the remote is asked anything, so the stored key never goes there.
+  const asked = moved.requests.length;
+  const keyless = await cli('orgs', 'update', '--slug', 'r', '--remote', moved.url, '--name', 'Moved');
+  expect(keyless).toMatchObject({ status: 2, stdout: '', stderr: 'error: --api-key-file: a new address needs its key: the stored key is never sent to another address\n' });
+  expect(moved.requests.length).toBe(asked);
   const wrongKey = await cli('orgs', 'update', '--slug', 'r', '--remote', moved.url, '--api-key-file', keyFile('old.key', 'key-one'), '--name', 'Moved');
   expect(wrongKey.status).toBe(2);
   expect(wrongKey.stderr).toBe(
@@ -85,6 +90,9 @@ it('changes a replica’s URL, key and name after the new remote answers; the ne
     stdout: `Updated "r": name "Moved", remote ${moved.url}, API key. Its data and local settings stay; the next sync uses the new settings.\n`,
   });
   expect(await listed('r')).toEqual(['r', 'replica', 'Moved', moved.url, id]);
+  // The same address typed with /v1/ is no new address: the stored key stays, checked there.
+  const same = await cli('orgs', 'update', '--slug', 'r', '--remote', `${moved.url}/v1/`);
+  expect(same).toMatchObject({ status: 0, stdout: `Updated "r": remote ${moved.url}. Its data and local settings stay; the next sync uses the new settings.\n` });
 
   const synced = await cli('sync');
   expect(synced.status).toBe(0);

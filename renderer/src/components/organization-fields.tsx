@@ -8,6 +8,10 @@ export interface OrganizationField<Name extends string> {
   type: 'text' | 'password';
   placeholder: string;
   autoComplete: string;
+  /** Said under the field (and read with it): why it is asked for. */
+  hint?: string;
+  /** Marked as required for assistive technology; the server still decides. */
+  required?: boolean;
 }
 
 /** The server's word on each field: its zod issues (422), and what `byStatus` puts beside a field for other statuses. */
@@ -40,6 +44,7 @@ export function OrganizationFields<Name extends string>({
     <div className="connect-form__fields">
       {fields.map((field) => {
         const error = errors[field.name];
+        const describedBy = [field.hint && `${id}-${field.name}-hint`, error && `${id}-${field.name}-error`].filter(Boolean).join(' ');
         return (
           <div className="form-card__field" key={field.name}>
             <label htmlFor={`${id}-${field.name}`}>{field.label}</label>
@@ -52,9 +57,15 @@ export function OrganizationFields<Name extends string>({
               autoComplete={field.autoComplete}
               spellCheck={false}
               aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${id}-${field.name}-error` : undefined}
+              aria-required={field.required ? true : undefined}
+              aria-describedby={describedBy || undefined}
               onChange={(event) => onChange(field.name, event.target.value)}
             />
+            {field.hint ? (
+              <span className="hint organization-field__hint" id={`${id}-${field.name}-hint`}>
+                {field.hint}
+              </span>
+            ) : null}
             {error ? (
               <span className="field-error" id={`${id}-${field.name}-error`}>
                 {error}

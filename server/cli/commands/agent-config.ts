@@ -38,7 +38,12 @@ export function registerAgentConfigCommands(program: Command): void {
           log: (message, error) => console.error(message, error),
         });
         if (!outcome.ok) throw new Error(outcome.message);
-        writeFileAtomically(options.out, outcome.bytes, 0o600);
+        try {
+          writeFileAtomically(options.out, outcome.bytes, 0o600);
+        } catch (error) {
+          // A folder at the name, another user's file there, a name taken first: nothing was written, nothing is left.
+          throw new Error(`Cannot write --out ${options.out} (${(error as NodeJS.ErrnoException).code ?? String(error)}): nothing was written`, { cause: error });
+        }
         console.log(`Wrote ${outcome.filename} (${outcome.bytes.length} bytes) to ${options.out}`);
       });
     });

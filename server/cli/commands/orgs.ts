@@ -11,6 +11,7 @@ import {
 } from '../../organizations/manage-agent-settings.js';
 import {
   OrganizationFieldsError,
+  RemoteKeyRequiredError,
   changeEnrollmentSecret,
   connectReplicaOrganization,
   createLocalOrganization,
@@ -48,6 +49,7 @@ async function withOptionNames<T>(change: () => Promise<T>): Promise<T> {
   try {
     return await change();
   } catch (error) {
+    if (error instanceof RemoteKeyRequiredError) throw new UsageError(`--api-key-file: ${RemoteKeyRequiredError.reason}`);
     if (!(error instanceof OrganizationFieldsError)) throw error;
     throw new UsageError(error.issues.map((issue) => `${optionOfField[issue.field] ?? issue.field}: ${issue.message}`).join('; '));
   }
@@ -127,7 +129,7 @@ export function registerOrgsCommands(program: Command): void {
     .command('update')
     .description("change a replica's remote URL, key or name (a local organization's name); a new URL or key is checked against the remote before it is saved")
     .requiredOption('--slug <slug>', 'the organization')
-    .option('--remote <url>', "the remote tenant's new base URL (a replica only)")
+    .option('--remote <url>', "the remote tenant's new base URL (a replica only); a new address needs --api-key-file too")
     .option('--api-key-file <file>', "a file holding the remote tenant's new API key (a replica only)")
     .option('--name <name>', 'its new display name')
     .option('--data-dir <dir>', 'data directory')

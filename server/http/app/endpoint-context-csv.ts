@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { endpointContextCsvColumns, endpointCriticalitySchema, endpointTagListSchema } from '../../../contracts/console/endpoint-context.js';
 import { uuidSchema } from '../../../contracts/common.js';
 import { type EndpointContextLine, EndpointContextLineError, type EndpointContextRow } from '../../store/context/endpoint-context.js';
-import { csvLine } from './csv-columns.js';
+import { csvLine, withoutFormulaGuard } from './csv-columns.js';
 
 /** The most lines an import reads: every endpoint of the largest organization, with room. */
 export const maxImportLines = 100_000;
@@ -12,11 +12,6 @@ export function endpointContextCsv(rows: readonly EndpointContextRow[]): string 
   let text = csvLine([...endpointContextCsvColumns]);
   for (const row of rows) text += csvLine([row.id, row.hostname ?? '', row.tags.join(';'), row.criticality]);
   return text;
-}
-
-/** A cell as export wrote it, without the apostrophe that keeps a spreadsheet from running it as a formula (csvCell). */
-function cellText(cell: string): string {
-  return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
 }
 
 /** The first issue of a zod parse as a message. */
@@ -65,7 +60,7 @@ export function parseEndpointContextCsv(text: string): EndpointContextLine[] {
   if (column.id === undefined && column.hostname === undefined) throw new EndpointContextLineError(header.info.lines, 'the header names neither an "id" nor a "hostname" column');
   return records.slice(1).map(({ record, info }) => {
     const line = info.lines;
-    const cell = (index: number | undefined) => (index === undefined ? undefined : cellText(record[index]!).trim());
+    const cell = (index: number | undefined) => (index === undefined ? undefined : withoutFormulaGuard(record[index]!).trim());
     const id = cell(column.id) || undefined;
     const hostname = cell(column.hostname) || undefined;
     if (id === undefined && hostname === undefined) throw new EndpointContextLineError(line, 'names no endpoint: give its id or its hostname');

@@ -1,6 +1,6 @@
 import express from 'express';
 import { z } from 'zod';
-import { collectionSchemas } from '../../../contracts/collections.js';
+import { type ConsoleQuery, collectionSchemas } from '../../../contracts/collections.js';
 import { type FieldIssue, fieldErrorSchema, uuidSchema } from '../../../contracts/common.js';
 import {
   bulkUpdateEndpointContextBodySchema,
@@ -54,15 +54,22 @@ function answerRefusal(res: express.Response, error: unknown): void {
   throw error;
 }
 
-/** The ids of the endpoints the endpoints list shows for a query string (its filters and q; paging ignored). */
-async function selectedEndpoints(store: Store, orgRowId: number, filter: string): Promise<string[]> {
-  let query;
+/**
+ * The query of the endpoints list that a bulk change's `filter` gives (its filters and q; paging
+ * and sort are ignored), or the field's issue: a parameter the list does not know, or a string
+ * that is not percent-encoded, is refused, as it would otherwise select every endpoint.
+ */
+function endpointsFilter(filter: string): ConsoleQuery<'endpoints'> | FieldIssue {
   try {
-    query = parseUrlQuery(`?${filter.replace(/^\?/, '')}`, collectionSchemas.endpoints.console);
+    return parseUrlQuery(`?${filter.replace(/^\?/, '')}`, collectionSchemas.endpoints.console, 'refuse');
   } catch (error) {
-    if (error instanceof HttpError) throw new HttpError(400, `Invalid body field "filter": ${error.message}`);
+    if (error instanceof HttpError) return { field: 'filter', message: error.message };
     throw error;
   }
+}
+
+/** The ids of the endpoints the endpoints list shows for a query. */
+async function selectedEndpoints(store: Store, orgRowId: number, query: ConsoleQuery<'endpoints'>): Promise<string[]> {
   const ids: string[] = [];
   // Turns between chunks: read in one go, 20,000 ids held the thread that answers 60 ms.
   const slices = new TimeSlices(() => undefined);
@@ -106,8 +113,10 @@ export function endpointContextRoutes(store: Store): express.Router {
   router.post('/endpoint-context/bulk', jsonBody(editBodyLimit), async (req, res) => {
     const body = parsedBody(req, res, bulkUpdateEndpointContextBodySchema);
     if (!body) return;
+    const query = endpointsFilter(body.filter);
+    if ('field' in query) return sendFieldIssues(res, [query]);
     const org = organizationOf(res).rowId;
-    const ids = await selectedEndpoints(store, org, body.filter);
+    const ids = await selectedEndpoints(store, org, query);
     try {
       res.json(await context.bulkUpdate(org, ids, body));
     } catch (error) {
@@ -226,13 +235,15 @@ export const endpointContextOperations: OpenApiRouteRegistrar = (registry) => {
     operationId: 'bulkUpdateEndpointContext',
     summary: 'Tag, untag or set the criticality of every endpoint a list filter selects',
     description:
-      "`filter` is the endpoints list's query string (its filters and q); every endpoint it selects gets `add_tags`, loses `remove_tags` (a rule that gives one still does) " +
-      'and takes `criticality`, in one write of what changes. Refused, with nothing written, when an endpoint would carry more than 32 tags.',
+      "`filter` is the endpoints list's query string (its filters and q; limit, offset and sort are ignored); every endpoint it selects gets `add_tags`, loses `remove_tags` (a rule that gives one still does) " +
+      'and takes `criticality`, in one write of what changes. A parameter the list does not know (`osfamily=windows`), a value it refuses, or a string that is not ' +
+      'percent-encoded (`%%%`) is refused with a 400 naming it, never read as no filter. ' +
+      'Refused, with nothing written, when an endpoint would carry more than 32 tags.',
     tag,
     request: requiredBody(bulkUpdateEndpointContextBodySchema, { filter: 'osFamily=windows', add_tags: ['windows-fleet'], criticality: 'normal' }),
     responses: {
       200: jsonResponse(bulkUpdateEndpointContextResultSchema, 'How many endpoints the filter selected and how many changed.'),
-      ...refused('The body is not JSON, a field is invalid, the filter names an invalid parameter, or an endpoint would carry more than 32 tags'),
+      ...refused('The body is not JSON, a field is invalid, the filter names a parameter the endpoints list does not know, gives a value it refuses or is not percent-encoded, or an endpoint would carry more than 32 tags'),
       ...tooLarge,
     },
   });

@@ -6,6 +6,7 @@ import {
   OrganizationInputError,
   OrganizationNotFoundError,
   RemoteCheckFailedError,
+  RemoteKeyRequiredError,
   connectReplicaOrganization,
   removeOrganization,
   updateOrganization,
@@ -27,6 +28,7 @@ import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 import { HttpError } from '../http-error.js';
 import { registerConsoleOperation, registerOrganizationOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, jsonResponse } from '../openapi/responses.js';
+import { sendFieldIssues } from './json-body.js';
 import { organizationOf, resolveOrganization } from './organization-param.js';
 
 /** An organization as the console sees it: never a secret, never the internal row and inventory ids. */
@@ -43,12 +45,13 @@ function objectBody(body: unknown, fields: string): object {
   return body;
 }
 
-/** Answers a mistake in managing organizations with its status: 422 with each field's issue, 409, 404, 501, 502 or 400. */
+/** Answers a mistake in managing organizations with its status: 422 with each field's issue, 409, 404, 501, 502 or 400 (naming `apiKey` when a new URL came without it). */
 function answerOrganizationError(error: unknown, res: express.Response): void {
   if (error instanceof OrganizationFieldsError) {
     res.status(422).json({ error: `Invalid body: ${error.message}`, issues: error.issues } satisfies FieldErrorBody);
     return;
   }
+  if (error instanceof RemoteKeyRequiredError) return sendFieldIssues(res, [{ field: error.field, message: RemoteKeyRequiredError.reason }]);
   if (error instanceof OrganizationExistsError) throw new HttpError(409, error.message);
   if (error instanceof OrganizationNotFoundError) throw new HttpError(404, error.message);
   if (error instanceof NoSealerError) throw new HttpError(501, error.message);
@@ -165,12 +168,18 @@ export const organizationOperations: OpenApiRouteRegistrar = (registry) => {
     operationId: 'updateOrganization',
     summary: "Change a replica's remote URL, key or name, or a local organization's name",
     description:
-      "The organization is changed in place: its data, exceptions, deadlines, agent settings and change history stay. A new URL or key is checked against the remote (with the key or URL that stays) before anything is saved; then a sync starts, unless one runs. A local organization has no remote: only its name changes.",
+      'The organization is changed in place: its data, exceptions, deadlines, agent settings and change history stay. A new URL or key is checked against the remote ' +
+      '(a new key with the URL that stays) before anything is saved; then a sync starts, unless one runs. A new `remoteUrl` needs a new `apiKey` in the same body: ' +
+      'the stored key is never sent to another address (a URL that differs only by a trailing slash or `/v1` is the same address). ' +
+      'A local organization has no remote: only its name changes.',
     tag: 'Organizations',
     request: { body: { required: true, content: { 'application/json': { schema: updateOrganizationBodySchema } } } },
     responses: {
       200: jsonResponse(consoleOrganizationSchema, 'The organization, changed.'),
-      400: errorResponse('The body is not JSON, or not a JSON object; or it gives a remote URL or key to a local organization.'),
+      400: errorResponse(
+        'The body is not JSON, or not a JSON object; or it gives a remote URL or key to a local organization; or it gives a new `remoteUrl` without `apiKey` ' +
+          '(then with `issues` naming `apiKey`: "a new address needs its key: the stored key is never sent to another address"), and nothing was asked of any remote.',
+      ),
       404: errorResponse('It was disconnected meanwhile.'),
       413: errorResponse(`The body is larger than ${connectBodyLimit}.`),
       422: jsonResponse(fieldErrorSchema, "A field is invalid: each field's issue is listed."),

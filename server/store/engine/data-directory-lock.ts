@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
-import { dataDirectoryFiles } from './data-directory.js';
+import { createFileExclusively, dataDirectoryFiles } from './data-directory.js';
+import { temporaryFileName } from './file-steps.js';
 
 /** The process that holds a data directory, as its lock file names it. */
 export interface LockHolder {
@@ -72,12 +73,12 @@ export async function lockDataDirectory(dataDir: string, command: string): Promi
   const text = JSON.stringify(record);
   try {
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      if (createExclusively(lockFile, text, token)) return holding(lockFile, text, listener);
+      if (createExclusively(lockFile, text)) return holding(lockFile, text, listener);
       const found = readText(lockFile);
       if (found === undefined) continue; // released meanwhile
       const holder = parseRecord(found);
       if (holder && (await mayRun(holder))) throw new DataDirectoryLockedError(dataDir, holder);
-      await takeOver(lockFile, found, text, token);
+      await takeOver(lockFile, found, text);
     }
   } catch (error) {
     listener.close();
@@ -127,9 +128,9 @@ function holding(lockFile: string, text: string, listener: net.Server): DataDire
  * synchronous step: two contenders that found the same stale lock cannot both remove it, nor can
  * one remove the lock the other has just created in its place.
  */
-async function takeOver(lockFile: string, stale: string, text: string, token: string): Promise<void> {
+async function takeOver(lockFile: string, stale: string, text: string): Promise<void> {
   const takeoverFile = `${lockFile}.takeover`;
-  if (createExclusively(takeoverFile, text, token)) {
+  if (createExclusively(takeoverFile, text)) {
     try {
       if (readText(lockFile) === stale) fs.rmSync(lockFile, { force: true });
     } finally {
@@ -153,9 +154,9 @@ async function takeOver(lockFile: string, stale: string, text: string, token: st
  * Creates `file` with `text` only when it does not exist, never visible half-written: the text
  * is written beside it, then hard-linked to its name (which fails when the name exists).
  */
-function createExclusively(file: string, text: string, token: string): boolean {
-  const staged = `${file}.${token}.tmp`;
-  fs.writeFileSync(staged, text, { mode: 0o600 });
+function createExclusively(file: string, text: string): boolean {
+  const staged = temporaryFileName(file);
+  createFileExclusively(staged, Buffer.from(text));
   try {
     fs.linkSync(staged, file);
     return true;

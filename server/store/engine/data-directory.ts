@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { replaceFileSteps, runFileSteps } from './file-steps.js';
@@ -40,8 +41,29 @@ export function dataDirectoryFiles(dataDir: string) {
 }
 
 /**
+ * Creates `file` with `bytes`, exclusively: a file or symlink already at that name fails it
+ * (EEXIST), never receives the bytes. Its mode is set on the open file, exactly (whatever the
+ * umask), before a byte is written; a failed write removes what it created. Not made durable
+ * here; node:fs directly, as the lock and the sealing key are no part of the store's files.
+ */
+export function createFileExclusively(file: string, bytes: Uint8Array, mode = 0o600): void {
+  const fd = fs.openSync(file, 'wx', mode);
+  try {
+    fs.fchmodSync(fd, mode);
+    let written = 0;
+    while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+  } catch (error) {
+    fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+    throw error;
+  }
+  fs.closeSync(fd);
+}
+
+/**
  * Writes a file so that readers and a crash see either the old content or the new, never a
- * half-written file: a new file beside it, fsync, rename over, fsync of the folder.
+ * half-written file: a new file beside it (random name, created exclusively, its mode set on
+ * the open file), fsync, rename over, fsync of the folder.
  */
 export function writeFileAtomically(file: string, bytes: Uint8Array, mode = 0o600): void {
   runFileSteps(replaceFileSteps(file, bytes, mode));

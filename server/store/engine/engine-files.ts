@@ -31,6 +31,8 @@ export interface EngineFileSystem {
   fsync(fd: number): Promise<void>;
   fdatasync(fd: number): Promise<void>;
   ftruncateSync(fd: number, size: number): void;
+  /** Sets the permissions of the open file: of the file itself, whatever its name points at by then. */
+  fchmodSync(fd: number, mode: number): void;
   truncateSync(file: string, size: number): void;
   fstatSync(fd: number): FileStatus;
   /** The file's status, undefined when it does not exist. */
@@ -63,6 +65,7 @@ const nodeFiles: EngineFileSystem = {
   fsync: (fd) => new Promise((resolve, reject) => fs.fsync(fd, (error) => (error ? reject(error) : resolve()))),
   fdatasync: (fd) => new Promise((resolve, reject) => fs.fdatasync(fd, (error) => (error ? reject(error) : resolve()))),
   ftruncateSync: (fd, size) => fs.ftruncateSync(fd, size),
+  fchmodSync: (fd, mode) => fs.fchmodSync(fd, mode),
   truncateSync: (file, size) => fs.truncateSync(file, size),
   fstatSync: (fd) => fs.fstatSync(fd),
   statSync: (file) => fs.statSync(file, { throwIfNoEntry: false }),

@@ -174,6 +174,8 @@ export class SimulatedDisk {
       fsync: async (fd) => this.sync(fd),
       fdatasync: async (fd) => this.sync(fd),
       ftruncateSync: (fd, size) => this.change({ kind: 'truncate', inode: this.openFile(fd).inode, size }),
+      // Permissions are not simulated: what a power loss leaves is the same with any.
+      fchmodSync: (fd) => void this.openFile(fd),
       truncateSync: (file, size) => this.change({ kind: 'truncate', inode: this.inodeOf(file), size }),
       fstatSync: (fd) => this.status(this.openFile(fd).inode),
       statSync: (file) => (this.seen.entries.has(file) ? this.status(this.inodeOf(file)) : undefined),
