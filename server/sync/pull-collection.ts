@@ -37,12 +37,16 @@ export interface PulledCollection {
  * its pulls: a remote cannot keep a sync paging for ever, whatever totals it announces.
  */
 export class PageBudget {
-  constructor(private left: number) {}
+  private left: number;
+
+  constructor(private readonly pages: number) {
+    this.left = pages;
+  }
 
   /** Takes `count` pages of the list at `path`, or fails saying the bound, before any is requested. */
   take(count: number, remote: RemoteTenant, path: string, what: () => string): void {
     if (count > this.left) {
-      const problem = { kind: 'beyond-bound', what: `${what()}, beyond the ${this.left.toLocaleString('en-US')} pages this sync may still request` } as const;
+      const problem = { kind: 'beyond-bound', what: `${what()}, past the ${this.pages.toLocaleString('en-US')} pages one sync may request` } as const;
       throw new SyncFailedError(remoteFailureMessage(remote, problem, path, 1));
     }
     this.left -= count;

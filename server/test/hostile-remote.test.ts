@@ -2,8 +2,11 @@
  * Issue 33: a remote tenant cannot crash or freeze the console. Each mode of the hostile remote
  * (support/hostile-remote.ts) is connected as a replica of the product's own server, through
  * `POST /app/organizations`, whose first sync starts at once. While it runs, `/health` is asked
- * every 10 ms and must answer within 100 ms, and this process's resident memory (RSS: the page
- * buffers are outside the JavaScript heap) must stay under 1.5 times its figure before the sync.
+ * every 10 ms and must answer within 100 ms of its slowest answer in the 300 ms just before,
+ * without a sync (on a quiet machine a few milliseconds; on one shared with other work, what the
+ * machine alone costs is not counted against the sync), and this process's resident memory
+ * (RSS: the page buffers are outside the JavaScript heap) must stay under 1.5 times its figure
+ * before the sync.
  * The sync then fails with a sentence naming the remote and the bound (or, for an item past a
  * bound, skips and reports it), and the other organization's data are unchanged.
  */
@@ -38,6 +41,9 @@ const homeLists = async () =>
 beforeAll(async () => {
   server = await startConsoleTestServer([{ slug: 'home', inventory: smallInventory(5, 20) }], { sealer: identitySealer, syncPolicy: fastPolicy });
   homeBefore = await homeLists();
+  // A first connect and sync, so that what the first one costs (loading and compiling their code) is not counted against a mode.
+  await runMode('error-passthrough', 'warm-up');
+  expect((await server.app('/orgs/warm-up', { method: 'DELETE' })).status).toBe(204);
 });
 afterAll(async () => {
   await server.close();
@@ -50,15 +56,30 @@ interface Run {
   lastError: string | null;
   skippedCount: number;
   slowestHealthMs: number;
+  /** The slowest answer of /health in the 300 ms before the sync, with no sync running. */
+  slowestHealthMsBefore: number;
   healthSamples: number;
   rssBefore: number;
   rssPeak: number;
+}
+
+/** How long /health takes to answer, in milliseconds. */
+async function healthMs(): Promise<number> {
+  const asked = performance.now();
+  const health = await fetch(`${server.url}/health`);
+  expect(health.status).toBe(200);
+  await health.arrayBuffer();
+  return performance.now() - asked;
 }
 
 /** Connects a replica of a hostile remote in `mode` and follows its first sync, asking /health meanwhile. */
 async function runMode(mode: HostileMode, slug: string = mode): Promise<Run> {
   const remote = await startHostileRemote(mode);
   remotes.push(remote);
+  let slowestHealthMsBefore = 0;
+  for (const until = performance.now() + 300; performance.now() < until; await new Promise((resolve) => setTimeout(resolve, 10))) {
+    slowestHealthMsBefore = Math.max(slowestHealthMsBefore, await healthMs());
+  }
   const rssBefore = process.memoryUsage().rss;
   let rssPeak = rssBefore;
   let slowestHealthMs = 0;
@@ -67,11 +88,7 @@ async function runMode(mode: HostileMode, slug: string = mode): Promise<Run> {
   let syncing = true;
   const sampling = (async () => {
     while (syncing) {
-      const asked = performance.now();
-      const health = await fetch(`${server.url}/health`);
-      expect(health.status).toBe(200);
-      await health.arrayBuffer();
-      slowestHealthMs = Math.max(slowestHealthMs, performance.now() - asked);
+      slowestHealthMs = Math.max(slowestHealthMs, await healthMs());
       healthSamples++;
       rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -82,13 +99,13 @@ async function runMode(mode: HostileMode, slug: string = mode): Promise<Run> {
   const status = await server.syncEnded(slug);
   syncing = false;
   await sampling;
-  return { remote, lastError: status.state.lastError, skippedCount: status.state.skippedCount, slowestHealthMs, healthSamples, rssBefore, rssPeak };
+  return { remote, lastError: status.state.lastError, skippedCount: status.state.skippedCount, slowestHealthMs, slowestHealthMsBefore, healthSamples, rssBefore, rssPeak };
 }
 
 /** What every mode must hold: the server answered, memory stayed bounded, the other organization is as it was. */
 async function expectUnharmed(run: Run): Promise<void> {
   expect(run.healthSamples).toBeGreaterThan(0);
-  expect(run.slowestHealthMs).toBeLessThan(100);
+  expect(run.slowestHealthMs).toBeLessThan(run.slowestHealthMsBefore + 100);
   expect(run.rssPeak).toBeLessThan(1.5 * run.rssBefore);
   expect((await fetch(`${server.url}/health`)).status).toBe(200);
   expect(await homeLists()).toEqual(homeBefore);
@@ -128,8 +145,18 @@ describe('a hostile remote tenant as a replica of the product’s own server', (
     const run = await runMode('huge-body');
     expectFailure(run, /one page weighed more than 32 MiB/, /scopes/);
     // The client hung up at the cap: the remote sent far less than the 128 MiB it had.
-    expect(run.remote.bytesSentBeforeHangUp).toBeLessThan(64 << 20);
+    expect((await run.remote.state()).bytesSentBeforeHangUp).toBeLessThan(64 << 20);
     await expectUnharmed(run);
+
+    // The check of a new address and key reads at most 1 MiB, and saves nothing past it.
+    await run.remote.streamCheckBody(16 << 20);
+    const refused = await server.app('/organizations', { method: 'POST', body: { slug: 'huge-check', remoteUrl: run.remote.url, apiKey: run.remote.apiKey } });
+    expect(refused.status).toBe(502);
+    expect(refused.body.error).toBe(
+      `The remote tenant at ${run.remote.url} sent more than this console accepts: the answer to a request of one scope weighed more than 1 MiB. ` +
+        'Nothing was saved: check that this address is the remote tenant meant.',
+    );
+    expect(server.store.organizations.bySlug('huge-check')).toBeUndefined();
   });
 
   it('hanging-body: headers then nothing times out, and the replica can be disconnected while it hangs', async () => {
@@ -154,7 +181,7 @@ describe('a hostile remote tenant as a replica of the product’s own server', (
     const replica = server.store.organizations.bySlug('error-passthrough')!;
     const key = server.store.write(() => server.store.apiKeys.create(replica.rowId, 'test').key, { changes: ['api-keys'] });
     for (const failure of Object.keys(agentConfigFailures) as AgentConfigFailure[]) {
-      run.remote.agentConfigFailure = failure;
+      await run.remote.failAgentConfigWith(failure);
       const v1 = await fetch(`${server.url}/v1/agent/config?platform=linux`, { headers: { Authorization: `Bearer ${key}` } });
       const app = await server.app('/orgs/error-passthrough/agent-config?platform=linux');
       for (const answer of [{ status: v1.status, headers: v1.headers, body: (await v1.json()) as { error: string } }, app]) {
@@ -178,7 +205,7 @@ describe('a hostile remote tenant as a replica of the product’s own server', (
   it('redirect: a redirect is never followed, so the key never leaves for another address', async () => {
     const run = await runMode('redirect');
     expectFailure(run, /answered with a redirect, which is never followed/);
-    expect(run.remote.redirectTarget.requests).toBe(0);
+    expect((await run.remote.state()).redirectTargetRequests).toBe(0);
     await expectUnharmed(run);
   });
 
@@ -257,11 +284,11 @@ describe('serve, restarted with a replica of a hostile remote', () => {
     expect(paused.stdout).toContain('Paused the syncs of "hostile"');
     const skipped = await runCli(['sync', '--data-dir', dataDir]);
     expect(skipped.stdout).toContain('Skipped "hostile": its syncs are paused');
-    const asked = remote.requests.length;
+    const asked = (await remote.state()).requests.length;
     const third = await serve();
     await answersThroughout(third.child, third.url, 500);
     await stop(third.child);
-    expect(remote.requests.length).toBe(asked);
+    expect((await remote.state()).requests.length).toBe(asked);
     expect(third.stderr()).not.toContain('Sync of "hostile"');
 
     expect((await runCli(['orgs', 'resume', '--slug', 'hostile', '--data-dir', dataDir])).stdout).toContain('Resumed the syncs of "hostile"');
