@@ -53,10 +53,12 @@ const wasRedirect = (error: unknown) => (error as { cause?: { message?: unknown 
  * wherever the remote points (a redirect is a lasting failure, as nothing listening is). A network failure or a timeout raises
  * {@link RemoteUnreachableError}; any HTTP answer is returned as it is. A connection that fails
  * before any answer is tried once more: the pool may hand out a kept-alive socket at the moment
- * the remote closes it, which says nothing about whether the remote is reachable.
+ * the remote closes it, which says nothing about whether the remote is reachable. `interrupt`
+ * (a sync's signal) ends the request and the reading of its body at once, rejecting with its
+ * reason: a replica paused or disconnected leaves its remote without waiting for the timeout.
  */
-export async function remoteGet(remote: RemoteTenant, pathAndQuery: string, timeoutMs = remoteRequestTimeoutMs): Promise<Response> {
-  const signal = AbortSignal.timeout(timeoutMs);
+export async function remoteGet(remote: RemoteTenant, pathAndQuery: string, timeoutMs = remoteRequestTimeoutMs, interrupt?: AbortSignal): Promise<Response> {
+  const signal = interrupt ? AbortSignal.any([AbortSignal.timeout(timeoutMs), interrupt]) : AbortSignal.timeout(timeoutMs);
   const get = () =>
     fetch(`${remote.baseUrl}${pathAndQuery}`, {
       headers: { Authorization: `Bearer ${remote.apiKey}`, Accept: 'application/json, application/octet-stream' },
@@ -71,6 +73,7 @@ export async function remoteGet(remote: RemoteTenant, pathAndQuery: string, time
       return await get();
     }
   } catch (error) {
+    if (interrupt?.aborted) throw interrupt.reason;
     if (error instanceof Error && error.name === 'TimeoutError') {
       throw new RemoteUnreachableError({ kind: 'timed-out', seconds: timeoutMs / 1000 }, remote.baseUrl, false, { cause: error });
     }

@@ -28,7 +28,7 @@ export async function fetchPage(remote: RemoteTenant, pathAndQuery: string, poli
   for (let attempt = 1; ; attempt++) {
     signal?.throwIfAborted();
     try {
-      return await fetchPageOnce(remote, pathAndQuery, policy);
+      return await fetchPageOnce(remote, pathAndQuery, policy, signal);
     } catch (error) {
       if (!(error instanceof RetryableRequestError)) throw error;
       if (attempt >= Math.min(policy.requestAttempts, error.attemptsAtMost ?? Infinity)) {
@@ -39,18 +39,20 @@ export async function fetchPage(remote: RemoteTenant, pathAndQuery: string, poli
   }
 }
 
-async function fetchPageOnce(remote: RemoteTenant, pathAndQuery: string, policy: SyncPolicy): Promise<RawPage> {
+async function fetchPageOnce(remote: RemoteTenant, pathAndQuery: string, policy: SyncPolicy, signal?: AbortSignal): Promise<RawPage> {
   const beyond = (what: string) =>
     new SyncFailedError(remoteFailureMessage(remote, { kind: 'beyond-bound', what: `${what} (the list of ${listName(pathAndQuery)})` }, pathAndQuery, 1));
   let response: Response;
   let bytes: Buffer;
   try {
-    response = await remoteGet(remote, pathAndQuery, policy.requestTimeoutMs);
+    response = await remoteGet(remote, pathAndQuery, policy.requestTimeoutMs, signal);
     // An error's body is never read: its status says enough.
     if (!response.ok) await response.body?.cancel();
     // The request's timeout covers the body too: a remote that stalls mid-body times out.
     bytes = response.ok ? await readBodyCapped(response, policy.pageMaxBytes) : Buffer.alloc(0);
   } catch (error) {
+    // Interrupted (paused, disconnected, stopping): the sync ends with the signal's reason.
+    if (signal?.aborted) throw signal.reason;
     if (error instanceof BodyTooLargeError) throw beyond(`one page weighed more than ${formatBytes(error.maxBytes)}`);
     if (error instanceof RemoteUnreachableError) throw new RetryableRequestError(error.problem, undefined, error.lasting ? attemptsWhenNothingListens : undefined);
     throw new RetryableRequestError(
