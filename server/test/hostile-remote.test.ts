@@ -294,6 +294,7 @@ describe('serve, restarted with a replica of a hostile remote', () => {
     const paused = await runCli(['orgs', 'pause', '--slug', 'hostile', '--data-dir', dataDir]);
     expect(paused.status, paused.stderr).toBe(0);
     expect(paused.stdout).toContain('Paused the syncs of "hostile"');
+    expect((await runCli(['orgs', 'list', '--data-dir', dataDir])).stdout).toMatch(/hostile\s+replica \(syncs paused\)/);
     const skipped = await runCli(['sync', '--data-dir', dataDir]);
     expect(skipped.stdout).toContain('Skipped "hostile": its syncs are paused');
     const asked = (await remote.state()).requests.length;

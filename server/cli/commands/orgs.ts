@@ -69,7 +69,8 @@ export function registerOrgsCommands(program: Command): void {
           console.log('No organizations yet.');
           return;
         }
-        const table = rows.map((o) => [o.slug, o.kind + (o.isDemo ? ' (demo)' : ''), o.name, o.remoteUrl ?? '', o.id]);
+        const kind = (o: (typeof rows)[number]) => o.kind + (o.isDemo ? ' (demo)' : '') + (o.kind === 'replica' && store.sync.get(o.rowId).paused ? ' (syncs paused)' : '');
+        const table = rows.map((o) => [o.slug, kind(o), o.name, o.remoteUrl ?? '', o.id]);
         const header = ['SLUG', 'KIND', 'NAME', 'REMOTE', 'ID'];
         const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
         for (const row of [header, ...table]) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
