@@ -136,14 +136,15 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
   };
 
   // The first page tells the total and the remote's page size (it may cap below ours).
-  options.pages.take(1, options.remote, path, () => `the first page of ${collection}`);
+  const listName = collections[collection].labels.title.toLowerCase();
+  options.pages.take(1, options.remote, path, () => `the first page of ${listName}`);
   const first = await fetchAt(0);
   const { total } = first;
   const stride = first.data.length;
   if (stride === 0 && total > 0) throw new ShiftedError(`the list ended after 0 of ${total} items`);
   if (stride > total) throw new ShiftedError(`${stride} items arrived where the total said ${total}`);
   const pagesLeft = stride === 0 ? 0 : Math.ceil((total - stride) / stride);
-  options.pages.take(pagesLeft, options.remote, path, () => `${total} ${collection} in pages of ${stride} would take ${pagesLeft + 1} pages`);
+  options.pages.take(pagesLeft, options.remote, path, () => `${total} ${listName} in pages of ${stride} would take ${pagesLeft + 1} pages`);
   await take(first, total);
 
   const fetchChecked = async (offset: number): Promise<RawPage> => {
