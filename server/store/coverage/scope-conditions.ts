@@ -1,6 +1,7 @@
 import type { UnevaluatedCriterion } from '../../../contracts/console/coverage.js';
 import { endpointFilterSchema, findingFilterSchema, subjectFilterSchema } from '../../../contracts/scope.js';
 import { findingSeverities } from '../../../contracts/enums.js';
+import { starMatcher } from '../../../contracts/glob.js';
 import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
 import type { CoverageColumns } from './coverage-columns.js';
 
@@ -19,30 +20,29 @@ export interface ScopeCondition {
   bind(columns: CoverageColumns): (index: number) => boolean;
 }
 
-/**
- * The target's CPE 2.3 name as a scope's `cpe_patterns` are matched against it:
- * `cpe:2.3:a:<vendor>:<product>:<version>`, lowercased, spaces as underscores, `-` (CPE's
- * "not applicable") for a missing field.
- */
-function targetCpe(vendor: string | null, product: string | null, version: string | null): string {
-  const field = (value: string | null) => (value ?? '-').replaceAll(' ', '_').toLowerCase();
-  return `cpe:2.3:a:${field(vendor)}:${field(product)}:${field(version)}`;
+/** A target's field as a CPE component: lowercased, spaces as underscores, `-` (CPE's "not applicable") when missing. */
+function cpeField(value: string | null | undefined): string {
+  return (value ?? '-').replaceAll(' ', '_').toLowerCase();
 }
 
+/** A CPE pattern as a test of a target's vendor, product and version (each a {@link cpeField}). */
+type CpeTest = (vendor: string, product: string, version: string) => boolean;
+
 /**
- * A CPE pattern as an anchored expression over {@link targetCpe}, or undefined when it is not a
- * CPE 2.3 formatted string. Its part, vendor, product and version are compared (absent ones
- * match anything); `*` matches any run of characters; backslash escapes of CPE become plain
- * characters; the later components (update, edition, ...) are ignored because targets do not
- * carry them.
+ * A CPE pattern as a test of a target, or undefined when it is not a CPE 2.3 formatted string.
+ * Its part, vendor, product and version are compared component by component with the target's
+ * `a` (an application), vendor, product and version (absent ones match anything); in each,
+ * backslash escapes of CPE become plain characters and then `*` matches any run of characters;
+ * the later components (update, edition, ...) are ignored because targets do not carry them.
+ * Each component is a {@link starMatcher}: linear in the target's field and the pattern, so a
+ * remote's pattern cannot hold the server however many stars it holds (issue 33).
  */
-function cpeExpression(pattern: string): RegExp | undefined {
+function cpeTest(pattern: string): CpeTest | undefined {
   const components = pattern.trim().toLowerCase().split(/(?<!\\):/);
   if (components[0] !== 'cpe' || components[1] !== '2.3' || components.length < 3) return undefined;
-  const wanted = [2, 3, 4, 5].map((index) => components[index] || '*');
-  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const parts = wanted.map((part) => part.replace(/\\(.)/gs, '$1').split('*').map(literal).join('.*'));
-  return new RegExp(`^cpe:2\\.3:${parts.join(':')}$`, 's');
+  const [part, vendor, product, version] = [2, 3, 4, 5].map((index) => starMatcher((components[index] || '*').replace(/\\(.)/gs, '$1').split('*')));
+  if (!part!('a')) return () => false;
+  return (vendorField, productField, versionField) => vendor!(vendorField) && product!(productField) && version!(versionField);
 }
 
 const lowered = (values: readonly string[]) => new Set(values.map((value) => value.toLowerCase()));
@@ -78,15 +78,15 @@ export function scopeCondition(filters: StoredScopeFilters, context: EffectiveEn
     kindTests.push((kinds, kind) => kinds.product[kind] !== null && products.has(kinds.product[kind]!.toLowerCase()));
   }
   if (subject.cpe_patterns?.length) {
-    const expressions = subject.cpe_patterns.map(cpeExpression);
-    const valid = expressions.filter((expression): expression is RegExp => expression !== undefined);
-    if (valid.length < expressions.length) {
+    const tests = subject.cpe_patterns.map(cpeTest);
+    const valid = tests.filter((test): test is CpeTest => test !== undefined);
+    if (valid.length < tests.length) {
       unevaluated.push({ field: 'subject_filter.cpe_patterns', reason: 'Patterns that are not CPE 2.3 formatted strings match nothing.' });
     }
     kindTests.push((kinds, kind) => {
       if (kinds.type[kind] === null) return false;
-      const cpe = targetCpe(kinds.vendor[kind]!, kinds.product[kind]!, kinds.version[kind]!);
-      return valid.some((expression) => expression.test(cpe));
+      const [vendor, product, version] = [cpeField(kinds.vendor[kind]), cpeField(kinds.product[kind]), cpeField(kinds.version[kind])];
+      return valid.some((test) => test(vendor, product, version));
     });
   }
 
