@@ -183,7 +183,7 @@ type Item = { kind: 'position'; position: Position } | { kind: 'star' } | { kind
 /** The index of the `]` closing the set opened at `open`, or −1 (the `[` is then a character). */
 function setEnd(pattern: string, open: number): number {
   let at = open + 1;
-  if (pattern[at] === '!' || pattern[at] === '^') at++;
+  if (pattern[at] === '^') at++;
   if (pattern[at] === ']') at++;
   for (; at < pattern.length; at++) {
     if (pattern[at] === '\\') at++;
@@ -193,7 +193,7 @@ function setEnd(pattern: string, open: number): number {
 }
 
 function parseSet(body: string): CharacterSet {
-  const negated = body[0] === '!' || body[0] === '^';
+  const negated = body[0] === '^';
   const codes: number[] = [];
   for (let at = negated ? 1 : 0; at < body.length; at++) codes.push(body.charCodeAt(body[at] === '\\' && at + 1 < body.length ? ++at : at));
   // Ranges are read on the characters (escapes resolved): `a-z`; a `-` first or last is itself.
@@ -286,9 +286,10 @@ function expand(items: readonly Item[]): (Position | '*')[][] {
 
 /**
  * A glob as a test of whole values, case-insensitively (both lowered): `*` any run of
- * characters (dots and slashes included), `?` any one character, `[abc]`, `[a-z]`, `[!a-z]`
- * (or `[^a-z]`) one character of a set or not of it, `{a,b}` either alternative (nested groups
- * too), `\` before a character takes it as itself. A `[` or `{` that does not close, or braces
+ * characters (dots and slashes included, the empty run too), `?` any one character, `[abc]`,
+ * `[a-z]`, `[^a-z]` one character of a set or not of it (a `!` first is one of the set, as
+ * picomatch read it), `{a,b}` either alternative (nested groups too), `\` before a character
+ * takes it as itself. A `[` or `{` that does not close, or braces
  * without a comma, are characters. Throws {@link GlobError} past {@link globLimits}.alternatives
  * alternatives. Matching costs O(alternatives × value × ⌈longest segment with a set / 32⌉).
  */

@@ -158,7 +158,7 @@ const globSchema = z
     if (alternatives > patternAlternatives) context.addIssue({ code: 'custom', message: `must give at most ${patternAlternatives} alternatives by its braces` });
   })
   .meta({
-    description: `A glob matched case-insensitively against the whole value: \`*\` any run of characters, \`?\` one character, \`[a-z]\` or \`[!a-z]\` one character of a set or not, \`{a,b}\` either alternative, \`\\\` before a character that character itself. At most ${patternLength} characters, ${patternStars} \`*\` and ${patternAlternatives} alternatives.`,
+    description: `A glob matched case-insensitively against the whole value: \`*\` any run of characters, \`?\` one character, \`[a-z]\` or \`[^a-z]\` one character of a set or not, \`{a,b}\` either alternative, \`\\\` before a character that character itself. At most ${patternLength} characters, ${patternStars} \`*\` and ${patternAlternatives} alternatives.`,
   });
 
 /** What a tag rule tests of an endpoint; a rule's conditions are ANDed. */
