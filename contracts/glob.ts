@@ -42,38 +42,75 @@ function accepts(position: Position, code: number): boolean {
   return typeof position === 'number' ? position === code : inSet(position, code);
 }
 
-/** A segment compiled: it matches at a given index, and finds its leftmost occurrence in a range. */
-interface Segment {
-  length: number;
-  matchesAt(value: string, at: number): boolean;
-  /** The first index in [from, to − length] where it matches, or −1. */
-  find(value: string, from: number, to: number): number;
+/** Lower cases of the characters above ASCII met so far (at most one per UTF-16 code). */
+const wideFolds = new Map<number, number>();
+
+/**
+ * A character as compared without case: its lower case when that is one character (as a
+ * regular expression's `i` flag compares characters one by one), read as the value is, so that
+ * no lowered copy of a long value is made for each pattern.
+ */
+function folded(code: number): number {
+  if (code < 128) return code >= 65 && code <= 90 ? code + 32 : code;
+  let lower = wideFolds.get(code);
+  if (lower === undefined) {
+    const text = String.fromCharCode(code).toLowerCase();
+    wideFolds.set(code, (lower = text.length === 1 ? text.charCodeAt(0) : code));
+  }
+  return lower;
 }
 
-/** A segment of plain characters, searched by Knuth–Morris–Pratt. */
-function literalSegment(text: string): Segment {
-  const length = text.length;
-  const codes = Array.from({ length }, (_, at) => text.charCodeAt(at));
-  // failure[q]: the length of the longest proper border of the first q + 1 characters.
-  const failure = new Int32Array(length);
-  for (let at = 1, border = 0; at < length; at++) {
-    while (border > 0 && codes[at] !== codes[border]) border = failure[border - 1]!;
-    if (codes[at] === codes[border]) border++;
-    failure[at] = border;
+/** The character at `at` of a value, folded when compared without case. */
+function codeAt(value: string, at: number, caseless: boolean): number {
+  return caseless ? folded(value.charCodeAt(at)) : value.charCodeAt(at);
+}
+
+/**
+ * A segment compiled: it matches at a given index, and finds its leftmost occurrence in a range.
+ * Two classes, so that the calls of {@link matchSegments} stay monomorphic enough to be inlined.
+ */
+type Segment = LiteralSegment | SetSegment;
+
+/** A segment of plain characters (`text`, folded when `caseless`), searched by Knuth–Morris–Pratt. */
+class LiteralSegment {
+  readonly length: number;
+  private readonly codes: Int32Array;
+  /** failure[q]: the length of the longest proper border of the first q + 1 characters. */
+  private readonly failure: Int32Array;
+
+  constructor(
+    private readonly text: string,
+    private readonly caseless: boolean,
+  ) {
+    const length = (this.length = text.length);
+    const codes = (this.codes = Int32Array.from({ length }, (_, at) => text.charCodeAt(at)));
+    const failure = (this.failure = new Int32Array(length));
+    for (let at = 1, border = 0; at < length; at++) {
+      while (border > 0 && codes[at] !== codes[border]) border = failure[border - 1]!;
+      if (codes[at] === codes[border]) border++;
+      failure[at] = border;
+    }
   }
-  return {
-    length,
-    matchesAt: (value, at) => value.startsWith(text, at),
-    find(value, from, to) {
-      if (length === 0) return from <= to ? from : -1;
-      for (let at = from, matched = 0; at < to; at++) {
-        const code = value.charCodeAt(at);
-        while (matched > 0 && codes[matched] !== code) matched = failure[matched - 1]!;
-        if (codes[matched] === code && ++matched === length) return at - length + 1;
-      }
-      return -1;
-    },
-  };
+
+  matchesAt(value: string, at: number): boolean {
+    if (!this.caseless) return value.startsWith(this.text, at);
+    for (let offset = 0; offset < this.length; offset++) if (folded(value.charCodeAt(at + offset)) !== this.codes[offset]) return false;
+    return true;
+  }
+
+  /** The first index in [from, to − length] where it matches, or −1: each character of the range read once. */
+  find(value: string, from: number, to: number): number {
+    const { codes, failure, length, caseless } = this;
+    const first = codes[0];
+    for (let at = from, matched = 0; at < to; at++) {
+      const code = codeAt(value, at, caseless);
+      // Most characters start nothing: skip them without the border loop.
+      if (matched === 0 && code !== first) continue;
+      while (matched > 0 && codes[matched] !== code) matched = failure[matched - 1]!;
+      if (codes[matched] === code && ++matched === length) return at - length + 1;
+    }
+    return -1;
+  }
 }
 
 /**
@@ -81,26 +118,67 @@ function literalSegment(text: string): Segment {
  * every position answers the same, each interval with the bit mask of the positions accepting
  * it (a table for ASCII, a binary search above it): memory O(positions²), not per character.
  */
-function setSegment(positions: readonly Position[]): Segment {
-  const length = positions.length;
-  const words = Math.ceil(length / 32);
-  const bounds = new Set([0, 128]);
-  for (const position of positions) {
-    if (typeof position === 'number') bounds.add(position).add(position + 1);
-    else for (let at = 0; at < position.ranges.length; at += 2) bounds.add(position.ranges[at]!).add(position.ranges[at + 1]! + 1);
+class SetSegment {
+  readonly length: number;
+  private readonly words: number;
+  private readonly starts: number[];
+  private readonly masks: Int32Array[];
+  private readonly ascii: Int32Array[];
+  private readonly state: Int32Array;
+
+  constructor(
+    private readonly positions: readonly Position[],
+    private readonly caseless: boolean,
+  ) {
+    this.length = positions.length;
+    const words = (this.words = Math.ceil(positions.length / 32));
+    const bounds = new Set([0, 128]);
+    for (const position of positions) {
+      if (typeof position === 'number') bounds.add(position).add(position + 1);
+      else for (let at = 0; at < position.ranges.length; at += 2) bounds.add(position.ranges[at]!).add(position.ranges[at + 1]! + 1);
+    }
+    const maskOf = (code: number) => {
+      const mask = new Int32Array(words);
+      positions.forEach((position, at) => {
+        if (accepts(position, code)) mask[at >>> 5] = mask[at >>> 5]! | (1 << (at & 31));
+      });
+      return mask;
+    };
+    this.starts = [...bounds].filter((code) => code <= 0xffff).sort((a, b) => a - b);
+    this.masks = this.starts.map(maskOf);
+    this.ascii = Array.from({ length: 128 }, (_, code) => maskOf(code));
+    this.state = new Int32Array(words);
   }
-  const starts = [...bounds].filter((code) => code <= 0xffff).sort((a, b) => a - b);
-  const maskOf = (code: number) => {
-    const mask = new Int32Array(words);
-    positions.forEach((position, at) => {
-      if (accepts(position, code)) mask[at >>> 5] = mask[at >>> 5]! | (1 << (at & 31));
-    });
-    return mask;
-  };
-  const masks = starts.map(maskOf);
-  const ascii = Array.from({ length: 128 }, (_, code) => maskOf(code));
-  const intervalMask = (code: number) => {
-    if (code < 128) return ascii[code]!;
+
+  matchesAt(value: string, at: number): boolean {
+    for (let offset = 0; offset < this.length; offset++) if (!accepts(this.positions[offset]!, codeAt(value, at + offset, this.caseless))) return false;
+    return true;
+  }
+
+  /** The first index in [from, to − length] where it matches, or −1: each character of the range read once, ⌈length/32⌉ words shifted. */
+  find(value: string, from: number, to: number): number {
+    const { state, words, length, caseless } = this;
+    const lastWord = words - 1;
+    const lastBit = 1 << ((length - 1) & 31);
+    state.fill(0);
+    for (let at = from; at < to; at++) {
+      const mask = this.maskOf(codeAt(value, at, caseless));
+      // Shift every word left by one, the top bit of each carried into the next; bit 0 starts a new occurrence.
+      let carry = 1;
+      for (let word = 0; word < words; word++) {
+        const held = state[word]!;
+        state[word] = ((held << 1) | carry) & mask[word]!;
+        carry = held >>> 31;
+      }
+      if (state[lastWord]! & lastBit) return at - length + 1;
+    }
+    return -1;
+  }
+
+  /** The positions accepting a character, as bits. */
+  private maskOf(code: number): Int32Array {
+    if (code < 128) return this.ascii[code]!;
+    const { starts } = this;
     let low = 0;
     let high = starts.length - 1;
     while (low < high) {
@@ -108,39 +186,14 @@ function setSegment(positions: readonly Position[]): Segment {
       if (starts[middle]! <= code) low = middle;
       else high = middle - 1;
     }
-    return masks[low]!;
-  };
-  const lastWord = words - 1;
-  const lastBit = 1 << ((length - 1) & 31);
-  const state = new Int32Array(words);
-  return {
-    length,
-    matchesAt(value, at) {
-      for (let offset = 0; offset < length; offset++) if (!accepts(positions[offset]!, value.charCodeAt(at + offset))) return false;
-      return true;
-    },
-    find(value, from, to) {
-      state.fill(0);
-      for (let at = from; at < to; at++) {
-        const mask = intervalMask(value.charCodeAt(at));
-        // Shift every word left by one, the top bit of each carried into the next; bit 0 starts a new occurrence.
-        let carry = 1;
-        for (let word = 0; word < words; word++) {
-          const held = state[word]!;
-          state[word] = ((held << 1) | carry) & mask[word]!;
-          carry = held >>> 31;
-        }
-        if (state[lastWord]! & lastBit) return at - length + 1;
-      }
-      return -1;
-    },
-  };
+    return this.masks[low]!;
+  }
 }
 
-function segmentOf(positions: readonly Position[]): Segment {
+function segmentOf(positions: readonly Position[], caseless: boolean): Segment {
   return positions.every((position) => typeof position === 'number')
-    ? literalSegment(String.fromCharCode(...(positions as number[])))
-    : setSegment(positions);
+    ? new LiteralSegment(String.fromCharCode(...(positions as number[])), caseless)
+    : new SetSegment(positions, caseless);
 }
 
 /**
@@ -170,7 +223,7 @@ function matchSegments(segments: readonly Segment[], value: string): boolean {
  * and the parts, whatever their number or length.
  */
 export function starMatcher(parts: readonly string[]): (value: string) => boolean {
-  const segments = parts.map(literalSegment);
+  const segments = parts.map((part) => new LiteralSegment(part, false));
   return (value) => matchSegments(segments, value);
 }
 
@@ -284,17 +337,29 @@ function expand(items: readonly Item[]): (Position | '*')[][] {
   return expanded;
 }
 
+/** A position as compared without case: its character, or its set's bounds, {@link folded}. */
+function foldedPosition(position: Position): Position {
+  if (typeof position === 'number') return folded(position);
+  const ranges: number[] = [];
+  for (let at = 0; at < position.ranges.length; at += 2) {
+    const [low, high] = [folded(position.ranges[at]!), folded(position.ranges[at + 1]!)];
+    ranges.push(Math.min(low, high), Math.max(low, high));
+  }
+  return { negated: position.negated, ranges };
+}
+
 /**
- * A glob as a test of whole values, case-insensitively (both lowered): `*` any run of
- * characters (dots and slashes included, the empty run too), `?` any one character, `[abc]`,
- * `[a-z]`, `[^a-z]` one character of a set or not of it (a `!` first is one of the set, as
- * picomatch read it), `{a,b}` either alternative (nested groups too), `\` before a character
- * takes it as itself. A `[` or `{` that does not close, or braces
- * without a comma, are characters. Throws {@link GlobError} past {@link globLimits}.alternatives
- * alternatives. Matching costs O(alternatives × value × ⌈longest segment with a set / 32⌉).
+ * A glob as a test of whole values, without case (each character compared by its lower case):
+ * `*` any run of characters (dots and slashes included, the empty run too), `?` any one
+ * character, `[abc]`, `[a-z]`, `[^a-z]` one character of a set or not of it (a `!` first is one
+ * of the set, as picomatch read it), `{a,b}` either alternative (nested groups too), `\` before
+ * a character takes it as itself. A `[` or `{` that does not close, or braces without a comma,
+ * are characters. Throws {@link GlobError} past {@link globLimits}.alternatives alternatives.
+ * Matching costs O(alternatives × value × ⌈longest segment with a set / 32⌉), and allocates
+ * nothing per value.
  */
 export function compileGlob(pattern: string): (value: string) => boolean {
-  const items = parse(pattern.toLowerCase());
+  const items = parse(pattern);
   if (alternativeCount(items, globLimits.alternatives) > globLimits.alternatives) {
     throw new GlobError(`braces must give at most ${globLimits.alternatives} alternatives`);
   }
@@ -302,12 +367,12 @@ export function compileGlob(pattern: string): (value: string) => boolean {
     const segments: Position[][] = [[]];
     for (const position of positions) {
       if (position === '*') segments.push([]);
-      else segments[segments.length - 1]!.push(position);
+      else segments[segments.length - 1]!.push(foldedPosition(position));
     }
-    return segments.map(segmentOf);
+    return segments.map((segment) => segmentOf(segment, true));
   });
   return (value) => {
-    const lowered = value.toLowerCase();
-    return alternatives.some((segments) => matchSegments(segments, lowered));
+    for (const segments of alternatives) if (matchSegments(segments, value)) return true;
+    return false;
   };
 }
