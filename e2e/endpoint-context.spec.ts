@@ -95,7 +95,7 @@ test('a tag rule tags the endpoint it matches, which says so, and the endpoints 
   await expect(bulk.getByRole('status')).toContainText(`${total.toLocaleString('en-US')} changed`);
 });
 
-test("a rule's glob past its bounds is refused beside its condition, and nothing is saved until it is corrected", async ({ page }) => {
+test("a rule's glob past its bounds is refused beside its condition, and nothing is saved until it is corrected", async ({ page, problems }) => {
   await openConsole(page, '/orgs/second/tags');
   await page.getByRole('button', { name: 'New rule…' }).click();
   const form = page.getByRole('form', { name: 'New tag rule' });
@@ -109,6 +109,8 @@ test("a rule's glob past its bounds is refused beside its condition, and nothing
   await screenshot(page, 'tag-rule-glob-refused');
   const rules = page.getByRole('table', { name: 'Tag rules' });
   await expect(rules.getByRole('row', { name: /^e2e-bounded/ })).toHaveCount(0);
+  expect(problems).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+  problems.length = 0;
 
   await value.fill('*-e2e-*');
   await form.getByRole('button', { name: 'Make the rule' }).click();
