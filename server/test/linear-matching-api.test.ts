@@ -67,6 +67,14 @@ describe('patterns on stored strings', () => {
     expect(tagged.body.tags.map((tag: { tag: string }) => tag.tag)).toEqual(['web-prod']);
   });
 
+  it("searches a 200 KB hostname by the lists' free text at once: `q` is at most 100 characters, so SQLite's LIKE reads the hostname at most 100 times", async () => {
+    const q = `${longHostname.slice(-96)}prod`;
+    const search = await whileHealthAsked(server.url, () => server.app(`/orgs/acme/endpoints?q=${encodeURIComponent(q)}`));
+    console.log(`q search: ${search.ms.toFixed(1)} ms, /health at most ${search.healthMaxMs.toFixed(1)} ms`);
+    expect(search.answer.body.data.map((endpoint: { id: string }) => endpoint.id)).toEqual([inventory.endpoints[1]!.id]);
+    expect(search.ms).toBeLessThan(1000);
+  });
+
   it('refuses a rule past the bounds of a glob, naming the field and the bound, and keeps the rules stored', async () => {
     const before = (await server.app('/orgs/acme/tag-rules')).body.data;
     const refusals = [
