@@ -42,46 +42,23 @@ function accepts(position: Position, code: number): boolean {
   return typeof position === 'number' ? position === code : inSet(position, code);
 }
 
-/** Lower cases of the characters above ASCII met so far (at most one per UTF-16 code). */
-const wideFolds = new Map<number, number>();
-
 /**
- * A character as compared without case: its lower case when that is one character (as a
- * regular expression's `i` flag compares characters one by one), read as the value is, so that
- * no lowered copy of a long value is made for each pattern.
+ * Up to this many characters from where a search starts, a plain segment is searched by the
+ * engine's `indexOf`: at most this many comparisons per character read, whatever its algorithm.
  */
-function folded(code: number): number {
-  if (code < 128) return code >= 65 && code <= 90 ? code + 32 : code;
-  let lower = wideFolds.get(code);
-  if (lower === undefined) {
-    const text = String.fromCharCode(code).toLowerCase();
-    wideFolds.set(code, (lower = text.length === 1 ? text.charCodeAt(0) : code));
-  }
-  return lower;
-}
+const shortRest = 256;
 
-/** The character at `at` of a value, folded when compared without case. */
-function codeAt(value: string, at: number, caseless: boolean): number {
-  return caseless ? folded(value.charCodeAt(at)) : value.charCodeAt(at);
-}
-
-/**
- * A segment compiled: it matches at a given index, and finds its leftmost occurrence in a range.
- * Two classes, so that the calls of {@link matchSegments} stay monomorphic enough to be inlined.
- */
+/** A segment compiled: it matches at a given index, and finds its leftmost occurrence in a range. */
 type Segment = LiteralSegment | SetSegment;
 
-/** A segment of plain characters (`text`, folded when `caseless`), searched by Knuth–Morris–Pratt. */
+/** A segment of plain characters, searched by Knuth–Morris–Pratt (by `indexOf` near the end, see {@link shortRest}). */
 class LiteralSegment {
   readonly length: number;
   private readonly codes: Int32Array;
   /** failure[q]: the length of the longest proper border of the first q + 1 characters. */
   private readonly failure: Int32Array;
 
-  constructor(
-    private readonly text: string,
-    private readonly caseless: boolean,
-  ) {
+  constructor(private readonly text: string) {
     const length = (this.length = text.length);
     const codes = (this.codes = Int32Array.from({ length }, (_, at) => text.charCodeAt(at)));
     const failure = (this.failure = new Int32Array(length));
@@ -93,17 +70,19 @@ class LiteralSegment {
   }
 
   matchesAt(value: string, at: number): boolean {
-    if (!this.caseless) return value.startsWith(this.text, at);
-    for (let offset = 0; offset < this.length; offset++) if (folded(value.charCodeAt(at + offset)) !== this.codes[offset]) return false;
-    return true;
+    return value.startsWith(this.text, at);
   }
 
   /** The first index in [from, to − length] where it matches, or −1: each character of the range read once. */
   find(value: string, from: number, to: number): number {
-    const { codes, failure, length, caseless } = this;
+    const { codes, failure, length } = this;
+    if (value.length - from <= shortRest) {
+      const found = value.indexOf(this.text, from);
+      return found >= 0 && found + length <= to ? found : -1;
+    }
     const first = codes[0];
     for (let at = from, matched = 0; at < to; at++) {
-      const code = codeAt(value, at, caseless);
+      const code = value.charCodeAt(at);
       // Most characters start nothing: skip them without the border loop.
       if (matched === 0 && code !== first) continue;
       while (matched > 0 && codes[matched] !== code) matched = failure[matched - 1]!;
@@ -126,10 +105,7 @@ class SetSegment {
   private readonly ascii: Int32Array[];
   private readonly state: Int32Array;
 
-  constructor(
-    private readonly positions: readonly Position[],
-    private readonly caseless: boolean,
-  ) {
+  constructor(private readonly positions: readonly Position[]) {
     this.length = positions.length;
     const words = (this.words = Math.ceil(positions.length / 32));
     const bounds = new Set([0, 128]);
@@ -151,18 +127,18 @@ class SetSegment {
   }
 
   matchesAt(value: string, at: number): boolean {
-    for (let offset = 0; offset < this.length; offset++) if (!accepts(this.positions[offset]!, codeAt(value, at + offset, this.caseless))) return false;
+    for (let offset = 0; offset < this.length; offset++) if (!accepts(this.positions[offset]!, value.charCodeAt(at + offset))) return false;
     return true;
   }
 
   /** The first index in [from, to − length] where it matches, or −1: each character of the range read once, ⌈length/32⌉ words shifted. */
   find(value: string, from: number, to: number): number {
-    const { state, words, length, caseless } = this;
+    const { state, words, length } = this;
     const lastWord = words - 1;
     const lastBit = 1 << ((length - 1) & 31);
     state.fill(0);
     for (let at = from; at < to; at++) {
-      const mask = this.maskOf(codeAt(value, at, caseless));
+      const mask = this.maskOf(value.charCodeAt(at));
       // Shift every word left by one, the top bit of each carried into the next; bit 0 starts a new occurrence.
       let carry = 1;
       for (let word = 0; word < words; word++) {
@@ -188,12 +164,6 @@ class SetSegment {
     }
     return this.masks[low]!;
   }
-}
-
-function segmentOf(positions: readonly Position[], caseless: boolean): Segment {
-  return positions.every((position) => typeof position === 'number')
-    ? new LiteralSegment(String.fromCharCode(...(positions as number[])), caseless)
-    : new SetSegment(positions, caseless);
 }
 
 /**
@@ -223,7 +193,14 @@ function matchSegments(segments: readonly Segment[], value: string): boolean {
  * and the parts, whatever their number or length.
  */
 export function starMatcher(parts: readonly string[]): (value: string) => boolean {
-  const segments = parts.map((part) => new LiteralSegment(part, false));
+  // The shapes CPE patterns mostly take, answered by the engine's own comparisons (each reads the value at most once).
+  if (parts.length === 1) return (value) => value === parts[0];
+  if (parts.every((part) => part === '')) return () => true;
+  if (parts.length === 2) {
+    const [start, end] = parts as [string, string];
+    return (value) => value.length >= start.length + end.length && value.startsWith(start) && value.endsWith(end);
+  }
+  const segments = parts.map((part) => new LiteralSegment(part));
   return (value) => matchSegments(segments, value);
 }
 
@@ -337,42 +314,37 @@ function expand(items: readonly Item[]): (Position | '*')[][] {
   return expanded;
 }
 
-/** A position as compared without case: its character, or its set's bounds, {@link folded}. */
-function foldedPosition(position: Position): Position {
-  if (typeof position === 'number') return folded(position);
-  const ranges: number[] = [];
-  for (let at = 0; at < position.ranges.length; at += 2) {
-    const [low, high] = [folded(position.ranges[at]!), folded(position.ranges[at + 1]!)];
-    ranges.push(Math.min(low, high), Math.max(low, high));
+/** The matcher of one alternative (positions and stars): {@link starMatcher} when it holds no set. */
+function alternativeMatcher(positions: readonly (Position | '*')[]): (value: string) => boolean {
+  const segments: Position[][] = [[]];
+  for (const position of positions) {
+    if (position === '*') segments.push([]);
+    else segments[segments.length - 1]!.push(position);
   }
-  return { negated: position.negated, ranges };
+  const plain = (segment: Position[]): segment is number[] => segment.every((position) => typeof position === 'number');
+  if (segments.every(plain)) return starMatcher(segments.map((segment) => String.fromCharCode(...segment)));
+  const compiled = segments.map((segment) => (plain(segment) ? new LiteralSegment(String.fromCharCode(...segment)) : new SetSegment(segment)));
+  return (value) => matchSegments(compiled, value);
 }
 
 /**
- * A glob as a test of whole values, without case (each character compared by its lower case):
- * `*` any run of characters (dots and slashes included, the empty run too), `?` any one
- * character, `[abc]`, `[a-z]`, `[^a-z]` one character of a set or not of it (a `!` first is one
- * of the set, as picomatch read it), `{a,b}` either alternative (nested groups too), `\` before
- * a character takes it as itself. A `[` or `{` that does not close, or braces without a comma,
- * are characters. Throws {@link GlobError} past {@link globLimits}.alternatives alternatives.
- * Matching costs O(alternatives × value × ⌈longest segment with a set / 32⌉), and allocates
- * nothing per value.
+ * A glob as a test of whole values, without case (the pattern and the value lowered): `*` any
+ * run of characters (dots and slashes included, the empty run too), `?` any one character,
+ * `[abc]`, `[a-z]`, `[^a-z]` one character of a set or not of it (a `!` first is one of the
+ * set, as picomatch read it), `{a,b}` either alternative (nested groups too), `\` before a
+ * character takes it as itself. A `[` or `{` that does not close, or braces without a comma, are
+ * characters. Throws {@link GlobError} past {@link globLimits}.alternatives alternatives.
+ * Matching costs O(alternatives × value × ⌈longest segment with a set / 32⌉).
  */
 export function compileGlob(pattern: string): (value: string) => boolean {
-  const items = parse(pattern);
+  const items = parse(pattern.toLowerCase());
   if (alternativeCount(items, globLimits.alternatives) > globLimits.alternatives) {
     throw new GlobError(`braces must give at most ${globLimits.alternatives} alternatives`);
   }
-  const alternatives = expand(items).map((positions) => {
-    const segments: Position[][] = [[]];
-    for (const position of positions) {
-      if (position === '*') segments.push([]);
-      else segments[segments.length - 1]!.push(foldedPosition(position));
-    }
-    return segments.map((segment) => segmentOf(segment, true));
-  });
+  const alternatives = expand(items).map(alternativeMatcher);
   return (value) => {
-    for (const segments of alternatives) if (matchSegments(segments, value)) return true;
+    const lowered = value.toLowerCase();
+    for (const matches of alternatives) if (matches(lowered)) return true;
     return false;
   };
 }
