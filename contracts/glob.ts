@@ -11,11 +11,15 @@
  * Each search reads the value forward from where the previous one ended and never goes back, so
  * the searches of one match read each character of the value at most once between them:
  * - a segment of plain characters by Knuth–Morris–Pratt, O(value + segment) whatever the
- *   segment's length (CPE patterns come from remotes, with no bound on their length);
+ *   segment's length (CPE patterns come from remotes, with no bound on their length); within the
+ *   last {@link shortRest} characters of a value by the engine's `indexOf`, which whatever its
+ *   algorithm compares at most that many characters per character there (hostnames and CPE
+ *   fields then stay in native code);
  * - a segment with sets by Shift-And, the segment's positions as the bits of ⌈positions/32⌉
  *   32-bit words: O(value × ⌈positions/32⌉), at most 7 words for a tag rule's 200 characters.
- * Braces `{a,b}` are expanded into alternatives matched one after the other, at most
- * {@link globLimits}.alternatives of them.
+ * A pattern of one or two plain segments (`a`, `a*`, `*a`, `a*b`, `*`) is answered by equality,
+ * `startsWith` and `endsWith`, each reading the value at most once. Braces `{a,b}` are expanded
+ * into alternatives matched one after the other, at most {@link globLimits}.alternatives of them.
  */
 
 /** What a tag rule's pattern may hold (checked where a rule is saved). */
