@@ -111,6 +111,7 @@ test('the second organization: settings set in the view, a bad Team ID refused b
   await expect(preview).toContainText(/Server URL\s*Not in this file/);
   await expect(preview).not.toContainText(serverUrl);
   await expect(preview).toContainText(teamId);
+  await screenshot(page, 'agent-settings-mdm-permissions');
   const permissions = await download(page);
   const permissionPayloads = payloadsOf(permissions.bytes);
   expect(managedSettings(permissionPayloads)).toBeUndefined();
@@ -185,6 +186,7 @@ test.describe('a replica', () => {
     await expect(page.getByRole('note', { name: 'This file is a secret' })).toBeVisible();
     await expect(page.getByRole('form', { name: 'Agent settings' })).toHaveCount(0);
     await expect(page.locator('.agent-config')).not.toContainText(localId);
+    await screenshot(page, 'agent-settings-replica');
     await expectAccessible(page);
     // The remote's demo organization has the demo's settings: they are what the replica's file carries, with the remote's id.
     const file = await download(page);

@@ -27,7 +27,8 @@ const settingList = new Intl.ListFormat('en', { type: 'conjunction' });
 function settingValue(preview: AgentConfigPreview, field: 'serverUrl' | 'teamId' | 'bundleId') {
   const value = preview[field];
   if (value !== null) return <code>{value}</code>;
-  if (!preview.carries.includes(field)) return <span className="agent-contents__unset">Not in this file</span>;
+  // Plain, as "Not inside" is for the secret: a setting the file does not carry is no fault.
+  if (!preview.carries.includes(field)) return 'Not in this file';
   return preview.missing.includes(field) ? <span className="agent-contents__unset">Not set</span> : null;
 }
 
