@@ -46,7 +46,7 @@ export async function produceAgentConfig(
   }
   const settings = store.agentSettings.get(organization.rowId);
   const serverUrl = options.serverUrl ?? settings.serverUrl;
-  const missing = [...(serverUrl ? [] : ['serverUrl' as const]), ...(pinsTeamId(query.profile) && !settings.teamId ? ['teamId' as const] : [])];
+  const missing = [...(serverUrl ? [] : ['serverUrl' as const]), ...(pinsTeamId(query) && !settings.teamId ? ['teamId' as const] : [])];
   if (!serverUrl || missing.length > 0) return { ok: false, status: 409, message: missingSettingsMessage(organization, missing) };
   try {
     const signer = readSigner(store, sealer, organization);
