@@ -230,7 +230,10 @@ describe('organizations, keys and seeding', () => {
 
     const seeded = cli(dataDir, 'seed', '--org', 'acme', '--size', 'demo', '--seed', '42');
     expect(seeded.status, seeded.stderr).toBe(0);
-    expect(seeded.stdout).toContain('Seeded "acme" with the demo dataset (seed 42)');
+    expect(seeded.stdout).toContain('Seeded "acme" with the demo dataset (seed 42), dated from ');
+    // Dated from today (the store's clock), not from the generator's fixed reference.
+    const datedFrom = Date.parse(/dated from (\d{4}-\d{2}-\d{2})/.exec(seeded.stdout)![1]!);
+    expect(Math.abs(Date.now() - datedFrom)).toBeLessThan(2 * 86_400_000);
 
     expect(cli(dataDir, 'orgs', 'remove', '--slug', 'bare', '--yes').status).toBe(0);
     expect(cli(dataDir, 'orgs', 'list').stdout).not.toContain('bare');
