@@ -53,13 +53,23 @@ export function installElectronRuntime(env = process.env) {
   });
   const executable = install.status === 0 ? findElectronRuntime(env) : undefined;
   if (executable) return { installed: true, executable };
-  return { installed: false, reason: `its download failed: ${failureOf(install)}` };
+  return { installed: false, reason: `its download from ${downloadAddress(env)} failed: ${failureOf(install)}` };
 }
 
-// The installer prints a stack trace: its first line says what went wrong.
+// Where @electron/get downloads the runtime from: a mirror named in the environment (by the
+// variables it reads, ELECTRON_MIRROR the documented one), else Electron's GitHub releases.
+function downloadAddress(env) {
+  return env.npm_config_electron_mirror || env.NPM_CONFIG_ELECTRON_MIRROR || env.npm_package_config_electron_mirror || env.ELECTRON_MIRROR || 'https://github.com/electron/electron/releases/download/';
+}
+
+// The installer prints a stack trace: its first line says what went wrong. Node's fetch says only
+// "TypeError: fetch failed" when no connection could be made, which is put in words.
 function failureOf(install) {
   if (install.error?.code === 'ETIMEDOUT') return `it did not finish within ${installTimeoutMinutes} minutes`;
   if (install.error) return install.error.message;
-  const firstLine = (install.stderr ?? '').split('\n').find((line) => line.trim() !== '');
-  return firstLine?.trim() ?? `the installer exited with ${install.status ?? install.signal}`;
+  const firstLine = (install.stderr ?? '').split('\n').find((line) => line.trim() !== '')?.trim();
+  if (firstLine === 'TypeError: fetch failed') {
+    return 'that address could not be reached (no network here, a firewall, or a proxy to go through; ELECTRON_MIRROR names another address to download from)';
+  }
+  return firstLine ?? `the installer exited with ${install.status ?? install.signal}`;
 }

@@ -56,6 +56,17 @@ async function expectLinuxEndpoints(page: Page): Promise<void> {
   }
 }
 
+/**
+ * Expects a page without a session to say how to get a new link in a command its reader can
+ * paste, whether the product is installed or a checkout (which has no `remediation-console`).
+ */
+async function expectNewLinkHint(page: Page): Promise<void> {
+  const hint = page.getByText(/one-time link/);
+  await expect(hint.locator('code').filter({ hasText: /^remediation-console console-url$/ })).toBeVisible();
+  await expect(hint.locator('code').filter({ hasText: /^npm run cli -- console-url$/ })).toBeVisible();
+  await expect(hint).toContainText('from a checkout of the project, in its folder');
+}
+
 /** A browser of its own: no cookie of the test's other pages. */
 async function otherBrowser(browser: Browser): Promise<Page> {
   return (await browser.newContext()).newPage();
@@ -84,7 +95,8 @@ test('the link opens a session once; a second tab opens a bookmark, and so does 
   const stranger = await otherBrowser(browser);
   await stranger.goto(link.href);
   await expect(stranger.getByRole('alert')).toContainText('This console link was already used');
-  await expect(stranger.getByText(/one-time link/)).toContainText('remediation-console console-url');
+  await expect(stranger.getByRole('alert')).toContainText('"remediation-console console-url" (from a checkout, in its folder: "npm run cli -- console-url")');
+  await expectNewLinkHint(stranger);
   expect(stranger.url()).not.toContain('token');
 
   // Restarted on the same port, so that the bookmark is the very same URL.
@@ -112,6 +124,8 @@ test('the link opens a session once; a second tab opens a bookmark, and so does 
   expect(await organizationsWith(copied!)).toBe(200);
   await stranger.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(stranger.getByText('This browser has no console session.')).toBeVisible();
+  await expectNewLinkHint(stranger);
+  await screenshot(stranger, 'signed-out');
   expect(await stranger.context().cookies()).toEqual([]);
   expect(await organizationsWith(copied!)).toBe(401);
   await stranger.goto(`${origin}${bookmark}`);

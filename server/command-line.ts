@@ -1,9 +1,12 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { DataDirectoryLockedError } from './store/engine/data-directory-lock.js';
 import { OrganizationInputError } from './organizations/manage-organizations.js';
 import { UsageError, dataDirArgument, resolveDataDir } from './cli/cli-context.js';
 import { dropReadsAhead, readDatabaseFileAhead } from './store/engine/database-file.js';
 import { dataDirectoryFiles } from './store/engine/data-directory.js';
+import { packageRoot } from './package-root.js';
 
 type Register = (program: Command) => void;
 
@@ -32,6 +35,11 @@ const commands: Record<string, () => Promise<Register>> = {
  */
 const readsStoreWhole = (argv: string[]) => argv[0] === 'orgs' && (argv[1] === 'list' || argv[1] === 'cert');
 
+/** The product's version, as package.json gives it: what `--version` prints. */
+export function productVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 /**
  * The `remediation-console` command line of DESIGN section 7. With `argv`, only the command it
  * names is registered when it names one; otherwise (help, a mistake) all are, for the listing.
@@ -39,6 +47,7 @@ const readsStoreWhole = (argv: string[]) => argv[0] === 'orgs' && (argv[1] === '
 export async function buildProgram(argv: string[] = []): Promise<Command> {
   const program = new Command('remediation-console')
     .description('Remediation Console: the Remediation Inventory v1 API and console on a local replica')
+    .version(productVersion(), '-V, --version', 'print the version')
     .showHelpAfterError()
     .exitOverride();
   const named = argv[0] !== undefined && Object.hasOwn(commands, argv[0]) ? [argv[0]] : Object.keys(commands);

@@ -3,6 +3,7 @@ import { isLoopbackAddress } from './secrets/loopback-address.js';
 import { defaultPort } from './http/start-server.js';
 import { consoleLinks, issueConsoleLink } from './secrets/console-links.js';
 import { ConsoleSessions } from './secrets/console-sessions.js';
+import { cliCommandText } from '../contracts/cli-command.js';
 import { UsageError, headlessSealer, parseWholeNumber, resolveDataDir } from './cli/cli-context.js';
 
 /** Why `serve --host` refuses an address other machines reach: what it would expose, and the two ways on. */
@@ -54,7 +55,7 @@ export function registerServeCommand(program: Command): void {
         `Remediation Console is listening on ${server.url}`,
         `  API:     ${server.url}/v1   (OpenAPI document: ${server.url}/v1/openapi.json)`,
         `  Console: ${link.named}`,
-        `           (opens a session in one browser, once; for another: remediation-console console-url${options.dataDir ? ' --data-dir DIR' : ''})`,
+        `           (opens a session in one browser, once; for another: ${cliCommandText(`console-url${options.dataDir ? ' --data-dir DIR' : ''}`)})`,
         ...link.fallback.map((line) => `           ${line}`),
         `  Data:    ${dataDir}`,
       ];

@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider, createBrowserRouter } from 'react-router';
+import { cliCommand } from '../../contracts/cli-command';
 import { type ConsoleAccess, openConsoleAccess } from './api/console-token';
 import { queryClient } from './api/query-client';
 import { routes } from './views/routes';
@@ -13,6 +14,8 @@ import './styles/software.css';
 import './styles/exceptions.css';
 import './styles/endpoint-context.css';
 
+const consoleUrl = cliCommand('console-url');
+
 /** Where a browser without a console session is told how to get one. */
 function MissingSession({ refusal }: { refusal: string | undefined }) {
   return (
@@ -20,9 +23,9 @@ function MissingSession({ refusal }: { refusal: string | undefined }) {
       <h1>Remediation Console</h1>
       {refusal ? <p role="alert">{refusal}</p> : null}
       <p>
-        This browser has no console session. Open a one-time link of this server in it: run <code>remediation-console console-url</code> (with
-        the <code>--data-dir</code> of the server, if you gave one) for a new link, or restart <code>remediation-console serve</code>, which
-        prints one. The browser then keeps its session, in every tab, bookmark and reload.
+        This browser has no console session. Open a one-time link of this server in it: for a new link, run <code>{consoleUrl.installed}</code> or,
+        from a checkout of the project, in its folder, <code>{consoleUrl.checkout}</code> (with the <code>--data-dir</code> of the server, if you
+        gave one). Restarting the server also prints one. The browser then keeps its session, in every tab, bookmark and reload.
       </p>
     </main>
   );

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import readline from 'node:readline/promises';
 import { InvalidArgumentError } from 'commander';
 import { keyFileSealer } from '../secrets/key-file-sealer.js';
 import type { Sealer } from '../secrets/sealer.js';
@@ -64,4 +66,52 @@ export function parseWholeNumber(name: string, min: number, max: number) {
 export function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+}
+
+/** Why a file could not be read or written, in words (Node's message leads with a code such as ENOENT). */
+export function fileProblem(error: unknown): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return 'there is no such file (check the path; a relative one starts from the current folder)';
+    case 'ENOTDIR':
+      return 'a part of its path is a file, not a folder';
+    case 'EISDIR':
+      return 'it is a folder, not a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied (its owner or mode does not let this user)';
+    case 'EEXIST':
+      return 'a file of that name was made at the same moment';
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** The bytes of a file a command was given (`what` names it: its option or argument), or a usage error saying why not. */
+export function readGivenFile(file: string, what: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    throw new UsageError(`Cannot read ${what} ${file}: ${fileProblem(error)}`);
+  }
+}
+
+/**
+ * Asks a yes-or-no question at the terminal: true for "y" or "yes", false for anything else
+ * (Ctrl-C and Ctrl-D included); undefined without a terminal to ask at (a script, a pipe).
+ */
+export async function confirmAtTerminal(question: string): Promise<boolean | undefined> {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return undefined;
+  const prompt = readline.createInterface({ input: process.stdin, output: process.stderr });
+  // Without a listener, Ctrl-C at the prompt would only pause the input; here it answers no.
+  prompt.on('SIGINT', () => prompt.close());
+  try {
+    const answer = await new Promise<string>((resolve) => {
+      prompt.once('close', () => resolve(''));
+      prompt.question(question).then(resolve, () => resolve(''));
+    });
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    prompt.close();
+  }
 }

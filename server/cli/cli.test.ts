@@ -62,6 +62,17 @@ function cli(dataDir: string, ...args: string[]) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** Runs the built command line at a terminal (util-linux `script`) where `answer` is typed; what the terminal showed. */
+function cliAtTerminal(dataDir: string, answer: string, ...args: string[]) {
+  const command = [process.execPath, cliBinary, ...args].map((word) => `'${word}'`).join(' ');
+  const result = spawnSync('script', ['-qec', command, '/dev/null'], {
+    encoding: 'utf8',
+    input: `${answer}\n`,
+    env: { ...process.env, REMEDIATION_CONSOLE_DATA_DIR: dataDir },
+  });
+  return { status: result.status, output: result.stdout };
+}
+
 /** Starts `serve` and waits for the lines it prints once it listens. */
 function serve(dataDir: string, ...args: string[]) {
   return listening(spawn(process.execPath, [cliBinary, 'serve', '--data-dir', dataDir, ...args]));
@@ -192,6 +203,13 @@ describe('remediation-console serve', () => {
   });
 });
 
+describe('remediation-console --version', () => {
+  it("prints the version of package.json, and nothing else", () => {
+    const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) expect(cli(newDataDir(), flag)).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' });
+  });
+});
+
 describe('organizations, keys and seeding', () => {
   it('creates, lists, keys, seeds and removes organizations', () => {
     const dataDir = newDataDir();
@@ -212,10 +230,37 @@ describe('organizations, keys and seeding', () => {
 
     const seeded = cli(dataDir, 'seed', '--org', 'acme', '--size', 'demo', '--seed', '42');
     expect(seeded.status, seeded.stderr).toBe(0);
-    expect(seeded.stdout).toContain('Seeded "acme" with the demo dataset (seed 42)');
+    expect(seeded.stdout).toContain('Seeded "acme" with the demo dataset (seed 42), dated from ');
+    // Dated from today (the store's clock), not from the generator's fixed reference.
+    const datedFrom = Date.parse(/dated from (\d{4}-\d{2}-\d{2})/.exec(seeded.stdout)![1]!);
+    expect(Math.abs(Date.now() - datedFrom)).toBeLessThan(2 * 86_400_000);
 
-    expect(cli(dataDir, 'orgs', 'remove', '--slug', 'bare').status).toBe(0);
+    expect(cli(dataDir, 'orgs', 'remove', '--slug', 'bare', '--yes').status).toBe(0);
     expect(cli(dataDir, 'orgs', 'list').stdout).not.toContain('bare');
+  });
+
+  it('asks at a terminal before orgs remove, and without one removes only with --yes', () => {
+    const dataDir = copyOf(withAcme);
+    const database = () => fs.readFileSync(dataDirectoryFiles(dataDir).database);
+    const before = database();
+    const scripted = cli(dataDir, 'orgs', 'remove', '--slug', 'acme');
+    expect(scripted.status).toBe(2);
+    expect(scripted.stderr).toBe(
+      'error: orgs remove would delete the local organization "acme" (Acme) with all its data, its signing key, enrollment secret and API keys, ' +
+        'which cannot be undone: give --yes to confirm (there is no terminal here to ask at)\n',
+    );
+    expect(database().equals(before)).toBe(true);
+
+    const declined = cliAtTerminal(dataDir, 'n', 'orgs', 'remove', '--slug', 'acme');
+    expect(declined.output).toContain('Remove the local organization "acme" (Acme) with all its data, its signing key, enrollment secret and API keys? This cannot be undone. [y/N]');
+    expect(declined.output).toContain('Nothing was removed: "acme" stays as it was');
+    expect(declined.status).toBe(1);
+    expect(cli(dataDir, 'orgs', 'list').stdout).toMatch(/acme\s+local\s+Acme/);
+
+    const confirmed = cliAtTerminal(dataDir, 'y', 'orgs', 'remove', '--slug', 'acme');
+    expect(confirmed.output).toContain('Removed organization "acme".');
+    expect(confirmed.status).toBe(0);
+    expect(cli(dataDir, 'orgs', 'list').stdout).toBe('No organizations yet.\n');
   });
 
   it.each([
@@ -225,6 +270,7 @@ describe('organizations, keys and seeding', () => {
     [['seed', '--org', 'acme', '--size', 'huge'], /--size must be demo, medium or large/],
     [['seed', '--org', 'acme', '--size', 'demo', '--seed', '-4'], /--seed/],
     [['orgs', 'remove', '--slug', 'nobody'], /No organization with slug "nobody"/],
+    [['orgs', 'connect', '--slug', 'r', '--remote', 'http://127.0.0.1:9', '--api-key-file', '/no/such/key'], /^error: Cannot read the API key file \/no\/such\/key: there is no such file \(check the path/],
     [['no-such-command'], /unknown command/],
   ])('answers %j with exit code 2 and a message, changing nothing', (args, message) => {
     const dataDir = copyOf(withAcme);
@@ -422,7 +468,11 @@ describe('agent configuration files', () => {
     const junk = path.join(dataDir, 'junk');
     fs.writeFileSync(junk, 'not a signed file');
     expect(cli(dataDir, 'verify', junk).status).toBe(1);
-    expect(cli(dataDir, 'verify', path.join(dataDir, 'absent')).status).toBe(2);
+    const absent = cli(dataDir, 'verify', path.join(dataDir, 'absent'));
+    expect(absent.status).toBe(2);
+    expect(absent.stderr).toBe(`error: Cannot read the file ${path.join(dataDir, 'absent')}: there is no such file (check the path; a relative one starts from the current folder)\n`);
+    const noCert = cli(dataDir, 'verify', junk, '--cert', dataDir);
+    expect(noCert).toMatchObject({ status: 2, stderr: `error: Cannot read --cert ${dataDir}: it is a folder, not a file\n` });
   });
 });
 

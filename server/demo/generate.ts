@@ -16,8 +16,8 @@ const syntheticPerProduct: Record<DatasetSize, number> = { demo: 0, medium: 4, l
 /**
  * Generates an organization's whole inventory: exactly the counts of `datasetSizes[size]`, the same
  * for the same seed (byte for byte once serialized), with timestamps before 2026-06-01, or, with
- * `options.dayMs`, moved to be before that day (see {@link datedFrom}: the demo organization is
- * dated from the day it is created).
+ * `options.dayMs`, moved to be before that day (see {@link datedFrom}: what seedOrganization
+ * stores, the first start's demo included, is dated from the day it is made).
  *
  * The records share strings and arrays where they are equal (a CVE's texts, a product version's
  * associated_cves): treat them as read-only.

@@ -10,7 +10,7 @@ export const demoSeed = 1;
 
 /**
  * At first start of an empty data directory, creates the demo organization with the `demo`
- * dataset, dated from the day it is created (by the store's clock: its findings' ages and due
+ * dataset, dated from the day it is created (seedOrganization: its findings' ages and due
  * dates look to the user as they would on the generator's reference day), the demo's agent
  * settings (so that its agent configuration files download at once) and an API key.
  * Returns that key, the only time it is shown, or undefined when the store had organizations
@@ -20,6 +20,6 @@ export async function ensureDemoOrganization(store: Store, sealer: Sealer): Prom
   if (store.organizations.list().length > 0) return undefined;
   const organization = await createLocalOrganization(store, sealer, { ...demoOrganization, enrollmentSecret: true, isDemo: true });
   setDemoAgentSettings(store, organization);
-  seedOrganization(store, organization, 'demo', demoSeed, store.now());
+  seedOrganization(store, organization, 'demo', demoSeed);
   return store.write(() => store.apiKeys.create(organization.rowId, 'created at first start').key, { changes: ['api-keys'] });
 }

@@ -20,17 +20,18 @@ export function seedReserveBytes(size: DatasetSize): number {
 }
 
 /**
- * Replaces a local organization's inventory with a generated dataset, dated before the fixed
- * reference of the generator or, with `dayMs`, before that day. A replica's data comes from its
- * remote tenant and would be overwritten by the next sync, so it is refused. An organization
- * without endpoint context also gets the dataset's tag rules, tags and criticalities
- * (demo/endpoint-context.ts); one with its own keeps it as it is.
+ * Replaces a local organization's inventory with a generated dataset, dated from the day of the
+ * store's clock (demo/dated-from.ts): its ages and due dates look the same whenever it is
+ * seeded, not ever older, as the fixed reference of the generator would leave them. A replica's
+ * data comes from its remote tenant and would be overwritten by the next sync, so it is refused.
+ * An organization without endpoint context also gets the dataset's tag rules, tags and
+ * criticalities (demo/endpoint-context.ts); one with its own keeps it as it is.
  */
-export function seedOrganization(store: Store, organization: Organization, size: DatasetSize, seed: number, dayMs?: number): void {
+export function seedOrganization(store: Store, organization: Organization, size: DatasetSize, seed: number): void {
   if (organization.kind !== 'local') {
     throw new OrganizationInputError(`"${organization.slug}" is a replica of a remote tenant; only local organizations can be seeded`);
   }
-  const inventory = generateInventory(size, seed, { dayMs });
+  const inventory = generateInventory(size, seed, { dayMs: store.now() });
   store.write((writes) => writes.replace(organization.inventoryId, inventory), { changes: ['inventory'] });
   const context = generateEndpointContext(inventory);
   store.endpointContext.seed(organization.rowId, context.rules, context.endpoints);

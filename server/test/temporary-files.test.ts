@@ -182,7 +182,7 @@ describe('agent-config --out, through the real binary (needs `npm run build:serv
     // A folder at the name: a sentence naming the option, and nothing left beside it.
     fs.mkdirSync(`${out}.d`);
     const refused = await runCli([...args.slice(0, 6), `${out}.d`, ...args.slice(7)]);
-    expect(refused).toMatchObject({ status: 1, stderr: `error: Cannot write --out ${out}.d (EISDIR): nothing was written\n` });
+    expect(refused).toMatchObject({ status: 1, stderr: `error: Cannot write --out ${out}.d: it is a folder, not a file; nothing was written\n` });
     expect(fs.readdirSync(shared).sort()).toEqual(['acme-linux.zip', 'acme-linux.zip.d', path.basename(`${out}.${child.pid}.tmp`), 'theirs'].sort());
   }, 60_000);
 });

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { AgentConfigVerificationError, verifyAgentConfig } from '../../agent-config/index.js';
@@ -7,7 +6,7 @@ import { requireOrganization } from '../../organizations/manage-organizations.js
 import { produceAgentConfig } from '../../organizations/produce-agent-config.js';
 import { agentConfigQuerySchema, checkPlatformProfile } from '../../../contracts/agent-config.js';
 import { writeFileAtomically } from '../../store/engine/data-directory.js';
-import { UsageError, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
+import { UsageError, fileProblem, headlessSealer, readGivenFile, resolveDataDir, withStore } from '../cli-context.js';
 
 /** `agent-config` writes a signed agent configuration file; `verify` checks one. */
 export function registerAgentConfigCommands(program: Command): void {
@@ -43,7 +42,7 @@ export function registerAgentConfigCommands(program: Command): void {
           writeFileAtomically(options.out, outcome.bytes, 0o600);
         } catch (error) {
           // A folder at the name, another user's file there, a name taken first: nothing was written, nothing is left.
-          throw new Error(`Cannot write --out ${options.out} (${(error as NodeJS.ErrnoException).code ?? String(error)}): nothing was written`, { cause: error });
+          throw new Error(`Cannot write --out ${options.out}: ${fileProblem(error)}; nothing was written`, { cause: error });
         }
         console.log(`Wrote ${path.resolve(options.out)} (${outcome.bytes.length} bytes)`);
         const note = extensionNote(options.out, outcome.filename);
@@ -57,8 +56,8 @@ export function registerAgentConfigCommands(program: Command): void {
     .argument('<file>', 'a .zip or .mobileconfig written by agent-config or the API')
     .option('--cert <pem>', "the organization's certificate (PEM file) the file must be signed with")
     .action(async (file: string, options: { cert?: string }) => {
-      const bytes = readInput(file, 'file');
-      const certificatePem = options.cert === undefined ? undefined : readInput(options.cert, '--cert').toString();
+      const bytes = readGivenFile(file, 'the file');
+      const certificatePem = options.cert === undefined ? undefined : readGivenFile(options.cert, '--cert').toString();
       try {
         const report = await verifyAgentConfig(bytes, { certificatePem });
         const lines = [
@@ -92,12 +91,4 @@ function extensionNote(out: string, filename: string): string | undefined {
   const extension = path.extname(filename);
   if (!extension || path.extname(out).toLowerCase() === extension.toLowerCase()) return undefined;
   return `Note: the file is a ${extension} (the API names it ${filename}), but --out ${out} does not end in ${extension}: rename it so that tools that go by the extension open it`;
-}
-
-function readInput(file: string, what: string): Buffer {
-  try {
-    return fs.readFileSync(file);
-  } catch (error) {
-    throw new UsageError(`Cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
 }

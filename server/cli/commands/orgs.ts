@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import fs from 'node:fs';
 import type { AgentSettingsView } from '../../../contracts/console/agent-settings.js';
 import {
   AgentSettingsFieldsError,
@@ -20,14 +19,10 @@ import {
   updateOrganization,
 } from '../../organizations/manage-organizations.js';
 import { pauseSyncs } from '../../sync/sync-settings.js';
-import { UsageError, headlessSealer, printTable, resolveDataDir, withStore } from '../cli-context.js';
+import { UsageError, confirmAtTerminal, headlessSealer, printTable, readGivenFile, resolveDataDir, withStore } from '../cli-context.js';
 
 function readSecretFile(file: string, what: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    throw new UsageError(`Cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  return readGivenFile(file, what).toString('utf8').trim();
 }
 
 /** The lines `orgs agent-settings` prints: each setting, what is missing and the warnings. */
@@ -96,15 +91,26 @@ export function registerOrgsCommands(program: Command): void {
 
   orgs
     .command('remove')
-    .description('remove an organization with all its data and keys')
+    .description('remove an organization with all its data and keys, after asking at the terminal')
     .requiredOption('--slug <slug>', 'the organization')
+    .option('--yes', 'remove without asking (for scripts: without a terminal, nothing is removed unless given)')
     .option('--data-dir <dir>', 'data directory')
-    .action(async (options: { slug: string; dataDir?: string }) => {
+    .action(async (options: { slug: string; yes?: boolean; dataDir?: string }) => {
       await withStore(resolveDataDir(options.dataDir), { command: 'remediation-console orgs remove' }, async (store) => {
-        removeOrganization(store, options.slug);
+        const organization = requireOrganization(store, options.slug);
+        const what =
+          organization.kind === 'replica'
+            ? `the replica "${organization.slug}" (${organization.name}) with all its data here and its stored key (its remote tenant keeps its own)`
+            : `the local organization "${organization.slug}" (${organization.name}) with all its data, its signing key, enrollment secret and API keys`;
+        if (options.yes !== true) {
+          const confirmed = await confirmAtTerminal(`Remove ${what}? This cannot be undone. [y/N] `);
+          if (confirmed === undefined) throw new UsageError(`orgs remove would delete ${what}, which cannot be undone: give --yes to confirm (there is no terminal here to ask at)`);
+          if (!confirmed) throw new Error(`Nothing was removed: "${organization.slug}" stays as it was`);
+        }
+        removeOrganization(store, organization.slug);
         // Its rows go now, a chunk per write; interrupted, the next serve or sync finishes it.
         await store.inventories.collect();
-        console.log(`Removed organization "${options.slug}".`);
+        console.log(`Removed organization "${organization.slug}".`);
       });
     });
 

@@ -7,7 +7,7 @@ import { UsageError, parseWholeNumber, resolveDataDir, withStore } from '../cli-
 export function registerSeedCommand(program: Command): void {
   program
     .command('seed')
-    .description("replace a local organization's data with a generated dataset")
+    .description("replace a local organization's data with a generated dataset, dated from today")
     .requiredOption('--org <slug>', 'the organization')
     .requiredOption('--size <size>', 'demo, medium or large')
     .option('--seed <n>', 'seed of the generator', parseWholeNumber('--seed', 0, 2 ** 31 - 1), 1)
@@ -19,7 +19,8 @@ export function registerSeedCommand(program: Command): void {
       await withStore(resolveDataDir(options.dataDir), storeOptions, (store) => {
         const started = performance.now();
         seedOrganization(store, requireOrganization(store, options.org), size, options.seed);
-        console.log(`Seeded "${options.org}" with the ${size} dataset (seed ${options.seed}) in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+        const day = new Date(store.now()).toISOString().slice(0, 10);
+        console.log(`Seeded "${options.org}" with the ${size} dataset (seed ${options.seed}), dated from ${day}, in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
       });
     });
 }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type express from 'express';
 import type { RequestHandler } from 'express';
+import { cliCommandText } from '../../../contracts/cli-command.js';
 import type { ConsoleSessions } from '../../secrets/console-sessions.js';
 import { HttpError } from '../http-error.js';
 import { refuseCrossOrigin, sessionCookieOf } from './session-cookie.js';
@@ -25,8 +26,7 @@ export interface ConsoleCredentials {
 
 /** The answer to a browser without a session: what the console's page shows, too. */
 export const noSessionMessage =
-  'No console session in this browser: open a one-time link of this server, printed by "remediation-console serve" at its start ' +
-  'or by "remediation-console console-url" at any time';
+  `No console session in this browser: open a one-time link of this server, printed by the server at its start or by ${cliCommandText('console-url')} at any time`;
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -1,5 +1,6 @@
 import express from 'express';
 import { type FieldErrorBody, fieldErrorSchema } from '../../../contracts/common.js';
+import { cliCommandText } from '../../../contracts/cli-command.js';
 import { type ConsoleSession, consoleSessionSchema, openConsoleSessionBodySchema } from '../../../contracts/console/session.js';
 import { type ConsoleLinkOutcome, redeemConsoleLink } from '../../secrets/console-links.js';
 import type { ConsoleSessions } from '../../secrets/console-sessions.js';
@@ -19,7 +20,7 @@ export interface SessionRouteContext {
   consoleLinks: { dataDir: string; sessions: ConsoleSessions };
 }
 
-const newLinkHint = 'Run "remediation-console console-url" (or restart "remediation-console serve") for a new link.';
+const newLinkHint = `For a new link, run ${cliCommandText('console-url')} (with the server's --data-dir, if it was given one), or restart the server, which prints one.`;
 
 /** Why a link did not open, for the person who opened it. */
 const refusals: Record<Exclude<ConsoleLinkOutcome, 'opened'>, string> = {
