@@ -9,7 +9,7 @@ import { smallInventory } from './support/fixtures.js';
 import { expectAnsweredAsDocumented, generatedRequests } from './support/generated-requests.js';
 import { identitySealer } from './support/identity-sealer.js';
 import type { KnownValues } from './support/schema-arbitraries.js';
-import { statedRules, validKeepingStatedRules } from './support/stated-rules.js';
+import { breakingStatedRules, statedRules, validKeepingStatedRules } from './support/stated-rules.js';
 
 /**
  * Requests generated from each operation of /app/openapi.json, as a local tool's author would
@@ -76,7 +76,7 @@ describe('/app/openapi.json: generated requests are answered as documented', () 
     // An invalid request is made from a valid one on what the server holds: an unknown organization is answered 404 first.
     const bases = validKeepingStatedRules(operation, operations, known, true).map(onThisMachine);
     await fc.assert(
-      fc.asyncProperty(generatedRequests(operation, known, valid, bases), async (generated) =>
+      fc.asyncProperty(generatedRequests(operation, known, valid, bases, breakingStatedRules(operation, bases)), async (generated) =>
         expectAnsweredAsDocumented(checker, operation, generated, await sendRequest(app.url, operation, generated.request, token)),
       ),
       { numRuns: runs },

@@ -7,7 +7,7 @@ import { AnswerChecker, documentedOperations, sendRequest } from './support/docu
 import { smallInventory } from './support/fixtures.js';
 import { expectAnsweredAsDocumented, generatedRequests } from './support/generated-requests.js';
 import type { KnownValues } from './support/schema-arbitraries.js';
-import { validKeepingStatedRules } from './support/stated-rules.js';
+import { breakingStatedRules, validKeepingStatedRules } from './support/stated-rules.js';
 import { type TestServer, startTestServer } from './support/test-server.js';
 
 /**
@@ -41,8 +41,9 @@ afterAll(() => v1?.close());
 describe('/v1/openapi.json: generated requests are answered as documented', () => {
   it.each(v1Operations.map((operation) => [operation.operationId, operation] as const))('%s', async (_id, operation) => {
     const key = { Authorization: `Bearer ${v1.orgs[0]!.apiKey}` };
+    const valid = validKeepingStatedRules(operation, v1Operations, known);
     await fc.assert(
-      fc.asyncProperty(generatedRequests(operation, known, validKeepingStatedRules(operation, v1Operations, known)), async (generated) =>
+      fc.asyncProperty(generatedRequests(operation, known, valid, valid, breakingStatedRules(operation, valid)), async (generated) =>
         expectAnsweredAsDocumented(checker, operation, generated, await sendRequest(v1.url, operation, generated.request, key)),
       ),
       { numRuns: runs },

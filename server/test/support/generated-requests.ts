@@ -112,8 +112,10 @@ export function generatedRequests(
   valid = validRequests(operation, known),
   /** The valid requests the invalid ones are made from: by default the valid ones. */
   bases = valid,
+  /** Invalid requests of other kinds (those that break a rule stated in words). */
+  otherInvalid: fc.Arbitrary<GeneratedRequest>[] = [],
 ): fc.Arbitrary<GeneratedRequest> {
-  const invalid = invalidRequests(operation, bases, known);
+  const invalid = [...invalidRequests(operation, bases, known), ...otherInvalid];
   const validOnes = { arbitrary: valid.map((request): GeneratedRequest => ({ request })), weight: Math.max(1, invalid.length) };
   return fc.oneof(validOnes, ...invalid.map((arbitrary) => ({ arbitrary, weight: 1 })));
 }

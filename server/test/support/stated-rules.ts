@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { DocumentedOperation, OperationRequest } from './documented-operations.js';
+import type { GeneratedRequest } from './generated-requests.js';
 import type { KnownValues } from './schema-arbitraries.js';
 import { validRequests } from './generated-requests.js';
 
@@ -10,19 +11,25 @@ const dayMs = 86_400_000;
  * query parameters, the state of the organization), which the operation states in words
  * instead: `says` is found in its description or its answers'. `keep` turns a request valid by
  * the schema into one that also keeps the rule, so that a valid request is one a tool that read
- * the words would send.
+ * the words would send; `broken` turns such a request into one that breaks it, which is refused.
  */
 export interface StatedRule {
   name: string;
   appliesTo(operation: DocumentedOperation): boolean;
   says: RegExp;
   keep(request: OperationRequest, operations: readonly DocumentedOperation[]): fc.Arbitrary<OperationRequest>;
+  broken?(request: OperationRequest): fc.Arbitrary<OperationRequest>;
 }
 
 const hasQuery = (operation: DocumentedOperation, ...names: string[]) => names.every((name) => operation.parameters.some((p) => p.in === 'query' && p.name === name));
 const bodyOf = (request: OperationRequest) => JSON.parse(request.body!) as Record<string, any>;
 const withBody = (request: OperationRequest, body: unknown): OperationRequest => ({ ...request, body: JSON.stringify(body) });
 const isoIn = (days: number) => new Date(Date.now() + days * dayMs).toISOString();
+/** The request with these query parameters in place of any it had of those names. */
+const withQuery = (request: OperationRequest, given: Record<string, string>): OperationRequest => ({
+  ...request,
+  query: [...request.query.filter(([name]) => !(name in given)), ...Object.entries(given)],
+});
 
 /** The rules the documents state in words; each must be stated where it applies (app-openapi-properties.test.ts). */
 export const statedRules: StatedRule[] = [
@@ -37,6 +44,7 @@ export const statedRules: StatedRule[] = [
           ? request.query.map(([name, value]): [string, string] => [name, name === 'platform' ? 'macos' : value])
           : request.query,
       }),
+    broken: (request) => fc.constantFrom('windows', 'linux').map((platform) => withQuery(request, { platform, profile: 'mdm-full' })),
   },
   {
     name: 'a sync is full or a reconcile, not both',
@@ -44,6 +52,7 @@ export const statedRules: StatedRule[] = [
     says: /or both are true/,
     keep: (request) =>
       fc.constant(request.query.some(([name, value]) => name === 'full' && value === 'true') ? { ...request, query: request.query.filter(([name]) => name !== 'reconcile') } : request),
+    broken: (request) => fc.constant(withQuery(request, { full: 'true', reconcile: 'true' })),
   },
   {
     name: 'an expiry is after now and at most a year ahead',
@@ -51,6 +60,8 @@ export const statedRules: StatedRule[] = [
     says: /expiry is (not after now or more than a year ahead|out of bounds)|after now and at most a year ahead/,
     keep: (request) =>
       fc.integer({ min: 1, max: 360 }).map((days) => (bodyOf(request).expires_at === undefined ? request : withBody(request, { ...bodyOf(request), expires_at: isoIn(days) }))),
+    // In the past, or a little over a year ahead.
+    broken: (request) => fc.oneof(fc.integer({ min: -400, max: -1 }), fc.integer({ min: 367, max: 400 })).map((days) => withBody(request, { ...bodyOf(request), expires_at: isoIn(days) })),
   },
   {
     name: "an exceptions file's dates follow each other, and who goes with when",
@@ -82,6 +93,7 @@ export const statedRules: StatedRule[] = [
         return withBody(request, { ...body, filter: new URLSearchParams(list.query).toString(), ...(body.add_tags?.length ? { add_tags: add.length ? add : ['finance'] } : {}) });
       });
     },
+    broken: (request) => fc.constantFrom('osfamily=windows', 'notAFilter=1', '%%%', 'limit=1&limit=2').map((filter) => withBody(request, { ...bodyOf(request), filter })),
   },
   {
     name: 'a local organization takes only a name',
@@ -92,6 +104,7 @@ export const statedRules: StatedRule[] = [
       const { remoteUrl: _url, apiKey: _key, ...rest } = bodyOf(request);
       return fc.constant(withBody(request, rest));
     },
+    broken: (request) => fc.constant(withBody(request, { ...bodyOf(request), apiKey: 'a-remote-key' })),
   },
   {
     name: 'a loopback server URL needs allowLoopback',
@@ -105,6 +118,8 @@ export const statedRules: StatedRule[] = [
       const loopback = /^(localhost|.*\.localhost\.?|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1?\]|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]+\])$/i.test(host);
       return fc.constant(loopback ? withBody(request, { ...body, allowLoopback: true }) : request);
     },
+    broken: (request) =>
+      fc.constantFrom('https://localhost', 'http://127.0.0.1:8080', 'https://[::1]/agents').map((serverUrl) => withBody(request, { ...bodyOf(request), serverUrl, allowLoopback: false })),
   },
 ];
 
@@ -119,4 +134,11 @@ export function validKeepingStatedRules(
   return statedRules
     .filter((rule) => rule.appliesTo(operation))
     .reduce((valid, rule) => valid.chain((request) => rule.keep(request, operations)), validRequests(operation, known, heldPathsOnly));
+}
+
+/** Requests of an operation that break one rule it states in words, each made from one of `bases` (which keep them all). */
+export function breakingStatedRules(operation: DocumentedOperation, bases: fc.Arbitrary<OperationRequest>): fc.Arbitrary<GeneratedRequest>[] {
+  return statedRules
+    .filter((rule) => rule.appliesTo(operation) && rule.broken)
+    .map((rule) => bases.chain((request) => rule.broken!(request)).map((request) => ({ request, invalid: `breaks "${rule.name}"` })));
 }
