@@ -1,3 +1,4 @@
+import { whileHealthAsked } from '../server/test/support/health-waits.js';
 import { cpuMilliseconds, residentBytes } from './support.js';
 
 /** What one coverage request took, with the slowest `/health` answer while it ran. */
@@ -33,26 +34,14 @@ interface CoverageAnswer {
  * also says whether other requests were answered meanwhile.
  */
 export async function timedConsoleRequest(url: string, token: string, path: string, pid: number): Promise<{ timing: CoverageTiming; body: unknown }> {
-  let done = false;
-  let healthMaxMs = 0;
-  const pinging = (async () => {
-    while (!done) {
-      const started = performance.now();
-      await fetch(`${url}/health`).then((response) => response.arrayBuffer());
-      healthMaxMs = Math.max(healthMaxMs, performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  })();
-  const started = performance.now();
   const cpuBefore = cpuMilliseconds(pid);
-  const response = await fetch(`${url}/app${path}`, { headers: { 'x-console-script-token': token } });
-  const body: unknown = await response.json();
-  const ms = performance.now() - started;
+  const { answer, ms, healthMaxMs } = await whileHealthAsked(url, async () => {
+    const response = await fetch(`${url}/app${path}`, { headers: { 'x-console-script-token': token } });
+    return { status: response.status, body: (await response.json()) as unknown };
+  });
   const serverCpuMs = cpuMilliseconds(pid) - cpuBefore;
-  done = true;
-  await pinging;
-  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
-  return { timing: { ms, serverCpuMs, healthMaxMs }, body };
+  if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return { timing: { ms, serverCpuMs, healthMaxMs }, body: answer.body };
 }
 
 async function timed(url: string, token: string, path: string, pid: number): Promise<CoverageTiming & { body: CoverageAnswer }> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { findingSeverities, osFamilies } from './enums.js';
+import { textBounds } from './text-bounds.js';
 
 /**
  * An identifier in UUID format. Any 8-4-4-4-12 hexadecimal form is accepted, whatever its
@@ -8,12 +9,15 @@ import { findingSeverities, osFamilies } from './enums.js';
 export const uuidSchema = z.guid().meta({ format: 'uuid', example: '3f0c2a8e-6d1b-4c55-9a0e-2b7f1c9d4e10' });
 
 /** An ISO 8601 date-time; a UTC offset other than `Z` is accepted as remote tenants send it. */
-export const dateTimeSchema = z.iso.datetime({ offset: true }).meta({ example: '2026-03-01T12:00:00.000Z' });
+export const dateTimeSchema = z.iso.datetime({ offset: true }).max(textBounds.dateTime).meta({ example: '2026-03-01T12:00:00.000Z' });
 
 /** A CVSS base score, 0 to 10. */
 export const cvssScoreSchema = z.number().min(0).max(10);
 
 export const osFamilySchema = z.enum(osFamilies);
+
+/** A string of at most `max` characters (text-bounds.ts). */
+export const boundedText = (max: number) => z.string().max(max);
 
 /** A count of items: a whole number of at least 0. */
 export const countSchema = z.number().int().min(0);

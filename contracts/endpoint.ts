@@ -1,13 +1,16 @@
-import { dateTimeSchema, osFamilySchema, uuidSchema } from './common.js';
+import { boundedText, dateTimeSchema, osFamilySchema, uuidSchema } from './common.js';
 import { z } from 'zod';
+import { textBounds } from './text-bounds.js';
+
+const short = boundedText(textBounds.short);
 
 export const operatingSystemSchema = z
   .object({
-    name: z.string(),
-    version: z.string().nullable(),
+    name: short,
+    version: short.nullable(),
     family: osFamilySchema,
-    vendor: z.string().nullable(),
-    architecture: z.string().nullable(),
+    vendor: short.nullable(),
+    architecture: short.nullable(),
   })
   .meta({ id: 'OperatingSystem' });
 
@@ -15,12 +18,12 @@ export const operatingSystemSchema = z
 export const endpointSchema = z
   .object({
     id: uuidSchema,
-    hostname: z.string(),
-    ip: z.string().nullable(),
-    mac_address: z.string().nullable(),
+    hostname: boundedText(textBounds.hostname),
+    ip: boundedText(textBounds.address).nullable(),
+    mac_address: boundedText(textBounds.address).nullable(),
     operating_system: operatingSystemSchema,
     agent_id: uuidSchema.nullable(),
-    agent_version: z.string().nullable(),
+    agent_version: short.nullable(),
     created_at: dateTimeSchema,
     updated_at: dateTimeSchema,
   })
@@ -33,8 +36,8 @@ export type Endpoint = z.infer<typeof endpointSchema>;
  */
 export const endpointInputSchema = endpointSchema.extend({
   operating_system: operatingSystemSchema.extend({
-    version: z.string().nullish().transform((v) => v ?? null),
-    vendor: z.string().nullish().transform((v) => v ?? null),
-    architecture: z.string().nullish().transform((v) => v ?? null),
+    version: short.nullish().transform((v) => v ?? null),
+    vendor: short.nullish().transform((v) => v ?? null),
+    architecture: short.nullish().transform((v) => v ?? null),
   }),
 });

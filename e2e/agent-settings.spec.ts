@@ -80,10 +80,11 @@ test('the second organization: settings set in the view, a bad Team ID refused b
   await expect(settings.getByRole('note', { name: 'Warnings about these settings' })).toHaveCount(0);
   expect(await secondSettings(request)).toMatchObject({ serverUrl, teamId });
 
-  // The preview follows the saved settings; the download is offered.
+  // The preview follows the saved settings; the download is offered. The macOS ZIP pins no Team
+  // ID (only the MDM profiles do), so its preview shows none.
   const preview = page.locator('.agent-file .field-list');
   await expect(preview).toContainText(serverUrl);
-  await expect(preview).toContainText(teamId);
+  await expect(preview).not.toContainText(teamId);
   await expect(missing).toHaveCount(0);
   await expect(downloadButton).toBeEnabled();
 
@@ -93,6 +94,7 @@ test('the second organization: settings set in the view, a bad Team ID refused b
   await expect(secretWarning).toBeVisible();
   await expect(page.getByRole('note').filter({ hasText: 'user-approved MDM' })).toBeVisible();
   await expect(preview).toContainText('Inside the file');
+  await expect(preview).toContainText(teamId);
   await screenshot(page, 'agent-settings-mdm-full');
   await expectAccessible(page);
   const full = await download(page);
@@ -102,14 +104,31 @@ test('the second organization: settings set in the view, a bad Team ID refused b
   expect(codeRequirement(fullPayloads)).toContain(`"${teamId}"`);
   expect(full.bytes.toString('latin1')).not.toContain('127.0.0.1');
 
-  // The permissions-only profile: no secret, no warning.
+  // The permissions-only profile: no secret, no warning, and no server URL, which it does not carry.
   await page.getByLabel('Profile').selectOption('mdm-permissions');
   await expect(preview).toContainText('Not inside');
   await expect(secretWarning).toHaveCount(0);
+  await expect(preview).toContainText(/Server URL\s*Not in this file/);
+  await expect(preview).not.toContainText(serverUrl);
+  await expect(preview).toContainText(teamId);
+  await screenshot(page, 'agent-settings-mdm-permissions');
   const permissions = await download(page);
   const permissionPayloads = payloadsOf(permissions.bytes);
   expect(managedSettings(permissionPayloads)).toBeUndefined();
+  expect(permissions.bytes.toString('latin1')).not.toContain(serverUrl);
   expect(codeRequirement(permissionPayloads)).toContain(`"${teamId}"`);
+
+  // Windows: a ZIP that names neither a Team ID nor a bundle id, and a preview that shows neither.
+  await page.getByLabel('Platform').selectOption('windows');
+  await expect(preview).toContainText('RemediationConsoleAgent.reg');
+  await expect(preview).toContainText(serverUrl);
+  await expect(preview).not.toContainText('Team ID');
+  await expect(preview).not.toContainText(teamId);
+  await expect(preview).not.toContainText('Bundle identifier');
+  const windows = await download(page);
+  const agentJson = JSON.parse(Buffer.from(unzipSync(new Uint8Array(windows.bytes))['agent.json']!).toString('utf8')) as Record<string, unknown>;
+  expect(agentJson.ServerURL).toBe(serverUrl);
+  expect(JSON.stringify(agentJson)).not.toContain(teamId);
 
   // Linux: a ZIP whose agent.yaml names the server URL, and the secret's warning again.
   await page.getByLabel('Platform').selectOption('linux');
@@ -156,14 +175,23 @@ test.describe('a replica', () => {
     fs.rmSync(remoteDir, { recursive: true, force: true });
   });
 
-  test("has no settings here: the view says the file is its remote tenant's, and passes that file on", async ({ page }) => {
+  test("has no settings here: the view says the file is its remote tenant's, names no id of the replica's, and passes that file on", async ({ page, request }) => {
+    const organizations = await request.get(`${server.baseUrl}/app/organizations`, { headers: consoleHeaders() });
+    const localId = ((await organizations.json()) as { data: { slug: string; id: string }[] }).data.find((o) => o.slug === slug)!.id;
     await openConsole(page, `/orgs/${slug}/agent-config`);
     await page.getByLabel('Profile').selectOption('mdm-full');
-    await expect(page.getByRole('note').filter({ hasText: 'This organization is a replica' })).toContainText("the remote's own settings");
+    const replicaNote = page.getByRole('note').filter({ hasText: 'This organization is a replica' });
+    await expect(replicaNote).toContainText("the remote's own settings");
+    await expect(replicaNote).toContainText("The organization id and slug the file records are the remote tenant's, not this replica's");
+    await expect(page.getByRole('note', { name: 'This file is a secret' })).toBeVisible();
     await expect(page.getByRole('form', { name: 'Agent settings' })).toHaveCount(0);
+    await expect(page.locator('.agent-config')).not.toContainText(localId);
+    await screenshot(page, 'agent-settings-replica');
     await expectAccessible(page);
-    // The remote's demo organization has the demo's settings: they are what the replica's file carries.
+    // The remote's demo organization has the demo's settings: they are what the replica's file carries, with the remote's id.
     const file = await download(page);
-    expect(managedSettings(payloadsOf(file.bytes))?.ServerURL).toBe(demoAgentSettings.serverUrl);
+    const settings = managedSettings(payloadsOf(file.bytes));
+    expect(settings?.ServerURL).toBe(demoAgentSettings.serverUrl);
+    expect(settings?.OrganizationID).not.toBe(localId);
   });
 });

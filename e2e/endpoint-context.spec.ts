@@ -95,6 +95,30 @@ test('a tag rule tags the endpoint it matches, which says so, and the endpoints 
   await expect(bulk.getByRole('status')).toContainText(`${total.toLocaleString('en-US')} changed`);
 });
 
+test("a rule's glob past its bounds is refused beside its condition, and nothing is saved until it is corrected", async ({ page, problems }) => {
+  await openConsole(page, '/orgs/second/tags');
+  await page.getByRole('button', { name: 'New rule…' }).click();
+  const form = page.getByRole('form', { name: 'New tag rule' });
+  await form.getByLabel('Tag').fill('e2e-bounded');
+  const value = form.getByLabel('Value of condition 1');
+  await value.fill('*a'.repeat(17));
+  await form.getByRole('button', { name: 'Make the rule' }).click();
+  await expect(value).toHaveAttribute('aria-invalid', 'true');
+  await expect(value).toHaveAccessibleDescription('must hold at most 16 "*" (it holds 17)');
+  await expect(form.getByRole('alert')).toHaveText('Not saved: correct the conditions marked above.');
+  await screenshot(page, 'tag-rule-glob-refused');
+  const rules = page.getByRole('table', { name: 'Tag rules' });
+  await expect(rules.getByRole('row', { name: /^e2e-bounded/ })).toHaveCount(0);
+  expect(problems).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+  problems.length = 0;
+
+  await value.fill('*-e2e-*');
+  await form.getByRole('button', { name: 'Make the rule' }).click();
+  await expect(rules.getByRole('row', { name: /^e2e-bounded/ })).toContainText('Hostname matches *-e2e-*');
+  await page.getByRole('button', { name: 'Delete the rule tagging e2e-bounded' }).click();
+  await expect(rules.getByRole('row', { name: /^e2e-bounded/ })).toHaveCount(0);
+});
+
 test('Tags and rules exports what is set by hand as CSV, and imports a file back, refusing a bad line by its number', async ({ page, problems }) => {
   await openConsole(page, '/orgs/second/tags');
   const downloading = page.waitForEvent('download');

@@ -137,6 +137,16 @@ test("shows a failed sync's reason when the remote is stopped, then disconnects 
   await screenshot(page, 'organizations-sync-failed');
   await expectAccessible(page);
 
+  // Paused, a failing replica is left alone (no sync at start or on the schedule) until resumed;
+  // it can be disconnected all the same.
+  await row.getByRole('button', { name: `Pause syncs ${slug}` }).click();
+  await expect(row.getByTestId(`sync-paused-${slug}`)).toHaveText('Syncs paused: none runs at start or on the schedule');
+  await row.getByRole('button', { name: `Resume syncs ${slug}` }).click();
+  await expect(row.getByTestId(`sync-paused-${slug}`)).toHaveCount(0);
+  await row.getByRole('button', { name: `Pause syncs ${slug}` }).click();
+  await expect(row.getByRole('button', { name: `Resume syncs ${slug}` })).toBeVisible();
+  await expectAccessible(page);
+
   await row.getByRole('button', { name: `Disconnect ${slug}` }).click();
   const confirm = row.getByRole('button', { name: `Confirm disconnect ${slug}` });
   await expect(confirm).toBeFocused();

@@ -83,22 +83,38 @@ export const updateAgentSettingsBodySchema = z
 export type UpdateAgentSettingsBody = z.infer<typeof updateAgentSettingsBodySchema>;
 
 /**
+ * The settings an agent configuration file can carry, as the preview and `verify` name them. Every
+ * file also records the organization id, a config id and its generation time.
+ */
+export const agentFileSettings = ['serverUrl', 'teamId', 'bundleId', 'enrollmentSecret'] as const;
+export type AgentFileSetting = (typeof agentFileSettings)[number];
+
+/**
  * `GET /app/orgs/{slug}/agent-config/preview?platform=&profile=`: what the file of that platform
- * and profile will hold, before it is made.
+ * and profile will hold, before it is made: made from the same description of the file the
+ * generator reads, so a setting the file does not carry is null here and absent from `carries`.
  */
 export const agentConfigPreviewSchema = z
   .object({
     platform: z.enum(agentPlatforms),
     profile: z.enum(agentProfiles),
-    source: z
-      .enum(['local', 'remote'])
-      .meta({ description: '`remote`: a replica, whose file its remote tenant makes; the fields below are then null.' }),
-    organizationId: uuidSchema,
-    serverUrl: z.string().nullable(),
-    teamId: z.string().nullable(),
-    bundleId: z.string().nullable(),
+    source: z.enum(['local', 'remote']).meta({
+      description:
+        "`remote`: a replica, whose file its remote tenant makes with the remote's own settings, organization id and slug, which are not known here: " +
+        '`organizationId` and the values are then null and `contents` empty; `carries` still says which settings that kind of file holds.',
+    }),
+    organizationId: uuidSchema
+      .nullable()
+      .meta({ description: "The organization id the file records: this organization's; null for a replica, whose file records its remote tenant's." }),
+    carries: z.array(z.enum(agentFileSettings)).meta({
+      description: 'The settings the file carries (what `verify` finds in it); the others are not in the file, and null below.',
+      example: ['serverUrl', 'bundleId', 'enrollmentSecret'],
+    }),
+    serverUrl: z.string().nullable().meta({ description: 'The URL the file tells agents to reach; null when the file does not carry one or it is not set.' }),
+    teamId: z.string().nullable().meta({ description: "The Team ID the file pins (only the macOS MDM profiles do); null when it does not carry one or it is not set." }),
+    bundleId: z.string().nullable().meta({ description: "The macOS agent's bundle id the file names (macOS files only); null otherwise." }),
     holdsEnrollmentSecret: z.boolean(),
-    /** The payload display names of a .mobileconfig, or the file names of a ZIP. */
+    /** The payload display names of a .mobileconfig, or the file names of a ZIP; empty for a replica. */
     contents: z.array(z.string()),
     /** True for .mobileconfig files whose payloads take effect only through a user-approved MDM. */
     needsUserApprovedMdm: z.boolean(),

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { cidrPattern } from '../address-patterns.js';
 import { countSchema, dateTimeSchema, uuidSchema } from '../common.js';
 import { endpointCriticalities, endpointTagLimits, filterableOsFamilies } from '../enums.js';
+import { globLimits, globShape } from '../glob.js';
 
 const { tagLength, tagsPerEndpoint, conditionsPerRule } = endpointTagLimits;
 
@@ -154,13 +155,24 @@ export const endpointTagListResponseSchema = z
   .meta({ id: 'EndpointTagList' });
 export type EndpointTagListResponse = z.output<typeof endpointTagListResponseSchema>;
 
+const { length: patternLength, stars: patternStars, alternatives: patternAlternatives } = globLimits;
+
+/** A tag rule's glob (matched by contracts/glob.ts), bounded so that matching a value costs a small multiple of reading it. */
 const globSchema = z
   .string()
   .trim()
   // Not `min(1)`: the document shows this pattern, which refuses a blank glob before it is trimmed.
   .regex(/\S/, 'must not be empty')
-  .max(200, 'must be at most 200 characters')
-  .meta({ description: 'A glob (`*`, `?`, `[...]`, `{a,b}`), matched case-insensitively against the whole value.' });
+  .max(patternLength, `must be at most ${patternLength} characters`)
+  .superRefine((pattern, context) => {
+    if (pattern.length > patternLength) return; // Refused above; not parsed.
+    const { stars, alternatives } = globShape(pattern);
+    if (stars > patternStars) context.addIssue({ code: 'custom', message: `must hold at most ${patternStars} "*" (it holds ${stars})` });
+    if (alternatives > patternAlternatives) context.addIssue({ code: 'custom', message: `must give at most ${patternAlternatives} alternatives by its braces` });
+  })
+  .meta({
+    description: `A glob matched case-insensitively against the whole value: \`*\` any run of characters, \`?\` one character, \`[a-z]\` or \`[^a-z]\` one character of a set or not, \`{a,b}\` either alternative, \`\\\` before a character that character itself. At most ${patternLength} characters, ${patternStars} \`*\` and ${patternAlternatives} alternatives.`,
+  });
 
 /** What a tag rule tests of an endpoint; a rule's conditions are ANDed. */
 export const tagRuleConditionSchema = z

@@ -33,6 +33,16 @@ export const syncSettingsSchema = z
   .meta({ id: 'SyncSettings' });
 export type SyncSettings = z.infer<typeof syncSettingsSchema>;
 
+/** `PUT /app/orgs/:slug/sync/paused`: pauses or resumes a replica's background syncs; unknown keys are refused. */
+export const syncPausedSchema = z
+  .strictObject({
+    paused: z
+      .boolean({ error: 'must be true or false' })
+      .meta({ description: 'true pauses the background syncs (a running one is interrupted); false resumes them.', example: true }),
+  })
+  .meta({ id: 'SyncPaused' });
+export type SyncPaused = z.infer<typeof syncPausedSchema>;
+
 /** What the store remembers of a replica's syncs. */
 export const syncStateSchema = z
   .object({
@@ -65,6 +75,8 @@ export const syncStateSchema = z
     lastMatchedAt: dateTimeSchema.nullable(),
     /** The totals that differed at the last count check, until a reconcile settles them; empty when they matched. */
     countDifferences: z.array(syncCountDifferenceSchema),
+    /** Whether its owner paused its syncs: none runs in the background, at start or on the interval, until they are resumed; Sync now still runs one. */
+    paused: z.boolean(),
   })
   .meta({ id: 'SyncState' });
 export type SyncState = z.infer<typeof syncStateSchema>;

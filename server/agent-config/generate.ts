@@ -13,7 +13,13 @@ import type { AgentSettings, ConfigRecord } from './agent-settings.js';
 import { signCms, type SignerPems } from './cms-signer.js';
 import { configurationProfile } from './configuration-profile.js';
 import { AgentConfigInputError } from './errors.js';
-import { detachedSignatureExtension, signerCertificateFileName } from './file-contents.js';
+import {
+  type AgentFileValues,
+  agentConfigCarries,
+  carriedSettings,
+  detachedSignatureExtension,
+  signerCertificateFileName,
+} from './file-contents.js';
 import { nativeConfigFiles, xmlPlist } from './native-config-files.js';
 import { hasControlCharacter } from './printable-text.js';
 
@@ -57,39 +63,57 @@ export interface GeneratedAgentConfig {
  */
 export async function generateAgentConfig(input: GenerateAgentConfigInput): Promise<GeneratedAgentConfig> {
   checkInput(input);
+  // The file is made from the settings its description says it carries, and from nothing else:
+  // the console's preview reads the same description.
+  const carried = carriedSettings(agentConfigCarries(input.platform, input.profile), {
+    serverUrl: input.serverUrl,
+    enrollmentSecret: input.enrollmentSecret,
+    teamId: input.teamId,
+    bundleId: input.bundleId,
+  });
+  if (carried.teamId === null) {
+    throw new AgentConfigInputError(
+      'missing-setting',
+      `The ${input.profile} profile needs the Team ID the macOS agent is signed with: its privacy and login-item payloads pin it`,
+    );
+  }
   const now = input.now ?? new Date();
   const record: ConfigRecord = {
     organizationId: input.organization.id,
     configId: randomUUID(),
     generatedAt: now.toISOString(),
   };
-  const settings: AgentSettings = { ...record, serverUrl: input.serverUrl, enrollmentSecret: input.enrollmentSecret };
+  const settings = (): AgentSettings => ({ ...record, serverUrl: carriedValue(carried, 'serverUrl'), enrollmentSecret: carriedValue(carried, 'enrollmentSecret') });
   const baseName = `remediation-agent-${input.organization.slug}-${input.platform}-${input.profile}`;
 
   if (input.profile === 'config') {
-    const bytes = await configZip(input.platform, settings, input.bundleId, input.signer, now);
+    const bytes = await configZip(input.platform, settings(), carried.bundleId ?? undefined, input.signer, now);
     return { filename: `${baseName}.zip`, bytes, configId: record.configId };
   }
-  if (input.teamId === null) {
-    throw new AgentConfigInputError(
-      'missing-setting',
-      `The ${input.profile} profile needs the Team ID the macOS agent is signed with: its privacy and login-item payloads pin it`,
-    );
-  }
-  const agent: MacosAgentIdentity = { bundleId: input.bundleId, teamId: input.teamId };
+  const agent: MacosAgentIdentity = { bundleId: carriedValue(carried, 'bundleId'), teamId: carriedValue(carried, 'teamId') };
   const profile =
     input.profile === 'mdm-full'
-      ? configurationProfile({ profile: 'mdm-full', organization: input.organization, agent, settings })
+      ? configurationProfile({ profile: 'mdm-full', organization: input.organization, agent, settings: settings() })
       : configurationProfile({ profile: 'mdm-permissions', organization: input.organization, agent, record });
   const bytes = await signCms(Buffer.from(xmlPlist(profile)), input.signer, { detached: false, signingTime: now });
   return { filename: `${baseName}.mobileconfig`, bytes, configId: record.configId };
+}
+
+/**
+ * A setting the file's builder needs, which its description must say the file carries: a builder
+ * that reaches for another is a description out of step with the generator, not a user's error.
+ */
+function carriedValue(carried: Partial<AgentFileValues>, setting: keyof AgentFileValues): string {
+  const value = carried[setting];
+  if (typeof value !== 'string') throw new Error(`The description of this agent configuration file does not carry its ${setting}`);
+  return value;
 }
 
 /** Unix modes in the ZIP: the files with the secret extract readable by their owner only. */
 const secretFileMode = 0o100600;
 const publicFileMode = 0o100644;
 
-async function configZip(platform: AgentPlatform, settings: AgentSettings, bundleId: string, signer: SignerPems, now: Date): Promise<Buffer> {
+async function configZip(platform: AgentPlatform, settings: AgentSettings, bundleId: string | undefined, signer: SignerPems, now: Date): Promise<Buffer> {
   const files = nativeConfigFiles(platform, settings, bundleId);
   const signatures = await Promise.all(
     files.map((file) => signCms(file.bytes, signer, { detached: true, signingTime: now })),

@@ -20,9 +20,9 @@ export interface NativeConfigFile {
 /**
  * The configuration file(s) of a platform for these settings, named and ordered by
  * {@link platformConfigFileNames} (the macOS plist by the agent's bundle id, its preference domain).
- * Every one holds the enrollment secret.
+ * Every one holds the enrollment secret. `bundleId` names the macOS plist; the other platforms' files carry none.
  */
-export function nativeConfigFiles(platform: AgentPlatform, settings: AgentSettings, bundleId: string): NativeConfigFile[] {
+export function nativeConfigFiles(platform: AgentPlatform, settings: AgentSettings, bundleId: string | undefined): NativeConfigFile[] {
   const bytesOf = (name: string): Buffer => {
     switch (name) {
       case nativeConfigFileNames.windowsRegistry:

@@ -5,10 +5,10 @@
  * pilot ring, what an outage of would stop the company). The rules give every tag the generated
  * scopes filter by, so that those scopes are evaluated.
  */
-import picomatch from 'picomatch';
 import type { CreateTagRuleBody } from '../../contracts/console/endpoint-context.js';
 import type { Endpoint } from '../../contracts/endpoint.js';
 import type { EndpointCriticality } from '../../contracts/enums.js';
+import { compileGlob } from '../../contracts/glob.js';
 import type { Inventory } from '../../contracts/inventory.js';
 
 /** A rule of the demo, its note saying why it is there. */
@@ -60,20 +60,19 @@ export interface DemoEndpointContext {
   criticality: EndpointCriticality;
 }
 
-const matches = (pattern: string) => picomatch(pattern, { nocase: true, dot: true });
 /** Criticality by hostname, first match: what an outage or a breach of would cost. */
 const criticalityByName: readonly [(hostname: string) => boolean, EndpointCriticality][] = [
-  [matches('{DC-*,SRV-SQL-*,db-prod-*}'), 'critical'],
-  [matches(perimeterHosts), 'critical'],
-  [matches('{SRV-EXCH-*,SRV-APP-*,SRV-MFT-*,mail-prod-*,web-prod-*,app-prod-*,bastion-*}'), 'high'],
-  [matches('*-EXE-*'), 'high'],
-  [matches('{dev-*,*-dev-*,*-stg-*,CB-*}'), 'low'],
+  [compileGlob('{DC-*,SRV-SQL-*,db-prod-*}'), 'critical'],
+  [compileGlob(perimeterHosts), 'critical'],
+  [compileGlob('{SRV-EXCH-*,SRV-APP-*,SRV-MFT-*,mail-prod-*,web-prod-*,app-prod-*,bastion-*}'), 'high'],
+  [compileGlob('*-EXE-*'), 'high'],
+  [compileGlob('{dev-*,*-dev-*,*-stg-*,CB-*}'), 'low'],
 ];
 /** Tags no rule can know, by hostname. */
 const tagsByName: readonly [(hostname: string) => boolean, string[]][] = [
-  [matches('{SRV-SQL-*,SRV-APP-*,db-prod-*}'), ['sox', 'finance']],
-  [matches('*-EXE-*'), ['vip']],
-  [matches('web-prod-*'), ['pci']],
+  [compileGlob('{SRV-SQL-*,SRV-APP-*,db-prod-*}'), ['sox', 'finance']],
+  [compileGlob('*-EXE-*'), ['vip']],
+  [compileGlob('web-prod-*'), ['pci']],
 ];
 
 /** The tags and criticality set by hand on the generated endpoints (those with any). */

@@ -22,7 +22,7 @@ function attachment(filename: string): string {
  * DESIGN section 6), as `GET /v1/agent/config` and the console's download answer it: 400 for
  * the query or an MDM profile on another platform, 409 without an enrollment secret or an agent
  * setting the file needs (the server URL; the Team ID for an MDM profile), 500 when signing
- * fails, 502 when a replica's remote cannot be reached (thrown as HttpError).
+ * fails, 502 when a replica's remote gives no file, in our words (thrown as HttpError).
  */
 export async function agentConfigDownload(
   store: Store,

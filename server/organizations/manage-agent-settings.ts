@@ -9,7 +9,8 @@ import {
   updateAgentSettingsBodySchema,
 } from '../../contracts/console/agent-settings.js';
 import type { FieldIssue } from '../../contracts/common.js';
-import type { AgentProfile } from '../../contracts/enums.js';
+import type { AgentConfigQuery } from '../../contracts/agent-config.js';
+import { agentConfigCarries } from '../agent-config/file-contents.js';
 import type { StoredAgentSettings } from '../store/records/agent-settings-records.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
@@ -89,9 +90,13 @@ function settingWarnings(settings: StoredAgentSettings): string[] {
   return warnings;
 }
 
-/** Whether a file of this profile pins the Team ID: the macOS MDM profiles, whose privacy and login-item rules name the agent's signature. */
-export function pinsTeamId(profile: AgentProfile): boolean {
-  return profile !== 'config';
+/**
+ * Whether the file of this platform and profile pins the Team ID, by the description the
+ * generator makes it from: the macOS MDM profiles, whose privacy and login-item rules name the
+ * agent's signature.
+ */
+export function pinsTeamId({ platform, profile }: AgentConfigQuery): boolean {
+  return agentConfigCarries(platform, profile).includes('teamId');
 }
 
 /** An organization's stored settings as the console API answers them. */

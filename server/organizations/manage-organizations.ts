@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { type RemoteProblem, describeRemoteProblem } from '../remote/remote-problems.js';
-import { type RemoteTenant, RemoteUnreachableError, remoteGet } from '../remote/remote-tenant.js';
+import { BodyTooLargeError, formatBytes, readBodyCapped } from '../remote/read-body-capped.js';
+import { checkBodyMaxBytes } from '../remote/remote-bounds.js';
+import { type RemoteTenant, RemoteUnreachableError, remoteGet, remoteRequestTimeoutMs, timedOut } from '../remote/remote-tenant.js';
 import {
   type ConnectOrganizationBody,
   type UpdateOrganizationBody,
@@ -198,10 +200,32 @@ async function checkRemoteAnswers(remote: RemoteTenant): Promise<void> {
     throw error;
   }
   const { status } = response;
+  // An error's body is never read: its status says enough.
+  if (!response.ok) await response.body?.cancel();
   if (status === 401 || status === 403) throw new RemoteCheckFailedError({ kind: 'refused-key', status }, remote.baseUrl);
   if (!response.ok) throw new RemoteCheckFailedError({ kind: 'answered', status }, remote.baseUrl);
-  const body = (await response.json().catch(() => undefined)) as { data?: unknown; total?: unknown } | undefined;
+  const body = await readCheckBody(remote, response);
   if (!Array.isArray(body?.data) || typeof body.total !== 'number') throw new RemoteCheckFailedError({ kind: 'not-the-api' }, remote.baseUrl);
+}
+
+/** The check's answer, parsed; at most {@link checkBodyMaxBytes} of it are read (a remote is untrusted input). */
+async function readCheckBody(remote: RemoteTenant, response: Response): Promise<{ data?: unknown; total?: unknown } | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await readBodyCapped(response, checkBodyMaxBytes);
+  } catch (error) {
+    if (timedOut(error)) {
+      throw new RemoteCheckFailedError({ kind: 'timed-out', seconds: remoteRequestTimeoutMs / 1000 }, remote.baseUrl);
+    }
+    if (!(error instanceof BodyTooLargeError)) throw new RemoteCheckFailedError({ kind: 'broken-answer', what: 'the answer broke off' }, remote.baseUrl);
+    const what = `the answer to a request of one scope weighed more than ${formatBytes(error.maxBytes)}`;
+    throw new RemoteCheckFailedError({ kind: 'beyond-bound', what }, remote.baseUrl);
+  }
+  try {
+    return JSON.parse(bytes.toString()) as { data?: unknown; total?: unknown } | undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

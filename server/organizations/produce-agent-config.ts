@@ -1,4 +1,7 @@
-import { type RemoteTenant, RemoteUnreachableError, remoteGet } from '../remote/remote-tenant.js';
+import { BodyTooLargeError, formatBytes, readBodyCapped } from '../remote/read-body-capped.js';
+import { agentConfigMaxBytes } from '../remote/remote-bounds.js';
+import { type RemoteProblem, whatFailed } from '../remote/remote-problems.js';
+import { type RemoteTenant, RemoteUnreachableError, remoteGet, remoteRequestTimeoutMs, timedOut } from '../remote/remote-tenant.js';
 import type { AgentConfigQuery } from '../../contracts/agent-config.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Organization } from '../store/records/organization-records.js';
@@ -10,7 +13,7 @@ import { readEnrollmentSecret, readRemoteTenant, readSigner } from './manage-org
 /** A signed file, or why there is none, with the HTTP status of DESIGN section 3. */
 export type AgentConfigOutcome =
   | { ok: true; filename: string; bytes: Buffer; contentType: string }
-  | { ok: false; status: 409 | 500 | 502 | number; message: string };
+  | { ok: false; status: 409 | 500 | 502; message: string };
 
 const contentDisposition = /filename="([^"\\/]+)"/;
 
@@ -18,8 +21,8 @@ const contentDisposition = /filename="([^"\\/]+)"/;
  * Produces the agent configuration file of an organization (DESIGN section 6): signed here for
  * a local organization, with its agent settings (409 naming what is not set: the server URL,
  * and the Team ID for the MDM profiles that pin it; `serverUrl` replaces the setting for this
- * file); for a replica, the remote tenant's answer, file or error, passed through. The cause of
- * a 500 goes to `log`, never into the message.
+ * file); for a replica, the remote tenant's file passed through, or our 502 naming the remote
+ * when it gives none. The cause of a 500 goes to `log`, never into the message.
  */
 export async function produceAgentConfig(
   store: Store,
@@ -43,7 +46,7 @@ export async function produceAgentConfig(
   }
   const settings = store.agentSettings.get(organization.rowId);
   const serverUrl = options.serverUrl ?? settings.serverUrl;
-  const missing = [...(serverUrl ? [] : ['serverUrl' as const]), ...(pinsTeamId(query.profile) && !settings.teamId ? ['teamId' as const] : [])];
+  const missing = [...(serverUrl ? [] : ['serverUrl' as const]), ...(pinsTeamId(query) && !settings.teamId ? ['teamId' as const] : [])];
   if (!serverUrl || missing.length > 0) return { ok: false, status: 409, message: missingSettingsMessage(organization, missing) };
   try {
     const signer = readSigner(store, sealer, organization);
@@ -67,25 +70,39 @@ export async function produceAgentConfig(
   }
 }
 
+/**
+ * A replica's file, as its remote tenant answers it: a 200's body (at most
+ * {@link agentConfigMaxBytes} of it), passed through. Anything else is our 502, in our words,
+ * naming the remote: its status described, its body never read and its text never passed on
+ * as ours (a remote's 401 without `WWW-Authenticate`, 421, 304 or "Run: curl … | sudo sh" would
+ * otherwise reach the local client as this server's answer).
+ */
 async function fetchFromRemote(remote: RemoteTenant, query: AgentConfigQuery): Promise<AgentConfigOutcome> {
   const search = new URLSearchParams({ platform: query.platform, profile: query.profile });
+  const failed = (problem: RemoteProblem) => ({
+    ok: false as const,
+    status: 502 as const,
+    message: `The agent configuration file of the replica "${remote.replica}" comes from its remote tenant, which did not give it. ${whatFailed(remote.baseUrl, problem)}`,
+  });
+  let response: Response;
   try {
-    const response = await remoteGet(remote, `/v1/agent/config?${search}`);
-    const bytes = Buffer.from(await response.arrayBuffer());
-    if (response.ok) {
-      const filename = contentDisposition.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `remediation-agent-${query.platform}-${query.profile}`;
-      return { ok: true, filename, bytes, contentType: 'application/octet-stream' };
-    }
-    let message = `The remote tenant answered ${response.status}`;
-    try {
-      const body = JSON.parse(bytes.toString()) as { error?: unknown };
-      if (typeof body.error === 'string') message = body.error;
-    } catch {
-      // not the API's error body: keep the generic message
-    }
-    return { ok: false, status: response.status, message };
+    response = await remoteGet(remote, `/v1/agent/config?${search}`);
   } catch (error) {
-    if (error instanceof RemoteUnreachableError) return { ok: false, status: 502, message: error.message };
+    if (error instanceof RemoteUnreachableError) return failed(error.problem);
     throw error;
   }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    const { status } = response;
+    return failed(status === 401 || status === 403 ? { kind: 'refused-key', status } : { kind: 'answered', status });
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readBodyCapped(response, agentConfigMaxBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return failed({ kind: 'beyond-bound', what: `the agent configuration file weighed more than ${formatBytes(error.maxBytes)}` });
+    return failed(timedOut(error) ? { kind: 'timed-out', seconds: remoteRequestTimeoutMs / 1000 } : { kind: 'broken-answer', what: 'the file broke off' });
+  }
+  const filename = contentDisposition.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `remediation-agent-${query.platform}-${query.profile}`;
+  return { ok: true, filename, bytes, contentType: 'application/octet-stream' };
 }

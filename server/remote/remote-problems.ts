@@ -12,7 +12,12 @@ export type RemoteProblem =
   /** A success whose body is not the v1 API's. */
   | { kind: 'not-the-api' }
   /** An answer cut off or garbled on the way: `what` says how. */
-  | { kind: 'broken-answer'; what: string };
+  | { kind: 'broken-answer'; what: string }
+  /**
+   * An answer past a bound this console sets on what a remote sends (remote-bounds.ts): `what`
+   * says which answer and which bound, as "one page of scopes weighed more than 32 MiB".
+   */
+  | { kind: 'beyond-bound'; what: string };
 
 /**
  * Who reads the advice: the person who just typed an address and key (connecting or editing a
@@ -37,10 +42,12 @@ export function whatFailed(baseUrl: string, problem: RemoteProblem): string {
       return `${baseUrl} answered, but not as the Remediation Inventory v1 API.`;
     case 'broken-answer':
       return `The remote tenant at ${baseUrl} sent a broken answer (${problem.what}).`;
+    case 'beyond-bound':
+      return `The remote tenant at ${baseUrl} sent more than this console accepts: ${problem.what}.`;
   }
 }
 
-type Advice = 'address' | 'key' | 'later' | 'both';
+type Advice = 'address' | 'key' | 'later' | 'both' | 'bounded';
 
 function adviceOf(problem: RemoteProblem): Advice {
   switch (problem.kind) {
@@ -52,6 +59,8 @@ function adviceOf(problem: RemoteProblem): Advice {
       return 'key';
     case 'broken-answer':
       return 'later';
+    case 'beyond-bound':
+      return 'bounded';
     case 'answered':
       return problem.status === 404 ? 'address' : problem.status === 429 || problem.status >= 500 ? 'later' : 'both';
   }
@@ -66,6 +75,7 @@ export function whatToDo(problem: RemoteProblem, audience: RemoteAudience): stri
       key: 'Check the key: it must be an API key of this remote tenant.',
       later: 'The remote has a problem of its own: try again in a moment.',
       both: 'Check the address and the key.',
+      bounded: 'Nothing was saved: check that this address is the remote tenant meant.',
     }[advice];
   }
   const update = `remediation-console orgs update --slug ${audience.replica}`;
@@ -74,6 +84,7 @@ export function whatToDo(problem: RemoteProblem, audience: RemoteAudience): stri
     key: `If its key was rotated or revoked, give the replica a new one: Edit in the Organizations view, or "${update} --api-key-file FILE".`,
     later: 'The remote has a problem of its own: the next sync tries again, or use Sync now.',
     both: `Check the replica's address and key: Edit in the Organizations view, or "${update}".`,
+    bounded: `The replica keeps its last good data. Until its remote is fixed, pause its syncs: Pause syncs in the Organizations view, or "remediation-console orgs pause --slug ${audience.replica}".`,
   }[advice];
 }
 

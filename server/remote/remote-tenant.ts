@@ -23,6 +23,9 @@ export class RemoteUnreachableError extends Error {
   }
 }
 
+/** Whether reading an answer failed because its request's time ran out (the body of a remote that stalls mid-way). */
+export const timedOut = (error: unknown): boolean => error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+
 /** How long one request to a remote may take before it counts as unreachable. */
 export const remoteRequestTimeoutMs = 30_000;
 
@@ -42,14 +45,20 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** Whether fetch failed on a redirect, which `redirect: 'error'` refuses (undici says so on `cause`). */
+const wasRedirect = (error: unknown) => (error as { cause?: { message?: unknown } } | undefined)?.cause?.message === 'unexpected redirect';
+
 /**
- * One GET to the remote's v1 API with its key. A network failure or a timeout raises
+ * One GET to the remote's v1 API with its key. Redirects are never followed: the key would go
+ * wherever the remote points (a redirect is a lasting failure, as nothing listening is). A network failure or a timeout raises
  * {@link RemoteUnreachableError}; any HTTP answer is returned as it is. A connection that fails
  * before any answer is tried once more: the pool may hand out a kept-alive socket at the moment
- * the remote closes it, which says nothing about whether the remote is reachable.
+ * the remote closes it, which says nothing about whether the remote is reachable. `interrupt`
+ * (a sync's signal) ends the request and the reading of its body at once, rejecting with its
+ * reason: a replica paused or disconnected leaves its remote without waiting for the timeout.
  */
-export async function remoteGet(remote: RemoteTenant, pathAndQuery: string, timeoutMs = remoteRequestTimeoutMs): Promise<Response> {
-  const signal = AbortSignal.timeout(timeoutMs);
+export async function remoteGet(remote: RemoteTenant, pathAndQuery: string, timeoutMs = remoteRequestTimeoutMs, interrupt?: AbortSignal): Promise<Response> {
+  const signal = interrupt ? AbortSignal.any([AbortSignal.timeout(timeoutMs), interrupt]) : AbortSignal.timeout(timeoutMs);
   const get = () =>
     fetch(`${remote.baseUrl}${pathAndQuery}`, {
       headers: { Authorization: `Bearer ${remote.apiKey}`, Accept: 'application/json, application/octet-stream' },
@@ -60,12 +69,16 @@ export async function remoteGet(remote: RemoteTenant, pathAndQuery: string, time
     try {
       return await get();
     } catch (error) {
-      if (signal.aborted) throw error;
+      if (signal.aborted || wasRedirect(error)) throw error;
       return await get();
     }
   } catch (error) {
+    if (interrupt?.aborted) throw interrupt.reason;
     if (error instanceof Error && error.name === 'TimeoutError') {
       throw new RemoteUnreachableError({ kind: 'timed-out', seconds: timeoutMs / 1000 }, remote.baseUrl, false, { cause: error });
+    }
+    if (wasRedirect(error)) {
+      throw new RemoteUnreachableError({ kind: 'unreachable', cause: 'it answered with a redirect, which is never followed' }, remote.baseUrl, true, { cause: error });
     }
     const code = errorCode(error);
     const lasting = code !== undefined && code in lastingCauses;

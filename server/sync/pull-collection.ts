@@ -2,7 +2,7 @@ import type { RemoteTenant } from '../remote/remote-tenant.js';
 import type { Inventory } from '../../contracts/inventory.js';
 import { type RawPage, fetchPage } from './remote-pages.js';
 import { type CollectionName, collectionSchemas, collections } from '../../contracts/collections.js';
-import { SyncFailedError } from './sync-errors.js';
+import { SyncFailedError, remoteFailureMessage } from './sync-errors.js';
 import type { SyncPolicy } from './sync-policy.js';
 import { skippedIdsKept } from '../store/records/sync-run-records.js';
 import { TimeSlices } from '../store/derived/time-slices.js';
@@ -32,15 +32,41 @@ export interface PulledCollection {
   skippedIds: string[];
 }
 
+/**
+ * The pages one sync may still request of its lists ({@link SyncPolicy.pageBudget}), shared by
+ * its pulls: a remote cannot keep a sync paging for ever, whatever totals it announces.
+ */
+export class PageBudget {
+  private left: number;
+
+  constructor(private readonly pages: number) {
+    this.left = pages;
+  }
+
+  /** Takes `count` pages of the list at `path`, or fails saying the bound, before any is requested. */
+  take(count: number, remote: RemoteTenant, path: string, what: () => string): void {
+    if (count > this.left) {
+      const problem = { kind: 'beyond-bound', what: `${what()}, past the ${this.pages.toLocaleString('en-US')} pages one sync may request` } as const;
+      throw new SyncFailedError(remoteFailureMessage(remote, problem, path, 1));
+    }
+    this.left -= count;
+  }
+}
+
 /** What pulling one collection needs. */
 export interface PullOptions {
   remote: RemoteTenant;
   policy: SyncPolicy;
+  /** The sync's page budget. */
+  pages: PageBudget;
   /** Only items updated at or after this time (the `updatedSince` extension). */
   updatedSince?: string;
   signal?: AbortSignal;
   onPage?: (fetched: number, total: number) => void;
 }
+
+/** The longest id of a skipped item that is remembered and reported: longer than a uuid's 36 characters, and bounded. */
+const longestId = 64;
 
 /** The remote's data changed while it was paged: the pages read do not make one consistent list. */
 class ShiftedError extends Error {}
@@ -86,7 +112,8 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
     const invalidIds: string[] = [];
     for (const raw of page.data) {
       const rawId = (raw as { id?: unknown } | null)?.id;
-      const id = typeof rawId === 'string' ? rawId.toLowerCase() : undefined;
+      // An id longer than any uuid is no id: it is neither remembered nor recorded.
+      const id = typeof rawId === 'string' && rawId.length <= longestId ? rawId.toLowerCase() : undefined;
       if (id !== undefined && skippedSeen.has(id)) throw new ShiftedError(`the id ${id} came twice`);
       const parsed = schema.safeParse(raw);
       if (parsed.success) items.push(parsed.data);
@@ -109,14 +136,16 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
   };
 
   // The first page tells the total and the remote's page size (it may cap below ours).
+  const listName = collections[collection].labels.title.toLowerCase();
+  options.pages.take(1, options.remote, path, () => `the first page of ${listName}`);
   const first = await fetchAt(0);
   const { total } = first;
   const stride = first.data.length;
   if (stride === 0 && total > 0) throw new ShiftedError(`the list ended after 0 of ${total} items`);
   if (stride > total) throw new ShiftedError(`${stride} items arrived where the total said ${total}`);
+  const pagesLeft = stride === 0 ? 0 : Math.ceil((total - stride) / stride);
+  options.pages.take(pagesLeft, options.remote, path, () => `${total} ${listName} in pages of ${stride} would take ${pagesLeft + 1} pages`);
   await take(first, total);
-  const offsets: number[] = [];
-  for (let offset = stride; offset < total; offset += stride) offsets.push(offset);
 
   const fetchChecked = async (offset: number): Promise<RawPage> => {
     const page = await fetchAt(offset);
@@ -128,23 +157,25 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
   };
   // Several pages in flight, so that a remote's answer time, not our work, bounds a sync; they
   // are taken in order, and no more than `parallelPages` are requested ahead of the one taken,
-  // so that at most that many pages wait in memory.
+  // so that at most that many pages wait in memory. Each offset is computed as its page is
+  // requested: a total, however large, allocates nothing.
   const ahead: Promise<RawPage>[] = [];
-  let next = 0;
+  let nextOffset = stride;
   const request = () => {
-    const page = fetchChecked(offsets[next++]!);
+    const page = fetchChecked(nextOffset);
+    nextOffset += stride;
     // Awaited in turn below; one that fails after an earlier failure is not an unhandled rejection.
     page.catch(() => undefined);
     ahead.push(page);
   };
-  while (ahead.length < options.policy.parallelPages && next < offsets.length) request();
+  while (ahead.length < options.policy.parallelPages && nextOffset < total) request();
   // Pages that arrived meanwhile are taken one after another in microtasks, never giving the
   // event loop a turn: a turn once a slice of the thread's time is spent, so that other requests
   // are answered between pages (a reconcile compares each page with the replica's rows).
   const slices = new TimeSlices(() => options.signal?.throwIfAborted());
   while (ahead.length > 0) {
     const page = await ahead.shift()!;
-    if (next < offsets.length) request();
+    if (nextOffset < total) request();
     await take(page, total);
     await slices.pause();
   }

@@ -1,4 +1,5 @@
-import { type RemoteTenant, RemoteUnreachableError, remoteGet } from '../remote/remote-tenant.js';
+import { BodyTooLargeError, formatBytes, readBodyCapped } from '../remote/read-body-capped.js';
+import { type RemoteTenant, RemoteUnreachableError, remoteGet, timedOut } from '../remote/remote-tenant.js';
 import { RemoteRefusedError, RetryableRequestError, SyncFailedError, remoteFailureMessage } from './sync-errors.js';
 import { type SyncPolicy, backoffDelay, retryAfterDelay, sleep } from './sync-policy.js';
 
@@ -11,17 +12,23 @@ export interface RawPage {
   total: number;
 }
 
+/** What a list's path names, in words: "scopes", "remediation targets". */
+function listName(pathAndQuery: string): string {
+  return pathAndQuery.split('?')[0]!.replace(/^\/v1\//, '').replaceAll('-', ' ');
+}
+
 /**
  * Reads one page of a list, retrying network errors, timeouts, 429, 5xx and malformed pages
  * with backoff; other 4xx answers fail at once, since asking again cannot change them, and a
  * refused connection after one short retry: nothing listens there, and the whole backoff would
- * only delay saying so.
+ * only delay saying so. A page past the policy's bounds (its body's bytes, its `total`, more
+ * items than the `limit` asked) fails at once, saying which bound: the remote would send it again.
  */
 export async function fetchPage(remote: RemoteTenant, pathAndQuery: string, policy: SyncPolicy, signal?: AbortSignal): Promise<RawPage> {
   for (let attempt = 1; ; attempt++) {
     signal?.throwIfAborted();
     try {
-      return await fetchPageOnce(remote, pathAndQuery, policy);
+      return await fetchPageOnce(remote, pathAndQuery, policy, signal);
     } catch (error) {
       if (!(error instanceof RetryableRequestError)) throw error;
       if (attempt >= Math.min(policy.requestAttempts, error.attemptsAtMost ?? Infinity)) {
@@ -32,19 +39,24 @@ export async function fetchPage(remote: RemoteTenant, pathAndQuery: string, poli
   }
 }
 
-async function fetchPageOnce(remote: RemoteTenant, pathAndQuery: string, policy: SyncPolicy): Promise<RawPage> {
+async function fetchPageOnce(remote: RemoteTenant, pathAndQuery: string, policy: SyncPolicy, signal?: AbortSignal): Promise<RawPage> {
+  const beyond = (what: string) =>
+    new SyncFailedError(remoteFailureMessage(remote, { kind: 'beyond-bound', what: `${what} (the list of ${listName(pathAndQuery)})` }, pathAndQuery, 1));
   let response: Response;
-  let text: string;
+  let bytes: Buffer;
   try {
-    response = await remoteGet(remote, pathAndQuery, policy.requestTimeoutMs);
+    response = await remoteGet(remote, pathAndQuery, policy.requestTimeoutMs, signal);
+    // An error's body is never read: its status says enough.
     if (!response.ok) await response.body?.cancel();
     // The request's timeout covers the body too: a remote that stalls mid-body times out.
-    text = response.ok ? await response.text() : '';
+    bytes = response.ok ? await readBodyCapped(response, policy.pageMaxBytes) : Buffer.alloc(0);
   } catch (error) {
+    // Interrupted (paused, disconnected, stopping): the sync ends with the signal's reason.
+    if (signal?.aborted) throw signal.reason;
+    if (error instanceof BodyTooLargeError) throw beyond(`one page weighed more than ${formatBytes(error.maxBytes)}`);
     if (error instanceof RemoteUnreachableError) throw new RetryableRequestError(error.problem, undefined, error.lasting ? attemptsWhenNothingListens : undefined);
-    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
     throw new RetryableRequestError(
-      timedOut ? { kind: 'timed-out', seconds: policy.requestTimeoutMs / 1000 } : { kind: 'broken-answer', what: `the answer broke off: ${String(error)}` },
+      timedOut(error) ? { kind: 'timed-out', seconds: policy.requestTimeoutMs / 1000 } : { kind: 'broken-answer', what: `the answer broke off: ${String(error)}` },
     );
   }
   const { status } = response;
@@ -57,7 +69,7 @@ async function fetchPageOnce(remote: RemoteTenant, pathAndQuery: string, policy:
   }
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(bytes.toString());
   } catch {
     throw new RetryableRequestError({ kind: 'broken-answer', what: 'a page that is not JSON, truncated or malformed' });
   }
@@ -65,5 +77,11 @@ async function fetchPageOnce(remote: RemoteTenant, pathAndQuery: string, policy:
   if (!Array.isArray(page?.data) || !Number.isSafeInteger(page.total) || page.total! < 0) {
     throw new RetryableRequestError({ kind: 'not-the-api' });
   }
-  return { data: page.data, total: page.total! };
+  const total = page.total!;
+  if (total > policy.listTotalBound) {
+    throw beyond(`a total of ${total} items, beyond the bound of ${policy.listTotalBound.toLocaleString('en-US')} a list may hold`);
+  }
+  const limit = Number(new URLSearchParams(pathAndQuery.split('?')[1]).get('limit'));
+  if (page.data.length > limit) throw beyond(`${page.data.length} items in one page, where at most the ${limit} asked for may come`);
+  return { data: page.data, total };
 }

@@ -183,3 +183,28 @@ describe('paging safety', () => {
     expect(await failure(short.sync())).toMatch(/scopes changed.*ended after 4 of 5/);
   });
 });
+
+describe('bounds on what the remote sends', () => {
+  it('fails, before asking for them, a sync whose lists would take more pages than its budget', async () => {
+    // 4 scopes, then 25 endpoints in pages of 10: 1 + 3 pages, past a budget of 3.
+    const { remote, sync } = await setUp();
+    const message = await failure(sync({ policy: { pageSize: 10, pageBudget: 3 } }));
+    expect(message).toContain(`The remote tenant at ${remote.url} sent more than this console accepts: 25 endpoints in pages of 10 would take 3 pages`);
+    expect(message).toContain('past the 3 pages one sync may request');
+    expect(remote.requests.filter((r) => r.collection === 'endpoints' && r.offset > 0)).toEqual([]);
+  });
+
+  it('fails a sync whose total passes the bound, and one whose page holds more than the limit asked, without retrying either', async () => {
+    const huge = await setUp({ fault: ({ collection }) => (collection === 'scopes' ? { page: (page) => ({ ...page, total: 10_000_001 }) } : undefined) });
+    expect(await failure(huge.sync())).toMatch(/a total of 10000001 items, beyond the bound of 10,000,000 a list may hold \(the list of scopes\)/);
+    expect(huge.remote.requests.filter((r) => r.collection === 'scopes')).toHaveLength(1);
+
+    const doubled = await setUp({ fault: ({ collection }) => (collection === 'endpoints' ? { page: (page) => ({ ...page, data: [...page.data, ...page.data] }) } : undefined) });
+    expect(await failure(doubled.sync({ policy: { pageSize: 10 } }))).toMatch(/20 items in one page, where at most the 10 asked for may come \(the list of endpoints\)/);
+  });
+
+  it('fails a page whose body passes the cap, cut off there', async () => {
+    const { sync } = await setUp();
+    expect(await failure(sync({ policy: { pageMaxBytes: 1024 } }))).toMatch(/one page weighed more than 1 KiB \(the list of scopes\)/);
+  });
+});

@@ -7,7 +7,7 @@ import type { SyncMode } from '../../contracts/enums.js';
 import { SyncChangeTally } from '../store/records/change-tally.js';
 import { type SyncSuccess, skippedIdsKept } from '../store/records/sync-run-records.js';
 import { remoteHonoursUpdatedSince } from './probe-updated-since.js';
-import { type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
+import { PageBudget, type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
 import { PulledChanges, TooManyChanges } from './pulled-changes.js';
 import { fetchPage } from './remote-pages.js';
 import { collections, type CollectionName } from '../../contracts/collections.js';
@@ -73,6 +73,7 @@ export async function syncOrganization(store: Store, organization: Organization,
   let syncReport: SyncReport;
   let differences: SyncCountDifference[];
 
+  const pages = new PageBudget(policy.pageBudget);
   const pullAll = async (pull: Pull, updatedSince: string | undefined) => {
     const counts: SyncCounts = { endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 };
     const skippedIds: string[] = [];
@@ -81,7 +82,7 @@ export async function syncOrganization(store: Store, organization: Organization,
       const currentMode = mode;
       report({ mode, phase: 'fetching', collection, fetched: 0, total: 0 });
       const onPage = (fetched: number, total: number) => report({ mode: currentMode, phase: 'fetching', collection, fetched, total });
-      const pulled = await pull(collection, { remote, policy, updatedSince, signal, onPage });
+      const pulled = await pull(collection, { remote, policy, pages, updatedSince, signal, onPage });
       counts[collection] = pulled.count;
       skippedCount += pulled.skippedCount;
       skippedIds.push(...pulled.skippedIds);

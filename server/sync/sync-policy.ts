@@ -1,3 +1,5 @@
+import { listTotalBound, pageBodyMaxBytes, syncPageBudget } from '../remote/remote-bounds.js';
+
 /** How a sync talks to a remote and when it gives up; every figure can be set for tests. */
 export interface SyncPolicy {
   /** How long one request may take, body included. */
@@ -29,6 +31,12 @@ export interface SyncPolicy {
   pageSize: number;
   /** Pages of a collection requested at the same time. */
   parallelPages: number;
+  /** The largest `total` a list may announce (remote-bounds.ts). */
+  listTotalBound: number;
+  /** The most pages one sync requests of its lists, over every collection and every attempt of one. */
+  pageBudget: number;
+  /** The most bytes of one page's body. */
+  pageMaxBytes: number;
 }
 
 /** The product's policy. */
@@ -44,6 +52,9 @@ export const defaultSyncPolicy: SyncPolicy = {
   incrementalMaxItems: 50_000,
   pageSize: 100,
   parallelPages: 4,
+  listTotalBound,
+  pageBudget: syncPageBudget,
+  pageMaxBytes: pageBodyMaxBytes,
 };
 
 /** The delay before retry number `attempt` (1 = first retry): exponential, with "equal jitter". */

@@ -6,6 +6,7 @@ import type { Store } from '../store/store.js';
 import type { SyncProgress, SyncState, SyncStatus } from '../../contracts/console/sync.js';
 import { SyncFailedError } from './sync-errors.js';
 import { type SyncReport, syncOrganization } from './sync-organization.js';
+import { pauseSyncs } from './sync-settings.js';
 import type { SyncPolicy } from './sync-policy.js';
 
 /** How the scheduler runs. */
@@ -119,11 +120,25 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
     this.emit('disconnected', { org: slug });
   }
 
-  /** Syncs every replica (that `due` accepts), one after another; failures are recorded and emitted, not thrown. */
+  /**
+   * Pauses (or resumes) a replica's background syncs; pausing interrupts its running sync, if
+   * any, and waits for it to end, so that a failing or hostile remote is left alone at once.
+   */
+  async setPaused(organization: Organization, paused: boolean): Promise<void> {
+    pauseSyncs(this.options.store, organization, paused);
+    const running = this.running.get(organization.slug);
+    if (!paused || !running) return;
+    this.cancels.get(organization.slug)?.abort(new SyncFailedError('The sync was interrupted: its syncs were paused'));
+    await running.catch(() => undefined);
+  }
+
+  /** Syncs every replica (that `due` accepts) whose syncs are not paused, one after another; failures are recorded and emitted, not thrown. */
   async syncAll(due: (state: SyncState) => boolean = () => true): Promise<void> {
     const { store } = this.options;
     for (const organization of store.organizations.list()) {
-      if (organization.kind !== 'replica' || this.abort.signal.aborted || !due(store.sync.get(organization.rowId))) continue;
+      if (organization.kind !== 'replica' || this.abort.signal.aborted) continue;
+      const state = store.sync.get(organization.rowId);
+      if (state.paused || !due(state)) continue;
       await this.syncNow(organization.slug).catch(() => undefined);
     }
   }

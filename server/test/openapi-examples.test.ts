@@ -59,6 +59,7 @@ const notSuccessful: Record<string, { status: number; why: string }> = {
   updateOrganization: { status: 400, why: 'the example organization is local: only a replica has a remote to change' },
   startSync: { status: 409, why: 'the example organization is local: only replicas sync' },
   updateSyncSettings: { status: 409, why: 'the example organization is local: only replicas sync' },
+  setSyncPaused: { status: 409, why: 'the example organization is local: only replicas sync' },
   listSyncChanges: { status: 409, why: 'the example organization is local: only replicas sync' },
   getSyncChanges: { status: 409, why: 'the example organization is local: only replicas sync' },
   updateTagRule: { status: 404, why: "a rule's id is made when the rule is; the example id names none" },

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SyncSettings, SyncStatus as ConsoleSyncStatus } from '../../../contracts/console/sync';
+import type { SyncPaused, SyncSettings, SyncStatus as ConsoleSyncStatus } from '../../../contracts/console/sync';
 import { consoleJson } from './console-fetch';
 import { queryKeys } from './query-keys';
 
@@ -11,6 +11,16 @@ export function useReconcileNow() {
   return useMutation({
     mutationFn: (slug: string) => consoleJson<unknown>(`${syncPath(slug)}?reconcile=true`, { method: 'POST' }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.syncOverview() }),
+  });
+}
+
+/** Pauses or resumes a replica's background syncs; pausing interrupts its running sync. */
+export function useSetSyncPaused() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ slug, paused }: { slug: string; paused: boolean }) =>
+      consoleJson<ConsoleSyncStatus>(`${syncPath(slug)}/paused`, { method: 'PUT', json: { paused } satisfies SyncPaused }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.syncOverview() }),
   });
 }
 

@@ -13,7 +13,7 @@ import { Loading, QueryError } from '../components/query-state';
 import { SyncErrorText } from '../components/sync-error-text';
 import { SyncProgress } from '../components/sync-progress';
 import { ReconcileIntervalForm, ReconcileStatus } from '../components/reconcile-status';
-import { useReconcileNow } from '../api/sync-mutations';
+import { useReconcileNow, useSetSyncPaused } from '../api/sync-mutations';
 import { formatDateTime } from '../lib/format';
 import { syncStateWord } from '../lib/sync-status';
 import '../styles/organizations.css';
@@ -82,6 +82,7 @@ function OrganizationsTable({
 }) {
   const startSync = useStartSync();
   const reconcileNow = useReconcileNow();
+  const setPaused = useSetSyncPaused();
   const disconnect = useDisconnectOrganization();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState<string | undefined>(undefined);
@@ -143,6 +144,11 @@ function OrganizationsTable({
                     <>
                       <span className={`sync-word sync-word--${word}`}>{word}</span>
                       {status.running ? <SyncProgress slug={organization.slug} progress={status.progress} /> : null}
+                      {status.state.paused ? (
+                        <div className="organizations-table__paused" data-testid={`sync-paused-${organization.slug}`}>
+                          Syncs paused: none runs at start or on the schedule
+                        </div>
+                      ) : null}
                     </>
                   )}
                 </td>
@@ -198,6 +204,14 @@ function OrganizationsTable({
                         <button type="button" disabled={status?.running} onClick={() => reconcileNow.mutate(organization.slug)}>
                           Reconcile now<span className="visually-hidden"> {organization.slug}</span>
                         </button>{' '}
+                        <button
+                          type="button"
+                          disabled={!status || setPaused.isPending}
+                          onClick={() => setPaused.mutate({ slug: organization.slug, paused: !status?.state.paused })}
+                        >
+                          {status?.state.paused ? 'Resume syncs' : 'Pause syncs'}
+                          <span className="visually-hidden"> {organization.slug}</span>
+                        </button>{' '}
                         <button type="button" onClick={() => setEditing(organization.slug)}>
                           Edit<span className="visually-hidden"> {organization.slug}</span>
                         </button>{' '}
@@ -224,6 +238,7 @@ function OrganizationsTable({
       ) : null}
       {startSync.isError ? <QueryError error={startSync.error} /> : null}
       {reconcileNow.isError ? <QueryError error={reconcileNow.error} /> : null}
+      {setPaused.isError ? <QueryError error={setPaused.error} /> : null}
       {disconnect.isError ? <QueryError error={disconnect.error} /> : null}
     </>
   );

@@ -15,6 +15,7 @@ import {
 } from '../api/endpoint-context-queries';
 import { CriticalityBadge } from '../components/endpoint-context-panel';
 import { FileExportButton } from '../components/file-export-button';
+import { fieldMessages } from '../components/form-save-outcome';
 import { FileImportButton } from '../components/file-import-button';
 import { PlainTableHead } from '../components/plain-table-head';
 import { Loading, QueryError } from '../components/query-state';
@@ -220,6 +221,9 @@ function conditionOf({ kind, value }: ConditionFields): TagRuleCondition {
 
 const defaultValue: Record<TagRuleConditionKind, string> = { hostname: '', ip: '', os_family: 'windows', os_name: '', agent: 'true' };
 
+/** The body's field that holds a condition's value, as a refusal names it (`conditions.0.pattern`). */
+const valueField: Record<TagRuleConditionKind, string> = { hostname: 'pattern', ip: 'cidr', os_family: 'os_family', os_name: 'pattern', agent: 'has_agent' };
+
 /** Makes a rule, or edits `rule`. */
 function RuleForm({ slug, rule, onDone }: { slug: string; rule?: TagRule; onDone: () => void }) {
   const create = useCreateTagRule(slug);
@@ -229,6 +233,9 @@ function RuleForm({ slug, rule, onDone }: { slug: string; rule?: TagRule; onDone
   const [note, setNote] = useState(rule?.note ?? '');
   const [conditions, setConditions] = useState<ConditionFields[]>(rule?.conditions.map(fieldsOf) ?? [{ kind: 'hostname', value: '' }]);
   const id = useId();
+  const errors = fieldMessages(saving.error);
+  const conditionField = (index: number) => `conditions.${index}.${valueField[conditions[index]!.kind]}`;
+  const marked = conditions.some((_, index) => errors[conditionField(index)]);
   const change = (index: number, fields: ConditionFields) => setConditions(conditions.map((each, at) => (at === index ? fields : each)));
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -258,11 +265,21 @@ function RuleForm({ slug, rule, onDone }: { slug: string; rule?: TagRule; onDone
                 </option>
               ))}
             </select>
-            <ConditionValue index={index} condition={condition} onChange={(value) => change(index, { ...condition, value })} />
+            <ConditionValue
+              index={index}
+              condition={condition}
+              onChange={(value) => change(index, { ...condition, value })}
+              errorId={errors[conditionField(index)] ? `${id}-condition-${index}-error` : undefined}
+            />
             {conditions.length > 1 ? (
               <button type="button" onClick={() => setConditions(conditions.filter((_, at) => at !== index))} aria-label={`Remove condition ${index + 1}`}>
                 Remove
               </button>
+            ) : null}
+            {errors[conditionField(index)] ? (
+              <span className="field-error" id={`${id}-condition-${index}-error`}>
+                {errors[conditionField(index)]}
+              </span>
             ) : null}
           </div>
         ))}
@@ -282,18 +299,20 @@ function RuleForm({ slug, rule, onDone }: { slug: string; rule?: TagRule; onDone
       </div>
       {saving.isError ? (
         <p role="alert" className="field-error">
-          Not saved: {errorMessage(saving.error, 'the server could not be reached.')}
+          Not saved: {marked ? 'correct the conditions marked above.' : errorMessage(saving.error, 'the server could not be reached.')}
         </p>
       ) : null}
     </form>
   );
 }
 
-function ConditionValue({ index, condition, onChange }: { index: number; condition: ConditionFields; onChange: (value: string) => void }) {
+/** A condition's value; `errorId` names the refusal of it shown beside, when there is one. */
+function ConditionValue({ index, condition, onChange, errorId }: { index: number; condition: ConditionFields; onChange: (value: string) => void; errorId?: string }) {
   const label = `Value of condition ${index + 1}`;
+  const described = errorId ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
   if (condition.kind === 'os_family') {
     return (
-      <select aria-label={label} value={condition.value} onChange={(event) => onChange(event.target.value)}>
+      <select aria-label={label} value={condition.value} onChange={(event) => onChange(event.target.value)} {...described}>
         {filterableOsFamilies.map((family) => (
           <option key={family} value={family}>
             {family}
@@ -304,14 +323,14 @@ function ConditionValue({ index, condition, onChange }: { index: number; conditi
   }
   if (condition.kind === 'agent') {
     return (
-      <select aria-label={label} value={condition.value} onChange={(event) => onChange(event.target.value)}>
+      <select aria-label={label} value={condition.value} onChange={(event) => onChange(event.target.value)} {...described}>
         <option value="true">has an agent</option>
         <option value="false">has no agent</option>
       </select>
     );
   }
   const placeholder = condition.kind === 'ip' ? '10.20.0.0/16' : condition.kind === 'hostname' ? 'srv-*' : 'Windows Server*';
-  return <input aria-label={label} value={condition.value} onChange={(event) => onChange(event.target.value)} placeholder={placeholder} required />;
+  return <input aria-label={label} value={condition.value} onChange={(event) => onChange(event.target.value)} placeholder={placeholder} required {...described} />;
 }
 
 const importSummary = ({ lines, changed, endpoints }: EndpointContextImportResult) =>

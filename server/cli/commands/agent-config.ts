@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { AgentConfigVerificationError, verifyAgentConfig } from '../../agent-config/index.js';
 import { serverUrlProblem } from '../../organizations/manage-agent-settings.js';
@@ -44,7 +45,9 @@ export function registerAgentConfigCommands(program: Command): void {
           // A folder at the name, another user's file there, a name taken first: nothing was written, nothing is left.
           throw new Error(`Cannot write --out ${options.out} (${(error as NodeJS.ErrnoException).code ?? String(error)}): nothing was written`, { cause: error });
         }
-        console.log(`Wrote ${outcome.filename} (${outcome.bytes.length} bytes) to ${options.out}`);
+        console.log(`Wrote ${path.resolve(options.out)} (${outcome.bytes.length} bytes)`);
+        const note = extensionNote(options.out, outcome.filename);
+        if (note) console.error(note);
       });
     });
 
@@ -79,6 +82,16 @@ export function registerAgentConfigCommands(program: Command): void {
         throw error;
       }
     });
+}
+
+/**
+ * A note when --out does not end as the file's own name does (.zip, .mobileconfig): the file is
+ * written where asked, but unzip, Finder and MDM consoles go by the extension.
+ */
+function extensionNote(out: string, filename: string): string | undefined {
+  const extension = path.extname(filename);
+  if (!extension || path.extname(out).toLowerCase() === extension.toLowerCase()) return undefined;
+  return `Note: the file is a ${extension} (the API names it ${filename}), but --out ${out} does not end in ${extension}: rename it so that tools that go by the extension open it`;
 }
 
 function readInput(file: string, what: string): Buffer {

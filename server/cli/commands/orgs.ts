@@ -19,6 +19,7 @@ import {
   requireOrganization,
   updateOrganization,
 } from '../../organizations/manage-organizations.js';
+import { pauseSyncs } from '../../sync/sync-settings.js';
 import { UsageError, headlessSealer, printTable, resolveDataDir, withStore } from '../cli-context.js';
 
 function readSecretFile(file: string, what: string): string {
@@ -70,9 +71,10 @@ export function registerOrgsCommands(program: Command): void {
           console.log('No organizations yet.');
           return;
         }
+        const kind = (o: (typeof rows)[number]) => o.kind + (o.isDemo ? ' (demo)' : '') + (o.kind === 'replica' && store.sync.get(o.rowId).paused ? ' (syncs paused)' : '');
         printTable(
           ['SLUG', 'KIND', 'NAME', 'REMOTE', 'ID'],
-          rows.map((o) => [o.slug, o.kind + (o.isDemo ? ' (demo)' : ''), o.name, o.remoteUrl ?? '', o.id]),
+          rows.map((o) => [o.slug, kind(o), o.name, o.remoteUrl ?? '', o.id]),
         );
       });
     });
@@ -105,6 +107,26 @@ export function registerOrgsCommands(program: Command): void {
         console.log(`Removed organization "${options.slug}".`);
       });
     });
+
+  for (const [command, paused] of [['pause', true], ['resume', false]] as const) {
+    orgs
+      .command(command)
+      .description(
+        paused
+          ? "pause a replica's syncs: none runs at serve's start or on its interval until resumed (its data stays; sync --org still runs one)"
+          : "resume a replica's paused syncs",
+      )
+      .requiredOption('--slug <slug>', 'the replica')
+      .option('--data-dir <dir>', 'data directory')
+      .action(async (options: { slug: string; dataDir?: string }) => {
+        await withStore(resolveDataDir(options.dataDir), { command: `remediation-console orgs ${command}` }, (store) => {
+          const organization = requireOrganization(store, options.slug);
+          if (organization.kind !== 'replica') throw new UsageError(`"${organization.slug}" is a local organization; only replicas sync`);
+          pauseSyncs(store, organization, paused);
+          console.log(paused ? `Paused the syncs of "${organization.slug}": its data stays as it is.` : `Resumed the syncs of "${organization.slug}".`);
+        });
+      });
+  }
 
   orgs
     .command('connect')

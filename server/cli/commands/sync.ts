@@ -37,7 +37,7 @@ export function registerSyncCommand(program: Command): void {
   program
     .command('sync')
     .description('sync replica organizations from their remote tenants')
-    .option('--org <slug>', 'only this replica (default: all replicas)')
+    .option('--org <slug>', 'only this replica, even if its syncs are paused (default: all replicas whose syncs are not paused)')
     .option('--full', 'a full sync even where an incremental one would do')
     .option('--reconcile', 'compare each replica with its whole remote item by item and write only the differences')
     .option('--data-dir <dir>', 'data directory')
@@ -51,6 +51,10 @@ export function registerSyncCommand(program: Command): void {
           const organization = requireOrganization(store, options.org);
           if (organization.kind !== 'replica') throw new UsageError(`"${options.org}" is a local organization; only replicas sync`);
           organizations = [organization];
+        } else {
+          const paused = organizations.filter((organization) => store.sync.get(organization.rowId).paused);
+          for (const organization of paused) console.log(`Skipped "${organization.slug}": its syncs are paused (resume them with "remediation-console orgs resume --slug ${organization.slug}").`);
+          organizations = organizations.filter((organization) => !paused.includes(organization));
         }
         if (organizations.length === 0) {
           console.log('No replica organizations to sync: connect one with "orgs connect".');

@@ -31,7 +31,7 @@ describe('the console token', () => {
         const response = await server.app(path, { token });
         expect(response.status).toBe(401);
         // Without the header, nor a session cookie, the answer says how a browser gets a session.
-        expect(response.body).toEqual({ error: token === null ? expect.stringMatching(/^No console session.*console-url/) : 'Missing or invalid console token' });
+        expect(response.body).toEqual({ error: token === null ? expect.stringMatching(/^No console session.*console-url/) : expect.stringMatching(/^Invalid console token: x-console-token takes only the desktop app's token of this run/) });
       }
     },
   );

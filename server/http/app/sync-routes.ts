@@ -9,6 +9,7 @@ import type { Store } from '../../store/store.js';
 import {
   type SyncStatus,
   syncOverviewSchema,
+  syncPausedSchema,
   syncRequestQuerySchema,
   syncSettingsSchema,
   syncStartedSchema,
@@ -18,7 +19,7 @@ import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 import { updateSyncSettings } from '../../sync/sync-settings.js';
 import { jsonBody, parsedBody } from './json-body.js';
 
-/** The largest body `PUT /app/orgs/:slug/sync/settings` reads: one number. */
+/** The largest body `PUT /app/orgs/:slug/sync/settings` and `/sync/paused` read: one value. */
 const settingsBodyLimit = '4kb';
 
 /**
@@ -43,7 +44,7 @@ export function syncOverviewRoute(store: Store, scheduler: SyncScheduler): expre
  * status with the running sync's progress; `POST /sync` (`?full=true` for a full sync,
  * `?reconcile=true` for a reconcile) starts a sync, or joins the running one, and answers 202
  * at once; the console polls `GET /sync`. `PUT /sync/settings` saves how often the replica is
- * reconciled, and answers its status.
+ * reconciled, `PUT /sync/paused` pauses or resumes its background syncs; both answer its status.
  */
 export function syncRoutes(store: Store, scheduler: SyncScheduler): express.Router {
   const router = express.Router({ mergeParams: true });
@@ -61,6 +62,15 @@ export function syncRoutes(store: Store, scheduler: SyncScheduler): express.Rout
     // The outcome is recorded in the store and emitted; the console reads it from GET /sync.
     scheduler.syncNow(organization.slug, { full, reconcile }).catch(() => undefined);
     res.status(202).json({ alreadyRunning, status: scheduler.status(organization.slug) });
+  });
+
+  router.put('/sync/paused', jsonBody(settingsBodyLimit), async (req, res) => {
+    const organization = organizationOf(res);
+    const body = parsedBody(req, res, syncPausedSchema, 'whether its syncs are paused');
+    if (!body) return;
+    if (organization.kind !== 'replica') throw new HttpError(409, `"${organization.slug}" is a local organization; only replicas sync`);
+    await scheduler.setPaused(organization, body.paused);
+    res.json(scheduler.status(organization.slug));
   });
 
   router.put('/sync/settings', jsonBody(settingsBodyLimit), (req, res) => {
@@ -105,6 +115,22 @@ export const syncOperations: OpenApiRouteRegistrar = (registry) => {
       202: jsonResponse(syncStartedSchema, 'The sync runs.'),
       ...queryErrors('full or reconcile is not true or false, or both are true.'),
       409: errorResponse('The organization is local: only replicas sync.'),
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'put',
+    path: '/sync/paused',
+    operationId: 'setSyncPaused',
+    summary: "Pause or resume a replica's syncs",
+    description:
+      'Paused, the replica syncs neither at start nor on the interval (a running sync is interrupted, and the answer waits for it to end); startSync still runs one when asked. Its data and settings stay. For a remote that fails or sends more than the console accepts.',
+    tag: 'Sync',
+    request: { body: { required: true, content: { 'application/json': { schema: syncPausedSchema } } } },
+    responses: {
+      200: jsonResponse(syncStatusSchema, 'Saved: the sync status, with `state.paused`.'),
+      400: jsonResponse(fieldErrorSchema, "The body is not JSON, or not `{\"paused\": true|false}`: each field's issue is listed, and nothing is saved."),
+      409: errorResponse('The organization is local: only replicas sync.'),
+      413: errorResponse(`The body is larger than ${settingsBodyLimit}.`),
     },
   });
   registerOrganizationOperation(registry, {

@@ -3,7 +3,7 @@ import { type Responses, errorResponse, fileResponse, queryErrors } from './resp
 
 /**
  * The answers of an agent configuration download, the same under /v1 and /app: a replica
- * organization's file comes from its remote tenant, whose error answers are passed on.
+ * organization's file comes from its remote tenant; whatever else that answers is a 502.
  */
 export const agentConfigAnswers: Responses = {
   200: fileResponse('application/octet-stream', agentConfigFileSchema, 'The signed file.'),
@@ -12,5 +12,7 @@ export const agentConfigAnswers: Responses = {
     'The organization has no enrollment secret, or not the agent settings the file needs: its server URL (the URL agents reach; it has no default), ' +
       'and for the `mdm-full` and `mdm-permissions` profiles its Team ID, which their privacy and login-item rules pin. The message names what is missing and how to set it.',
   ),
-  502: errorResponse('The remote tenant of a replica organization could not be reached.'),
+  502: errorResponse(
+    "A replica organization's remote tenant gave no file: it could not be reached, answered an error, or sent more than 8 MiB. The message names the remote and describes its answer; the remote's own status and text are never passed on.",
+  ),
 };

@@ -23,7 +23,7 @@ export const agentConfigOperation: OpenApiRouteRegistrar = (registry) =>
     operationId: 'downloadAgentConfig',
     summary: 'Download a signed agent configuration file',
     description:
-      "The file is made for the key's organization; a replica organization's is its remote tenant's file, whose error answers are passed on.",
+      "The file is made for the key's organization; a replica organization's is its remote tenant's file, and its remote's failure to give one is a 502 in this server's words.",
     request: { query: agentConfigQuerySchema },
     responses: agentConfigAnswers,
   });

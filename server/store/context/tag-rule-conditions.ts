@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
-import picomatch from 'picomatch';
 import type { TagRuleCondition } from '../../../contracts/console/endpoint-context.js';
+import { GlobError, compileGlob } from '../../../contracts/glob.js';
 
 /** What a tag rule reads of an endpoint: its row's facts. */
 export interface EndpointFacts {
@@ -70,22 +70,29 @@ function rangeTest(cidr: string, field: string): (address: Address) => boolean {
   return (address) => typeof address === 'number' && address >= start && address < start + size;
 }
 
-/** A glob matched case-insensitively against a whole value; `*` crosses dots (hostnames, OS names). */
-function globTest(pattern: string): (value: string) => boolean {
-  const expression = picomatch.makeRe(pattern, { nocase: true, dot: true });
-  return (value) => expression.test(value);
+/**
+ * A glob matched case-insensitively against a whole value, in time linear in the value
+ * ({@link compileGlob}); throws {@link TagRuleConditionError} for braces giving too many alternatives.
+ */
+function globTest(pattern: string, field: string): (value: string) => boolean {
+  try {
+    return compileGlob(pattern);
+  } catch (error) {
+    if (error instanceof GlobError) throw new TagRuleConditionError(field, error.message);
+    throw error;
+  }
 }
 
 /** One condition as a test of an endpoint's facts; `field` names it in errors. */
 function conditionTest(condition: TagRuleCondition, field: string): (facts: EndpointFacts) => boolean {
   switch (condition.kind) {
     case 'hostname': {
-      const test = globTest(condition.pattern);
+      const test = globTest(condition.pattern, `${field}.pattern`);
       return (facts) => test(facts.hostname);
     }
     case 'os_name': {
       // A fleet has a few OS names for thousands of endpoints: each is matched once.
-      const test = globTest(condition.pattern);
+      const test = globTest(condition.pattern, `${field}.pattern`);
       const seen = new Map<string, boolean>();
       return (facts) => {
         let matched = seen.get(facts.os_name);

@@ -3,6 +3,7 @@ import { endpointFilterSchema, findingFilterSchema, subjectFilterSchema } from '
 import { findingSeverities } from '../../../contracts/enums.js';
 import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
 import type { CoverageColumns } from './coverage-columns.js';
+import { type CpeTest, cpeField, cpeTest } from './cpe-pattern.js';
 
 /** The stored filters of a scope, JSON as written by the inventory writer. */
 export interface StoredScopeFilters {
@@ -17,32 +18,6 @@ export interface ScopeCondition {
   unevaluated: UnevaluatedCriterion[];
   /** Whether the scope covers the finding at each index of `columns`. */
   bind(columns: CoverageColumns): (index: number) => boolean;
-}
-
-/**
- * The target's CPE 2.3 name as a scope's `cpe_patterns` are matched against it:
- * `cpe:2.3:a:<vendor>:<product>:<version>`, lowercased, spaces as underscores, `-` (CPE's
- * "not applicable") for a missing field.
- */
-function targetCpe(vendor: string | null, product: string | null, version: string | null): string {
-  const field = (value: string | null) => (value ?? '-').replaceAll(' ', '_').toLowerCase();
-  return `cpe:2.3:a:${field(vendor)}:${field(product)}:${field(version)}`;
-}
-
-/**
- * A CPE pattern as an anchored expression over {@link targetCpe}, or undefined when it is not a
- * CPE 2.3 formatted string. Its part, vendor, product and version are compared (absent ones
- * match anything); `*` matches any run of characters; backslash escapes of CPE become plain
- * characters; the later components (update, edition, ...) are ignored because targets do not
- * carry them.
- */
-function cpeExpression(pattern: string): RegExp | undefined {
-  const components = pattern.trim().toLowerCase().split(/(?<!\\):/);
-  if (components[0] !== 'cpe' || components[1] !== '2.3' || components.length < 3) return undefined;
-  const wanted = [2, 3, 4, 5].map((index) => components[index] || '*');
-  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const parts = wanted.map((part) => part.replace(/\\(.)/gs, '$1').split('*').map(literal).join('.*'));
-  return new RegExp(`^cpe:2\\.3:${parts.join(':')}$`, 's');
 }
 
 const lowered = (values: readonly string[]) => new Set(values.map((value) => value.toLowerCase()));
@@ -78,15 +53,15 @@ export function scopeCondition(filters: StoredScopeFilters, context: EffectiveEn
     kindTests.push((kinds, kind) => kinds.product[kind] !== null && products.has(kinds.product[kind]!.toLowerCase()));
   }
   if (subject.cpe_patterns?.length) {
-    const expressions = subject.cpe_patterns.map(cpeExpression);
-    const valid = expressions.filter((expression): expression is RegExp => expression !== undefined);
-    if (valid.length < expressions.length) {
+    const tests = subject.cpe_patterns.map(cpeTest);
+    const valid = tests.filter((test): test is CpeTest => test !== undefined);
+    if (valid.length < tests.length) {
       unevaluated.push({ field: 'subject_filter.cpe_patterns', reason: 'Patterns that are not CPE 2.3 formatted strings match nothing.' });
     }
     kindTests.push((kinds, kind) => {
       if (kinds.type[kind] === null) return false;
-      const cpe = targetCpe(kinds.vendor[kind]!, kinds.product[kind]!, kinds.version[kind]!);
-      return valid.some((expression) => expression.test(cpe));
+      const [vendor, product, version] = [cpeField(kinds.vendor[kind]), cpeField(kinds.product[kind]), cpeField(kinds.version[kind])];
+      return valid.some((test) => test(vendor, product, version));
     });
   }
 

@@ -316,4 +316,9 @@ export const migrations: readonly string[] = [
   `
   DROP INDEX endpoint_tags_key;
   `,
+  // A replica's syncs paused by its owner (sync/sync-scheduler.ts): no background sync runs until
+  // they are resumed, so that a failing or hostile remote is left alone without losing the replica.
+  `
+  ALTER TABLE sync_state ADD COLUMN syncs_paused INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -21,6 +21,7 @@ interface SyncStateRow {
   last_matched_at: string | null;
   count_differences: string;
   count_baseline: string;
+  syncs_paused: number;
 }
 
 /** How many skipped ids are kept: enough to find the bad records, bounded whatever the remote sends. */
@@ -52,6 +53,7 @@ const emptyState = (): StoredState => ({
   lastMatchedAt: null,
   countDifferences: [],
   countBaseline: {},
+  paused: false,
 });
 
 /** The outcome of a successful sync, as recorded. */
@@ -146,6 +148,11 @@ export class SyncRecords {
     });
   }
 
+  /** Pauses (or resumes) a replica's background syncs, in the caller's transaction; its sync state stays. */
+  setPaused(orgRowId: number, paused: boolean): void {
+    this.save(orgRowId, { ...this.stored(orgRowId), paused });
+  }
+
   /** Saves a replica's sync settings, in the caller's transaction; its sync state stays. */
   saveSettings(orgRowId: number, settings: SyncSettings): void {
     this.save(orgRowId, { ...this.stored(orgRowId), reconcileIntervalHours: settings.reconcileIntervalHours });
@@ -172,6 +179,7 @@ export class SyncRecords {
       lastMatchedAt: row.last_matched_at,
       countDifferences: JSON.parse(row.count_differences) as SyncCountDifference[],
       countBaseline: JSON.parse(row.count_baseline) as CountBaseline,
+      paused: row.syncs_paused === 1,
     };
   }
 
@@ -180,15 +188,15 @@ export class SyncRecords {
       `INSERT OR REPLACE INTO sync_state (org_id, last_attempt_at, last_attempt_mode, last_success_at,
          last_success_started_at, last_success_mode, incrementals_since_full, remote_honours_updated_since,
          last_error, counts, skipped_count, skipped_ids, reconcile_interval_hours, last_reconciled_at,
-         last_reconcile_changed, last_matched_at, count_differences, count_baseline)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         last_reconcile_changed, last_matched_at, count_differences, count_baseline, syncs_paused)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         orgRowId, state.lastAttemptAt, state.lastAttemptMode, state.lastSuccessAt, state.lastSuccessStartedAt,
         state.lastSuccessMode, state.incrementalsSinceFull,
         state.remoteHonoursUpdatedSince === null ? null : state.remoteHonoursUpdatedSince ? 1 : 0, state.lastError,
         state.counts === null ? null : JSON.stringify(state.counts), state.skippedCount, JSON.stringify(state.skippedIds),
         state.reconcileIntervalHours, state.lastReconciledAt, state.lastReconcileChanged, state.lastMatchedAt,
-        JSON.stringify(state.countDifferences), JSON.stringify(state.countBaseline),
+        JSON.stringify(state.countDifferences), JSON.stringify(state.countBaseline), state.paused ? 1 : 0,
       ],
     );
   }

@@ -6,7 +6,8 @@ import type { VulnerabilityFinding } from '../../../contracts/vulnerability-find
 
 const severities = ['critical', 'high', 'medium', 'low', 'info'];
 
-function cpeMatches(pattern: string, cpe: string): boolean {
+/** Whether a CPE pattern matches a target's `cpe:2.3:a:vendor:product:version`: one anchored expression, each `*` a `.*` (for small inputs only). */
+export function cpeMatches(pattern: string, cpe: string): boolean {
   const parts = pattern.toLowerCase().split(':');
   if (parts[0] !== 'cpe' || parts[1] !== '2.3' || parts.length < 3) return false;
   const wanted = [2, 3, 4, 5].map((i) => parts[i] || '*');

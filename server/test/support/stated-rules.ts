@@ -25,6 +25,19 @@ const hasQuery = (operation: DocumentedOperation, ...names: string[]) => names.e
 const bodyOf = (request: OperationRequest) => JSON.parse(request.body!) as Record<string, any>;
 const withBody = (request: OperationRequest, body: unknown): OperationRequest => ({ ...request, body: JSON.stringify(body) });
 const isoIn = (days: number) => new Date(Date.now() + days * dayMs).toISOString();
+/**
+ * The request with each glob of its tag rule's conditions rewritten by `rewrite`; with `add`,
+ * one hostname condition with it added when it has none.
+ */
+function withConditions(request: OperationRequest, rewrite: (pattern: string) => string, add = false): OperationRequest {
+  const body = bodyOf(request);
+  const conditions = ((body.conditions as Record<string, unknown>[] | undefined) ?? []).map((condition) =>
+    typeof condition.pattern === 'string' ? { ...condition, pattern: rewrite(condition.pattern) } : condition,
+  );
+  if (add && !conditions.some((condition) => typeof condition.pattern === 'string')) conditions.push({ kind: 'hostname', pattern: rewrite('') });
+  return body.conditions === undefined && !add ? request : withBody(request, { ...body, conditions: conditions.slice(-8) });
+}
+
 /** The request with these query parameters in place of any it had of those names. */
 const withQuery = (request: OperationRequest, given: Record<string, string>): OperationRequest => ({
   ...request,
@@ -53,6 +66,14 @@ export const statedRules: StatedRule[] = [
     keep: (request) =>
       fc.constant(request.query.some(([name, value]) => name === 'full' && value === 'true') ? { ...request, query: request.query.filter(([name]) => name !== 'reconcile') } : request),
     broken: (request) => fc.constant(withQuery(request, { full: 'true', reconcile: 'true' })),
+  },
+  {
+    name: "a tag rule's glob holds at most 16 stars and 32 alternatives",
+    appliesTo: (operation) => ['createTagRule', 'updateTagRule'].includes(operation.operationId),
+    says: /more than 16 `\*` or 32 alternatives/,
+    // Generated globs seldom come near: braces and stars beyond the bounds are taken out.
+    keep: (request) => fc.constant(withConditions(request, (pattern) => pattern.replace(/[{}]/g, '').replace(/\*/g, (star, at: number, whole: string) => (whole.slice(0, at).split('*').length > 16 ? '' : star)) || 'a')),
+    broken: (request) => fc.constantFrom('*'.repeat(17), `{${Array.from({ length: 33 }, (_, i) => i).join(',')}}`).map((pattern) => withConditions(request, () => pattern, true)),
   },
   {
     name: 'an expiry is after now and at most a year ahead',
