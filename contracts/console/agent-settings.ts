@@ -4,6 +4,7 @@
  * URL has no default: a local organization without one produces no file.
  */
 import { z } from 'zod';
+import { baseUrlOrBlankPattern } from '../address-patterns.js';
 import { agentPlatforms, agentProfiles } from '../enums.js';
 import { uuidSchema } from '../common.js';
 
@@ -12,6 +13,11 @@ export const teamIdPattern = /^[A-Z0-9]{10}$/;
 
 /** A reverse-DNS bundle identifier: two or more dot-separated labels of letters, digits and hyphens. */
 export const bundleIdPattern = /^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
+
+/** A pattern (its source) of `pattern`'s values, or only white space, trimmed either way: what a setting that a blank clears takes. */
+function blankOr(pattern: RegExp): string {
+  return `^\\s*(?:${pattern.source.replace(/^\^|\$$/g, '')})?\\s*$`;
+}
 
 /** The bundle identifier of the agent when an organization sets none. */
 export const defaultAgentBundleId = 'com.remediationconsole.agent';
@@ -51,9 +57,26 @@ export type AgentSettingsView = z.infer<typeof agentSettingsSchema>;
  */
 export const updateAgentSettingsBodySchema = z
   .strictObject({
-    serverUrl: z.string().nullable().optional(),
-    teamId: z.string().nullable().optional(),
-    bundleId: z.string().nullable().optional(),
+    // The server checks each value itself (manage-agent-settings.ts), naming what is wrong; the patterns tell a tool what it takes.
+    serverUrl: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({
+        pattern: baseUrlOrBlankPattern.source,
+        maxLength: 2048,
+        description: 'An http or https URL with a host, without credentials, query or fragment; a loopback host only with `allowLoopback`. Blank or null clears it.',
+      }),
+    teamId: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ pattern: blankOr(teamIdPattern), description: 'Ten uppercase letters A–Z and digits 0–9. Blank or null clears it.' }),
+    bundleId: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ pattern: blankOr(bundleIdPattern), maxLength: 255, description: 'A reverse-DNS identifier, e.g. com.example.agent. Blank or null sets the default.' }),
     allowLoopback: z.boolean().optional(),
   })
   .meta({ id: 'UpdateAgentSettings' });

@@ -4,6 +4,7 @@
  * endpoint matching a condition at read time. Served under /app only, never by /v1.
  */
 import { z } from 'zod';
+import { cidrPattern } from '../address-patterns.js';
 import { countSchema, dateTimeSchema, uuidSchema } from '../common.js';
 import { endpointCriticalities, endpointTagLimits, filterableOsFamilies } from '../enums.js';
 import { globLimits, globShape } from '../glob.js';
@@ -11,10 +12,13 @@ import { globLimits, globShape } from '../glob.js';
 const { tagLength, tagsPerEndpoint, conditionsPerRule } = endpointTagLimits;
 
 /**
- * Characters a tag may not hold: the separators of the CSV file's `tags` column (`;` and `,`)
- * and control characters, so that a list of tags always splits back into the same tags.
+ * A tag once trimmed: no separator of the CSV file's `tags` column (`;` and `,`) and no control
+ * character (Unicode's Cc), so that a list of tags always splits back into the same tags, and
+ * one character at least that is not white space. Written without `\p{…}`, which a JSON Schema
+ * validator need not know, since the document shows it.
  */
-const forbiddenInTag = /[;,\p{Cc}]/u;
+const allowedInTag = '[^;,\\u0000-\\u001f\\u007f-\\u009f]';
+const tagPattern = new RegExp(`^${allowedInTag}*[^;,\\s\\u0000-\\u001f\\u007f-\\u009f]${allowedInTag}*$`);
 
 /**
  * A tag as a client gives it: trimmed, 1 to 64 characters, without `;`, `,` or control
@@ -26,7 +30,7 @@ export const endpointTagSchema = z
   .trim()
   .min(1, 'must not be empty')
   .max(tagLength, `must be at most ${tagLength} characters`)
-  .refine((tag) => !forbiddenInTag.test(tag), { error: 'must not contain ";", "," or control characters' })
+  .regex(tagPattern, 'must not contain ";", "," or control characters')
   .meta({ example: 'finance', description: `A tag: trimmed, 1 to ${tagLength} characters, no ";", "," or control characters; compared case-insensitively.` });
 
 /** The key a tag is compared by: its lower case. */
@@ -108,7 +112,15 @@ export const bulkUpdateEndpointContextBodySchema = z
   .refine((body) => Boolean(body.add_tags?.length || body.remove_tags?.length || body.criticality), {
     error: 'must give add_tags, remove_tags or criticality',
   })
-  .meta({ id: 'BulkUpdateEndpointContext' });
+  .meta({
+    id: 'BulkUpdateEndpointContext',
+    // The refinement above, as the document says it.
+    anyOf: [
+      { required: ['add_tags'], properties: { add_tags: { minItems: 1 } } },
+      { required: ['remove_tags'], properties: { remove_tags: { minItems: 1 } } },
+      { required: ['criticality'] },
+    ],
+  });
 export type BulkUpdateEndpointContextBody = z.output<typeof bulkUpdateEndpointContextBodySchema>;
 /** What a client sends for a bulk change (the filter's values as strings). */
 export type BulkUpdateEndpointContextInput = z.input<typeof bulkUpdateEndpointContextBodySchema>;
@@ -149,7 +161,8 @@ const { length: patternLength, stars: patternStars, alternatives: patternAlterna
 const globSchema = z
   .string()
   .trim()
-  .min(1, 'must not be empty')
+  // Not `min(1)`: the document shows this pattern, which refuses a blank glob before it is trimmed.
+  .regex(/\S/, 'must not be empty')
   .max(patternLength, `must be at most ${patternLength} characters`)
   .superRefine((pattern, context) => {
     if (pattern.length > patternLength) return; // Refused above; not parsed.
@@ -172,7 +185,8 @@ export const tagRuleConditionSchema = z
           .string()
           .trim()
           .max(64)
-          .meta({ example: '10.20.0.0/16', description: 'An IPv4 or IPv6 CIDR range (a bare address is its /32 or /128).' }),
+          // The server parses the range itself, naming it when it does not parse; the pattern tells a tool what it takes.
+          .meta({ example: '10.20.0.0/16', pattern: cidrPattern.source, description: 'An IPv4 or IPv6 CIDR range (a bare address is its /32 or /128).' }),
       })
       .meta({ description: "The endpoint's IP is in the range; an endpoint without an IP does not match." }),
     z

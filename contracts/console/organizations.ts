@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateTimeSchema, uuidSchema } from '../common.js';
+import { baseUrlPattern } from '../address-patterns.js';
 import { organizationKinds } from '../enums.js';
 import { parseRemoteUrl } from '../remote-url.js';
 
@@ -41,6 +42,8 @@ const remoteUrlField = z
   .meta({
     description: 'The base URL of the remote tenant: http or https, without credentials, query or fragment; a trailing `/v1` is dropped.',
     example: 'https://inventory.example.org',
+    // What parseRemoteUrl takes, as a tool generating values from the document reads it.
+    pattern: baseUrlPattern.source,
   });
 
 /** A remote tenant's API key as typed. */

@@ -103,4 +103,4 @@ export const syncChangesIdParamSchema = z
   .string()
   .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number')
   .transform(Number)
-  .meta({ type: 'integer', description: "The id of a sync's changes, from the list." });
+  .meta({ type: 'integer', minimum: 1, maximum: 999_999_999_999_999, description: "The id of a sync's changes, from the list." });

@@ -21,7 +21,8 @@ import { openSessionRoute, sessionRoute } from './session-route.js';
 import { sessionsRoutes } from './sessions-routes.js';
 import { softwareRoutes } from './software-routes.js';
 import { syncChangesRoutes } from './sync-changes-routes.js';
-import { servedAppOpenApiDocument } from '../openapi/app-document.js';
+import { appPathMethods, servedAppOpenApiDocument } from '../openapi/app-document.js';
+import { refuseOtherMethods } from './refuse-other-methods.js';
 
 /** What the console's control API needs. */
 export interface AppRouterContext {
@@ -49,9 +50,14 @@ export interface AppRouterContext {
 export function appRouter(context: AppRouterContext): express.Router {
   const { store } = context;
   const router = express.Router();
+  const refuseOthers = refuseOtherMethods(appPathMethods());
+  // The one path open without a credential answers its 405 before the guard, as /v1/openapi.json does (and not express's own OPTIONS).
+  router.use((req, res, next) => (/^\/session\/?$/i.test(req.path) ? refuseOthers(req, res, next) : next()));
   // A console link's token is the credential of the request that opens a session.
   router.use(openSessionRoute(context));
   router.use(requireConsoleToken({ consoleToken: context.consoleToken, sessions: context.consoleLinks.sessions }));
+  // After the credential, as on /v1 (401 whatever else is wrong); before the routes, whose parameters would answer first.
+  router.use(refuseOthers);
   // Built at the first request for it, not while the server starts.
   const openApiJson = servedAppOpenApiDocument();
   router.get('/openapi.json', (_req, res) => {

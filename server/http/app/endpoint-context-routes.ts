@@ -294,7 +294,7 @@ export const endpointContextOperations: OpenApiRouteRegistrar = (registry) => {
     request: requiredBody(createTagRuleBodySchema, exampleRule),
     responses: {
       201: jsonResponse(tagRuleSchema, 'The rule.'),
-      ...refused('The body is not JSON, a field is invalid, a CIDR does not parse, or the organization holds 200 rules'),
+      ...refused('The body is not JSON, a field is invalid, a CIDR does not parse, a glob holds more than 16 `*` or 32 alternatives, or the organization holds 200 rules'),
       ...tooLarge,
     },
   });
@@ -308,7 +308,7 @@ export const endpointContextOperations: OpenApiRouteRegistrar = (registry) => {
     request: requiredBody(updateTagRuleBodySchema, { note: 'Servers, from the naming convention.' }),
     responses: {
       200: jsonResponse(tagRuleSchema, 'The rule, changed.'),
-      ...mergeResponses({ 400: errorResponse('The ruleId is not a UUID.') }, refused('The body is not JSON, empty, or a field is invalid')),
+      ...mergeResponses({ 400: errorResponse('The ruleId is not a UUID.') }, refused('The body is not JSON, empty, or a field is invalid (a glob of more than 16 `*` or 32 alternatives too)')),
       404: errorResponse('The organization has no tag rule with this id.'),
       ...tooLarge,
     },

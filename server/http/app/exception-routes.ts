@@ -194,7 +194,7 @@ export const exceptionOperations: OpenApiRouteRegistrar = (registry) => {
       'All or nothing: every exception is checked first (the format and version, each field, an expiry at most a year ahead and after its making, ' +
       'an id once, the scope of an id this organization holds unchanged). An id not held is created; a held one is taken from the file when the file ' +
       'changed it later than it was changed here (made, edited or revoked), unless it is revoked here; otherwise it is skipped. ' +
-      'Who made, edited and revoked each is kept as the file says.',
+      'Who made, edited and revoked each is kept as the file says: `updated_at` and `updated_by` come together or not at all, and so do `revoked_at` and `revoked_by`; neither date is before `created_at`.',
     tag: 'Exceptions',
     request: requiredBody(exceptionsFileSchema, examples.file),
     responses: {

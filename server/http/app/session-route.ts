@@ -34,6 +34,9 @@ const session = (context: SessionRouteContext): ConsoleSession => ({
   secretStorage: context.sealer?.secretStorage ?? null,
 });
 
+/** The largest body of `POST /session`: room for `{"token": …}` with the longest token it takes, many times over. */
+const openBodyLimit = '1kb';
+
 function refuseBody(res: express.Response, field: string, message: string): void {
   res.status(400).json({ error: `Invalid body field "${field}": ${message}`, issues: [{ field, message }] } satisfies FieldErrorBody);
 }
@@ -46,7 +49,7 @@ function refuseBody(res: express.Response, field: string, message: string): void
  */
 export function openSessionRoute(context: SessionRouteContext): express.Router {
   const router = express.Router();
-  router.post('/session', express.text({ type: () => true, limit: '1kb' }), (req, res) => {
+  router.post('/session', express.text({ type: () => true, limit: openBodyLimit }), (req, res) => {
     refuseCrossOrigin(req, true);
     let body: unknown;
     try {
@@ -108,6 +111,7 @@ export const sessionOperations: OpenApiRouteRegistrar = (registry) => {
         400: jsonResponse(fieldErrorSchema, 'The body is not JSON or not `{"token": "..."}`; the message and `issues` name the field.'),
         401: errorResponse('The link was already used, has expired or is not one of this server\'s; the message says which and how to get a new one.'),
         403: errorResponse('The Origin header is absent or not this server\'s.'),
+        413: errorResponse(`The body is larger than ${openBodyLimit}.`),
       },
       guardAndServerErrors,
     ),

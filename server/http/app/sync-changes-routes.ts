@@ -27,9 +27,10 @@ export function syncChangesRoutes(store: Store): express.Router {
     res.json({ data: store.syncChanges.list(replicaOf(res).rowId) });
   });
   router.get('/sync-changes/:changesId', (req, res) => {
-    const organization = replicaOf(res);
+    // The request first (400), then the organization's kind (409), as every /app route checks them.
     const id = syncChangesIdParamSchema.safeParse(req.params.changesId);
     if (!id.success) throw new HttpError(400, `Invalid path parameter "changesId": ${id.error.issues[0]!.message}`);
+    const organization = replicaOf(res);
     const changes = store.syncChanges.get(organization.rowId, id.data);
     if (!changes) throw new HttpError(404, `No changes ${id.data} of "${organization.slug}" are kept`);
     res.json(changes);

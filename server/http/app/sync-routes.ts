@@ -55,9 +55,9 @@ export function syncRoutes(store: Store, scheduler: SyncScheduler): express.Rout
 
   router.post('/sync', (req, res) => {
     const organization = organizationOf(res);
-    if (organization.kind !== 'replica') throw new HttpError(409, `"${organization.slug}" is a local organization; only replicas sync`);
-    // The app parses no query itself (express's query parser is off): every query goes through its schema.
+    // The app parses no query itself (express's query parser is off): every query goes through its schema, before the organization's kind (400, then 409).
     const { full, reconcile } = parseQuery(req, syncRequestQuerySchema);
+    if (organization.kind !== 'replica') throw new HttpError(409, `"${organization.slug}" is a local organization; only replicas sync`);
     const alreadyRunning = scheduler.isRunning(organization.slug);
     // The outcome is recorded in the store and emitted; the console reads it from GET /sync.
     scheduler.syncNow(organization.slug, { full, reconcile }).catch(() => undefined);
@@ -66,18 +66,18 @@ export function syncRoutes(store: Store, scheduler: SyncScheduler): express.Rout
 
   router.put('/sync/paused', jsonBody(settingsBodyLimit), async (req, res) => {
     const organization = organizationOf(res);
-    if (organization.kind !== 'replica') throw new HttpError(409, `"${organization.slug}" is a local organization; only replicas sync`);
     const body = parsedBody(req, res, syncPausedSchema, 'whether its syncs are paused');
     if (!body) return;
+    if (organization.kind !== 'replica') throw new HttpError(409, `"${organization.slug}" is a local organization; only replicas sync`);
     await scheduler.setPaused(organization, body.paused);
     res.json(scheduler.status(organization.slug));
   });
 
   router.put('/sync/settings', jsonBody(settingsBodyLimit), (req, res) => {
     const organization = organizationOf(res);
-    if (organization.kind !== 'replica') throw new HttpError(409, `"${organization.slug}" is a local organization; only replicas have sync settings`);
     const settings = parsedBody(req, res, syncSettingsSchema, 'a sync setting');
     if (!settings) return;
+    if (organization.kind !== 'replica') throw new HttpError(409, `"${organization.slug}" is a local organization; only replicas have sync settings`);
     updateSyncSettings(store, organization, settings);
     res.json(scheduler.status(organization.slug));
   });

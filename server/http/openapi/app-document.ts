@@ -37,14 +37,8 @@ const routeModules = [
   agentSettingsOperations,
 ];
 
-/**
- * The OpenAPI 3.1 document of the console's API under /app, generated from the zod contracts
- * that its routes validate requests with and answer, as each route module registers them.
- */
-export function buildAppOpenApiDocument() {
-  const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', consoleTokenSecurityScheme.name, consoleTokenSecurityScheme.scheme);
-  registry.registerComponent('securitySchemes', scriptTokenSecurityScheme.name, scriptTokenSecurityScheme.scheme);
+/** Registers every /app operation: the document's and the router's 405s (app-router.ts) read this one list. */
+function registerAppOperations(registry: OpenAPIRegistry): void {
   // Served by the router that serves this document (app-router.ts).
   registerConsoleOperation(registry, {
     method: 'get',
@@ -55,6 +49,33 @@ export function buildAppOpenApiDocument() {
     responses: { 200: jsonResponse(openApiDocumentSchema, 'This document.') },
   });
   for (const register of routeModules) register(registry);
+}
+
+/**
+ * The methods of each path of /app (`/app/orgs/{slug}`), as the document lists them, upper case;
+ * registered without generating the document, so cheap enough to read at startup.
+ */
+export function appPathMethods(): Map<string, string[]> {
+  const registry = new OpenAPIRegistry();
+  registerAppOperations(registry);
+  const methods = new Map<string, string[]>();
+  for (const definition of registry.definitions) {
+    if (definition.type !== 'route') continue;
+    const { path, method } = definition.route;
+    methods.set(path, [...(methods.get(path) ?? []), method.toUpperCase()]);
+  }
+  return methods;
+}
+
+/**
+ * The OpenAPI 3.1 document of the console's API under /app, generated from the zod contracts
+ * that its routes validate requests with and answer, as each route module registers them.
+ */
+export function buildAppOpenApiDocument() {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', consoleTokenSecurityScheme.name, consoleTokenSecurityScheme.scheme);
+  registry.registerComponent('securitySchemes', scriptTokenSecurityScheme.name, scriptTokenSecurityScheme.scheme);
+  registerAppOperations(registry);
   return generateDocument(registry, {
     title: 'Remediation Console API',
     description:

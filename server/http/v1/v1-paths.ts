@@ -1,11 +1,12 @@
 import { HttpError } from '../http-error.js';
+import { methodNotAllowed as methodNotAllowedHere } from '../method-not-allowed.js';
 
 /**
  * The 405 of a method other than GET and HEAD, with `Allow`: every path of the v1 API, its
  * document and /health answer those two only.
  */
 export function methodNotAllowed(method: string | undefined): HttpError {
-  return new HttpError(405, `Method ${method} is not allowed here: use GET or HEAD`, { Allow: 'GET, HEAD' });
+  return methodNotAllowedHere(method, ['GET', 'HEAD']);
 }
 
 /** A request target under /v1, `/v1` matched in any case as express mounted it. */

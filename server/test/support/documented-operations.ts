@@ -44,6 +44,8 @@ export interface DocumentedOperation {
   method: string;
   /** The path template, `/v1/endpoints/{endpointId}`. */
   template: string;
+  /** What it says in words: its description and those of its answers. */
+  statedText: string;
   parameters: DocumentedParameter[];
   /** Its request body: JSON, or else the first media type it documents (`text/csv`), whose example is its text. */
   body?: { required: boolean; mediaType: string; schema: JsonSchema; example?: unknown };
@@ -53,9 +55,10 @@ export interface DocumentedOperation {
 
 interface RawOperation {
   operationId: string;
+  description?: string;
   parameters?: DocumentedParameter[];
   requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema; example?: unknown }> };
-  responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
+  responses: Record<string, { description?: string; content?: Record<string, { schema: JsonSchema }> }>;
 }
 
 /** The operations of an OpenAPI document as a tool reads it: dereferenced, in the document's order. */
@@ -69,6 +72,7 @@ export async function documentedOperations(document: unknown): Promise<Documente
         operationId: operation.operationId,
         method: method.toUpperCase(),
         template,
+        statedText: [operation.description ?? '', ...Object.values(operation.responses).map((response) => response.description ?? '')].join(' '),
         parameters: operation.parameters ?? [],
         ...(media ? { body: { required: operation.requestBody?.required === true, mediaType: mediaType!, schema: media.schema, example: media.example } } : {}),
         responses: new Map(

@@ -50,6 +50,8 @@ export function validValue(schema: JsonSchema, known: KnownValues = {}, name = '
 function validByType(schema: JsonSchema, known: KnownValues): fc.Arbitrary<unknown> {
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
+  // An object's own properties beside `anyOf`: each variant adds its constraints to them (at least one of these properties, say).
+  if (schema.properties && schema.anyOf) return fc.oneof(...schema.anyOf.map((variant) => validByType(narrowed(schema, variant), known)));
   const variants = schema.oneOf ?? schema.anyOf;
   if (variants) return fc.oneof(...variants.map((variant) => validValue(variant, known)));
   const types = typesOf(schema);
@@ -76,6 +78,13 @@ function validByType(schema: JsonSchema, known: KnownValues): fc.Arbitrary<unkno
     default:
       return fc.jsonValue();
   }
+}
+
+/** An object schema with one variant of its `anyOf` applied: its required properties and its properties' constraints added. */
+function narrowed(schema: JsonSchema, variant: JsonSchema): JsonSchema {
+  const { anyOf: _variants, ...rest } = schema;
+  const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, property]) => [key, { ...property, ...variant.properties?.[key] }]));
+  return { ...rest, properties, required: [...(schema.required ?? []), ...(variant.required ?? [])] };
 }
 
 /**
@@ -105,6 +114,7 @@ export function invalidValue(schema: JsonSchema): fc.Arbitrary<unknown> | undefi
   if (types.length === 0) return undefined;
   const wrong: unknown[] = [{ an: 'object' }, [1, 2], 'text', 12345.5, true, null].filter((value) => !accepts(types, value));
   if (schema.enum) wrong.push('not-one-of-them');
+  if (types.includes('string') && !schema.enum && schema.const === undefined) wrong.push(...invalidStrings(schema));
   return wrong.length ? fc.constantFrom(...wrong) : undefined;
 }
 
@@ -113,4 +123,16 @@ function accepts(types: string[], value: unknown): boolean {
   if (Array.isArray(value)) return types.includes('array');
   if (typeof value === 'number') return types.includes('number') || (types.includes('integer') && Number.isInteger(value));
   return types.includes(typeof value);
+}
+
+/** Strings a string schema refuses by its bounds or its pattern: too short, too long, or not matching. */
+function invalidStrings(schema: JsonSchema): string[] {
+  const wrong: string[] = [];
+  if (schema.minLength) wrong.push('');
+  if (schema.maxLength !== undefined && schema.maxLength < 2000) wrong.push('a'.repeat(schema.maxLength + 1));
+  if (schema.pattern) {
+    const pattern = new RegExp(schema.pattern, 'u');
+    wrong.push(...['Not valid!', '~~', '-', ';', ',', 'a\u0001b', ' ', '[::'].filter((text) => !pattern.test(text)));
+  }
+  return wrong;
 }
