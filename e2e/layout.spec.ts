@@ -24,11 +24,12 @@ const firstRows = 8;
 
 /**
  * What a deliberately cut text (`.cut-text`, whole in its tooltip) must still show: from 1,280
- * pixels on, its first characters (enough to tell "Windows Server" from "Windows 11", a host
- * from its neighbour); at 1,920, the whole text when it is a short one (hostnames, IP addresses,
- * products, versions; not finding titles or descriptions).
+ * pixels on, its first ten characters and the ellipsis ("Windows Se…", "DESKTOP-A8…",
+ * "16.0.16130…": enough to tell one from its neighbours), where the table showed five before; at
+ * 1,920, the whole text when it is a short one (hostnames, products, versions; not finding
+ * titles or descriptions).
  */
-const cutTextShows = { prefix: 12, wholeUpTo: 24 };
+const cutTextShows = { prefix: 10, wholeUpTo: 24 };
 
 /** A replica whose last sync failed: the Organizations view shows its error, and its Changes view exists. */
 const replicaSlug = 'layout-replica';
@@ -139,7 +140,13 @@ function measureLayout(options: { firstRows: number; tablesFit: boolean; prefix:
   const sideways: string[] = [];
   if (scrolling.scrollWidth > scrolling.clientWidth) sideways.push(`the document (${scrolling.scrollWidth} > ${scrolling.clientWidth})`);
   const main = document.querySelector('main');
-  if (main && main.scrollWidth > main.clientWidth) sideways.push(`main (${main.scrollWidth} > ${main.clientWidth})`);
+  if (main && main.scrollWidth > main.clientWidth) {
+    // The outermost element that passes main's right edge: what makes it scroll.
+    const edge = main.getBoundingClientRect().left + main.clientWidth;
+    const passing = [...main.querySelectorAll<HTMLElement>('*')].find((element) => element.getBoundingClientRect().right > edge + 1);
+    const name = passing ? `${passing.tagName.toLowerCase()}${passing.className ? `.${String(passing.className).split(' ')[0]}` : ''}` : 'nothing';
+    sideways.push(`main (${main.scrollWidth} > ${main.clientWidth}, ${name} passes its edge)`);
+  }
   // Tables fit 1,280 pixels (docs/decisions.md); in a narrower window a table scrolls in its own frame, never the page.
   for (const grid of options.tablesFit ? document.querySelectorAll<HTMLElement>('main [role=grid]') : []) {
     if (grid.scrollWidth > grid.clientWidth) sideways.push(`the table "${grid.getAttribute('aria-label')}" (${grid.scrollWidth} > ${grid.clientWidth})`);
@@ -160,7 +167,7 @@ function measureLayout(options: { firstRows: number; tablesFit: boolean; prefix:
   }
   const topbarBox = topbar?.getBoundingClientRect();
 
-  // A cell is cut when its content is wider than it. Deliberately cut text (`.cut-text`) may be,
+  // A cell (a header's too) is cut when its content is wider than it. Deliberately cut text (`.cut-text`) may be,
   // but not a short one where the table has room (the strict sizes).
   const cut: string[] = [];
   const headerOf = (cell: Element): string => {
@@ -172,12 +179,12 @@ function measureLayout(options: { firstRows: number; tablesFit: boolean; prefix:
   };
   const rows = [
     ...[...document.querySelectorAll('main [role=grid]')].flatMap((grid) =>
-      [...grid.querySelectorAll('[role=row]:not([aria-rowindex="1"])')].slice(0, options.firstRows),
+      [...grid.querySelectorAll('[role=row]')].slice(0, options.firstRows + 1),
     ),
     ...[...document.querySelectorAll('main table')].flatMap((table) => [...table.querySelectorAll('tbody tr')].slice(0, options.firstRows)),
   ];
   for (const row of rows) {
-    for (const cell of row.querySelectorAll(':scope > [role=gridcell], :scope > td, :scope > th')) {
+    for (const cell of row.querySelectorAll(':scope > [role=gridcell], :scope > [role=columnheader], :scope > td, :scope > th')) {
       const where = `${headerOf(cell)}: "${(cell.textContent ?? '').trim().slice(0, 60)}"`;
       for (const element of [cell, ...cell.querySelectorAll('*')] as HTMLElement[]) {
         if (element.closest('.visually-hidden')) continue;
@@ -196,7 +203,8 @@ function measureLayout(options: { firstRows: number; tablesFit: boolean; prefix:
         })();
         if (!cutText) cut.push(`${where} (${element.scrollWidth} > ${element.clientWidth})`);
         else if (options.wholeUpTo !== null && text.length <= options.wholeUpTo) cut.push(`${where}, a short text cut (${element.scrollWidth} > ${element.clientWidth})`);
-        else if (prefixRight > shown + 1) cut.push(`${where}, its first ${options.prefix} characters cut`);
+        // The ellipsis takes about an em of what is shown.
+        else if (prefixRight > shown - parseFloat(getComputedStyle(element).fontSize) + 1) cut.push(`${where}, its first ${options.prefix} characters cut`);
         break;
       }
     }
