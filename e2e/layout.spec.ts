@@ -258,7 +258,7 @@ async function scrollToEnd(size: { width: number; height: number }): Promise<voi
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
-/** Views whose screenshot at 1,280 × 800 a person looks at. */
+/** Views whose screenshots at 1,280 × 800, as opened and scrolled to the end, a person looks at. */
 const screenshots = new Set(['Dashboard', 'Remediation performance', 'Tags and rules', 'Organizations', 'Vulnerability findings', 'Endpoints']);
 
 for (const size of viewports) {
@@ -276,8 +276,9 @@ for (const size of viewports) {
         wholeUpTo: size.width >= 1920 ? cutTextShows.wholeUpTo : null,
       });
       if (view.name === 'Organizations') await page.locator('main table').scrollIntoViewIfNeeded();
-      if (size.width !== 1920 && screenshots.has(view.name)) await screenshot(page, `layout-${size.width}-${view.name.toLowerCase().replaceAll(' ', '-')}`);
+      if (size.width === 1280 && screenshots.has(view.name)) await screenshot(page, `layout-${size.width}-${view.name.toLowerCase().replaceAll(' ', '-')}`);
       await scrollToEnd(size);
+      if (size.width === 1280 && screenshots.has(view.name)) await screenshot(page, `layout-${size.width}-${view.name.toLowerCase().replaceAll(' ', '-')}-scrolled`);
       const scrolled = await page.evaluate(() => ({
         topbarTop: document.querySelector('.topbar')?.getBoundingClientRect().top ?? null,
         windowScroll: window.scrollY,

@@ -65,9 +65,12 @@ export function OrganizationsView({ slug }: { slug: string }) {
   );
 }
 
-/** A URL that a narrow cell may break after a slash or a dot, and nowhere else: never inside a host name's label or the port. */
+/**
+ * A URL that a narrow cell may break after a slash, or after a dot before a letter (between a
+ * host name's labels), and nowhere else: never inside an IP address, a label or the port.
+ */
 function BreakableUrl({ url }: { url: string }) {
-  const parts = url.split(/(?<=[/.])/);
+  const parts = url.split(/(?<=\/)|(?<=\.)(?=[a-z])/i);
   return (
     <>
       {parts.map((part, index) => (
