@@ -1,5 +1,9 @@
-/** The header row of a plain table: its column names, then a last column of row actions, named for screen readers only. */
-export function PlainTableHead({ columns }: { columns: readonly string[] }) {
+/**
+ * The header row of a plain table: its column names, then (unless `actions` is false) a last
+ * column of row actions, named for screen readers only. Its cells must be the rows' cells, one for
+ * one: a header cell more and the rows' separators stop short of the table's edge.
+ */
+export function PlainTableHead({ columns, actions = true }: { columns: readonly string[]; actions?: boolean }) {
   return (
     <thead>
       <tr>
@@ -8,9 +12,11 @@ export function PlainTableHead({ columns }: { columns: readonly string[] }) {
             {column}
           </th>
         ))}
-        <th scope="col">
-          <span className="visually-hidden">Actions</span>
-        </th>
+        {actions ? (
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        ) : null}
       </tr>
     </thead>
   );

@@ -20,7 +20,11 @@ export function SyncIndicator({ slug }: { slug: string }) {
   const tone = running.length ? 'running' : failed.length ? 'failed' : 'idle';
   return (
     <p className={`sync-indicator sync-indicator--${tone}`} aria-live="polite" data-testid="sync-indicator">
-      {text ? <Link to={paths.organizations(slug)}>{text}</Link> : null}
+      {text ? (
+        <Link to={paths.organizations(slug)} title={text}>
+          {text}
+        </Link>
+      ) : null}
     </p>
   );
 }

@@ -165,6 +165,11 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
 
   return (
     <div className="virtual-table">
+      {/* Above the rows: the count is read before the list, and stays in sight however long the view. */}
+      <p className="virtual-table__status" aria-live="polite">
+        {formatCount(total)} {total === 1 ? 'row' : 'rows'}
+        {activeRow !== undefined ? ` · row ${formatCount(activeRow + 1)} selected (Enter opens it)` : ''}
+      </p>
       <div
         ref={scrollRef}
         className="virtual-table__scroll"
@@ -200,10 +205,6 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
         </div>
       </div>
       {failed?.error ? <QueryError error={failed.error} onRetry={() => void failed.refetch()} /> : null}
-      <p className="virtual-table__status" aria-live="polite">
-        {formatCount(total)} {total === 1 ? 'row' : 'rows'}
-        {activeRow !== undefined ? ` · row ${formatCount(activeRow + 1)} selected (Enter opens it)` : ''}
-      </p>
     </div>
   );
 }

@@ -33,7 +33,7 @@ export function exposureColumns<T extends Exposure>(): Column<T, ExposureSortKey
       id: 'risk',
       header: 'Risk',
       // Scores run to six digits on a large fleet (334,130).
-      width: '4.9rem',
+      width: '4.5rem',
       cell: (item) => <strong>{formatCount(item.risk_score)}</strong>,
       sortKey: 'risk_score',
       descendingFirst: true,

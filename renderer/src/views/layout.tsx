@@ -93,9 +93,10 @@ function OrganizationSwitcher({ slug }: { slug: string }) {
 
 function ApiAddress() {
   const session = useQuery(sessionQuery());
+  const address = session.data ? `${session.data.apiBaseUrl}/v1` : '…';
   return (
-    <p className="topbar__api">
-      Loopback API: <code data-testid="api-address">{session.data ? `${session.data.apiBaseUrl}/v1` : '…'}</code>
+    <p className="topbar__api" title={address}>
+      Loopback API: <code data-testid="api-address">{address}</code>
     </p>
   );
 }

@@ -69,28 +69,28 @@ const endpoints: ListDefinition<'endpoints'> = {
       id: 'hostname',
       header: 'Hostname',
       description: "Its criticality beside it, unless normal: it multiplies its findings' risk",
-      width: 'minmax(10.6rem, 1.2fr)',
+      width: 'minmax(11rem, 1.2fr)',
       // The hostname gives way to the badge when the column is narrow.
       cell: (e) => (
         <span className="hostname-cell">
-          <span className="hostname-cell__name">{e.hostname}</span>
+          <CutText text={e.hostname} className="hostname-cell__name" />
           <CriticalityBadge criticality={e.criticality} />
         </span>
       ),
       sortKey: 'hostname',
     },
-    { id: 'ip', header: 'IP address', width: '7.6rem', cell: (e) => orDash(e.ip) },
+    { id: 'ip', header: 'IP address', width: '8.2rem', cell: (e) => orDash(e.ip) },
     {
       id: 'os',
       header: 'OS',
       description: 'Operating system and version',
-      width: 'minmax(4rem, 1fr)',
+      width: 'minmax(8rem, 1fr)',
       cell: (e) => <CutText text={`${e.operating_system.name} ${e.operating_system.version ?? ''}`} />,
       sortKey: 'os_version',
     },
     ...exposureColumns<ConsoleItem<'endpoints'>>(),
     { id: 'agent', header: 'Agent', width: '3.5rem', cell: (e) => (e.agent_id ? orDash(e.agent_version) : 'none') },
-    { id: 'updated', header: 'Last seen', width: '7rem', cell: (e) => formatDate(e.updated_at), sortKey: 'updated_at' },
+    { id: 'updated', header: 'Last seen', width: '6.9rem', cell: (e) => formatDate(e.updated_at), sortKey: 'updated_at' },
   ],
   // The riskiest first: what to look at, and what to fix, before anything else.
   defaultSort: '-risk_score',
@@ -105,9 +105,9 @@ const remediationTargets: ListDefinition<'remediationTargets'> = {
     ...endpointControls,
   },
   columns: [
-    { id: 'product', header: 'Product', width: 'minmax(10rem, 2fr)', cell: (t) => orDash(t.product ?? t.package_name), sortKey: 'product' },
-    { id: 'vendor', header: 'Vendor', width: 'minmax(7rem, 1fr)', cell: (t) => orDash(t.vendor), sortKey: 'vendor' },
-    { id: 'version', header: 'Version', width: 'minmax(6rem, 1fr)', cell: (t) => orDash(t.version), sortKey: 'version' },
+    { id: 'product', header: 'Product', width: 'minmax(10rem, 2fr)', cell: (t) => <CutText text={t.product ?? t.package_name} />, sortKey: 'product' },
+    { id: 'vendor', header: 'Vendor', width: 'minmax(7rem, 1fr)', cell: (t) => <CutText text={t.vendor} />, sortKey: 'vendor' },
+    { id: 'version', header: 'Version', width: 'minmax(6rem, 1fr)', cell: (t) => <CutText text={t.version} />, sortKey: 'version' },
     { id: 'type', header: 'Type', width: '8rem', cell: (t) => t.target_type.replace('_', ' ') },
     { id: 'status', header: 'Status', width: '6rem', cell: (t) => <StatusBadge status={t.status} />, sortKey: 'status' },
     { id: 'cves', header: 'CVEs', width: '4rem', cell: (t) => t.associated_cves.length },
@@ -123,11 +123,11 @@ const scopes: ListDefinition<'scopes'> = {
     status: { kind: 'choice', label: 'Status', values: scopeStatuses },
   },
   columns: [
-    { id: 'name', header: 'Name', width: 'minmax(12rem, 2fr)', cell: (s) => s.name, sortKey: 'name' },
+    { id: 'name', header: 'Name', width: 'minmax(12rem, 2fr)', cell: (s) => <CutText text={s.name} />, sortKey: 'name' },
     { id: 'status', header: 'Status', width: '7rem', cell: (s) => <StatusBadge status={s.status} />, sortKey: 'status' },
     { id: 'severity', header: 'Min severity', width: '7rem', cell: (s) => orDash(s.finding_filter.min_severity) },
-    { id: 'os', header: 'OS families', width: 'minmax(8rem, 1fr)', cell: (s) => orDash(s.endpoint_filter.os_families?.join(', ')) },
-    { id: 'description', header: 'Description', width: 'minmax(12rem, 3fr)', cell: (s) => orDash(s.description) },
+    { id: 'os', header: 'OS families', width: 'minmax(11.5rem, 1fr)', cell: (s) => <CutText text={s.endpoint_filter.os_families?.join(', ')} /> },
+    { id: 'description', header: 'Description', width: 'minmax(12rem, 3fr)', cell: (s) => <CutText text={s.description} /> },
     { id: 'created', header: 'Created', width: '7.5rem', cell: (s) => formatDate(s.created_at), sortKey: 'created_at' },
   ],
   defaultSort: 'created_at',
@@ -137,8 +137,8 @@ type FindingColumn = Column<VulnerabilityFinding, SortKey<'findings'>>;
 
 /** What a finding is: its CVE, how bad, and its title (the columns of its /v1 fields, then where it is, then where it stands). */
 const findingWhat: FindingColumn[] = [
-  { id: 'cve', header: 'CVE', width: '8.8rem', cell: (f) => f.cve_id, sortKey: 'cve_id' },
-  { id: 'severity', header: 'Severity', width: '5.6rem', cell: (f) => <SeverityBadge severity={f.severity} />, sortKey: 'severity' },
+  { id: 'cve', header: 'CVE', width: '8.6rem', cell: (f) => f.cve_id, sortKey: 'cve_id' },
+  { id: 'severity', header: 'Severity', width: '5rem', cell: (f) => <SeverityBadge severity={f.severity} />, sortKey: 'severity' },
   {
     id: 'kev',
     header: 'KEV',
@@ -148,8 +148,8 @@ const findingWhat: FindingColumn[] = [
     sortKey: 'risk',
     descendingFirst: true,
   },
-  { id: 'cvss', header: 'CVSS', width: '3.8rem', cell: (f) => orDash(f.cvss_score), sortKey: 'cvss_score', descendingFirst: true },
-  { id: 'title', header: 'Title', width: 'minmax(6.5rem, 3fr)', cell: (f) => <CutText text={f.title} /> },
+  { id: 'cvss', header: 'CVSS', width: '3.6rem', cell: (f) => orDash(f.cvss_score), sortKey: 'cvss_score', descendingFirst: true },
+  { id: 'title', header: 'Title', width: 'minmax(7.4rem, 3fr)', cell: (f) => <CutText text={f.title} /> },
 ];
 
 /**
@@ -176,7 +176,7 @@ const findingDeadline: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = 
     id: 'age',
     header: 'Age',
     description: 'Days open: from first detection until now, or until remediated. Sorts by first detection, the oldest first.',
-    width: '3.5rem',
+    width: '3.3rem',
     cell: (f) => <span title={`Detected ${formatDate(f.first_detected_at)}`}>{f.age_days === null ? '—' : `${f.age_days} d`}</span>,
     sortKey: 'first_detected_at',
   },
@@ -196,9 +196,9 @@ const findingDeadline: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = 
  * nearly always equals.
  */
 const findingPlace: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = [
-  { id: 'host', header: 'Host', width: 'minmax(7.5rem, 1.2fr)', cell: (f) => <CutText text={f.endpoint_hostname} />, sortKey: 'endpoint_hostname' },
-  { id: 'product', header: 'Product', width: 'minmax(7rem, 1.2fr)', cell: (f) => <CutText text={f.target_product} />, sortKey: 'target_product' },
-  { id: 'version', header: 'Version', width: 'minmax(5rem, 0.8fr)', cell: (f) => <CutText text={f.target_version} /> },
+  { id: 'host', header: 'Host', width: 'minmax(8rem, 1.2fr)', cell: (f) => <CutText text={f.endpoint_hostname} />, sortKey: 'endpoint_hostname' },
+  { id: 'product', header: 'Product', width: 'minmax(7.4rem, 1.2fr)', cell: (f) => <CutText text={f.target_product} />, sortKey: 'target_product' },
+  { id: 'version', header: 'Version', width: 'minmax(6.8rem, 0.8fr)', cell: (f) => <CutText text={f.target_version} /> },
 ];
 
 const findings: ListDefinition<'findings'> = {

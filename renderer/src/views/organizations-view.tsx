@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { syncChangesPath } from '../../../contracts/console/views';
 import type { ConsoleOrganization } from '../../../contracts/console/organizations';
@@ -62,6 +62,24 @@ export function OrganizationsView({ slug }: { slug: string }) {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * A URL that a narrow cell may break after a slash, or after a dot before a letter (between a
+ * host name's labels), and nowhere else: never inside an IP address, a label or the port.
+ */
+function BreakableUrl({ url }: { url: string }) {
+  const parts = url.split(/(?<=\/)|(?<=\.)(?=[a-z])/i);
+  return (
+    <>
+      {parts.map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
+    </>
   );
 }
 
@@ -129,7 +147,11 @@ function OrganizationsTable({
               <tr key={organization.slug} data-testid={`organization-${organization.slug}`}>
                 <th scope="row">
                   {organization.name} <code>{organization.slug}</code>
-                  {replica && organization.remoteUrl ? <div className="organizations-table__remote">{organization.remoteUrl}</div> : null}
+                  {replica && organization.remoteUrl ? (
+                    <div className="organizations-table__remote">
+                      <BreakableUrl url={organization.remoteUrl} />
+                    </div>
+                  ) : null}
                 </th>
                 <td>
                   {organization.kind}
@@ -177,54 +199,56 @@ function OrganizationsTable({
                 <td className={replica && status?.state.lastError ? 'organizations-table__error' : undefined} data-testid={`sync-error-${organization.slug}`}>
                   {replica && status ? <SyncErrorText state={status.state} /> : '—'}
                 </td>
-                <td className="organizations-table__actions">
-                  {replica ? (
-                    confirming === organization.slug ? (
-                      <>
-                        {/* Keyed: a new element, so that it takes the focus when it appears. */}
-                        <button key="confirm" type="button" className="danger" autoFocus onClick={() => confirmDisconnect(organization.slug)} disabled={disconnect.isPending}>
-                          Confirm disconnect {organization.slug}
-                        </button>{' '}
-                        <button type="button" onClick={() => setConfirming(undefined)}>
-                          Cancel
-                        </button>
-                      </>
+                <td>
+                  <div className="organizations-table__buttons">
+                    {replica ? (
+                      confirming === organization.slug ? (
+                        <>
+                          {/* Keyed: a new element, so that it takes the focus when it appears. */}
+                          <button key="confirm" type="button" className="danger" autoFocus onClick={() => confirmDisconnect(organization.slug)} disabled={disconnect.isPending}>
+                            Confirm disconnect {organization.slug}
+                          </button>{' '}
+                          <button type="button" onClick={() => setConfirming(undefined)}>
+                            Cancel
+                          </button>
+                        </>
+                      ) : (
+                        <>
+                          <button
+                            type="button"
+                            disabled={status?.running}
+                            onClick={() => startSync.mutate({ slug: organization.slug, full: false })}
+                          >
+                            Sync now<span className="visually-hidden"> {organization.slug}</span>
+                          </button>{' '}
+                          <button type="button" disabled={status?.running} onClick={() => startSync.mutate({ slug: organization.slug, full: true })}>
+                            Full sync<span className="visually-hidden"> {organization.slug}</span>
+                          </button>{' '}
+                          <button type="button" disabled={status?.running} onClick={() => reconcileNow.mutate(organization.slug)}>
+                            Reconcile now<span className="visually-hidden"> {organization.slug}</span>
+                          </button>{' '}
+                          <button
+                            type="button"
+                            disabled={!status || setPaused.isPending}
+                            onClick={() => setPaused.mutate({ slug: organization.slug, paused: !status?.state.paused })}
+                          >
+                            {status?.state.paused ? 'Resume syncs' : 'Pause syncs'}
+                            <span className="visually-hidden"> {organization.slug}</span>
+                          </button>{' '}
+                          <button type="button" onClick={() => setEditing(organization.slug)}>
+                            Edit<span className="visually-hidden"> {organization.slug}</span>
+                          </button>{' '}
+                          <button type="button" onClick={() => setConfirming(organization.slug)}>
+                            Disconnect<span className="visually-hidden"> {organization.slug}</span>
+                          </button>
+                        </>
+                      )
                     ) : (
-                      <>
-                        <button
-                          type="button"
-                          disabled={status?.running}
-                          onClick={() => startSync.mutate({ slug: organization.slug, full: false })}
-                        >
-                          Sync now<span className="visually-hidden"> {organization.slug}</span>
-                        </button>{' '}
-                        <button type="button" disabled={status?.running} onClick={() => startSync.mutate({ slug: organization.slug, full: true })}>
-                          Full sync<span className="visually-hidden"> {organization.slug}</span>
-                        </button>{' '}
-                        <button type="button" disabled={status?.running} onClick={() => reconcileNow.mutate(organization.slug)}>
-                          Reconcile now<span className="visually-hidden"> {organization.slug}</span>
-                        </button>{' '}
-                        <button
-                          type="button"
-                          disabled={!status || setPaused.isPending}
-                          onClick={() => setPaused.mutate({ slug: organization.slug, paused: !status?.state.paused })}
-                        >
-                          {status?.state.paused ? 'Resume syncs' : 'Pause syncs'}
-                          <span className="visually-hidden"> {organization.slug}</span>
-                        </button>{' '}
-                        <button type="button" onClick={() => setEditing(organization.slug)}>
-                          Edit<span className="visually-hidden"> {organization.slug}</span>
-                        </button>{' '}
-                        <button type="button" onClick={() => setConfirming(organization.slug)}>
-                          Disconnect<span className="visually-hidden"> {organization.slug}</span>
-                        </button>
-                      </>
-                    )
-                  ) : (
-                    <button type="button" onClick={() => setEditing(organization.slug)}>
-                      Edit<span className="visually-hidden"> {organization.slug}</span>
-                    </button>
-                  )}
+                      <button type="button" onClick={() => setEditing(organization.slug)}>
+                        Edit<span className="visually-hidden"> {organization.slug}</span>
+                      </button>
+                    )}
+                  </div>
                 </td>
               </tr>
             );

@@ -3,16 +3,12 @@ import { Link } from 'react-router';
 import type { SoftwareListProduct, SoftwareSortKey, SoftwareVersion } from '../../../contracts/console/software';
 import type { SoftwareInstallRow } from '../api/software-queries';
 import { StatusBadge } from '../components/badges';
+import { CutText } from '../components/cut-text';
 import type { Column } from '../components/virtual-table';
 import { formatCount, orDash } from '../lib/format';
 import { paths } from '../lib/paths';
 import { versionLabel } from '../lib/software-names';
 import { exposureColumns } from './exposure-columns';
-
-/** A name a narrow cell may cut short, whole in its tooltip. */
-function Name({ text }: { text: string | null }) {
-  return <span title={text ?? undefined}>{orDash(text)}</span>;
-}
 
 // A click on a link in a row must not also open the row (the row's click would navigate elsewhere).
 const keepToLink = (event: MouseEvent) => event.stopPropagation();
@@ -48,8 +44,8 @@ function UpdateToCell({ slug, product }: { slug: string; product: SoftwareListPr
 /** The software list's columns: a product, its versions and endpoints, its exposure, and the version to update it to. */
 export function productColumns(slug: string): Column<SoftwareListProduct, SoftwareSortKey>[] {
   return [
-    { id: 'vendor', header: 'Vendor', width: 'minmax(5rem, 0.8fr)', cell: (p) => <Name text={p.vendor} />, sortKey: 'vendor' },
-    { id: 'product', header: 'Product', width: 'minmax(7.5rem, 1.6fr)', cell: (p) => <Name text={p.product} />, sortKey: 'product' },
+    { id: 'vendor', header: 'Vendor', width: 'minmax(5rem, 0.8fr)', cell: (p) => <CutText text={p.vendor} />, sortKey: 'vendor' },
+    { id: 'product', header: 'Product', width: 'minmax(7.5rem, 1.6fr)', cell: (p) => <CutText text={p.product} />, sortKey: 'product' },
     { id: 'versions', header: 'Versions', width: '5.2rem', cell: (p) => formatCount(p.versions), sortKey: 'versions' },
     { id: 'endpoints', header: 'Endpoints', width: '5.8rem', cell: (p) => formatCount(p.endpoints), sortKey: 'endpoints' },
     ...exposureColumns<SoftwareListProduct>(),

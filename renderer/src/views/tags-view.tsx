@@ -82,7 +82,7 @@ function TagCounts({ slug }: { slug: string }) {
       ) : (
         <table className="plain-table tags-table">
           <caption className="visually-hidden">Tags</caption>
-          <PlainTableHead columns={['Tag', 'Endpoints', 'Set by hand', 'From rules']} />
+          <PlainTableHead columns={['Tag', 'Endpoints', 'Set by hand', 'From rules']} actions={false} />
           <tbody>
             {tags.data.data.map((tag) => (
               <tr key={tag.tag}>
@@ -140,7 +140,7 @@ function RuleTable({ slug, selected }: { slug: string; selected: string | undefi
   return (
     <table className="plain-table rules-table">
       <caption className="visually-hidden">Tag rules</caption>
-      <PlainTableHead columns={['Tag', 'When', 'Note', 'Endpoints', '']} />
+      <PlainTableHead columns={['Tag', 'When', 'Note', 'Endpoints']} />
       <tbody>
         {rules.data.map((rule) => (
           <RuleRow key={rule.id} slug={slug} rule={rule} selected={rule.id === selected} rowRef={rule.id === selected ? selectedRow : undefined} />
