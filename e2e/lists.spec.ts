@@ -94,3 +94,22 @@ test('the keyboard moves through rows and Enter opens one', async ({ page }) => 
   await page.goBack();
   await expect(grid.locator('[role=row][aria-selected=true]')).toHaveAttribute('aria-rowindex', '3');
 });
+
+test('Back from a row opened by a click returns to that row, whatever was selected before', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/endpoints');
+  const grid = page.getByRole('grid', { name: 'Endpoints' });
+  await expect(grid.locator('[role=row][aria-rowindex="2"] [role=gridcell]').first()).not.toHaveText('Loading…');
+  // A row selected earlier is in the URL; the click comes at once, before the table's debounced write.
+  await grid.focus();
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(/row=2/);
+  const clicked = grid.locator('[role=row][aria-rowindex="9"]');
+  const hostname = (await clicked.locator('[role=gridcell]').first().innerText()).split('\n')[0]!.trim();
+  await clicked.click();
+  await expect(page.getByRole('heading', { level: 1, name: hostname })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/row=7/);
+  await expect(grid.locator('[role=row][aria-selected=true]')).toHaveAttribute('aria-rowindex', '9');
+});

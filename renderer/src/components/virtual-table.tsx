@@ -37,8 +37,12 @@ interface VirtualTableProps<T, K extends QueryKey> {
   initialTopRow?: number;
   /** The row to mark as active at first. */
   initialActiveRow?: number;
-  /** Told the top row while the user scrolls, and the active row when it changes (debounced). */
-  onViewChange?: (view: { topRow: number; activeRow: number | undefined }) => void;
+  /**
+   * Told the top row while the user scrolls, and the active row when it changes (debounced); told
+   * at once when a row is opened, which waits for the promise it answers (docs/decisions.md,
+   * "A table writes its position only to its own URL").
+   */
+  onViewChange?: (view: { topRow: number; activeRow: number | undefined }) => void | Promise<void>;
   /** Opens an item: Enter on the active row, or a click. */
   onOpen: (item: T) => void;
   emptyMessage: string;
@@ -100,12 +104,23 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
     if (nextOffset < total) void queryClient.prefetchQuery(pageQuery(nextOffset));
   }, [nextOffset, total, pageQuery, queryClient]);
 
+  // The debounced position comes too late when a row is opened: the item's page would be pushed
+  // over a URL with an older row (or none), and Back would bring that one back.
+  const open = useCallback(
+    (index: number, item: T) => {
+      const topRow = Math.floor((virtualizer.scrollOffset ?? 0) / rowHeight);
+      void Promise.resolve(onViewChange?.({ topRow, activeRow: index }))
+        .catch(() => undefined)
+        .then(() => onOpen(item));
+    },
+    [onOpen, onViewChange, virtualizer],
+  );
   const activate = useCallback(
     (index: number, item: T | undefined) => {
       setActiveRow(index);
-      if (item) onOpen(item);
+      if (item) open(index, item);
     },
-    [onOpen],
+    [open],
   );
 
   // Keys pressed while nothing has the focus (after a page opens, or a click outside any control)
@@ -158,7 +173,7 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
       moveTo(moves[event.key]!);
     } else if (event.key === 'Enter' && activeRow !== undefined) {
       const item = rowAt(activeRow);
-      if (item) onOpen(item);
+      if (item) open(activeRow, item);
     }
   };
   const gridTemplateColumns = columns.map((column) => column.width).join(' ');
