@@ -142,6 +142,23 @@ test('a product shows its versions, a version its installs, which link to their 
   await expect(grid.locator('[role=row][aria-rowindex="2"]')).toHaveAttribute('aria-selected', 'true');
 });
 
+test('a product whose name starts with its vendor names the vendor once: "curl", not "curl curl"', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/software?q=curl&sort=product');
+  const grid = page.getByRole('grid', { name: 'Software' });
+  const vendors = await cells(grid, column.vendor);
+  const products = await cells(grid, column.product);
+  const curl = products.findIndex((product, index) => product === 'curl' && vendors[index] === 'curl');
+  expect(curl).toBeGreaterThanOrEqual(0);
+  await grid.locator(`[role=row][aria-rowindex="${curl + 2}"]`).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('curl');
+  // The remediation plan names its steps the same way.
+  await openConsole(page, '/orgs/demo/remediation-plan');
+  const steps = page.getByRole('table', { name: 'Steps' }).getByRole('link');
+  await expect(steps.first()).toBeVisible();
+  const names = await steps.allInnerTexts();
+  expect(names.filter((name) => /^(\S+) \1\b/i.test(name))).toEqual([]);
+});
+
 test('an unknown product says so, with a way back', async ({ page, problems }) => {
   await openConsole(page, '/orgs/demo/software/WyJubyIsIm9uZSJd');
   await expect(page.getByRole('alert')).toBeVisible();
