@@ -167,8 +167,8 @@ test('an unknown product says so, with a way back', async ({ page, problems }) =
 });
 
 // The plan's sentences (server/store/exposure/remediation-plan.ts): a goal reached, or one that updating every product falls short of.
-const reachedSentence = /^Update (this|these) [\d,]+ products? on [\d,]+ endpoints? to close (\d+) % of open critical and KEV findings\.$/;
-const unreachedSentence = /^Updating all [\d,]+ products? on [\d,]+ endpoints? closes (\d+) % of open critical and KEV findings, short of \d+ %: the rest have no product to update\.$/;
+const reachedSentence = /^Update (this|these) [\d,]+ products? on [\d,]+ endpoints? to close (\d+\.\d) % of open critical and KEV findings\.$/;
+const unreachedSentence = /^Updating all [\d,]+ products? on [\d,]+ endpoints? closes (\d+\.\d) % of open critical and KEV findings, short of \d+ %: the rest have no product to update\.$/;
 
 test('the remediation plan states the 50, 80 and 95 % goals, draws the curve and lists its steps', async ({ page }) => {
   await openConsole(page, '/orgs/demo');

@@ -3,7 +3,7 @@ import { type EndpointCriticality, endpointCriticalities } from '../../../contra
 import { errorMessage } from '../api/console-fetch';
 import { useBulkUpdateEndpointContext } from '../api/endpoint-context-queries';
 import type { ListFilters } from '../api/list-pages';
-import { formatCount } from '../lib/format';
+import { formatCount, formatCounted } from '../lib/format';
 import { typedTags } from './endpoint-context-panel';
 
 /**
@@ -54,7 +54,7 @@ export function BulkEndpointContext({ slug, filters, total }: { slug: string; fi
           </button>
           {bulk.data ? (
             <span role="status">
-              {formatCount(bulk.data.matched)} endpoints selected, {formatCount(bulk.data.changed)} changed.
+              {formatCounted(bulk.data.matched, 'endpoint')} selected, {formatCount(bulk.data.changed)} changed.
             </span>
           ) : null}
           {bulk.isError ? (

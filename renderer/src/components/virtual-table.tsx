@@ -4,7 +4,7 @@ import { type KeyboardEvent, type ReactNode, memo, useCallback, useEffect, useId
 import type { ListPage } from '../../../contracts/common';
 import { pageSize } from '../api/list-pages';
 import { QueryError } from './query-state';
-import { formatCount } from '../lib/format';
+import { formatCount, formatCounted } from '../lib/format';
 
 /** A column of a {@link VirtualTable}, ordered by one of the sort keys `S` when it can be. */
 export interface Column<T, S extends string = string> {
@@ -216,7 +216,7 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
       </div>
       {failed?.error ? <QueryError error={failed.error} onRetry={() => void failed.refetch()} /> : null}
       <p className="virtual-table__status" aria-live="polite">
-        {formatCount(total)} {total === 1 ? 'row' : 'rows'}
+        {formatCounted(total, 'row')}
         {activeRow !== undefined ? ` · row ${formatCount(activeRow + 1)} selected (Enter opens it)` : ''}
       </p>
     </div>

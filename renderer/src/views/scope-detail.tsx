@@ -10,7 +10,7 @@ import { FieldList } from '../components/field-list';
 import { FilterBar } from '../components/filter-bar';
 import { Loading, QueryError } from '../components/query-state';
 import { VirtualTable } from '../components/virtual-table';
-import { formatDateTime } from '../lib/format';
+import { formatCvss, formatDateTime } from '../lib/format';
 import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { DetailFrame } from './detail-frame';
@@ -49,7 +49,7 @@ function ScopeFilters({ scope: s }: { scope: Scope }) {
         ['Endpoint tags', list(endpoint.tags)],
         ['Finding types', list(finding.finding_types)],
         ['Minimum severity', finding.min_severity],
-        ['Minimum CVSS', finding.min_cvss_score],
+        ['Minimum CVSS', formatCvss(finding.min_cvss_score)],
         ['KEV only', finding.kev_only === undefined ? null : finding.kev_only ? 'Yes' : 'No'],
         ['Created', formatDateTime(s.created_at)],
         ['Updated', formatDateTime(s.updated_at)],

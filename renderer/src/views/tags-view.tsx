@@ -19,7 +19,7 @@ import { fieldMessages } from '../components/form-save-outcome';
 import { FileImportButton } from '../components/file-import-button';
 import { PlainTableHead } from '../components/plain-table-head';
 import { Loading, QueryError } from '../components/query-state';
-import { formatCount } from '../lib/format';
+import { formatCount, formatCounted } from '../lib/format';
 import { paths } from '../lib/paths';
 
 /**
@@ -334,4 +334,4 @@ function ConditionValue({ index, condition, onChange, errorId }: { index: number
 }
 
 const importSummary = ({ lines, changed, endpoints }: EndpointContextImportResult) =>
-  `Imported ${formatCount(lines)} lines: ${formatCount(changed)} of ${formatCount(endpoints)} endpoints changed.`;
+  `Imported ${formatCounted(lines, 'line')}: ${formatCount(changed)} of ${formatCounted(endpoints, 'endpoint')} changed.`;
