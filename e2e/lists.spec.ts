@@ -117,6 +117,7 @@ test('Back from a row opened by a click returns to that row, whatever was select
 test('CVSS scores have one decimal, always: 10.0 and 9.0 beside 9.8', async ({ page }) => {
   await openConsole(page, '/orgs/demo/vulnerability-findings?sort=-cvss_score');
   const grid = page.getByRole('grid', { name: 'Vulnerability findings' });
+  await expect(grid.getByRole('columnheader', { name: /^CVSS/ })).toBeVisible();
   const headers = await grid.getByRole('columnheader').allInnerTexts();
   const scores = await columnTexts(grid, headers.findIndex((header) => header.startsWith('CVSS')) + 1);
   expect(scores[0]).toBe('10.0');
