@@ -1,4 +1,4 @@
-import { expect, expectAccessible, openConsole, screenshot, test } from './support/console-page.js';
+import { expect, expectAccessible, openConsole, screenshot, server, test } from './support/console-page.js';
 
 test('a scope shows its filters and the findings it covers', async ({ page }) => {
   await openConsole(page, '/orgs/demo/scopes?status=active');
@@ -60,4 +60,22 @@ test('coverage gaps lists open critical, high or KEV findings no active scope co
   }
   await screenshot(page, 'coverage-gaps');
   await expectAccessible(page);
+});
+
+test("a scope's endpoints are named by hostname, each a link to its page", async ({ page, request }) => {
+  const headers = { 'x-console-script-token': server.scriptToken };
+  type Scopes = { data: { id: string; endpoint_filter: { endpoint_ids?: string[] } }[] };
+  const scopes = (await (await request.get(`${server.baseUrl}/app/orgs/demo/scopes?limit=100`, { headers })).json()) as Scopes;
+  const scope = scopes.data.find((each) => each.endpoint_filter.endpoint_ids?.length);
+  if (!scope) throw new Error('No demo scope names endpoints by id, though the demo scopes use every filter field');
+  const ids = scope.endpoint_filter.endpoint_ids!;
+  await openConsole(page, `/orgs/demo/scopes/${scope.id}`);
+  const endpoints = page.getByRole('list', { name: 'Endpoints of the filter' }).getByRole('link');
+  await expect(endpoints).toHaveCount(Math.min(ids.length, 25));
+  await expect(endpoints.first()).not.toHaveText('Open endpoint');
+  const first = await endpoints.first().innerText();
+  expect(first).not.toMatch(/^[0-9a-f-]{36}$/);
+  await expect(endpoints.first()).toHaveAttribute('href', `/orgs/demo/endpoints/${ids[0]}`);
+  await endpoints.first().click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(first);
 });

@@ -1,4 +1,9 @@
-import { expect, expectAccessible, openConsole, screenshot, server, test } from './support/console-page.js';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { addSession, expect, expectAccessible, openConsole, screenshot, server, test } from './support/console-page.js';
+import { cli, consoleUrlOf, openSession, serve, stop } from './support/serve-process.js';
 
 test('the console opens on the demo dashboard, with no token in the address bar', async ({ page }) => {
   await openConsole(page);
@@ -45,4 +50,25 @@ test('totals link to the filtered lists', async ({ page }) => {
   await page.getByRole('link', { name: /Open KEV findings/ }).click();
   await expect(page).toHaveURL(/vulnerability-findings\?status=open&isKev=true$/);
   await expect(page.getByLabel('KEV')).toHaveValue('true');
+});
+
+test("an empty local organization's dashboard says how its data would arrive", async ({ page }) => {
+  // A data directory of its own: the shared server holds its own, and only a stopped one takes `orgs create`.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-e2e-empty-'));
+  execFileSync(process.execPath, [cli, 'orgs', 'create', '--slug', 'empty', '--name', 'Empty', '--data-dir', dataDir], { stdio: 'ignore' });
+  const { child, output } = await serve(dataDir);
+  try {
+    const link = consoleUrlOf(output);
+    await addSession(page, link.origin, await openSession(link));
+    await page.goto(`${link.origin}/orgs/empty`);
+    await expect(page.getByText('This organization has no data yet.')).toBeVisible();
+    await expect(page.getByText('the v1 API only reads it')).toBeVisible();
+    await expect(page.locator('code', { hasText: 'remediation-console seed --org empty --size demo' })).toBeVisible();
+    await expect(page.locator('.state').getByRole('link', { name: 'Organizations' })).toHaveAttribute('href', '/orgs/empty/organizations');
+    await screenshot(page, 'dashboard-empty-local');
+    await expectAccessible(page);
+  } finally {
+    await stop(child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 });

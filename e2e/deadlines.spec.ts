@@ -31,7 +31,7 @@ test('the dashboard card leads to the remediation performance, whose overdue fin
   const card = page.getByRole('region', { name: 'Remediation deadlines' });
   const cardOverdue = card.locator('.figure').filter({ hasText: 'Open and overdue' }).locator('.figure__value');
   await expect(cardOverdue).toHaveText(/^\d[\d,]*$/);
-  await expect(card.locator('.figure').filter({ hasText: 'Remediated in time' }).locator('.figure__value')).toHaveText(/%$/);
+  await expect(card.locator('.figure').filter({ hasText: 'Remediated in time' }).locator('.figure__value')).toHaveText(/^\d+\.\d %$/);
   const onCard = figure(await cardOverdue.innerText());
   await screenshot(page, 'dashboard-deadline-card');
   await card.getByRole('link', { name: /Open and overdue/ }).click();
@@ -119,4 +119,22 @@ test('a deadline set in the console changes which findings are overdue, and bad 
   await page.getByRole('button', { name: 'Reset to defaults' }).click();
   await expect.poll(() => overdueFigure(page)).toBe(before);
   await expect(page.getByRole('button', { name: 'Reset to defaults' })).toBeDisabled();
+});
+
+test('one overdue finding under an exception is said in the singular', async ({ page, request }) => {
+  const headers = { 'x-console-script-token': server.scriptToken, origin: server.baseUrl };
+  const app = `${server.baseUrl}/app/orgs/second`;
+  const overdue = (await (await request.get(`${app}/vulnerability-findings?overdue=true&limit=1`, { headers })).json()) as { data: { id: string }[] };
+  const made = await request.post(`${app}/exceptions`, {
+    headers,
+    data: { scope: { kind: 'finding', finding_id: overdue.data[0]!.id }, reason: 'risk_accepted', expires_at: new Date(Date.now() + 86_400_000).toISOString() },
+  });
+  expect(made.status()).toBe(201);
+  const { id } = (await made.json()) as { id: string };
+  try {
+    await openConsole(page, '/orgs/second/remediation-performance');
+    await expect(page.getByText('Past the due date under an exception, and not counted as overdue: 1 more open finding.')).toBeVisible();
+  } finally {
+    await request.post(`${app}/exceptions/${id}/revoke`, { headers });
+  }
 });

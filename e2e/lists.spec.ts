@@ -94,3 +94,32 @@ test('the keyboard moves through rows and Enter opens one', async ({ page }) => 
   await page.goBack();
   await expect(grid.locator('[role=row][aria-selected=true]')).toHaveAttribute('aria-rowindex', '3');
 });
+
+test('Back from a row opened by a click returns to that row, whatever was selected before', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/endpoints');
+  const grid = page.getByRole('grid', { name: 'Endpoints' });
+  await expect(grid.locator('[role=row][aria-rowindex="2"] [role=gridcell]').first()).not.toHaveText('Loading…');
+  // A row selected earlier is in the URL; the click comes at once, before the table's debounced write.
+  await grid.focus();
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(/row=2/);
+  const clicked = grid.locator('[role=row][aria-rowindex="9"]');
+  const hostname = (await clicked.locator('[role=gridcell]').first().innerText()).split('\n')[0]!.trim();
+  await clicked.click();
+  await expect(page.getByRole('heading', { level: 1, name: hostname })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/row=7/);
+  await expect(grid.locator('[role=row][aria-selected=true]')).toHaveAttribute('aria-rowindex', '9');
+});
+
+test('CVSS scores have one decimal, always: 10.0 and 9.0 beside 9.8', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/vulnerability-findings?sort=-cvss_score');
+  const grid = page.getByRole('grid', { name: 'Vulnerability findings' });
+  await expect(grid.getByRole('columnheader', { name: /^CVSS/ })).toBeVisible();
+  const headers = await grid.getByRole('columnheader').allInnerTexts();
+  const scores = await columnTexts(grid, headers.findIndex((header) => header.startsWith('CVSS')) + 1);
+  expect(scores[0]).toBe('10.0');
+  for (const score of scores) expect(score).toMatch(/^\d{1,2}\.\d$/);
+});

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
-import { expect, expectAccessible, listTotal, openConsole, screenshot, test } from './support/console-page.js';
+import { expect, expectAccessible, listTotal, openConsole, screenshot, server, test } from './support/console-page.js';
 import { parseCsv } from '../server/test/support/csv.js';
 
 // The software table's columns, in order (renderer/src/views/software-columns.tsx).
@@ -124,21 +124,39 @@ test('a product shows its versions, a version its installs, which link to their 
   if (open > 0) expect(await listTotal(page)).toBe(open);
   else await expect(page.getByText('No findings match these filters.')).toBeVisible();
 
-  // Back to the version, whose breadcrumb leads to the product and the software list.
+  // Back to the version, with the row opened selected; its breadcrumb leads to the product and the software list.
   await page.goBack();
-  await expect(page).toHaveURL(versionUrl);
+  await expect(page).toHaveURL(`${versionUrl}?row=0`);
+  await expect(firstInstall).toHaveAttribute('aria-selected', 'true');
   const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
   const productUrl = await breadcrumb.getByRole('link', { name: [vendor, product].filter((text) => text !== '—').join(' ') }).getAttribute('href');
   expect(versionUrl).toContain(productUrl!);
   await expect(breadcrumb.getByRole('link', { name: '← Software' })).toHaveAttribute('href', '/orgs/demo/software');
   // Escape leaves a detail for the table it was opened from: the version for its product, the product for the list.
   await page.keyboard.press('Escape');
-  // The product's table keeps its selected row in the URL once 300 ms have passed on it (a slow machine's Enter comes later).
-  await expect(page).toHaveURL(new RegExp(`${productUrl}(\\?row=\\d+)?$`));
+  // Each table kept the row opened from it in its URL, as it was opened.
+  await expect(page).toHaveURL(`${server.baseUrl}${productUrl}?row=0`);
   await expect(page.getByRole('grid', { name: 'Versions' })).toBeVisible();
   await page.keyboard.press('Escape');
-  await expect(page).toHaveURL(/\/orgs\/demo\/software$/);
-  await expect(grid.locator('[role=row][aria-rowindex="2"]')).toBeVisible();
+  await expect(page).toHaveURL(/\/orgs\/demo\/software\?row=0$/);
+  await expect(grid.locator('[role=row][aria-rowindex="2"]')).toHaveAttribute('aria-selected', 'true');
+});
+
+test('a product whose name starts with its vendor names the vendor once: "curl", not "curl curl"', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/software?q=curl&sort=product');
+  const grid = page.getByRole('grid', { name: 'Software' });
+  const vendors = await cells(grid, column.vendor);
+  const products = await cells(grid, column.product);
+  const curl = products.findIndex((product, index) => product === 'curl' && vendors[index] === 'curl');
+  expect(curl).toBeGreaterThanOrEqual(0);
+  await grid.locator(`[role=row][aria-rowindex="${curl + 2}"]`).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('curl');
+  // The remediation plan names its steps the same way.
+  await openConsole(page, '/orgs/demo/remediation-plan');
+  const steps = page.getByRole('table', { name: 'Steps' }).getByRole('link');
+  await expect(steps.first()).toBeVisible();
+  const names = await steps.allInnerTexts();
+  expect(names.filter((name) => /^(\S+) \1\b/i.test(name))).toEqual([]);
 });
 
 test('an unknown product says so, with a way back', async ({ page, problems }) => {
@@ -149,8 +167,8 @@ test('an unknown product says so, with a way back', async ({ page, problems }) =
 });
 
 // The plan's sentences (server/store/exposure/remediation-plan.ts): a goal reached, or one that updating every product falls short of.
-const reachedSentence = /^Update (this|these) [\d,]+ products? on [\d,]+ endpoints? to close (\d+) % of open critical and KEV findings\.$/;
-const unreachedSentence = /^Updating all [\d,]+ products? on [\d,]+ endpoints? closes (\d+) % of open critical and KEV findings, short of \d+ %: the rest have no product to update\.$/;
+const reachedSentence = /^Update (this|these) [\d,]+ products? on [\d,]+ endpoints? to close (\d+\.\d) % of open critical and KEV findings\.$/;
+const unreachedSentence = /^Updating all [\d,]+ products? on [\d,]+ endpoints? closes (\d+\.\d) % of open critical and KEV findings, short of \d+ %: the rest have no product to update\.$/;
 
 test('the remediation plan states the 50, 80 and 95 % goals, draws the curve and lists its steps', async ({ page }) => {
   await openConsole(page, '/orgs/demo');

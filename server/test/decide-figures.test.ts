@@ -238,7 +238,7 @@ describe.each(['demo', 'other'])('the %s organization', (slug) => {
       expect(milestone).toMatchObject({ goal, reached: true, products: reachedAt + 1, endpoints: step.cumulative_endpoints });
       const products = reachedAt === 0 ? 'this 1 product' : `these ${reachedAt + 1} products`;
       expect(milestone.sentence).toBe(
-        `Update ${products} on ${step.cumulative_endpoints.toLocaleString('en-US')} endpoints to close ${Math.floor((step.cumulative_closed / urgent.length) * 100)} % of open critical and KEV findings.`,
+        `Update ${products} on ${step.cumulative_endpoints.toLocaleString('en-US')} endpoints to close ${(Math.floor((step.cumulative_closed * 1000) / urgent.length) / 10).toFixed(1)} % of open critical and KEV findings.`,
       );
     }
   });

@@ -1,4 +1,5 @@
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { formatCounted } from '../lib/format';
 
 /** One suggestion of a {@link Combobox}. */
 export interface ComboboxOption {
@@ -159,7 +160,7 @@ export function Combobox(props: ComboboxProps) {
         {message ? <p className="combobox__message">{message}</p> : null}
       </div>
       <div role="status" className="visually-hidden">
-        {expanded ? message || `${options.length} ${options.length === 1 ? 'suggestion' : 'suggestions'}` : ''}
+        {expanded ? message || formatCounted(options.length, 'suggestion') : ''}
       </div>
     </div>
   );

@@ -6,7 +6,7 @@ import type { ListFilters } from '../api/list-pages';
 import { desktopBridge } from '../desktop-bridge';
 import { type SaveOutcome, saveConsoleFile } from '../lib/save-download';
 import { csvRecordCounter } from '../lib/csv-row-counter';
-import { formatCount } from '../lib/format';
+import { formatCount, formatCounted } from '../lib/format';
 
 interface CsvExportButtonProps {
   slug: string;
@@ -71,8 +71,7 @@ export function CsvDownloadButton({ path, suggestedName, total }: CsvDownloadBut
       ) : (
         <>
           <span role="status">
-            Exporting… {formatCount(progress)}
-            {total ? ` of ${formatCount(total)}` : ''} rows
+            Exporting… {total ? `${formatCount(progress)} of ${formatCounted(total, 'row')}` : formatCounted(progress, 'row')}
           </span>
           <button type="button" onClick={() => abort.current?.abort()}>
             Stop
@@ -89,7 +88,7 @@ export function CsvDownloadButton({ path, suggestedName, total }: CsvDownloadBut
       ) : saved?.name ? (
         // A browser download shows no dialog: say what was saved, and where to find it.
         <span role="status">
-          Downloaded {saved.name} ({formatCount(outcome?.rows ?? 0)} {outcome?.rows === 1 ? 'row' : 'rows'}) to the browser&apos;s downloads.
+          Downloaded {saved.name} ({formatCounted(outcome?.rows ?? 0, 'row')}) to the browser&apos;s downloads.
         </span>
       ) : null}
       {outcome && !outcome.saved && outcome.message ? <span role="alert">{outcome.message}</span> : null}

@@ -6,15 +6,19 @@ import { type EndpointCriticality, endpointCriticalities } from '../../../contra
 import { errorMessage } from '../api/console-fetch';
 import { endpointContextQuery, tagRulesQuery, useUpdateEndpointContext } from '../api/endpoint-context-queries';
 import { paths } from '../lib/paths';
+import { fieldMessages, invalidInput, messageOnList } from './form-save-outcome';
 import { Loading, QueryError } from './query-state';
 
-/** Tags as a person types them: separated by commas or semicolons (neither may be in a tag). */
+/** Tags as a person types them: separated by commas or semicolons (neither may be in a tag), as {@link tagsHint} says. */
 export function typedTags(text: string): string[] {
   return text
     .split(/[;,]/)
     .map((tag) => tag.trim())
     .filter(Boolean);
 }
+
+/** What a field of tags says of how they are typed. */
+export const tagsHint = 'Separated by commas or semicolons';
 
 /** A criticality as a badge; `normal` shown plainly. */
 export function CriticalityBadge({ criticality }: { criticality: EndpointCriticality }) {
@@ -88,6 +92,9 @@ function EndpointContextForm({ slug, context, onDone }: { slug: string; context:
   const [criticality, setCriticality] = useState<EndpointCriticality>(context.criticality);
   const tagsId = useId();
   const criticalityId = useId();
+  const errors = fieldMessages(update.error);
+  const tagsError = messageOnList(errors, 'tags', update.variables?.tags);
+  const criticalityError = errors.criticality;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     update.mutate({ tags: typedTags(tags), criticality }, { onSuccess: onDone });
@@ -95,18 +102,39 @@ function EndpointContextForm({ slug, context, onDone }: { slug: string; context:
   return (
     <form className="endpoint-context__form" onSubmit={submit}>
       <label htmlFor={tagsId}>Tags set on this endpoint</label>
-      <input id={tagsId} value={tags} onChange={(event) => setTags(event.target.value)} placeholder="finance, internet-facing" aria-describedby={`${tagsId}-hint`} />
+      <input
+        id={tagsId}
+        value={tags}
+        onChange={(event) => setTags(event.target.value)}
+        placeholder="finance, internet-facing"
+        {...invalidInput(tagsError, `${tagsId}-error`, `${tagsId}-hint`)}
+      />
       <p id={`${tagsId}-hint`} className="hint">
-        Separated by commas; at most 32, of up to 64 characters each. Tags from rules stay whatever this says.
+        {tagsHint}; at most 32, of up to 64 characters each. Tags from rules stay whatever this says.
       </p>
+      {tagsError ? (
+        <span className="field-error" id={`${tagsId}-error`}>
+          {tagsError}
+        </span>
+      ) : null}
       <label htmlFor={criticalityId}>Criticality</label>
-      <select id={criticalityId} value={criticality} onChange={(event) => setCriticality(event.target.value as EndpointCriticality)}>
+      <select
+        id={criticalityId}
+        value={criticality}
+        onChange={(event) => setCriticality(event.target.value as EndpointCriticality)}
+        {...invalidInput(criticalityError, `${criticalityId}-error`)}
+      >
         {endpointCriticalities.map((value) => (
           <option key={value} value={value}>
             {value}
           </option>
         ))}
       </select>
+      {criticalityError ? (
+        <span className="field-error" id={`${criticalityId}-error`}>
+          {criticalityError}
+        </span>
+      ) : null}
       <div className="form-actions">
         <button type="submit" disabled={update.isPending}>
           Save
@@ -117,7 +145,7 @@ function EndpointContextForm({ slug, context, onDone }: { slug: string; context:
       </div>
       {update.isError ? (
         <p role="alert" className="field-error">
-          Not saved: {errorMessage(update.error, 'the server could not be reached.')}
+          Not saved: {tagsError || criticalityError ? 'correct the fields marked above.' : errorMessage(update.error, 'the server could not be reached.')}
         </p>
       ) : null}
     </form>

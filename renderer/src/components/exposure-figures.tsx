@@ -2,7 +2,7 @@ import type { Exposure } from '../../../contracts/console/exposure';
 import { findingSeverities } from '../../../contracts/enums';
 import type { EndpointCriticality } from '../../../contracts/enums';
 import { criticalityFactors, riskScoreExplanation } from '../../../contracts/risk-score';
-import { formatCount } from '../lib/format';
+import { formatCount, formatCvss } from '../lib/format';
 
 interface ExposureFiguresProps {
   /** The list's accessible name. */
@@ -48,7 +48,7 @@ export function ExposureFigures({ label, exposure, leading = [], exceptions, cri
           </span>
         </li>
         <Figure name="Open KEV" value={formatCount(exposure.open_kev_findings)} />
-        <Figure name="Highest open CVSS" value={exposure.highest_open_cvss === null ? '—' : exposure.highest_open_cvss.toFixed(1)} />
+        <Figure name="Highest open CVSS" value={formatCvss(exposure.highest_open_cvss)} />
       </ul>
       <p className="hint">{riskScoreExplanation}</p>
     </>

@@ -25,6 +25,8 @@ export function FileExportButton({ label, path, suggestedName, filter }: FileExp
         {label}
       </button>
       {outcome?.saved && outcome.path ? <span role="status">Saved to {outcome.path}</span> : null}
+      {/* A browser download shows no dialog: say what was saved, and where to find it, as the CSV export does. */}
+      {outcome?.saved && !outcome.path && outcome.name ? <span role="status">Downloaded {outcome.name} to the browser&apos;s downloads.</span> : null}
       {outcome && !outcome.saved && outcome.message ? <span role="alert">{outcome.message}</span> : null}
     </>
   );

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { SyncStatus as ConsoleSyncStatus } from '../../../contracts/console/sync';
 import { maxReconcileIntervalHours, syncCountChecks } from '../../../contracts/console/sync-basics';
 import { useUpdateSyncSettings } from '../api/sync-mutations';
-import { formatCount, formatDateTime } from '../lib/format';
+import { formatCount, formatCounted, formatDateTime } from '../lib/format';
 import { QueryError } from './query-state';
 import '../styles/reconcile.css';
 
@@ -18,7 +18,7 @@ export function ReconcileStatus({ slug, state }: { slug: string; state: ConsoleS
       <div>
         Reconciled: {state.lastReconciledAt ? formatDateTime(state.lastReconciledAt) : 'not yet'}
         {state.lastReconciledAt && changed !== null ? (
-          <span className="reconcile-status__found">{changed === 0 ? ' (no difference)' : ` (${formatCount(changed)} ${changed === 1 ? 'difference' : 'differences'} fixed)`}</span>
+          <span className="reconcile-status__found">{changed === 0 ? ' (no difference)' : ` (${formatCounted(changed, 'difference')} fixed)`}</span>
         ) : null}
       </div>
       <div>Matched its remote: {state.lastMatchedAt ? formatDateTime(state.lastMatchedAt) : 'not yet'}</div>

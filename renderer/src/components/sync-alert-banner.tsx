@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { syncChangesPath } from '../../../contracts/console/views';
 import { organizationsQuery, syncOverviewQuery } from '../api/console-queries';
-import { formatCount, formatDateTime } from '../lib/format';
+import { formatCounted, formatDateTime } from '../lib/format';
 import { newlyOpenBreakdown } from '../lib/newly-open-breakdown';
 import { markSeen, seenKey, useSeenSyncChanges } from '../lib/seen-sync-changes';
 import '../styles/sync-changes.css';
@@ -30,7 +30,7 @@ export function SyncAlertBanner() {
           <div key={org} className="sync-alert" data-testid={`sync-alert-${org}`}>
             <p className="sync-alert__text">
               <strong>
-                {formatCount(total)} new critical or KEV finding{total === 1 ? '' : 's'} in {name}
+                {formatCounted(total, 'new critical or KEV finding')} in {name}
               </strong>{' '}
               ({newlyOpenBreakdown(changes.newlyOpen, "in CISA's KEV catalog")}), found by its sync of {formatDateTime(changes.finishedAt)}.
             </p>

@@ -2,11 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { VersionToUpdateTo } from '../../../contracts/console/version-to-update-to';
 import { targetUpdateQuery } from '../api/software-queries';
-import { formatCount } from '../lib/format';
+import { formatCounted as counted } from '../lib/format';
 import { paths } from '../lib/paths';
 import { productLabel } from '../lib/software-names';
-
-const counted = (count: number, one: string, many = `${one}s`) => `${formatCount(count)} ${count === 1 ? one : many}`;
 
 /** What the newest version seen carries: its installs, their endpoints, its open findings, and the versions left out of the order. */
 function updateFigures(update: VersionToUpdateTo): string {

@@ -4,7 +4,7 @@ import { type KeyboardEvent, type ReactNode, memo, useCallback, useEffect, useId
 import type { ListPage } from '../../../contracts/common';
 import { pageSize } from '../api/list-pages';
 import { QueryError } from './query-state';
-import { formatCount } from '../lib/format';
+import { formatCount, formatCounted } from '../lib/format';
 
 /** A column of a {@link VirtualTable}, ordered by one of the sort keys `S` when it can be. */
 export interface Column<T, S extends string = string> {
@@ -37,8 +37,12 @@ interface VirtualTableProps<T, K extends QueryKey> {
   initialTopRow?: number;
   /** The row to mark as active at first. */
   initialActiveRow?: number;
-  /** Told the top row while the user scrolls, and the active row when it changes (debounced). */
-  onViewChange?: (view: { topRow: number; activeRow: number | undefined }) => void;
+  /**
+   * Told the top row while the user scrolls, and the active row when it changes (debounced); told
+   * at once when a row is opened, which waits for the promise it answers (docs/decisions.md,
+   * "A table writes its position only to its own URL").
+   */
+  onViewChange?: (view: { topRow: number; activeRow: number | undefined }) => void | Promise<void>;
   /** Opens an item: Enter on the active row, or a click. */
   onOpen: (item: T) => void;
   emptyMessage: string;
@@ -100,12 +104,23 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
     if (nextOffset < total) void queryClient.prefetchQuery(pageQuery(nextOffset));
   }, [nextOffset, total, pageQuery, queryClient]);
 
+  // The debounced position comes too late when a row is opened: the item's page would be pushed
+  // over a URL with an older row (or none), and Back would bring that one back.
+  const open = useCallback(
+    (index: number, item: T) => {
+      const topRow = Math.floor((virtualizer.scrollOffset ?? 0) / rowHeight);
+      void Promise.resolve(onViewChange?.({ topRow, activeRow: index }))
+        .catch(() => undefined)
+        .then(() => onOpen(item));
+    },
+    [onOpen, onViewChange, virtualizer],
+  );
   const activate = useCallback(
     (index: number, item: T | undefined) => {
       setActiveRow(index);
-      if (item) onOpen(item);
+      if (item) open(index, item);
     },
-    [onOpen],
+    [open],
   );
 
   // Keys pressed while nothing has the focus (after a page opens, or a click outside any control)
@@ -158,7 +173,7 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
       moveTo(moves[event.key]!);
     } else if (event.key === 'Enter' && activeRow !== undefined) {
       const item = rowAt(activeRow);
-      if (item) onOpen(item);
+      if (item) open(activeRow, item);
     }
   };
   const gridTemplateColumns = columns.map((column) => column.width).join(' ');
@@ -167,7 +182,7 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
     <div className="virtual-table">
       {/* Above the rows: the count is read before the list, and stays in sight however long the view. */}
       <p className="virtual-table__status" aria-live="polite">
-        {formatCount(total)} {total === 1 ? 'row' : 'rows'}
+        {formatCounted(total, 'row')}
         {activeRow !== undefined ? ` · row ${formatCount(activeRow + 1)} selected (Enter opens it)` : ''}
       </p>
       <div

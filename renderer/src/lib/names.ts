@@ -1,12 +1,17 @@
 import type { RemediationTarget } from '../../../contracts/remediation-target';
 
 /**
- * What a person calls a remediation target: vendor, product (or package, or its type) and
- * version; the vendor is left out when the product already starts with it ("Microsoft Edge",
- * not "Microsoft Microsoft Edge").
+ * A vendor and its product as people name them: the vendor is left out when the product already
+ * starts with it ("Microsoft Edge", "curl", not "Microsoft Microsoft Edge", "curl curl"). Empty
+ * when neither is known.
  */
+export function vendorAndProduct(vendor: string | null, product: string | null): string {
+  const repeated = vendor && product && product.toLowerCase().startsWith(vendor.toLowerCase());
+  return [repeated ? null : vendor, product].filter(Boolean).join(' ');
+}
+
+/** What a person calls a remediation target: vendor, product (or package, or its type) and version, as {@link vendorAndProduct} names them. */
 export function targetName(target: Pick<RemediationTarget, 'vendor' | 'product' | 'package_name' | 'target_type' | 'version'>): string {
   const product = target.product ?? target.package_name ?? target.target_type.replace('_', ' ');
-  const vendor = target.vendor && !product.toLowerCase().startsWith(target.vendor.toLowerCase()) ? target.vendor : null;
-  return [vendor, product, target.version].filter(Boolean).join(' ');
+  return [vendorAndProduct(target.vendor, product), target.version].filter(Boolean).join(' ');
 }

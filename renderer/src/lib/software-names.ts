@@ -1,6 +1,8 @@
-/** A product as people name it: vendor and product, or what there is of them. */
+import { vendorAndProduct } from './names';
+
+/** A product as people name it: vendor and product (the vendor once), or what there is of them. */
 export function productLabel(item: { vendor: string | null; product: string | null }): string {
-  return [item.vendor, item.product].filter(Boolean).join(' ') || 'Unnamed product';
+  return vendorAndProduct(item.vendor, item.product) || 'Unnamed product';
 }
 
 /** A version, or says there is none: a remediation target may name no version. */

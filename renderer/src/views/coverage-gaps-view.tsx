@@ -6,7 +6,7 @@ import { coverageGapsPageQuery, coverageGapsQuery } from '../api/console-queries
 import { CoverageFigures, UnevaluatedNotice } from '../components/coverage-summary';
 import { Loading, QueryError } from '../components/query-state';
 import { VirtualTable } from '../components/virtual-table';
-import { formatCount } from '../lib/format';
+import { formatCount, formatCounted } from '../lib/format';
 import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { findingColumns } from './list-definitions';
@@ -52,8 +52,8 @@ function GapsSentence({ slug, gaps }: { slug: string; gaps: CoverageGaps }) {
   const excepted = countsBeforeExceptions.findings - counts.findings;
   return (
     <p>
-      {formatCount(countsBeforeExceptions.findings)} of {formatCount(gaps.candidates)} such findings are not covered by any of the {formatCount(gaps.activeScopes)}{' '}
-      active scopes
+      {formatCount(countsBeforeExceptions.findings)} of {formatCounted(gaps.candidates, 'such finding')} {gaps.candidates === 1 ? 'is' : 'are'} not covered by any
+      of the {formatCounted(gaps.activeScopes, 'active scope')}
       {excepted > 0 ? (
         <>
           , {formatCount(counts.findings)} after <Link to={paths.exceptions(slug, { state: 'active' })}>exceptions</Link> ({formatCount(excepted)} excepted, not listed)

@@ -2,16 +2,11 @@ import type { Exposure, ExposureSortKey } from '../../../contracts/console/expos
 import { findingSeverities } from '../../../contracts/enums';
 import { riskScoreExplanation } from '../../../contracts/risk-score';
 import type { Column } from '../components/virtual-table';
-import { formatCount } from '../lib/format';
+import { formatCount, formatCvss } from '../lib/format';
 
 /** A count of open findings; a zero is muted, so that the counts that matter stand out, in their severity's colour. */
 function OpenCount({ value, className = '' }: { value: number; className?: string }) {
   return <span className={value === 0 ? 'count count--zero' : `count ${className}`}>{formatCount(value)}</span>;
-}
-
-/** A CVSS score with one decimal, as NVD writes it. */
-function formatCvss(score: number | null): string {
-  return score === null ? '—' : score.toFixed(1);
 }
 
 /*

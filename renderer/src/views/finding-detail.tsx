@@ -5,7 +5,7 @@ import { EndpointLink } from '../components/endpoint-link';
 import { ExceptionLink } from '../components/exception-mark';
 import { FieldList } from '../components/field-list';
 import { TargetUpdateLine } from '../components/version-to-update-to';
-import { formatCount, formatDateTime, nvdUrl } from '../lib/format';
+import { formatCounted, formatCvss, formatDateTime, nvdUrl } from '../lib/format';
 import { paths } from '../lib/paths';
 import { DetailFrame } from './detail-frame';
 
@@ -30,7 +30,7 @@ export function FindingDetail({ slug, id }: { slug: string; id: string }) {
                 </a>,
               ],
               ['Severity', <SeverityBadge key="severity" severity={f.severity} />],
-              ['CVSS score', f.cvss_score],
+              ['CVSS score', formatCvss(f.cvss_score)],
               ['Known exploited', f.is_kev ? <KevBadge key="kev" isKev /> : 'No'],
               ['Status', <StatusBadge key="status" status={f.status} />],
               ['Exception', f.exception ? <ExceptionLink key="exception" slug={slug} exception={f.exception} /> : 'None: counted in the gaps and the risk figures'],
@@ -46,7 +46,7 @@ export function FindingDetail({ slug, id }: { slug: string; id: string }) {
               ['Source', f.source],
               ['First detected', formatDateTime(f.first_detected_at)],
               ['Remediated', formatDateTime(f.remediated_at)],
-              ['Age', f.age_days === null ? null : `${formatCount(f.age_days)} days${f.status === 'open' ? ' open' : ' to remediate'}`],
+              ['Age', f.age_days === null ? null : `${formatCounted(f.age_days, 'day')}${f.status === 'open' ? ' open' : ' to remediate'}`],
               ['Due', f.due_at === null ? 'No deadline' : <DueDate key="due" dueAt={f.due_at} overdue={f.overdue} />],
               ['Description', f.description],
               ['Solution', f.solution],

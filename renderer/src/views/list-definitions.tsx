@@ -9,7 +9,7 @@ import { endpointContextControls } from '../components/endpoint-context-controls
 import type { FilterControl } from '../components/filter-bar';
 import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding';
 import type { Column } from '../components/virtual-table';
-import { formatDate, orDash } from '../lib/format';
+import { formatCvss, formatDate, orDash } from '../lib/format';
 import { exposureColumns } from './exposure-columns';
 import type { SortOrder } from './list-sort';
 
@@ -111,7 +111,7 @@ const remediationTargets: ListDefinition<'remediationTargets'> = {
     { id: 'type', header: 'Type', width: '8rem', cell: (t) => t.target_type.replace('_', ' ') },
     { id: 'status', header: 'Status', width: '6rem', cell: (t) => <StatusBadge status={t.status} />, sortKey: 'status' },
     { id: 'cves', header: 'CVEs', width: '4rem', cell: (t) => t.associated_cves.length },
-    { id: 'cvss', header: 'Max CVSS', width: '6.5rem', cell: (t) => orDash(t.highest_cvss_score), sortKey: 'highest_cvss_score', descendingFirst: true },
+    { id: 'cvss', header: 'Max CVSS', width: '6.5rem', cell: (t) => formatCvss(t.highest_cvss_score), sortKey: 'highest_cvss_score', descendingFirst: true },
     { id: 'created', header: 'Added', width: '7.5rem', cell: (t) => formatDate(t.created_at), sortKey: 'created_at' },
   ],
   defaultSort: 'created_at',
@@ -148,7 +148,7 @@ const findingWhat: FindingColumn[] = [
     sortKey: 'risk',
     descendingFirst: true,
   },
-  { id: 'cvss', header: 'CVSS', width: '3.6rem', cell: (f) => orDash(f.cvss_score), sortKey: 'cvss_score', descendingFirst: true },
+  { id: 'cvss', header: 'CVSS', width: '3.8rem', cell: (f) => formatCvss(f.cvss_score), sortKey: 'cvss_score', descendingFirst: true },
   { id: 'title', header: 'Title', width: 'minmax(7.4rem, 3fr)', cell: (f) => <CutText text={f.title} /> },
 ];
 

@@ -9,7 +9,7 @@ import { endpointContextControls, useEndpointContextFilters } from '../component
 import { FilterBar } from '../components/filter-bar';
 import { Loading, QueryError } from '../components/query-state';
 import { SlaPolicyForm } from '../components/sla-policy-form';
-import { formatCount, formatDateTime, formatDays, formatShare } from '../lib/format';
+import { formatCount, formatCounted, formatDateTime, formatDays, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
 import '../styles/performance.css';
 
@@ -77,7 +77,7 @@ function Summary({ slug, performance, filters }: { slug: string; performance: Re
         </li>
       </ul>
       {totals.open_overdue_excepted > 0 ? (
-        <p className="hint">{formatCount(totals.open_overdue_excepted)} more open findings are past their due date under an exception, and not counted as overdue.</p>
+        <p className="hint">Past the due date under an exception, and not counted as overdue: {formatCounted(totals.open_overdue_excepted, 'more open finding')}.</p>
       ) : null}
     </>
   );
@@ -134,7 +134,7 @@ function SeverityTable({ slug, performance, filters }: { slug: string; performan
               <td>
                 <SeverityBadge severity={row.severity} />
               </td>
-              <td className="num">{row.deadline_days === null ? 'none' : `${formatCount(row.deadline_days)} days`}</td>
+              <td className="num">{row.deadline_days === null ? 'none' : formatCounted(row.deadline_days, 'day')}</td>
               <td className="num">{formatCount(row.open)}</td>
               <OverdueCell count={row.open_overdue} to={paths.list(slug, 'findings', { ...filters, overdue: 'true', severity: row.severity })} />
               <td className="num">{formatDays(row.median_open_age_days)}</td>
@@ -147,7 +147,7 @@ function SeverityTable({ slug, performance, filters }: { slug: string; performan
         </tbody>
       </table>
       <p className="hint">
-        {kev === null ? 'KEV findings have their severity’s deadline.' : `A KEV finding is due within ${formatCount(kev)} days when that is sooner than its severity’s deadline.`}{' '}
+        {kev === null ? 'KEV findings have their severity’s deadline.' : `A KEV finding is due within ${formatCounted(kev, 'day')} when that is sooner than its severity’s deadline.`}{' '}
         Medians and means are in days of 24 hours; a median of an even count is the mean of the two middle values.
       </p>
     </section>

@@ -6,7 +6,7 @@ import { remediationPlanQuery } from '../api/software-queries';
 import { endpointContextControls, useEndpointContextFilters } from '../components/endpoint-context-controls';
 import { FilterBar } from '../components/filter-bar';
 import { Loading, QueryError } from '../components/query-state';
-import { formatCount, formatShare } from '../lib/format';
+import { formatCount, formatCounted, formatGoal, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
 import { productLabel } from '../lib/software-names';
 
@@ -51,7 +51,7 @@ function PlanContent({ slug, plan }: { slug: string; plan: RemediationPlan }) {
         {plan.milestones.map((m) => (
           <li key={m.goal} className={`milestone${m.reached ? '' : ' milestone--unreached'}`}>
             <span className="milestone__goal" aria-hidden="true">
-              {formatShare(m.goal)}
+              {formatGoal(m.goal)}
             </span>
             <p className="milestone__sentence">{m.sentence}</p>
           </li>
@@ -69,12 +69,13 @@ function PlanContent({ slug, plan }: { slug: string; plan: RemediationPlan }) {
 /** How many of the findings no update of the plan closes, and why. */
 function WithoutProduct({ plan }: { plan: RemediationPlan }) {
   if (plan.without_product === 0) {
-    return <p>Every one of the {formatCount(plan.open_critical_or_kev)} open critical or KEV findings belongs to a product of this plan.</p>;
+    return <p>Every one of the {formatCounted(plan.open_critical_or_kev, 'open critical or KEV finding')} belongs to a product of this plan.</p>;
   }
   return (
     <p className="notice">
-      {formatCount(plan.without_product)} of the {formatCount(plan.open_critical_or_kev)} open critical or KEV findings have no product to update (their
-      remediation target is not held here, or names no product): no step of this plan closes them.
+      {formatCount(plan.without_product)} of the {formatCounted(plan.open_critical_or_kev, 'open critical or KEV finding')}{' '}
+      {plan.without_product === 1 ? 'has' : 'have'} no product to update (their remediation target is not held here, or names no product): no step of this plan
+      closes them.
     </p>
   );
 }
@@ -122,7 +123,7 @@ function StepsTable({ slug, plan }: { slug: string; plan: RemediationPlan }) {
                 <td className="num">{formatCount(step.cumulative_closed)}</td>
                 <td className="num">{formatCount(step.cumulative_endpoints)}</td>
                 <td className="num">
-                  {goal === undefined ? null : <span className="badge badge--goal">{formatShare(goal)} goal</span>} {formatShare(step.cumulative_share)}
+                  {goal === undefined ? null : <span className="badge badge--goal">{formatGoal(goal)} goal</span>} {formatShare(step.cumulative_share)}
                 </td>
               </tr>
             );

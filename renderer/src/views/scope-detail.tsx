@@ -10,9 +10,10 @@ import { FieldList } from '../components/field-list';
 import { FilterBar } from '../components/filter-bar';
 import { Loading, QueryError } from '../components/query-state';
 import { VirtualTable } from '../components/virtual-table';
-import { formatDateTime } from '../lib/format';
+import { formatCounted, formatCvss, formatDateTime } from '../lib/format';
 import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
+import { EndpointLink } from '../components/endpoint-link';
 import { DetailFrame } from './detail-frame';
 import { findingColumns } from './list-definitions';
 
@@ -24,7 +25,7 @@ export function ScopeDetail({ slug, id }: { slug: string; id: string }) {
     <DetailFrame slug={slug} collection="scopes" id={id} title={(s) => s.name}>
       {(s) => (
         <>
-          <ScopeFilters scope={s} />
+          <ScopeFilters slug={slug} scope={s} />
           <ScopeCoverageSection slug={slug} scopeId={s.id} />
         </>
       )}
@@ -32,7 +33,7 @@ export function ScopeDetail({ slug, id }: { slug: string; id: string }) {
   );
 }
 
-function ScopeFilters({ scope: s }: { scope: Scope }) {
+function ScopeFilters({ slug, scope: s }: { slug: string; scope: Scope }) {
   const { subject_filter: subject, endpoint_filter: endpoint, finding_filter: finding } = s;
   return (
     <FieldList
@@ -44,17 +45,35 @@ function ScopeFilters({ scope: s }: { scope: Scope }) {
         ['Products', list(subject.products)],
         ['CPE patterns', list(subject.cpe_patterns)],
         ['OS families', list(endpoint.os_families)],
-        ['Endpoint ids', list(endpoint.endpoint_ids)],
+        ['Endpoints', endpoint.endpoint_ids?.length ? <ScopeEndpoints key="endpoints" slug={slug} ids={endpoint.endpoint_ids} /> : null],
         ['Agent', endpoint.has_agent === undefined ? null : endpoint.has_agent ? 'With agent' : 'Without agent'],
         ['Endpoint tags', list(endpoint.tags)],
         ['Finding types', list(finding.finding_types)],
         ['Minimum severity', finding.min_severity],
-        ['Minimum CVSS', finding.min_cvss_score],
+        ['Minimum CVSS', formatCvss(finding.min_cvss_score)],
         ['KEV only', finding.kev_only === undefined ? null : finding.kev_only ? 'Yes' : 'No'],
         ['Created', formatDateTime(s.created_at)],
         ['Updated', formatDateTime(s.updated_at)],
       ]}
     />
+  );
+}
+
+/** How many of a scope's endpoints are named, each looked up: the rest are counted. */
+const endpointsNamed = 25;
+
+/** The endpoints a scope's filter names by id, by hostname, each a link to its page. */
+function ScopeEndpoints({ slug, ids }: { slug: string; ids: readonly string[] }) {
+  const rest = ids.length - endpointsNamed;
+  return (
+    <ul className="inline-list" aria-label="Endpoints of the filter">
+      {ids.slice(0, endpointsNamed).map((id) => (
+        <li key={id}>
+          <EndpointLink slug={slug} id={id} />
+        </li>
+      ))}
+      {rest > 0 ? <li title={ids.slice(endpointsNamed).join('\n')}>and {formatCounted(rest, 'more endpoint')}</li> : null}
+    </ul>
   );
 }
 

@@ -7,7 +7,7 @@ import { ConfirmedAction } from '../components/confirmed-action';
 import { PlainTableHead } from '../components/plain-table-head';
 import { Loading, QueryError } from '../components/query-state';
 import { desktopBridge } from '../desktop-bridge';
-import { formatDateTime } from '../lib/format';
+import { formatCounted, formatDateTime } from '../lib/format';
 
 /** What a row is called: a script token by its name, a browser session by the browser that opened it. */
 const whatItIs = (credential: ConsoleCredential) => (credential.kind === 'script' ? (credential.name ?? 'Script token') : (credential.userAgent ?? 'A browser'));
@@ -40,7 +40,7 @@ export function SessionsView() {
         </button>
         {signOutOthers.data ? (
           <span role="status">
-            Signed out {signOutOthers.data.revoked} {signOutOthers.data.revoked === 1 ? 'session' : 'sessions'}.
+            Signed out {formatCounted(signOutOthers.data.revoked, 'session')}.
           </span>
         ) : null}
       </p>

@@ -9,7 +9,7 @@ import { organizationsQuery, syncOverviewQuery } from '../api/console-queries';
 import { syncChangesQuery } from '../api/sync-changes-queries';
 import { KevBadge, SeverityBadge } from '../components/badges';
 import { Loading, QueryError } from '../components/query-state';
-import { formatCount, formatDateTime } from '../lib/format';
+import { formatCount, formatCounted, formatDateTime } from '../lib/format';
 import { newlyOpenBreakdown } from '../lib/newly-open-breakdown';
 import { paths } from '../lib/paths';
 import { markSeen, seenKey } from '../lib/seen-sync-changes';
@@ -118,7 +118,7 @@ function summaryOf(sync: SyncChanges): string {
   if (sync.remediated.total > 0) parts.push(`${formatCount(sync.remediated.total)} remediated`);
   if (parts.length > 0) return parts.join(' · ');
   const items = collections.reduce((sum, c) => sum + sync.counts[c].created + sync.counts[c].updated + sync.counts[c].removed, 0);
-  return `${formatCount(items)} item${items === 1 ? '' : 's'} changed`;
+  return `${formatCounted(items, 'item')} changed`;
 }
 
 function SyncDetail({ slug, sync }: { slug: string; sync: SyncChanges }) {
@@ -205,7 +205,7 @@ function FindingList({ slug, title, detail, findings, total }: { slug: string; t
       ) : null}
       {total > findings.length ? (
         <p className="hint">
-          The first {formatCount(findings.length)} are listed; {formatCount(total - findings.length)} more are not.
+          The first {formatCount(findings.length)} are listed; {formatCount(total - findings.length)} more {total - findings.length === 1 ? 'is' : 'are'} not.
         </p>
       ) : null}
     </section>

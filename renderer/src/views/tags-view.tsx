@@ -15,11 +15,11 @@ import {
 } from '../api/endpoint-context-queries';
 import { CriticalityBadge } from '../components/endpoint-context-panel';
 import { FileExportButton } from '../components/file-export-button';
-import { fieldMessages } from '../components/form-save-outcome';
+import { fieldMessages, invalidInput, messageUnder } from '../components/form-save-outcome';
 import { FileImportButton } from '../components/file-import-button';
 import { PlainTableHead } from '../components/plain-table-head';
 import { Loading, QueryError } from '../components/query-state';
-import { formatCount } from '../lib/format';
+import { formatCount, formatCounted } from '../lib/format';
 import { paths } from '../lib/paths';
 
 /**
@@ -221,9 +221,6 @@ function conditionOf({ kind, value }: ConditionFields): TagRuleCondition {
 
 const defaultValue: Record<TagRuleConditionKind, string> = { hostname: '', ip: '', os_family: 'windows', os_name: '', agent: 'true' };
 
-/** The body's field that holds a condition's value, as a refusal names it (`conditions.0.pattern`). */
-const valueField: Record<TagRuleConditionKind, string> = { hostname: 'pattern', ip: 'cidr', os_family: 'os_family', os_name: 'pattern', agent: 'has_agent' };
-
 /** Makes a rule, or edits `rule`. */
 function RuleForm({ slug, rule, onDone }: { slug: string; rule?: TagRule; onDone: () => void }) {
   const create = useCreateTagRule(slug);
@@ -234,8 +231,15 @@ function RuleForm({ slug, rule, onDone }: { slug: string; rule?: TagRule; onDone
   const [conditions, setConditions] = useState<ConditionFields[]>(rule?.conditions.map(fieldsOf) ?? [{ kind: 'hostname', value: '' }]);
   const id = useId();
   const errors = fieldMessages(saving.error);
-  const conditionField = (index: number) => `conditions.${index}.${valueField[conditions[index]!.kind]}`;
-  const marked = conditions.some((_, index) => errors[conditionField(index)]);
+  // Each condition is one row of inputs: a refusal of any of its fields (`conditions.0.cidr`) is shown beside it.
+  const conditionError = (index: number) => messageUnder(errors, `conditions.${index}`);
+  const marked = Boolean(errors.tag || errors.note || conditions.some((_, index) => conditionError(index)));
+  const fieldError = (field: 'tag' | 'note') =>
+    errors[field] ? (
+      <span className="field-error" id={`${id}-${field}-error`}>
+        {errors[field]}
+      </span>
+    ) : null;
   const change = (index: number, fields: ConditionFields) => setConditions(conditions.map((each, at) => (at === index ? fields : each)));
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -246,7 +250,8 @@ function RuleForm({ slug, rule, onDone }: { slug: string; rule?: TagRule; onDone
   return (
     <form className="rule-form" onSubmit={submit} aria-label={rule ? `Edit the rule tagging ${rule.tag}` : 'New tag rule'}>
       <label htmlFor={`${id}-tag`}>Tag</label>
-      <input id={`${id}-tag`} value={tag} onChange={(event) => setTag(event.target.value)} required maxLength={64} />
+      <input id={`${id}-tag`} value={tag} onChange={(event) => setTag(event.target.value)} required maxLength={64} {...invalidInput(errors.tag, `${id}-tag-error`)} />
+      {fieldError('tag')}
       <fieldset>
         <legend>Every endpoint where all of these hold</legend>
         {conditions.map((condition, index) => (
@@ -269,16 +274,16 @@ function RuleForm({ slug, rule, onDone }: { slug: string; rule?: TagRule; onDone
               index={index}
               condition={condition}
               onChange={(value) => change(index, { ...condition, value })}
-              errorId={errors[conditionField(index)] ? `${id}-condition-${index}-error` : undefined}
+              errorId={conditionError(index) ? `${id}-condition-${index}-error` : undefined}
             />
             {conditions.length > 1 ? (
               <button type="button" onClick={() => setConditions(conditions.filter((_, at) => at !== index))} aria-label={`Remove condition ${index + 1}`}>
                 Remove
               </button>
             ) : null}
-            {errors[conditionField(index)] ? (
+            {conditionError(index) ? (
               <span className="field-error" id={`${id}-condition-${index}-error`}>
-                {errors[conditionField(index)]}
+                {conditionError(index)}
               </span>
             ) : null}
           </div>
@@ -288,7 +293,8 @@ function RuleForm({ slug, rule, onDone }: { slug: string; rule?: TagRule; onDone
         </button>
       </fieldset>
       <label htmlFor={`${id}-note`}>Note</label>
-      <input id={`${id}-note`} value={note} onChange={(event) => setNote(event.target.value)} maxLength={500} />
+      <input id={`${id}-note`} value={note} onChange={(event) => setNote(event.target.value)} maxLength={500} {...invalidInput(errors.note, `${id}-note-error`)} />
+      {fieldError('note')}
       <div className="form-actions">
         <button type="submit" disabled={saving.isPending}>
           {rule ? 'Save' : 'Make the rule'}
@@ -299,7 +305,7 @@ function RuleForm({ slug, rule, onDone }: { slug: string; rule?: TagRule; onDone
       </div>
       {saving.isError ? (
         <p role="alert" className="field-error">
-          Not saved: {marked ? 'correct the conditions marked above.' : errorMessage(saving.error, 'the server could not be reached.')}
+          Not saved: {marked ? 'correct the fields marked above.' : errorMessage(saving.error, 'the server could not be reached.')}
         </p>
       ) : null}
     </form>
@@ -334,4 +340,4 @@ function ConditionValue({ index, condition, onChange, errorId }: { index: number
 }
 
 const importSummary = ({ lines, changed, endpoints }: EndpointContextImportResult) =>
-  `Imported ${formatCount(lines)} lines: ${formatCount(changed)} of ${formatCount(endpoints)} endpoints changed.`;
+  `Imported ${formatCounted(lines, 'line')}: ${formatCount(changed)} of ${formatCounted(endpoints, 'endpoint')} changed.`;

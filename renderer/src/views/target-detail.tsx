@@ -3,7 +3,7 @@ import { EndpointLink } from '../components/endpoint-link';
 import { FieldList } from '../components/field-list';
 import { RelatedList } from '../components/related-list';
 import { TargetUpdateLine } from '../components/version-to-update-to';
-import { formatDateTime, nvdUrl } from '../lib/format';
+import { formatCvss, formatDateTime, nvdUrl } from '../lib/format';
 import { targetName } from '../lib/names';
 import { DetailFrame } from './detail-frame';
 
@@ -26,7 +26,7 @@ export function TargetDetail({ slug, id }: { slug: string; id: string }) {
               ['Install path', t.install_path],
               ['Package', t.package_name ? `${t.package_name}${t.package_manager ? ` (${t.package_manager})` : ''}` : null],
               ['Source', t.source],
-              ['Highest CVSS', t.highest_cvss_score],
+              ['Highest CVSS', formatCvss(t.highest_cvss_score)],
               [
                 'Associated CVEs',
                 t.associated_cves.length ? (

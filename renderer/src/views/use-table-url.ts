@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useLocation, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 
 const wholeNumber = (value: string | null) => (value && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
 
@@ -11,8 +11,11 @@ export interface TableUrl {
   /** The table's first row shown and selected row, as the URL had them. */
   initialTopRow: number | undefined;
   initialActiveRow: number | undefined;
-  /** For the table's `onViewChange`: keeps its scroll position and selected row in the URL. */
-  onViewChange: (view: { topRow: number; activeRow: number | undefined }) => void;
+  /**
+   * For the table's `onViewChange`: keeps its scroll position and selected row in the URL; the
+   * promise settles once the URL holds them.
+   */
+  onViewChange: (view: { topRow: number; activeRow: number | undefined }) => Promise<void>;
 }
 
 /**
@@ -22,7 +25,8 @@ export interface TableUrl {
  */
 export function useTableUrl(): TableUrl {
   const [search, setSearch] = useSearchParams();
-  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const { pathname, state } = useLocation();
   const setParam = useCallback(
     (name: string, value: string) =>
       setSearch((previous) => {
@@ -36,19 +40,22 @@ export function useTableUrl(): TableUrl {
     [setSearch],
   );
   const onViewChange = useCallback(
-    ({ topRow, activeRow }: { topRow: number; activeRow: number | undefined }) => {
+    async ({ topRow, activeRow }: { topRow: number; activeRow: number | undefined }) => {
       // Read the address bar itself: this runs from a timer, and a search may have changed the URL
-      // since; or the user left for another view (Enter on a row) before the view unmounted,
-      // whose URL must not get this table's position.
+      // since; or the user left for another view before the view unmounted, whose URL must not
+      // get this table's position.
       if (window.location.pathname !== pathname) return;
       const current = new URLSearchParams(window.location.search);
       const next = new URLSearchParams(current);
       if (topRow > 0) next.set('offset', String(topRow));
       else next.delete('offset');
       if (activeRow !== undefined) next.set('row', String(activeRow));
-      if (next.toString() !== current.toString()) setSearch(next, { replace: true });
+      // Awaited: the table opens a row only once its position is in this entry of the history, or
+      // the item's page, pushed first, would cancel this replacement (Back would then bring back an
+      // older row). The state stays: a table opened from another table still goes back to it.
+      if (next.toString() !== current.toString()) await navigate(`?${next.toString()}`, { replace: true, state });
     },
-    [setSearch, pathname],
+    [navigate, pathname, state],
   );
   return { search, setParam, initialTopRow: wholeNumber(search.get('offset')), initialActiveRow: wholeNumber(search.get('row')), onViewChange };
 }

@@ -6,7 +6,11 @@ import { syncOrganization } from '../../sync/sync-organization.js';
 import { UsageError, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
 import type { SyncCountDifference } from '../../../contracts/console/sync.js';
 import { syncCountChecks } from '../../../contracts/console/sync-basics.js';
+import { counted } from '../../../contracts/figure-text.js';
 import type { SyncChanges } from '../../../contracts/console/sync-changes.js';
+
+/** A count and its noun in plain digits, as scripts read the sync's summary line (bench/writes-bench.ts). */
+const plainCount = (count: number, noun: string) => counted(count, noun, undefined, String);
 
 /**
  * A failed sync's message with since when syncs have failed put after its first sentence (what
@@ -72,9 +76,9 @@ export function registerSyncCommand(program: Command): void {
             const { counts } = report;
             if (report.countDifferences) console.log(`The replica's totals differed from the remote's (${describeDifferences(report.countDifferences)}): reconciled.`);
             console.log(
-              `Synced "${organization.slug}" (${report.mode}): ${counts.endpoints} endpoints, ${counts.remediationTargets} remediation targets, ` +
-                `${counts.scopes} scopes, ${counts.findings} findings` +
-                (report.skippedCount > 0 ? `; skipped ${report.skippedCount} invalid records (${report.skippedIds.slice(0, 5).join(', ')})` : '') +
+              `Synced "${organization.slug}" (${report.mode}): ${plainCount(counts.endpoints, 'endpoint')}, ${plainCount(counts.remediationTargets, 'remediation target')}, ` +
+                `${plainCount(counts.scopes, 'scope')}, ${plainCount(counts.findings, 'finding')}` +
+                (report.skippedCount > 0 ? `; skipped ${plainCount(report.skippedCount, 'invalid record')} (${report.skippedIds.slice(0, 5).join(', ')})` : '') +
                 '.',
             );
             if (report.mode === 'reconcile') console.log(describeReconcile(report.changes ? store.syncChanges.get(organization.rowId, report.changes.id) : undefined));

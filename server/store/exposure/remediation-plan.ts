@@ -1,5 +1,6 @@
 import { type RemediationPlan, type RemediationPlanMilestone, remediationPlanGoals } from '../../../contracts/console/software.js';
 import type { ExposureFigures } from './exposure-figures.js';
+import { counted, percentRoundedDown } from '../../../contracts/figure-text.js';
 import { compareSqlValues } from '../derived/sql-value-order.js';
 import type { TimeSlices } from '../derived/time-slices.js';
 
@@ -69,8 +70,6 @@ export async function remediationPlan(figures: ExposureFigures, slices: TimeSlic
   return { open_critical_or_kev: total, without_product: withoutProduct, steps, milestones: remediationPlanGoals.map((goal) => milestone(goal, steps, total)) };
 }
 
-const plural = (count: number, noun: string) => `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
-
 /** What reaching `goal` (a share of `total`) takes: the shortest prefix of the steps that closes it. */
 function milestone(goal: number, steps: RemediationPlan['steps'], total: number): RemediationPlanMilestone {
   const percent = Math.round(goal * 100);
@@ -84,11 +83,11 @@ function milestone(goal: number, steps: RemediationPlan['steps'], total: number)
   const products = reached ? index + 1 : steps.length;
   const endpoints = last?.cumulative_endpoints ?? 0;
   const share = last?.cumulative_share ?? 0;
-  // Rounded down, so that a sentence never claims more than the plan closes.
-  const closes = `${Math.floor(share * 100)} % of open critical and KEV findings`;
-  const productsOn = `${products === 1 ? 'this' : 'these'} ${plural(products, 'product')} on ${plural(endpoints, 'endpoint')}`;
+  // Rounded down, so that a sentence never claims more than the plan closes; one decimal, as the console writes every share.
+  const closes = `${percentRoundedDown(share).toFixed(1)} % of open critical and KEV findings`;
+  const productsOn = `${products === 1 ? 'this' : 'these'} ${counted(products, 'product')} on ${counted(endpoints, 'endpoint')}`;
   const sentence = reached
     ? `Update ${productsOn} to close ${closes}.`
-    : `Updating all ${plural(products, 'product')} on ${plural(endpoints, 'endpoint')} closes ${closes}, short of ${percent} %: the rest have no product to update.`;
+    : `Updating all ${counted(products, 'product')} on ${counted(endpoints, 'endpoint')} closes ${closes}, short of ${percent} %: the rest have no product to update.`;
   return { goal, reached, products, endpoints, share, sentence };
 }

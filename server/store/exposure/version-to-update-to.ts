@@ -1,6 +1,7 @@
 import type { TargetUpdate } from '../../../contracts/console/software.js';
 import type { VersionToUpdateTo, VersionToUpdateToSummary } from '../../../contracts/console/version-to-update-to.js';
 import { targetStatuses } from '../../../contracts/enums.js';
+import { counted } from '../../../contracts/figure-text.js';
 import type { Database } from '../engine/database.js';
 import { type ExposureFigures, softwareId } from './exposure-figures.js';
 import { inventoryOf } from '../inventory/inventory-ids.js';
@@ -8,11 +9,9 @@ import { compareVersions, parseVersion } from './version-order.js';
 
 const resolved = targetStatuses.indexOf('resolved');
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
-
 /** "3 open critical findings and 2 open KEV findings", naming only the kinds there are. */
 function urgentFindings(critical: number, kev: number): string {
-  const parts = [critical ? plural(critical, 'open critical finding') : '', kev ? plural(kev, 'open KEV finding') : ''];
+  const parts = [critical ? counted(critical, 'open critical finding') : '', kev ? counted(kev, 'open KEV finding') : ''];
   return parts.filter(Boolean).join(' and ');
 }
 
@@ -45,7 +44,7 @@ export function versionToUpdateTo(figures: ExposureFigures, product: number): Ve
       open_kev_findings: 0,
       unreadable_versions: unreadable,
       sentence: unreadable
-        ? `No version seen in the fleet reads as a version (${plural(unreadable, 'version')}, none a number): there is no newest one to update to.`
+        ? `No version seen in the fleet reads as a version (${counted(unreadable, 'version')}, none a number): there is no newest one to update to.`
         : 'No version of it is installed in the fleet: every remediation target of it is resolved.',
     };
   }
@@ -53,7 +52,7 @@ export function versionToUpdateTo(figures: ExposureFigures, product: number): Ve
   const exposure = figures.versionExposure.exposure(newest.index);
   const { critical } = exposure.open_findings;
   const kev = exposure.open_kev_findings;
-  const runBy = `run by ${plural(endpoints, 'endpoint')}`;
+  const runBy = `run by ${counted(endpoints, 'endpoint')}`;
   const clean = critical === 0 && kev === 0;
   return {
     verdict: clean ? 'update_to' : 'none_clean',

@@ -2,6 +2,7 @@ import { Bar, BarChart, CartesianGrid, Cell, Pie, PieChart, ResponsiveContainer,
 import type { Dashboard } from '../../../../contracts/console/dashboard';
 import { ChartCard, type LegendEntry } from './chart-card';
 import { formatCount } from '../../lib/format';
+import { vendorAndProduct } from '../../lib/names';
 
 const severities = ['critical', 'high', 'medium', 'low', 'info'] as const;
 const severityLegend: LegendEntry[] = severities.map((severity) => ({ name: severity, className: `fill-${severity}` }));
@@ -75,7 +76,7 @@ export function AgentCoverageChart({ data }: { data: Dashboard['agentCoverage'] 
 /** The products with the most open findings. */
 export function TopProductsChart({ data }: { data: Dashboard['topVulnerableProducts'] }) {
   // Axis labels are kept to one line; the summary has the full names.
-  const rows = data.map((d) => ({ label: shorten(d.product ?? ''), name: [d.vendor, d.product].filter(Boolean).join(' '), openFindings: d.openFindings }));
+  const rows = data.map((d) => ({ label: shorten(d.product ?? ''), name: vendorAndProduct(d.vendor, d.product), openFindings: d.openFindings }));
   return (
     <ChartCard title="Top vulnerable products" summary={describe(rows.map((r) => [r.name, r.openFindings]))}>
       <ResponsiveContainer width="100%" height="100%">

@@ -1,6 +1,6 @@
 import { CartesianGrid, Line, LineChart, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { RemediationPlan } from '../../../../contracts/console/software';
-import { formatCount, formatShare } from '../../lib/format';
+import { formatCount, formatCounted, formatGoal, formatShare } from '../../lib/format';
 import { productLabel } from '../../lib/software-names';
 
 /** One point of the curve: after `products` updates, `percent` of the findings are closed. */
@@ -16,12 +16,12 @@ export function curveDescription(plan: RemediationPlan): string {
   const last = plan.steps.at(-1);
   const goals = plan.milestones.map((m) =>
     m.reached
-      ? `${formatShare(m.goal)} after ${formatCount(m.products)} products on ${formatCount(m.endpoints)} endpoints`
-      : `${formatShare(m.goal)} not reached`,
+      ? `${formatGoal(m.goal)} after ${formatCounted(m.products, 'product')} on ${formatCounted(m.endpoints, 'endpoint')}`
+      : `${formatGoal(m.goal)} not reached`,
   );
   return (
     `Cumulative share of the ${formatCount(plan.open_critical_or_kev)} open critical and KEV findings closed as the plan's ` +
-    `${formatCount(plan.steps.length)} products are updated in order, from 0 % to ${formatShare(last?.cumulative_share ?? 0)}` +
+    `${formatCounted(plan.steps.length, 'product')} updated in order, from 0 % to ${formatShare(last?.cumulative_share ?? 0)}` +
     `${goals.length ? `: ${goals.join('; ')}` : ''}.`
   );
 }
@@ -68,7 +68,7 @@ export default function RemediationCurveChart({ plan }: { plan: RemediationPlan 
                 className="curve-card__goal"
                 strokeDasharray="5 4"
                 // At the left, above the line: the curve starts low there, and ends on the right where the goals are met.
-                label={{ value: `${formatShare(m.goal)} goal`, position: 'insideTopLeft', className: 'curve-card__goal-label' }}
+                label={{ value: `${formatGoal(m.goal)} goal`, position: 'insideTopLeft', className: 'curve-card__goal-label' }}
               />
             ))}
             <Tooltip
@@ -79,7 +79,7 @@ export default function RemediationCurveChart({ plan }: { plan: RemediationPlan 
                 return point ? `${formatCount(point.products)}. ${point.name}` : '';
               }}
               formatter={(value, _name, item) => [
-                `${formatShare(Number(value) / 100)} closed, ${formatCount((item.payload as CurvePoint).endpoints)} endpoints`,
+                `${formatShare(Number(value) / 100)} closed, ${formatCounted((item.payload as CurvePoint).endpoints, 'endpoint')}`,
                 'Plan so far',
               ]}
             />
