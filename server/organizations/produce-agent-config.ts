@@ -1,3 +1,4 @@
+import { cliCommandText } from '../../contracts/cli-command.js';
 import { BodyTooLargeError, formatBytes, readBodyCapped } from '../remote/read-body-capped.js';
 import { agentConfigMaxBytes } from '../remote/remote-bounds.js';
 import { type RemoteProblem, whatFailed } from '../remote/remote-problems.js';
@@ -41,7 +42,7 @@ export async function produceAgentConfig(
       status: 409,
       message:
         `The organization "${organization.slug}" has no enrollment secret configured: set one with ` +
-        `"remediation-console orgs enrollment-secret --org ${organization.slug} --rotate"`,
+        cliCommandText(`orgs enrollment-secret --org ${organization.slug} --rotate`),
     };
   }
   const settings = store.agentSettings.get(organization.rowId);

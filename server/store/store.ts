@@ -1,3 +1,4 @@
+import { cliCommandText } from '../../contracts/cli-command.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AgentSettingsRecords } from './records/agent-settings-records.js';
@@ -164,7 +165,7 @@ export class Store {
       const file = dataDirectoryFiles(dataDir).database;
       // Only the lock holder writes: a temporary file left beside the database is from an earlier version's writer killed mid-persist.
       if (lock) removeStaleTemporaryFiles(file);
-      if (readOnly && !fs.existsSync(file)) throw new Error(`No store in ${dataDir} yet: run "remediation-console serve" or "orgs create" first.`);
+      if (readOnly && !fs.existsSync(file)) throw new Error(`No store in ${dataDir} yet: run ${cliCommandText('serve')} or ${cliCommandText('orgs create --slug SLUG --name NAME')} first.`);
       return new Store(await Database.open(file, { readOnly, reserveBytes: options.reserveBytes, pagesOnDemand: options.pagesOnDemand }), lock, readOnly, clock);
     } catch (error) {
       lock?.release();

@@ -4,6 +4,7 @@ import type { AgentSettingsView, UpdateAgentSettingsBody } from '../../../contra
 import { agentSettingsQuery, useUpdateAgentSettings } from '../api/agent-config-queries';
 import { FormSaveOutcome, fieldMessages } from './form-save-outcome';
 import { Loading, QueryError } from './query-state';
+import { CliCommandText } from './cli-command-text';
 
 /** The anchor of the form, which the rest of the view (and other views) link to. */
 export const agentSettingsAnchor = 'agent-settings';
@@ -77,7 +78,7 @@ function AgentSettingsFields({ saved, update }: { saved: AgentSettingsView; upda
       <p className="hint">
         What this organization&apos;s agent configuration files tell the agents, kept here with the organization and across syncs. The organization
         id and the enrollment secret are not set here: the id is the organization&apos;s own, and the enrollment secret is managed with{' '}
-        <code>remediation-console orgs enrollment-secret</code>.
+        <CliCommandText args="orgs enrollment-secret" />.
       </p>
       {saved.isDemo ? (
         <p className="notice agent-settings__demo" role="note">

@@ -9,6 +9,7 @@ import { SecretStorageNote } from '../components/secret-storage-note';
 import { desktopBridge } from '../desktop-bridge';
 import { type SaveOutcome, saveConsoleFile } from '../lib/save-download';
 import '../styles/agent-config.css';
+import { CliCommandText } from '../components/cli-command-text';
 
 const platforms = ['macos', 'windows', 'linux'] as const satisfies readonly AgentPlatform[];
 const profiles: { value: AgentProfile; label: string; macosOnly: boolean }[] = [
@@ -66,7 +67,7 @@ export function AgentConfigView({ slug }: { slug: string }) {
       {organization && !organization.hasEnrollmentSecret && organization.kind === 'local' ? (
         <div className="notice" role="note">
           This organization has no enrollment secret, so no configuration can be generated. Set one with{' '}
-          <code>remediation-console orgs enrollment-secret --org {slug} --rotate</code>.
+          <CliCommandText args={`orgs enrollment-secret --org ${slug} --rotate`} />.
         </div>
       ) : null}
       <div className="agent-config__panes">

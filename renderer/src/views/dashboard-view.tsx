@@ -10,6 +10,7 @@ import { ReconcileStatus } from '../components/reconcile-status';
 import { formatCount, formatDays, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
 import '../styles/performance.css';
+import { CliCommandText } from '../components/cli-command-text';
 
 const DashboardChartGrid = lazy(() => import('../components/charts/dashboard-chart-grid'));
 
@@ -87,7 +88,7 @@ function NoData({ slug, filtered }: { slug: string; filtered: boolean }) {
       <p>This organization has no data yet. A local organization&apos;s data is this installation&apos;s own, and the v1 API only reads it. Its data can come:</p>
       <ul>
         <li>
-          generated, for trying the console: stop the console, run <code>remediation-console seed --org {slug} --size demo</code>, and start it again (one
+          generated, for trying the console: stop the console, run <CliCommandText args={`seed --org ${slug} --size demo`} />, and start it again (one
           process writes a data directory at a time);
         </li>
         <li>

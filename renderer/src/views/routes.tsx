@@ -31,6 +31,7 @@ import { SoftwareView, firstSoftwarePages } from './software-view';
 import { SyncChangesView } from './sync-changes-view';
 import { TagsView } from './tags-view';
 import { TargetDetail } from './target-detail';
+import { CliCommandText } from '../components/cli-command-text';
 
 /** Opens the demo organization, or the first one. */
 function Home() {
@@ -38,7 +39,7 @@ function Home() {
   if (organizations.isPending) return <Loading what="organizations" />;
   if (organizations.isError) return <QueryError error={organizations.error} onRetry={() => void organizations.refetch()} />;
   const first = organizations.data.find((o) => o.isDemo) ?? organizations.data[0];
-  if (!first) return <p className="state">There are no organizations yet: create one with "remediation-console orgs create".</p>;
+  if (!first) return <p className="state">There are no organizations yet: create one with <CliCommandText args="orgs create --slug SLUG --name NAME" />.</p>;
   return <Navigate to={paths.dashboard(first.slug)} replace />;
 }
 

@@ -8,6 +8,7 @@ import { PlainTableHead } from '../components/plain-table-head';
 import { Loading, QueryError } from '../components/query-state';
 import { desktopBridge } from '../desktop-bridge';
 import { formatCounted, formatDateTime } from '../lib/format';
+import { CliCommandText } from '../components/cli-command-text';
 
 /** What a row is called: a script token by its name, a browser session by the browser that opened it. */
 const whatItIs = (credential: ConsoleCredential) => (credential.kind === 'script' ? (credential.name ?? 'Script token') : (credential.userAgent ?? 'A browser'));
@@ -31,7 +32,7 @@ export function SessionsView() {
       </header>
       <p className="hint">
         Browsers signed in to this console with a console link, and the tokens scripts use (made with{' '}
-        <code>remediation-console sessions create-script-token</code>). A browser session ends after 30 days, or 7 days unused; revoking one
+        <CliCommandText args="sessions create-script-token --name NAME" />). A browser session ends after 30 days, or 7 days unused; revoking one
         ends it everywhere.
       </p>
       <p className="inline-form">

@@ -1,3 +1,4 @@
+import { cliCommandText } from '../../../contracts/cli-command.js';
 import express from 'express';
 import {
   NoSealerError,
@@ -119,7 +120,7 @@ export function organizationRoutes(context: OrganizationRoutesContext): express.
   router.delete('/orgs/:slug', resolveOrganization(store), async (_req, res) => {
     const organization = organizationOf(res);
     if (organization.kind !== 'replica') {
-      throw new HttpError(409, `"${organization.slug}" is a local organization: only replicas are disconnected here (remove it with "remediation-console orgs remove")`);
+      throw new HttpError(409, `"${organization.slug}" is a local organization: only replicas are disconnected here (remove it with ${cliCommandText(`orgs remove --slug ${organization.slug}`)})`);
     }
     const remove = () => {
       // A second disconnect may have removed it while the sync stopped.

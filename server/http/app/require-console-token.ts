@@ -57,13 +57,13 @@ export function requireConsoleToken(credentials: ConsoleCredentials): RequestHan
       throw new HttpError(
         401,
         `Invalid console token: ${consoleTokenHeader} takes only the desktop app's token of this run. ` +
-          `A script sends a token of its own in ${scriptTokenHeader} (remediation-console sessions create-script-token)`,
+          `A script sends a token of its own in ${scriptTokenHeader} (made by ${cliCommandText('sessions create-script-token --name NAME')})`,
       );
     }
     const script = req.headers[scriptTokenHeader];
     if (script !== undefined) {
       const token = credentials.sessions.verify(String(script), 'script');
-      if (!token) throw new HttpError(401, `The script token in ${scriptTokenHeader} is not valid: revoked, expired or never issued. Create one with "remediation-console sessions create-script-token"`);
+      if (!token) throw new HttpError(401, `The script token in ${scriptTokenHeader} is not valid: revoked, expired or never issued. Create one with ${cliCommandText('sessions create-script-token --name NAME')}`);
       res.locals.consoleCredentialId = token.id;
       return next();
     }
