@@ -3,8 +3,9 @@
  * written to docs/bench.md. Sections, in order: seeding and cold start and the v1 API (`api`),
  * scope coverage (`coverage`), the console in Chromium (`console`), signed agent configuration
  * files (`agent-config`), full and incremental sync (`sync`), what writes cost (`writes`), how
- * long requests wait behind another's work (`waits`) and a reconcile that finds nothing different
- * (`reconcile`).
+ * long requests wait behind another's work (`waits`), a reconcile that finds nothing different
+ * (`reconcile`) and what a hostile remote's syncs cost the server (`hostile`, on its own small
+ * data directory: BENCH_SIZE and BENCH_DATA_DIR do not matter to it).
  *
  * Environment:
  * - `BENCH_SIZE` (default `large`) and `BENCH_SECONDS` (default 15) per load run.
@@ -26,6 +27,7 @@ import { measureAgentConfigSigning } from './agent-config-bench.js';
 import { reportApi } from './api-report.js';
 import { reportConsole } from './console-report.js';
 import { reportCoverage } from './coverage-report.js';
+import { reportHostile } from './hostile-section.js';
 import { reportReconcile } from './reconcile-section.js';
 import { spliceSections } from './report-sections.js';
 import { cli, firstOkAnswer, loadAverage, mib, residentBytes, root, startServe, stop } from './support.js';
@@ -33,7 +35,7 @@ import { syncSection } from './sync-section.js';
 import { reportWaits } from './waits-report.js';
 import { reportWrites } from './writes-report.js';
 
-const sectionNames = ['api', 'coverage', 'console', 'agent-config', 'sync', 'writes', 'waits', 'reconcile'] as const;
+const sectionNames = ['api', 'coverage', 'console', 'agent-config', 'sync', 'writes', 'waits', 'reconcile', 'hostile'] as const;
 type SectionName = (typeof sectionNames)[number];
 
 const size = (process.env.BENCH_SIZE ?? 'large') as DatasetSize;
@@ -144,6 +146,7 @@ async function main() {
       const { dataDir, key } = prepareDataDir(workDir);
       await reportReconcile({ dataDir, key, slug, size }, workDir, say);
     }
+    if (runs('hostile')) await reportHostile(workDir, say);
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }

@@ -43,6 +43,14 @@ export function peakResidentBytes(pid: number): number {
 }
 
 /**
+ * Sets a process's peak resident memory (VmHWM) to what it holds now, so that the next reading
+ * of {@link peakResidentBytes} is the peak since this call (Linux: `5` in /proc/PID/clear_refs).
+ */
+export function resetPeakResidentBytes(pid: number): void {
+  fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+/**
  * Starts `serve` on `port` (default a free one); resolves once it printed its address and the
  * console's URL (token in the fragment), with the console session that URL opened. `niceness`
  * runs it below the others' priority (nice(1)): a remote that stands in for a tenant service,

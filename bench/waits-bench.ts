@@ -31,15 +31,15 @@ export interface Server {
   consoleToken: string;
 }
 
-/** A console request through /app with the session's credential, refused unless answered 2xx; its JSON answer. */
-export async function consoleRequest(server: Server, method: 'GET' | 'POST', route: string, body?: unknown): Promise<unknown> {
+/** A console request through /app with the session's credential, refused unless answered 2xx; its JSON answer (undefined for none). */
+export async function consoleRequest(server: Server, method: 'GET' | 'POST' | 'PUT' | 'DELETE', route: string, body?: unknown): Promise<unknown> {
   const { status, text } = await requestAlone(`${server.url}/app${route}`, {
     method,
     headers: { 'x-console-script-token': server.consoleToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (status < 200 || status >= 300) throw new Error(`${method} ${route}: ${status} ${text}`);
-  return JSON.parse(text) as unknown;
+  return text ? (JSON.parse(text) as unknown) : undefined;
 }
 
 /** A v1 request with an API key, refused unless answered 200. */

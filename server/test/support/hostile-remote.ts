@@ -30,7 +30,7 @@ export type HostileMode =
   | 'wrong-types'
   /** Every list redirects to {@link HostileRemote.redirectTarget}. */
   | 'redirect'
-  /** A scope whose CPE pattern has ten wildcards, and twelve targets whose vendor is thirty `a`s. */
+  /** A scope whose CPE pattern has ten wildcards, twelve targets whose vendor is thirty `a`s, and a finding of each (coverage reads the targets findings name). */
   | 'pathological-cpe';
 
 /** The agent configuration failures of `error-passthrough`, by name: what the remote answers (a file past the cap of one, too). */
@@ -121,6 +121,28 @@ function hostileTarget(n: number, vendor: string): Record<string, unknown> {
     source: 'hostile',
     associated_cves: [],
     highest_cvss_score: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+/** A valid open vulnerability finding (specification 2.4) of target `hostileTarget(n)`. */
+function hostileFinding(n: number): Record<string, unknown> {
+  return {
+    id: uuid(3000 + n),
+    endpoint_id: null,
+    remediation_target_id: uuid(2000 + n),
+    cve_id: 'CVE-2026-0001',
+    severity: 'high',
+    cvss_score: 7.5,
+    is_kev: false,
+    status: 'open',
+    source: 'hostile',
+    title: `Finding ${n}`,
+    description: null,
+    solution: null,
+    first_detected_at: at,
+    remediated_at: null,
     created_at: at,
     updated_at: at,
   };
@@ -234,6 +256,7 @@ export async function serveHostileRemote(mode: HostileMode): Promise<string> {
         case 'pathological-cpe':
           if (url.pathname === '/v1/scopes') return page([hostileScope(1, [pathologicalCpePattern])], 1);
           if (url.pathname === '/v1/remediation-targets') return page(Array.from({ length: 12 }, (_, i) => hostileTarget(i + 1, 'a'.repeat(30))), 12);
+          if (url.pathname === '/v1/vulnerability-findings') return page(Array.from({ length: 12 }, (_, i) => hostileFinding(i + 1)), 12);
           break;
         case 'error-passthrough':
           break;
@@ -245,10 +268,16 @@ export async function serveHostileRemote(mode: HostileMode): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** Starts a hostile remote in `mode` in a child process of its own; resolves once it listens. */
-export async function startHostileRemote(mode: HostileMode): Promise<HostileRemote> {
+/**
+ * Starts a hostile remote in `mode` in a child process of its own; resolves once it listens.
+ * `niceness` runs it below the others' priority (nice(1)), as the bench does a remote: a tenant
+ * runs on other machines, and its work must not take the measured server's core.
+ */
+export async function startHostileRemote(mode: HostileMode, niceness?: number): Promise<HostileRemote> {
   const entry = path.join(import.meta.dirname, 'hostile-remote-process.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const command = [process.execPath, '--import', 'tsx', entry, mode];
+  if (niceness !== undefined) command.unshift('nice', '-n', String(niceness));
+  const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
