@@ -192,27 +192,27 @@ function fieldsError(issues: { path: PropertyKey[]; message: string }[]): Organi
  * here; a failure is {@link RemoteCheckFailedError}, saying what failed and what to check.
  */
 async function checkRemoteAnswers(remote: RemoteTenant): Promise<void> {
-  let response: Response;
+  let body: { data?: unknown; total?: unknown } | undefined;
   try {
-    response = await remoteGet(remote, '/v1/scopes?limit=1');
+    body = await remoteGet(remote, '/v1/scopes?limit=1', async (response, until) => {
+      const { status } = response;
+      // An error's body is never read (remoteGet cancels it): its status says enough.
+      if (status === 401 || status === 403) throw new RemoteCheckFailedError({ kind: 'refused-key', status }, remote.baseUrl);
+      if (!response.ok) throw new RemoteCheckFailedError({ kind: 'answered', status }, remote.baseUrl);
+      return readCheckBody(remote, response, until);
+    });
   } catch (error) {
     if (error instanceof RemoteUnreachableError) throw new RemoteCheckFailedError(error.problem, remote.baseUrl);
     throw error;
   }
-  const { status } = response;
-  // An error's body is never read: its status says enough.
-  if (!response.ok) await response.body?.cancel();
-  if (status === 401 || status === 403) throw new RemoteCheckFailedError({ kind: 'refused-key', status }, remote.baseUrl);
-  if (!response.ok) throw new RemoteCheckFailedError({ kind: 'answered', status }, remote.baseUrl);
-  const body = await readCheckBody(remote, response);
   if (!Array.isArray(body?.data) || typeof body.total !== 'number') throw new RemoteCheckFailedError({ kind: 'not-the-api' }, remote.baseUrl);
 }
 
 /** The check's answer, parsed; at most {@link checkBodyMaxBytes} of it are read (a remote is untrusted input). */
-async function readCheckBody(remote: RemoteTenant, response: Response): Promise<{ data?: unknown; total?: unknown } | undefined> {
+async function readCheckBody(remote: RemoteTenant, response: Response, until: AbortSignal): Promise<{ data?: unknown; total?: unknown } | undefined> {
   let bytes: Buffer;
   try {
-    bytes = await readBodyCapped(response, checkBodyMaxBytes);
+    bytes = await readBodyCapped(response, checkBodyMaxBytes, until);
   } catch (error) {
     if (timedOut(error)) {
       throw new RemoteCheckFailedError({ kind: 'timed-out', seconds: remoteRequestTimeoutMs / 1000 }, remote.baseUrl);

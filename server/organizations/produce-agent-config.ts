@@ -85,25 +85,18 @@ async function fetchFromRemote(remote: RemoteTenant, query: AgentConfigQuery): P
     status: 502 as const,
     message: `The agent configuration file of the replica "${remote.replica}" comes from its remote tenant, which did not give it. ${whatFailed(remote.baseUrl, problem)}`,
   });
-  let response: Response;
   try {
-    response = await remoteGet(remote, `/v1/agent/config?${search}`);
+    return await remoteGet(remote, `/v1/agent/config?${search}`, async (response, until): Promise<AgentConfigOutcome> => {
+      const { status } = response;
+      // An error's body is never read (remoteGet cancels it): its status says enough.
+      if (status !== 200) return failed(status === 401 || status === 403 ? { kind: 'refused-key', status } : { kind: 'answered', status });
+      const bytes = await readBodyCapped(response, agentConfigMaxBytes, until);
+      const filename = contentDisposition.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `remediation-agent-${query.platform}-${query.profile}`;
+      return { ok: true, filename, bytes, contentType: 'application/octet-stream' };
+    });
   } catch (error) {
     if (error instanceof RemoteUnreachableError) return failed(error.problem);
-    throw error;
-  }
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    const { status } = response;
-    return failed(status === 401 || status === 403 ? { kind: 'refused-key', status } : { kind: 'answered', status });
-  }
-  let bytes: Buffer;
-  try {
-    bytes = await readBodyCapped(response, agentConfigMaxBytes);
-  } catch (error) {
     if (error instanceof BodyTooLargeError) return failed({ kind: 'beyond-bound', what: `the agent configuration file weighed more than ${formatBytes(error.maxBytes)}` });
     return failed(timedOut(error) ? { kind: 'timed-out', seconds: remoteRequestTimeoutMs / 1000 } : { kind: 'broken-answer', what: 'the file broke off' });
   }
-  const filename = contentDisposition.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `remediation-agent-${query.platform}-${query.profile}`;
-  return { ok: true, filename, bytes, contentType: 'application/octet-stream' };
 }

@@ -49,16 +49,37 @@ function errorCode(error: unknown): string | undefined {
 const wasRedirect = (error: unknown) => (error as { cause?: { message?: unknown } } | undefined)?.cause?.message === 'unexpected redirect';
 
 /**
- * One GET to the remote's v1 API with its key. Redirects are never followed: the key would go
- * wherever the remote points (a redirect is a lasting failure, as nothing listening is). A network failure or a timeout raises
- * {@link RemoteUnreachableError}; any HTTP answer is returned as it is. A connection that fails
- * before any answer is tried once more: the pool may hand out a kept-alive socket at the moment
- * the remote closes it, which says nothing about whether the remote is reachable. `interrupt`
- * (a sync's signal) ends the request and the reading of its body at once, rejecting with its
- * reason: a replica paused or disconnected leaves its remote without waiting for the timeout.
+ * One GET to the remote's v1 API with its key, its answer handed to `read` (which reads its
+ * body, or leaves it: what it leaves is cancelled) while the request is alive. The request
+ * ends, with its timeout's or `interrupt`'s reason, when `timeoutMs` have passed or `interrupt`
+ * (a sync's signal: a replica paused, disconnected or stopping) aborts, whichever comes first;
+ * `read` gets the signal that says so, for the body: fetch's own link from its signal to a body
+ * it has answered with is held weakly, and a garbage collection during a stalled body dropped
+ * it, leaving the body to hang past its timeout and its sync past a pause (undici #4068), so
+ * the body's reader is cancelled by that signal itself (readBodyCapped).
+ *
+ * Redirects are never followed: the key would go wherever the remote points (a redirect is a
+ * lasting failure, as nothing listening is). A network failure or a timeout before the answer
+ * raises {@link RemoteUnreachableError}; any HTTP answer is handed to `read` as it is. A
+ * connection that fails before any answer is tried once more: the pool may hand out a
+ * kept-alive socket at the moment the remote closes it, which says nothing about whether the
+ * remote is reachable. Interrupted, it rejects with the interrupt's reason.
  */
-export async function remoteGet(remote: RemoteTenant, pathAndQuery: string, timeoutMs = remoteRequestTimeoutMs, interrupt?: AbortSignal): Promise<Response> {
-  const signal = interrupt ? AbortSignal.any([AbortSignal.timeout(timeoutMs), interrupt]) : AbortSignal.timeout(timeoutMs);
+export async function remoteGet<T>(
+  remote: RemoteTenant,
+  pathAndQuery: string,
+  read: (response: Response, signal: AbortSignal) => Promise<T>,
+  options: { timeoutMs?: number; interrupt?: AbortSignal } = {},
+): Promise<T> {
+  const { timeoutMs = remoteRequestTimeoutMs, interrupt } = options;
+  interrupt?.throwIfAborted();
+  const controller = new AbortController();
+  const { signal } = controller;
+  const timer = setTimeout(() => controller.abort(new DOMException(`No answer within ${timeoutMs / 1000} s`, 'TimeoutError')), timeoutMs);
+  // The timer holds the controller; it keeps no process alive by itself (a CLI exits when done).
+  timer.unref();
+  const onInterrupt = () => controller.abort(interrupt!.reason);
+  interrupt?.addEventListener('abort', onInterrupt, { once: true });
   const get = () =>
     fetch(`${remote.baseUrl}${pathAndQuery}`, {
       headers: { Authorization: `Bearer ${remote.apiKey}`, Accept: 'application/json, application/octet-stream' },
@@ -66,23 +87,38 @@ export async function remoteGet(remote: RemoteTenant, pathAndQuery: string, time
       signal,
     });
   try {
+    let response: Response;
     try {
-      return await get();
+      try {
+        response = await get();
+      } catch (error) {
+        if (signal.aborted || wasRedirect(error)) throw error;
+        response = await get();
+      }
     } catch (error) {
-      if (signal.aborted || wasRedirect(error)) throw error;
-      return await get();
+      if (interrupt?.aborted) throw interrupt.reason;
+      if (timedOut(error)) {
+        throw new RemoteUnreachableError({ kind: 'timed-out', seconds: timeoutMs / 1000 }, remote.baseUrl, false, { cause: error });
+      }
+      if (wasRedirect(error)) {
+        throw new RemoteUnreachableError({ kind: 'unreachable', cause: 'it answered with a redirect, which is never followed' }, remote.baseUrl, true, { cause: error });
+      }
+      const code = errorCode(error);
+      const lasting = code !== undefined && code in lastingCauses;
+      const cause = lasting ? lastingCauses[code]! : code ? `the connection failed: ${code}` : 'the connection failed';
+      throw new RemoteUnreachableError({ kind: 'unreachable', cause }, remote.baseUrl, lasting, { cause: error });
     }
-  } catch (error) {
-    if (interrupt?.aborted) throw interrupt.reason;
-    if (error instanceof Error && error.name === 'TimeoutError') {
-      throw new RemoteUnreachableError({ kind: 'timed-out', seconds: timeoutMs / 1000 }, remote.baseUrl, false, { cause: error });
+    try {
+      return await read(response, signal);
+    } catch (error) {
+      if (interrupt?.aborted) throw interrupt.reason;
+      throw error;
+    } finally {
+      // Whatever `read` left unread is not wanted.
+      if (!response.bodyUsed) await response.body?.cancel().catch(() => undefined);
     }
-    if (wasRedirect(error)) {
-      throw new RemoteUnreachableError({ kind: 'unreachable', cause: 'it answered with a redirect, which is never followed' }, remote.baseUrl, true, { cause: error });
-    }
-    const code = errorCode(error);
-    const lasting = code !== undefined && code in lastingCauses;
-    const cause = lasting ? lastingCauses[code]! : code ? `the connection failed: ${code}` : 'the connection failed';
-    throw new RemoteUnreachableError({ kind: 'unreachable', cause }, remote.baseUrl, lasting, { cause: error });
+  } finally {
+    clearTimeout(timer);
+    interrupt?.removeEventListener('abort', onInterrupt);
   }
 }

@@ -45,11 +45,14 @@ async function fetchPageOnce(remote: RemoteTenant, pathAndQuery: string, policy:
   let response: Response;
   let bytes: Buffer;
   try {
-    response = await remoteGet(remote, pathAndQuery, policy.requestTimeoutMs, signal);
-    // An error's body is never read: its status says enough.
-    if (!response.ok) await response.body?.cancel();
-    // The request's timeout covers the body too: a remote that stalls mid-body times out.
-    bytes = response.ok ? await readBodyCapped(response, policy.pageMaxBytes) : Buffer.alloc(0);
+    // An error's body is never read: its status says enough. The request's timeout covers the
+    // body too: a remote that stalls mid-body times out.
+    ({ response, bytes } = await remoteGet(
+      remote,
+      pathAndQuery,
+      async (answer, until) => ({ response: answer, bytes: answer.ok ? await readBodyCapped(answer, policy.pageMaxBytes, until) : Buffer.alloc(0) }),
+      { timeoutMs: policy.requestTimeoutMs, interrupt: signal },
+    ));
   } catch (error) {
     // Interrupted (paused, disconnected, stopping): the sync ends with the signal's reason.
     if (signal?.aborted) throw signal.reason;
