@@ -6,10 +6,10 @@ test('a finding links to its endpoint, its target and the CVE at NVD; they link 
   const firstRow = grid.locator('[role=row][aria-rowindex="2"]');
   await expect(firstRow.locator('[role=gridcell]').first()).toHaveText(/^CVE-/);
   const cve = (await firstRow.locator('[role=gridcell]').first().innerText()).trim();
-  // Where the finding is: its host, and its target's product and version (the sixth to eighth columns).
-  const [host, product, version] = (await firstRow.locator('[role=gridcell]').allInnerTexts()).slice(5, 8);
+  // Where the finding is: its host, and its target's product with its version (the fifth and sixth columns).
+  const [host, productVersion] = (await firstRow.locator('[role=gridcell]').allInnerTexts()).slice(4, 6);
   expect(host).not.toBe('—');
-  const target = [product, version].filter((text) => text !== '—').join(' ') || 'Open remediation target';
+  const target = productVersion !== '—' ? productVersion!.replaceAll(/\s+/g, ' ') : 'Open remediation target';
   await firstRow.click();
   await expect(page).toHaveURL(/\/orgs\/demo\/vulnerability-findings\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { level: 1 })).toContainText(cve);
@@ -38,7 +38,7 @@ test('a finding links to its endpoint, its target and the CVE at NVD; they link 
     const grid = page.getByRole('grid', { name });
     await expect(grid.locator('[role=row][aria-rowindex="2"] [role=gridcell]').first()).not.toHaveText('Loading…');
   }
-  expect(new Set(await columnTexts(page.getByRole('grid', { name: 'Findings on this endpoint' }), 6))).toEqual(new Set([host]));
+  expect(new Set(await columnTexts(page.getByRole('grid', { name: 'Findings on this endpoint' }), 5))).toEqual(new Set([host]));
   await screenshot(page, 'detail-endpoint');
   await expectAccessible(page);
 

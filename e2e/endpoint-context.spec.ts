@@ -49,7 +49,7 @@ test('a tag rule tags the endpoint it matches, which says so, and the endpoints 
   // The rule: every endpoint whose hostname is the first Windows server's.
   await openConsole(page, '/orgs/second/endpoints?q=SRV-FS');
   const grid = page.getByRole('grid', { name: 'Endpoints' });
-  const hostname = (await grid.locator('[role=row][aria-rowindex="2"] [role=gridcell]').first().innerText()).trim();
+  const hostname = (await grid.locator('[role=row][aria-rowindex="2"] .hostname-cell__name').innerText()).trim();
   await openConsole(page, '/orgs/second/tags');
   await page.getByRole('button', { name: 'New rule…' }).click();
   const form = page.getByRole('form', { name: 'New tag rule' });

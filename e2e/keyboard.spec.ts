@@ -60,7 +60,8 @@ test('keyboard only: / searches, ↓ goes to the rows, j, k and the arrows move,
   // Enter opens the selected row; Escape goes back to the list as it was.
   await expect(page).toHaveURL(/row=5/);
   const list = path(page);
-  const hostname = await selected(grid).locator('[role=gridcell]').first().innerText();
+  // The hostname, without its criticality and the IP address under it.
+  const hostname = await selected(grid).locator('.hostname-cell__name').innerText();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: hostname })).toBeVisible();
   // On a detail page `/` finds no search box, and Escape leaves it.

@@ -31,6 +31,17 @@ const firstRows = 8;
  */
 const cutTextShows = { prefix: 10, wholeUpTo: 24 };
 
+/**
+ * What people need most in a table (issue 34, item 14), whole from 1,280 pixels on, in every
+ * table with these columns: a cut text (`.cut-text`) is not exempted, and a text wrapped over two
+ * lines must not be clamped. By table, the headers of the columns (a column's header holds each
+ * field's: "Product" and "Version" share one).
+ */
+const wholeFrom1280: Record<string, readonly string[]> = {
+  'Vulnerability findings': ['Title', 'Host', 'Product', 'Version'],
+  Endpoints: ['Hostname', 'IP address', 'OS'],
+};
+
 /** A replica whose last sync failed: the Organizations view shows its error, and its Changes view exists. */
 const replicaSlug = 'layout-replica';
 const headers = () => ({ 'x-console-script-token': server.scriptToken });
@@ -135,7 +146,13 @@ async function viewDrawn(): Promise<void> {
 }
 
 /** What the page measures of its own layout: the sideways scrolls, the top bar, and the cells cut. */
-function measureLayout(options: { firstRows: number; tablesFit: boolean; prefix: number; wholeUpTo: number | null }) {
+function measureLayout(options: {
+  firstRows: number;
+  tablesFit: boolean;
+  prefix: number;
+  wholeUpTo: number | null;
+  whole: Record<string, readonly string[]>;
+}) {
   const scrolling = document.scrollingElement!;
   const sideways: string[] = [];
   if (scrolling.scrollWidth > scrolling.clientWidth) sideways.push(`the document (${scrolling.scrollWidth} > ${scrolling.clientWidth})`);
@@ -183,9 +200,25 @@ function measureLayout(options: { firstRows: number; tablesFit: boolean; prefix:
     ),
     ...[...document.querySelectorAll('main table')].flatMap((table) => [...table.querySelectorAll('tbody tr')].slice(0, options.firstRows)),
   ];
+  // The columns held whole: those of `options.whole` in a grid of that name, by the words of their header.
+  const heldWhole = (cell: Element): boolean => {
+    const columns = options.whole[cell.closest('[role=grid]')?.getAttribute('aria-label') ?? ''];
+    const words = headerOf(cell);
+    return !!columns?.some((header) => words.split(/(?<=[a-z])(?=[A-Z])|\s+/).join(' ').includes(header));
+  };
   for (const row of rows) {
     for (const cell of row.querySelectorAll(':scope > [role=gridcell], :scope > [role=columnheader], :scope > td, :scope > th')) {
       const where = `${headerOf(cell)}: "${(cell.textContent ?? '').trim().slice(0, 60)}"`;
+      if (cell.matches('[role=gridcell]') && heldWhole(cell)) {
+        const clipped = ([cell, ...cell.querySelectorAll('*')] as HTMLElement[]).find(
+          (element) =>
+            !element.closest('.visually-hidden') &&
+            getComputedStyle(element).overflow !== 'visible' &&
+            (element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1),
+        );
+        if (clipped) cut.push(`${where}, a text that must be whole (${clipped.scrollWidth} × ${clipped.scrollHeight} > ${clipped.clientWidth} × ${clipped.clientHeight})`);
+        continue;
+      }
       for (const element of [cell, ...cell.querySelectorAll('*')] as HTMLElement[]) {
         if (element.closest('.visually-hidden')) continue;
         if (element.scrollWidth <= element.clientWidth + 1 || getComputedStyle(element).overflowX === 'visible') continue;
@@ -274,6 +307,7 @@ for (const size of viewports) {
         tablesFit: size.width >= 1280,
         prefix: size.width >= 1280 ? cutTextShows.prefix : 0,
         wholeUpTo: size.width >= 1920 ? cutTextShows.wholeUpTo : null,
+        whole: size.width >= 1280 ? wholeFrom1280 : {},
       });
       if (view.name === 'Organizations') await page.locator('main table').scrollIntoViewIfNeeded();
       if (size.width === 1280 && screenshots.has(view.name)) await screenshot(page, `layout-${size.width}-${view.name.toLowerCase().replaceAll(' ', '-')}`);

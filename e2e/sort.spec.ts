@@ -9,7 +9,7 @@ test('a click on a header sorts by it, the URL keeps the order across a reload, 
   await openConsole(page, '/orgs/demo/endpoints');
   const grid = page.getByRole('grid', { name: 'Endpoints' });
   const header = grid.getByRole('columnheader', { name: 'Hostname' });
-  const hostnames = grid.locator('[role=row] [role=gridcell]:first-child');
+  const hostnames = grid.locator('[role=row] [role=gridcell]:first-child .hostname-cell__name');
   await expect(hostnames.first()).not.toHaveText('Loading…');
   await expect(header).toHaveAttribute('aria-sort', 'none');
   // The endpoints open riskiest first (exposure.spec.ts checks that order).
@@ -46,22 +46,40 @@ test('a click on a header sorts by it, the URL keeps the order across a reload, 
 test('headers sort from the keyboard, and Enter on a header opens no row', async ({ page }) => {
   await openConsole(page, '/orgs/demo/vulnerability-findings?status=open');
   const grid = page.getByRole('grid', { name: 'Vulnerability findings' });
-  const severities = grid.locator('[role=row] [role=gridcell]:nth-child(2)');
-  await expect(severities.first()).not.toHaveText('Loading…');
-  const button = grid.getByRole('columnheader', { name: 'Severity' }).getByRole('button');
+  // The severity's badge, above the KEV one in the same column.
+  const severities = grid.locator('[role=row] [role=gridcell]:nth-child(2) .badge:not(.badge--kev)');
+  await expect(severities.first()).toBeVisible();
+  const button = grid.getByRole('button', { name: 'Severity' });
   await button.focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/status=open&sort=severity|sort=severity&status=open/);
   await expect(severities.first()).not.toHaveText('critical');
   const ascending = (await severities.allInnerTexts()).map((severity) => severityRank.indexOf(severity));
   expect(ascending).toEqual([...ascending].sort());
-  await grid.getByRole('columnheader', { name: 'Severity' }).getByRole('button').focus();
+  await grid.getByRole('button', { name: 'Severity' }).focus();
   await page.keyboard.press('Space');
   await expect(page).toHaveURL(/sort=-severity/);
   await expect(severities.first()).toHaveText('critical');
   const descending = (await severities.allInnerTexts()).map((severity) => severityRank.indexOf(severity));
   expect(descending).toEqual([...descending].sort().reverse());
   await expect(page.getByRole('heading', { level: 1, name: 'Vulnerability findings' })).toBeVisible();
+});
+
+test('two fields in one column each keep their sort button: Severity and KEV, Product under Version', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/vulnerability-findings?status=open&sort=severity');
+  const grid = page.getByRole('grid', { name: 'Vulnerability findings' });
+  const column = grid.getByRole('columnheader', { name: 'Severity KEV' });
+  await expect(column).toHaveAttribute('aria-sort', 'ascending');
+  await column.getByRole('button', { name: 'KEV' }).click();
+  // KEV sorts by risk, KEV first: the view's default order, which the URL leaves out.
+  await expect(page).toHaveURL(/\?status=open$/);
+  await expect(column).toHaveAttribute('aria-sort', 'descending');
+  await expect(grid.locator('[role=row] [role=gridcell]:nth-child(2)').first()).toContainText('KEV');
+  const product = grid.getByRole('columnheader', { name: 'Product Version' });
+  await product.getByRole('button', { name: 'Product' }).click();
+  await expect(page).toHaveURL(/sort=target_product/);
+  await expect(product).toHaveAttribute('aria-sort', 'ascending');
+  await expect(column).toHaveAttribute('aria-sort', 'none');
 });
 
 test('the findings search box finds the findings of a CVE by its id, in any case', async ({ page }) => {

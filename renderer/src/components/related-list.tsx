@@ -1,11 +1,11 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName } from '../../../contracts/collections';
 import { listPageQuery } from '../api/console-queries';
 import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
-import { listDefinitions } from '../views/list-definitions';
+import { listDefinitions, shownColumns } from '../views/list-definitions';
 import { askedFilters } from '../views/asked-filters';
 import { VirtualTable } from './virtual-table';
 
@@ -31,6 +31,8 @@ export function RelatedList<C extends CollectionName>({ slug, collection, filter
     // eslint-disable-next-line react-hooks/exhaustive-deps -- filterKey stands for filter.
     [slug, collection, filterKey],
   );
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- filterKey stands for filter.
+  const columns = useMemo(() => shownColumns(definition, askedFilters(collection, filter)), [definition, collection, filterKey]);
   const headingId = `related-${collectionBasics[collection].path}`;
   return (
     <section className="related" aria-labelledby={headingId}>
@@ -41,7 +43,8 @@ export function RelatedList<C extends CollectionName>({ slug, collection, filter
       {definition.defaultView ? <p className="hint">{definition.defaultView.summary}; other statuses in the list.</p> : null}
       <VirtualTable
         label={title}
-        columns={definition.columns}
+        columns={columns}
+        rowHeight={definition.rowHeight}
         pageQuery={pageQuery}
         onOpen={(item) => navigate(paths.item(slug, collection, item.id), openFromTable)}
         emptyMessage={`No ${collectionBasics[collection].labels.noun}s.`}

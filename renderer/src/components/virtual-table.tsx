@@ -19,6 +19,19 @@ export interface Column<T, S extends string = string> {
   descendingFirst?: boolean;
   /** What the column means, when its header alone does not say it: the header's tooltip and accessible description. */
   description?: string;
+  /**
+   * A second field the column shows under the first (a version under its product): its header
+   * under the column's, a sort button of its own when it has a sort key.
+   */
+  second?: ColumnField<S>;
+}
+
+/** A field of a column that shares it with another: its header, and its sort key when it has one. */
+export type ColumnField<S extends string = string> = Pick<Column<unknown, S>, 'header' | 'sortKey' | 'descendingFirst' | 'description'>;
+
+/** The fields of a column, each with its header: one, or two when it shares the column. */
+export function columnFields<S extends string>(column: Column<never, S>): ColumnField<S>[] {
+  return column.second ? [column, column.second] : [column];
 }
 
 /** The order a table shows: a column's sort key, either way. */
@@ -50,15 +63,15 @@ interface VirtualTableProps<T, K extends QueryKey> {
   sort?: TableSort;
   /** Asked to order by a column's sort key (a click or Enter/Space on its header). */
   onSort?: (key: string) => void;
+  /** The height of every row, in pixels: taller for a list whose cells hold two lines. */
+  rowHeight?: number;
 }
 
-const rowHeight = 32;
+/** One line of text with the row's padding. */
+export const oneLineRow = 32;
 
 /** The keys that move a grid's active row: what the page hands the grid when nothing has the focus. */
 const gridMoveKeys = new Set(['ArrowDown', 'ArrowUp', 'j', 'k', 'PageDown', 'PageUp', 'Home', 'End']);
-
-/** The sticky header row's height (a row and its bottom border): the rows scroll under it. */
-const headHeight = rowHeight + 1;
 
 /**
  * A table of a server-paged list of any length: only the rows in view are in the DOM, and
@@ -67,7 +80,9 @@ const headHeight = rowHeight + 1;
  * review list), Page Up/Down, Home and End move through; Enter opens the active row.
  */
 export function VirtualTable<T extends { id: string }, K extends QueryKey>(props: VirtualTableProps<T, K>) {
-  const { columns, pageQuery, onOpen, onViewChange } = props;
+  const { columns, pageQuery, onOpen, onViewChange, rowHeight = oneLineRow } = props;
+  // The sticky header row's height (a row and its bottom border): the rows scroll under it.
+  const headHeight = rowHeight + 1;
   const queryClient = useQueryClient();
   const scrollRef = useRef<HTMLDivElement>(null);
   const tableId = useId();
@@ -113,7 +128,7 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
         .catch(() => undefined)
         .then(() => onOpen(item));
     },
-    [onOpen, onViewChange, virtualizer],
+    [onOpen, onViewChange, virtualizer, rowHeight],
   );
   const activate = useCallback(
     (index: number, item: T | undefined) => {
@@ -197,7 +212,7 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
         onKeyDown={onKeyDown}
       >
         <div role="rowgroup" className="virtual-table__head">
-          <div role="row" aria-rowindex={1} className="virtual-table__row" style={{ gridTemplateColumns }}>
+          <div role="row" aria-rowindex={1} className="virtual-table__row" style={{ gridTemplateColumns, height: rowHeight }}>
             {columns.map((column) => (
               <ColumnHeader key={column.id} column={column} sort={props.sort} onSort={props.onSort} />
             ))}
@@ -214,6 +229,7 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
               active={virtualRow.index === activeRow}
               columns={columns}
               gridTemplateColumns={gridTemplateColumns}
+              height={rowHeight}
               onActivate={activate}
             />
           ))}
@@ -225,36 +241,45 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
 }
 
 /**
- * A column header; sortable, it holds a button and tells its order through `aria-sort`. Keys
- * pressed on the button stay there: the grid would take Enter, Home or End for its rows.
+ * A column header: the header of each of its fields, a button where the field sorts; it tells
+ * its order through `aria-sort`. Keys pressed on a button stay there: the grid would take Enter,
+ * Home or End for its rows.
  */
 function ColumnHeader<T>({ column, sort, onSort }: { column: Column<T>; sort: TableSort | undefined; onSort: ((key: string) => void) | undefined }) {
-  const { sortKey, description } = column;
-  if (!sortKey || !onSort) {
-    return (
-      <div role="columnheader" className="virtual-table__cell" title={description}>
-        {column.header}
-      </div>
-    );
-  }
-  const direction = sort?.key === sortKey ? (sort.descending ? 'descending' : 'ascending') : 'none';
+  const fields = columnFields(column);
+  const sorted = fields.find((field) => field.sortKey && field.sortKey === sort?.key);
+  const direction = sorted && onSort ? (sort!.descending ? 'descending' : 'ascending') : 'none';
+  const sortable = !!onSort && fields.some((field) => field.sortKey);
   return (
-    <div role="columnheader" className="virtual-table__cell" aria-sort={direction}>
-      <button
-        type="button"
-        className="virtual-table__sort"
-        title={description}
-        onClick={() => onSort(sortKey)}
-        // The grid's keys (arrows, j and k, Enter) act on its rows, not from a header; the page's shortcuts (/ and Escape) go on.
-        onKeyDown={(event) => {
-          if (event.key !== '/' && event.key !== 'Escape') event.stopPropagation();
-        }}
-      >
-        {column.header}
-        <span aria-hidden="true" className="virtual-table__sort-mark">
-          {direction === 'ascending' ? '▲' : direction === 'descending' ? '▼' : ''}
-        </span>
-      </button>
+    <div
+      role="columnheader"
+      className={`virtual-table__cell${fields.length > 1 ? ' virtual-table__cell--fields' : ''}`}
+      aria-sort={sortable ? direction : undefined}
+      title={sortable ? undefined : column.description}
+    >
+      {fields.map((field) => {
+        const { sortKey } = field;
+        if (!sortKey || !onSort) return fields.length > 1 ? <span key={field.header} title={field.description}>{field.header}</span> : field.header;
+        const mark = field === sorted ? (direction === 'ascending' ? '▲' : '▼') : '';
+        return (
+          <button
+            key={field.header}
+            type="button"
+            className="virtual-table__sort"
+            title={field.description}
+            onClick={() => onSort(sortKey)}
+            // The grid's keys (arrows, j and k, Enter) act on its rows, not from a header; the page's shortcuts (/ and Escape) go on.
+            onKeyDown={(event) => {
+              if (event.key !== '/' && event.key !== 'Escape') event.stopPropagation();
+            }}
+          >
+            {field.header}
+            <span aria-hidden="true" className="virtual-table__sort-mark">
+              {mark}
+            </span>
+          </button>
+        );
+      })}
     </div>
   );
 }
@@ -269,6 +294,7 @@ interface VirtualRowProps<T> {
   active: boolean;
   columns: Column<T>[];
   gridTemplateColumns: string;
+  height: number;
   onActivate: (index: number, item: T | undefined) => void;
 }
 
@@ -277,7 +303,7 @@ interface VirtualRowProps<T> {
  * that came into view (or whose page arrived, or that became active) need to render again.
  */
 const VirtualRow = memo(function VirtualRow<T>(props: VirtualRowProps<T>) {
-  const { id, index, start, item, active, columns, gridTemplateColumns, onActivate } = props;
+  const { id, index, start, item, active, columns, gridTemplateColumns, height, onActivate } = props;
   return (
     <div
       id={id}
@@ -285,7 +311,7 @@ const VirtualRow = memo(function VirtualRow<T>(props: VirtualRowProps<T>) {
       aria-rowindex={index + 2}
       aria-selected={active}
       className={`virtual-table__row${active ? ' is-active' : ''}${item ? '' : ' is-loading'}`}
-      style={{ gridTemplateColumns, transform: `translateY(${start}px)` }}
+      style={{ gridTemplateColumns, height, transform: `translateY(${start}px)` }}
       onClick={() => onActivate(index, item)}
     >
       {item ? (

@@ -9,7 +9,7 @@ import { VirtualTable } from '../components/virtual-table';
 import { formatCount, formatCounted } from '../lib/format';
 import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
-import { findingColumns } from './list-definitions';
+import { findingTable } from './list-definitions';
 
 /** Open critical, high or KEV findings that no active scope covers. */
 export function CoverageGapsView({ slug }: { slug: string }) {
@@ -35,7 +35,8 @@ export function CoverageGapsView({ slug }: { slug: string }) {
           <CoverageFigures counts={gaps.data.counts} label="Uncovered findings" />
           <VirtualTable
             label="Uncovered findings"
-            columns={findingColumns}
+            // Gaps are open findings.
+            {...findingTable({ status: 'open' })}
             pageQuery={pageQuery}
             onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id), openFromTable)}
             emptyMessage="Every open critical, high or KEV finding is covered by an active scope."

@@ -1,4 +1,5 @@
 import { collectionBasics } from '../../../contracts/collection-basics';
+import type { ListFilters } from '../api/list-pages';
 import type { CollectionName, Collections, ConsoleFilterParameter, ConsoleItem, FilterParameter, SortKey } from '../../../contracts/collections';
 import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from '../../../contracts/enums';
 import { deadlineExplanation } from '../../../contracts/remediation-deadlines';
@@ -7,8 +8,8 @@ import { CutText } from '../components/cut-text';
 import { ExceptedBadge } from '../components/exception-mark';
 import { endpointContextControls } from '../components/endpoint-context-controls';
 import type { FilterControl } from '../components/filter-bar';
-import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding';
 import type { Column } from '../components/virtual-table';
+import { WrappedText } from '../components/wrapped-text';
 import { formatCvss, formatDate, orDash } from '../lib/format';
 import { exposureColumns } from './exposure-columns';
 import type { SortOrder } from './list-sort';
@@ -48,7 +49,14 @@ export interface ListDefinition<C extends CollectionName> {
    * lifts one), and what the view says of itself while it shows these filters in its default order.
    */
   defaultView?: { filters: Partial<Record<FilterParameter<C>, string>>; summary: string };
+  /** The height of its rows in pixels, when its cells hold two lines (the virtual table's rows all have one height). */
+  rowHeight?: number;
+  /** Columns that say nothing when the list is filtered to one value of a filter (the status of a list of open findings): by column id, the filter. */
+  columnsOfFilters?: Partial<Record<string, FilterParameter<C>>>;
 }
+
+/** Two lines of text and the row's padding: the rows of a list whose cells wrap or stack. */
+const twoLineRow = 46;
 
 /** The controls of the endpoints' filters; the findings and targets lists apply them to each item's endpoint. */
 const endpointControls = {
@@ -63,29 +71,32 @@ const endpoints: ListDefinition<'endpoints'> = {
     ...endpointControls,
   },
   // The exposure takes the room of the OS family (the OS's name says it) and of the discovery
-  // date (on the detail page): the table fits 1,280 pixels without cutting a figure.
+  // date (on the detail page). In two-line rows the IP address goes under its hostname and the
+  // OS's name wraps, its version after it: at 1,280 pixels the table fits with none of these cut.
   columns: [
     {
       id: 'hostname',
       header: 'Hostname',
       description: "Its criticality beside it, unless normal: it multiplies its findings' risk",
-      width: 'minmax(11rem, 1.2fr)',
-      // The hostname gives way to the badge when the column is narrow.
+      width: 'minmax(11rem, 1.1fr)',
       cell: (e) => (
-        <span className="hostname-cell">
-          <CutText text={e.hostname} className="hostname-cell__name" />
-          <CriticalityBadge criticality={e.criticality} />
+        <span className="stacked">
+          <span className="hostname-cell">
+            <span className="hostname-cell__name">{e.hostname}</span>
+            <CriticalityBadge criticality={e.criticality} />
+          </span>
+          <span className="minor-text">{orDash(e.ip)}</span>
         </span>
       ),
       sortKey: 'hostname',
+      second: { header: 'IP address' },
     },
-    { id: 'ip', header: 'IP address', width: '8.2rem', cell: (e) => orDash(e.ip) },
     {
       id: 'os',
       header: 'OS',
       description: 'Operating system and version',
       width: 'minmax(8rem, 1fr)',
-      cell: (e) => <CutText text={`${e.operating_system.name} ${e.operating_system.version ?? ''}`} />,
+      cell: (e) => <WrappedText text={e.operating_system.name} minor={e.operating_system.version} />,
       sortKey: 'os_version',
     },
     ...exposureColumns<ConsoleItem<'endpoints'>>(),
@@ -94,6 +105,7 @@ const endpoints: ListDefinition<'endpoints'> = {
   ],
   // The riskiest first: what to look at, and what to fix, before anything else.
   defaultSort: '-risk_score',
+  rowHeight: twoLineRow,
 };
 
 const remediationTargets: ListDefinition<'remediationTargets'> = {
@@ -133,36 +145,52 @@ const scopes: ListDefinition<'scopes'> = {
   defaultSort: 'created_at',
 };
 
-type FindingColumn = Column<VulnerabilityFinding, SortKey<'findings'>>;
-
 /** What a finding is: its CVE, how bad, and its title (the columns of its /v1 fields, then where it is, then where it stands). */
-const findingWhat: FindingColumn[] = [
-  { id: 'cve', header: 'CVE', width: '8.6rem', cell: (f) => f.cve_id, sortKey: 'cve_id' },
-  { id: 'severity', header: 'Severity', width: '5rem', cell: (f) => <SeverityBadge severity={f.severity} />, sortKey: 'severity' },
+const findingWhat: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = [
   {
-    id: 'kev',
-    header: 'KEV',
-    description: 'In the Known Exploited Vulnerabilities catalog. Sorts by risk: KEV first, then by CVSS.',
-    width: '3rem',
-    cell: (f) => <KevBadge isKev={f.is_kev} />,
-    sortKey: 'risk',
-    descendingFirst: true,
+    id: 'cve',
+    header: 'CVE',
+    width: '8.6rem',
+    // "Excepted" under the CVE, not in the status column: a list of open findings drops that column.
+    cell: (f) => (
+      <span className="stacked">
+        {f.cve_id}
+        {f.status === 'open' ? <ExceptedBadge exception={f.exception} /> : null}
+      </span>
+    ),
+    sortKey: 'cve_id',
+  },
+  {
+    id: 'severity',
+    header: 'Severity',
+    // KEV under the severity: one badge column where two took the room of the title.
+    width: '5rem',
+    cell: (f) => (
+      <span className="stacked">
+        <SeverityBadge severity={f.severity} />
+        <KevBadge isKev={f.is_kev} />
+      </span>
+    ),
+    sortKey: 'severity',
+    second: {
+      header: 'KEV',
+      description: 'In the Known Exploited Vulnerabilities catalog. Sorts by risk: KEV first, then by CVSS.',
+      sortKey: 'risk',
+      descendingFirst: true,
+    },
   },
   { id: 'cvss', header: 'CVSS', width: '3.8rem', cell: (f) => formatCvss(f.cvss_score), sortKey: 'cvss_score', descendingFirst: true },
-  { id: 'title', header: 'Title', width: 'minmax(7.4rem, 3fr)', cell: (f) => <CutText text={f.title} /> },
+  { id: 'title', header: 'Title', width: 'minmax(12rem, 3fr)', cell: (f) => <WrappedText text={f.title} /> },
 ];
 
-/**
- * Where a finding stands: open or remediated, or "Excepted" for an open finding an active
- * exception leaves out (one badge: the deadline columns need the room).
- */
+/** Where a finding stands: open or remediated (an active exception is marked under its CVE). */
 const findingState: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = [
   {
     id: 'status',
     header: 'Status',
-    description: 'Open or remediated; "Excepted" for an open finding an active exception leaves out of the gaps, the overdue counts and the risk figures.',
+    description: 'Open or remediated. "Excepted" under the CVE marks an open finding an active exception leaves out of the gaps, the overdue counts and the risk figures.',
     width: '6.1rem',
-    cell: (f) => (f.exception && f.status === 'open' ? <ExceptedBadge exception={f.exception} /> : <StatusBadge status={f.status} />),
+    cell: (f) => <StatusBadge status={f.status} />,
     sortKey: 'status',
   },
 ];
@@ -196,9 +224,17 @@ const findingDeadline: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = 
  * nearly always equals.
  */
 const findingPlace: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = [
-  { id: 'host', header: 'Host', width: 'minmax(8rem, 1.2fr)', cell: (f) => <CutText text={f.endpoint_hostname} />, sortKey: 'endpoint_hostname' },
-  { id: 'product', header: 'Product', width: 'minmax(7.4rem, 1.2fr)', cell: (f) => <CutText text={f.target_product} />, sortKey: 'target_product' },
-  { id: 'version', header: 'Version', width: 'minmax(6.8rem, 0.8fr)', cell: (f) => <CutText text={f.target_version} /> },
+  // "DESKTOP-A8EW98C" on one line; a longer name ("Christophers-MacBook-Pro") wraps at a hyphen.
+  { id: 'host', header: 'Host', width: 'minmax(10rem, 1fr)', cell: (f) => <WrappedText text={f.endpoint_hostname} />, sortKey: 'endpoint_hostname' },
+  {
+    id: 'product',
+    header: 'Product',
+    // Two lines of "Microsoft 365 Apps for enterprise 16.0.16130.20714", the demo's longest.
+    width: 'minmax(14rem, 1fr)',
+    cell: (f) => <WrappedText text={f.target_product} minor={f.target_version} />,
+    sortKey: 'target_product',
+    second: { header: 'Version' },
+  },
 ];
 
 const findings: ListDefinition<'findings'> = {
@@ -220,10 +256,30 @@ const findings: ListDefinition<'findings'> = {
     filters: { status: collectionBasics.findings.defaultView.query.status },
     summary: collectionBasics.findings.defaultView.summary,
   },
+  rowHeight: twoLineRow,
+  // Filtered to open findings (the default view), a status column would say "Open" on every row.
+  columnsOfFilters: { status: 'status' },
 };
 
 /** The list definition of each collection. */
 export const listDefinitions: { [C in CollectionName]: ListDefinition<C> } = { endpoints, remediationTargets, scopes, findings };
 
-/** The columns of a findings table, for the views that list findings of something (an endpoint's, a scope's, the coverage gaps). */
-export const findingColumns = findings.columns;
+/**
+ * A findings table's columns for the filters it asks, and its row height, for the views that list
+ * findings of something (a scope's, the coverage gaps).
+ */
+export function findingTable(asked: ListFilters) {
+  return { columns: shownColumns(findings, asked), rowHeight: findings.rowHeight };
+}
+
+/**
+ * The columns a list shows for the filters it asks: without those that would repeat one value on
+ * every row (`columnsOfFilters`: a status column when the list is filtered to one status).
+ */
+export function shownColumns<C extends CollectionName>(definition: ListDefinition<C>, asked: ListFilters): ListDefinition<C>['columns'] {
+  const oneValue = (filter: string | undefined) => {
+    const value = filter ? asked[filter] : undefined;
+    return !!value && value !== 'any' && !value.includes(',');
+  };
+  return definition.columns.filter((column) => !oneValue(definition.columnsOfFilters?.[column.id]));
+}

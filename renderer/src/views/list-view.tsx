@@ -8,10 +8,10 @@ import { type ListFilters, pageSize } from '../api/list-pages';
 import { BulkEndpointContext } from '../components/bulk-endpoint-context';
 import { CsvExportButton } from '../components/csv-export-button';
 import { FilterBar } from '../components/filter-bar';
-import { VirtualTable } from '../components/virtual-table';
+import { VirtualTable, columnFields } from '../components/virtual-table';
 import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
-import { listDefinitions } from './list-definitions';
+import { listDefinitions, shownColumns } from './list-definitions';
 import { askedFilters } from './asked-filters';
 import { nextSort, tableSort } from './list-sort';
 import { anchorPageOffset, useTableUrl } from './use-table-url';
@@ -54,10 +54,12 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
   const pageQuery = useCallback((offset: number) => listPageQuery(slug, collection, asked, offset), [slug, collection, filterKey]);
   const first = useQuery(pageQuery(0));
 
+  // Memoized: the rows render again when their columns change.
+  const columns = useMemo(() => shownColumns(definition, asked), [definition, asked]);
   const sort = tableSort(filters.sort, definition.defaultSort);
   const onSort = (key: string) => {
-    const column = definition.columns.find((candidate) => candidate.sortKey === key);
-    setFilter('sort', nextSort(sort, { sortKey: key, descendingFirst: column?.descendingFirst }, definition.defaultSort));
+    const field = definition.columns.flatMap(columnFields).find((candidate) => candidate.sortKey === key);
+    setFilter('sort', nextSort(sort, { sortKey: key, descendingFirst: field?.descendingFirst }, definition.defaultSort));
   };
   const open = useCallback((item: ConsoleItem<C>) => navigate(paths.item(slug, collection, item.id), openFromTable), [navigate, slug, collection]);
   const section = useRef<HTMLElement>(null);
@@ -86,7 +88,8 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
       <VirtualTable
         key={`${slug}/${collection}/${filterKey}`}
         label={labels.title}
-        columns={definition.columns}
+        columns={columns}
+        rowHeight={definition.rowHeight}
         pageQuery={pageQuery}
         initialTopRow={initialTopRow}
         initialActiveRow={initialActiveRow}

@@ -15,7 +15,7 @@ import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { EndpointLink } from '../components/endpoint-link';
 import { DetailFrame } from './detail-frame';
-import { findingColumns } from './list-definitions';
+import { findingTable } from './list-definitions';
 
 const list = (values: readonly (string | number)[] | undefined) => (values?.length ? values.join(', ') : null);
 
@@ -117,7 +117,7 @@ function ScopeCoverageSection({ slug, scopeId }: { slug: string; scopeId: string
           <VirtualTable
             key={status}
             label="Covered findings"
-            columns={findingColumns}
+            {...findingTable(filters)}
             pageQuery={pageQuery}
             onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id), openFromTable)}
             emptyMessage="This scope covers no findings."
