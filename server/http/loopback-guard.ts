@@ -1,12 +1,9 @@
-import { isIP } from 'node:net';
 import os from 'node:os';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isUnspecifiedAddress } from '../secrets/loopback-address.js';
 import { sendError } from './http-error.js';
 
 const loopbackNames = ['127.0.0.1', 'localhost', '[::1]'];
-
-/** Whether `host` is the address of every interface (`serve --host 0.0.0.0 --allow-remote-access`), `::` in any spelling too. */
-export const isUnspecifiedAddress = (host: string) => isIP(host) !== 0 && /^[0:.]+$/.test(host);
 
 /** An address as a Host header names it: an IPv6 one in brackets. */
 const hostName = (address: string) => (address.includes(':') ? `[${address}]` : address);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dataDirectoryFiles, writeFileAtomically } from '../store/engine/data-directory.js';
-import { acceptedHosts, isUnspecifiedAddress } from './loopback-guard.js';
+import { isUnspecifiedAddress } from '../secrets/loopback-address.js';
+import { acceptedHosts } from './loopback-guard.js';
 
 /** The default port of DESIGN section 4. */
 export const defaultPort = 7300;

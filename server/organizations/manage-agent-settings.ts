@@ -1,4 +1,3 @@
-import { BlockList, isIPv6 } from 'node:net';
 import {
   type AgentSettingsView,
   type UpdateAgentSettingsBody,
@@ -14,6 +13,7 @@ import { agentConfigCarries } from '../agent-config/file-contents.js';
 import type { StoredAgentSettings } from '../store/records/agent-settings-records.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
+import { isLoopbackAddress, isUnspecifiedAddress } from '../secrets/loopback-address.js';
 import { OrganizationFieldsError } from './manage-organizations.js';
 
 /** The settings an admin sets, by the name the API and the store give them. */
@@ -29,21 +29,15 @@ export const agentSettingOptions: Record<AgentSettingName, string> = {
   bundleId: '--bundle-id',
 };
 
-// What agents on other machines can never reach: the machine the file is made on is not theirs.
-// BlockList also matches an IPv4-mapped IPv6 address (::ffff:127.0.0.1) against the IPv4 rules.
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('0.0.0.0', 'ipv4');
-loopback.addAddress('::1', 'ipv6');
-loopback.addAddress('::', 'ipv6');
-
-/** Whether a URL's host (as `URL.hostname` writes it) is a loopback or unspecified address. */
+/**
+ * Whether a URL's host (as `URL.hostname` writes it) is a loopback or unspecified address, or a
+ * name under `localhost`: what agents on other machines can never reach, since the machine the
+ * file is made on is not theirs. The URL parser writes every IPv4 form (0x7f.1, 2130706433) as
+ * dotted decimal.
+ */
 function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIPv6(host)) return loopback.check(host, 'ipv6');
-  // The URL parser writes every IPv4 form (0x7f.1, 2130706433) as dotted decimal.
-  return /^\d+\.\d+\.\d+\.\d+$/.test(host) && loopback.check(host, 'ipv4');
+  return host.endsWith('.localhost') || isLoopbackAddress(host) || isUnspecifiedAddress(host);
 }
 
 /**
