@@ -6,18 +6,23 @@ import { packageRoot } from '../package-root.js';
 import { runCli } from './support/cli-binary.js';
 import { type ConsoleTestServer, startConsoleTestServer } from './support/console-test-server.js';
 import { parseCurl } from './support/curl-command.js';
+import { decisionsEntry, decisionsFolder, decisionsIndex, decisionsPage, recordFiles, recordsAreSplit } from './support/decision-records.js';
 import { identitySealer } from './support/identity-sealer.js';
 import { readMarkdown } from './support/markdown-document.js';
 
 /**
  * The README and the reference pages in docs/ as a newcomer uses them: every link leads to a
- * file of the repository and every anchor to a heading, the API examples work on the demo
- * organization as written, and the command line is the one the built binary has. Run after
- * `npm run build:server` (the CLI runs from dist/).
+ * file of the repository and every anchor to a heading, the decision records are all in their
+ * index, the API examples work on the demo organization as written, and the command line is the
+ * one the built binary has. Run after `npm run build:server` (the CLI runs from dist/).
  */
 
 const root = packageRoot();
-const documents = ['README.md', ...fs.readdirSync(path.join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const documents = [
+  'README.md',
+  ...fs.readdirSync(path.join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`),
+  ...(recordsAreSplit(root) ? [decisionsIndex, ...recordFiles(root)] : []),
+];
 const parsed = new Map(documents.map((file) => [file, readMarkdown(path.join(root, file))]));
 
 describe('links of the README and docs/', () => {
@@ -52,7 +57,83 @@ describe('links of the README and docs/', () => {
     expect(commands).toEqual(['npm ci && npm run serve', 'npm ci && npm test']);
     const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(Object.keys(scripts)).toEqual(expect.arrayContaining(['serve', 'test']));
-    for (const page of ['console', 'api', 'cli', 'sync', 'agent-files', 'decisions', 'bench']) expect(readme.links).toContain(`docs/${page}.md`);
+    for (const page of ['console', 'api', 'cli', 'sync', 'agent-files', 'bench']) expect(readme.links).toContain(`docs/${page}.md`);
+    expect(readme.links).toContain(decisionsEntry(root));
+  });
+});
+
+describe('the decision records', () => {
+  /** The repository's Markdown and sources, as a newcomer's search finds them (not what is installed or built). */
+  const sources = (folder: string): string[] =>
+    fs.readdirSync(path.join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+      const name = path.posix.join(folder, entry.name);
+      if (entry.isDirectory()) return entry.name.startsWith('.') || ['node_modules', 'dist', 'release', 'test-results', 'playwright-report', 'artifacts'].includes(entry.name) ? [] : sources(name);
+      return /\.(md|ts|tsx|js|mjs|cjs)$/.test(entry.name) ? [name] : [];
+    });
+
+  /** Every line of a source or Markdown file that names the one page: `file:line: text`. */
+  const mentionsOfPage = () =>
+    sources('.')
+      .filter((file) => file !== 'server/test/support/decision-records.ts')
+      .flatMap((file) =>
+        fs
+          .readFileSync(path.join(root, file), 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (/(^|[^\w/.-])(\.\.\/)*(docs\/)?decisions\.md\b/.test(line) ? [`${file}:${i + 1}: ${line.trim().slice(0, 120)}`] : [])),
+      );
+
+  it('every record is listed in the index, and every line of the index leads to its record', () => {
+    const problems: string[] = [];
+    if (recordsAreSplit(root)) {
+      // One file per record, listed once by its title, in lines a reader takes in at a glance.
+      const lines = fs
+        .readFileSync(path.join(root, decisionsIndex), 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('- '));
+      const listed: string[] = [];
+      for (const line of lines) {
+        const match = /^- \[(.+)\]\(([^)#\s]+)\)$/.exec(line);
+        if (line.length > 180) problems.push(`an index line of ${line.length} characters: ${line.slice(0, 80)}…`);
+        if (!match) {
+          problems.push(`an index line that is not "- [title](file)": ${line}`);
+          continue;
+        }
+        const file = path.posix.join(decisionsFolder, match[2]!);
+        listed.push(file);
+        if (!fs.existsSync(path.join(root, file))) problems.push(`${file}: listed, no such file`);
+        else if (!fs.readFileSync(path.join(root, file), 'utf8').startsWith(`# ${match[1]}\n`)) problems.push(`${file}: its heading is not "${match[1]}"`);
+      }
+      for (const file of recordFiles(root)) if (listed.filter((name) => name === file).length !== 1) problems.push(`${file}: not listed once in the index`);
+    } else {
+      // The one page: its Contents block links every section and record, and only headings.
+      const text = fs.readFileSync(path.join(root, decisionsPage), 'utf8');
+      const start = text.indexOf('\n## Contents\n');
+      const contents = text.slice(start, text.indexOf('\n## ', start + 1));
+      const linked = new Set([...contents.matchAll(/\]\(#([^)]+)\)/g)].map((match) => match[1]!));
+      const anchors = readMarkdown(path.join(root, decisionsPage)).anchors;
+      for (const anchor of anchors) if (anchor !== 'decisions' && anchor !== 'contents' && !linked.has(anchor)) problems.push(`#${anchor}: not in the Contents block`);
+      for (const anchor of linked) if (!anchors.has(anchor)) problems.push(`#${anchor}: in the Contents block, no such heading`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('links into the records resolve, and once they are split nothing points into the one page', () => {
+    if (recordsAreSplit(root)) {
+      expect(fs.existsSync(path.join(root, decisionsPage))).toBe(false);
+      expect(mentionsOfPage()).toEqual([]);
+      return;
+    }
+    // Before the split: every Markdown link into the one page, wherever it is, names one of its headings.
+    const anchors = readMarkdown(path.join(root, decisionsPage)).anchors;
+    const problems = sources('.')
+      .filter((file) => file.endsWith('.md'))
+      .flatMap((file) =>
+        readMarkdown(path.join(root, file))
+          .links.filter((href) => path.posix.normalize(path.posix.join(path.posix.dirname(file), href.split('#')[0]!)) === decisionsPage)
+          .filter((href) => href.includes('#') && !anchors.has(href.split('#')[1]!))
+          .map((href) => `${file}: ${href}`),
+      );
+    expect(problems).toEqual([]);
   });
 });
 

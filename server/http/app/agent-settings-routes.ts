@@ -9,7 +9,7 @@ import { HttpError } from '../http-error.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, jsonResponse, queryErrors } from '../openapi/responses.js';
 import { parseQuery } from '../query-parameters.js';
-import { jsonBody, sendFieldIssues } from './json-body.js';
+import { jsonBody, jsonObjectSchema, parsedBody, sendFieldIssues } from './json-body.js';
 import { organizationOf } from './organization-param.js';
 
 /** The largest body `PUT /app/orgs/:slug/agent-settings` reads: a URL and two identifiers. */
@@ -28,9 +28,12 @@ export function agentSettingsRoutes(store: Store): express.Router {
     res.json(readAgentSettings(store, organizationOf(res)));
   });
 
+  // The body's fields are checked by manage-agent-settings.ts, as the CLI's are.
   router.put('/agent-settings', jsonBody(settingsBodyLimit), (req, res) => {
+    const body = parsedBody(req, res, jsonObjectSchema, 'the agent settings');
+    if (!body) return;
     try {
-      res.json(updateAgentSettings(store, organizationOf(res), req.body));
+      res.json(updateAgentSettings(store, organizationOf(res), body));
     } catch (error) {
       if (!(error instanceof AgentSettingsFieldsError)) throw error;
       sendFieldIssues(res, error.issues);

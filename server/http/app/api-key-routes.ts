@@ -1,10 +1,11 @@
 import express from 'express';
-import { uuidSchema } from '../../../contracts/common.js';
+import { fieldErrorSchema, uuidSchema } from '../../../contracts/common.js';
 import { apiKeyListSchema, createApiKeyBodySchema, createdApiKeySchema } from '../../../contracts/console/api-keys.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, jsonResponse } from '../openapi/responses.js';
+import { jsonBody, parsedBody } from './json-body.js';
 import { organizationOf } from './organization-param.js';
 import { uuidParam } from './uuid-param.js';
 
@@ -19,14 +20,12 @@ export function apiKeyRoutes(store: Store): express.Router {
     res.json({ data: store.apiKeys.list(organizationOf(res).rowId) });
   });
 
-  router.post('/api-keys', express.json({ limit: createBodyLimit }), (req, res) => {
-    const body = createApiKeyBodySchema.safeParse(req.body ?? {});
-    if (!body.success) {
-      const issue = body.error.issues[0]!;
-      throw new HttpError(400, `Invalid body field "${String(issue.path[0] ?? 'body')}": ${issue.message}`);
-    }
+  router.post('/api-keys', jsonBody(createBodyLimit), (req, res) => {
+    // The body is optional: without one, the key has no label.
+    const body = parsedBody(req, res, createApiKeyBodySchema.default({ label: null }), 'the API key');
+    if (!body) return;
     const org = organizationOf(res).rowId;
-    const created = store.write(() => store.apiKeys.create(org, body.data.label), { changes: ['api-keys'] });
+    const created = store.write(() => store.apiKeys.create(org, body.label), { changes: ['api-keys'] });
     res.status(201).json(created);
   });
 
@@ -61,7 +60,7 @@ export const apiKeyOperations: OpenApiRouteRegistrar = (registry) => {
     request: { body: { content: { 'application/json': { schema: createApiKeyBodySchema } } } },
     responses: {
       201: jsonResponse(createdApiKeySchema, 'The key, shown this once, and its listed form.'),
-      400: errorResponse('The body is not JSON, or a field is invalid; the message names it.'),
+      400: jsonResponse(fieldErrorSchema, "The body is not JSON, or a field is invalid: each field's issue is listed, and nothing is saved."),
       413: errorResponse(`The body is larger than ${createBodyLimit}.`),
     },
   });

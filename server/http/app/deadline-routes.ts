@@ -12,7 +12,7 @@ import type { Store } from '../../store/store.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, jsonResponse, queryErrors } from '../openapi/responses.js';
 import { parseQuery } from '../query-parameters.js';
-import { jsonBody, sendFieldIssues } from './json-body.js';
+import { jsonBody, parsedBody } from './json-body.js';
 import { organizationOf } from './organization-param.js';
 
 /** The largest body `PUT /app/orgs/:slug/sla-policy` reads: six numbers. */
@@ -37,19 +37,10 @@ export function deadlineRoutes(store: Store): express.Router {
   });
 
   router.put('/sla-policy', jsonBody(policyBodyLimit), (req, res) => {
-    const body = slaPolicyBodySchema.safeParse(req.body);
-    if (!body.success) {
-      sendFieldIssues(
-        res,
-        body.error.issues.map((issue) => ({
-          field: issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : String(issue.path[0] ?? 'body'),
-          message: issue.code === 'unrecognized_keys' ? 'is not a key of the policy' : issue.path.length ? issue.message : 'must be a JSON object of the policy',
-        })),
-      );
-      return;
-    }
+    const body = parsedBody(req, res, slaPolicyBodySchema, 'the policy');
+    if (!body) return;
     const org = organizationOf(res).rowId;
-    res.json(policyAnswer(store.write(() => store.deadlines.policies.set(org, body.data), { changes: ['deadline-policies'] })));
+    res.json(policyAnswer(store.write(() => store.deadlines.policies.set(org, body), { changes: ['deadline-policies'] })));
   });
 
   router.get('/remediation-performance', async (req, res) => {

@@ -22,7 +22,7 @@ import { registerOrganizationOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, fileResponse, jsonResponse, mergeResponses } from '../openapi/responses.js';
 import { parseUrlQuery } from '../query-parameters.js';
 import { endpointContextCsv, maxImportLines, parseEndpointContextCsv } from './endpoint-context-csv.js';
-import { jsonBody, sendFieldIssues } from './json-body.js';
+import { jsonBody, parsedBody, sendFieldIssues } from './json-body.js';
 import { organizationOf } from './organization-param.js';
 import { uuidParam } from './uuid-param.js';
 
@@ -30,22 +30,6 @@ import { uuidParam } from './uuid-param.js';
 const editBodyLimit = '64kb';
 /** The largest file an import reads: 100,000 lines of an id, a hostname, a few tags. */
 const importBodyLimit = '16mb';
-
-/** The body parsed by `schema`, or undefined once a 400 naming each refused field (by its whole path) was sent. */
-function parsedBody<T>(req: express.Request, res: express.Response, schema: z.ZodType<T>): T | undefined {
-  const body = schema.safeParse(req.body);
-  if (body.success) return body.data;
-  sendFieldIssues(
-    res,
-    body.error.issues.map((issue): FieldIssue => {
-      if (issue.code === 'unrecognized_keys') return { field: [...issue.path, issue.keys[0]!].join('.'), message: 'is not a field of it' };
-      const field = issue.path.join('.') || 'body';
-      if (issue.code === 'invalid_type' && issue.path.length === 0) return { field, message: 'must be a JSON object' };
-      return { field, message: issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message };
-    }),
-  );
-  return undefined;
-}
 
 /** Answers a rule of endpoint context that a body breaks as 400; rethrows anything else. */
 function answerRefusal(res: express.Response, error: unknown): void {
@@ -103,7 +87,7 @@ export function endpointContextRoutes(store: Store): express.Router {
 
   router.put('/endpoints/:endpointId/context', jsonBody(editBodyLimit), async (req, res) => {
     const id = uuidParam(req, 'endpointId');
-    const body = parsedBody(req, res, updateEndpointContextBodySchema);
+    const body = parsedBody(req, res, updateEndpointContextBodySchema, "the endpoint's context");
     if (!body) return;
     const answer = await context.update(organizationOf(res).rowId, id, body);
     if (!answer) throw new HttpError(404, `Endpoint ${id} not found`);
@@ -111,7 +95,7 @@ export function endpointContextRoutes(store: Store): express.Router {
   });
 
   router.post('/endpoint-context/bulk', jsonBody(editBodyLimit), async (req, res) => {
-    const body = parsedBody(req, res, bulkUpdateEndpointContextBodySchema);
+    const body = parsedBody(req, res, bulkUpdateEndpointContextBodySchema, 'the bulk change');
     if (!body) return;
     const query = endpointsFilter(body.filter);
     if ('field' in query) return sendFieldIssues(res, [query]);
@@ -147,7 +131,7 @@ export function endpointContextRoutes(store: Store): express.Router {
   });
 
   router.post('/tag-rules', jsonBody(editBodyLimit), async (req, res) => {
-    const body = parsedBody(req, res, createTagRuleBodySchema);
+    const body = parsedBody(req, res, createTagRuleBodySchema, 'the tag rule');
     if (!body) return;
     try {
       res.status(201).json(await context.createRule(organizationOf(res).rowId, body));
@@ -158,7 +142,7 @@ export function endpointContextRoutes(store: Store): express.Router {
 
   router.patch('/tag-rules/:ruleId', jsonBody(editBodyLimit), async (req, res) => {
     const id = uuidParam(req, 'ruleId');
-    const body = parsedBody(req, res, updateTagRuleBodySchema);
+    const body = parsedBody(req, res, updateTagRuleBodySchema, 'the tag rule');
     if (!body) return;
     try {
       const rule = await context.updateRule(organizationOf(res).rowId, id, body);

@@ -1,6 +1,6 @@
 import express from 'express';
 import type { z } from 'zod';
-import { type FieldErrorBody, fieldErrorSchema, uuidSchema } from '../../../contracts/common.js';
+import { fieldErrorSchema, uuidSchema } from '../../../contracts/common.js';
 import {
   consoleExceptionSchema,
   createExceptionBodySchema,
@@ -19,6 +19,7 @@ import { parseQuery } from '../query-parameters.js';
 import { localUserName } from './local-user.js';
 import { organizationOf } from './organization-param.js';
 import { exceptionExamples } from './exception-examples.js';
+import { type UnknownKeyReason, jsonBody, parsedBody, sendFieldIssues } from './json-body.js';
 import { uuidParam } from './uuid-param.js';
 
 /** The largest body of a create or an edit. */
@@ -26,53 +27,12 @@ const editBodyLimit = '64kb';
 /** The largest file an import reads: 10,000 exceptions of a few hundred bytes, with room for notes. */
 const importBodyLimit = '16mb';
 
-/** A body that is refused, answered 400 with the field's issue (what the console shows beside the field). */
-class InvalidBody extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** Who made, edited or revoked an exception is the server's local user (local-user.ts), never a body's say. */
+const chosenByServer: UnknownKeyReason = (key) => (key.endsWith('_by') ? "is the server's local user, which a body does not choose" : undefined);
 
-/** Reads the request's body (as text, whatever its type) as JSON; `what` names it in the message. */
-function jsonBody(req: express.Request, what: string): unknown {
-  const text = typeof req.body === 'string' ? req.body : '';
-  if (text.trim() === '') throw new InvalidBody('body', `is required: send ${what.toLowerCase()} as JSON`);
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new InvalidBody('body', `${what} is not JSON (${(error as Error).message})`);
-  }
-}
-
-/** Parses a body with its schema; the first problem is thrown as {@link InvalidBody}, naming its field. */
-function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const path = issue.path.map(String);
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0]!;
-    // Who made, edited or revoked an exception is the server's local user (local-user.ts), never a body's say.
-    return fail([...path, key].join('.'), key.endsWith('_by') ? "is the server's local user, which a body does not choose" : 'is not a field of it');
-  }
-  const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
-  return fail(path.join('.') || 'body', message);
-}
-
-function fail(field: string, message: string): never {
-  throw new InvalidBody(field, message);
-}
-
-/** Answers an invalid body, or a rule an exception breaks, as 400 naming the field; rethrows anything else. */
+/** Answers a rule an exception breaks as 400 naming the field; rethrows anything else. */
 function answerRefusal(res: express.Response, error: unknown): void {
-  if (error instanceof InvalidBody || error instanceof ExceptionRuleError) {
-    const body: FieldErrorBody = { error: `Invalid body field "${error.field}": ${error.message}`, issues: [{ field: error.field, message: error.message }] };
-    res.status(400).json(body);
-    return;
-  }
+  if (error instanceof ExceptionRuleError) return sendFieldIssues(res, [{ field: error.field, message: error.message }]);
   if (error instanceof ExceptionRevokedError) throw new HttpError(409, error.message);
   throw error;
 }
@@ -85,7 +45,6 @@ function answerRefusal(res: express.Response, error: unknown): void {
  */
 export function exceptionRoutes(store: Store): express.Router {
   const router = express.Router({ mergeParams: true });
-  const text = (limit: string) => express.text({ type: () => true, limit });
 
   router.get('/exceptions', async (req, res) => {
     const { state } = parseQuery(req, exceptionListQuerySchema);
@@ -101,21 +60,23 @@ export function exceptionRoutes(store: Store): express.Router {
       .send(`${JSON.stringify(file, null, 2)}\n`);
   });
 
-  router.post('/exceptions/import', text(importBodyLimit), (req, res) => {
+  router.post('/exceptions/import', jsonBody(importBodyLimit), (req, res) => {
     const org = organizationOf(res).rowId;
+    const file = parsedBody(req, res, exceptionsFileSchema, 'the exceptions file', chosenByServer);
+    if (!file) return;
     try {
-      const file = parseBody(exceptionsFileSchema, jsonBody(req, 'The file'));
       res.json(store.write(() => store.exceptions.importFile(org, file), { changes: ['exceptions'] }));
     } catch (error) {
       answerRefusal(res, error);
     }
   });
 
-  router.post('/exceptions', text(editBodyLimit), async (req, res) => {
+  router.post('/exceptions', jsonBody(editBodyLimit), async (req, res) => {
     const org = organizationOf(res).rowId;
+    const body = parsedBody(req, res, createExceptionBodySchema, 'the exception', chosenByServer);
+    if (!body) return;
     let id: string;
     try {
-      const body = parseBody(createExceptionBodySchema, jsonBody(req, 'The body'));
       id = store.write(() => store.exceptions.create(org, body, localUserName()), { changes: ['exceptions'] }).id;
     } catch (error) {
       return answerRefusal(res, error);
@@ -123,11 +84,12 @@ export function exceptionRoutes(store: Store): express.Router {
     res.status(201).json(await listedException(store, org, id));
   });
 
-  router.patch('/exceptions/:exceptionId', text(editBodyLimit), async (req, res) => {
+  router.patch('/exceptions/:exceptionId', jsonBody(editBodyLimit), async (req, res) => {
     const id = uuidParam(req, 'exceptionId');
     const org = organizationOf(res).rowId;
+    const body = parsedBody(req, res, updateExceptionBodySchema, 'the exception', chosenByServer);
+    if (!body) return;
     try {
-      const body = parseBody(updateExceptionBodySchema, jsonBody(req, 'The body'));
       if (!store.write(() => store.exceptions.update(org, id, body, localUserName()), { changes: ['exceptions'] })) throw new HttpError(404, `Exception ${id} not found`);
     } catch (error) {
       return answerRefusal(res, error);

@@ -29,7 +29,7 @@ import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 import { HttpError } from '../http-error.js';
 import { registerConsoleOperation, registerOrganizationOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, jsonResponse } from '../openapi/responses.js';
-import { sendFieldIssues } from './json-body.js';
+import { jsonBody, jsonObjectSchema, parsedBody, sendFieldIssues } from './json-body.js';
 import { organizationOf, resolveOrganization } from './organization-param.js';
 
 /** An organization as the console sees it: never a secret, never the internal row and inventory ids. */
@@ -39,12 +39,6 @@ export function consoleOrganization({ rowId: _rowId, inventoryId: _inventoryId, 
 
 /** The largest body `POST /app/organizations` and `PATCH /app/orgs/:slug` read. */
 const connectBodyLimit = '16kb';
-
-/** The body of a request, when it is a JSON object; a 400 naming what it must hold otherwise. */
-function objectBody(body: unknown, fields: string): object {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, `The body must be a JSON object with ${fields}`);
-  return body;
-}
 
 /** Answers a mistake in managing organizations with its status: 422 with each field's issue, 409, 404, 501, 502 or 400 (naming `apiKey` when a new URL came without it). */
 function answerOrganizationError(error: unknown, res: express.Response): void {
@@ -85,8 +79,10 @@ export function organizationRoutes(context: OrganizationRoutesContext): express.
     res.json({ data: store.organizations.list().map(consoleOrganization) });
   });
 
-  router.post('/organizations', express.json({ limit: connectBodyLimit }), async (req, res) => {
-    const body = objectBody(req.body, 'slug, name, remoteUrl and apiKey');
+  // The body's fields are checked by manage-organizations.ts, which answers each field's issue (422).
+  router.post('/organizations', jsonBody(connectBodyLimit), async (req, res) => {
+    const body = parsedBody(req, res, jsonObjectSchema, 'slug, name, remoteUrl and apiKey');
+    if (!body) return;
     if (!sealer) throw new HttpError(501, 'This server cannot store secrets: connect remote tenants from the desktop app or serve');
     let organization: Organization;
     try {
@@ -100,8 +96,9 @@ export function organizationRoutes(context: OrganizationRoutesContext): express.
     res.status(201).json(consoleOrganization(organization));
   });
 
-  router.patch('/orgs/:slug', resolveOrganization(store), express.json({ limit: connectBodyLimit }), async (req, res) => {
-    const body = objectBody(req.body, 'any of name, remoteUrl and apiKey') as UpdateOrganizationBody;
+  router.patch('/orgs/:slug', resolveOrganization(store), jsonBody(connectBodyLimit), async (req, res) => {
+    const body = parsedBody(req, res, jsonObjectSchema, 'any of name, remoteUrl and apiKey') as UpdateOrganizationBody | undefined;
+    if (!body) return;
     let organization: Organization;
     try {
       organization = await updateOrganization(store, sealer, organizationOf(res), body);
@@ -155,7 +152,7 @@ export const organizationOperations: OpenApiRouteRegistrar = (registry) => {
     request: { body: { required: true, content: { 'application/json': { schema: connectOrganizationBodySchema } } } },
     responses: {
       201: jsonResponse(consoleOrganizationSchema, 'The replica, connected.'),
-      400: errorResponse('The body is not JSON, or not a JSON object.'),
+      400: jsonResponse(fieldErrorSchema, 'The body is not JSON, or not a JSON object: the one issue names `body`.'),
       409: errorResponse('An organization has this slug already.'),
       413: errorResponse(`The body is larger than ${connectBodyLimit}.`),
       422: jsonResponse(fieldErrorSchema, "A field is invalid: each field's issue is listed."),
@@ -178,7 +175,7 @@ export const organizationOperations: OpenApiRouteRegistrar = (registry) => {
     responses: {
       200: jsonResponse(consoleOrganizationSchema, 'The organization, changed.'),
       400: errorResponse(
-        'The body is not JSON, or not a JSON object; or it gives a remote URL or key to a local organization; or it gives a new `remoteUrl` without `apiKey` ' +
+        'The body is not JSON, or not a JSON object (then with `issues` naming `body`); or it gives a remote URL or key to a local organization; or it gives a new `remoteUrl` without `apiKey` ' +
           '(then with `issues` naming `apiKey`: "a new address needs its key: the stored key is never sent to another address"), and nothing was asked of any remote.',
       ),
       404: errorResponse('It was disconnected meanwhile.'),

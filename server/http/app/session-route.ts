@@ -1,5 +1,5 @@
 import express from 'express';
-import { type FieldErrorBody, fieldErrorSchema } from '../../../contracts/common.js';
+import { fieldErrorSchema } from '../../../contracts/common.js';
 import { cliCommandText } from '../../../contracts/cli-command.js';
 import { type ConsoleSession, consoleSessionSchema, openConsoleSessionBodySchema } from '../../../contracts/console/session.js';
 import { type ConsoleLinkOutcome, redeemConsoleLink } from '../../secrets/console-links.js';
@@ -9,6 +9,7 @@ import { HttpError } from '../http-error.js';
 import { registerConsoleOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, guardAndServerErrors, jsonResponse, mergeResponses } from '../openapi/responses.js';
 import { browserLabel } from './browser-label.js';
+import { jsonBody, parsedBody } from './json-body.js';
 import { currentCredentialId } from './require-console-token.js';
 import { clearSessionCookie, refuseCrossOrigin, setSessionCookie } from './session-cookie.js';
 
@@ -37,10 +38,6 @@ const session = (context: SessionRouteContext): ConsoleSession => ({
 /** The largest body of `POST /session`: room for `{"token": …}` with the longest token it takes, many times over. */
 const openBodyLimit = '1kb';
 
-function refuseBody(res: express.Response, field: string, message: string): void {
-  res.status(400).json({ error: `Invalid body field "${field}": ${message}`, issues: [{ field, message }] } satisfies FieldErrorBody);
-}
-
 /**
  * `POST /app/session`: opens a console session with a console link's one-time token (the
  * console's page posts its `#token=` fragment, which never reaches the server otherwise) and
@@ -49,21 +46,16 @@ function refuseBody(res: express.Response, field: string, message: string): void
  */
 export function openSessionRoute(context: SessionRouteContext): express.Router {
   const router = express.Router();
-  router.post('/session', express.text({ type: () => true, limit: openBodyLimit }), (req, res) => {
+  // Another origin's page is refused before its body is read.
+  const sameOrigin: express.RequestHandler = (req, _res, next) => {
     refuseCrossOrigin(req, true);
-    let body: unknown;
-    try {
-      body = JSON.parse(typeof req.body === 'string' ? req.body : '');
-    } catch {
-      return refuseBody(res, 'body', 'is not JSON: send {"token": "<the token of the link>"}');
-    }
-    const parsed = openConsoleSessionBodySchema.safeParse(body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      return refuseBody(res, issue.path.map(String).join('.') || 'body', issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message);
-    }
+    next();
+  };
+  router.post('/session', sameOrigin, jsonBody(openBodyLimit), (req, res) => {
+    const body = parsedBody(req, res, openConsoleSessionBodySchema, '{"token": "<the token of the link>"}');
+    if (!body) return;
     const { dataDir, sessions } = context.consoleLinks;
-    const outcome = redeemConsoleLink(dataDir, parsed.data.token);
+    const outcome = redeemConsoleLink(dataDir, body.token);
     if (outcome !== 'opened') throw new HttpError(401, refusals[outcome]);
     setSessionCookie(res, sessions, sessions.create('browser', { userAgent: browserLabel(req.headers['user-agent']) }).credential);
     res.json(session(context));

@@ -66,7 +66,7 @@ export function syncRoutes(store: Store, scheduler: SyncScheduler): express.Rout
 
   router.put('/sync/paused', jsonBody(settingsBodyLimit), async (req, res) => {
     const organization = organizationOf(res);
-    const body = parsedBody(req, res, syncPausedSchema, 'whether its syncs are paused');
+    const body = parsedBody(req, res, syncPausedSchema, 'the pause setting');
     if (!body) return;
     if (organization.kind !== 'replica') throw new HttpError(409, `"${organization.slug}" is a local organization; only replicas sync`);
     await scheduler.setPaused(organization, body.paused);
@@ -75,7 +75,7 @@ export function syncRoutes(store: Store, scheduler: SyncScheduler): express.Rout
 
   router.put('/sync/settings', jsonBody(settingsBodyLimit), (req, res) => {
     const organization = organizationOf(res);
-    const settings = parsedBody(req, res, syncSettingsSchema, 'a sync setting');
+    const settings = parsedBody(req, res, syncSettingsSchema, 'the sync settings');
     if (!settings) return;
     if (organization.kind !== 'replica') throw new HttpError(409, `"${organization.slug}" is a local organization; only replicas have sync settings`);
     updateSyncSettings(store, organization, settings);
