@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { smallInventory } from '../test/support/fixtures.js';
+import { recordedSuccess } from '../test/support/sync-fixtures.js';
 import { changeKinds } from './derived/change-kinds.js';
 import type { Organization } from './records/organization-records.js';
 import { SyncChangeTally } from './records/change-tally.js';
@@ -18,15 +19,7 @@ afterEach(() => {
 });
 
 const inventory = smallInventory(5, 10);
-const success: SyncSuccess = {
-  startedAt: '2026-11-28T10:00:00.000Z',
-  finishedAt: '2026-11-28T10:00:01.000Z',
-  mode: 'full',
-  remoteHonoursUpdatedSince: true,
-  counts: { endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 },
-  skippedCount: 0,
-  skippedIds: [],
-};
+const success: SyncSuccess = { ...recordedSuccess, mode: 'full' };
 
 async function setUp() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-sync-steps-'));

@@ -5,10 +5,10 @@ import type { Inventory } from '../../../contracts/inventory.js';
 import { changeKinds } from '../../store/derived/change-kinds.js';
 import { files } from '../../store/engine/engine-files.js';
 import { SyncChangeTally } from '../../store/records/change-tally.js';
-import type { SyncSuccess } from '../../store/records/sync-run-records.js';
 import type { Store } from '../../store/store.js';
 import type { WriteKind } from './crash-writer-sequence.js';
 import { smallInventory } from './fixtures.js';
+import { recordedSuccess } from './sync-fixtures.js';
 
 /**
  * The writes of every kind the crash tests interrupt (crash-safety.test.ts kills a process in
@@ -24,15 +24,6 @@ export async function crashWrites(store: Store, staged: (index: number) => Promi
     endpoints: replica.endpoints.slice(seed % 5).map((endpoint) => ({ ...endpoint, hostname: `${endpoint.hostname}-${seed}` })),
   });
   const changes = (seed: number) => ({ ...replica, endpoints: replica.endpoints.slice(0, 5).map((endpoint) => ({ ...endpoint, hostname: `changed-${seed}` })) });
-  const synced: SyncSuccess = {
-    startedAt: '2026-11-28T10:00:00.000Z',
-    finishedAt: '2026-11-28T10:00:01.000Z',
-    mode: 'incremental',
-    remoteHonoursUpdatedSince: true,
-    counts: { endpoints: 5, remediationTargets: 0, scopes: 0, findings: 0 },
-    skippedCount: 0,
-    skippedIds: [],
-  };
   const orgs = [1, 2, 3].map((n) => store.write(() => store.organizations.insert({ slug: `org-${n}`, name: `Org ${n}`, kind: 'local' }), { changes: ['organizations', 'inventory'] }));
   return async (kind: WriteKind, index: number): Promise<void> => {
     const org = orgs[index % 2]!;
@@ -59,13 +50,13 @@ export async function crashWrites(store: Store, staged: (index: number) => Promi
         }
         await store.settle();
         await staged(index);
-        await store.syncSteps.swap(org, inventoryId, { ...synced, mode: 'full' }, new SyncChangeTally());
+        await store.syncSteps.swap(org, inventoryId, { ...recordedSuccess, mode: 'full' }, new SyncChangeTally());
         store.inventories.release(inventoryId);
         break;
       }
       case 'merge':
         // As an incremental sync applies its changes (SyncSteps.apply): committed at once, fsynced in the thread pool.
-        await store.syncSteps.apply(org, synced, (writes, inventoryId, tally) => writes.merge(inventoryId, changes(index), tally));
+        await store.syncSteps.apply(org, recordedSuccess, (writes, inventoryId, tally) => writes.merge(inventoryId, changes(index), tally));
         break;
       case 'remove':
         store.write(() => store.organizations.delete(orgs.pop()!.rowId), { changes: changeKinds });
