@@ -24,6 +24,7 @@ import { ScopeCoverage } from './coverage/scope-coverage.js';
 import { SoftwareQueries } from './exposure/software-queries.js';
 import { SyncChangeRecords } from './records/sync-change-records.js';
 import { SyncRecords } from './records/sync-run-records.js';
+import { SyncSteps } from './sync-steps.js';
 
 /** How a store is opened. */
 export interface StoreOptions {
@@ -106,11 +107,13 @@ export class Store {
    * criticality (figures, filters, coverage) depends on that kind.
    */
   readonly endpointContext: EndpointContext;
-  /** What the store remembers of replicas' syncs; written inside {@link Store.write}. */
+  /** What the store remembers of replicas' syncs; written by {@link Store.syncSteps}. */
   readonly sync: SyncRecords;
-  /** What each sync of a replica changed; recorded inside the sync's {@link Store.write}. */
+  /** What each sync of a replica changed; recorded by the sync's last step ({@link Store.syncSteps}). */
   readonly syncChanges: SyncChangeRecords;
-  /** A reconcile's comparison of a replica with its remote, and its deletes (inside the reconcile's {@link Store.write}). */
+  /** The writes of a replica's syncs, by step, each with its change kinds and durability (sync-steps.ts). */
+  readonly syncSteps: SyncSteps;
+  /** A reconcile's comparison of a replica with its remote, and its deletes (inside the reconcile's {@link SyncSteps.apply}). */
   readonly replicaComparison: ReplicaComparison;
   /** Inventory ids, staging and the background collection of inventories nobody points at. */
   readonly inventories: Inventories;
@@ -151,6 +154,14 @@ export class Store {
     this.endpointContext = new EndpointContext(db, versions, (work) => this.write(() => work(), { changes: ['endpoint-context'] }), clock);
     this.sync = new SyncRecords(db);
     this.syncChanges = new SyncChangeRecords(db);
+    this.syncSteps = new SyncSteps({
+      write: (work, options) => this.write(work, options),
+      writeSettled: (work, options) => this.writeSettled(work, options),
+      settle: () => this.settle(),
+      organizations: this.organizations,
+      sync: this.sync,
+      syncChanges: this.syncChanges,
+    });
     this.replicaComparison = new ReplicaComparison(db);
     this.inventoryWrites = new InventoryWrites(db);
   }

@@ -4,12 +4,10 @@ import { ShardedMap } from '../store/derived/sharded-map.js';
 import { TimeSlices } from '../store/derived/time-slices.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
-import { SyncChangeTally } from '../store/records/change-tally.js';
 import type { SyncSuccess } from '../store/records/sync-run-records.js';
 import type { CollectionSink } from './pull-collection.js';
 import { PulledChanges, TooManyChanges } from './pulled-changes.js';
 import { syncOrder } from './sync-collections.js';
-import { recordNothingChanged, stillThere } from './replica-records.js';
 
 /**
  * What a reconcile finds, collection by collection, as the remote's pages arrive: the items the
@@ -94,16 +92,12 @@ export class ReconcileDifferences {
   async apply(success: SyncSuccess): Promise<SyncChangesSummary | undefined> {
     const { store, organization } = this;
     const recorded: SyncSuccess = { ...success, reconcileChanged: this.count };
-    if (this.count === 0) return recordNothingChanged(store, organization, recorded);
-    return store.writeSettled((writes) => {
-      const tally = new SyncChangeTally();
-      const { inventoryId } = stillThere(store, organization);
+    if (this.count === 0) return store.syncSteps.recordUnchanged(organization, recorded);
+    return store.syncSteps.apply(organization, recorded, (writes, inventoryId, tally) => {
       for (const collection of syncOrder) store.replicaComparison.remove(inventoryId, collection, this.removed[collection], tally);
       // Texts and CVE ids no finding uses any more stay, as after an incremental sync's merge, until
       // a full sync replaces the inventory: dropping them is a pass over every text and CVE.
       writes.merge(inventoryId, this.changes.inventory, tally);
-      store.sync.recordSuccess(organization.rowId, recorded);
-      return store.syncChanges.record(organization.rowId, recorded, tally);
-    }, { changes: ['inventory', 'sync-records'] });
+    });
   }
 }

@@ -8,16 +8,15 @@ import type { SyncSuccess } from '../store/records/sync-run-records.js';
 import { type CollectionSink, type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
 import { RowsPerWrite } from '../store/inventory/rows-per-write.js';
 import { reserveEstimate, reserveSampleItems } from './reserve-estimate.js';
-import { SyncFailedError } from './sync-errors.js';
 
 /**
  * A full sync's new inventory, written into the store's inventory tables page by page as the
  * pages arrive, each page its own short write, under an id no organization points at: readers
  * go on seeing the replica as it was, and memory holds a few pages, not the collections. The
- * swap then makes it the organization's in one small transaction, with the sync's record. Its
- * writes change `staged-inventory`, which nothing derived reads: nobody can read what they change;
- * and they need not be durable one by one (`durable: false`): a crash loses the staging, which
- * the next sync does again, while the swap is durable and carries them with it.
+ * swap then makes it the organization's in one small transaction, with the sync's record. The
+ * store's steps say what each write changes and how durable it is (store/sync-steps.ts): nobody
+ * reads what the staging changes, and a crash may lose it, which the next sync does again, while
+ * the swap is durable and carries it with it.
  */
 export class StagedInventory {
   readonly inventoryId: number;
@@ -53,7 +52,7 @@ export class StagedInventory {
       const [items, invalidIds] = [held, heldInvalidIds];
       [held, heldInvalidIds] = [[], []];
       const started = performance.now();
-      const outcome = store.write((writes) => writes.append(inventoryId, collection, items, invalidIds), { changes: ['staged-inventory'], durable: false });
+      const outcome = store.syncSteps.stage(inventoryId, collection, items, invalidIds);
       this.rowsPerWrite.took(performance.now() - started);
       inOrder &&= outcome.inOrder;
       staged += items.length;
@@ -93,21 +92,12 @@ export class StagedInventory {
 
   /**
    * Makes the staged inventory the organization's and records the sync's success and what it
-   * changed (`changes`), in one small transaction; the inventory it replaces is then nobody's,
-   * left to collection. Fails when the organization was removed meanwhile. The staged pages still
-   * held are logged first, a slice at a time (Store.settle), so that the swap has little to log;
-   * its own fsync runs in the thread pool (Store.writeSettled). Answers the changes recorded, in
-   * brief (none when nothing changed).
+   * changed (`changes`), in one small transaction (SyncSteps.swap); the inventory it replaces is
+   * then nobody's, left to collection. Fails when the organization was removed meanwhile.
+   * Answers the changes recorded, in brief (none when nothing changed).
    */
-  async swap(organization: Organization, success: SyncSuccess, changes: SyncChangeTally): Promise<SyncChangesSummary | undefined> {
-    const { store } = this;
-    await store.settle();
-    return store.writeSettled(() => {
-      if (!store.organizations.byRowId(organization.rowId)) throw new SyncFailedError(`The organization "${organization.slug}" was removed during the sync`);
-      store.organizations.setInventory(organization.rowId, this.inventoryId);
-      store.sync.recordSuccess(organization.rowId, success);
-      return store.syncChanges.record(organization.rowId, success, changes);
-    }, { changes: ['inventory', 'organizations', 'sync-records'] });
+  swap(organization: Organization, success: SyncSuccess, changes: SyncChangeTally): Promise<SyncChangesSummary | undefined> {
+    return this.store.syncSteps.swap(organization, this.inventoryId, success, changes);
   }
 
   /** Ends the staging: after a swap the inventory is the organization's; otherwise collection takes it. */

@@ -6,6 +6,7 @@ import type { SyncChangesSummary } from '../../contracts/console/sync-changes.js
 import type { SyncMode } from '../../contracts/enums.js';
 import { SyncChangeTally } from '../store/records/change-tally.js';
 import { type SyncSuccess, skippedIdsKept } from '../store/records/sync-run-records.js';
+import { OrganizationRemovedError } from '../store/sync-steps.js';
 import { remoteHonoursUpdatedSince } from './probe-updated-since.js';
 import { PageBudget, type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
 import { PulledChanges, TooManyChanges } from './pulled-changes.js';
@@ -14,7 +15,7 @@ import { collections, type CollectionName } from '../../contracts/collections.js
 import { StagedInventory } from './staged-inventory.js';
 import { baselineOf, countOutcome, observeCounts } from './count-check.js';
 import { ReconcileDifferences } from './reconcile.js';
-import { recordNothingChanged, stillThere } from './replica-records.js';
+import { type EventFrom, type RunningState, type SyncEvent, type SyncMachineState, type SyncTransition, nextSyncState } from './sync-machine.js';
 import { syncOrder } from './sync-collections.js';
 import { SyncFailedError } from './sync-errors.js';
 import { type SyncPolicy, defaultSyncPolicy } from './sync-policy.js';
@@ -44,111 +45,207 @@ export interface SyncOptions {
   policy?: Partial<SyncPolicy>;
   signal?: AbortSignal;
   onProgress?: (progress: SyncProgress) => void;
+  /** Told of each transition of the sync's state machine (sync-machine.ts) as it is taken. */
+  onTransition?: (transition: SyncTransition) => void;
 }
 
 /** Pulls one collection somewhere: into the staged inventory, or the changes in memory. */
 type Pull = (collection: CollectionName, options: PullOptions) => Promise<PulledCollection>;
 
 /**
- * Syncs a replica organization from its remote tenant. A full sync stages the four collections
- * in the store page by page under a new inventory and then points the organization at it in
- * one small transaction with the sync state (staged-inventory.ts); an incremental one (the
- * remote honours `updatedSince` and no reconcile is due) pulls only the changes and merges them
- * in one transaction; a reconcile (reconcile.ts: due on the replica's interval, after
- * `fullSyncEvery` incremental ones, or asked for) compares the whole remote with the replica
- * page by page and applies only the differences, deletions included, in one transaction. Each
- * records what it changed in that same transaction. After an incremental sync the remote's
- * totals are compared with the replica's (count-check.ts): a difference starts a reconcile at
- * once. A failure leaves the replica as it was and records why; what it staged is left to
- * collection (`store.inventories.collect()`, which the caller runs).
+ * Syncs a replica organization from its remote tenant, as a state machine (sync-machine.ts):
+ * it chooses its mode, runs it, checks the remote's totals, and moves on the events each step
+ * answers, in a loop, until it is done or failed. A full sync stages the four collections in
+ * the store page by page under a new inventory and then points the organization at it in one
+ * small transaction with the sync state (staged-inventory.ts); an incremental one (the remote
+ * honours `updatedSince` and no reconcile is due) pulls only the changes and merges them in one
+ * transaction; a reconcile (reconcile.ts: due on the replica's interval, after `fullSyncEvery`
+ * incremental ones, or asked for) compares the whole remote with the replica page by page and
+ * applies only the differences, deletions included, in one transaction. Each records what it
+ * changed in that same transaction (the store's sync steps, store/sync-steps.ts). After an
+ * incremental sync the remote's totals are compared with the replica's (count-check.ts): a
+ * difference starts a reconcile at once. A failure leaves the replica as it was and records
+ * why; what it staged is left to collection (`store.inventories.collect()`, which the caller runs).
  */
 export async function syncOrganization(store: Store, organization: Organization, remote: RemoteTenant, options: SyncOptions = {}): Promise<SyncReport> {
-  const policy = { ...defaultSyncPolicy, ...options.policy };
-  const { signal } = options;
-  const startedAt = new Date().toISOString();
-  const previous = store.sync.get(organization.rowId);
-  const report = (progress: Omit<SyncProgress, 'org'>) => options.onProgress?.({ org: organization.slug, ...progress });
-  let mode: SyncMode | undefined;
-  let staged: StagedInventory | undefined;
-  let syncReport: SyncReport;
-  let differences: SyncCountDifference[];
+  const run = new SyncRun(store, organization, remote, options);
+  let state: SyncMachineState = 'choosing';
+  while (state !== 'done' && state !== 'failed') {
+    const from: RunningState = state;
+    const event = await run.step(from);
+    state = nextSyncState(from, event);
+    options.onTransition?.({ from, event, to: state });
+  }
+  return state === 'done' ? run.report() : run.fail();
+}
 
-  const pages = new PageBudget(policy.pageBudget);
-  const pullAll = async (pull: Pull, updatedSince: string | undefined) => {
+/** The work of each running state: what it does, and the event that ends it (a throw is `failed`). */
+type StateWork = { [S in RunningState]: () => Promise<Exclude<EventFrom<S>, 'failed'>> };
+
+/**
+ * One sync as it runs: what its states share (the replica's state before it, whether the remote
+ * honours `updatedSince`), and the attempt of the mode it runs (each mode entered starts one:
+ * its own start time and page budget, as a sync of its own would have).
+ */
+class SyncRun {
+  private readonly policy: SyncPolicy;
+  private readonly previous: SyncState;
+  private startedAt = new Date().toISOString();
+  private attempts = 0;
+  private mode: SyncMode | undefined;
+  private pages: PageBudget;
+  private honours = false;
+  private outcome: { success: SyncSuccess; changed: SyncChangesSummary | undefined } | undefined;
+  /** The totals that differed after the incremental sync and started a reconcile. */
+  private countDifferences: SyncCountDifference[] | undefined;
+  private failure: unknown;
+
+  constructor(
+    private readonly store: Store,
+    private readonly organization: Organization,
+    private readonly remote: RemoteTenant,
+    private readonly options: SyncOptions,
+  ) {
+    this.policy = { ...defaultSyncPolicy, ...options.policy };
+    this.previous = store.sync.get(organization.rowId);
+    this.pages = new PageBudget(this.policy.pageBudget);
+  }
+
+  /** Runs a state's work and answers its event; what it throws is kept for {@link fail}. */
+  async step(state: RunningState): Promise<SyncEvent> {
+    try {
+      return await this.work[state]();
+    } catch (error) {
+      this.failure = error;
+      return 'failed';
+    }
+  }
+
+  private readonly work: StateWork = {
+    choosing: async () => {
+      const { options, policy, previous } = this;
+      this.progress({ phase: 'checking', fetched: 0, total: 0 });
+      const fullDue = options.full || previous.lastSuccessStartedAt === null;
+      this.honours = await remoteHonoursUpdatedSince(this.remote, policy, options.signal);
+      if (fullDue || (!this.honours && !options.reconcile)) return 'full-due';
+      return options.reconcile || reconcileDue(previous, policy) ? 'reconcile-due' : 'incremental-due';
+    },
+    incremental: async () => {
+      const { store, organization, remote, policy, options } = this;
+      this.begin('incremental');
+      try {
+        const totals = await remoteTotals(remote, policy, options.signal);
+        const since = new Date(Date.parse(this.previous.lastSuccessStartedAt!) - policy.incrementalMarginMs).toISOString();
+        const changes = new PulledChanges(policy.incrementalMaxItems);
+        const success = this.succeeded(await this.pullAll((collection, pullOptions) => pullCollection(collection, changes.sink(collection), pullOptions), since));
+        this.outcome = { success, changed: await applyChanges(store, organization, changes, totals, success) };
+        return 'applied';
+      } catch (error) {
+        if (error instanceof DeletionsFound) return 'deletions-found';
+        if (error instanceof TooManyChanges) return 'too-many-changes';
+        throw error;
+      }
+    },
+    reconcile: async () => {
+      this.begin('reconcile');
+      try {
+        const differences = new ReconcileDifferences(this.store, this.organization, this.policy.incrementalMaxItems);
+        const pulled = await this.pullAll((collection, pullOptions) => pullCollection(collection, differences.sink(collection), pullOptions), undefined);
+        await differences.findRemoved(this.options.signal);
+        const success = this.succeeded(pulled);
+        this.outcome = { success, changed: await differences.apply(success) };
+        return 'applied';
+      } catch (error) {
+        if (error instanceof TooManyChanges) return 'too-many-changes';
+        throw error;
+      }
+    },
+    full: async () => {
+      const { store, organization } = this;
+      this.begin('full');
+      const inventory = new StagedInventory(store);
+      try {
+        const pulled = await this.pullAll((collection, pullOptions) => inventory.pull(collection, pullOptions), undefined);
+        // A replica that never synced held nothing: its first sync's changes are its counts alone.
+        const tally =
+          this.previous.lastSuccessStartedAt === null
+            ? SyncChangeTally.firstSync(pulled.counts)
+            : await store.syncChanges.compare(organization.rowId, inventory.inventoryId, this.options.signal);
+        const success = this.succeeded(pulled);
+        this.outcome = { success, changed: await inventory.swap(organization, success, tally) };
+        return 'applied';
+      } finally {
+        inventory.release();
+      }
+    },
+    counting: async () => {
+      const mode = this.mode!;
+      const differences = await checkCounts(this.store, this.organization, this.remote, this.policy, mode, this.options.signal);
+      // After a reconcile or full sync the differences seen are the baseline: they never start another.
+      if (mode !== 'incremental' || differences.length === 0) return 'counts-checked';
+      this.countDifferences = differences;
+      return 'counts-differ';
+    },
+  };
+
+  /** What the sync did, once done: the last mode's outcome, and the differences that started it, if any. */
+  report(): SyncReport {
+    const { success, changed } = this.outcome!;
+    const report: SyncReport = { org: this.organization.slug, ...success, skippedIds: success.skippedIds.slice(0, skippedIdsKept), changes: changed ?? null };
+    return this.countDifferences ? { ...report, countDifferences: this.countDifferences } : report;
+  }
+
+  /** Records why the sync failed (unless its organization was removed) and throws it, in words for the user. */
+  fail(): never {
+    const error = this.failure;
+    const failure =
+      error instanceof SyncFailedError
+        ? error
+        : error instanceof OrganizationRemovedError
+          ? new SyncFailedError(error.message, { cause: error })
+          : new SyncFailedError(this.options.signal?.aborted ? 'The sync was interrupted' : `The sync failed: ${error instanceof Error ? error.message : String(error)}`, {
+              cause: error,
+            });
+    this.store.syncSteps.recordFailure(this.organization.rowId, { startedAt: this.startedAt, mode: this.mode ?? 'full', error: failure.message });
+    throw failure;
+  }
+
+  /** Starts the attempt of a mode: after the first, with its own start time; each with its own page budget. */
+  private begin(mode: SyncMode): void {
+    if (this.attempts++ > 0) {
+      this.startedAt = new Date().toISOString();
+      this.pages = new PageBudget(this.policy.pageBudget);
+    }
+    this.mode = mode;
+  }
+
+  private succeeded(pulled: Pick<SyncSuccess, 'counts' | 'skippedCount' | 'skippedIds'>): SyncSuccess {
+    return { startedAt: this.startedAt, finishedAt: new Date().toISOString(), mode: this.mode!, remoteHonoursUpdatedSince: this.honours, ...pulled };
+  }
+
+  private progress(progress: Omit<SyncProgress, 'org' | 'mode'>): void {
+    this.options.onProgress?.({ org: this.organization.slug, mode: this.mode, ...progress });
+  }
+
+  /** Pulls the four collections in order through `pull`, telling the progress. */
+  private async pullAll(pull: Pull, updatedSince: string | undefined) {
+    const { remote, policy, pages, options } = this;
+    const { signal } = options;
     const counts: SyncCounts = { endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 };
     const skippedIds: string[] = [];
     let skippedCount = 0;
     for (const collection of syncOrder) {
-      const currentMode = mode;
-      report({ mode, phase: 'fetching', collection, fetched: 0, total: 0 });
-      const onPage = (fetched: number, total: number) => report({ mode: currentMode, phase: 'fetching', collection, fetched, total });
+      this.progress({ phase: 'fetching', collection, fetched: 0, total: 0 });
+      const onPage = (fetched: number, total: number) => this.progress({ phase: 'fetching', collection, fetched, total });
       const pulled = await pull(collection, { remote, policy, pages, updatedSince, signal, onPage });
       counts[collection] = pulled.count;
       skippedCount += pulled.skippedCount;
       skippedIds.push(...pulled.skippedIds);
     }
-    report({ mode, phase: 'writing', fetched: 0, total: 0 });
+    this.progress({ phase: 'writing', fetched: 0, total: 0 });
     signal?.throwIfAborted();
     return { counts, skippedCount, skippedIds };
-  };
-
-  try {
-    report({ mode, phase: 'checking', fetched: 0, total: 0 });
-    const fullDue = options.full || previous.lastSuccessStartedAt === null;
-    const honours = await remoteHonoursUpdatedSince(remote, policy, signal);
-    mode = fullDue || (!honours && !options.reconcile) ? 'full' : options.reconcile || reconcileDue(previous, policy) ? 'reconcile' : 'incremental';
-    const succeeded = (outcome: Awaited<ReturnType<typeof pullAll>>): SyncSuccess => ({
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      mode: mode!,
-      remoteHonoursUpdatedSince: honours,
-      ...outcome,
-    });
-    let success: SyncSuccess;
-    let changed: SyncChangesSummary | undefined;
-    if (mode === 'incremental') {
-      const totals = await remoteTotals(remote, policy, signal);
-      const since = new Date(Date.parse(previous.lastSuccessStartedAt!) - policy.incrementalMarginMs).toISOString();
-      const changes = new PulledChanges(policy.incrementalMaxItems);
-      success = succeeded(await pullAll((collection, pullOptions) => pullCollection(collection, changes.sink(collection), pullOptions), since));
-      changed = await applyChanges(store, organization, changes, totals, success);
-    } else if (mode === 'reconcile') {
-      const differences = new ReconcileDifferences(store, organization, policy.incrementalMaxItems);
-      const pulled = await pullAll((collection, pullOptions) => pullCollection(collection, differences.sink(collection), pullOptions), undefined);
-      await differences.findRemoved(signal);
-      success = succeeded(pulled);
-      changed = await differences.apply(success);
-    } else {
-      const inventory = (staged = new StagedInventory(store));
-      const pulled = await pullAll((collection, pullOptions) => inventory.pull(collection, pullOptions), undefined);
-      // A replica that never synced held nothing: its first sync's changes are its counts alone.
-      const tally =
-        previous.lastSuccessStartedAt === null ? SyncChangeTally.firstSync(pulled.counts) : await store.syncChanges.compare(organization.rowId, inventory.inventoryId, signal);
-      success = succeeded(pulled);
-      changed = await inventory.swap(organization, success, tally);
-    }
-    syncReport = { org: organization.slug, ...success, skippedIds: success.skippedIds.slice(0, skippedIdsKept), changes: changed ?? null };
-    differences = await checkCounts(store, organization, remote, policy, mode, signal);
-  } catch (error) {
-    if (error instanceof DeletionsFound) return syncOrganization(store, organization, remote, { ...options, reconcile: true });
-    if (error instanceof TooManyChanges) return syncOrganization(store, organization, remote, { ...options, reconcile: false, full: true });
-    const failure =
-      error instanceof SyncFailedError
-        ? error
-        : new SyncFailedError(signal?.aborted ? 'The sync was interrupted' : `The sync failed: ${error instanceof Error ? error.message : String(error)}`, {
-            cause: error,
-          });
-    if (store.organizations.byRowId(organization.rowId)) {
-      store.write(() => store.sync.recordFailure(organization.rowId, { startedAt, mode: mode ?? 'full', error: failure.message }), { changes: ['sync-records'] });
-    }
-    throw failure;
-  } finally {
-    staged?.release();
   }
-  if (differences.length === 0) return syncReport;
-  // Outside the sync's try: a failed reconcile records its own failure.
-  const reconciled = await syncOrganization(store, organization, remote, { ...options, full: false, reconcile: true });
-  return { ...reconciled, countDifferences: differences };
 }
 
 /**
@@ -157,7 +254,7 @@ export async function syncOrganization(store: Store, organization: Organization,
  * applied would show readers a mix). Finding nothing new (the margin brings back what the last
  * sync merged: those are left out), it writes the record alone, keeping the caches derived from
  * the data, and records no changes. Rows beyond the remote's totals mean the remote deleted
- * some: {@link DeletionsFound}, and a full sync instead. Answers the changes recorded, in brief.
+ * some: {@link DeletionsFound}, and a reconcile instead. Answers the changes recorded, in brief.
  */
 async function applyChanges(
   store: Store,
@@ -172,16 +269,13 @@ async function applyChanges(
   const beyondTotals = (added: SyncCounts) => syncOrder.some((collection) => before[collection] + added[collection] > totals[collection]);
   if (changes.count === 0) {
     if (beyondTotals({ endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 })) throw new DeletionsFound();
-    return recordNothingChanged(store, organization, success);
+    return store.syncSteps.recordUnchanged(organization, success);
   }
-  return store.writeSettled((writes) => {
-    const tally = new SyncChangeTally();
-    const added = writes.merge(stillThere(store, organization).inventoryId, changes.inventory, tally);
+  return store.syncSteps.apply(organization, success, (writes, inventoryId, tally) => {
+    const added = writes.merge(inventoryId, changes.inventory, tally);
     // Rolled back by the throw: the merge is undone.
     if (beyondTotals(added)) throw new DeletionsFound();
-    store.sync.recordSuccess(organization.rowId, success);
-    return store.syncChanges.record(organization.rowId, success, tally);
-  }, { changes: ['inventory', 'sync-records'] });
+  });
 }
 
 /** An incremental sync found rows the remote no longer has; the transaction rolls back, and a reconcile runs instead. */
@@ -215,10 +309,7 @@ async function checkCounts(store: Store, organization: Organization, remote: Rem
   const baseline = mode === 'incremental' ? store.sync.countBaseline(organization.rowId) : baselineOf(observed);
   const outcome = countOutcome(observed, baseline);
   if (mode !== 'incremental') outcome.baseline = baseline;
-  // Its fsync in the thread pool, as the sync's own write (Store.writeSettled).
-  await store.writeSettled(() => {
-    if (store.organizations.byRowId(organization.rowId)) store.sync.recordCountCheck(organization.rowId, outcome);
-  }, { changes: ['sync-records'] });
+  await store.syncSteps.recordCountCheck(organization.rowId, outcome);
   return outcome.differences;
 }
 

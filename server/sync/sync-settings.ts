@@ -8,7 +8,7 @@ import type { SyncSettings } from '../../contracts/console/sync.js';
  * scheduler's to interrupt (SyncScheduler.setPaused).
  */
 export function pauseSyncs(store: Store, organization: Organization, paused: boolean): void {
-  store.write(() => store.sync.setPaused(organization.rowId, paused), { changes: ['sync-records'] });
+  store.syncSteps.setPaused(organization.rowId, paused);
 }
 
 /**
@@ -17,5 +17,5 @@ export function pauseSyncs(store: Store, organization: Organization, paused: boo
  * replicas only (the caller checks).
  */
 export function updateSyncSettings(store: Store, organization: Organization, settings: SyncSettings): void {
-  store.write(() => store.sync.saveSettings(organization.rowId, settings), { changes: ['sync-records'] });
+  store.syncSteps.saveSettings(organization.rowId, settings);
 }

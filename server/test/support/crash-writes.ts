@@ -4,9 +4,11 @@ import { collectionNames } from '../../../contracts/collections.js';
 import type { Inventory } from '../../../contracts/inventory.js';
 import { changeKinds } from '../../store/derived/change-kinds.js';
 import { files } from '../../store/engine/engine-files.js';
+import { SyncChangeTally } from '../../store/records/change-tally.js';
 import type { Store } from '../../store/store.js';
 import type { WriteKind } from './crash-writer-sequence.js';
 import { smallInventory } from './fixtures.js';
+import { recordedSuccess } from './sync-fixtures.js';
 
 /**
  * The writes of every kind the crash tests interrupt (crash-safety.test.ts kills a process in
@@ -36,27 +38,25 @@ export async function crashWrites(store: Store, staged: (index: number) => Promi
         store.write((writes) => writes.replace(org.inventoryId, variant(index)), { changes: ['inventory'] });
         break;
       case 'staged': {
-        // As a full sync stages (server/sync/staged-inventory.ts): writes that need not be durable,
-        // pages logged by settle, then the swap, fsynced in the thread pool. Collection is left
-        // out: it would run beside the writes that follow, at moments no two runs share.
+        // As a full sync stages and swaps (the store's sync steps, store/sync-steps.ts): staged
+        // writes held, their pages logged by settle, then the swap, fsynced in the thread pool.
+        // Collection is left out: it would run beside the writes that follow, at moments no two
+        // runs share.
         const inventory = variant(index);
         const inventoryId = store.inventories.stage();
         for (const collection of collectionNames) {
           const items = inventory[collection] as Inventory[typeof collection][number][];
-          for (let start = 0; start < items.length; start += 10) {
-            store.write((writes) => writes.append(inventoryId, collection, items.slice(start, start + 10), []), { changes: ['staged-inventory'], durable: false });
-          }
+          for (let start = 0; start < items.length; start += 10) store.syncSteps.stage(inventoryId, collection, items.slice(start, start + 10), []);
         }
         await store.settle();
         await staged(index);
-        await store.writeSettled(() => store.organizations.setInventory(org.rowId, inventoryId), { changes: ['organizations', 'inventory'] });
+        await store.syncSteps.swap(org, inventoryId, { ...recordedSuccess, mode: 'full' }, new SyncChangeTally());
         store.inventories.release(inventoryId);
         break;
       }
       case 'merge':
-        // As an incremental sync applies (server/sync/sync-organization.ts): committed at once,
-        // fsynced in the thread pool.
-        await store.writeSettled((writes) => writes.merge(org.inventoryId, changes(index)), { changes: ['inventory'] });
+        // As an incremental sync applies its changes (SyncSteps.apply): committed at once, fsynced in the thread pool.
+        await store.syncSteps.apply(org, recordedSuccess, (writes, inventoryId, tally) => writes.merge(inventoryId, changes(index), tally));
         break;
       case 'remove':
         store.write(() => store.organizations.delete(orgs.pop()!.rowId), { changes: changeKinds });

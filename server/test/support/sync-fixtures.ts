@@ -1,8 +1,9 @@
-/** What the sync tests share: a store with a replica, and reading a replica back as lists. */
+/** What the sync tests share: a store with a replica, reading a replica back as lists, and a success as a sync step records it. */
 import type { Inventory } from '../../../contracts/inventory.js';
 import type { Organization } from '../../store/records/organization-records.js';
 import { Store } from '../../store/store.js';
 import type { CollectionName } from '../../../contracts/collections.js';
+import type { SyncSuccess } from '../../store/records/sync-run-records.js';
 import type { SyncPolicy } from '../../sync/sync-policy.js';
 import { inDefaultOrder } from './fixtures.js';
 
@@ -14,6 +15,17 @@ export const fastPolicy: Partial<SyncPolicy> = {
   backoffMaxMs: 20,
   retryAfterMaxMs: 3_000,
   collectionAttempts: 3,
+};
+
+/** A sync's success as a step of the store records it (store/sync-steps.ts), for tests that write the steps themselves. */
+export const recordedSuccess: SyncSuccess = {
+  startedAt: '2026-11-28T10:00:00.000Z',
+  finishedAt: '2026-11-28T10:00:01.000Z',
+  mode: 'incremental',
+  remoteHonoursUpdatedSince: true,
+  counts: { endpoints: 5, remediationTargets: 0, scopes: 0, findings: 0 },
+  skippedCount: 0,
+  skippedIds: [],
 };
 
 /** An in-memory store with one replica organization pointing at `remoteUrl`. */
