@@ -114,8 +114,11 @@ function FindingScope({ slug, id }: { slug: string; id: string }) {
 
 function ExceptionTable({ slug, exceptions, selected }: { slug: string; exceptions: ConsoleException[]; selected: string | undefined }) {
   const selectedRow = useRef<HTMLTableRowElement>(null);
-  // A link to one exception (from a finding's page) brings it into view.
-  useEffect(() => selectedRow.current?.scrollIntoView({ block: 'center' }), [selected]);
+  // A link to one exception (from a finding's page) brings it into view. Braced: Chromium's
+  // scrollIntoView answers a promise, which React would take for the effect's cleanup.
+  useEffect(() => {
+    void selectedRow.current?.scrollIntoView({ block: 'center' });
+  }, [selected]);
   return (
     <table className="plain-table exceptions-table">
       <caption className="visually-hidden">Exceptions</caption>
