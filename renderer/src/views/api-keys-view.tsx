@@ -5,8 +5,8 @@ import { useCreateApiKey, useRevokeApiKey } from '../api/api-key-mutations';
 import { apiKeysQuery, sessionQuery } from '../api/console-queries';
 import { ConfirmedAction } from '../components/confirmed-action';
 import { CopyButton } from '../components/copy-button';
-import { TableHead } from '../components/table-head';
 import { QueryError, QueryFrame } from '../components/query-state';
+import { TableHead } from '../components/table-head';
 import { formatDateTime } from '../lib/format';
 
 /** The organization's local API keys for tools on this machine: create (shown once), list, revoke. */

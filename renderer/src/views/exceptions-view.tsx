@@ -12,8 +12,8 @@ import { ExceptionForm, localDate, newExceptionFields, startOfLocalDate } from '
 import { fieldMessages } from '../components/form-save-outcome';
 import { FileExportButton } from '../components/file-export-button';
 import { FileImportButton } from '../components/file-import-button';
-import { TableHead } from '../components/table-head';
 import { QueryError, QueryFrame } from '../components/query-state';
+import { TableHead } from '../components/table-head';
 import { formatCount, formatDateTime } from '../lib/format';
 import { paths } from '../lib/paths';
 import { useChosenValue } from '../lib/use-chosen-value';

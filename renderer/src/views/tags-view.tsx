@@ -17,8 +17,8 @@ import { CriticalityBadge } from '../components/endpoint-context-panel';
 import { FileExportButton } from '../components/file-export-button';
 import { fieldMessages, invalidInput, messageUnder } from '../components/form-save-outcome';
 import { FileImportButton } from '../components/file-import-button';
-import { TableHead } from '../components/table-head';
 import { QueryFrame } from '../components/query-state';
+import { TableHead } from '../components/table-head';
 import { formatCount, formatCounted } from '../lib/format';
 import { paths } from '../lib/paths';
 
