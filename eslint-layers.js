@@ -38,9 +38,12 @@ export const layers = [
     name: 'renderer',
     roots: ['renderer'],
     imports: ['contracts'],
+    testSupport: ['renderer test support'],
     also: [
       // zod in the console's bundle probes `new Function`, which its CSP (no 'unsafe-eval') reports as a violation.
       { regex: '^zod(/|$)', allowTypeImports: true, message: 'The console loads no zod; the server validates.' },
+      // Views compose components, lib and api; nothing below them reaches back up (views import each other by './').
+      { regex: '^\\.\\./views/', message: 'Only views import views: move what a component, lib or api module shares down into components/ or lib/.' },
       {
         regex: '/contracts/(?!(enums|collection-basics|figure-text|risk-score|remediation-deadlines|remote-url|cli-command|console/views|console/exception-basics|console/sync-change-bounds|console/sync-basics)(\\.js)?$)',
         allowTypeImports: true,
@@ -48,6 +51,8 @@ export const layers = [
       },
     ],
   },
+  // What the console's component tests open it with: its routes, a memory router, the test server's address.
+  { name: 'renderer test support', roots: ['renderer/src/test-support'], imports: ['renderer', 'contracts'] },
   // Harnesses that run the product from outside: nothing imports them, and they import anything.
   { name: 'e2e and bench', roots: ['e2e', 'e2e-electron', 'bench'], harness: true },
 ];

@@ -1,11 +1,29 @@
 import { defineConfig } from 'vitest/config';
 
+/** What every run of the tests shares: bounds of time, and the workers. */
+export const runOptions = {
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  // Two cores: one worker per core keeps servers started by tests from starving each other.
+  maxWorkers: 2,
+};
+
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'app/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    // Two cores: one worker per core keeps servers started by tests from starving each other.
-    maxWorkers: 2,
+    ...runOptions,
+    projects: [
+      { extends: true, test: { name: 'server', include: ['server/**/*.test.ts', 'app/**/*.test.ts'] } },
+      {
+        // The console's component tests, in jsdom, against one console server their global setup starts (docs/decisions.md, "Component tests of the console").
+        extends: true,
+        test: {
+          name: 'renderer',
+          include: ['renderer/**/*.test.tsx'],
+          environment: 'jsdom',
+          globalSetup: ['server/test/support/component-test-server.ts'],
+          setupFiles: ['renderer/src/test-support/setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import base from './vitest.config.js';
+import { runOptions } from './vitest.config.js';
 
 /**
  * `npm run test:slow`: the randomised kill and power-loss tests with their full trial counts
@@ -8,7 +8,7 @@ import base from './vitest.config.js';
  */
 export default defineConfig({
   test: {
-    ...base.test,
+    ...runOptions,
     include: ['server/test/crash-safety.test.ts', 'server/test/power-loss.test.ts', 'server/sync/sync-cli.test.ts', 'server/test/remediation-performance.test.ts'],
     env: { RC_FULL_TRIALS: '1' },
   },

@@ -5,7 +5,7 @@ import type { AgentPlatform, AgentProfile } from '../../../contracts/enums';
 import { agentConfigPreviewQuery } from '../api/agent-config-queries';
 import { agentSettingFieldAnchor } from './agent-settings-form';
 import { FieldList } from './field-list';
-import { Loading, QueryError } from './query-state';
+import { QueryFrame } from './query-state';
 
 /** The settings the agent settings form sets, as the view names them. */
 const formSettingNames: Partial<Record<string, string>> = { serverUrl: 'the server URL', teamId: 'the Team ID', bundleId: 'the bundle identifier' };
@@ -61,9 +61,15 @@ function HandlingNotes({ file }: { file: AgentConfigPreview }) {
  */
 export function AgentConfigContents({ slug, platform, profile }: { slug: string; platform: AgentPlatform; profile: AgentProfile }) {
   const preview = useQuery(agentConfigPreviewQuery(slug, platform, profile));
-  if (preview.isPending) return <Loading what="what the file holds" />;
-  if (preview.isError) return <QueryError error={preview.error} onRetry={() => void preview.refetch()} />;
-  const file = preview.data;
+  return (
+    <QueryFrame query={preview} what="what the file holds">
+      {(file) => <FileContents file={file} profile={profile} />}
+    </QueryFrame>
+  );
+}
+
+/** What the file holds, as the server described it. */
+function FileContents({ file, profile }: { file: AgentConfigPreview; profile: AgentProfile }) {
   if (file.source === 'remote') {
     const settings = file.carries.map((setting) => carriedSettingNames[setting]);
     return (

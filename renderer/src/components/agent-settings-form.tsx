@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import type { AgentSettingsView, UpdateAgentSettingsBody } from '../../../contracts/console/agent-settings';
 import { agentSettingsQuery, useUpdateAgentSettings } from '../api/agent-config-queries';
 import { FormSaveOutcome, fieldMessages } from './form-save-outcome';
-import { Loading, QueryError } from './query-state';
+import { QueryFrame } from './query-state';
 import { CliCommandText } from './cli-command-text';
 
 /** The anchor of the form, which the rest of the view (and other views) link to. */
@@ -46,14 +46,10 @@ export function AgentSettingsForm({ slug }: { slug: string }) {
   return (
     <div className="form-card agent-settings" id={agentSettingsAnchor}>
       <h2 id={`${agentSettingsAnchor}-title`}>Agent settings</h2>
-      {settings.isPending ? (
-        <Loading what="the agent settings" />
-      ) : settings.isError ? (
-        <QueryError error={settings.error} onRetry={() => void settings.refetch()} />
-      ) : (
-        // Keyed by what is saved: a save starts the draft afresh from it.
-        <AgentSettingsFields key={JSON.stringify(settings.data)} saved={settings.data} update={update} />
-      )}
+      <QueryFrame query={settings} what="the agent settings">
+        {/* Keyed by what is saved: a save starts the draft afresh from it. */}
+        {(saved) => <AgentSettingsFields key={JSON.stringify(saved)} saved={saved} update={update} />}
+      </QueryFrame>
     </div>
   );
 }

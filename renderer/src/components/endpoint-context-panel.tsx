@@ -7,7 +7,7 @@ import { errorMessage } from '../api/console-fetch';
 import { endpointContextQuery, tagRulesQuery, useUpdateEndpointContext } from '../api/endpoint-context-queries';
 import { paths } from '../lib/paths';
 import { fieldMessages, invalidInput, messageOnList } from './form-save-outcome';
-import { Loading, QueryError } from './query-state';
+import { QueryFrame } from './query-state';
 
 /** Tags as a person types them: separated by commas or semicolons (neither may be in a tag), as {@link tagsHint} says. */
 export function typedTags(text: string): string[] {
@@ -35,23 +35,23 @@ export function EndpointContextPanel({ slug, endpointId }: { slug: string; endpo
   return (
     <section className="endpoint-context" aria-labelledby={`context-${endpointId}`}>
       <h2 id={`context-${endpointId}`}>Tags and criticality</h2>
-      {context.isPending ? (
-        <Loading what="tags" />
-      ) : context.isError ? (
-        <QueryError error={context.error} onRetry={() => void context.refetch()} />
-      ) : editing ? (
-        <EndpointContextForm slug={slug} context={context.data} onDone={() => setEditing(false)} />
-      ) : (
-        <>
-          <p>
-            Criticality: <CriticalityBadge criticality={context.data.criticality} />
-          </p>
-          <TagSources slug={slug} tags={context.data.tags} />
-          <button type="button" onClick={() => setEditing(true)}>
-            Edit tags and criticality…
-          </button>
-        </>
-      )}
+      <QueryFrame query={context} what="tags">
+        {(data) =>
+          editing ? (
+            <EndpointContextForm slug={slug} context={data} onDone={() => setEditing(false)} />
+          ) : (
+            <>
+              <p>
+                Criticality: <CriticalityBadge criticality={data.criticality} />
+              </p>
+              <TagSources slug={slug} tags={data.tags} />
+              <button type="button" onClick={() => setEditing(true)}>
+                Edit tags and criticality…
+              </button>
+            </>
+          )
+        }
+      </QueryFrame>
     </section>
   );
 }

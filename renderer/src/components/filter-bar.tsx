@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import type { ChosenCollection } from '../api/console-queries';
 import { useShortcut } from '../lib/keyboard';
-import { anyValue } from '../views/list-sort';
+import { anyValue } from '../lib/default-filters';
 import { useChosenValue } from '../lib/use-chosen-value';
 import { EndpointFilter } from './endpoint-filter';
 import { TagFilter } from './tag-filter';

@@ -5,7 +5,7 @@ import { type SlaPolicy, defaultSlaPolicy, slaDaysBounds, slaPolicyKeys } from '
 import { slaPolicyQuery, useUpdateSlaPolicy } from '../api/deadline-queries';
 import { formatDateTime } from '../lib/format';
 import { FormSaveOutcome, fieldMessages } from './form-save-outcome';
-import { Loading, QueryError } from './query-state';
+import { QueryFrame } from './query-state';
 
 type PolicyKey = (typeof slaPolicyKeys)[number];
 /** What the user types in each field: days, or nothing for no deadline. */
@@ -41,10 +41,12 @@ export function SlaPolicyForm({ slug }: { slug: string }) {
   const policy = useQuery(slaPolicyQuery(slug));
   // Held here, so that what the last save said outlives the fields' fresh start after it.
   const update = useUpdateSlaPolicy(slug);
-  if (policy.isPending) return <Loading what="the deadlines" />;
-  if (policy.isError) return <QueryError error={policy.error} onRetry={() => void policy.refetch()} />;
-  // Keyed by what is saved: a save starts the draft afresh from it.
-  return <PolicyFields key={JSON.stringify(policy.data)} saved={policy.data} update={update} />;
+  return (
+    <QueryFrame query={policy} what="the deadlines">
+      {/* Keyed by what is saved: a save starts the draft afresh from it. */}
+      {(saved) => <PolicyFields key={JSON.stringify(saved)} saved={saved} update={update} />}
+    </QueryFrame>
+  );
 }
 
 /**

@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, type ReactNode, memo, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { ListPage } from '../../../contracts/common';
 import { pageSize } from '../api/list-pages';
-import { QueryError } from './query-state';
+import { QueryError, QueryFrame } from './query-state';
 import { formatCount, formatCounted } from '../lib/format';
 
 /** A column of a {@link VirtualTable}, ordered by one of the sort keys `S` when it can be. */
@@ -80,7 +80,18 @@ const gridMoveKeys = new Set(['ArrowDown', 'ArrowUp', 'j', 'k', 'PageDown', 'Pag
  * review list), Page Up/Down, Home and End move through; Enter opens the active row.
  */
 export function VirtualTable<T extends { id: string }, K extends QueryKey>(props: VirtualTableProps<T, K>) {
-  const { columns, pageQuery, onOpen, onViewChange, rowHeight = oneLineRow } = props;
+  // The page of the first row shown: it says how many rows there are.
+  const anchor = useQuery(props.pageQuery(Math.floor((props.initialTopRow ?? 0) / pageSize) * pageSize));
+  return (
+    <QueryFrame query={anchor} what="rows" empty={(page) => page.total === 0 && props.emptyMessage}>
+      {(page) => <Grid {...props} total={page.total} />}
+    </QueryFrame>
+  );
+}
+
+/** The grid of a {@link VirtualTable} of `total` rows. */
+function Grid<T extends { id: string }, K extends QueryKey>(props: VirtualTableProps<T, K> & { total: number }) {
+  const { columns, pageQuery, onOpen, onViewChange, total, rowHeight = oneLineRow } = props;
   // The sticky header row's height (a row and its bottom border): the rows scroll under it.
   const headHeight = rowHeight + 1;
   const queryClient = useQueryClient();
@@ -88,8 +99,6 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
   const tableId = useId();
   const [activeRow, setActiveRow] = useState<number | undefined>(props.initialActiveRow);
   const initialTop = props.initialTopRow ?? 0;
-  const anchor = useQuery(pageQuery(Math.floor(initialTop / pageSize) * pageSize));
-  const total = anchor.data?.total ?? 0;
 
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler here; the virtualizer re-renders this component on scroll itself.
   const virtualizer = useVirtualizer({
@@ -155,14 +164,10 @@ export function VirtualTable<T extends { id: string }, K extends QueryKey>(props
 
   const topRow = Math.floor(virtualizer.scrollOffset ?? 0) > 0 ? Math.floor((virtualizer.scrollOffset ?? 0) / rowHeight) : 0;
   useEffect(() => {
-    if (!onViewChange || total === 0) return;
+    if (!onViewChange) return;
     const timer = setTimeout(() => onViewChange({ topRow, activeRow }), 300);
     return () => clearTimeout(timer);
-  }, [topRow, activeRow, onViewChange, total]);
-
-  if (anchor.isPending) return <p className="state">Loading…</p>;
-  if (anchor.isError) return <QueryError error={anchor.error} onRetry={() => void anchor.refetch()} />;
-  if (total === 0) return <p className="state">{props.emptyMessage}</p>;
+  }, [topRow, activeRow, onViewChange]);
 
   const moveTo = (index: number) => {
     const row = Math.max(0, Math.min(total - 1, index));

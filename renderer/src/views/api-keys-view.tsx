@@ -5,8 +5,8 @@ import { useCreateApiKey, useRevokeApiKey } from '../api/api-key-mutations';
 import { apiKeysQuery, sessionQuery } from '../api/console-queries';
 import { ConfirmedAction } from '../components/confirmed-action';
 import { CopyButton } from '../components/copy-button';
-import { PlainTableHead } from '../components/plain-table-head';
-import { Loading, QueryError } from '../components/query-state';
+import { QueryError, QueryFrame } from '../components/query-state';
+import { TableHead } from '../components/table-head';
 import { formatDateTime } from '../lib/format';
 
 /** The organization's local API keys for tools on this machine: create (shown once), list, revoke. */
@@ -42,43 +42,39 @@ export function ApiKeysView({ slug }: { slug: string }) {
       </form>
       {create.isError ? <QueryError error={create.error} /> : null}
       {create.data ? <NewKey created={create.data} apiBaseUrl={session.data?.apiBaseUrl} /> : null}
-      {keys.isPending ? (
-        <Loading what="keys" />
-      ) : keys.isError ? (
-        <QueryError error={keys.error} onRetry={() => void keys.refetch()} />
-      ) : keys.data.length === 0 ? (
-        <p className="state">This organization has no API keys yet.</p>
-      ) : (
-        <table className="plain-table">
-          <caption className="visually-hidden">API keys</caption>
-          <PlainTableHead columns={['Key', 'Label', 'Created', 'Status']} />
-          <tbody>
-            {keys.data.map((key) => (
-              <tr key={key.id}>
-                <td>
-                  <code>rc_…{key.hint}</code>
-                </td>
-                <td>{key.label ?? '—'}</td>
-                <td>{formatDateTime(key.createdAt)}</td>
-                <td>{key.revokedAt ? `Revoked ${formatDateTime(key.revokedAt)}` : 'Active'}</td>
-                <td>
-                  {key.revokedAt ? null : (
-                    <ConfirmedAction
-                      confirming={confirming === key.id}
-                      label="Revoke"
-                      hiddenName={`key …${key.hint}`}
-                      confirmLabel={`Confirm revoke …${key.hint}`}
-                      onAsk={() => setConfirming(key.id)}
-                      onCancel={() => setConfirming(undefined)}
-                      onConfirm={() => revoke.mutate(key.id, { onSettled: () => setConfirming(undefined) })}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <QueryFrame query={keys} what="keys" empty={(data) => data.length === 0 && 'This organization has no API keys yet.'}>
+        {(data) => (
+          <table className="plain-table">
+            <caption className="visually-hidden">API keys</caption>
+            <TableHead columns={['Key', 'Label', 'Created', 'Status']} actions />
+            <tbody>
+              {data.map((key) => (
+                <tr key={key.id}>
+                  <td>
+                    <code>rc_…{key.hint}</code>
+                  </td>
+                  <td>{key.label ?? '—'}</td>
+                  <td>{formatDateTime(key.createdAt)}</td>
+                  <td>{key.revokedAt ? `Revoked ${formatDateTime(key.revokedAt)}` : 'Active'}</td>
+                  <td>
+                    {key.revokedAt ? null : (
+                      <ConfirmedAction
+                        confirming={confirming === key.id}
+                        label="Revoke"
+                        hiddenName={`key …${key.hint}`}
+                        confirmLabel={`Confirm revoke …${key.hint}`}
+                        onAsk={() => setConfirming(key.id)}
+                        onCancel={() => setConfirming(undefined)}
+                        onConfirm={() => revoke.mutate(key.id, { onSettled: () => setConfirming(undefined) })}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryFrame>
       {revoke.isError ? <QueryError error={revoke.error} /> : null}
     </section>
   );

@@ -1,7 +1,8 @@
 import type { CollectionName } from '../../../contracts/collections';
 import type { ListFilters } from '../api/list-pages';
+import { withDefaultFilters } from '../lib/default-filters';
 import { listDefinitions } from './list-definitions';
-import { requestFilters, withDefaultFilters } from './list-sort';
+import { requestFilters } from './list-sort';
 
 /**
  * What a list of a collection asks the server for: its filters with the view's default ones

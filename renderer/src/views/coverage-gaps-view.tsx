@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import type { CoverageGaps } from '../../../contracts/console/coverage';
 import { coverageGapsPageQuery, coverageGapsQuery } from '../api/console-queries';
 import { CoverageFigures, UnevaluatedNotice } from '../components/coverage-summary';
-import { Loading, QueryError } from '../components/query-state';
+import { QueryFrame } from '../components/query-state';
 import { VirtualTable } from '../components/virtual-table';
 import { formatCount, formatCounted } from '../lib/format';
 import { openFromTable } from '../lib/opened-from-table';
@@ -24,25 +24,23 @@ export function CoverageGapsView({ slug }: { slug: string }) {
       <p className="hint">
         Open findings that are critical, high or in the KEV catalog, and that no <Link to={paths.list(slug, 'scopes', { status: 'active' })}>active scope</Link> covers.
       </p>
-      {gaps.isPending ? (
-        <Loading what="coverage gaps" />
-      ) : gaps.isError ? (
-        <QueryError error={gaps.error} onRetry={() => void gaps.refetch()} />
-      ) : (
-        <>
-          <GapsSentence slug={slug} gaps={gaps.data} />
-          <UnevaluatedNotice criteria={gaps.data.unevaluated} scopeLink={(scopeId) => paths.item(slug, 'scopes', scopeId)} />
-          <CoverageFigures counts={gaps.data.counts} label="Uncovered findings" />
-          <VirtualTable
-            label="Uncovered findings"
-            // Gaps are open findings.
-            {...findingTable({ status: 'open' })}
-            pageQuery={pageQuery}
-            onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id), openFromTable)}
-            emptyMessage="Every open critical, high or KEV finding is covered by an active scope."
-          />
-        </>
-      )}
+      <QueryFrame query={gaps} what="coverage gaps">
+        {(data) => (
+          <>
+            <GapsSentence slug={slug} gaps={data} />
+            <UnevaluatedNotice criteria={data.unevaluated} scopeLink={(scopeId) => paths.item(slug, 'scopes', scopeId)} />
+            <CoverageFigures counts={data.counts} label="Uncovered findings" />
+            <VirtualTable
+              label="Uncovered findings"
+              // Gaps are open findings.
+              {...findingTable({ status: 'open' })}
+              pageQuery={pageQuery}
+              onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id), openFromTable)}
+              emptyMessage="Every open critical, high or KEV finding is covered by an active scope."
+            />
+          </>
+        )}
+      </QueryFrame>
     </section>
   );
 }

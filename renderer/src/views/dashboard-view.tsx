@@ -5,7 +5,7 @@ import { dashboardQuery, organizationsQuery, syncOverviewQuery } from '../api/co
 import { remediationPerformanceQuery } from '../api/deadline-queries';
 import { endpointContextControls, useEndpointContextFilters } from '../components/endpoint-context-controls';
 import { FilterBar } from '../components/filter-bar';
-import { Loading, QueryError } from '../components/query-state';
+import { Loading, QueryError, QueryFrame } from '../components/query-state';
 import { ReconcileStatus } from '../components/reconcile-status';
 import { formatCount, formatDays, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
@@ -28,41 +28,39 @@ export function DashboardView({ slug }: { slug: string }) {
       </header>
       <ReplicaMatch slug={slug} />
       <FilterBar slug={slug} controls={endpointContextControls} values={filters} onChange={setFilter} />
-      {dashboard.isPending ? (
-        <Loading what="the dashboard" />
-      ) : dashboard.isError ? (
-        <QueryError error={dashboard.error} onRetry={() => void dashboard.refetch()} />
-      ) : (
-        <>
-          <ul className="figures" aria-label="Totals">
-            {(
-              [
-                ['Endpoints', dashboard.data.totals.endpoints, paths.list(slug, 'endpoints', filters)],
-                ['Remediation targets', dashboard.data.totals.remediationTargets, paths.list(slug, 'remediationTargets', filters)],
-                ['Findings', dashboard.data.totals.findings, paths.list(slug, 'findings', filters)],
-                ['Open findings', dashboard.data.totals.openFindings, paths.list(slug, 'findings', { ...filters, status: 'open' })],
-                ['Open KEV findings', dashboard.data.totals.openKevFindings, paths.list(slug, 'findings', { ...filters, status: 'open', isKev: 'true' })],
-                ['Scopes', dashboard.data.totals.scopes, paths.list(slug, 'scopes')],
-              ] as const
-            ).map(([label, value, to]) => (
-              <li key={label} className="figure">
-                <Link to={to} className="figure__link">
-                  <span className="figure__value">{formatCount(value)}</span>
-                  <span className="figure__label">{label}</span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-          {dashboard.data.totals.findings > 0 ? <DeadlineCard slug={slug} filters={filters} /> : null}
-          {dashboard.data.totals.findings + dashboard.data.totals.endpoints === 0 ? (
-            <NoData slug={slug} filtered={Object.keys(filters).length > 0} />
-          ) : (
-            <Suspense fallback={<Loading what="charts" />}>
-              <DashboardChartGrid dashboard={dashboard.data} />
-            </Suspense>
-          )}
-        </>
-      )}
+      <QueryFrame query={dashboard} what="the dashboard">
+        {(data) => (
+          <>
+            <ul className="figures" aria-label="Totals">
+              {(
+                [
+                  ['Endpoints', data.totals.endpoints, paths.list(slug, 'endpoints', filters)],
+                  ['Remediation targets', data.totals.remediationTargets, paths.list(slug, 'remediationTargets', filters)],
+                  ['Findings', data.totals.findings, paths.list(slug, 'findings', filters)],
+                  ['Open findings', data.totals.openFindings, paths.list(slug, 'findings', { ...filters, status: 'open' })],
+                  ['Open KEV findings', data.totals.openKevFindings, paths.list(slug, 'findings', { ...filters, status: 'open', isKev: 'true' })],
+                  ['Scopes', data.totals.scopes, paths.list(slug, 'scopes')],
+                ] as const
+              ).map(([label, value, to]) => (
+                <li key={label} className="figure">
+                  <Link to={to} className="figure__link">
+                    <span className="figure__value">{formatCount(value)}</span>
+                    <span className="figure__label">{label}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+            {data.totals.findings > 0 ? <DeadlineCard slug={slug} filters={filters} /> : null}
+            {data.totals.findings + data.totals.endpoints === 0 ? (
+              <NoData slug={slug} filtered={Object.keys(filters).length > 0} />
+            ) : (
+              <Suspense fallback={<Loading what="charts" />}>
+                <DashboardChartGrid dashboard={data} />
+              </Suspense>
+            )}
+          </>
+        )}
+      </QueryFrame>
     </section>
   );
 }

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName, ConsoleItem } from '../../../contracts/collections';
 import { itemQuery } from '../api/console-queries';
-import { Loading, QueryError } from '../components/query-state';
+import { QueryFrame } from '../components/query-state';
 import { useEscapeBack } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 
@@ -31,19 +31,14 @@ export function DetailFrame<C extends CollectionName>({ slug, collection, id, ti
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <Link to={paths.list(slug, collection)} aria-keyshortcuts="Escape">{`← ${labels.title}`}</Link>
       </nav>
-      {query.isPending ? (
-        <Loading what={labels.resource} />
-      ) : query.isError ? (
-        <>
-          <h1 id="view-title">{labels.resource}</h1>
-          <QueryError error={query.error} onRetry={() => void query.refetch()} />
-        </>
-      ) : (
-        <>
-          <h1 id="view-title">{title(query.data)}</h1>
-          {children(query.data)}
-        </>
-      )}
+      <QueryFrame query={query} what={labels.resource} errorHeading={<h1 id="view-title">{labels.resource}</h1>}>
+        {(item) => (
+          <>
+            <h1 id="view-title">{title(item)}</h1>
+            {children(item)}
+          </>
+        )}
+      </QueryFrame>
     </section>
   );
 }

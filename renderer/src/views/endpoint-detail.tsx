@@ -1,7 +1,7 @@
 import { EndpointContextPanel } from '../components/endpoint-context-panel';
 import { ExposureFigures } from '../components/exposure-figures';
 import { FieldList } from '../components/field-list';
-import { RelatedList } from '../components/related-list';
+import { RelatedList } from './related-list';
 import { formatDateTime } from '../lib/format';
 import { DetailFrame } from './detail-frame';
 

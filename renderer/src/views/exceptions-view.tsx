@@ -12,8 +12,8 @@ import { ExceptionForm, localDate, newExceptionFields, startOfLocalDate } from '
 import { fieldMessages } from '../components/form-save-outcome';
 import { FileExportButton } from '../components/file-export-button';
 import { FileImportButton } from '../components/file-import-button';
-import { PlainTableHead } from '../components/plain-table-head';
-import { Loading, QueryError } from '../components/query-state';
+import { QueryError, QueryFrame } from '../components/query-state';
+import { TableHead } from '../components/table-head';
 import { formatCount, formatDateTime } from '../lib/format';
 import { paths } from '../lib/paths';
 import { useChosenValue } from '../lib/use-chosen-value';
@@ -74,15 +74,9 @@ export function ExceptionsView({ slug }: { slug: string }) {
         <FileImportButton label="Import…" accept=".json,application/json" importing={importing} describe={importSummary} />
       </div>
       {creating ? <NewException slug={slug} onDone={() => setCreating(false)} /> : null}
-      {exceptions.isPending ? (
-        <Loading what="exceptions" />
-      ) : exceptions.isError ? (
-        <QueryError error={exceptions.error} onRetry={() => void exceptions.refetch()} />
-      ) : exceptions.data.length === 0 ? (
-        <p className="state">{state ? `No exception is ${state}.` : 'This organization has no exceptions yet.'}</p>
-      ) : (
-        <ExceptionTable slug={slug} exceptions={exceptions.data} selected={selected} />
-      )}
+      <QueryFrame query={exceptions} what="exceptions" empty={(data) => data.length === 0 && (state ? `No exception is ${state}.` : 'This organization has no exceptions yet.')}>
+        {(data) => <ExceptionTable slug={slug} exceptions={data} selected={selected} />}
+      </QueryFrame>
     </section>
   );
 }
@@ -120,12 +114,15 @@ function FindingScope({ slug, id }: { slug: string; id: string }) {
 
 function ExceptionTable({ slug, exceptions, selected }: { slug: string; exceptions: ConsoleException[]; selected: string | undefined }) {
   const selectedRow = useRef<HTMLTableRowElement>(null);
-  // A link to one exception (from a finding's page) brings it into view.
-  useEffect(() => selectedRow.current?.scrollIntoView({ block: 'center' }), [selected]);
+  // A link to one exception (from a finding's page) brings it into view. Braced: Chromium's
+  // scrollIntoView answers a promise, which React would take for the effect's cleanup.
+  useEffect(() => {
+    void selectedRow.current?.scrollIntoView({ block: 'center' });
+  }, [selected]);
   return (
     <table className="plain-table exceptions-table">
       <caption className="visually-hidden">Exceptions</caption>
-      <PlainTableHead columns={['Covers', 'Reason', 'State', 'Expires', 'Findings', 'Made']} />
+      <TableHead columns={['Covers', 'Reason', 'State', 'Expires', 'Findings', 'Made']} actions />
       <tbody>
         {exceptions.map((exception) => (
           <ExceptionRow key={exception.id} slug={slug} exception={exception} selected={exception.id === selected} rowRef={exception.id === selected ? selectedRow : undefined} />

@@ -8,8 +8,8 @@ import { organizationsQuery, syncOverviewQuery } from '../api/console-queries';
 import { useConnectOrganization, useDisconnectOrganization, useStartSync } from '../api/organization-mutations';
 import { ConnectOrganizationForm } from '../components/connect-organization-form';
 import { EditOrganizationForm } from '../components/edit-organization-form';
-import { PlainTableHead } from '../components/plain-table-head';
-import { Loading, QueryError } from '../components/query-state';
+import { QueryError, QueryFrame } from '../components/query-state';
+import { TableHead } from '../components/table-head';
 import { SyncErrorText } from '../components/sync-error-text';
 import { SyncProgress } from '../components/sync-progress';
 import { ReconcileIntervalForm, ReconcileStatus } from '../components/reconcile-status';
@@ -46,21 +46,19 @@ export function OrganizationsView({ slug }: { slug: string }) {
         </p>
       ) : null}
       <h2>Organizations and their sync</h2>
-      {organizations.isPending ? (
-        <Loading what="organizations" />
-      ) : organizations.isError ? (
-        <QueryError error={organizations.error} onRetry={() => void organizations.refetch()} />
-      ) : (
-        <>
-          {overview.isError ? <QueryError error={overview.error} onRetry={() => void overview.refetch()} /> : null}
-          {organizations.data.some((o) => o.kind === 'replica') ? null : (
-            <p className="state" data-testid="no-replicas">
-              No remote tenant is connected yet: connect one above.
-            </p>
-          )}
-          <OrganizationsTable organizations={organizations.data} statuses={overview.data} currentSlug={slug} />
-        </>
-      )}
+      <QueryFrame query={organizations} what="organizations">
+        {(data) => (
+          <>
+            {overview.isError ? <QueryError error={overview.error} onRetry={() => void overview.refetch()} /> : null}
+            {data.some((o) => o.kind === 'replica') ? null : (
+              <p className="state" data-testid="no-replicas">
+                No remote tenant is connected yet: connect one above.
+              </p>
+            )}
+            <OrganizationsTable organizations={data} statuses={overview.data} currentSlug={slug} />
+          </>
+        )}
+      </QueryFrame>
     </section>
   );
 }
@@ -137,7 +135,7 @@ function OrganizationsTable({
       ) : null}
       <table className="plain-table organizations-table">
         <caption className="visually-hidden">Organizations</caption>
-        <PlainTableHead columns={['Organization', 'Kind', 'Sync', 'Last success', 'Reconciled', 'Last error']} />
+        <TableHead columns={['Organization', 'Kind', 'Sync', 'Last success', 'Reconciled', 'Last error']} actions />
         <tbody>
           {organizations.map((organization) => {
             const status = statusOf(organization.slug);

@@ -7,8 +7,9 @@ import { remediationPerformanceQuery } from '../api/deadline-queries';
 import { SeverityBadge } from '../components/badges';
 import { endpointContextControls, useEndpointContextFilters } from '../components/endpoint-context-controls';
 import { FilterBar } from '../components/filter-bar';
-import { Loading, QueryError } from '../components/query-state';
+import { Loading, QueryFrame } from '../components/query-state';
 import { SlaPolicyForm } from '../components/sla-policy-form';
+import { TableHead, figureColumns } from '../components/table-head';
 import { formatCount, formatCounted, formatDateTime, formatDays, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
 import '../styles/performance.css';
@@ -31,21 +32,19 @@ export function RemediationPerformanceView({ slug }: { slug: string }) {
       </header>
       <p className="hint">{deadlineExplanation}</p>
       <FilterBar slug={slug} controls={endpointContextControls} values={filters} onChange={setFilter} />
-      {performance.isPending ? (
-        <Loading what="the remediation performance" />
-      ) : performance.isError ? (
-        <QueryError error={performance.error} onRetry={() => void performance.refetch()} />
-      ) : (
-        <>
-          <Summary slug={slug} performance={performance.data} filters={filters} />
-          <SlaPolicyForm slug={slug} />
-          <SeverityTable slug={slug} performance={performance.data} filters={filters} />
-          <TagTable slug={slug} performance={performance.data} filters={filters} />
-          <Suspense fallback={<Loading what="the charts" />}>
-            <PerformanceCharts performance={performance.data} />
-          </Suspense>
-        </>
-      )}
+      <QueryFrame query={performance} what="the remediation performance">
+        {(data) => (
+          <>
+            <Summary slug={slug} performance={data} filters={filters} />
+            <SlaPolicyForm slug={slug} />
+            <SeverityTable slug={slug} performance={data} filters={filters} />
+            <TagTable slug={slug} performance={data} filters={filters} />
+            <Suspense fallback={<Loading what="the charts" />}>
+              <PerformanceCharts performance={data} />
+            </Suspense>
+          </>
+        )}
+      </QueryFrame>
     </section>
   );
 }
@@ -89,21 +88,6 @@ const severityFigures = ['Deadline', 'Open', 'Overdue', 'Median age', 'Remediate
 /** The columns of the table by tag after the tag, in order. */
 const tagFigures = ['Endpoints', 'Open', 'Overdue', 'Median age'];
 
-/** The header row of a table of figures: the column naming each row's group, then the figures' columns, numbers aligned. */
-function FiguresHead({ group, figures }: { group: string; figures: readonly string[] }) {
-  return (
-    <thead>
-      <tr>
-        <th scope="col">{group}</th>
-        {figures.map((header) => (
-          <th key={header} scope="col" className="num">
-            {header}
-          </th>
-        ))}
-      </tr>
-    </thead>
-  );
-}
 
 /** A group's overdue open findings: a link to them in the findings list, or a plain 0. */
 function OverdueCell({ count, to }: { count: number; to: string }) {
@@ -127,7 +111,7 @@ function SeverityTable({ slug, performance, filters }: { slug: string; performan
     <section className="performance-section" aria-labelledby="by-severity-title">
       <h2 id="by-severity-title">By severity</h2>
       <table className="plain-table performance-table" aria-labelledby="by-severity-title">
-        <FiguresHead group="Severity" figures={severityFigures} />
+        <TableHead columns={['Severity', ...figureColumns(severityFigures)]} />
         <tbody>
           {performance.severities.map((row) => (
             <tr key={row.severity}>
@@ -163,7 +147,7 @@ function TagTable({ slug, performance, filters }: { slug: string; performance: R
         <p className="state">No endpoint carries a tag: set tags on endpoints, or add tag rules, to see the figures of each group.</p>
       ) : (
         <table className="plain-table performance-table" aria-labelledby="by-tag-title">
-          <FiguresHead group="Tag" figures={tagFigures} />
+          <TableHead columns={['Tag', ...figureColumns(tagFigures)]} />
           <tbody>
             {performance.tags.map((row) => (
               <tr key={row.tag}>

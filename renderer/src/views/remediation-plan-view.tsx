@@ -5,7 +5,8 @@ import type { RemediationPlan } from '../../../contracts/console/software';
 import { remediationPlanQuery } from '../api/software-queries';
 import { endpointContextControls, useEndpointContextFilters } from '../components/endpoint-context-controls';
 import { FilterBar } from '../components/filter-bar';
-import { Loading, QueryError } from '../components/query-state';
+import { Loading, QueryFrame } from '../components/query-state';
+import { TableHead, figureColumns } from '../components/table-head';
 import { formatCount, formatCounted, formatGoal, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
 import { productLabel } from '../lib/software-names';
@@ -31,15 +32,13 @@ export function RemediationPlanView({ slug }: { slug: string }) {
         weighed by its endpoint&rsquo;s criticality. Updating a product closes the open findings of its remediation targets.
       </p>
       <FilterBar slug={slug} controls={endpointContextControls} values={filters} onChange={setFilter} />
-      {plan.isPending ? (
-        <Loading what="the remediation plan" />
-      ) : plan.isError ? (
-        <QueryError error={plan.error} onRetry={() => void plan.refetch()} />
-      ) : plan.data.open_critical_or_kev === 0 ? (
-        <p className="state">There are no open critical or KEV findings: there is nothing to plan.</p>
-      ) : (
-        <PlanContent slug={slug} plan={plan.data} />
-      )}
+      <QueryFrame
+        query={plan}
+        what="the remediation plan"
+        empty={(data) => data.open_critical_or_kev === 0 && 'There are no open critical or KEV findings: there is nothing to plan.'}
+      >
+        {(data) => <PlanContent slug={slug} plan={data} />}
+      </QueryFrame>
     </section>
   );
 }
@@ -87,27 +86,7 @@ function StepsTable({ slug, plan }: { slug: string; plan: RemediationPlan }) {
     <section className="plan-steps" aria-labelledby="steps-title">
       <h2 id="steps-title">Steps</h2>
       <table className="plain-table plan-steps__table" aria-labelledby="steps-title">
-        <thead>
-          <tr>
-            <th scope="col">Rank</th>
-            <th scope="col">Product</th>
-            <th scope="col" className="num">
-              Closes
-            </th>
-            <th scope="col" className="num">
-              Endpoints
-            </th>
-            <th scope="col" className="num">
-              Cumulative closed
-            </th>
-            <th scope="col" className="num">
-              Cumulative endpoints
-            </th>
-            <th scope="col" className="num">
-              Cumulative %
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Rank', 'Product', ...figureColumns(['Closes', 'Endpoints', 'Cumulative closed', 'Cumulative endpoints', 'Cumulative %'])]} />
         <tbody>
           {plan.steps.map((step, index) => {
             const rank = index + 1;

@@ -9,7 +9,7 @@ import { remediationPlanQuery, softwareProductQuery } from '../api/software-quer
 import { syncChangesQuery } from '../api/sync-changes-queries';
 import { syncChangesSection } from '../../../contracts/console/views';
 import { queryClient } from '../api/query-client';
-import { Loading, QueryError } from '../components/query-state';
+import { QueryFrame } from '../components/query-state';
 import { paths } from '../lib/paths';
 import { AgentConfigView } from './agent-config-view';
 import { ApiKeysView } from './api-keys-view';
@@ -36,11 +36,15 @@ import { CliCommandText } from '../components/cli-command-text';
 /** Opens the demo organization, or the first one. */
 function Home() {
   const organizations = useQuery(organizationsQuery());
-  if (organizations.isPending) return <Loading what="organizations" />;
-  if (organizations.isError) return <QueryError error={organizations.error} onRetry={() => void organizations.refetch()} />;
-  const first = organizations.data.find((o) => o.isDemo) ?? organizations.data[0];
-  if (!first) return <p className="state">There are no organizations yet: create one with <CliCommandText args="orgs create --slug SLUG --name NAME" />.</p>;
-  return <Navigate to={paths.dashboard(first.slug)} replace />;
+  return (
+    <QueryFrame
+      query={organizations}
+      what="organizations"
+      empty={(data) => data.length === 0 && <>There are no organizations yet: create one with <CliCommandText args="orgs create --slug SLUG --name NAME" />.</>}
+    >
+      {(data) => <Navigate to={paths.dashboard((data.find((o) => o.isDemo) ?? data[0]!).slug)} replace />}
+    </QueryFrame>
+  );
 }
 
 /** Renders a view with the organization slug (and item id) of the URL, keyed so that switching organization starts afresh. */

@@ -8,7 +8,7 @@ import { StatusBadge } from '../components/badges';
 import { CoverageFigures, UnevaluatedNotice } from '../components/coverage-summary';
 import { FieldList } from '../components/field-list';
 import { FilterBar } from '../components/filter-bar';
-import { Loading, QueryError } from '../components/query-state';
+import { QueryFrame } from '../components/query-state';
 import { VirtualTable } from '../components/virtual-table';
 import { formatCounted, formatCvss, formatDateTime } from '../lib/format';
 import { openFromTable } from '../lib/opened-from-table';
@@ -93,37 +93,35 @@ function ScopeCoverageSection({ slug, scopeId }: { slug: string; scopeId: string
       <p className="hint">
         The findings of this organization that the scope&apos;s filters select, evaluated on the local replica.
       </p>
-      {coverage.isPending ? (
-        <Loading what="coverage" />
-      ) : coverage.isError ? (
-        <QueryError error={coverage.error} onRetry={() => void coverage.refetch()} />
-      ) : (
-        <>
-          <UnevaluatedNotice criteria={coverage.data.unevaluated} />
-          <CoverageFigures counts={coverage.data.counts} label="Covered findings" />
-          <FilterBar
-            slug={slug}
-            controls={{ status: { kind: 'choice', label: 'Status', values: findingStatuses } }}
-            values={filters}
-            onChange={(name, value) =>
-              setSearch((previous) => {
-                const next = new URLSearchParams(previous);
-                if (value) next.set(name, value);
-                else next.delete(name);
-                return next;
-              })
-            }
-          />
-          <VirtualTable
-            key={status}
-            label="Covered findings"
-            {...findingTable(filters)}
-            pageQuery={pageQuery}
-            onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id), openFromTable)}
-            emptyMessage="This scope covers no findings."
-          />
-        </>
-      )}
+      <QueryFrame query={coverage} what="coverage">
+        {(data) => (
+          <>
+            <UnevaluatedNotice criteria={data.unevaluated} />
+            <CoverageFigures counts={data.counts} label="Covered findings" />
+            <FilterBar
+              slug={slug}
+              controls={{ status: { kind: 'choice', label: 'Status', values: findingStatuses } }}
+              values={filters}
+              onChange={(name, value) =>
+                setSearch((previous) => {
+                  const next = new URLSearchParams(previous);
+                  if (value) next.set(name, value);
+                  else next.delete(name);
+                  return next;
+                })
+              }
+            />
+            <VirtualTable
+              key={status}
+              label="Covered findings"
+              {...findingTable(filters)}
+              pageQuery={pageQuery}
+              onOpen={(finding) => navigate(paths.item(slug, 'findings', finding.id), openFromTable)}
+              emptyMessage="This scope covers no findings."
+            />
+          </>
+        )}
+      </QueryFrame>
     </section>
   );
 }

@@ -4,8 +4,8 @@ import type { ConsoleCredential } from '../../../contracts/console/session';
 import { sessionsQuery } from '../api/console-queries';
 import { useRevokeSession, useSignOutOtherSessions } from '../api/session-mutations';
 import { ConfirmedAction } from '../components/confirmed-action';
-import { PlainTableHead } from '../components/plain-table-head';
-import { Loading, QueryError } from '../components/query-state';
+import { QueryError, QueryFrame } from '../components/query-state';
+import { TableHead } from '../components/table-head';
 import { desktopBridge } from '../desktop-bridge';
 import { formatCounted, formatDateTime } from '../lib/format';
 import { CliCommandText } from '../components/cli-command-text';
@@ -46,43 +46,39 @@ export function SessionsView() {
         ) : null}
       </p>
       {signOutOthers.isError ? <QueryError error={signOutOthers.error} /> : null}
-      {sessions.isPending ? (
-        <Loading what="sessions" />
-      ) : sessions.isError ? (
-        <QueryError error={sessions.error} onRetry={() => void sessions.refetch()} />
-      ) : sessions.data.length === 0 ? (
-        <p className="state">No browser sessions or script tokens.</p>
-      ) : (
-        <table className="plain-table">
-          <caption className="visually-hidden">Sessions and script tokens</caption>
-          <PlainTableHead columns={['Kind', 'Browser or name', 'Created', 'Last used', 'Ends unless used']} />
-          <tbody>
-            {sessions.data.map((session) => (
-              <tr key={session.id} aria-current={session.current ? 'true' : undefined}>
-                <td>
-                  {session.kind === 'script' ? 'Script token' : 'Browser'}
-                  {session.current ? <span className="badge"> This {session.kind === 'script' ? 'script' : 'browser'}</span> : null}
-                </td>
-                <td className="sessions__what">{whatItIs(session)}</td>
-                <td>{formatDateTime(session.createdAt)}</td>
-                <td>{formatDateTime(session.lastUsedAt)}</td>
-                <td>{formatDateTime(session.expiresAt)}</td>
-                <td>
-                  <ConfirmedAction
-                    confirming={confirming === session.id}
-                    label={session.current ? 'Sign out' : 'Revoke'}
-                    hiddenName={`${whatItIs(session)}, created ${formatDateTime(session.createdAt)}`}
-                    confirmLabel={session.current ? 'Confirm sign out' : 'Confirm revoke'}
-                    onAsk={() => setConfirming(session.id)}
-                    onCancel={() => setConfirming(undefined)}
-                    onConfirm={() => revoke.mutate(session, { onSettled: () => setConfirming(undefined) })}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <QueryFrame query={sessions} what="sessions" empty={(data) => data.length === 0 && 'No browser sessions or script tokens.'}>
+        {(data) => (
+          <table className="plain-table">
+            <caption className="visually-hidden">Sessions and script tokens</caption>
+            <TableHead columns={['Kind', 'Browser or name', 'Created', 'Last used', 'Ends unless used']} actions />
+            <tbody>
+              {data.map((session) => (
+                <tr key={session.id} aria-current={session.current ? 'true' : undefined}>
+                  <td>
+                    {session.kind === 'script' ? 'Script token' : 'Browser'}
+                    {session.current ? <span className="badge"> This {session.kind === 'script' ? 'script' : 'browser'}</span> : null}
+                  </td>
+                  <td className="sessions__what">{whatItIs(session)}</td>
+                  <td>{formatDateTime(session.createdAt)}</td>
+                  <td>{formatDateTime(session.lastUsedAt)}</td>
+                  <td>{formatDateTime(session.expiresAt)}</td>
+                  <td>
+                    <ConfirmedAction
+                      confirming={confirming === session.id}
+                      label={session.current ? 'Sign out' : 'Revoke'}
+                      hiddenName={`${whatItIs(session)}, created ${formatDateTime(session.createdAt)}`}
+                      confirmLabel={session.current ? 'Confirm sign out' : 'Confirm revoke'}
+                      onAsk={() => setConfirming(session.id)}
+                      onCancel={() => setConfirming(undefined)}
+                      onConfirm={() => revoke.mutate(session, { onSettled: () => setConfirming(undefined) })}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryFrame>
       {revoke.isError ? <QueryError error={revoke.error} /> : null}
     </section>
   );

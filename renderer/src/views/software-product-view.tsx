@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { softwareProductQuery, softwareVersionsPageQuery } from '../api/software-queries';
 import { ExposureFigures } from '../components/exposure-figures';
-import { Loading, QueryError } from '../components/query-state';
+import { QueryFrame } from '../components/query-state';
 import { UpdateToLine } from '../components/version-to-update-to';
 import { VirtualTable } from '../components/virtual-table';
 import { openFromTable, useEscapeBack } from '../lib/opened-from-table';
@@ -26,42 +26,37 @@ export function SoftwareProductView({ slug, productId }: { slug: string; product
           ← Software
         </Link>
       </nav>
-      {product.isPending ? (
-        <Loading what="the product" />
-      ) : product.isError ? (
-        <>
-          <h1 id="view-title">Product</h1>
-          <QueryError error={product.error} onRetry={() => void product.refetch()} />
-        </>
-      ) : (
-        <>
-          <h1 id="view-title">{productLabel(product.data.product)}</h1>
-          <ExposureFigures
-            label="Figures of the product"
-            exposure={product.data.product}
-            leading={[
-              ['Versions', product.data.product.versions],
-              ['Endpoints', product.data.product.endpoints],
-            ]}
-          />
-          <UpdateToLine slug={slug} productId={productId} update={product.data.update_to} />
-          <section className="related" aria-labelledby="versions-title">
-            <header className="related__header">
-              <h2 id="versions-title">Versions</h2>
-            </header>
-            <VirtualTable
-              label="Versions"
-              columns={versionColumns}
-              pageQuery={pageQuery}
-              initialTopRow={url.initialTopRow}
-              initialActiveRow={url.initialActiveRow}
-              onViewChange={url.onViewChange}
-              onOpen={(version) => navigate(paths.softwareVersion(slug, productId, version.id), openFromTable)}
-              emptyMessage="This product has no versions."
+      <QueryFrame query={product} what="the product" errorHeading={<h1 id="view-title">Product</h1>}>
+        {(data) => (
+          <>
+            <h1 id="view-title">{productLabel(data.product)}</h1>
+            <ExposureFigures
+              label="Figures of the product"
+              exposure={data.product}
+              leading={[
+                ['Versions', data.product.versions],
+                ['Endpoints', data.product.endpoints],
+              ]}
             />
-          </section>
-        </>
-      )}
+            <UpdateToLine slug={slug} productId={productId} update={data.update_to} />
+            <section className="related" aria-labelledby="versions-title">
+              <header className="related__header">
+                <h2 id="versions-title">Versions</h2>
+              </header>
+              <VirtualTable
+                label="Versions"
+                columns={versionColumns}
+                pageQuery={pageQuery}
+                initialTopRow={url.initialTopRow}
+                initialActiveRow={url.initialActiveRow}
+                onViewChange={url.onViewChange}
+                onOpen={(version) => navigate(paths.softwareVersion(slug, productId, version.id), openFromTable)}
+                emptyMessage="This product has no versions."
+              />
+            </section>
+          </>
+        )}
+      </QueryFrame>
     </section>
   );
 }

@@ -3,7 +3,7 @@ import { useCallback, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { type SoftwareInstallRow, softwareInstallsPageQuery, softwareVersionQuery } from '../api/software-queries';
 import { ExposureFigures } from '../components/exposure-figures';
-import { Loading, QueryError } from '../components/query-state';
+import { QueryFrame } from '../components/query-state';
 import { VirtualTable } from '../components/virtual-table';
 import { openFromTable, useEscapeBack } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
@@ -43,37 +43,32 @@ export function SoftwareVersionView({ slug, productId, versionId }: SoftwareVers
           {product ? productLabel(product) : 'Product'}
         </Link>
       </nav>
-      {version.isPending ? (
-        <Loading what="the version" />
-      ) : version.isError ? (
-        <>
-          <h1 id="view-title">Version</h1>
-          <QueryError error={version.error} onRetry={() => void version.refetch()} />
-        </>
-      ) : (
-        <>
-          <h1 id="view-title">
-            {productLabel(version.data.product)} {versionLabel(version.data.version.version)}
-          </h1>
-          <ExposureFigures label="Figures of the version" exposure={version.data.version} leading={[['Endpoints', version.data.version.endpoints]]} />
-          <section className="related" aria-labelledby="installs-title">
-            <header className="related__header">
-              <h2 id="installs-title">Installs</h2>
-              <p className="hint">A row opens the open findings of its remediation target; the endpoint&apos;s name opens the endpoint.</p>
-            </header>
-            <VirtualTable
-              label="Installs"
-              columns={columns}
-              pageQuery={pageQuery}
-              initialTopRow={url.initialTopRow}
-              initialActiveRow={url.initialActiveRow}
-              onViewChange={url.onViewChange}
-              onOpen={openFindings}
-              emptyMessage="No remediation target has this version."
-            />
-          </section>
-        </>
-      )}
+      <QueryFrame query={version} what="the version" errorHeading={<h1 id="view-title">Version</h1>}>
+        {(data) => (
+          <>
+            <h1 id="view-title">
+              {productLabel(data.product)} {versionLabel(data.version.version)}
+            </h1>
+            <ExposureFigures label="Figures of the version" exposure={data.version} leading={[['Endpoints', data.version.endpoints]]} />
+            <section className="related" aria-labelledby="installs-title">
+              <header className="related__header">
+                <h2 id="installs-title">Installs</h2>
+                <p className="hint">A row opens the open findings of its remediation target; the endpoint&apos;s name opens the endpoint.</p>
+              </header>
+              <VirtualTable
+                label="Installs"
+                columns={columns}
+                pageQuery={pageQuery}
+                initialTopRow={url.initialTopRow}
+                initialActiveRow={url.initialActiveRow}
+                onViewChange={url.onViewChange}
+                onOpen={openFindings}
+                emptyMessage="No remediation target has this version."
+              />
+            </section>
+          </>
+        )}
+      </QueryFrame>
     </section>
   );
 }

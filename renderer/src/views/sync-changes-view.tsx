@@ -8,7 +8,8 @@ import type { SyncChangeFinding, SyncChanges } from '../../../contracts/console/
 import { organizationsQuery, syncOverviewQuery } from '../api/console-queries';
 import { syncChangesQuery } from '../api/sync-changes-queries';
 import { KevBadge, SeverityBadge } from '../components/badges';
-import { Loading, QueryError } from '../components/query-state';
+import { QueryFrame } from '../components/query-state';
+import { TableHead, figureColumns } from '../components/table-head';
 import { formatCount, formatCounted, formatDateTime } from '../lib/format';
 import { newlyOpenBreakdown } from '../lib/newly-open-breakdown';
 import { paths } from '../lib/paths';
@@ -32,15 +33,13 @@ export function SyncChangesView({ slug }: { slug: string }) {
       <header className="view__header">
         <h1 id="view-title">Changes</h1>
       </header>
-      {organizations.isPending ? (
-        <Loading what="the organization" />
-      ) : organizations.isError ? (
-        <QueryError error={organizations.error} onRetry={() => void organizations.refetch()} />
-      ) : organization?.kind === 'replica' ? (
-        <ReplicaChanges slug={slug} />
-      ) : (
-        <p className="state">“{organization?.name ?? slug}” is a local organization: its data lives here and no sync changes it.</p>
-      )}
+      <QueryFrame
+        query={organizations}
+        what="the organization"
+        empty={() => organization?.kind !== 'replica' && `“${organization?.name ?? slug}” is a local organization: its data lives here and no sync changes it.`}
+      >
+        {() => <ReplicaChanges slug={slug} />}
+      </QueryFrame>
     </section>
   );
 }
@@ -60,16 +59,10 @@ function ReplicaChanges({ slug }: { slug: string }) {
         What each sync changed, newest first: the last {syncChangesKept} syncs that changed something (a sync that changed nothing is not listed).{' '}
         {status?.state.lastSuccessAt ? `The last sync ended ${formatDateTime(status.state.lastSuccessAt)}.` : null}
       </p>
-      {changes.isPending ? (
-        <Loading what="the changes" />
-      ) : changes.isError ? (
-        <QueryError error={changes.error} onRetry={() => void changes.refetch()} />
-      ) : changes.data.length === 0 ? (
-        <p className="state">No sync of this replica has changed anything yet.</p>
-      ) : (
-        // Another sync selected (a second notification's link) opens afresh.
-        <SyncList key={selected} slug={slug} syncs={changes.data} selected={selected} />
-      )}
+      <QueryFrame query={changes} what="the changes" empty={(data) => data.length === 0 && 'No sync of this replica has changed anything yet.'}>
+        {/* Another sync selected (a second notification's link) opens afresh. */}
+        {(data) => <SyncList key={selected} slug={slug} syncs={data} selected={selected} />}
+      </QueryFrame>
     </>
   );
 }
@@ -127,20 +120,7 @@ function SyncDetail({ slug, sync }: { slug: string; sync: SyncChanges }) {
     <div className="sync-change__detail">
       <table className="plain-table sync-change__counts">
         <caption className="visually-hidden">Items changed by collection</caption>
-        <thead>
-          <tr>
-            <th scope="col">Collection</th>
-            <th scope="col" className="num">
-              Created
-            </th>
-            <th scope="col" className="num">
-              Updated
-            </th>
-            <th scope="col" className="num">
-              Removed
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Collection', ...figureColumns(['Created', 'Updated', 'Removed'])]} />
         <tbody>
           {collections.map((collection) => (
             <tr key={collection}>
@@ -179,13 +159,7 @@ function FindingList({ slug, title, detail, findings, total }: { slug: string; t
       </h3>
       {findings.length > 0 ? (
         <table className="plain-table">
-          <thead>
-            <tr>
-              <th scope="col">Finding</th>
-              <th scope="col">Severity</th>
-              <th scope="col">Endpoint</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Finding', 'Severity', 'Endpoint']} />
           <tbody>
             {findings.map((finding) => (
               <tr key={finding.id}>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, type Ref, useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { CreateTagRuleInput, EndpointContextImportResult, TagRule, TagRuleCondition } from '../../../contracts/console/endpoint-context';
+import type { CreateTagRuleInput, EndpointContextImportResult, EndpointTagListResponse, TagRule, TagRuleCondition } from '../../../contracts/console/endpoint-context';
 import { endpointCriticalities, filterableOsFamilies, tagRuleConditionKinds, type TagRuleConditionKind } from '../../../contracts/enums';
 import { errorMessage } from '../api/console-fetch';
 import {
@@ -17,8 +17,8 @@ import { CriticalityBadge } from '../components/endpoint-context-panel';
 import { FileExportButton } from '../components/file-export-button';
 import { fieldMessages, invalidInput, messageUnder } from '../components/form-save-outcome';
 import { FileImportButton } from '../components/file-import-button';
-import { PlainTableHead } from '../components/plain-table-head';
-import { Loading, QueryError } from '../components/query-state';
+import { QueryFrame } from '../components/query-state';
+import { TableHead } from '../components/table-head';
 import { formatCount, formatCounted } from '../lib/format';
 import { paths } from '../lib/paths';
 
@@ -66,25 +66,31 @@ export function TagsView({ slug }: { slug: string }) {
 /** Every tag with its counts, and the endpoints per criticality. */
 function TagCounts({ slug }: { slug: string }) {
   const tags = useQuery(endpointTagsQuery(slug));
-  if (tags.isPending) return <Loading what="tags" />;
-  if (tags.isError) return <QueryError error={tags.error} onRetry={() => void tags.refetch()} />;
+  return (
+    <QueryFrame query={tags} what="tags">
+      {(data) => <TagCountsTable slug={slug} tags={data} />}
+    </QueryFrame>
+  );
+}
+
+function TagCountsTable({ slug, tags }: { slug: string; tags: EndpointTagListResponse }) {
   return (
     <>
       <p aria-label="Endpoints per criticality">
         {endpointCriticalities.map((criticality) => (
           <span key={criticality} className="criticality-count">
-            <CriticalityBadge criticality={criticality} /> {formatCount(tags.data.criticality[criticality] ?? 0)}
+            <CriticalityBadge criticality={criticality} /> {formatCount(tags.criticality[criticality] ?? 0)}
           </span>
         ))}
       </p>
-      {tags.data.data.length === 0 ? (
+      {tags.data.length === 0 ? (
         <p className="state">No endpoint carries a tag yet: scopes that filter by tags are not evaluated until one does.</p>
       ) : (
         <table className="plain-table tags-table">
           <caption className="visually-hidden">Tags</caption>
-          <PlainTableHead columns={['Tag', 'Endpoints', 'Set by hand', 'From rules']} actions={false} />
+          <TableHead columns={['Tag', 'Endpoints', 'Set by hand', 'From rules']} />
           <tbody>
-            {tags.data.data.map((tag) => (
+            {tags.data.map((tag) => (
               <tr key={tag.tag}>
                 <td>
                   <Link className="tag" to={paths.list(slug, 'endpoints', { tag: tag.tag })}>
@@ -134,19 +140,20 @@ function RuleTable({ slug, selected }: { slug: string; selected: string | undefi
   useEffect(() => {
     void selectedRow.current?.scrollIntoView({ block: 'center' });
   }, [selected, rules.data]);
-  if (rules.isPending) return <Loading what="tag rules" />;
-  if (rules.isError) return <QueryError error={rules.error} onRetry={() => void rules.refetch()} />;
-  if (rules.data.length === 0) return <p className="state">No tag rules yet.</p>;
   return (
-    <table className="plain-table rules-table">
-      <caption className="visually-hidden">Tag rules</caption>
-      <PlainTableHead columns={['Tag', 'When', 'Note', 'Endpoints']} />
-      <tbody>
-        {rules.data.map((rule) => (
-          <RuleRow key={rule.id} slug={slug} rule={rule} selected={rule.id === selected} rowRef={rule.id === selected ? selectedRow : undefined} />
-        ))}
-      </tbody>
-    </table>
+    <QueryFrame query={rules} what="tag rules" empty={(data) => data.length === 0 && 'No tag rules yet.'}>
+      {(data) => (
+        <table className="plain-table rules-table">
+          <caption className="visually-hidden">Tag rules</caption>
+          <TableHead columns={['Tag', 'When', 'Note', 'Endpoints']} actions />
+          <tbody>
+            {data.map((rule) => (
+              <RuleRow key={rule.id} slug={slug} rule={rule} selected={rule.id === selected} rowRef={rule.id === selected ? selectedRow : undefined} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </QueryFrame>
   );
 }
 

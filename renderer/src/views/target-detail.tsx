@@ -1,7 +1,7 @@
 import { StatusBadge } from '../components/badges';
 import { EndpointLink } from '../components/endpoint-link';
 import { FieldList } from '../components/field-list';
-import { RelatedList } from '../components/related-list';
+import { RelatedList } from './related-list';
 import { TargetUpdateLine } from '../components/version-to-update-to';
 import { formatCvss, formatDateTime, nvdUrl } from '../lib/format';
 import { targetName } from '../lib/names';

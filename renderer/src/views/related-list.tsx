@@ -5,9 +5,9 @@ import type { CollectionName } from '../../../contracts/collections';
 import { listPageQuery } from '../api/console-queries';
 import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
-import { listDefinitions, shownColumns } from '../views/list-definitions';
-import { askedFilters } from '../views/asked-filters';
-import { VirtualTable } from './virtual-table';
+import { listDefinitions, shownColumns } from './list-definitions';
+import { askedFilters } from './asked-filters';
+import { VirtualTable } from '../components/virtual-table';
 
 interface RelatedListProps<C extends CollectionName> {
   slug: string;
