@@ -24,6 +24,7 @@ import { ScopeCoverage } from './coverage/scope-coverage.js';
 import { SoftwareQueries } from './exposure/software-queries.js';
 import { SyncChangeRecords } from './records/sync-change-records.js';
 import { SyncRecords } from './records/sync-run-records.js';
+import { ThreatIntel } from './intel/threat-intel.js';
 
 /** How a store is opened. */
 export interface StoreOptions {
@@ -112,6 +113,11 @@ export class Store {
   readonly syncChanges: SyncChangeRecords;
   /** A reconcile's comparison of a replica with its remote, and its deletes (inside the reconcile's {@link Store.write}). */
   readonly replicaComparison: ReplicaComparison;
+  /**
+   * Exploit intelligence imported from files (EPSS, KEV catalogs): local, kept across syncs;
+   * its writes are store writes of the `threat-intel` kind.
+   */
+  readonly intel: ThreatIntel;
   /** Inventory ids, staging and the background collection of inventories nobody points at. */
   readonly inventories: Inventories;
   /** The version of each kind of change a write names, and the caches of derived values that follow them. */
@@ -153,6 +159,7 @@ export class Store {
     this.syncChanges = new SyncChangeRecords(db);
     this.replicaComparison = new ReplicaComparison(db);
     this.inventoryWrites = new InventoryWrites(db);
+    this.intel = new ThreatIntel(db, (work, durable) => this.write(() => work(), { changes: ['threat-intel'], durable }), () => this.settle(), clock);
   }
 
   /** Opens (creating when needed) the store of a data directory, or an in-memory one. */
