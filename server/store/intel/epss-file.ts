@@ -23,12 +23,15 @@ export function looksLikeEpss(text: string): boolean {
 
 const header = 'cve,epss,percentile';
 const modelVersionPattern = /^[A-Za-z0-9._+-]{1,64}$/;
-/** A row: CVE id and two decimals, each bounded, so a test of a line is linear in its length. */
-const rowPattern = /^(CVE-\d{4}-\d{4,9}),([0-9.eE+-]{1,32}),([0-9.eE+-]{1,32})$/;
+/** A row: CVE id and two values, each bounded, so a test of a line is linear in its length. */
+const rowPattern = /^(CVE-\d{4}-\d{4,9}),([^,]{1,32}),([^,]{1,32})$/;
+/** A decimal as FIRST writes one: `0.03351`, `1.0`, `5e-05` (not `0x1`, ` 1` nor `Infinity`, which Number reads). */
+const decimalPattern = /^(?:\d{1,20}(?:\.\d{0,20})?|\.\d{1,20})(?:[eE][+-]?\d{1,3})?$/;
 const longestLine = 256;
 
 /** A probability or percentile as written (`0.03351`, `5e-05`, `1.0`), or undefined when it is no number from 0 to 1. */
 function unitValue(text: string): number | undefined {
+  if (!decimalPattern.test(text)) return undefined;
   const value = Number(text);
   return Number.isFinite(value) && value >= 0 && value <= 1 ? value : undefined;
 }
