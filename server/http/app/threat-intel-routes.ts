@@ -79,7 +79,12 @@ export const threatIntelOperations: OpenApiRouteRegistrar = (registry) => {
     request: {
       body: {
         required: true,
-        content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary', description: 'The file, gzip or plain.' }) } },
+        content: {
+          'application/octet-stream': {
+            schema: z.string().meta({ format: 'binary', description: 'The file, gzip or plain.' }),
+            example: '#model_version:example,score_date:2026-09-29T00:00:00Z\ncve,epss,percentile\nCVE-2021-44228,0.94358,0.99957\nCVE-1999-0001,5e-05,0.00012\n',
+          },
+        },
       },
     },
     responses: {
