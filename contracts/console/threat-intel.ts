@@ -40,7 +40,7 @@ export const threatIntelImportSchema = z
     current: z.boolean().meta({
       description: 'Whether its figures are the current ones of its kind; false for a file older than the newest imported (kept as history) and for an import interrupted before it finished.',
     }),
-    finished: z.boolean().meta({ description: 'False only for an import the server stopped during (import the file again).' }),
+    finished: z.boolean().meta({ description: 'False while the import runs, and for one the server was stopped during (import the file again).' }),
   })
   .meta({ id: 'ThreatIntelImport' });
 export type ThreatIntelImport = z.infer<typeof threatIntelImportSchema>;

@@ -159,7 +159,11 @@ export class Store {
     this.syncChanges = new SyncChangeRecords(db);
     this.replicaComparison = new ReplicaComparison(db);
     this.inventoryWrites = new InventoryWrites(db);
-    this.intel = new ThreatIntel(db, (work, durable) => this.write(() => work(), { changes: ['threat-intel'], durable }), () => this.settle(), clock);
+    this.intel = new ThreatIntel(
+      db,
+      { held: (work) => this.write(() => work(), { changes: ['threat-intel'], durable: false }), settled: (work) => this.writeSettled(() => work(), { changes: ['threat-intel'] }) },
+      clock,
+    );
   }
 
   /** Opens (creating when needed) the store of a data directory, or an in-memory one. */

@@ -1,5 +1,5 @@
 import { threatIntelFileBounds } from '../../../contracts/console/threat-intel.js';
-import { cveKey } from './cve-key.js';
+import { cveIdOfKey } from './cve-key.js';
 import { IntelFileError, sourceDateTime } from './intel-file-error.js';
 
 /** FIRST's EPSS daily CSV, read: the model and date of its comment line, and its rows as numbers. */
@@ -12,8 +12,8 @@ export interface EpssFile {
   keys: Float64Array;
   epss: Float64Array;
   percentile: Float64Array;
-  /** The line of each CVE's row, by key: which CVEs the file scores. */
-  lineOf: ReadonlyMap<number, number>;
+  /** The keys in ascending order: which CVEs the file scores ({@link scores}). */
+  sortedKeys: Float64Array;
 }
 
 /** Whether a file's text starts as FIRST's EPSS CSV does (the comment line, or the header where a copy dropped it). */
@@ -23,17 +23,66 @@ export function looksLikeEpss(text: string): boolean {
 
 const header = 'cve,epss,percentile';
 const modelVersionPattern = /^[A-Za-z0-9._+-]{1,64}$/;
-/** A row: CVE id and two values, each bounded, so a test of a line is linear in its length. */
-const rowPattern = /^(CVE-\d{4}-\d{4,9}),([^,]{1,32}),([^,]{1,32})$/;
-/** A decimal as FIRST writes one: `0.03351`, `1.0`, `5e-05` (not `0x1`, ` 1` nor `Infinity`, which Number reads). */
-const decimalPattern = /^(?:\d{1,20}(?:\.\d{0,20})?|\.\d{1,20})(?:[eE][+-]?\d{1,3})?$/;
 const longestLine = 256;
+const notARow = 'is not a row "CVE-YYYY-NNNN,epss,percentile" (a truncated or altered file?).';
 
-/** A probability or percentile as written (`0.03351`, `5e-05`, `1.0`), or undefined when it is no number from 0 to 1. */
-function unitValue(text: string): number | undefined {
-  if (!decimalPattern.test(text)) return undefined;
-  const value = Number(text);
-  return Number.isFinite(value) && value >= 0 && value <= 1 ? value : undefined;
+const zero = 48;
+const nine = 57;
+const isDigit = (code: number) => code >= zero && code <= nine;
+
+/**
+ * The end of a decimal as FIRST writes one (`0.03351`, `1.0`, `5e-05`; not `0x1`, ` 1` nor
+ * `Infinity`, which Number reads) starting at `at`, or -1 when none ends exactly at `end`.
+ */
+function decimalEnd(text: string, at: number, end: number): number {
+  const start = at;
+  while (at < end && isDigit(text.charCodeAt(at))) at++;
+  let digits = at - start;
+  if (at < end && text.charCodeAt(at) === 46) {
+    const fraction = ++at;
+    while (at < end && isDigit(text.charCodeAt(at))) at++;
+    digits += at - fraction;
+  }
+  if (digits === 0) return -1;
+  const mark = text.charCodeAt(at);
+  if (at < end && (mark === 101 || mark === 69)) {
+    at++;
+    if (at < end && (text.charCodeAt(at) === 43 || text.charCodeAt(at) === 45)) at++;
+    const exponentStart = at;
+    while (at < end && isDigit(text.charCodeAt(at))) at++;
+    if (at === exponentStart || at - exponentStart > 3) return -1;
+  }
+  return at === end ? end : -1;
+}
+
+/** A probability or percentile in `text` from `from` to `to`, or undefined when it is no decimal from 0 to 1. */
+function unitValue(text: string, from: number, to: number): number | undefined {
+  if (to - from > 32 || decimalEnd(text, from, to) !== to) return undefined;
+  const value = Number(text.slice(from, to));
+  return value >= 0 && value <= 1 ? value : undefined;
+}
+
+/**
+ * The key (cve-key.ts) of the CVE id that starts a row at `start`, with the index of the comma
+ * after it; a message when the row does not start with one. Read character by character: a row
+ * costs no regular expression nor string until it is refused.
+ */
+function rowCve(text: string, start: number, end: number): { key: number; comma: number } | string {
+  if (!text.startsWith('CVE-', start) || end - start < 14) return notARow;
+  let year = 0;
+  for (let at = start + 4; at < start + 8; at++) {
+    const code = text.charCodeAt(at);
+    if (!isDigit(code)) return notARow;
+    year = year * 10 + code - zero;
+  }
+  if (text.charCodeAt(start + 8) !== 45) return notARow;
+  let number = 0;
+  let at = start + 9;
+  while (at < end && isDigit(text.charCodeAt(at))) number = number * 10 + text.charCodeAt(at++) - zero;
+  const digits = at - start - 9;
+  if (digits < 4 || digits > 9 || text.charCodeAt(at) !== 44) return notARow;
+  if (digits > 4 && text.charCodeAt(start + 9) === zero) return `: ${text.slice(start, at)} is not a CVE id (its number has a leading zero).`;
+  return { key: year * 1_000_000_000 + number, comma: at };
 }
 
 /** The comment line's fields (`#model_version:v2026.06.15,score_date:2026-09-29T12:00:22Z`). */
@@ -77,37 +126,36 @@ export async function readEpssFile(text: string, pause: () => Promise<void>): Pr
   let keys: Float64Array<ArrayBuffer> = new Float64Array(capacity);
   let epss: Float64Array<ArrayBuffer> = new Float64Array(capacity);
   let percentile: Float64Array<ArrayBuffer> = new Float64Array(capacity);
-  const seen = new Map<number, number>();
   let rows = 0;
   let lineNumber = 2;
+  const refuse = (message: string) => {
+    throw new IntelFileError(`Line ${lineNumber} of the EPSS file${message.startsWith(':') ? '' : ' '}${message}`);
+  };
   while (end >= 0 && end + 1 < text.length) {
     start = end + 1;
     end = text.indexOf('\n', start);
     lineNumber++;
-    let line = text.slice(start, end < 0 ? text.length : end);
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    if (line.length > longestLine) throw new IntelFileError(`Line ${lineNumber} of the EPSS file is longer than ${longestLine} characters: not a row "CVE-YYYY-NNNN,epss,percentile".`);
-    const match = rowPattern.exec(line);
-    if (!match) throw new IntelFileError(`Line ${lineNumber} of the EPSS file is not a row "CVE-YYYY-NNNN,epss,percentile" (a truncated or altered file?).`);
-    const key = cveKey(match[1]!);
-    if (key === undefined) throw new IntelFileError(`Line ${lineNumber} of the EPSS file: ${match[1]} is not a CVE id (its number has a leading zero).`);
-    const score = unitValue(match[2]!);
-    if (score === undefined) throw new IntelFileError(`Line ${lineNumber} of the EPSS file: epss "${match[2]}" is not a number from 0 to 1.`);
-    const rank = unitValue(match[3]!);
-    if (rank === undefined) throw new IntelFileError(`Line ${lineNumber} of the EPSS file: percentile "${match[3]}" is not a number from 0 to 1.`);
-    const earlier = seen.get(key);
-    if (earlier !== undefined) throw new IntelFileError(`Line ${lineNumber} of the EPSS file: ${match[1]} is scored twice (line ${earlier} too).`);
-    if (rows === threatIntelFileBounds.epssRows) throw new IntelFileError(`Line ${lineNumber} of the EPSS file: it holds more than ${threatIntelFileBounds.epssRows} rows, the most an import takes.`);
-    seen.set(key, lineNumber);
+    let lineEnd = end < 0 ? text.length : end;
+    if (lineEnd > start && text.charCodeAt(lineEnd - 1) === 13) lineEnd--;
+    if (lineEnd - start > longestLine) refuse(`is longer than ${longestLine} characters: not a row "CVE-YYYY-NNNN,epss,percentile".`);
+    const cve = rowCve(text, start, lineEnd);
+    if (typeof cve === 'string') return refuse(cve);
+    const secondComma = text.indexOf(',', cve.comma + 1);
+    if (secondComma < 0 || secondComma >= lineEnd) refuse(notARow);
+    const score = unitValue(text, cve.comma + 1, secondComma);
+    if (score === undefined) refuse(`: epss "${text.slice(cve.comma + 1, Math.min(secondComma, cve.comma + 33))}" is not a number from 0 to 1.`);
+    const rank = unitValue(text, secondComma + 1, lineEnd);
+    if (rank === undefined) refuse(`: percentile "${text.slice(secondComma + 1, Math.min(lineEnd, secondComma + 33))}" is not a number from 0 to 1.`);
+    if (rows === threatIntelFileBounds.epssRows) refuse(`: it holds more than ${threatIntelFileBounds.epssRows} rows, the most an import takes.`);
     if (rows === capacity) {
       capacity *= 2;
       keys = grown(keys, capacity);
       epss = grown(epss, capacity);
       percentile = grown(percentile, capacity);
     }
-    keys[rows] = key;
-    epss[rows] = score;
-    percentile[rows] = rank;
+    keys[rows] = cve.key;
+    epss[rows] = score!;
+    percentile[rows] = rank!;
     rows++;
     if ((rows & 4095) === 0) await pause();
   }
@@ -116,7 +164,39 @@ export async function readEpssFile(text: string, pause: () => Promise<void>): Pr
     // FIRST's files end with a newline: a last line without one may have been cut, and a cut row can still read as a valid one.
     throw new IntelFileError(`The EPSS file ends in the middle of line ${lineNumber}, without its newline: a truncated file?`);
   }
-  return { modelVersion, scoreDate, rows, lineOf: seen, keys: keys.subarray(0, rows), epss: epss.subarray(0, rows), percentile: percentile.subarray(0, rows) };
+  const sortedKeys = keys.slice(0, rows).sort();
+  await pause();
+  refuseRepeatedCve(keys, sortedKeys, rows);
+  return { modelVersion, scoreDate, rows, sortedKeys, keys: keys.subarray(0, rows), epss: epss.subarray(0, rows), percentile: percentile.subarray(0, rows) };
+}
+
+/**
+ * Refuses a file that scores a CVE twice, naming both lines: found in the sorted keys (a
+ * repeated key sits beside itself), then looked up in the file's order. Every line after the
+ * header is a row, so row `i` is line `i + 3`.
+ */
+function refuseRepeatedCve(keys: Float64Array, sortedKeys: Float64Array, rows: number): void {
+  let repeated: number | undefined;
+  for (let index = 1; index < rows && repeated === undefined; index++) if (sortedKeys[index] === sortedKeys[index - 1]) repeated = sortedKeys[index];
+  if (repeated === undefined) return;
+  const first = keys.indexOf(repeated);
+  const second = keys.indexOf(repeated, first + 1);
+  throw new IntelFileError(`Line ${second + 3} of the EPSS file: ${cveIdOfKey(repeated)} is scored twice (line ${first + 3} too).`);
+}
+
+/** Whether a file scores the CVE of `key`: a binary search of its sorted keys. */
+export function scores(file: EpssFile, key: number): boolean {
+  const sorted = file.sortedKeys;
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const value = sorted[middle]!;
+    if (value === key) return true;
+    if (value < key) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }
 
 function grown(values: Float64Array, capacity: number): Float64Array<ArrayBuffer> {

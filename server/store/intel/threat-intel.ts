@@ -2,7 +2,7 @@ import type { ThreatIntelImport, ThreatIntelImportAnswer, ThreatIntelKind } from
 import type { Database } from '../engine/database.js';
 import { TimeSlices } from '../derived/time-slices.js';
 import { RowsPerWrite } from '../inventory/rows-per-write.js';
-import type { EpssFile } from './epss-file.js';
+import { type EpssFile, scores } from './epss-file.js';
 import { EpssScores } from './epss-scores.js';
 import { readIntelFile } from './intel-file.js';
 import { IntelImports } from './intel-imports.js';
@@ -11,8 +11,11 @@ import { KevEntries } from './kev-entries.js';
 /** How many EPSS imports keep their figures as history (for a 7- and 30-day change per CVE). */
 export const epssImportsKept = 30;
 
-/** A write of the `threat-intel` kind (Store.write): durable, or held until the next durable one. */
-export type ThreatIntelWrite = <T>(work: () => T, durable: boolean) => T;
+/** How the store writes for intelligence: `held`, a write of the `threat-intel` kind logged with a later one (Store.write, not durable); `settled`, one that resolves once it and those before it are durable, fsynced off the thread (Store.writeSettled). */
+export interface ThreatIntelWrites {
+  held<T>(work: () => T): T;
+  settled<T>(work: () => T): Promise<T>;
+}
 
 /**
  * Exploit intelligence imported from files (docs/decisions.md, "Exploit intelligence"): the
@@ -30,8 +33,7 @@ export class ThreatIntel {
 
   constructor(
     db: Database,
-    private readonly write: ThreatIntelWrite,
-    private readonly settle: () => Promise<void>,
+    private readonly writes: ThreatIntelWrites,
     private readonly clock: () => number,
   ) {
     this.imports = new IntelImports(db);
@@ -74,14 +76,15 @@ export class ThreatIntel {
     const current = this.imports.current(kind);
     // A file as new as the current one (the same day, imported again) replaces it: the later import wins.
     const replaces = current === undefined || started.sourceDate >= current.source_date;
-    const id = this.write(() => this.imports.start(started), true);
+    // Every write but the last is held: a crash keeps a prefix of them, never a later one without an earlier, so the record
+    // of an import comes first and an import the process was stopped during stays unfinished (and is shown as such).
+    const id = this.writes.held(() => this.imports.start(started));
     if (file.kind === 'epss') await this.writeEpss(id, file.epss, replaces, slices);
-    else if (replaces) this.write(() => this.kev.replace(file.catalog.source, file.catalog.entries), false);
-    await this.settle();
-    const finished = this.write(() => {
+    else if (replaces) this.writes.held(() => this.kev.replace(file.catalog.source, file.catalog.entries));
+    const finished = await this.writes.settled(() => {
       if (file.kind === 'epss') this.epss.dropHistory(this.imports.epssImportsPast(epssImportsKept));
       return this.imports.finish(id, kind, replaces);
-    }, true);
+    });
     return { ...finished, already_imported: false };
   }
 
@@ -89,21 +92,21 @@ export class ThreatIntel {
    * Writes an EPSS file's figures in pieces, as many rows a write as keep it near 10 ms
    * (RowsPerWrite): the history of the CVEs some inventory names, and, when the file replaces
    * the current one, the current figures (only the rows that changed), then deletes the current
-   * figures of CVEs the file no longer scores. The pieces are held writes, logged by the
-   * durable one that finishes the import.
+   * figures of CVEs the file no longer scores. The pieces are held writes, logged in slices by
+   * the settled write that finishes the import.
    */
   private async writeEpss(id: number, file: EpssFile, replaces: boolean, slices: TimeSlices): Promise<void> {
     const named = this.epss.namedCveKeys();
-    const rowsPerWrite = new RowsPerWrite(500, 20_000, 10);
+    const rowsPerWrite = new RowsPerWrite(500, 8_000, 10);
     for (let from = 0; from < file.rows; ) {
       const to = Math.min(file.rows, from + rowsPerWrite.size);
       const kept: number[] = [];
       for (let index = from; index < to; index++) if (named.has(file.keys[index]!)) kept.push(index);
       const started = performance.now();
-      this.write(() => {
+      this.writes.held(() => {
         this.epss.writeHistory(id, file.keys, file.epss, file.percentile, kept);
         if (replaces) this.epss.writeCurrent(file.keys, file.epss, file.percentile, from, to);
-      }, false);
+      });
       rowsPerWrite.took(performance.now() - started);
       from = to;
       await slices.pause();
@@ -112,8 +115,8 @@ export class ThreatIntel {
     for (let after = -1; ; ) {
       const keys = this.epss.currentKeysAfter(after, 5_000);
       if (keys.length === 0) break;
-      const dropped = keys.filter((key) => !file.lineOf.has(key));
-      if (dropped.length > 0) this.write(() => this.epss.deleteCurrent(dropped), false);
+      const dropped = keys.filter((key) => !scores(file, key));
+      if (dropped.length > 0) this.writes.held(() => this.epss.deleteCurrent(dropped));
       after = keys.at(-1)!;
       await slices.pause();
     }
