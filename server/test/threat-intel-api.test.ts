@@ -152,6 +152,19 @@ describe('importThreatIntel and listThreatIntelImports', () => {
     expect(await storeDigest(dataDir)).toBe(before);
   });
 
+  it('keeps an older CISA catalog as a record only: the current entries stay those of the newer one', async () => {
+    const older = { ...JSON.parse(kevBytes.toString('utf8')), catalogVersion: '2025.08.01', dateReleased: '2025-08-01T17:00:00.000Z' };
+    older.vulnerabilities = older.vulnerabilities.slice(10);
+    older.count = older.vulnerabilities.length;
+    const { status, body } = await importFile(JSON.stringify(older));
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ kind: 'cisa-kev', version: '2025.08.01', rows: 1394, current: false, finished: true });
+    expect(server.store.intel.kev.count('cisa')).toBe(1404);
+    expect(server.store.intel.kev.listings(kevCatalog.vulnerabilities[5]!.cveID).map((listing) => listing.source)).toEqual(['cisa']);
+    const current = (await server.app('/intel/imports')).body.data.filter((record: { kind: string; current: boolean }) => record.kind === 'cisa-kev' && record.current);
+    expect(current.map((record: { version: string }) => record.version)).toEqual(['2025.08.25']);
+  });
+
   const csv = (...lines: string[]) => `${lines.join('\n')}\n`;
   const header = '#model_version:v2026.06.15,score_date:2026-10-01T12:00:00Z';
   const cisa = JSON.parse(kevBytes.toString('utf8')) as Record<string, unknown> & { vulnerabilities: Record<string, unknown>[] };

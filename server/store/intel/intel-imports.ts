@@ -52,6 +52,17 @@ export class IntelImports {
     return row && asImport(row);
   }
 
+  /**
+   * Deletes the records of imports of this file (kind and SHA-256) that a stopped process left
+   * unfinished, answering their ids (their history goes with them): imports run one at a time,
+   * in the one process that holds the data directory, so an unfinished one met here is not running.
+   */
+  dropInterrupted(kind: ThreatIntelKind, sha256: string): number[] {
+    const ids = this.db.column('SELECT id FROM intel_imports WHERE kind = ? AND sha256 = ? AND finished = 0', [kind, sha256]) as number[];
+    if (ids.length > 0) this.db.run('DELETE FROM intel_imports WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]);
+    return ids;
+  }
+
   /** Records an import as started (in the caller's write); answers its id. */
   start(started: NewImport): number {
     this.db.run('INSERT INTO intel_imports (kind, source_date, version, rows, sha256, imported_at) VALUES (?, ?, ?, ?, ?, ?)', [

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +49,22 @@ describe('exploit intelligence in the store', () => {
       [1, false, true],
     ]);
     expect(store.intel.epss.currentCount()).toBe(100_000);
+    store.close();
+  });
+
+  it('takes the place of an interrupted import of the same file, which the list shows as unfinished until then', async () => {
+    const store = await Store.open();
+    const bytes = new TextEncoder().encode(epssCsv('v1', '2026-09-01', generatedEpssRows([], 10, 1)));
+    const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
+    // As a process stopped in the middle of an import leaves it: the record written, the last write not.
+    store.write(
+      () => store.intel.imports.start({ kind: 'epss', sourceDate: '2026-09-01T00:00:00.000Z', version: 'v1', rows: 10, sha256, importedAt: '2026-09-01T08:00:00.000Z' }),
+      { changes: ['threat-intel'] },
+    );
+    expect(store.intel.list().map((record) => [record.id, record.finished, record.current])).toEqual([[1, false, false]]);
+    const answer = await store.intel.importFile(bytes);
+    expect(answer).toMatchObject({ id: 2, finished: true, current: true, already_imported: false });
+    expect(store.intel.list().map((record) => record.id)).toEqual([2]);
     store.close();
   });
 });

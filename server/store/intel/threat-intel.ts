@@ -78,7 +78,11 @@ export class ThreatIntel {
     const replaces = current === undefined || started.sourceDate >= current.source_date;
     // Every write but the last is held: a crash keeps a prefix of them, never a later one without an earlier, so the record
     // of an import comes first and an import the process was stopped during stays unfinished (and is shown as such).
-    const id = this.writes.held(() => this.imports.start(started));
+    const id = this.writes.held(() => {
+      // The same file again after an import of it was interrupted: this one takes its place.
+      this.epss.dropHistory(this.imports.dropInterrupted(kind, file.sha256));
+      return this.imports.start(started);
+    });
     if (file.kind === 'epss') await this.writeEpss(id, file.epss, replaces, slices);
     else if (replaces) this.writes.held(() => this.kev.replace(file.catalog.source, file.catalog.entries));
     const finished = await this.writes.settled(() => {
