@@ -46,13 +46,16 @@ function files(): { what: string; rows: EpssRow[]; rowsChanged: number; date: st
 }
 
 /** Serves a copy of `dataDir` and imports the three files into it, one after the other. */
-export async function measureIntelImports(dataDir: string, workDir: string): Promise<IntelImportFigures[]> {
+export async function measureIntelImports(dataDir: string, slug: string, workDir: string): Promise<IntelImportFigures[]> {
   const copy = path.join(workDir, 'intel');
   copyDataDir(dataDir, copy);
   const serve = await startServe(copy);
   const pid = serve.child.pid!;
   const figures: IntelImportFigures[] = [];
   try {
+    // The imports meet the server once it has settled, as in the API section: its dashboard read (which serve otherwise starts 2 s after start) done.
+    const dashboard = await fetch(`${serve.url}/app/orgs/${slug}/dashboard`, { headers: { 'x-console-script-token': serve.consoleToken } });
+    if (dashboard.status !== 200) throw new Error(`dashboard: ${dashboard.status} ${await dashboard.text()}`);
     for (const file of files()) {
       const body = zlib.gzipSync(epssCsv('v2026.06.15', `${file.date}T12:00:00Z`, file.rows));
       const residentBefore = residentBytes(pid);

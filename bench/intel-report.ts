@@ -4,9 +4,9 @@ import { loadAverage, mib } from './support.js';
 const mebibyte = 2 ** 20;
 
 /** The report section of EPSS imports: time, bytes written, peak memory and /health meanwhile. */
-export async function reportIntelImports(dataDir: string, workDir: string, say: (line?: string) => void): Promise<void> {
+export async function reportIntelImports(source: { dataDir: string; slug: string }, workDir: string, say: (line?: string) => void): Promise<void> {
   const loadBefore = loadAverage();
-  const figures: IntelImportFigures[] = await measureIntelImports(dataDir, workDir);
+  const figures: IntelImportFigures[] = await measureIntelImports(source.dataDir, source.slug, workDir);
   say(`## Exploit intelligence imports`);
   say();
   say(

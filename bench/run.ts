@@ -149,7 +149,7 @@ async function main() {
       await reportReconcile({ dataDir, key, slug, size }, workDir, say);
     }
     if (runs('hostile')) await reportHostile(workDir, say);
-    if (runs('intel')) await reportIntelImports(prepareDataDir(workDir).dataDir, workDir, say);
+    if (runs('intel')) await reportIntelImports({ dataDir: prepareDataDir(workDir).dataDir, slug }, workDir, say);
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }
