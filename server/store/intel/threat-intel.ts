@@ -11,9 +11,11 @@ import { KevEntries } from './kev-entries.js';
 /** How many EPSS imports keep their figures as history (for a 7- and 30-day change per CVE). */
 export const epssImportsKept = 30;
 
-/** How the store writes for intelligence: `held`, a write of the `threat-intel` kind logged with a later one (Store.write, not durable); `settled`, one that resolves once it and those before it are durable, fsynced off the thread (Store.writeSettled). */
+/** How the store writes for intelligence, writes of the `threat-intel` change kind. */
 export interface ThreatIntelWrites {
+  /** A write logged with a later one (Store.write, not durable). */
   held<T>(work: () => T): T;
+  /** A write that resolves once it and those before it are durable, fsynced off the thread (Store.writeSettled). */
   settled<T>(work: () => T): Promise<T>;
 }
 
