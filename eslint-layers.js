@@ -7,7 +7,7 @@ const repositoryRoot = import.meta.dirname;
 const domain = ['server/organizations', 'server/sync', 'server/remote', 'server/secrets', 'server/agent-config', 'server/demo'];
 // The store's parts, bottom first (server/store/README.md): the engine, the derived-data building
 // blocks, the queries grouped by what they read, and the facade store.ts that wires them.
-const storeQueries = ['inventory', 'coverage', 'exposure', 'remediation', 'records', 'context'].map((folder) => `server/store/${folder}`);
+const storeQueries = ['inventory', 'coverage', 'exposure', 'remediation', 'records', 'context', 'intel'].map((folder) => `server/store/${folder}`);
 const store = ['store engine', 'store derived', 'store queries', 'store'];
 const belowApp = ['contracts', ...store, 'domain', 'http', 'cli', 'composition'];
 

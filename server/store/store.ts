@@ -25,6 +25,7 @@ import { SoftwareQueries } from './exposure/software-queries.js';
 import { SyncChangeRecords } from './records/sync-change-records.js';
 import { SyncRecords } from './records/sync-run-records.js';
 import { SyncSteps } from './sync-steps.js';
+import { ThreatIntel } from './intel/threat-intel.js';
 
 /** How a store is opened. */
 export interface StoreOptions {
@@ -115,6 +116,11 @@ export class Store {
   readonly syncSteps: SyncSteps;
   /** A reconcile's comparison of a replica with its remote, and its deletes (inside the reconcile's {@link SyncSteps.apply}). */
   readonly replicaComparison: ReplicaComparison;
+  /**
+   * Exploit intelligence imported from files (EPSS, KEV catalogs): local, kept across syncs;
+   * its writes are store writes of the `threat-intel` kind.
+   */
+  readonly intel: ThreatIntel;
   /** Inventory ids, staging and the background collection of inventories nobody points at. */
   readonly inventories: Inventories;
   /** The version of each kind of change a write names, and the caches of derived values that follow them. */
@@ -164,6 +170,11 @@ export class Store {
     });
     this.replicaComparison = new ReplicaComparison(db);
     this.inventoryWrites = new InventoryWrites(db);
+    this.intel = new ThreatIntel(
+      db,
+      { held: (work) => this.write(() => work(), { changes: ['threat-intel'], durable: false }), settled: (work) => this.writeSettled(() => work(), { changes: ['threat-intel'] }) },
+      clock,
+    );
   }
 
   /** Opens (creating when needed) the store of a data directory, or an in-memory one. */
