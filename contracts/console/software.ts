@@ -11,6 +11,7 @@ import { targetStatuses } from '../enums.js';
 import { limitSchema, offsetSchema, sortSchema, textSchema } from '../list-queries.js';
 import { endpointContextQueryShape } from './endpoint-context-filters.js';
 import { exposureShape, exposureSortKinds } from './exposure.js';
+import { planStepIntelShape } from './exploit-intel.js';
 import { versionToUpdateToSchema, versionToUpdateToSummarySchema } from './version-to-update-to.js';
 
 /**
@@ -121,6 +122,7 @@ export const remediationPlanStepSchema = z
     cumulative_endpoints: countSchema,
     /** `cumulative_closed` over all open critical or KEV findings, from 0 to 1. */
     cumulative_share: z.number().min(0).max(1),
+    ...planStepIntelShape,
   })
   .meta({ id: 'RemediationPlanStep' });
 export type RemediationPlanStep = z.infer<typeof remediationPlanStepSchema>;

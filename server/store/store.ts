@@ -26,6 +26,8 @@ import { SyncChangeRecords } from './records/sync-change-records.js';
 import { SyncRecords } from './records/sync-run-records.js';
 import { SyncSteps } from './sync-steps.js';
 import { ThreatIntel } from './intel/threat-intel.js';
+import { ExploitFigures } from './intel/exploit-figures.js';
+import { FindingIntel } from './intel/finding-intel.js';
 
 /** How a store is opened. */
 export interface StoreOptions {
@@ -152,9 +154,12 @@ export class Store {
     this.exceptions = new Exceptions(db, versions, this.coverage, clock);
     const exposure = new ExposureFiguresCache(db, versions, this.coverage, excepted, context);
     this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now(), context);
-    this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context);
-    this.consoleItems = new ConsoleItems(db, versions, exposure, this.deadlines, this.exceptions, context);
-    this.software = new SoftwareQueries(db, versions, exposure);
+    // The imported intelligence as findings, endpoints and plan steps read it.
+    const findingIntel = new FindingIntel(db, versions);
+    const exploit = new ExploitFigures(db, versions, findingIntel, (orgRowId) => exposure.columns(orgRowId), excepted, context);
+    this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context, findingIntel);
+    this.consoleItems = new ConsoleItems(db, versions, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit);
+    this.software = new SoftwareQueries(db, versions, exposure, exploit);
     this.dashboards = new DashboardAggregates(db, versions, this.coverage, context);
     this.agentSettings = new AgentSettingsRecords(db, clock);
     this.endpointContext = new EndpointContext(db, versions, (work) => this.write(() => work(), { changes: ['endpoint-context'] }), clock);

@@ -28,6 +28,7 @@ import { TimeSlices } from '../derived/time-slices.js';
 type Value = string | number | null;
 const lower = (text: string | null) => (text === null ? null : asciiLower(text));
 
+import type { ExploitFigures } from '../intel/exploit-figures.js';
 /** A product; for a selection of endpoints, its endpoints are those the selection keeps. */
 function productJson(figures: ExposureFigures, index: number): SoftwareProduct {
   const { id, vendor, product, versions } = figures.products[index]!;
@@ -75,9 +76,11 @@ export class SoftwareQueries {
     private readonly db: Database,
     private readonly versions: ChangeVersions,
     private readonly figures: ExposureFiguresCache,
+    /** The plan steps' EPSS sums. */
+    private readonly exploit: ExploitFigures,
   ) {
     this.installs = new DerivedCache(versions, { name: 'software installs', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
-    this.plans = new DerivedCache(versions, { name: 'remediation plans', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
+    this.plans = new DerivedCache(versions, { name: 'remediation plans', dependsOn: ['inventory', 'endpoint-context', 'threat-intel'], bound: { entries: 16 } });
     // Read from the same kinds as the figures (exposure-figures.ts): a product's index names it until they change.
     this.updates = new DerivedCache(versions, { name: 'software versions to update to', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
   }
@@ -178,12 +181,14 @@ export class SoftwareQueries {
   async plan(orgRowId: number, selection?: EndpointSelection): Promise<RemediationPlan> {
     for (;;) {
       const figures = await this.figures.of(orgRowId, selects(selection) ? selection : undefined);
-      const current = this.versions.stillCurrent(['inventory', 'endpoint-context']);
+      const current = this.versions.stillCurrent(['inventory', 'endpoint-context', 'threat-intel']);
       try {
         return await this.plans.settled(`${orgRowId}|${figures.exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
           // Started again after a write, this computation would plan another version's figures under this key.
           if (!current()) throw new ExceptedFindingsMoved();
-          return remediationPlan(figures, new TimeSlices(checkpoint));
+          const epssSums = await this.exploit.planSums(orgRowId, figures, selection);
+          checkpoint();
+          return remediationPlan(figures, new TimeSlices(checkpoint), epssSums);
         });
       } catch (error) {
         if (!(error instanceof ExceptedFindingsMoved)) throw error;

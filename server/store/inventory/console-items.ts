@@ -10,6 +10,8 @@ import type { FindingKeys } from '../remediation/exception-matches.js';
 import type { Exceptions } from '../remediation/exceptions.js';
 import type { ExposureFigures, ExposureFiguresCache } from '../exposure/exposure-figures.js';
 import { inventoryOf } from './inventory-ids.js';
+import type { FindingIntel } from '../intel/finding-intel.js';
+import type { ExploitFigures } from '../intel/exploit-figures.js';
 
 /** An endpoint's exposure after exceptions, with what they leave out of it, and its context, the risk before criticality weighs it. */
 function endpointFields(figures: ExposureFigures, context: EffectiveEndpointContext, id: string) {
@@ -44,6 +46,8 @@ export class ConsoleItems {
     private readonly deadlines: DeadlineFigures,
     private readonly exceptions: Exceptions,
     private readonly context: EndpointContextSource,
+    private readonly intel: FindingIntel,
+    private readonly exploit: ExploitFigures,
   ) {}
 
   /**
@@ -68,16 +72,21 @@ export class ConsoleItems {
   /** The members a collection's items get besides SQLite's JSON, as JSON text, by item id and row; undefined for none. */
   private async addedFields(collection: CollectionName, orgRowId: number, asOf: number): Promise<((id: string, row: Record<string, unknown>) => string) | undefined> {
     while (collection === 'endpoints') {
-      const current = this.versions.stillCurrent(['inventory', 'endpoint-context']);
+      const current = this.versions.stillCurrent(['inventory', 'endpoint-context', 'threat-intel']);
       const figures = await this.figures.of(orgRowId);
       const context = await this.context(orgRowId);
+      const exploit = await this.exploit.endpointFigures(orgRowId);
       // Of one version, or asked again after a write meanwhile.
-      if (current()) return (id) => JSON.stringify(endpointFields(figures, context, id)).slice(1, -1);
+      if (current()) {
+        return (id) => JSON.stringify({ ...endpointFields(figures, context, id), ...exploit(figures.endpointIndex.get(id) ?? -1) }).slice(1, -1);
+      }
     }
     if (collection === 'findings') {
       const fields = await this.deadlines.findingFields(orgRowId, asOf);
       const marks = this.exceptions.marks(orgRowId);
-      return (_id, row) => `${fields(row as unknown as FindingDeadlineFacts)},"exception":${marks ? JSON.stringify(marks(row as unknown as FindingKeys)) : 'null'}`;
+      const intel = await this.intel.findingMembers();
+      return (_id, row) =>
+        `${fields(row as unknown as FindingDeadlineFacts)},"exception":${marks ? JSON.stringify(marks(row as unknown as FindingKeys)) : 'null'},${intel(row.cve_id as string)}`;
     }
     return undefined;
   }

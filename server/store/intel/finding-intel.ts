@@ -1,0 +1,226 @@
+import type { SqlValue } from 'sql.js';
+import type { KevListingItem } from '../../../contracts/console/exploit-intel.js';
+import { type FindingIntelFilter, intelFilterTest } from './intel-filters.js';
+import type { Database } from '../engine/database.js';
+import type { ChangeVersions } from '../derived/change-kinds.js';
+import { DerivedCache } from '../derived/derived-cache.js';
+import { TimeSlices } from '../derived/time-slices.js';
+import { forEachInteger } from '../coverage/coverage-columns.js';
+import { type ShownInventory, checkStillShown } from '../inventory/inventory-ids.js';
+import type { ListSearch, FigureSort } from '../inventory/sorted-orders.js';
+import { cveKey } from './cve-key.js';
+import type { KevSource } from './kev-catalog.js';
+
+/** The intelligence of every CVE the store names (the `cves` table), by its row id. */
+export interface CveIntel {
+  /** The current EPSS file's date and model; undefined when no EPSS file is imported. */
+  epssFile: { scoreDate: string; modelVersion: string | null } | undefined;
+  /** Per cves row id, its EPSS and percentile; NaN where the current file does not score it (or no row has the id). */
+  epss: Float64Array;
+  percentile: Float64Array;
+  /** Per cves row id, its entry in the current KEV catalogs, both merged; absent where none lists it. */
+  kev: Map<number, KevListingItem>;
+  /** The cves row id of an upper-case CVE id. */
+  refOf: Map<string, number>;
+}
+
+/** The CVE of each finding of an inventory, by seq: `refs[seq - first]` is its cves row id (-1 between findings). */
+export interface FindingCves {
+  first: number;
+  refs: Int32Array;
+}
+
+/** Findings read per statement while their CVEs are read: a few milliseconds of SQL. */
+const findingsPerChunk = 4_096;
+
+/** The console's JSON members of a CVE's intelligence (contracts/console/exploit-intel.ts `findingIntelShape`), without braces. */
+function intelMembers(intel: CveIntel, ref: number | undefined): string {
+  const epss = ref === undefined ? Number.NaN : (intel.epss[ref] ?? Number.NaN);
+  const scored = !Number.isNaN(epss);
+  const members = {
+    epss: scored ? epss : null,
+    epss_percentile: scored ? intel.percentile[ref!]! : null,
+    epss_score_date: scored ? intel.epssFile!.scoreDate : null,
+    epss_model_version: scored ? intel.epssFile!.modelVersion : null,
+    epss_state: scored ? 'scored' : intel.epssFile ? 'not-scored' : 'no-file',
+    kev: (ref !== undefined && intel.kev.get(ref)) || null,
+  };
+  return JSON.stringify(members).slice(1, -1);
+}
+
+/** Adds one catalog's entry to a CVE's merged KEV listing: the earliest date added, CISA's due date and action, ransomware known if either says so. */
+function mergedListing(
+  listed: KevListingItem | undefined,
+  row: { source: KevSource; date_added: string; due_date: string | null; ransomware: number | null; required_action: string | null },
+): KevListingItem {
+  const ransomware = row.ransomware === null ? null : row.ransomware === 1;
+  if (!listed) return { date_added: row.date_added, due_date: row.due_date, ransomware, required_action: row.required_action, sources: [row.source] };
+  return {
+    date_added: row.date_added < listed.date_added ? row.date_added : listed.date_added,
+    due_date: listed.due_date ?? row.due_date,
+    ransomware: listed.ransomware === true || ransomware === true ? true : (listed.ransomware ?? ransomware),
+    required_action: listed.required_action ?? row.required_action,
+    sources: [...listed.sources, row.source],
+  };
+}
+
+/**
+ * The imported intelligence as the console's findings read it (docs/decisions.md, "Exploit
+ * intelligence"): each CVE's EPSS and KEV entry, read once per version of the inventory and the
+ * intelligence (the `threat-intel` change kind) for every CVE the store names, and each
+ * inventory's finding → CVE column, read once per version of the inventory. A finding's fields,
+ * filters and sort by EPSS are then lookups by seq, with no SQL per finding.
+ */
+export class FindingIntel {
+  /** Bound: one value (the CVEs of every inventory: tens of thousands of rows, a few megabytes). */
+  private readonly cves: DerivedCache<CveIntel>;
+  /** Per inventory. Bound: 4 (4 MB an inventory of a million findings). */
+  private readonly findingCves: DerivedCache<FindingCves>;
+  /** Per filter and inventory, the findings it keeps. Bound: 4M seqs in all. */
+  private readonly filtered: DerivedCache<Int32Array>;
+  /** Per inventory, direction and version of the intelligence, each finding's EPSS as the sort compares it. Bound: 4. */
+  private readonly sortValues: DerivedCache<Float64Array>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly versions: ChangeVersions,
+  ) {
+    this.cves = new DerivedCache(versions, { name: 'CVE intelligence', dependsOn: ['inventory', 'threat-intel'], bound: { entries: 1 } });
+    this.findingCves = new DerivedCache(versions, { name: "findings' CVEs", dependsOn: ['inventory'], bound: { entries: 4 } });
+    this.filtered = new DerivedCache(versions, {
+      name: 'findings kept by intelligence filters',
+      dependsOn: ['inventory', 'threat-intel'],
+      bound: { weight: 4_000_000, weigh: (seqs) => seqs.length },
+    });
+    this.sortValues = new DerivedCache(versions, { name: "findings' EPSS sort values", dependsOn: ['inventory', 'threat-intel'], bound: { entries: 4 } });
+  }
+
+  /** The version of the intelligence, which a value kept under the inventory's version alone names in its key. */
+  version(): number {
+    return this.versions.version(['threat-intel']);
+  }
+
+  /** The intelligence of every CVE the store names, at the current version. */
+  cveIntel(): Promise<CveIntel> {
+    return this.cves.settled('cves', async (checkpoint) => {
+      const slices = new TimeSlices(checkpoint);
+      const file = this.db.get<{ source_date: string; version: string | null }>("SELECT source_date, version FROM intel_imports WHERE kind = 'epss' AND current = 1");
+      const rows = this.db.all<{ id: number; cve_id: string }>('SELECT id, cve_id FROM cves');
+      await slices.pause();
+      const size = rows.reduce((max, row) => Math.max(max, row.id), -1) + 1;
+      const epss = new Float64Array(size).fill(Number.NaN);
+      const percentile = new Float64Array(size).fill(Number.NaN);
+      const refOf = new Map<string, number>();
+      const refOfKey = new Map<number, number>();
+      for (const { id, cve_id } of rows) {
+        refOf.set(cve_id.toUpperCase(), id);
+        const key = cveKey(cve_id);
+        if (key !== undefined) refOfKey.set(key, id);
+      }
+      if (file) {
+        const scored = this.db.all<{ cve_key: number; epss: number; percentile: number }>(
+          'SELECT cve_key, epss, percentile FROM epss_current WHERE cve_key IN (SELECT value FROM json_each(?))',
+          [JSON.stringify([...refOfKey.keys()])],
+        );
+        for (const row of scored) {
+          const ref = refOfKey.get(row.cve_key)!;
+          epss[ref] = row.epss;
+          percentile[ref] = row.percentile;
+        }
+      }
+      await slices.pause();
+      const kev = new Map<number, KevListingItem>();
+      const listings = this.db.all<{ ref: number; source: KevSource; date_added: string; due_date: string | null; ransomware: number | null; required_action: string | null }>(
+        `SELECT c.id AS ref, k.source, k.date_added, k.due_date, k.ransomware, k.required_action
+         FROM kev_entries k JOIN cves c ON c.cve_id = k.cve_id ORDER BY k.source, k.entry_key`,
+      );
+      for (const row of listings) kev.set(row.ref, mergedListing(kev.get(row.ref), row));
+      return { epssFile: file && { scoreDate: file.source_date, modelVersion: file.version }, epss, percentile, kev, refOf };
+    });
+  }
+
+  /** The CVE of each finding of the inventory `shown`, by seq, read a chunk at a time. */
+  findingCvesOf(shown: ShownInventory): Promise<FindingCves> {
+    const { inventoryId } = shown;
+    return this.findingCves.settled(String(inventoryId), async (checkpoint) => {
+      checkStillShown(this.db, shown);
+      const slices = new TimeSlices(checkpoint);
+      const first = Number(this.db.value('SELECT min(seq) FROM findings WHERE org_id = ?', [inventoryId]) ?? 0);
+      const last = Number(this.db.value('SELECT max(seq) FROM findings WHERE org_id = ?', [inventoryId]) ?? -1);
+      const refs = new Int32Array(Math.max(0, last - first + 1)).fill(-1);
+      const chunk = 'SELECT group_concat(seq) AS seqs, group_concat(cve_ref) AS refs FROM findings WHERE org_id = ? AND seq >= ? AND seq < ?';
+      for (let from = first; from <= last; from += findingsPerChunk) {
+        const row = this.db.get<{ seqs: string | null; refs: string | null }>(chunk, [inventoryId, from, from + findingsPerChunk])!;
+        if (row.seqs !== null) {
+          const seqs: number[] = [];
+          forEachInteger(row.seqs, (seq) => seqs.push(seq));
+          let i = 0;
+          forEachInteger(row.refs!, (ref) => (refs[seqs[i++]! - first] = ref));
+        }
+        await slices.pause();
+      }
+      return { first, refs };
+    });
+  }
+
+  /** A finding's intelligence members by its CVE id, as JSON without braces (console-items.ts appends them to the item). */
+  async findingMembers(): Promise<(cveId: string) => string> {
+    const intel = await this.cveIntel();
+    const members = new Map<number | undefined, string>();
+    return (cveId) => {
+      const ref = intel.refOf.get(cveId.toUpperCase());
+      let text = members.get(ref);
+      if (text === undefined) members.set(ref, (text = intelMembers(intel, ref)));
+      return text;
+    };
+  }
+
+  /**
+   * The findings of the inventory `shown` an intelligence filter keeps (`epssMin=0.1`), ascending
+   * by seq, named by the filter, its value and the intelligence's version (orders kept under the
+   * inventory's version alone follow an import through this key).
+   */
+  filterRows(shown: ShownInventory, filter: FindingIntelFilter, value: unknown): ListSearch {
+    const key = `${filter}=${String(value)}@intel${this.version()}`;
+    return {
+      key,
+      rows: () =>
+        this.filtered.settled(`${shown.inventoryId}|${key}`, async (checkpoint) => {
+          const intel = await this.cveIntel();
+          const { first, refs } = await this.findingCvesOf(shown);
+          checkpoint();
+          const keeps = intelFilterTest(intel, filter, value);
+          const kept = new Int32Array(refs.length);
+          let count = 0;
+          for (let i = 0; i < refs.length; i++) if (refs[i]! >= 0 && keeps(refs[i]!)) kept[count++] = first + i;
+          return kept.slice(0, count);
+        }),
+    };
+  }
+
+  /**
+   * The findings' sort by EPSS: each finding's score by seq, findings without one (not scored, no
+   * file) after every score in both directions, so the order of each direction is kept apart.
+   */
+  epssSort(shown: ShownInventory, descending: boolean): FigureSort {
+    const version = this.version();
+    return {
+      key: `epss@${version}|${descending ? 'desc' : 'asc'}`,
+      lookup: async () => {
+        const values = await this.sortValues.settled(`${shown.inventoryId}|${descending}`, async (checkpoint) => {
+          const intel = await this.cveIntel();
+          const { refs } = await this.findingCvesOf(shown);
+          checkpoint();
+          // EPSS is within [0, 1]: -1 and 2 put a finding without one last read backwards or forwards.
+          const none = descending ? -1 : 2;
+          return Float64Array.from(refs, (ref) => {
+            const epss = ref < 0 ? Number.NaN : (intel.epss[ref] ?? Number.NaN);
+            return Number.isNaN(epss) ? none : epss;
+          });
+        });
+        const { first } = await this.findingCvesOf(shown);
+        return (seq: number): SqlValue => values[seq - first] ?? null;
+      },
+    };
+  }
+}
