@@ -4,13 +4,16 @@
  * `/health` is asked every 10 ms, with the bytes the server process wrote (its /proc/<pid>/io)
  * and its peak resident memory (VmHWM, reset before each import) against its memory before.
  * Three files of consecutive days: the first import (every row new), a file with every score
- * changed, and one with 1 % of them changed.
+ * changed, and one with 1 % of them changed. The files score the dataset's CVEs first, so that
+ * the findings sorted and filtered by EPSS afterwards (first page, then again) sort real scores.
  */
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { type EpssRow, epssCsv, generatedEpssRows, generatedScore } from '../server/test/support/epss-files.js';
 import { ioOf } from './bulk-tag-bench.js';
 import { pingHealth, waitFigures } from './health-pings.js';
+import { cveIdOfKey } from '../server/store/intel/cve-key.js';
+import { Store } from '../server/store/store.js';
 import { copyDataDir, peakResidentBytes, residentBytes, resetPeakResidentBytes, startServe, stop } from './support.js';
 
 /** The rows of the file FIRST published on 2026-09-29: about 400,000. */
@@ -31,10 +34,36 @@ export interface IntelImportFigures {
   healthP99Ms: number;
 }
 
+/** One list of findings by EPSS measured after the imports: its first page, and the same page again. */
+export interface EpssListFigures {
+  query: string;
+  total: number;
+  firstMs: number;
+  againMs: number;
+}
+
+/** The CVEs the dataset's inventories name, read from a data directory. */
+async function datasetCves(dataDir: string): Promise<string[]> {
+  const store = await Store.open({ dataDir, readOnly: true });
+  try {
+    return [...store.intel.epss.namedCveKeys()].map(cveIdOfKey);
+  } finally {
+    store.close();
+  }
+}
+
+/** {@link epssBenchRows} generated rows, `cves` first, the made-up ones that would name one of them again left out. */
+function rowsScoring(cves: readonly string[], seed: number): EpssRow[] {
+  const named = new Set(cves);
+  return generatedEpssRows(cves, epssBenchRows + cves.length, seed)
+    .filter((row, index) => index < cves.length || !named.has(row[0]))
+    .slice(0, epssBenchRows);
+}
+
 /** The files of three consecutive days and how many rows each changes. */
-function files(): { what: string; rows: EpssRow[]; rowsChanged: number; date: string }[] {
-  const first = generatedEpssRows([], epssBenchRows, 1);
-  const second = generatedEpssRows([], epssBenchRows, 2);
+function files(cves: readonly string[]): { what: string; rows: EpssRow[]; rowsChanged: number; date: string }[] {
+  const first = rowsScoring(cves, 1);
+  const second = rowsScoring(cves, 2);
   // Every hundredth row scored anew, the others as the day before.
   const third = second.map((row, index): EpssRow => (index % 100 === 0 ? [row[0], generatedScore(index, 3), row[2]] : row));
   const changed = (a: EpssRow[], b: EpssRow[]) => a.filter((row, index) => row[1] !== b[index]![1] || row[2] !== b[index]![2]).length;
@@ -46,17 +75,19 @@ function files(): { what: string; rows: EpssRow[]; rowsChanged: number; date: st
 }
 
 /** Serves a copy of `dataDir` and imports the three files into it, one after the other. */
-export async function measureIntelImports(dataDir: string, slug: string, workDir: string): Promise<IntelImportFigures[]> {
+export async function measureIntelImports(dataDir: string, slug: string, workDir: string): Promise<{ imports: IntelImportFigures[]; lists: EpssListFigures[] }> {
   const copy = path.join(workDir, 'intel');
   copyDataDir(dataDir, copy);
+  const cves = await datasetCves(copy);
   const serve = await startServe(copy);
   const pid = serve.child.pid!;
   const figures: IntelImportFigures[] = [];
+  const lists: EpssListFigures[] = [];
   try {
     // The imports meet the server once it has settled, as in the API section: its dashboard read (which serve otherwise starts 2 s after start) done.
     const dashboard = await fetch(`${serve.url}/app/orgs/${slug}/dashboard`, { headers: { 'x-console-script-token': serve.consoleToken } });
     if (dashboard.status !== 200) throw new Error(`dashboard: ${dashboard.status} ${await dashboard.text()}`);
-    for (const file of files()) {
+    for (const file of files(cves)) {
       const body = zlib.gzipSync(epssCsv('v2026.06.15', `${file.date}T12:00:00Z`, file.rows));
       const residentBefore = residentBytes(pid);
       resetPeakResidentBytes(pid);
@@ -87,8 +118,20 @@ export async function measureIntelImports(dataDir: string, slug: string, workDir
         healthP99Ms: waits.p99,
       });
     }
+    for (const query of ['sort=-epss', 'sort=epss', 'status=open&sort=-epss', 'epssMin=0.5&sort=-epss', 'kevRansomware=true']) {
+      const page = async () => {
+        const started = performance.now();
+        const response = await fetch(`${serve.url}/app/orgs/${slug}/vulnerability-findings?${query}&limit=50`, { headers: { 'x-console-script-token': serve.consoleToken } });
+        const body = (await response.json()) as { total: number };
+        if (response.status !== 200) throw new Error(`findings ${query}: ${response.status} ${JSON.stringify(body)}`);
+        return { total: body.total, ms: performance.now() - started };
+      };
+      const first = await page();
+      const again = await page();
+      lists.push({ query, total: first.total, firstMs: first.ms, againMs: again.ms });
+    }
   } finally {
     await stop(serve.child);
   }
-  return figures;
+  return { imports: figures, lists };
 }
