@@ -30,8 +30,8 @@ export interface FindingCves {
   refs: Int32Array;
 }
 
-/** Findings read per statement while their CVEs are read: a few milliseconds of SQL. */
-const findingsPerChunk = 4_096;
+/** CVEs whose findings are read per statement: a few milliseconds of SQL (a CVE has up to thousands of findings). */
+const cvesPerChunk = 64;
 
 /** The console's JSON members of a CVE's intelligence (contracts/console/exploit-intel.ts `findingIntelShape`), without braces. */
 function intelMembers(intel: CveIntel, ref: number | undefined): string {
@@ -139,7 +139,12 @@ export class FindingIntel {
     });
   }
 
-  /** The CVE of each finding of the inventory `shown`, by seq, read a chunk at a time. */
+  /**
+   * The CVE of each finding of the inventory `shown`, by seq: read CVE by CVE along the
+   * (cve_ref, org_id) index, which holds each finding's seq, a chunk of CVEs at a time. Reading
+   * the findings' own rows instead walks every page of the table (1.7 ms per thousand findings,
+   * against a fraction of it here).
+   */
   findingCvesOf(shown: ShownInventory): Promise<FindingCves> {
     const { inventoryId } = shown;
     return this.findingCves.settled(String(inventoryId), async (checkpoint) => {
@@ -148,15 +153,13 @@ export class FindingIntel {
       const first = Number(this.db.value('SELECT min(seq) FROM findings WHERE org_id = ?', [inventoryId]) ?? 0);
       const last = Number(this.db.value('SELECT max(seq) FROM findings WHERE org_id = ?', [inventoryId]) ?? -1);
       const refs = new Int32Array(Math.max(0, last - first + 1)).fill(-1);
-      const chunk = 'SELECT group_concat(seq) AS seqs, group_concat(cve_ref) AS refs FROM findings WHERE org_id = ? AND seq >= ? AND seq < ?';
-      for (let from = first; from <= last; from += findingsPerChunk) {
-        const row = this.db.get<{ seqs: string | null; refs: string | null }>(chunk, [inventoryId, from, from + findingsPerChunk])!;
-        if (row.seqs !== null) {
-          const seqs: number[] = [];
-          forEachInteger(row.seqs, (seq) => seqs.push(seq));
-          let i = 0;
-          forEachInteger(row.refs!, (ref) => (refs[seqs[i++]! - first] = ref));
-        }
+      const chunk = `SELECT c.id AS ref, (SELECT group_concat(f.seq) FROM findings f INDEXED BY findings_cve WHERE f.cve_ref = c.id AND f.org_id = ?) AS seqs
+                     FROM cves c WHERE c.id > ? ORDER BY c.id LIMIT ?`;
+      for (let after = -1; ; ) {
+        const rows = this.db.all<{ ref: number; seqs: string | null }>(chunk, [inventoryId, after, cvesPerChunk]);
+        for (const { ref, seqs } of rows) if (seqs !== null) forEachInteger(seqs, (seq) => (refs[seq - first] = ref));
+        if (rows.length < cvesPerChunk) break;
+        after = rows.at(-1)!.ref;
         await slices.pause();
       }
       return { first, refs };
