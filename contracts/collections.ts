@@ -217,10 +217,10 @@ export const collections = {
     filters: { endpointId: uuidFilter, targetType: choiceFilter(targetTypes), status: choiceFilter(targetStatuses) },
     consoleFilters: byEndpointFilters('targets'),
     sortKeys: { vendor: 'text', product: 'text', version: 'value', highest_cvss_score: 'value', status: 'value' },
-    consoleFields: endpointFactFields,
+    consoleFields: { ...endpointFactFields, ...endpointIntelShape },
     search: 'Product, vendor or package name contains this text (case-insensitive).',
     // CVE lists are joined with spaces.
-    csvColumns: [...Object.keys(remediationTargetSchema.shape), ...Object.keys(endpointFactFields)].map((name) =>
+    csvColumns: [...Object.keys(remediationTargetSchema.shape), ...Object.keys(endpointFactFields), ...Object.keys(endpointIntelShape)].map((name) =>
       name === 'associated_cves' ? { header: name, value: (item) => (item[name] as string[]).join(' ') } : field(name),
     ),
   }),

@@ -11,7 +11,7 @@ import { targetStatuses } from '../enums.js';
 import { limitSchema, offsetSchema, sortSchema, textSchema } from '../list-queries.js';
 import { endpointContextQueryShape } from './endpoint-context-filters.js';
 import { exposureShape, exposureSortKinds } from './exposure.js';
-import { planStepIntelShape } from './exploit-intel.js';
+import { endpointIntelShape, planStepIntelShape } from './exploit-intel.js';
 import { versionToUpdateToSchema, versionToUpdateToSummarySchema } from './version-to-update-to.js';
 
 /**
@@ -33,6 +33,7 @@ export const softwareProductSchema = z
     versions: countSchema.meta({ description: 'How many distinct versions its remediation targets have.' }),
     endpoints: countSchema.meta({ description: 'How many endpoints have a remediation target of it that is not resolved.' }),
     ...exposureShape,
+    ...endpointIntelShape,
   })
   .meta({ id: 'SoftwareProduct' });
 export type SoftwareProduct = z.infer<typeof softwareProductSchema>;

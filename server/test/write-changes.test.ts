@@ -93,11 +93,12 @@ const following = (kinds: readonly ChangeKind[]) =>
  * orders by risk through it), and the findings of the new exception's scope, computed once.
  */
 const keyedByExceptions = [
-  'endpoint exploit probabilities',
+  'endpoint and target exploit probabilities',
   'excepted findings',
   'exposure figures with exceptions',
   'findings of exception scopes',
   'overdue findings',
+  'product exploit probabilities',
   'remediation performance',
   'remediation plans',
   'scope coverage counts',

@@ -28,12 +28,12 @@ import { TimeSlices } from '../derived/time-slices.js';
 type Value = string | number | null;
 const lower = (text: string | null) => (text === null ? null : asciiLower(text));
 
-import type { ExploitFigures } from '../intel/exploit-figures.js';
+import type { ExploitFigure, ExploitFigures } from '../intel/exploit-figures.js';
 /** A product; for a selection of endpoints, its endpoints are those the selection keeps. */
-function productJson(figures: ExposureFigures, index: number): SoftwareProduct {
+function productJson(figures: ExposureFigures, index: number, exploit: (product: number) => ExploitFigure): SoftwareProduct {
   const { id, vendor, product, versions } = figures.products[index]!;
   const endpoints = figures.selectedEndpoints?.products[index] ?? figures.products[index]!.endpoints;
-  return { id, vendor, product, versions: versions.length, endpoints, ...figures.productExposure.exposure(index) };
+  return { id, vendor, product, versions: versions.length, endpoints, ...figures.productExposure.exposure(index), ...exploit(index) };
 }
 
 function versionJson(figures: ExposureFigures, index: number): SoftwareVersion {
@@ -93,7 +93,7 @@ export class SoftwareQueries {
    * product's own answer.
    */
   async list(orgRowId: number, query: SoftwareListQuery): Promise<SoftwareList> {
-    const { figures, fleet } = await this.listFigures(orgRowId, query);
+    const { figures, fleet, exploit } = await this.listFigures(orgRowId, query);
     const text = query.q?.toLowerCase();
     let indexes = figures.products.map((_, index) => index);
     const selected = figures.selectedEndpoints?.products;
@@ -116,7 +116,7 @@ export class SoftwareQueries {
     return {
       data: indexes
         .slice(query.offset, query.offset + query.limit)
-        .map((index) => ({ ...productJson(figures, index), update_to: updates[index]! })),
+        .map((index) => ({ ...productJson(figures, index, exploit), update_to: updates[index]! })),
       total: indexes.length,
       limit: query.limit,
       offset: query.offset,
@@ -128,24 +128,40 @@ export class SoftwareQueries {
    * of one version of the data and of the exceptions: the same products, so that an index names
    * the same product in both.
    */
-  private async listFigures(orgRowId: number, selection: EndpointSelection): Promise<{ figures: ExposureFigures; fleet: ExposureFigures }> {
+  private async listFigures(
+    orgRowId: number,
+    selection: EndpointSelection,
+  ): Promise<{ figures: ExposureFigures; fleet: ExposureFigures; exploit: (product: number) => ExploitFigure }> {
     for (;;) {
       const figures = await this.figures.of(orgRowId, selection);
-      if (!selects(selection)) return { figures, fleet: figures };
-      const fleet = await this.figures.of(orgRowId);
+      const { figures: fleet, exploit } = await this.withExploit(orgRowId);
       // A write between the two gives the fleet other products' arrays: asked again.
-      if (fleet.products === figures.products && fleet.exceptedKey === figures.exceptedKey) return { figures, fleet };
+      if (fleet.products === figures.products && fleet.exceptedKey === figures.exceptedKey) return { figures, fleet, exploit };
+    }
+  }
+
+  /** The fleet's figures and its products' exploit figures (every endpoint's findings), of one version of the data and the intelligence. */
+  private async withExploit(orgRowId: number): Promise<{ figures: ExposureFigures; exploit: (product: number) => ExploitFigure }> {
+    for (;;) {
+      const current = this.versions.stillCurrent(['inventory', 'endpoint-context', 'threat-intel']);
+      const figures = await this.figures.of(orgRowId);
+      try {
+        const exploit = await this.exploit.productFigures(orgRowId, figures);
+        if (current()) return { figures, exploit };
+      } catch (error) {
+        if (!(error instanceof ExceptedFindingsMoved)) throw error;
+      }
     }
   }
 
   /** A product with its versions, riskiest first (then oldest version first, by version-order.ts); undefined when the organization has none with that id. */
   async product(orgRowId: number, productId: string): Promise<SoftwareDetail | undefined> {
-    const figures = await this.figures.of(orgRowId);
+    const { figures, exploit } = await this.withExploit(orgRowId);
     const index = figures.productById.get(productId);
     if (index === undefined) return undefined;
     const versions = figures.products[index]!.versions.map((version) => versionJson(figures, version));
     versions.sort((a, b) => b.risk_score - a.risk_score || compareVersions(a.version, b.version));
-    return { product: productJson(figures, index), versions, update_to: versionToUpdateTo(figures, index) };
+    return { product: productJson(figures, index, exploit), versions, update_to: versionToUpdateTo(figures, index) };
   }
 
   /** A remediation target's product and the version to update it to (exposure/version-to-update-to.ts); undefined when unknown. */
@@ -157,7 +173,7 @@ export class SoftwareQueries {
 
   /** A version of a product with one page of its installs, riskiest first, then by hostname; undefined when unknown. */
   async version(orgRowId: number, productId: string, versionId: string, paging: { limit: number; offset: number }): Promise<SoftwareVersionDetail | undefined> {
-    const figures = await this.figures.of(orgRowId);
+    const { figures, exploit } = await this.withExploit(orgRowId);
     const product = figures.productById.get(productId);
     const version = figures.versionById.get(versionId);
     if (product === undefined || version === undefined || figures.versions[version]!.product !== product) return undefined;
@@ -166,7 +182,7 @@ export class SoftwareQueries {
     const page = Array.from(installs.subarray(paging.offset, paging.offset + paging.limit));
     const ids = idsOfSeqs(this.db, 'remediation_targets', page.map((target) => figures.targets.seq[target]!));
     return {
-      product: productJson(figures, product),
+      product: productJson(figures, product, exploit),
       version: versionJson(figures, version),
       installs: {
         data: page.map((target, i) => installJson(figures, target, ids[i]!)),

@@ -81,6 +81,10 @@ export class ConsoleItems {
         return (id) => JSON.stringify({ ...endpointFields(figures, context, id), ...exploit(figures.endpointIndex.get(id) ?? -1) }).slice(1, -1);
       }
     }
+    if (collection === 'remediationTargets') {
+      const exploit = await this.exploit.targetFigures(orgRowId);
+      return (id) => JSON.stringify(exploit(id)).slice(1, -1);
+    }
     if (collection === 'findings') {
       const fields = await this.deadlines.findingFields(orgRowId, asOf);
       const marks = this.exceptions.marks(orgRowId);
