@@ -274,8 +274,8 @@ const findings: ListDefinition<'findings'> = {
     overdue: { kind: 'flag', label: 'Overdue only' },
     epssMin: { kind: 'text', label: 'EPSS at least', placeholder: '0.1' },
     epssPercentileMin: { kind: 'text', label: 'EPSS percentile at least', placeholder: '0.9' },
-    kevRansomware: { kind: 'boolean', label: 'KEV ransomware', yes: 'Known use', no: 'No known use' },
-    kevAddedSince: { kind: 'text', label: 'Added to KEV since', placeholder: 'YYYY-MM-DD' },
+    kevRansomware: { kind: 'boolean', label: 'Ransomware use', yes: 'Known', no: 'Not known' },
+    kevAddedSince: { kind: 'text', label: 'Known exploited since', placeholder: 'YYYY-MM-DD' },
   },
   columns: [...findingWhat, ...findingPlace, ...findingState, ...findingDeadline],
   // Open findings, riskiest first: what to fix before anything else.
