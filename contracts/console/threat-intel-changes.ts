@@ -8,9 +8,10 @@
 import { z } from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
 import { threatIntelKinds } from './threat-intel.js';
+import { intelChangesKept } from './threat-intel-basics.js';
 
-/** How many import changes are kept per organization. */
-export const intelChangesKept = 30;
+export { intelChangesKept };
+
 
 /** How many CVEs a change lists of each sort (the count says how many there were). */
 export const intelChangeCvesListed = 100;
@@ -67,20 +68,24 @@ export type IntelChange = z.infer<typeof intelChangeSchema>;
 export const intelChangeListSchema = z.object({ data: z.array(intelChangeSchema) }).meta({ id: 'IntelChangeList' });
 export type IntelChangeList = z.infer<typeof intelChangeListSchema>;
 
-/** Where the remote's `is_kev` and one imported catalog disagree, over the organization's open findings. */
+/** A current KEV catalog, as the comparison names it. */
+export const kevCatalogNameSchema = z
+  .object({ source: z.enum(['cisa', 'eu']), version: z.string().nullable(), source_date: dateTimeSchema })
+  .meta({ id: 'KevCatalogName' });
+
+/**
+ * Where the remote's `is_kev` and the imported catalogs (every current one: a CVE is listed when
+ * any lists it) disagree, over the organization's open findings; the findings list's filters
+ * `kevNotListed` and `kevListedNotFlagged` keep the same findings.
+ */
 export const kevAgreementSchema = z
   .object({
-    source: z.enum(['cisa', 'eu']),
-    version: z.string().nullable(),
-    source_date: dateTimeSchema,
-    /** Open findings the remote flags `is_kev` whose CVE the catalog does not list. */
+    /** The current catalogs compared with; empty before any is imported (the counts are then 0). */
+    catalogs: z.array(kevCatalogNameSchema),
+    /** Open findings the remote flags `is_kev` whose CVE no current catalog lists. */
     flagged_not_listed: countSchema,
-    /** Open findings of CVEs the catalog lists that the remote does not flag. */
+    /** Open findings of CVEs a current catalog lists that the remote does not flag. */
     listed_not_flagged: countSchema,
   })
   .meta({ id: 'KevAgreement' });
 export type KevAgreement = z.infer<typeof kevAgreementSchema>;
-
-/** One entry per current catalog (none before a catalog is imported). */
-export const kevAgreementListSchema = z.object({ data: z.array(kevAgreementSchema) }).meta({ id: 'KevAgreementList' });
-export type KevAgreementList = z.infer<typeof kevAgreementListSchema>;

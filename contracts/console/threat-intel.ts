@@ -5,6 +5,9 @@
  */
 import { z } from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
+import { epssAttribution } from './threat-intel-basics.js';
+
+export { epssAttribution };
 
 /** The kinds of file an import recognises. */
 export const threatIntelKinds = ['epss', 'cisa-kev', 'eu-kev'] as const;
@@ -22,8 +25,6 @@ export const threatIntelFileBounds = {
   kevEntries: 100_000,
 } as const;
 
-/** FIRST's attribution line, which the console shows beside EPSS figures. */
-export const epssAttribution = 'See EPSS at https://www.first.org/epss';
 
 /** One import of an intelligence file, as recorded. */
 export const threatIntelImportSchema = z

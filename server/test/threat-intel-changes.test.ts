@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epssHistorySchema } from '../../contracts/console/threat-intel.js';
-import { intelChangeListSchema, intelSettingsSchema, kevAgreementListSchema } from '../../contracts/console/threat-intel-changes.js';
+import { intelChangeListSchema, intelSettingsSchema, kevAgreementSchema } from '../../contracts/console/threat-intel-changes.js';
 import { consoleTokenHeader } from '../http/app/require-console-token.js';
 import { type ConsoleTestServer, startConsoleTestServer } from './support/console-test-server.js';
 import { type EpssRow, epssCsv, generatedEpssRows, sharedKevDir } from './support/epss-files.js';
@@ -45,17 +45,13 @@ describe('what a KEV catalog changed, and where is_kev disagrees with it', () =>
     expect((await importFile(JSON.stringify(sharedCatalog))).status).toBe(201);
     const listed = new Set(sharedCatalog.vulnerabilities.map((entry) => entry.cveID));
     const { body } = await server.app('/orgs/acme/intel/kev-agreement');
-    expect(kevAgreementListSchema.strict().parse(body)).toEqual(body);
-    expect(body.data).toEqual([
-      {
-        source: 'cisa',
-        version: sharedCatalog.catalogVersion,
-        source_date: new Date(sharedCatalog.dateReleased).toISOString(),
-        flagged_not_listed: openFindings.filter((finding) => finding.is_kev && !listed.has(finding.cve_id)).length,
-        listed_not_flagged: openFindings.filter((finding) => !finding.is_kev && listed.has(finding.cve_id)).length,
-      },
-    ]);
-    expect(body.data[0].flagged_not_listed).toBeGreaterThan(0);
+    expect(kevAgreementSchema.strict().parse(body)).toEqual(body);
+    expect(body).toEqual({
+      catalogs: [{ source: 'cisa', version: sharedCatalog.catalogVersion, source_date: new Date(sharedCatalog.dateReleased).toISOString() }],
+      flagged_not_listed: openFindings.filter((finding) => finding.is_kev && !listed.has(finding.cve_id)).length,
+      listed_not_flagged: openFindings.filter((finding) => !finding.is_kev && listed.has(finding.cve_id)).length,
+    });
+    expect(body.flagged_not_listed).toBeGreaterThan(0);
     // The first catalog of a source has nothing to compare with: no change recorded.
     expect((await server.app('/orgs/acme/intel/changes')).body.data).toEqual([]);
   });
@@ -80,7 +76,7 @@ describe('what a KEV catalog changed, and where is_kev disagrees with it', () =>
     const products = new Set(inventory.remediationTargets.filter((target) => targetIds.has(target.id)).map((target) => JSON.stringify([target.vendor, target.product])));
     expect(new Set(cve.plan_steps.map((step: { vendor: string | null; product: string | null }) => JSON.stringify([step.vendor, step.product])))).toEqual(products);
     // And the disagreement follows: the new entry's open findings not flagged are counted.
-    const agreement = (await server.app('/orgs/acme/intel/kev-agreement')).body.data[0];
+    const agreement = (await server.app('/orgs/acme/intel/kev-agreement')).body;
     expect(agreement.listed_not_flagged).toBe(openFindings.filter((finding) => !finding.is_kev && finding.cve_id === newCve).length);
   });
 });

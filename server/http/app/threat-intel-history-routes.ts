@@ -2,7 +2,7 @@ import express from 'express';
 import { z } from 'zod';
 import { fieldErrorSchema } from '../../../contracts/common.js';
 import { epssHistorySchema } from '../../../contracts/console/threat-intel.js';
-import { intelChangeListSchema, intelChangesKept, intelSettingsSchema, kevAgreementListSchema } from '../../../contracts/console/threat-intel-changes.js';
+import { intelChangeListSchema, intelChangesKept, intelSettingsSchema, kevAgreementSchema } from '../../../contracts/console/threat-intel-changes.js';
 import { cveKey } from '../../store/intel/cve-key.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
@@ -46,7 +46,7 @@ export function organizationIntelRoutes(store: Store): express.Router {
     res.json({ data: store.intel.changes.list(organizationOf(res).rowId) });
   });
   router.get('/intel/kev-agreement', (_req, res) => {
-    res.json({ data: store.intel.figures.kevAgreement(organizationOf(res).rowId) });
+    res.json(store.intel.figures.kevAgreement(organizationOf(res).rowId));
   });
   return router;
 }
@@ -105,8 +105,10 @@ export const threatIntelHistoryOperations: OpenApiRouteRegistrar = (registry) =>
     path: '/intel/kev-agreement',
     operationId: 'getKevAgreement',
     summary: "Where the remote's is_kev and the imported KEV catalogs disagree",
-    description: "Per current catalog, the organization's open findings the remote flags `is_kev` whose CVE the catalog does not list, and those of listed CVEs it does not flag.",
+    description:
+      "Over the current catalogs (a CVE is listed when any lists it): the organization's open findings the remote flags `is_kev` whose CVE no catalog lists, and those of listed CVEs it does not flag. " +
+      'The findings list keeps the same findings with `kevNotListed=true` and `kevListedNotFlagged=true`.',
     tag: 'Threat intelligence',
-    responses: { 200: jsonResponse(kevAgreementListSchema, 'One entry per imported catalog.') },
+    responses: { 200: jsonResponse(kevAgreementSchema, 'The counts, with the catalogs compared with.') },
   });
 };

@@ -1,28 +1,57 @@
 import type { KevAgreement } from '../../../contracts/console/threat-intel-changes.js';
 import type { Database } from '../engine/database.js';
-import { inventoryOf } from '../inventory/inventory-ids.js';
+import type { ShownInventory } from '../inventory/inventory-ids.js';
+import type { ListSearch } from '../inventory/sorted-orders.js';
+import type { KevSource } from './kev-catalog.js';
 
-const kindOfSource = { cisa: 'cisa-kev', eu: 'eu-kev' } as const;
+const sourceOfKind: Record<string, KevSource> = { 'cisa-kev': 'cisa', 'eu-kev': 'eu' };
+
+/** Which way the remote's `is_kev` and the current catalogs disagree on an open finding. */
+export type KevDisagreement = 'flagged-not-listed' | 'listed-not-flagged';
+
+/** The SQL condition on a finding `f` joined to its `cves` row `c` for each way. */
+const disagreementSql: Record<KevDisagreement, string> = {
+  'flagged-not-listed': 'f.is_kev = 1 AND NOT EXISTS (SELECT 1 FROM kev_entries k WHERE k.cve_id = upper(c.cve_id))',
+  'listed-not-flagged': 'f.is_kev = 0 AND EXISTS (SELECT 1 FROM kev_entries k WHERE k.cve_id = upper(c.cve_id))',
+};
 
 /**
- * Where the remote's `is_kev` and each current KEV catalog disagree over the organization's
- * open findings: those flagged whose CVE the catalog does not list, and those of listed CVEs
- * not flagged. One entry per catalog imported (none before any).
+ * The rows of the inventory's open findings that disagree `way` with the current catalogs, as
+ * a console filter keeps them (seqs ascending); none before a catalog is imported. Keyed by the
+ * current catalogs' imports, so that a new catalog reads them anew.
  */
-export function kevAgreement(db: Database, orgRowId: number): KevAgreement[] {
-  const inventoryId = inventoryOf(db, orgRowId);
-  const agreement: KevAgreement[] = [];
-  for (const source of ['cisa', 'eu'] as const) {
-    const current = db.get<{ version: string | null; source_date: string }>('SELECT version, source_date FROM intel_imports WHERE kind = ? AND current = 1', [kindOfSource[source]]);
-    if (!current) continue;
-    const counts = db.get<{ flagged_not_listed: number; listed_not_flagged: number }>(
-      `SELECT coalesce(sum(f.is_kev = 1 AND l.cve_id IS NULL), 0) AS flagged_not_listed, coalesce(sum(f.is_kev = 0 AND l.cve_id IS NOT NULL), 0) AS listed_not_flagged
-       FROM findings f JOIN cves c ON c.id = f.cve_ref
-       LEFT JOIN (SELECT DISTINCT upper(cve_id) AS cve_id FROM kev_entries WHERE source = ? AND cve_id IS NOT NULL) l ON l.cve_id = upper(c.cve_id)
-       WHERE f.org_id = ? AND f.status = 'open'`,
-      [source, inventoryId],
-    )!;
-    agreement.push({ source, version: current.version, source_date: current.source_date, ...counts });
-  }
-  return agreement;
+export function kevDisagreeingRows(db: Database, shown: ShownInventory, way: KevDisagreement): ListSearch {
+  const imports = db.column("SELECT id FROM intel_imports WHERE kind IN ('cisa-kev', 'eu-kev') AND current = 1 ORDER BY id").join(',');
+  return {
+    key: `kev-${way}@${imports}`,
+    rows: async () =>
+      imports === ''
+        ? new Int32Array(0)
+        : Int32Array.from(
+            db.column(`SELECT f.seq FROM findings f JOIN cves c ON c.id = f.cve_ref WHERE f.org_id = ? AND f.status = 'open' AND ${disagreementSql[way]} ORDER BY f.seq`, [
+              shown.inventoryId,
+            ]) as number[],
+          ),
+  };
+}
+
+/** The current KEV catalogs, CISA's first. */
+export function kevCatalogs(db: Database): KevAgreement['catalogs'] {
+  return db
+    .all<{ kind: string; version: string | null; source_date: string }>("SELECT kind, version, source_date FROM intel_imports WHERE kind IN ('cisa-kev', 'eu-kev') AND current = 1 ORDER BY kind")
+    .map((row) => ({ source: sourceOfKind[row.kind]!, version: row.version, source_date: row.source_date }));
+}
+
+/**
+ * Where the remote's `is_kev` and the current catalogs disagree over the inventory's open
+ * findings: those flagged whose CVE no catalog lists, and those of listed CVEs not flagged
+ * (kev_entries stores CVE ids upper case, as the catalogs write them).
+ */
+export function kevAgreement(db: Database, inventoryId: number): KevAgreement {
+  const catalogs = kevCatalogs(db);
+  const count = (way: KevDisagreement) =>
+    catalogs.length === 0
+      ? 0
+      : Number(db.value(`SELECT count(*) FROM findings f JOIN cves c ON c.id = f.cve_ref WHERE f.org_id = ? AND f.status = 'open' AND ${disagreementSql[way]}`, [inventoryId]));
+  return { catalogs, flagged_not_listed: count('flagged-not-listed'), listed_not_flagged: count('listed-not-flagged') };
 }

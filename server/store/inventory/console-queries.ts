@@ -15,6 +15,7 @@ import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory 
 import type { ListTotals } from './list-totals.js';
 import { type FigureSort, type ListSearch, SortedOrders } from './sorted-orders.js';
 import { kevCount, kevFirstRows, kevOrder } from './kev-first-page.js';
+import { kevDisagreeingRows } from '../intel/kev-agreement.js';
 import { TimeSlices } from '../derived/time-slices.js';
 
 /** A page of ids in list order, with the number of items matching. */
@@ -81,6 +82,8 @@ export class ConsoleQueries {
         const exceptedKey = this.exceptions.keyOf(shown.orgRowId);
         return { key: `overdue=${policy.key}@${asOf}|${exceptedKey}`, rows: () => this.deadlines.overdueSeqs(shown, policy, asOf) };
       },
+      kevNotListed: (shown) => kevDisagreeingRows(this.db, shown, 'flagged-not-listed'),
+      kevListedNotFlagged: (shown) => kevDisagreeingRows(this.db, shown, 'listed-not-flagged'),
     },
   };
 
