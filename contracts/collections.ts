@@ -13,7 +13,7 @@ import { collectionBasics } from './collection-basics.js';
 import { dateTimeSchema, listEnvelopeSchema, osFamilySchema } from './common.js';
 import { endpointContextFilters } from './console/endpoint-context-filters.js';
 import { exceptedExposureShape, findingExceptionSchema } from './console/exceptions.js';
-import { kevAgreementFilters } from './console/kev-agreement-filters.js';
+import { intelFilters } from './console/intel-filters.js';
 import { exposureShape, exposureSortKinds } from './console/exposure.js';
 import { type CsvColumn, field, spread } from './csv-columns.js';
 import { endpointInputSchema, endpointSchema, operatingSystemSchema } from './endpoint.js';
@@ -233,7 +233,7 @@ export const collections = {
     },
     consoleFilters: {
       overdue: { ...flagFilter, schema: flagFilter.schema.meta({ description: 'Only the overdue findings: open past their due date, not under an exception.' }) },
-      ...kevAgreementFilters,
+      ...intelFilters,
       ...byEndpointFilters('findings'),
     },
     // `risk`: KEV first, then by CVSS (descending, the console's default order of findings).

@@ -19,11 +19,17 @@ export const intelChangeCvesListed = 100;
 /** The EPSS threshold whose crossing an import records, unless the setting says otherwise. */
 export const defaultEpssThreshold = 0.1;
 
+/** The rise over 7 days the findings list's `epssRising` filter keeps, unless the setting says otherwise. */
+export const defaultEpssRise = 0.05;
+
 /** The installation's intelligence settings. */
 export const intelSettingsSchema = z
   .object({
     epss_threshold: z.number().min(0.0001).max(1).meta({
       description: 'An EPSS import records, for each organization, the CVEs of its open findings whose score crossed this value (up or down) since the previous import. From 0.0001 to 1.',
+    }),
+    epss_rise: z.number().min(0.0001).max(1).meta({
+      description: "The findings list's `epssRising=true` keeps the findings whose CVE's EPSS rose by at least this much over 7 days. From 0.0001 to 1.",
     }),
   })
   .meta({ id: 'IntelSettings' });

@@ -52,6 +52,9 @@ describe('what a KEV catalog changed, and where is_kev disagrees with it', () =>
       listed_not_flagged: openFindings.filter((finding) => !finding.is_kev && listed.has(finding.cve_id)).length,
     });
     expect(body.flagged_not_listed).toBeGreaterThan(0);
+    // The findings list's filters keep the findings counted.
+    const flagged = await server.appAll('/orgs/acme/vulnerability-findings?kevNotListed=true');
+    expect(flagged.map((finding) => finding.id).sort()).toEqual(openFindings.filter((finding) => finding.is_kev && !listed.has(finding.cve_id)).map((finding) => finding.id).sort());
     // The first catalog of a source has nothing to compare with: no change recorded.
     expect((await server.app('/orgs/acme/intel/changes')).body.data).toEqual([]);
   });
@@ -78,6 +81,8 @@ describe('what a KEV catalog changed, and where is_kev disagrees with it', () =>
     // And the disagreement follows: the new entry's open findings not flagged are counted.
     const agreement = (await server.app('/orgs/acme/intel/kev-agreement')).body;
     expect(agreement.listed_not_flagged).toBe(openFindings.filter((finding) => !finding.is_kev && finding.cve_id === newCve).length);
+    const notFlagged = await server.appAll('/orgs/acme/vulnerability-findings?kevListedNotFlagged=true');
+    expect(notFlagged.map((finding) => finding.id).sort()).toEqual(openFindings.filter((finding) => !finding.is_kev && finding.cve_id === newCve).map((finding) => finding.id).sort());
   });
 });
 
@@ -86,19 +91,20 @@ describe("a CVE's EPSS history and what EPSS imports changed", () => {
   const files = [
     { date: '2026-09-01', model: 'v1', seed: 11 },
     { date: '2026-09-24', model: 'v1', seed: 12 },
-    { date: '2026-10-01', model: 'v1', seed: 13 },
+    { date: '2026-10-01', model: 'v1', seed: 20 },
   ];
   const scoreOf = (seed: number, cve: string) => Number(rowsOf(seed).find(([id]) => id === cve)![1]);
   const cve = inventoryCves[2]!;
 
-  it('refuses a threshold past 1 and keeps the one saved', async () => {
-    expect((await server.app('/intel/settings')).body).toEqual({ epss_threshold: 0.1 });
-    const refused = await server.app('/intel/settings', { method: 'PUT', body: { epss_threshold: 2 } });
+  it('refuses a threshold past 1 and keeps the settings saved', async () => {
+    expect((await server.app('/intel/settings')).body).toEqual({ epss_threshold: 0.1, epss_rise: 0.05 });
+    const refused = await server.app('/intel/settings', { method: 'PUT', body: { epss_threshold: 2, epss_rise: 0.05 } });
     expect(refused.status).toBe(400);
-    const saved = await server.app('/intel/settings', { method: 'PUT', body: { epss_threshold: 0.5 } });
+    expect(refused.body.issues).toEqual([{ field: 'epss_threshold', message: expect.stringContaining('1') }]);
+    const saved = await server.app('/intel/settings', { method: 'PUT', body: { epss_threshold: 0.5, epss_rise: 0.2 } });
     expect(saved.status).toBe(200);
-    expect(intelSettingsSchema.parse(saved.body)).toEqual({ epss_threshold: 0.5 });
-    expect((await server.app('/intel/settings')).body).toEqual({ epss_threshold: 0.5 });
+    expect(intelSettingsSchema.parse(saved.body)).toEqual({ epss_threshold: 0.5, epss_rise: 0.2 });
+    expect((await server.app('/intel/settings')).body).toEqual({ epss_threshold: 0.5, epss_rise: 0.2 });
   });
 
   it('answers no file before any EPSS import, and a 400 naming a CVE id that is none', async () => {
@@ -114,23 +120,29 @@ describe("a CVE's EPSS history and what EPSS imports changed", () => {
     const { body } = await server.app(`/intel/epss/${cve.toLowerCase()}`);
     expect(epssHistorySchema.strict().parse(body)).toEqual(body);
     expect(body.history.map((point: { epss: number }) => point.epss)).toEqual([...files].reverse().map((file) => scoreOf(file.seed, cve)));
-    const expected7 = Math.round((scoreOf(13, cve) - scoreOf(12, cve)) * 100_000) / 100_000;
-    const expected30 = Math.round((scoreOf(13, cve) - scoreOf(11, cve)) * 100_000) / 100_000;
+    const expected7 = Math.round((scoreOf(20, cve) - scoreOf(12, cve)) * 100_000) / 100_000;
+    const expected30 = Math.round((scoreOf(20, cve) - scoreOf(11, cve)) * 100_000) / 100_000;
     expect(body.changes).toEqual([
       { days: 7, change: expected7, from_date: '2026-09-24T12:00:00.000Z', gap: null },
       { days: 30, change: expected30, from_date: '2026-09-01T12:00:00.000Z', gap: null },
     ]);
+    // The findings list's rising filter keeps the findings of the CVEs that rose by at least 0.2 over 7 days (same model).
+    const rising = new Set(inventoryCves.filter((id) => Math.round((scoreOf(20, id) - scoreOf(12, id)) * 100_000) / 100_000 >= 0.2));
+    expect(rising.size).toBeGreaterThan(0);
+    expect(rising.size).toBeLessThan(inventoryCves.length);
+    const risingFindings = await server.appAll('/orgs/acme/vulnerability-findings?epssRising=true');
+    expect(risingFindings.map((finding) => finding.id).sort()).toEqual(inventory.findings.filter((finding) => rising.has(finding.cve_id)).map((finding) => finding.id).sort());
     // The last import's crossings of 0.5, among the CVEs of the organization's open findings.
     const openCves = new Set(openFindings.map((finding) => finding.cve_id));
-    const crossed = [...openCves].filter((id) => scoreOf(12, id) >= 0.5 !== scoreOf(13, id) >= 0.5);
+    const crossed = [...openCves].filter((id) => scoreOf(12, id) >= 0.5 !== scoreOf(20, id) >= 0.5);
     expect(crossed.length).toBeGreaterThan(0);
     const changes = (await server.app('/orgs/acme/intel/changes')).body.data;
     const latest = changes[0];
     expect(latest).toMatchObject({ kind: 'epss', source_date: '2026-10-01T12:00:00.000Z', epss_threshold: 0.5, model_changed_from: null });
     expect(latest.epss_crossed.cves.map((change: { cve_id: string }) => change.cve_id).sort()).toEqual(crossed.sort());
-    expect(latest.epss_crossed.up).toBe(crossed.filter((id) => scoreOf(13, id) >= 0.5).length);
+    expect(latest.epss_crossed.up).toBe(crossed.filter((id) => scoreOf(20, id) >= 0.5).length);
     for (const change of latest.epss_crossed.cves) {
-      expect(change).toMatchObject({ epss_before: scoreOf(12, change.cve_id), epss_after: scoreOf(13, change.cve_id) });
+      expect(change).toMatchObject({ epss_before: scoreOf(12, change.cve_id), epss_after: scoreOf(20, change.cve_id) });
       expect(change.endpoints.map((endpoint: { id: string }) => endpoint.id).sort()).toEqual(endpointsOf(change.cve_id));
     }
   });
@@ -144,6 +156,7 @@ describe("a CVE's EPSS history and what EPSS imports changed", () => {
     ]);
     const latest = (await server.app('/orgs/acme/intel/changes')).body.data[0];
     expect(latest).toMatchObject({ kind: 'epss', source_date: '2026-10-02T12:00:00.000Z', model_changed_from: 'v1' });
+    expect(await server.appAll('/orgs/acme/vulnerability-findings?epssRising=true')).toEqual([]);
     // A CVE the newest file does not score has no change, and says why.
     const unscored = await importFile(epssCsv('v2', '2026-10-03T12:00:00Z', rowsOf(14).filter(([id]) => id !== cve)));
     expect(unscored.status).toBe(201);

@@ -13,7 +13,7 @@ import { WrappedText } from '../components/wrapped-text';
 import { formatCvss, formatDate, orDash } from '../lib/format';
 import { exposureColumns } from './exposure-columns';
 import type { SortOrder } from './list-sort';
-import { kevAgreementControls } from './intel-filter-controls';
+import { intelControls } from './intel-filter-controls';
 
 type TextControl = Extract<FilterControl, { kind: 'text' }>;
 
@@ -249,7 +249,7 @@ const findings: ListDefinition<'findings'> = {
     remediationTargetId: { kind: 'uuid', label: 'Remediation target', collection: 'remediationTargets' },
     ...endpointControls,
     overdue: { kind: 'flag', label: 'Overdue only' },
-    ...kevAgreementControls,
+    ...intelControls,
   },
   columns: [...findingWhat, ...findingPlace, ...findingState, ...findingDeadline],
   // Open findings, riskiest first: what to fix before anything else.

@@ -377,7 +377,8 @@ export const migrations: readonly string[] = [
   `
   CREATE TABLE intel_settings (
     id INTEGER PRIMARY KEY CHECK (id = 1),
-    epss_threshold REAL NOT NULL
+    epss_threshold REAL NOT NULL,
+    epss_rise REAL NOT NULL
   );
   CREATE TABLE intel_changes (
     id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -3,7 +3,6 @@ import {
   type IntelChange,
   type IntelChangeCve,
   type IntelSettings,
-  defaultEpssThreshold,
   intelChangeCvesListed,
   intelChangesKept,
 } from '../../../contracts/console/threat-intel-changes.js';
@@ -11,6 +10,7 @@ import type { Database } from '../engine/database.js';
 import { softwareId } from '../exposure/exposure-figures.js';
 import { inventoryOf } from '../inventory/inventory-ids.js';
 import { cveIdOfKey, cveKey } from './cve-key.js';
+import { readIntelSettings, saveIntelSettings } from './intel-settings.js';
 import type { KevSource } from './kev-catalog.js';
 
 /**
@@ -46,17 +46,14 @@ export class IntelChanges {
     private readonly clock: () => number,
   ) {}
 
-  /** The installation's settings; the default threshold until one is saved. */
+  /** The installation's settings; the defaults until some are saved. */
   settings(): IntelSettings {
-    const threshold = this.db.value('SELECT epss_threshold FROM intel_settings WHERE id = 1') as number | undefined;
-    return { epss_threshold: threshold ?? defaultEpssThreshold };
+    return readIntelSettings(this.db);
   }
 
   /** Saves the settings (in the caller's write). */
   saveSettings(settings: IntelSettings): void {
-    this.db.run('INSERT INTO intel_settings (id, epss_threshold) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET epss_threshold = excluded.epss_threshold', [
-      settings.epss_threshold,
-    ]);
+    saveIntelSettings(this.db, settings);
   }
 
   /** What a catalog of `source` listed before its import (undefined when none was current). */
