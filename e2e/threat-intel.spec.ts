@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { demoKevCatalog } from '../server/demo/threat-intel.js';
 import { sharedKevDir } from '../server/test/support/epss-files.js';
-import { expect, expectAccessible, openConsole, screenshot, test } from './support/console-page.js';
+import { expect, expectAccessible, openConsole, screenshot, server, test } from './support/console-page.js';
 
 /*
  * The Threat intelligence view in Chromium: the demo's generated files listed, where real files
  * come from with FIRST's attribution line, files imported through the page's file chooser (an
  * older CISA catalog kept as history, a gzip EPSS file), a refused file answered with the
- * server's sentence, and the KEV comparison's counts linking to the findings they count.
+ * server's sentence, the KEV comparison's counts linking to the findings they count, and a
+ * newer catalog's new entry in the organization's changes with its endpoints.
  */
 test('imports files picked in the page, lists them, says where files come from with FIRST’s attribution', async ({ page, problems }) => {
   await openConsole(page, '/orgs/demo/threat-intelligence');
@@ -50,4 +52,32 @@ test('imports files picked in the page, lists them, says where files come from w
   await comparison.getByRole('link').first().click();
   await expect(page).toHaveURL(/vulnerability-findings\?kevNotListed=true/);
   await expect(page.getByLabel('KEV per remote, in no catalog')).toBeChecked();
+});
+
+test('a newer KEV catalog listing a CVE of the demo’s open findings shows it in the organization’s changes, with its endpoints', async ({ page, request }) => {
+  const headers = { 'x-console-script-token': server.scriptToken };
+  const open = await request.get(`${server.baseUrl}/app/orgs/demo/vulnerability-findings?status=open&isKev=false&limit=1`, { headers });
+  const cveId = ((await open.json()) as { data: { cve_id: string }[] }).data[0]!.cve_id;
+  // The demo's catalog of today (demo/threat-intel.ts), released a day later with one more entry: that CVE.
+  const catalog = JSON.parse(demoKevCatalog(Date.now())) as { dateReleased: string; count: number; vulnerabilities: { cveID: string }[] };
+  const listed = catalog.vulnerabilities.some((entry) => entry.cveID === cveId);
+  expect(listed, `${cveId} is not in the demo's catalog yet`).toBe(false);
+  const next = {
+    ...catalog,
+    catalogVersion: 'demo-next',
+    dateReleased: new Date(Date.parse(catalog.dateReleased) + 86_400_000).toISOString(),
+    count: catalog.count + 1,
+    vulnerabilities: [...catalog.vulnerabilities, { ...catalog.vulnerabilities[0]!, cveID: cveId }],
+  };
+  await openConsole(page, '/orgs/demo/threat-intelligence');
+  await page.getByLabel('choose files').setInputFiles({ name: 'kev-next.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(next)) });
+  await expect(page.getByRole('list', { name: 'Imported files' })).toContainText(/catalog demo-next, .* entries: (imported, now current|imported before)/);
+  const change = page.getByRole('list', { name: 'Import changes' }).getByRole('listitem').filter({ hasText: 'demo-next' });
+  await expect(change).toContainText('Newly listed in KEV: 1 CVE of open findings.');
+  const row = change.getByRole('row').filter({ hasText: cveId });
+  // Its endpoints, as the findings list names them.
+  const findings = await request.get(`${server.baseUrl}/app/orgs/demo/vulnerability-findings?status=open&cveId=${cveId}&limit=100`, { headers });
+  const hostnames = [...new Set(((await findings.json()) as { data: { endpoint_hostname: string | null }[] }).data.map((finding) => finding.endpoint_hostname))];
+  for (const hostname of hostnames.filter((name) => name !== null)) await expect(row.getByRole('link', { name: hostname })).toBeVisible();
+  await screenshot(page, 'threat-intelligence-changes');
 });

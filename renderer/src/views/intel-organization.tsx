@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { intelChangesKept } from '../../../contracts/console/threat-intel-basics';
 import type { IntelChange, IntelChangeCve, KevAgreement } from '../../../contracts/console/threat-intel-changes';
@@ -93,7 +94,6 @@ function ChangeItem({ slug, change }: { slug: string; change: IntelChange }) {
 /** The organization's side of the intelligence: where its `is_kev` and the catalogs disagree, and what each import changed for it. */
 export function IntelOrganization({ slug }: { slug: string }) {
   const agreement = useQuery(kevAgreementQuery(slug));
-  const changes = useQuery(intelChangesQuery(slug));
   return (
     <section aria-labelledby="intel-org-title">
       <h2 id="intel-org-title">In this organization</h2>
@@ -105,7 +105,20 @@ export function IntelOrganization({ slug }: { slug: string }) {
       >
         {(data) => <AgreementSentence slug={slug} agreement={data} />}
       </QueryFrame>
-      <h3>What the imports changed</h3>
+      <IntelChangeFeed slug={slug} heading={<h3>What the imports changed</h3>} />
+    </section>
+  );
+}
+
+/**
+ * What each intelligence import changed for the organization, newest first: shown in the
+ * Threat intelligence view and beside a replica's sync changes (its change feed).
+ */
+export function IntelChangeFeed({ slug, heading }: { slug: string; heading: ReactNode }) {
+  const changes = useQuery(intelChangesQuery(slug));
+  return (
+    <>
+      {heading}
       <p className="hint">
         Each import records here the CVEs of open findings newly listed in a KEV catalog, and those whose EPSS crossed the threshold; the last {intelChangesKept} are kept. The first file of
         a kind changes nothing: there is nothing to compare it with.
@@ -119,6 +132,6 @@ export function IntelOrganization({ slug }: { slug: string }) {
           </ol>
         )}
       </QueryFrame>
-    </section>
+    </>
   );
 }
