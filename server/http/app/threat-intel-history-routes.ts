@@ -82,7 +82,7 @@ export const threatIntelHistoryOperations: OpenApiRouteRegistrar = (registry) =>
     summary: 'Update the intelligence settings',
     description: 'Kept here, across syncs. Applies to the imports after it.',
     tag: 'Threat intelligence',
-    request: { body: { required: true, content: { 'application/json': { schema: intelSettingsSchema } } } },
+    request: { body: { required: true, content: { 'application/json': { schema: intelSettingsSchema, example: { epss_threshold: 0.1, epss_rise: 0.05 } } } } },
     responses: {
       200: jsonResponse(intelSettingsSchema, 'The settings, saved.'),
       400: jsonResponse(fieldErrorSchema, 'The body is not JSON, or a value is refused: nothing is saved.'),
