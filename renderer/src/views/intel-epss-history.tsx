@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { EpssChange } from '../../../contracts/console/threat-intel';
 import { epssHistoryQuery } from '../api/threat-intel-queries';
 import { QueryFrame } from '../components/query-state';
@@ -20,14 +21,26 @@ function changeText(change: EpssChange): string {
   return `${change.change > 0 ? '+' : ''}${formatEpss(change.change)} since ${formatDate(change.from_date)}`;
 }
 
-/** A CVE's EPSS history, asked for by its id: each kept import's score, and the 7- and 30-day change. */
+/** The URL parameter of the CVE whose history is shown, so that a page can link to it. */
+const epssHistoryParameter = 'cve';
+
+/** A CVE's EPSS history, asked for by its id (in the URL's `?cve=`): each kept import's score, and the 7- and 30-day change. */
 export function IntelEpssHistory() {
   const id = useId();
-  const [draft, setDraft] = useState('');
-  const [cveId, setCveId] = useState('');
+  const [search, setSearch] = useSearchParams();
+  const cveId = search.get(epssHistoryParameter) ?? '';
+  const [draft, setDraft] = useState(cveId);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setCveId(draft.trim());
+    setSearch(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (draft.trim()) next.set(epssHistoryParameter, draft.trim());
+        else next.delete(epssHistoryParameter);
+        return next;
+      },
+      { replace: true },
+    );
   };
   return (
     <section className="form-card intel-history" aria-labelledby={`${id}-title`}>

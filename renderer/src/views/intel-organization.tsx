@@ -34,9 +34,13 @@ function ChangeCves({ slug, cves, epss }: { slug: string; cves: IntelChangeCve[]
               <Link to={paths.list(slug, 'findings', { cveId: cve.cve_id })}>{cve.cve_id}</Link>
             </td>
             <td>
-              {epss
-                ? `${cve.epss_before === null ? 'not scored' : formatEpss(cve.epss_before)} → ${cve.epss_after === null ? 'not scored' : formatEpss(cve.epss_after)}`
-                : `${cve.source ? kevSourceLabels[cve.source] : ''}, ${cve.date_added ?? ''}`}
+              {epss ? (
+                <Link to={paths.threatIntelligence(slug, cve.cve_id)} title="Its EPSS history">
+                  {cve.epss_before === null ? 'not scored' : formatEpss(cve.epss_before)} → {cve.epss_after === null ? 'not scored' : formatEpss(cve.epss_after)}
+                </Link>
+              ) : (
+                `${cve.source ? kevSourceLabels[cve.source] : ''}, ${cve.date_added ?? ''}`
+              )}
             </td>
             <td>
               {cve.endpoints.map((endpoint, index) => (
