@@ -9,11 +9,20 @@ const sourceOfKind: Record<string, KevSource> = { 'cisa-kev': 'cisa', 'eu-kev': 
 /** Which way the remote's `is_kev` and the current catalogs disagree on an open finding. */
 export type KevDisagreement = 'flagged-not-listed' | 'listed-not-flagged';
 
-/** The SQL condition on a finding `f` joined to its `cves` row `c` for each way. */
+/**
+ * The SQL condition on an open finding of each way, given `?` the JSON list of the `cves` rows a
+ * current catalog lists: a few thousand CVEs, so that the findings are read by the indexes of
+ * their kev flag or their CVE rather than joined one by one to the catalogs.
+ */
 const disagreementSql: Record<KevDisagreement, string> = {
-  'flagged-not-listed': 'f.is_kev = 1 AND NOT EXISTS (SELECT 1 FROM kev_entries k WHERE k.cve_id = upper(c.cve_id))',
-  'listed-not-flagged': 'f.is_kev = 0 AND EXISTS (SELECT 1 FROM kev_entries k WHERE k.cve_id = upper(c.cve_id))',
+  'flagged-not-listed': "status = 'open' AND is_kev = 1 AND cve_ref NOT IN (SELECT value FROM json_each(?))",
+  'listed-not-flagged': "cve_ref IN (SELECT value FROM json_each(?)) AND status = 'open' AND is_kev = 0",
 };
+
+/** The ids of the `cves` rows (of every inventory) that a current catalog lists, as JSON (kev_entries stores CVE ids upper case). */
+function listedCveRefs(db: Database): string {
+  return JSON.stringify(db.column('SELECT id FROM cves WHERE upper(cve_id) IN (SELECT cve_id FROM kev_entries WHERE cve_id IS NOT NULL)'));
+}
 
 /**
  * The rows of the inventory's open findings that disagree `way` with the current catalogs, as
@@ -28,9 +37,7 @@ export function kevDisagreeingRows(db: Database, shown: ShownInventory, way: Kev
       imports === ''
         ? new Int32Array(0)
         : Int32Array.from(
-            db.column(`SELECT f.seq FROM findings f JOIN cves c ON c.id = f.cve_ref WHERE f.org_id = ? AND f.status = 'open' AND ${disagreementSql[way]} ORDER BY f.seq`, [
-              shown.inventoryId,
-            ]) as number[],
+            db.column(`SELECT seq FROM findings WHERE org_id = ? AND ${disagreementSql[way]} ORDER BY seq`, [shown.inventoryId, listedCveRefs(db)]) as number[],
           ),
   };
 }
@@ -44,14 +51,12 @@ export function kevCatalogs(db: Database): KevAgreement['catalogs'] {
 
 /**
  * Where the remote's `is_kev` and the current catalogs disagree over the inventory's open
- * findings: those flagged whose CVE no catalog lists, and those of listed CVEs not flagged
- * (kev_entries stores CVE ids upper case, as the catalogs write them).
+ * findings: those flagged whose CVE no catalog lists, and those of listed CVEs not flagged.
  */
 export function kevAgreement(db: Database, inventoryId: number): KevAgreement {
   const catalogs = kevCatalogs(db);
+  const listed = catalogs.length === 0 ? '[]' : listedCveRefs(db);
   const count = (way: KevDisagreement) =>
-    catalogs.length === 0
-      ? 0
-      : Number(db.value(`SELECT count(*) FROM findings f JOIN cves c ON c.id = f.cve_ref WHERE f.org_id = ? AND f.status = 'open' AND ${disagreementSql[way]}`, [inventoryId]));
+    catalogs.length === 0 ? 0 : Number(db.value(`SELECT count(*) FROM findings WHERE org_id = ? AND ${disagreementSql[way]}`, [inventoryId, listed]));
   return { catalogs, flagged_not_listed: count('flagged-not-listed'), listed_not_flagged: count('listed-not-flagged') };
 }
