@@ -13,6 +13,7 @@ import { collectionBasics } from './collection-basics.js';
 import { dateTimeSchema, listEnvelopeSchema, osFamilySchema } from './common.js';
 import { endpointContextFilters } from './console/endpoint-context-filters.js';
 import { exceptedExposureShape, findingExceptionSchema } from './console/exceptions.js';
+import { intelFilters } from './console/intel-filters.js';
 import { exposureShape, exposureSortKinds } from './console/exposure.js';
 import { endpointIntelShape, findingIntelFilters, findingIntelShape, kevListingSchema } from './console/exploit-intel.js';
 import { type CsvColumn, field, spread } from './csv-columns.js';
@@ -250,6 +251,7 @@ export const collections = {
     },
     consoleFilters: {
       overdue: { ...flagFilter, schema: flagFilter.schema.meta({ description: 'Only the overdue findings: open past their due date, not under an exception.' }) },
+      ...intelFilters,
       ...byEndpointFilters('findings'),
       ...findingIntelFilters,
     },

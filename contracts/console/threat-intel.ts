@@ -5,6 +5,9 @@
  */
 import { z } from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
+import { epssAttribution } from './threat-intel-basics.js';
+
+export { epssAttribution };
 
 /** The kinds of file an import recognises. */
 export const threatIntelKinds = ['epss', 'cisa-kev', 'eu-kev'] as const;
@@ -22,8 +25,6 @@ export const threatIntelFileBounds = {
   kevEntries: 100_000,
 } as const;
 
-/** FIRST's attribution line, which the console shows beside EPSS figures. */
-export const epssAttribution = 'See EPSS at https://www.first.org/epss';
 
 /** One import of an intelligence file, as recorded. */
 export const threatIntelImportSchema = z
@@ -59,3 +60,43 @@ export const threatIntelImportListSchema = z
   })
   .meta({ id: 'ThreatIntelImportList' });
 export type ThreatIntelImportList = z.infer<typeof threatIntelImportListSchema>;
+
+/** Why a CVE's EPSS change over a span is null. */
+export const epssChangeGaps = ['no-file', 'not-scored', 'no-earlier-import', 'model-changed'] as const;
+
+/** A CVE's EPSS change over 7 or 30 days: the newest EPSS import's score less the score of the newest import at least that many days older, of the same model. */
+export const epssChangeSchema = z
+  .object({
+    days: z.union([z.literal(7), z.literal(30)]),
+    change: z.number().min(-1).max(1).nullable().meta({ description: 'Null when no change can be computed (`gap` says why); never across model versions.' }),
+    from_date: dateTimeSchema.nullable().meta({ description: 'The score date of the earlier import compared with, when there is one.' }),
+    gap: z.enum(epssChangeGaps).nullable().meta({
+      description:
+        '`no-file` (no EPSS file imported), `not-scored` (the newest file does not score the CVE), `no-earlier-import` (no import kept that is old enough, or it does not score the CVE), `model-changed` (the earlier import is of another model version: scores are not comparable); null when `change` is a number.',
+    }),
+  })
+  .meta({ id: 'EpssChange' });
+export type EpssChange = z.infer<typeof epssChangeSchema>;
+
+/** One kept EPSS import's figures of a CVE. */
+export const epssHistoryPointSchema = z
+  .object({
+    import_id: z.number().int().min(1),
+    score_date: dateTimeSchema,
+    model_version: z.string().nullable(),
+    epss: z.number().min(0).max(1),
+    percentile: z.number().min(0).max(1),
+  })
+  .meta({ id: 'EpssHistoryPoint' });
+export type EpssHistoryPoint = z.infer<typeof epssHistoryPointSchema>;
+
+/** `GET /app/intel/epss/:cveId`: a CVE's kept EPSS history (the newest first) and its 7- and 30-day change. */
+export const epssHistorySchema = z
+  .object({
+    cve_id: z.string(),
+    history: z.array(epssHistoryPointSchema),
+    changes: z.array(epssChangeSchema),
+    attribution: z.literal(epssAttribution),
+  })
+  .meta({ id: 'EpssHistory' });
+export type EpssHistory = z.infer<typeof epssHistorySchema>;

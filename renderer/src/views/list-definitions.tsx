@@ -14,6 +14,7 @@ import { EpssCell } from '../components/exploit-intel';
 import { formatCvss, formatDate, orDash } from '../lib/format';
 import { exposureColumns } from './exposure-columns';
 import type { SortOrder } from './list-sort';
+import { intelControls } from './intel-filter-controls';
 
 type TextControl = Extract<FilterControl, { kind: 'text' }>;
 
@@ -276,6 +277,7 @@ const findings: ListDefinition<'findings'> = {
     epssPercentileMin: { kind: 'text', label: 'EPSS percentile at least', placeholder: '0.9' },
     kevRansomware: { kind: 'boolean', label: 'Ransomware use', yes: 'Known', no: 'Not known' },
     kevAddedSince: { kind: 'text', label: 'Known exploited since', placeholder: 'YYYY-MM-DD' },
+    ...intelControls,
   },
   columns: [...findingWhat, ...findingPlace, ...findingState, ...findingDeadline],
   // Open findings, riskiest first: what to fix before anything else.

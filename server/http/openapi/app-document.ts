@@ -14,6 +14,7 @@ import { sessionsOperations } from '../app/sessions-routes.js';
 import { softwareOperations } from '../app/software-routes.js';
 import { syncChangesOperations } from '../app/sync-changes-routes.js';
 import { syncOperations } from '../app/sync-routes.js';
+import { threatIntelHistoryOperations } from '../app/threat-intel-history-routes.js';
 import { threatIntelOperations } from '../app/threat-intel-routes.js';
 import { appTags, consoleTokenSecurityScheme, registerConsoleOperation, scriptTokenSecurityScheme } from './app-operations.js';
 import { generateDocument } from './generate-document.js';
@@ -37,6 +38,7 @@ const routeModules = [
   agentConfigOperations,
   agentSettingsOperations,
   threatIntelOperations,
+  threatIntelHistoryOperations,
 ];
 
 /** Registers every /app operation: the document's and the router's 405s (app-router.ts) read this one list. */

@@ -372,4 +372,21 @@ export const migrations: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX kev_entries_cve ON kev_entries (cve_id);
   `,
+  // What each intelligence import changed for each organization (store/intel/intel-changes.ts), and
+  // the installation's intelligence settings (one row): local, kept across syncs like the imports.
+  `
+  CREATE TABLE intel_settings (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    epss_threshold REAL NOT NULL,
+    epss_rise REAL NOT NULL
+  );
+  CREATE TABLE intel_changes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    import_id INTEGER NOT NULL,
+    recorded_at TEXT NOT NULL,
+    change TEXT NOT NULL
+  );
+  CREATE INDEX intel_changes_org ON intel_changes (org_id, id);
+  `,
 ];

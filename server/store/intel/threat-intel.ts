@@ -5,6 +5,8 @@ import { RowsPerWrite } from '../inventory/rows-per-write.js';
 import { type EpssFile, scores } from './epss-file.js';
 import { EpssScores } from './epss-scores.js';
 import { readIntelFile } from './intel-file.js';
+import { type IntelBefore, IntelChanges } from './intel-changes.js';
+import { IntelFigures } from './intel-figures.js';
 import { IntelImports } from './intel-imports.js';
 import { KevEntries } from './kev-entries.js';
 
@@ -30,6 +32,9 @@ export class ThreatIntel {
   readonly imports: IntelImports;
   readonly epss: EpssScores;
   readonly kev: KevEntries;
+  /** What each import changed for each organization, and the threshold of EPSS crossings. */
+  readonly changes: IntelChanges;
+  readonly figures: IntelFigures;
   /** The import under way, which the next one waits for. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -41,6 +46,8 @@ export class ThreatIntel {
     this.imports = new IntelImports(db);
     this.epss = new EpssScores(db);
     this.kev = new KevEntries(db);
+    this.changes = new IntelChanges(db, clock);
+    this.figures = new IntelFigures(db);
   }
 
   /** Every import, the newest first. */
@@ -80,6 +87,12 @@ export class ThreatIntel {
     const replaces = current === undefined || started.sourceDate >= current.source_date;
     // Every write but the last is held: a crash keeps a prefix of them, never a later one without an earlier, so the record
     // of an import comes first and an import the process was stopped during stays unfinished (and is shown as such).
+    // What was current, to record what this import changed once it is written (intel-changes.ts).
+    const before: IntelBefore | undefined = !replaces
+      ? undefined
+      : file.kind === 'epss'
+        ? this.changes.epssBefore(current, this.epss.namedCveKeys())
+        : this.changes.kevBefore(file.catalog.source, current);
     const id = this.writes.held(() => {
       // The same file again after an import of it was interrupted: this one takes its place.
       this.epss.dropHistory(this.imports.dropInterrupted(kind, file.sha256));
@@ -89,7 +102,9 @@ export class ThreatIntel {
     else if (replaces) this.writes.held(() => this.kev.replace(file.catalog.source, file.catalog.entries));
     const finished = await this.writes.settled(() => {
       if (file.kind === 'epss') this.epss.dropHistory(this.imports.epssImportsPast(epssImportsKept));
-      return this.imports.finish(id, kind, replaces);
+      const record = this.imports.finish(id, kind, replaces);
+      if (before) this.changes.record(record, before);
+      return record;
     });
     return { ...finished, already_imported: false };
   }

@@ -15,6 +15,9 @@ import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory 
 import type { ListTotals } from './list-totals.js';
 import { type FigureSort, type ListSearch, SortedOrders } from './sorted-orders.js';
 import { kevCount, kevFirstRows, kevOrder } from './kev-first-page.js';
+import { epssRisingRows } from '../intel/epss-rising.js';
+import { readIntelSettings } from '../intel/intel-settings.js';
+import { kevDisagreeingRows } from '../intel/kev-agreement.js';
 import { TimeSlices } from '../derived/time-slices.js';
 import type { FindingIntel } from '../intel/finding-intel.js';
 import { findingIntelFilters } from '../../../contracts/console/exploit-intel.js';
@@ -83,6 +86,9 @@ export class ConsoleQueries {
         const exceptedKey = this.exceptions.keyOf(shown.orgRowId);
         return { key: `overdue=${policy.key}@${asOf}|${exceptedKey}`, rows: () => this.deadlines.overdueSeqs(shown, policy, asOf) };
       },
+      epssRising: (shown) => epssRisingRows(this.db, shown, readIntelSettings(this.db).epss_rise),
+      kevNotListed: (shown) => kevDisagreeingRows(this.db, shown, 'flagged-not-listed'),
+      kevListedNotFlagged: (shown) => kevDisagreeingRows(this.db, shown, 'listed-not-flagged'),
     },
   };
 
