@@ -4,7 +4,7 @@ import { ShardedMap } from '../store/derived/sharded-map.js';
 import { TimeSlices } from '../store/derived/time-slices.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
-import { SyncChangeTally } from '../store/records/change-tally.js';
+import { SyncChangeTally } from '../store/basics/change-tally.js';
 import type { SyncSuccess } from '../store/records/sync-run-records.js';
 import type { CollectionSink } from './pull-collection.js';
 import { PulledChanges, TooManyChanges } from './pulled-changes.js';

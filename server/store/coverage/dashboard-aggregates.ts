@@ -1,11 +1,11 @@
 import type { Dashboard } from '../../../contracts/console/dashboard.js';
 import { findingSeverities, findingStatuses, osFamilies } from '../../../contracts/enums.js';
-import { type EndpointContextSource, type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
-import type { CoverageColumns } from './coverage-columns.js';
+import { type EndpointContextSource, type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../basics/endpoint-selection.js';
+import type { CoverageColumns } from '../basics/coverage-columns.js';
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { inventoryOf } from '../inventory/inventory-ids.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
 import { compareSqlValues } from '../derived/sql-value-order.js';
 import type { ScopeCoverage } from './scope-coverage.js';
 import { TimeSlices } from '../derived/time-slices.js';

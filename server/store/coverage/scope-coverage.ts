@@ -1,13 +1,13 @@
 import type { CoverageCounts, UnevaluatedCriterion } from '../../../contracts/console/coverage.js';
 import { findingSeverities, findingStatuses } from '../../../contracts/enums.js';
-import type { IdPage } from '../inventory/console-queries.js';
-import { type CoverageColumns, loadCoverageColumns } from './coverage-columns.js';
-import type { EndpointContextSource } from '../context/endpoint-selection.js';
+import type { IdPage } from '../basics/id-page.js';
+import { type CoverageColumns, loadCoverageColumns } from '../basics/coverage-columns.js';
+import type { EndpointContextSource } from '../basics/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
-import { inventoryOf } from '../inventory/inventory-ids.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import type { ExceptedFindingsSource } from '../remediation/excepted-findings.js';
+import type { ExceptedFindingsSource } from '../basics/excepted-findings.js';
 import { type StoredScopeFilters, scopeCondition } from './scope-conditions.js';
 import { TimeSlices } from '../derived/time-slices.js';
 

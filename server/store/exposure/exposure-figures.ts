@@ -2,15 +2,15 @@ import type { SqlValue } from 'sql.js';
 import { type ExposureSortKey, exposureSortKinds } from '../../../contracts/console/exposure.js';
 import type { CollectionName } from '../../../contracts/collections.js';
 import { type TargetStatus, findingSeverities, findingStatuses, targetStatuses } from '../../../contracts/enums.js';
-import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
-import { type EndpointContextSource, type EndpointSelection, criticalityFactorsOf, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
-import type { CoverageColumns } from '../coverage/coverage-columns.js';
+import type { EffectiveEndpointContext } from '../basics/effective-endpoint-context.js';
+import { type EndpointContextSource, type EndpointSelection, criticalityFactorsOf, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../basics/endpoint-selection.js';
+import type { CoverageColumns } from '../basics/coverage-columns.js';
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import type { ExceptedFindingsSource } from '../remediation/excepted-findings.js';
+import type { ExceptedFindingsSource } from '../basics/excepted-findings.js';
 import { ExposureTable } from './exposure-table.js';
-import { inventoryOf } from '../inventory/inventory-ids.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
 
 /** A product: the remediation targets of one vendor and product. */

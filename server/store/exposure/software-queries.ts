@@ -13,7 +13,7 @@ import type {
 } from '../../../contracts/console/software.js';
 import type { VersionToUpdateToSummary } from '../../../contracts/console/version-to-update-to.js';
 import { targetStatuses } from '../../../contracts/enums.js';
-import { type EndpointSelection, selectionKey, selects } from '../context/endpoint-selection.js';
+import { type EndpointSelection, selectionKey, selects } from '../basics/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';

@@ -1,9 +1,9 @@
 import type { CollectionName, V1Query } from '../../../contracts/collections.js';
-import { type Conditions, collectionTables, findingGetSql, listConditions } from './collection-tables.js';
+import { type Conditions, collectionTables, findingGetSql, listConditions } from '../basics/collection-tables.js';
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { InventorySwapped, type ShownInventory, inventoryOf, shownInventory, tableOf } from './inventory-ids.js';
+import { InventorySwapped, type ShownInventory, inventoryOf, shownInventory, tableOf } from '../basics/inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
 
 /** A page of a list with each item already serialized to JSON by SQLite. */

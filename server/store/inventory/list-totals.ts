@@ -1,8 +1,8 @@
-import type { Conditions } from './collection-tables.js';
+import type { Conditions } from '../basics/collection-tables.js';
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { type ShownInventory, checkStillShown } from './inventory-ids.js';
+import { type ShownInventory, checkStillShown } from '../basics/inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
 
 /** Seqs counted per statement by {@link ListTotals.counted}: a few milliseconds along an index. */

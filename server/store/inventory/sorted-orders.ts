@@ -1,11 +1,11 @@
 import type { SqlValue } from 'sql.js';
 import type { CollectionName, SortKey } from '../../../contracts/collections.js';
 import type { ListSort } from '../../../contracts/list-queries.js';
-import { type Conditions, sortExpression } from './collection-tables.js';
+import { type Conditions, sortExpression } from '../basics/collection-tables.js';
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { type ShownInventory, checkStillShown } from './inventory-ids.js';
+import { type ShownInventory, checkStillShown } from '../basics/inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
 import { orderByNumbers } from '../derived/numeric-order.js';
 import { ValueRanks, concatenated } from '../derived/value-ranks.js';

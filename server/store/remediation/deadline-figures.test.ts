@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smallInventory } from '../../test/support/fixtures.js';
 import type { Database } from '../engine/database.js';
 import { DeadlineFigures } from './deadline-figures.js';
-import type { ExceptedFindings } from './excepted-findings.js';
+import type { ExceptedFindings } from '../basics/excepted-findings.js';
 import { median } from '../derived/median.js';
 import { Store } from '../store.js';
 

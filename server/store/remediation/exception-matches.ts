@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import type { ExceptionScope, FindingException } from '../../../contracts/console/exceptions.js';
-import type { CoverageColumns } from '../coverage/coverage-columns.js';
+import type { CoverageColumns } from '../basics/coverage-columns.js';
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import type { ExceptedFindings } from './excepted-findings.js';
+import type { ExceptedFindings } from '../basics/excepted-findings.js';
 import type { InForceException } from './exception-records.js';
 import type { CoverageColumnSource } from '../exposure/exposure-figures.js';
-import { inventoryOf } from '../inventory/inventory-ids.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
 
 /** Findings read per statement of a CVE's: a few milliseconds of SQL. */

@@ -12,7 +12,7 @@ import type {
 import { findingStatuses } from '../../../contracts/enums.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import type { Database } from '../engine/database.js';
-import type { ExceptedFindings } from './excepted-findings.js';
+import type { ExceptedFindings } from '../basics/excepted-findings.js';
 import { type FindingKeys, ExceptionMatches, findingMarks } from './exception-matches.js';
 import { ExceptionRecords } from './exception-records.js';
 import type { CoverageColumnSource } from '../exposure/exposure-figures.js';

@@ -1,15 +1,15 @@
 import type { CollectionName } from '../../../contracts/collections.js';
 import { findingSeverities } from '../../../contracts/enums.js';
-import { consoleGetSql } from './collection-tables.js';
-import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
-import type { EndpointContextSource } from '../context/endpoint-selection.js';
+import { consoleGetSql } from '../basics/collection-tables.js';
+import type { EffectiveEndpointContext } from '../basics/effective-endpoint-context.js';
+import type { EndpointContextSource } from '../basics/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import type { DeadlineFigures, FindingDeadlineFacts } from '../remediation/deadline-figures.js';
 import type { FindingKeys } from '../remediation/exception-matches.js';
 import type { Exceptions } from '../remediation/exceptions.js';
 import type { ExposureFigures, ExposureFiguresCache } from '../exposure/exposure-figures.js';
-import { inventoryOf } from './inventory-ids.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
 
 /** An endpoint's exposure after exceptions, with what they leave out of it, and its context, the risk before criticality weighs it. */
 function endpointFields(figures: ExposureFigures, context: EffectiveEndpointContext, id: string) {

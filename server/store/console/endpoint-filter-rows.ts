@@ -1,10 +1,10 @@
-import type { Conditions } from './collection-tables.js';
-import { type EndpointContextSource, type EndpointSelection, endpointTest, selectionKey, selects } from '../context/endpoint-selection.js';
-import { type CoverageColumns, forEachInteger } from '../coverage/coverage-columns.js';
+import type { Conditions } from '../basics/collection-tables.js';
+import { type EndpointContextSource, type EndpointSelection, endpointTest, selectionKey, selects } from '../basics/endpoint-selection.js';
+import { type CoverageColumns, forEachInteger } from '../basics/coverage-columns.js';
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { type ShownInventory, checkStillShown } from './inventory-ids.js';
+import { type ShownInventory, checkStillShown } from '../basics/inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
 
 /** Endpoints whose rows one statement lists: some fifty findings each, a few milliseconds of SQL. */
@@ -25,7 +25,7 @@ export type TableWithEndpoints = 'findings' | 'remediation_targets' | 'endpoints
  * keeps (the console's `osFamily` and `hasAgent` of those lists, contracts/list-queries.ts
  * `byEndpoint`), and of endpoints, findings or targets whose endpoint a selection by local
  * context keeps (`tag`, `criticality`), as seqs ascending: the endpoints' own index picks the
- * endpoints (a few thousand ids), the context (context/endpoint-selection.ts) narrows them; an
+ * endpoints (a few thousand ids), the context (basics/endpoint-selection.ts) narrows them; an
  * endpoint's row is its own, a finding's endpoint is read from the findings' coverage columns, which the
  * dashboard, coverage and the exposure figures share and `serve` reads ahead; a target's
  * along the (org_id, endpoint_id) index. Kept per filter until the next write; the console's

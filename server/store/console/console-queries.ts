@@ -1,8 +1,8 @@
 import { type CollectionName, type ConsoleFilterParameterOf, type ConsoleQuery, collections } from '../../../contracts/collections.js';
 import { endpointContextFilters } from '../../../contracts/console/endpoint-context-filters.js';
 import type { ConsoleFilter } from '../../../contracts/list-queries.js';
-import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
-import { type EndpointContextSource, type EndpointSelection, selectionKey } from '../context/endpoint-selection.js';
+import { type Conditions as Where, collectionTables, listConditions } from '../basics/collection-tables.js';
+import { type EndpointContextSource, type EndpointSelection, selectionKey } from '../basics/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
 import type { DeadlineFigures } from '../remediation/deadline-figures.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
@@ -11,17 +11,12 @@ import { EndpointFilterRows, type TableWithEndpoints } from './endpoint-filter-r
 import type { Exceptions } from '../remediation/exceptions.js';
 import { ExceptedFindingsMoved, type ExposureFiguresCache, figureSortLookup } from '../exposure/exposure-figures.js';
 import { searchedFindings, textCvesOf } from './finding-search.js';
-import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory } from './inventory-ids.js';
-import type { ListTotals } from './list-totals.js';
-import { type FigureSort, type ListSearch, SortedOrders } from './sorted-orders.js';
+import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory } from '../basics/inventory-ids.js';
+import type { ListTotals } from '../inventory/list-totals.js';
+import { type FigureSort, type ListSearch, SortedOrders } from '../inventory/sorted-orders.js';
 import { kevCount, kevFirstRows, kevOrder } from './kev-first-page.js';
 import { TimeSlices } from '../derived/time-slices.js';
-
-/** A page of ids in list order, with the number of items matching. */
-export interface IdPage {
-  ids: string[];
-  total: number;
-}
+import type { IdPage } from '../basics/id-page.js';
 
 /**
  * The rows a `seq`-only inner query picks, in its order. Selecting only `seq` inside keeps the
