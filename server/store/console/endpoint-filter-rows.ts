@@ -2,10 +2,14 @@ import type { Conditions } from '../basics/collection-tables.js';
 import { type EndpointContextSource, type EndpointSelection, endpointTest, selectionKey, selects } from '../basics/endpoint-selection.js';
 import { type CoverageColumns, forEachInteger } from '../basics/coverage-columns.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { type ShownInventory, checkStillShown } from '../basics/inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
+
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+const rowsByEndpoint = derivedValue('rows filtered by endpoint', ['inventory']);
+const rowsByEndpointContext = derivedValue('rows filtered by endpoint context', ['inventory', 'endpoint-context']);
 
 /** Endpoints whose rows one statement lists: some fifty findings each, a few milliseconds of SQL. */
 const endpointsPerChunk = 64;
@@ -46,8 +50,8 @@ export class EndpointFilterRows {
     private readonly context: EndpointContextSource,
   ) {
     const bound = { weight: 4_000_000, weigh: (rows: Int32Array) => rows.length };
-    this.rows = new DerivedCache(versions, { name: 'rows filtered by endpoint', dependsOn: ['inventory'], bound });
-    this.rowsByContext = new DerivedCache(versions, { name: 'rows filtered by endpoint context', dependsOn: ['inventory', 'endpoint-context'], bound });
+    this.rows = new DerivedCache(versions, rowsByEndpoint, { bound });
+    this.rowsByContext = new DerivedCache(versions, rowsByEndpointContext, { bound });
   }
 
   /**

@@ -15,7 +15,7 @@ import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { inventoryOf } from '../basics/inventory-ids.js';
-import { EffectiveEndpointContext, compareTags } from '../basics/effective-endpoint-context.js';
+import { EffectiveEndpointContext, compareTags, effectiveEndpointContext } from '../basics/effective-endpoint-context.js';
 import { type ContextChange, EndpointContextRecords, type ExplicitContext, type TagRuleRecord } from '../basics/endpoint-context-records.js';
 import { ruleTest } from '../basics/tag-rule-conditions.js';
 import { TimeSlices } from '../derived/time-slices.js';
@@ -92,7 +92,7 @@ export class EndpointContext {
   ) {
     this.records = new EndpointContextRecords(db);
     // Read from the endpoints an organization shows (its inventory and the pointer to it) and its context.
-    this.contexts = new DerivedCache(versions, { name: 'endpoint context', dependsOn: ['inventory', 'organizations', 'endpoint-context'], bound: { entries: 8 } });
+    this.contexts = new DerivedCache(versions, effectiveEndpointContext, { bound: { entries: 8 } });
   }
 
   /**

@@ -13,7 +13,9 @@ import { findingStatuses } from '../../../contracts/enums.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import type { Database } from '../engine/database.js';
 import type { ExceptedFindings } from '../basics/excepted-findings.js';
-import { type FindingKeys, ExceptionMatches, findingMarks } from './exception-matches.js';
+import { type FindingKeys, ExceptionMatches, exceptionScopeFindings, findingMarks } from './exception-matches.js';
+import { coverageColumns } from '../basics/coverage-columns.js';
+import { onOneVersion } from '../derived/one-version.js';
 import { ExceptionRecords } from './exception-records.js';
 import type { CoverageColumnSource } from '../exposure/exposure-figures.js';
 
@@ -175,20 +177,18 @@ export class Exceptions {
       .list(orgRowId)
       .map((record) => ({ ...record, state: stateOf(record, now) }))
       .filter((record) => state === undefined || record.state === state);
-    for (;;) {
-      const current = this.versions.stillCurrent(['inventory']);
+    // Every count of one version of the data: read again after a write meanwhile.
+    return onOneVersion(this.versions, [exceptionScopeFindings, coverageColumns], async () => {
       const matched: Int32Array[] = [];
       for (const record of listed) matched.push(await this.matches.matched(orgRowId, record.scope));
       const { status } = await this.coverage.currentColumns(orgRowId);
-      // Every count of one version of the data: started again after a write meanwhile.
-      if (!current()) continue;
       return listed.map((record, index) => {
         const findings = matched[index]!;
         let openFindings = 0;
         for (const finding of findings) if (status[finding] === open) openFindings++;
         return { ...record, findings: findings.length, open_findings: openFindings };
       });
-    }
+    });
   }
 
   /** The findings the organization's exceptions in force now leave out (the `ExceptedFindingsSource` of the figures). */
