@@ -26,14 +26,14 @@ export function apiKeyRoutes(store: Store): express.Router {
       throw new HttpError(400, `Invalid body field "${String(issue.path[0] ?? 'body')}": ${issue.message}`);
     }
     const org = organizationOf(res).rowId;
-    const created = store.write(() => store.apiKeys.create(org, body.data.label), { changes: ['api-keys'] });
+    const created = store.apiKeys.create(org, body.data.label);
     res.status(201).json(created);
   });
 
   router.delete('/api-keys/:keyId', (req, res) => {
     const keyId = uuidParam(req, 'keyId');
     const org = organizationOf(res).rowId;
-    if (!store.write(() => store.apiKeys.revoke(org, keyId), { changes: ['api-keys'] })) throw new HttpError(404, `No active API key ${keyId}`);
+    if (!store.apiKeys.revoke(org, keyId)) throw new HttpError(404, `No active API key ${keyId}`);
     res.status(204).end();
   });
 

@@ -49,7 +49,7 @@ export function deadlineRoutes(store: Store): express.Router {
       return;
     }
     const org = organizationOf(res).rowId;
-    res.json(policyAnswer(store.write(() => store.deadlines.policies.set(org, body.data), { changes: ['deadline-policies'] })));
+    res.json(policyAnswer(store.deadlines.policies.set(org, body.data)));
   });
 
   router.get('/remediation-performance', async (req, res) => {

@@ -105,7 +105,7 @@ export function exceptionRoutes(store: Store): express.Router {
     const org = organizationOf(res).rowId;
     try {
       const file = parseBody(exceptionsFileSchema, jsonBody(req, 'The file'));
-      res.json(store.write(() => store.exceptions.importFile(org, file), { changes: ['exceptions'] }));
+      res.json(store.exceptions.importFile(org, file));
     } catch (error) {
       answerRefusal(res, error);
     }
@@ -116,7 +116,7 @@ export function exceptionRoutes(store: Store): express.Router {
     let id: string;
     try {
       const body = parseBody(createExceptionBodySchema, jsonBody(req, 'The body'));
-      id = store.write(() => store.exceptions.create(org, body, localUserName()), { changes: ['exceptions'] }).id;
+      id = store.exceptions.create(org, body, localUserName()).id;
     } catch (error) {
       return answerRefusal(res, error);
     }
@@ -128,7 +128,7 @@ export function exceptionRoutes(store: Store): express.Router {
     const org = organizationOf(res).rowId;
     try {
       const body = parseBody(updateExceptionBodySchema, jsonBody(req, 'The body'));
-      if (!store.write(() => store.exceptions.update(org, id, body, localUserName()), { changes: ['exceptions'] })) throw new HttpError(404, `Exception ${id} not found`);
+      if (!store.exceptions.update(org, id, body, localUserName())) throw new HttpError(404, `Exception ${id} not found`);
     } catch (error) {
       return answerRefusal(res, error);
     }
@@ -139,7 +139,7 @@ export function exceptionRoutes(store: Store): express.Router {
     const id = uuidParam(req, 'exceptionId');
     const org = organizationOf(res).rowId;
     try {
-      if (!store.write(() => store.exceptions.revoke(org, id, localUserName()), { changes: ['exceptions'] })) throw new HttpError(404, `Exception ${id} not found`);
+      if (!store.exceptions.revoke(org, id, localUserName())) throw new HttpError(404, `Exception ${id} not found`);
     } catch (error) {
       return answerRefusal(res, error);
     }

@@ -28,6 +28,13 @@ export const changeKinds = [
 /** One kind of change a write makes (see {@link changeKinds}). */
 export type ChangeKind = (typeof changeKinds)[number];
 
+/**
+ * How a record of the store writes: `work` as one store transaction (`Store.write`) that
+ * changes `kinds`. Each record (API keys, agent settings, deadline policies, exceptions,
+ * organizations) names the kinds of its own writes, beside them, so that no caller does.
+ */
+export type RecordWrite = <T>(kinds: readonly ChangeKind[], work: () => T) => T;
+
 declare const declared: unique symbol;
 
 /**

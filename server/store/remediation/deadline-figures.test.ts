@@ -23,7 +23,15 @@ beforeAll(async () => {
   }, { changes: ['organizations', 'inventory'] });
   excepted = { key: 'none', byColumn: new Uint8Array(0), count: 0 };
   const db = (store as unknown as { db: Database }).db;
-  figures = new DeadlineFigures(db, store.changes, store.coverage, async () => excepted, () => store.now(), (org) => store.endpointContext.effective(org));
+  figures = new DeadlineFigures(
+    db,
+    store.changes,
+    store.coverage,
+    async () => excepted,
+    () => store.now(),
+    (org) => store.endpointContext.effective(org),
+    (kinds, work) => store.write(() => work(), { changes: kinds }),
+  );
 });
 afterAll(() => store.close());
 

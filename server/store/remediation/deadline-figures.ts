@@ -6,7 +6,7 @@ import type { EffectiveEndpointContext } from '../basics/effective-endpoint-cont
 import { type EndpointContextSource, type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../basics/endpoint-selection.js';
 import { type CoverageColumns, type EndpointColumns, coverageColumns } from '../basics/coverage-columns.js';
 import type { Database } from '../engine/database.js';
-import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
+import { type ChangeVersions, type RecordWrite, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { type ExceptedFindings, type ExceptedFindingsSource, exceptedFindings } from '../basics/excepted-findings.js';
 import { onOneVersion } from '../derived/one-version.js';
@@ -65,8 +65,10 @@ export class DeadlineFigures {
     private readonly now: () => number,
     /** Endpoints' tags and criticality: the answers (per tag, of a selection) depend on its writes. */
     private readonly context: EndpointContextSource,
+    /** How the policies write (their kind: `deadline-policies`). */
+    write: RecordWrite,
   ) {
-    this.policies = new SlaPolicies(db, now);
+    this.policies = new SlaPolicies(db, now, write);
     this.timelines = new DerivedCache(versions, findingTimelines, { bound: { entries: 8 } });
     this.answers = new DerivedCache(versions, remediationPerformanceAnswers, { bound: { entries: 64 } });
     this.overdueSets = new DerivedCache(versions, overdueFindings, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
