@@ -156,6 +156,6 @@ export class ChangeVersions {
 }
 
 /** The kinds of change `values` are read from, together. */
-function kindsOf(values: DerivedValue | readonly DerivedValue[]): readonly ChangeKind[] {
+export function kindsOf(values: DerivedValue | readonly DerivedValue[]): readonly ChangeKind[] {
   return 'dependsOn' in values ? values.dependsOn : [...new Set(values.flatMap((value) => value.dependsOn))];
 }

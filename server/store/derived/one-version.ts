@@ -1,4 +1,4 @@
-import type { ChangeVersions, DerivedValue } from './change-kinds.js';
+import { type ChangeKind, type ChangeVersions, type DerivedValue, kindsOf } from './change-kinds.js';
 
 /**
  * Thrown where a value read at one version would be used, or kept, with values of another (a
@@ -15,17 +15,20 @@ export class VersionMoved extends Error {
 export class OneVersion {
   /** The version of the values' kinds when the read started: a key that values of this version are kept under may name it. */
   readonly version: number;
+  /** The values' kinds together, gathered once: a list page asks whether they are current several times. */
+  private readonly kinds: readonly ChangeKind[];
 
   constructor(
     private readonly versions: ChangeVersions,
-    private readonly values: readonly DerivedValue[],
+    values: readonly DerivedValue[],
   ) {
-    this.version = versions.version(values);
+    this.kinds = kindsOf(values);
+    this.version = versions.written(this.kinds);
   }
 
   /** Whether no write of the values' kinds has ended since the read started. */
   get current(): boolean {
-    return this.versions.version(this.values) === this.version;
+    return this.versions.written(this.kinds) === this.version;
   }
 
   /** Throws {@link VersionMoved} unless {@link current}: for a computation that would keep another version's values under this one's key. */
