@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { smallInventory } from './support/fixtures.js';
 import { coverageColumns } from '../store/basics/coverage-columns.js';
@@ -97,5 +99,21 @@ describe('onOneVersion', () => {
     // Checked by tsc (npm run typecheck), not run; the definitions carry what is read instead.
     expect(typeof handWritten).toBe('function');
     expect(new DerivedCache(store.changes, coverageColumns, { bound: { entries: 1 } }).dependsOn).toEqual(['inventory']);
+  });
+
+  it('finds every definition declared once, at the top of the module of its value, under a name of its own', () => {
+    const server = path.resolve(import.meta.dirname, '..');
+    const modules = fs.readdirSync(server, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.startsWith('test/'));
+    const names: string[] = [];
+    for (const file of modules) {
+      if (file === path.join('store', 'derived', 'change-kinds.ts')) continue;
+      const text = fs.readFileSync(path.join(server, file), 'utf8');
+      const calls = text.match(/derivedValue\(/g)?.length ?? 0;
+      const declared = [...text.matchAll(/^(?:export )?const \w+ = derivedValue\('([^']+)'/gm)].map((match) => match[1]!);
+      expect(declared.length, `${file}: derivedValue called other than in a top-level declaration`).toBe(calls);
+      names.push(...declared);
+    }
+    expect(names.length).toBeGreaterThan(25);
+    expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
   });
 });
