@@ -21,5 +21,5 @@ export async function ensureDemoOrganization(store: Store, sealer: Sealer): Prom
   const organization = await createLocalOrganization(store, sealer, { ...demoOrganization, enrollmentSecret: true, isDemo: true });
   setDemoAgentSettings(store, organization);
   seedOrganization(store, organization, 'demo', demoSeed);
-  return store.write(() => store.apiKeys.create(organization.rowId, 'created at first start').key, { changes: ['api-keys'] });
+  return store.apiKeys.create(organization.rowId, 'created at first start').key;
 }

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AgentSettingsRecords } from './records/agent-settings-records.js';
 import { ApiKeyRecords } from './records/api-key-records.js';
-import { ConsoleItems } from './inventory/console-items.js';
-import { ConsoleQueries } from './inventory/console-queries.js';
+import { ConsoleItems } from './console/console-items.js';
+import { ConsoleQueries } from './console/console-queries.js';
 import { EndpointContext } from './context/endpoint-context.js';
 import { DashboardAggregates } from './coverage/dashboard-aggregates.js';
 import { DeadlineFigures } from './remediation/deadline-figures.js';
@@ -12,7 +12,8 @@ import { Exceptions } from './remediation/exceptions.js';
 import { ExposureFiguresCache } from './exposure/exposure-figures.js';
 import { dataDirectoryFiles } from './engine/data-directory.js';
 import { type DataDirectoryLock, lockDataDirectory } from './engine/data-directory-lock.js';
-import { type ChangeKind, ChangeVersions } from './derived/change-kinds.js';
+import { type ChangeKind, ChangeVersions, type RecordWrite } from './derived/change-kinds.js';
+import type { Inventory } from '../../contracts/inventory.js';
 import { Database } from './engine/database.js';
 import { Inventories } from './inventory/inventories.js';
 import { InventoryReads } from './inventory/inventory-reads.js';
@@ -90,14 +91,14 @@ export class Store {
   /** Scope coverage and coverage gaps, evaluated in memory per database version. */
   readonly coverage: ScopeCoverage;
   /**
-   * The organizations' exceptions (accepted risks): their records, written inside
-   * {@link Store.write} (`changes: ['exceptions']`), and the findings those in force now leave
+   * The organizations' exceptions (accepted risks): their records, each change a write of the
+   * `exceptions` kind, and the findings those in force now leave
    * out of the gaps and the risk figures (`exceptions.excepted`, an ExceptedFindingsSource).
    */
   readonly exceptions: Exceptions;
   /**
    * The organizations' agent settings (what their agent configuration files tell agents): local
-   * records, written inside {@link Store.write} (`changes: ['agent-settings']`).
+   * records, each save a write of the `agent-settings` kind.
    */
   readonly agentSettings: AgentSettingsRecords;
   /**
@@ -130,27 +131,29 @@ export class Store {
   ) {
     const versions = new ChangeVersions(db);
     this.changes = versions;
+    // Each record names the kinds its own writes change (RecordWrite).
+    const recordWrite: RecordWrite = (kinds, work) => this.write(() => work(), { changes: kinds });
     this.inventories = new Inventories(
       db,
       (work) => this.write(work, { changes: ['staged-inventory'], durable: false }),
       () => !this.closed,
     );
-    this.organizations = new OrganizationRecords(db, this.inventories);
-    this.apiKeys = new ApiKeyRecords(db);
+    this.organizations = new OrganizationRecords(db, this.inventories, recordWrite);
+    this.apiKeys = new ApiKeyRecords(db, recordWrite);
     const totals = new ListTotals(db, versions);
     this.inventory = new InventoryReads(db, versions, totals);
     const excepted = (orgRowId: number) => this.exceptions.excepted(orgRowId);
     // Tags and criticality of endpoints, which coverage, the figures and the filters read.
     const context = (orgRowId: number) => this.endpointContext.effective(orgRowId);
     this.coverage = new ScopeCoverage(db, versions, excepted, context);
-    this.exceptions = new Exceptions(db, versions, this.coverage, clock);
+    this.exceptions = new Exceptions(db, versions, this.coverage, clock, recordWrite);
     const exposure = new ExposureFiguresCache(db, versions, this.coverage, excepted, context);
-    this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now(), context);
+    this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now(), context, recordWrite);
     this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context);
     this.consoleItems = new ConsoleItems(db, versions, exposure, this.deadlines, this.exceptions, context);
     this.software = new SoftwareQueries(db, versions, exposure);
     this.dashboards = new DashboardAggregates(db, versions, this.coverage, context);
-    this.agentSettings = new AgentSettingsRecords(db, clock);
+    this.agentSettings = new AgentSettingsRecords(db, clock, recordWrite);
     this.endpointContext = new EndpointContext(db, versions, (work) => this.write(() => work(), { changes: ['endpoint-context'] }), clock);
     this.sync = new SyncRecords(db);
     this.syncChanges = new SyncChangeRecords(db);
@@ -202,6 +205,11 @@ export class Store {
   write<T>(work: (inventory: InventoryWrites) => T, options: WriteOptions): T {
     if (this.readOnly) throw new Error('This store was opened read-only');
     return this.changes.during(options.changes, () => this.db.transaction(() => work(this.inventoryWrites), { durable: options.durable }));
+  }
+
+  /** Replaces an inventory's rows with `inventory` (a seed of a local organization), in one write of the `inventory` kind. */
+  replaceInventory(inventoryId: number, inventory: Inventory): void {
+    this.write((writes) => writes.replace(inventoryId, inventory), { changes: ['inventory'] });
   }
 
   /**

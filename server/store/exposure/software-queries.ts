@@ -13,17 +13,23 @@ import type {
 } from '../../../contracts/console/software.js';
 import type { VersionToUpdateToSummary } from '../../../contracts/console/version-to-update-to.js';
 import { targetStatuses } from '../../../contracts/enums.js';
-import { type EndpointSelection, selectionKey, selects } from '../context/endpoint-selection.js';
+import { type EndpointSelection, selectionKey, selects } from '../basics/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { ExceptedFindingsMoved, type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
+import { type ExposureFigures, type ExposureFiguresCache, asciiLower, exposureFigures } from './exposure-figures.js';
+import { VersionMoved, onOneVersion } from '../derived/one-version.js';
 import { compareVersions } from './version-order.js';
 import { targetUpdate, versionToUpdateTo, versionToUpdateToSummary } from './version-to-update-to.js';
 import { remediationPlan } from './remediation-plan.js';
 import { idsOfSeqs } from '../inventory/sorted-orders.js';
 import { compareSqlValues } from '../derived/sql-value-order.js';
 import { TimeSlices } from '../derived/time-slices.js';
+
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+const softwareInstalls = derivedValue('software installs', ['inventory', 'endpoint-context']);
+const remediationPlans = derivedValue('remediation plans', ['inventory', 'endpoint-context']);
+const versionsToUpdateTo = derivedValue('software versions to update to', ['inventory', 'endpoint-context']);
 
 type Value = string | number | null;
 const lower = (text: string | null) => (text === null ? null : asciiLower(text));
@@ -76,10 +82,10 @@ export class SoftwareQueries {
     private readonly versions: ChangeVersions,
     private readonly figures: ExposureFiguresCache,
   ) {
-    this.installs = new DerivedCache(versions, { name: 'software installs', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
-    this.plans = new DerivedCache(versions, { name: 'remediation plans', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
+    this.installs = new DerivedCache(versions, softwareInstalls, { bound: { entries: 16 } });
+    this.plans = new DerivedCache(versions, remediationPlans, { bound: { entries: 16 } });
     // Read from the same kinds as the figures (exposure-figures.ts): a product's index names it until they change.
-    this.updates = new DerivedCache(versions, { name: 'software versions to update to', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
+    this.updates = new DerivedCache(versions, versionsToUpdateTo, { bound: { entries: 16 } });
   }
 
   /**
@@ -126,13 +132,14 @@ export class SoftwareQueries {
    * the same product in both.
    */
   private async listFigures(orgRowId: number, selection: EndpointSelection): Promise<{ figures: ExposureFigures; fleet: ExposureFigures }> {
-    for (;;) {
+    return onOneVersion(this.versions, [exposureFigures], async () => {
       const figures = await this.figures.of(orgRowId, selection);
       if (!selects(selection)) return { figures, fleet: figures };
       const fleet = await this.figures.of(orgRowId);
-      // A write between the two gives the fleet other products' arrays: asked again.
-      if (fleet.products === figures.products && fleet.exceptedKey === figures.exceptedKey) return { figures, fleet };
-    }
+      // Other products' arrays (their figures dropped for others meanwhile), or other exceptions in force (one expired): read again.
+      if (fleet.products !== figures.products || fleet.exceptedKey !== figures.exceptedKey) throw new VersionMoved();
+      return { figures, fleet };
+    });
   }
 
   /** A product with its versions, riskiest first (then oldest version first, by version-order.ts); undefined when the organization has none with that id. */
@@ -176,19 +183,14 @@ export class SoftwareQueries {
 
   /** The organization's remediation plan (remediation-plan.ts), of the findings of the endpoints `selection` keeps when given. */
   async plan(orgRowId: number, selection?: EndpointSelection): Promise<RemediationPlan> {
-    for (;;) {
+    return onOneVersion(this.versions, [exposureFigures, remediationPlans], async (version) => {
       const figures = await this.figures.of(orgRowId, selects(selection) ? selection : undefined);
-      const current = this.versions.stillCurrent(['inventory', 'endpoint-context']);
-      try {
-        return await this.plans.settled(`${orgRowId}|${figures.exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
-          // Started again after a write, this computation would plan another version's figures under this key.
-          if (!current()) throw new ExceptedFindingsMoved();
-          return remediationPlan(figures, new TimeSlices(checkpoint));
-        });
-      } catch (error) {
-        if (!(error instanceof ExceptedFindingsMoved)) throw error;
-      }
-    }
+      return this.plans.settled(`${orgRowId}|${figures.exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
+        // Started again after a write, this computation would plan another version's figures under this key.
+        version.check();
+        return remediationPlan(figures, new TimeSlices(checkpoint));
+      });
+    });
   }
 }
 

@@ -4,7 +4,7 @@ import { targetStatuses } from '../../../contracts/enums.js';
 import { counted } from '../../../contracts/figure-text.js';
 import type { Database } from '../engine/database.js';
 import { type ExposureFigures, softwareId } from './exposure-figures.js';
-import { inventoryOf } from '../inventory/inventory-ids.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
 import { compareVersions, parseVersion } from './version-order.js';
 
 const resolved = targetStatuses.indexOf('resolved');

@@ -1,15 +1,16 @@
 import type { CollectionName } from '../../../contracts/collections.js';
 import { findingSeverities } from '../../../contracts/enums.js';
-import { consoleGetSql } from './collection-tables.js';
-import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
-import type { EndpointContextSource } from '../context/endpoint-selection.js';
+import { consoleGetSql } from '../basics/collection-tables.js';
+import { type EffectiveEndpointContext, effectiveEndpointContext } from '../basics/effective-endpoint-context.js';
+import type { EndpointContextSource } from '../basics/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
+import { onOneVersion } from '../derived/one-version.js';
 import type { DeadlineFigures, FindingDeadlineFacts } from '../remediation/deadline-figures.js';
 import type { FindingKeys } from '../remediation/exception-matches.js';
 import type { Exceptions } from '../remediation/exceptions.js';
-import type { ExposureFigures, ExposureFiguresCache } from '../exposure/exposure-figures.js';
-import { inventoryOf } from './inventory-ids.js';
+import { type ExposureFigures, type ExposureFiguresCache, exposureFigures } from '../exposure/exposure-figures.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
 
 /** An endpoint's exposure after exceptions, with what they leave out of it, and its context, the risk before criticality weighs it. */
 function endpointFields(figures: ExposureFigures, context: EffectiveEndpointContext, id: string) {
@@ -28,6 +29,13 @@ function endpointFields(figures: ExposureFigures, context: EffectiveEndpointCont
     risk_score_before_criticality: exposure.risk_score / factor,
   };
 }
+
+/**
+ * What the console's items show, read from the inventory, the exceptions, the deadline policies
+ * and the endpoint context: a reader of many pages of them (a CSV export) checks that it is
+ * still of one version between pages (`OneVersion`, one-version.ts).
+ */
+export const consoleItems = derivedValue('console items', ['inventory', 'exceptions', 'deadline-policies', 'endpoint-context']);
 
 /**
  * Items as the console's lists, details and CSV exports answer them: the /v1 JSON with the
@@ -67,12 +75,13 @@ export class ConsoleItems {
 
   /** The members a collection's items get besides SQLite's JSON, as JSON text, by item id and row; undefined for none. */
   private async addedFields(collection: CollectionName, orgRowId: number, asOf: number): Promise<((id: string, row: Record<string, unknown>) => string) | undefined> {
-    while (collection === 'endpoints') {
-      const current = this.versions.stillCurrent(['inventory', 'endpoint-context']);
-      const figures = await this.figures.of(orgRowId);
-      const context = await this.context(orgRowId);
-      // Of one version, or asked again after a write meanwhile.
-      if (current()) return (id) => JSON.stringify(endpointFields(figures, context, id)).slice(1, -1);
+    if (collection === 'endpoints') {
+      // Of one version, or read again after a write meanwhile.
+      return onOneVersion(this.versions, [exposureFigures, effectiveEndpointContext], async () => {
+        const figures = await this.figures.of(orgRowId);
+        const context = await this.context(orgRowId);
+        return (id: string) => JSON.stringify(endpointFields(figures, context, id)).slice(1, -1);
+      });
     }
     if (collection === 'findings') {
       const fields = await this.deadlines.findingFields(orgRowId, asOf);
