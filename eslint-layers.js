@@ -5,10 +5,13 @@ import path from 'node:path';
 
 const repositoryRoot = import.meta.dirname;
 const domain = ['server/organizations', 'server/sync', 'server/remote', 'server/secrets', 'server/agent-config', 'server/demo'];
-// The store's parts, bottom first (server/store/README.md): the engine, the derived-data building
-// blocks, the queries grouped by what they read, and the facade store.ts that wires them.
-const storeQueries = ['inventory', 'coverage', 'exposure', 'remediation', 'records', 'context', 'intel'].map((folder) => `server/store/${folder}`);
-const store = ['store engine', 'store derived', 'store queries', 'store'];
+// The store's query folders, bottom first (server/store/README.md, "The spine"): the basics every
+// figure reads, the features, and the console's composed reads. Each imports only those below it.
+// The imported intelligence sits below exposure, its first reader (plan sums, products' exploit figures).
+const storeQueries = ['basics', 'inventory', 'records', 'context', 'coverage', 'intel', 'exposure', 'remediation', 'console'];
+// The store's parts, bottom first: the engine, the derived-data building blocks, the query
+// folders, and the facade store.ts that wires them.
+const store = ['store engine', 'store derived', ...storeQueries.map((folder) => `store ${folder}`), 'store'];
 const belowApp = ['contracts', ...store, 'domain', 'http', 'cli', 'composition'];
 
 /**
@@ -23,9 +26,15 @@ export const layers = [
   // The store's tests may go through the facade (`openStore`), as the product does.
   { name: 'store engine', roots: ['server/store/engine'], imports: ['contracts'], testSupport: ['server test support', 'store'] },
   { name: 'store derived', roots: ['server/store/derived'], imports: ['contracts', 'store engine'], testSupport: ['server test support', 'store'] },
-  // One layer: a query of one group builds on another's (exposure on the exceptions that hide a finding, lists on both).
-  { name: 'store queries', roots: storeQueries, imports: ['contracts', 'store engine', 'store derived'], testSupport: ['server test support', 'store'] },
-  { name: 'store', roots: ['server/store'], filesOnly: true, imports: ['contracts', 'store engine', 'store derived', 'store queries'], testSupport: ['server test support'] },
+  // One layer per query folder: a folder builds on those below it (exposure on the sorted orders,
+  // remediation on exposure's figures, the console on all), never on one above.
+  ...storeQueries.map((folder, index) => ({
+    name: `store ${folder}`,
+    roots: [`server/store/${folder}`],
+    imports: ['contracts', 'store engine', 'store derived', ...storeQueries.slice(0, index).map((below) => `store ${below}`)],
+    testSupport: ['server test support', 'store'],
+  })),
+  { name: 'store', roots: ['server/store'], filesOnly: true, imports: ['contracts', ...store.filter((name) => name !== 'store')], testSupport: ['server test support'] },
   { name: 'domain', roots: domain, imports: ['contracts', ...store], testSupport: ['server test support'] },
   { name: 'http', roots: ['server/http'], imports: ['contracts', ...store, 'domain'], testSupport: ['server test support'] },
   { name: 'cli', roots: ['server/cli'], imports: ['contracts', ...store, 'domain'], testSupport: ['server test support'] },

@@ -3,7 +3,7 @@
  * every fact about it that crosses a boundary — its path under /v1 and /app, its labels, the
  * schemas of its items (as answered, and as a remote tenant may send them), its filters, sort
  * keys and free-text search, its CSV columns — and the queries of its /v1 and console lists are
- * built from them. The store adds the SQL of each entry (server/store/inventory/collection-tables.ts),
+ * built from them. The store adds the SQL of each entry (server/store/basics/collection-tables.ts),
  * typed by the entry so that a filter or sort key without its SQL does not compile.
  *
  * Adding a filter is one line in `filters` here and its control in the console's view.

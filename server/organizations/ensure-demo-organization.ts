@@ -25,5 +25,5 @@ export async function ensureDemoOrganization(store: Store, sealer: Sealer): Prom
   seedOrganization(store, organization, 'demo', demoSeed);
   // Generated EPSS figures and KEV entries for the demo's CVEs, dated from today, marked "demo": the console shows a CVE scored, not scored, and a source with no file.
   for (const file of [demoEpssFile(store.now()), demoKevCatalog(store.now())]) await store.intel.importFile(new TextEncoder().encode(file));
-  return store.write(() => store.apiKeys.create(organization.rowId, 'created at first start').key, { changes: ['api-keys'] });
+  return store.apiKeys.create(organization.rowId, 'created at first start').key;
 }

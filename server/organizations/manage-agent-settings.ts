@@ -171,12 +171,12 @@ function checkAgentSettingsUpdate(
 export function updateAgentSettings(store: Store, organization: Organization, body: unknown): AgentSettingsView {
   const checked = checkAgentSettingsUpdate(store.agentSettings.get(organization.rowId), body);
   if (!checked.ok) throw new AgentSettingsFieldsError(checked.issues);
-  return agentSettingsView(organization, store.write(() => store.agentSettings.set(organization.rowId, checked.settings), { changes: ['agent-settings'] }));
+  return agentSettingsView(organization, store.agentSettings.set(organization.rowId, checked.settings));
 }
 
 /** Gives the demo organization the demo's settings (contracts/console/agent-settings.ts). */
 export function setDemoAgentSettings(store: Store, organization: Organization): void {
-  store.write(() => store.agentSettings.set(organization.rowId, { ...demoAgentSettings, bundleId: null }), { changes: ['agent-settings'] });
+  store.agentSettings.set(organization.rowId, { ...demoAgentSettings, bundleId: null });
 }
 
 /**

@@ -12,7 +12,6 @@ import {
 import type { FieldIssue } from '../../contracts/common.js';
 import { parseRemoteUrl } from '../../contracts/remote-url.js';
 import type { Sealer } from '../secrets/sealer.js';
-import { changeKinds } from '../store/derived/change-kinds.js';
 import { type Organization, slugPattern } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 
@@ -96,17 +95,13 @@ export async function createLocalOrganization(
   input: { slug: string; name: string; enrollmentSecret: boolean; isDemo?: boolean },
 ): Promise<Organization> {
   checkNewOrganization(store, input.slug, input.name);
-  const organization = store.write(() =>
-    store.organizations.insert({
-      slug: input.slug,
-      name: input.name,
-      kind: 'local',
-      isDemo: input.isDemo ?? false,
-      enrollmentSecretSealed: input.enrollmentSecret ? sealer.seal(Buffer.from(generateEnrollmentSecret())) : undefined,
-    }),
-    // A new organization shows a new, empty inventory.
-    { changes: ['organizations', 'inventory'] },
-  );
+  const organization = store.organizations.insert({
+    slug: input.slug,
+    name: input.name,
+    kind: 'local',
+    isDemo: input.isDemo ?? false,
+    enrollmentSecretSealed: input.enrollmentSecret ? sealer.seal(Buffer.from(generateEnrollmentSecret())) : undefined,
+  });
   await attachSigningIdentity(store, sealer, organization);
   return store.organizations.byRowId(organization.rowId)!;
 }
@@ -116,13 +111,10 @@ async function attachSigningIdentity(store: Store, sealer: Sealer, organization:
   // Loaded when needed: the signing modules would add a noticeable part to the CLI's start.
   const { createSigningIdentity } = await import('../agent-config/index.js');
   const identity = await createSigningIdentity({ id: organization.id, slug: organization.slug, name: organization.name });
-  store.write(
-    () => {
-      store.organizations.setSealedSecret(organization.rowId, 'signing_key', sealer.seal(Buffer.from(identity.privateKeyPem)));
-      store.organizations.setCertificate(organization.rowId, identity.certificatePem);
-    },
-    { changes: ['organizations'] },
-  );
+  store.organizations.change(() => {
+    store.organizations.setSealedSecret(organization.rowId, 'signing_key', sealer.seal(Buffer.from(identity.privateKeyPem)));
+    store.organizations.setCertificate(organization.rowId, identity.certificatePem);
+  });
 }
 
 /**
@@ -132,8 +124,7 @@ async function attachSigningIdentity(store: Store, sealer: Sealer, organization:
  */
 export function removeOrganization(store: Store, slug: string): void {
   const organization = requireOrganization(store, slug);
-  // Every record of the organization goes with it.
-  store.write(() => store.organizations.delete(organization.rowId), { changes: changeKinds });
+  store.organizations.delete(organization.rowId);
 }
 
 /** Sets (a given value), rotates (a new random value) or clears an organization's enrollment secret. */
@@ -152,10 +143,7 @@ export function changeEnrollmentSecret(
   } else {
     secret = 'rotate' in change ? generateEnrollmentSecret() : null;
   }
-  store.write(
-    () => store.organizations.setSealedSecret(organization.rowId, 'enrollment_secret', secret === null ? null : sealer.seal(Buffer.from(secret))),
-    { changes: ['organizations'] },
-  );
+  store.organizations.setSealedSecret(organization.rowId, 'enrollment_secret', secret === null ? null : sealer.seal(Buffer.from(secret)));
 }
 
 /** The organization's enrollment secret, unsealed, or undefined when it has none. */
@@ -241,11 +229,11 @@ export async function connectReplicaOrganization(store: Store, sealer: Sealer, i
   const name = parsed.data.name ?? slug;
   requireFreeSlug(store, slug);
   await checkRemoteAnswers({ baseUrl, apiKey });
-  return store.write(() => {
+  return store.organizations.change(() => {
     // Checked again: another connect may have taken the slug while the remote answered.
     requireFreeSlug(store, slug);
     return store.organizations.insert({ slug, name, kind: 'replica', remoteUrl: baseUrl, remoteKeySealed: sealer.seal(Buffer.from(apiKey)) });
-  }, { changes: ['organizations', 'inventory'] });
+  });
 }
 
 /**
@@ -285,15 +273,12 @@ export async function updateOrganization(
     await checkRemoteAnswers({ baseUrl, apiKey: key });
     if (apiKey !== undefined) sealedKey = sealer.seal(Buffer.from(apiKey));
   }
-  return store.write(
-    () => {
-      // Checked again: it may have been disconnected while the remote answered.
-      const current = store.organizations.byRowId(organization.rowId);
-      if (!current) throw new OrganizationNotFoundError(`No organization with slug "${organization.slug}"`);
-      store.organizations.update(current.rowId, { name, remoteUrl });
-      if (sealedKey) store.organizations.setSealedSecret(current.rowId, 'remote_key', sealedKey);
-      return store.organizations.byRowId(current.rowId)!;
-    },
-    { changes: ['organizations'] },
-  );
+  return store.organizations.change(() => {
+    // Checked again: it may have been disconnected while the remote answered.
+    const current = store.organizations.byRowId(organization.rowId);
+    if (!current) throw new OrganizationNotFoundError(`No organization with slug "${organization.slug}"`);
+    store.organizations.update(current.rowId, { name, remoteUrl });
+    if (sealedKey) store.organizations.setSealedSecret(current.rowId, 'remote_key', sealedKey);
+    return store.organizations.byRowId(current.rowId)!;
+  });
 }

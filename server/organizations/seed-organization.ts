@@ -32,7 +32,7 @@ export function seedOrganization(store: Store, organization: Organization, size:
     throw new OrganizationInputError(`"${organization.slug}" is a replica of a remote tenant; only local organizations can be seeded`);
   }
   const inventory = generateInventory(size, seed, { dayMs: store.now() });
-  store.write((writes) => writes.replace(organization.inventoryId, inventory), { changes: ['inventory'] });
+  store.replaceInventory(organization.inventoryId, inventory);
   const context = generateEndpointContext(inventory);
   store.endpointContext.seed(organization.rowId, context.rules, context.endpoints);
 }

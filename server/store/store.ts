@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AgentSettingsRecords } from './records/agent-settings-records.js';
 import { ApiKeyRecords } from './records/api-key-records.js';
-import { ConsoleItems } from './inventory/console-items.js';
-import { ConsoleQueries } from './inventory/console-queries.js';
+import { ConsoleItems } from './console/console-items.js';
+import { ConsoleQueries } from './console/console-queries.js';
 import { EndpointContext } from './context/endpoint-context.js';
 import { DashboardAggregates } from './coverage/dashboard-aggregates.js';
 import { DeadlineFigures } from './remediation/deadline-figures.js';
@@ -12,7 +12,8 @@ import { Exceptions } from './remediation/exceptions.js';
 import { ExposureFiguresCache } from './exposure/exposure-figures.js';
 import { dataDirectoryFiles } from './engine/data-directory.js';
 import { type DataDirectoryLock, lockDataDirectory } from './engine/data-directory-lock.js';
-import { type ChangeKind, ChangeVersions } from './derived/change-kinds.js';
+import { type ChangeKind, ChangeVersions, type RecordWrite } from './derived/change-kinds.js';
+import type { Inventory } from '../../contracts/inventory.js';
 import { Database } from './engine/database.js';
 import { Inventories } from './inventory/inventories.js';
 import { InventoryReads } from './inventory/inventory-reads.js';
@@ -93,14 +94,14 @@ export class Store {
   /** Scope coverage and coverage gaps, evaluated in memory per database version. */
   readonly coverage: ScopeCoverage;
   /**
-   * The organizations' exceptions (accepted risks): their records, written inside
-   * {@link Store.write} (`changes: ['exceptions']`), and the findings those in force now leave
+   * The organizations' exceptions (accepted risks): their records, each change a write of the
+   * `exceptions` kind, and the findings those in force now leave
    * out of the gaps and the risk figures (`exceptions.excepted`, an ExceptedFindingsSource).
    */
   readonly exceptions: Exceptions;
   /**
    * The organizations' agent settings (what their agent configuration files tell agents): local
-   * records, written inside {@link Store.write} (`changes: ['agent-settings']`).
+   * records, each save a write of the `agent-settings` kind.
    */
   readonly agentSettings: AgentSettingsRecords;
   /**
@@ -138,22 +139,24 @@ export class Store {
   ) {
     const versions = new ChangeVersions(db);
     this.changes = versions;
+    // Each record names the kinds its own writes change (RecordWrite).
+    const recordWrite: RecordWrite = (kinds, work) => this.write(() => work(), { changes: kinds });
     this.inventories = new Inventories(
       db,
       (work) => this.write(work, { changes: ['staged-inventory'], durable: false }),
       () => !this.closed,
     );
-    this.organizations = new OrganizationRecords(db, this.inventories);
-    this.apiKeys = new ApiKeyRecords(db);
+    this.organizations = new OrganizationRecords(db, this.inventories, recordWrite);
+    this.apiKeys = new ApiKeyRecords(db, recordWrite);
     const totals = new ListTotals(db, versions);
     this.inventory = new InventoryReads(db, versions, totals);
     const excepted = (orgRowId: number) => this.exceptions.excepted(orgRowId);
     // Tags and criticality of endpoints, which coverage, the figures and the filters read.
     const context = (orgRowId: number) => this.endpointContext.effective(orgRowId);
     this.coverage = new ScopeCoverage(db, versions, excepted, context);
-    this.exceptions = new Exceptions(db, versions, this.coverage, clock);
+    this.exceptions = new Exceptions(db, versions, this.coverage, clock, recordWrite);
     const exposure = new ExposureFiguresCache(db, versions, this.coverage, excepted, context);
-    this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now(), context);
+    this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now(), context, recordWrite);
     // The imported intelligence as findings, endpoints and plan steps read it.
     const findingIntel = new FindingIntel(db, versions);
     const exploit = new ExploitFigures(db, versions, findingIntel, (orgRowId) => exposure.columns(orgRowId), excepted, context);
@@ -161,7 +164,7 @@ export class Store {
     this.consoleItems = new ConsoleItems(db, versions, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit);
     this.software = new SoftwareQueries(db, versions, exposure, exploit);
     this.dashboards = new DashboardAggregates(db, versions, this.coverage, context);
-    this.agentSettings = new AgentSettingsRecords(db, clock);
+    this.agentSettings = new AgentSettingsRecords(db, clock, recordWrite);
     this.endpointContext = new EndpointContext(db, versions, (work) => this.write(() => work(), { changes: ['endpoint-context'] }), clock);
     this.sync = new SyncRecords(db);
     this.syncChanges = new SyncChangeRecords(db);
@@ -177,7 +180,11 @@ export class Store {
     this.inventoryWrites = new InventoryWrites(db);
     this.intel = new ThreatIntel(
       db,
-      { held: (work) => this.write(() => work(), { changes: ['threat-intel'], durable: false }), settled: (work) => this.writeSettled(() => work(), { changes: ['threat-intel'] }) },
+      {
+        write: recordWrite,
+        held: (kinds, work) => this.write(() => work(), { changes: kinds, durable: false }),
+        settled: (kinds, work) => this.writeSettled(() => work(), { changes: kinds }),
+      },
       clock,
     );
   }
@@ -218,6 +225,11 @@ export class Store {
   write<T>(work: (inventory: InventoryWrites) => T, options: WriteOptions): T {
     if (this.readOnly) throw new Error('This store was opened read-only');
     return this.changes.during(options.changes, () => this.db.transaction(() => work(this.inventoryWrites), { durable: options.durable }));
+  }
+
+  /** Replaces an inventory's rows with `inventory` (a seed of a local organization), in one write of the `inventory` kind. */
+  replaceInventory(inventoryId: number, inventory: Inventory): void {
+    this.write((writes) => writes.replace(inventoryId, inventory), { changes: ['inventory'] });
   }
 
   /**

@@ -6,7 +6,7 @@ import { smallInventory } from '../test/support/fixtures.js';
 import { recordedSuccess } from '../test/support/sync-fixtures.js';
 import { changeKinds } from './derived/change-kinds.js';
 import type { Organization } from './records/organization-records.js';
-import { SyncChangeTally } from './records/change-tally.js';
+import { SyncChangeTally } from './basics/change-tally.js';
 import type { SyncSuccess } from './records/sync-run-records.js';
 import { Store } from './store.js';
 import { OrganizationRemovedError, syncStepWrites } from './sync-steps.js';
@@ -31,7 +31,7 @@ async function setUp() {
   });
   // The bytes of the data directory's files: what reached the disk.
   const bytes = () => fs.readdirSync(dataDir, { recursive: true, withFileTypes: true }).reduce((sum, entry) => (entry.isFile() ? sum + fs.statSync(path.join(entry.parentPath, entry.name)).size : sum), 0);
-  const versions = () => new Map(changeKinds.map((kind) => [kind, store.changes.version([kind])]));
+  const versions = () => new Map(changeKinds.map((kind) => [kind, store.changes.written([kind])]));
   return { store, organization, bytes, versions };
 }
 

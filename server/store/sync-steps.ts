@@ -5,7 +5,7 @@ import type { SyncMode } from '../../contracts/enums.js';
 import type { Inventory } from '../../contracts/inventory.js';
 import type { ChangeKind } from './derived/change-kinds.js';
 import type { AppendOutcome, InventoryWrites } from './inventory/inventory-writes.js';
-import { SyncChangeTally } from './records/change-tally.js';
+import { SyncChangeTally } from './basics/change-tally.js';
 import type { Organization, OrganizationRecords } from './records/organization-records.js';
 import type { SyncChangeRecords } from './records/sync-change-records.js';
 import type { CountCheckOutcome, SyncRecords, SyncSuccess } from './records/sync-run-records.js';

@@ -3,7 +3,7 @@ import type { Inventory } from '../../contracts/inventory.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import type { SyncChangesSummary } from '../../contracts/console/sync-changes.js';
-import type { SyncChangeTally } from '../store/records/change-tally.js';
+import type { SyncChangeTally } from '../store/basics/change-tally.js';
 import type { SyncSuccess } from '../store/records/sync-run-records.js';
 import { type CollectionSink, type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
 import { RowsPerWrite } from '../store/inventory/rows-per-write.js';

@@ -47,18 +47,18 @@ describe('a full sync stages its pages', () => {
     const before = lists();
     nextState(remote);
     const seen: { lists: unknown; version: number }[] = [];
-    const version = store.changes.version(['inventory']);
+    const version = store.changes.written(['inventory']);
     // Called between the sync's writes: when findings are requested, the other collections and
     // the first findings page are staged already.
     remote.options.fault = ({ collection, offset }) => {
-      if (collection === 'findings' && offset === 100) seen.push({ lists: lists(), version: store.changes.version(['inventory']) });
+      if (collection === 'findings' && offset === 100) seen.push({ lists: lists(), version: store.changes.written(['inventory']) });
       return undefined;
     };
     const report = await sync({ full: true });
     expect(report.mode).toBe('full');
     expect(seen).toEqual([{ lists: before, version }]);
     expect(lists()).toEqual(expectedLists(remote.options.inventory));
-    expect(store.changes.version(['inventory'])).not.toBe(version);
+    expect(store.changes.written(['inventory'])).not.toBe(version);
   });
 
   it('leaves the previous replica when interrupted, and what it staged goes at the next collection', async () => {
@@ -120,20 +120,20 @@ describe('an incremental sync', () => {
   it('that finds nothing new writes its record alone, keeping the derived caches', async () => {
     const { remote, store, organization, sync, lists } = await setUp();
     await sync();
-    let version = store.changes.version(['inventory']);
+    let version = store.changes.written(['inventory']);
     const report = await sync();
     expect(report.mode).toBe('incremental');
-    expect(store.changes.version(['inventory'])).toBe(version);
+    expect(store.changes.written(['inventory'])).toBe(version);
     expect(store.sync.get(organization.rowId)).toMatchObject({ lastSuccessMode: 'incremental', incrementalsSinceFull: 1 });
 
     // What changed since is merged once; the next sync's margin brings it back, unchanged.
     const { endpoints } = remote.options.inventory;
     endpoints[3] = { ...endpoints[3]!, hostname: 'renamed.example.test', updated_at: new Date().toISOString() };
     expect((await sync()).counts.endpoints).toBe(1);
-    expect(store.changes.version(['inventory'])).not.toBe(version);
-    version = store.changes.version(['inventory']);
+    expect(store.changes.written(['inventory'])).not.toBe(version);
+    version = store.changes.written(['inventory']);
     expect((await sync()).counts.endpoints).toBe(1);
-    expect(store.changes.version(['inventory'])).toBe(version);
+    expect(store.changes.written(['inventory'])).toBe(version);
     expect(lists()).toEqual(expectedLists(remote.options.inventory));
   });
 

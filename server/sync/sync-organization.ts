@@ -4,7 +4,7 @@ import type { Store } from '../store/store.js';
 import type { SyncCountDifference, SyncCounts, SyncProgress, SyncState } from '../../contracts/console/sync.js';
 import type { SyncChangesSummary } from '../../contracts/console/sync-changes.js';
 import type { SyncMode } from '../../contracts/enums.js';
-import { SyncChangeTally } from '../store/records/change-tally.js';
+import { SyncChangeTally } from '../store/basics/change-tally.js';
 import { type SyncSuccess, skippedIdsKept } from '../store/records/sync-run-records.js';
 import { OrganizationRemovedError } from '../store/sync-steps.js';
 import { remoteHonoursUpdatedSince } from './probe-updated-since.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { baseUrlOrBlankPattern, baseUrlPattern, cidrPattern } from '../../contracts/address-patterns.js';
 import { parseRemoteUrl } from '../../contracts/remote-url.js';
 import { serverUrlProblem } from '../organizations/manage-agent-settings.js';
-import { ruleTest } from '../store/context/tag-rule-conditions.js';
+import { ruleTest } from '../store/basics/tag-rule-conditions.js';
 
 /**
  * The patterns the /app document shows are ones the server's own checks take, whatever a tool

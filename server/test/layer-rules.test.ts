@@ -41,15 +41,27 @@ describe('the layer rules', () => {
     ['a test', 'the e2e tests', 'server/http/app/probe.test.ts', '../../../e2e/support/serve-process.js', 'not e2e and bench'],
     ['a store test', 'the domain', 'server/store/probe.test.ts', '../demo/generate.js', 'not domain'],
     ['the store engine', 'the derived blocks', 'server/store/engine/probe.ts', '../derived/derived-cache.js', 'not store derived'],
-    ['the store engine', 'a query', 'server/store/engine/probe.ts', '../inventory/inventory-ids.js', 'not store queries'],
+    ['the store engine', 'a query', 'server/store/engine/probe.ts', '../basics/inventory-ids.js', 'not store basics'],
     ['the store engine', 'the facade', 'server/store/engine/probe.ts', '../store.js', 'not store (server/store)'],
-    ['the derived blocks', 'a query', 'server/store/derived/probe.ts', '../coverage/coverage-columns.js', 'not store queries'],
+    ['the derived blocks', 'a query', 'server/store/derived/probe.ts', '../basics/coverage-columns.js', 'not store basics'],
     ['the derived blocks', 'the facade', 'server/store/derived/probe.ts', '../store.js', 'not store (server/store)'],
     ['a query', 'the facade', 'server/store/records/probe.ts', '../store.js', 'not store (server/store)'],
     ['a query', 'the domain', 'server/store/remediation/probe.ts', '../../organizations/manage-organizations.js', 'not domain'],
     ['an engine test', 'the domain', 'server/store/engine/probe.test.ts', '../../demo/generate.js', 'not domain'],
   ])('refuses %s importing %s', async (_from, _to, file, specifier, reason) => {
     expect(await layerErrors(file, importing(specifier))).toEqual([expect.stringContaining(reason)]);
+  });
+
+  // The store's query folders, bottom first: no import runs back up among them.
+  const queryFolders = ['basics', 'inventory', 'records', 'context', 'coverage', 'intel', 'exposure', 'remediation', 'console'];
+  const upward = queryFolders.flatMap((lower, index) => queryFolders.slice(index + 1).map((higher) => [lower, higher]));
+
+  it.each(upward)('refuses the store\'s %s folder importing the %s folder above it', async (lower, higher) => {
+    expect(await layerErrors(`server/store/${lower}/probe.ts`, importing(`../${higher}/probe.js`))).toEqual([expect.stringContaining(`not store ${higher}`)]);
+  });
+
+  it.each(upward)('lets the store\'s %s folder be imported by the %s folder above it', async (lower, higher) => {
+    expect(await layerErrors(`server/store/${higher}/probe.ts`, importing(`../${lower}/probe.js`))).toEqual([]);
   });
 
   it('reads import(), import type and export ... from as imports, and paths as written', async () => {
@@ -77,8 +89,11 @@ describe('the layer rules', () => {
     ['a store test', 'server test support', 'server/store/probe.test.ts', ['../test/support/fixtures.js']],
     ['the store engine', 'contracts', 'server/store/engine/probe.ts', ['../../../contracts/inventory.js', './database.js']],
     ['the derived blocks', 'the engine', 'server/store/derived/probe.ts', ['../engine/database.js', './time-slices.js']],
-    ['a query', 'the engine, the derived blocks and the other queries', 'server/store/exposure/probe.ts', ['../engine/database.js', '../derived/derived-cache.js', '../remediation/excepted-findings.js', './exposure-table.js']],
-    ['the facade', 'every part of the store', 'server/store/probe.ts', ['./engine/database.js', './derived/derived-cache.js', './inventory/inventories.js']],
+    ['a query', 'the engine, the derived blocks and the query folders below it', 'server/store/exposure/probe.ts', ['../engine/database.js', '../derived/derived-cache.js', '../basics/excepted-findings.js', '../inventory/sorted-orders.js', './exposure-table.js']],
+    ['the imported intelligence', 'the basics and the inventory below it', 'server/store/intel/probe.ts', ['../basics/coverage-columns.js', '../inventory/sorted-orders.js', './finding-intel.js']],
+    ['exposure', 'the imported intelligence below it', 'server/store/exposure/probe.ts', ['../intel/exploit-figures.js']],
+    ['the console\'s reads', 'every query folder', 'server/store/console/probe.ts', ['../basics/id-page.js', '../inventory/list-totals.js', '../coverage/scope-coverage.js', '../intel/finding-intel.js', '../exposure/exposure-figures.js', '../remediation/exceptions.js', '../context/endpoint-context.js']],
+    ['the facade', 'every part of the store', 'server/store/probe.ts', ['./engine/database.js', './derived/derived-cache.js', './inventory/inventories.js', './console/console-queries.js']],
     ['a query test', 'the facade and server test support', 'server/store/coverage/probe.test.ts', ['../store.js', '../../test/support/fixtures.js']],
     ['the domain', 'a part of the store', 'server/organizations/probe.ts', ['../store/records/organization-records.js', '../store/engine/data-directory.js']],
     ['an app test', 'test support', 'app/main/probe.test.ts', ['../test/fake-electron.js', '../../server/test/support/identity-sealer.js']],

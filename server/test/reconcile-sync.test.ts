@@ -149,7 +149,7 @@ describe('reconcile', () => {
     const { store } = opened;
     await sync();
     const recorded = store.syncChanges.list(organization.rowId).length;
-    const version = store.changes.version(['inventory']);
+    const version = store.changes.written(['inventory']);
     const bytes = directoryBytes(dataDir);
 
     const report = await sync({ reconcile: true });
@@ -157,7 +157,7 @@ describe('reconcile', () => {
     expect(store.sync.get(organization.rowId)).toMatchObject({ lastSuccessMode: 'reconcile', lastReconcileChanged: 0, lastReconciledAt: report.finishedAt, countDifferences: [] });
     expect(store.syncChanges.list(organization.rowId)).toHaveLength(recorded);
     // The inventory's data did not change: the caches derived from it stay.
-    expect(store.changes.version(['inventory'])).toBe(version);
+    expect(store.changes.written(['inventory'])).toBe(version);
     // The sync state's row, twice (the reconcile's record, then its count check): a few pages of change log.
     expect(directoryBytes(dataDir) - bytes).toBeLessThanOrEqual(16 * 1024);
   });

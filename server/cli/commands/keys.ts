@@ -14,7 +14,7 @@ export function registerKeysCommands(program: Command): void {
     .action(async (options: { org: string; label?: string; dataDir?: string }) => {
       await withStore(resolveDataDir(options.dataDir), { command: 'remediation-console keys create' }, (store) => {
         const organization = requireOrganization(store, options.org);
-        const { key } = store.write(() => store.apiKeys.create(organization.rowId, options.label ?? null), { changes: ['api-keys'] });
+        const { key } = store.apiKeys.create(organization.rowId, options.label ?? null);
         console.log(key);
       });
     });

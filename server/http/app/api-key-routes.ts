@@ -25,14 +25,14 @@ export function apiKeyRoutes(store: Store): express.Router {
     const body = parsedBody(req, res, createApiKeyBodySchema.default({ label: null }), 'the API key');
     if (!body) return;
     const org = organizationOf(res).rowId;
-    const created = store.write(() => store.apiKeys.create(org, body.label), { changes: ['api-keys'] });
+    const created = store.apiKeys.create(org, body.label);
     res.status(201).json(created);
   });
 
   router.delete('/api-keys/:keyId', (req, res) => {
     const keyId = uuidParam(req, 'keyId');
     const org = organizationOf(res).rowId;
-    if (!store.write(() => store.apiKeys.revoke(org, keyId), { changes: ['api-keys'] })) throw new HttpError(404, `No active API key ${keyId}`);
+    if (!store.apiKeys.revoke(org, keyId)) throw new HttpError(404, `No active API key ${keyId}`);
     res.status(204).end();
   });
 

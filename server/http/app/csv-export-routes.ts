@@ -1,6 +1,8 @@
 import express from 'express';
 import { z } from 'zod';
 import { type CollectionName, collectionNames, collectionSchemas, collections } from '../../../contracts/collections.js';
+import { consoleItems } from '../../store/console/console-items.js';
+import { OneVersion } from '../../store/derived/one-version.js';
 import type { Store } from '../../store/store.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, fileResponse, queryErrors } from '../openapi/responses.js';
@@ -19,8 +21,7 @@ function exportRoute<C extends CollectionName>(router: express.Router, store: St
     const query = parseQuery(req, collectionSchemas[collection].console);
     const organization = organizationOf(res);
     // Stopped by a write of what its items show, not by one of staged pages or another record.
-    const shown = ['inventory', 'exceptions', 'deadline-policies', 'endpoint-context'] as const;
-    const version = store.changes.version(shown);
+    const version = new OneVersion(store.changes, [consoleItems]);
     res.status(200).set({
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="${organization.slug}-${path}.csv"`,
@@ -29,10 +30,10 @@ function exportRoute<C extends CollectionName>(router: express.Router, store: St
     // One instant for the whole export: its overdue filter and every item's age.
     const asOf = store.deadlines.asOf();
     for await (const ids of store.console.listAllIds(organization.rowId, collection, query, asOf)) {
-      if (store.changes.version(shown) !== version || res.destroyed) return void res.destroy();
+      if (!version.current || res.destroyed) return void res.destroy();
       let text = '';
       const items = await store.consoleItems.get(collection, organization.rowId, ids, asOf);
-      if (store.changes.version(shown) !== version || res.destroyed) return void res.destroy();
+      if (!version.current || res.destroyed) return void res.destroy();
       for (const json of items) {
         const item = JSON.parse(json) as Record<string, unknown>;
         text += csvLine(csvColumns.map((column) => column.value(item)));

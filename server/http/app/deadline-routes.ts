@@ -40,7 +40,7 @@ export function deadlineRoutes(store: Store): express.Router {
     const body = parsedBody(req, res, slaPolicyBodySchema, 'the policy');
     if (!body) return;
     const org = organizationOf(res).rowId;
-    res.json(policyAnswer(store.write(() => store.deadlines.policies.set(org, body), { changes: ['deadline-policies'] })));
+    res.json(policyAnswer(store.deadlines.policies.set(org, body)));
   });
 
   router.get('/remediation-performance', async (req, res) => {

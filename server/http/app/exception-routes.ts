@@ -65,7 +65,7 @@ export function exceptionRoutes(store: Store): express.Router {
     const file = parsedBody(req, res, exceptionsFileSchema, 'the exceptions file', chosenByServer);
     if (!file) return;
     try {
-      res.json(store.write(() => store.exceptions.importFile(org, file), { changes: ['exceptions'] }));
+      res.json(store.exceptions.importFile(org, file));
     } catch (error) {
       answerRefusal(res, error);
     }
@@ -77,7 +77,7 @@ export function exceptionRoutes(store: Store): express.Router {
     if (!body) return;
     let id: string;
     try {
-      id = store.write(() => store.exceptions.create(org, body, localUserName()), { changes: ['exceptions'] }).id;
+      id = store.exceptions.create(org, body, localUserName()).id;
     } catch (error) {
       return answerRefusal(res, error);
     }
@@ -90,7 +90,7 @@ export function exceptionRoutes(store: Store): express.Router {
     const body = parsedBody(req, res, updateExceptionBodySchema, 'the exception', chosenByServer);
     if (!body) return;
     try {
-      if (!store.write(() => store.exceptions.update(org, id, body, localUserName()), { changes: ['exceptions'] })) throw new HttpError(404, `Exception ${id} not found`);
+      if (!store.exceptions.update(org, id, body, localUserName())) throw new HttpError(404, `Exception ${id} not found`);
     } catch (error) {
       return answerRefusal(res, error);
     }
@@ -101,7 +101,7 @@ export function exceptionRoutes(store: Store): express.Router {
     const id = uuidParam(req, 'exceptionId');
     const org = organizationOf(res).rowId;
     try {
-      if (!store.write(() => store.exceptions.revoke(org, id, localUserName()), { changes: ['exceptions'] })) throw new HttpError(404, `Exception ${id} not found`);
+      if (!store.exceptions.revoke(org, id, localUserName())) throw new HttpError(404, `Exception ${id} not found`);
     } catch (error) {
       return answerRefusal(res, error);
     }

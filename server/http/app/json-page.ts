@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { CollectionName } from '../../../contracts/collections.js';
-import type { IdPage } from '../../store/inventory/console-queries.js';
+import type { IdPage } from '../../store/basics/id-page.js';
 import type { Store } from '../../store/store.js';
 
 /**

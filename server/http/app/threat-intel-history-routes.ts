@@ -33,7 +33,7 @@ export function threatIntelHistoryRoutes(store: Store): express.Router {
   router.put('/intel/settings', jsonBody('1kb'), (req, res) => {
     const settings = parsedBody(req, res, intelSettingsSchema.strict(), 'the intelligence settings');
     if (!settings) return;
-    store.write(() => store.intel.changes.saveSettings(settings), { changes: ['threat-intel'] });
+    store.intel.changes.saveSettings(settings);
     res.json(store.intel.changes.settings());
   });
   return router;

@@ -1,3 +1,4 @@
+import { derivedValue } from '../../store/derived/change-kinds.js';
 import { type CollectionName, type V1Query, collectionSchemas, collections } from '../../../contracts/collections.js';
 import { DerivedCache } from '../../store/derived/derived-cache.js';
 import type { Organization } from '../../store/records/organization-records.js';
@@ -6,6 +7,10 @@ import { HttpError } from '../http-error.js';
 import { parseUrlQuery } from '../query-parameters.js';
 import { uuidPathParameter } from '../uuid-path-parameter.js';
 import { answerCache } from './answer-cache.js';
+
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+const apiKeyOrganizations = derivedValue('organizations of API keys', ['api-keys', 'organizations']);
+const parsedQueries = derivedValue('parsed v1 queries', []);
 
 const bearer = /^Bearer[ ]+(\S+)\s*$/i;
 
@@ -37,8 +42,8 @@ export class V1Answers {
 
   private constructor(private readonly store: Store) {
     this.answers = answerCache(store.changes);
-    this.keys = new DerivedCache(store.changes, { name: 'organizations of API keys', dependsOn: ['api-keys', 'organizations'], bound: { entries: 256 } });
-    this.queries = new DerivedCache(store.changes, { name: 'parsed v1 queries', dependsOn: [], bound: { entries: 10_000 } });
+    this.keys = new DerivedCache(store.changes, apiKeyOrganizations, { bound: { entries: 256 } });
+    this.queries = new DerivedCache(store.changes, parsedQueries, { bound: { entries: 10_000 } });
   }
 
   /** The answers of a store, shared by every listener serving it. */

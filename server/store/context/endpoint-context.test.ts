@@ -28,9 +28,9 @@ it('keeps explicit tags and criticality by endpoint id, normalized, and a write 
   const [first, second] = inventory.endpoints;
   expect((await store.endpointContext.effective(org)).hasTags).toBe(false);
 
-  const version = store.changes.of(['endpoint-context']).version;
+  const version = store.changes.written(['endpoint-context']);
   const answer = await store.endpointContext.update(org, first!.id.toUpperCase(), { tags: ['Finance', 'laptop'], criticality: 'high' });
-  expect(store.changes.of(['endpoint-context']).version).not.toBe(version);
+  expect(store.changes.written(['endpoint-context'])).not.toBe(version);
   expect(answer).toEqual({
     endpoint_id: first!.id,
     tags: [
@@ -46,9 +46,9 @@ it('keeps explicit tags and criticality by endpoint id, normalized, and a write 
   expect(context.criticalityOf(second!.id)).toBe('normal');
   expect(context.criticalityOf(first!.id)).toBe('high');
   // The same again is no write.
-  const unchanged = store.changes.of(['endpoint-context']).version;
+  const unchanged = store.changes.written(['endpoint-context']);
   await store.endpointContext.update(org, first!.id, { criticality: 'high' });
-  expect(store.changes.of(['endpoint-context']).version).toBe(unchanged);
+  expect(store.changes.written(['endpoint-context'])).toBe(unchanged);
   expect(await store.endpointContext.update(org, '00000000-0000-4000-8000-000000000000', { criticality: 'low' })).toBeUndefined();
 });
 

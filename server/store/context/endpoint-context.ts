@@ -14,14 +14,14 @@ import { type EndpointCriticality, endpointTagLimits } from '../../../contracts/
 import type { Database } from '../engine/database.js';
 import type { ChangeVersions } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { inventoryOf } from '../inventory/inventory-ids.js';
-import { EffectiveEndpointContext, compareTags } from './effective-endpoint-context.js';
-import { type ContextChange, EndpointContextRecords, type ExplicitContext, type TagRuleRecord } from './endpoint-context-records.js';
-import { ruleTest } from './tag-rule-conditions.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
+import { EffectiveEndpointContext, compareTags, effectiveEndpointContext } from '../basics/effective-endpoint-context.js';
+import { type ContextChange, EndpointContextRecords, type ExplicitContext, type TagRuleRecord } from '../basics/endpoint-context-records.js';
+import { ruleTest } from '../basics/tag-rule-conditions.js';
 import { TimeSlices } from '../derived/time-slices.js';
 
-export { EffectiveEndpointContext } from './effective-endpoint-context.js';
-export { TagRuleConditionError } from './tag-rule-conditions.js';
+export { EffectiveEndpointContext } from '../basics/effective-endpoint-context.js';
+export { TagRuleConditionError } from '../basics/tag-rule-conditions.js';
 
 /** A change that would break a bound of endpoint context (more than 32 tags on an endpoint, too many rules): the answer is 400. */
 export class EndpointContextRuleError extends Error {}
@@ -92,7 +92,7 @@ export class EndpointContext {
   ) {
     this.records = new EndpointContextRecords(db);
     // Read from the endpoints an organization shows (its inventory and the pointer to it) and its context.
-    this.contexts = new DerivedCache(versions, { name: 'endpoint context', dependsOn: ['inventory', 'organizations', 'endpoint-context'], bound: { entries: 8 } });
+    this.contexts = new DerivedCache(versions, effectiveEndpointContext, { bound: { entries: 8 } });
   }
 
   /**

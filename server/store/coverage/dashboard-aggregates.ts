@@ -1,14 +1,18 @@
 import type { Dashboard } from '../../../contracts/console/dashboard.js';
 import { findingSeverities, findingStatuses, osFamilies } from '../../../contracts/enums.js';
-import { type EndpointContextSource, type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
-import type { CoverageColumns } from './coverage-columns.js';
+import { type EndpointContextSource, type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../basics/endpoint-selection.js';
+import type { CoverageColumns } from '../basics/coverage-columns.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { inventoryOf } from '../inventory/inventory-ids.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
 import { compareSqlValues } from '../derived/sql-value-order.js';
 import type { ScopeCoverage } from './scope-coverage.js';
 import { TimeSlices } from '../derived/time-slices.js';
+
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+const dashboards = derivedValue('dashboards', ['inventory']);
+const selectedDashboards = derivedValue('dashboards of a selection', ['inventory', 'endpoint-context']);
 
 const open = findingStatuses.indexOf('open');
 /** Findings counted between two looks at the clock. */
@@ -37,8 +41,8 @@ export class DashboardAggregates {
     /** Endpoints' tags and criticality: a dashboard of a tag or a criticality depends on its writes. */
     private readonly context: EndpointContextSource,
   ) {
-    this.dashboards = new DerivedCache(versions, { name: 'dashboards', dependsOn: ['inventory'], bound: { entries: 1_000 } });
-    this.selectedDashboards = new DerivedCache(versions, { name: 'dashboards of a selection', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 1_000 } });
+    this.dashboards = new DerivedCache(versions, dashboards, { bound: { entries: 1_000 } });
+    this.selectedDashboards = new DerivedCache(versions, selectedDashboards, { bound: { entries: 1_000 } });
   }
 
   /**

@@ -1,8 +1,8 @@
 import type { UnevaluatedCriterion } from '../../../contracts/console/coverage.js';
 import { endpointFilterSchema, findingFilterSchema, subjectFilterSchema } from '../../../contracts/scope.js';
 import { findingSeverities } from '../../../contracts/enums.js';
-import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
-import type { CoverageColumns } from './coverage-columns.js';
+import type { EffectiveEndpointContext } from '../basics/effective-endpoint-context.js';
+import type { CoverageColumns } from '../basics/coverage-columns.js';
 import { type CpeTest, cpeField, cpeTest } from './cpe-pattern.js';
 
 /** The stored filters of a scope, JSON as written by the inventory writer. */

@@ -1,15 +1,22 @@
 import type { CoverageCounts, UnevaluatedCriterion } from '../../../contracts/console/coverage.js';
 import { findingSeverities, findingStatuses } from '../../../contracts/enums.js';
-import type { IdPage } from '../inventory/console-queries.js';
-import { type CoverageColumns, loadCoverageColumns } from './coverage-columns.js';
-import type { EndpointContextSource } from '../context/endpoint-selection.js';
+import type { IdPage } from '../basics/id-page.js';
+import { type CoverageColumns, coverageColumns, loadCoverageColumns } from '../basics/coverage-columns.js';
+import type { EndpointContextSource } from '../basics/endpoint-selection.js';
+import { effectiveEndpointContext } from '../basics/effective-endpoint-context.js';
 import type { Database } from '../engine/database.js';
-import { inventoryOf } from '../inventory/inventory-ids.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import type { ExceptedFindingsSource } from '../remediation/excepted-findings.js';
+import { type ExceptedFindingsSource, exceptedFindings } from '../basics/excepted-findings.js';
+import { onOneVersion } from '../derived/one-version.js';
 import { type StoredScopeFilters, scopeCondition } from './scope-conditions.js';
 import { TimeSlices } from '../derived/time-slices.js';
+
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+const scopeCoverageSets = derivedValue('scope coverage sets', ['inventory', 'endpoint-context']);
+const scopeCoverageCounts = derivedValue('scope coverage counts', ['inventory', 'endpoint-context']);
+const coverageGaps = derivedValue('coverage gaps', ['inventory', 'endpoint-context']);
 
 /** A scope's coverage: counts, what could not be evaluated, and a page of covered findings. */
 export interface ScopeCoverageRows {
@@ -79,10 +86,10 @@ export class ScopeCoverage {
     /** Tags of endpoints, which scopes' tag criteria read: the sets, counts and gaps depend on its writes. */
     private readonly context: EndpointContextSource,
   ) {
-    this.columns = new DerivedCache(versions, { name: 'coverage columns', dependsOn: ['inventory'], bound: { entries: 16 } });
-    this.sets = new DerivedCache(versions, { name: 'scope coverage sets', dependsOn: ['inventory', 'endpoint-context'], bound: { weight: 24_000_000, weigh: (set) => set.length } });
-    this.counts = new DerivedCache(versions, { name: 'scope coverage counts', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 1_000 } });
-    this.gapSets = new DerivedCache(versions, { name: 'coverage gaps', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
+    this.columns = new DerivedCache(versions, coverageColumns, { bound: { entries: 16 } });
+    this.sets = new DerivedCache(versions, scopeCoverageSets, { bound: { weight: 24_000_000, weigh: (set) => set.length } });
+    this.counts = new DerivedCache(versions, scopeCoverageCounts, { bound: { entries: 1_000 } });
+    this.gapSets = new DerivedCache(versions, coverageGaps, { bound: { entries: 16 } });
   }
 
   /**
@@ -98,7 +105,8 @@ export class ScopeCoverage {
     // An unknown scope is answered without reading the findings.
     if (!filtersOf()) return undefined;
     const key = `scope|${orgRowId}|${scopeId.toLowerCase()}`;
-    for (;;) {
+    // The set, the columns, the context and the scope of one version: read again after a write meanwhile.
+    return onOneVersion(this.versions, [scopeCoverageSets, coverageColumns, effectiveEndpointContext], async () => {
       // Computed in slices, once however many requests arrive meanwhile; started again after a write.
       const covered = await this.sets.settled(key, async (checkpoint) => {
         const context = await this.context(orgRowId);
@@ -110,20 +118,17 @@ export class ScopeCoverage {
         return selectInSlices(allIndexes(columns.count), scopeCondition(filters, context).bind(columns), new TimeSlices(checkpoint));
       });
       // The columns and the context are kept at this version, so this awaits nothing but
-      // themselves, unless they were dropped for others: then the data may have changed
-      // meanwhile, and the set is read again.
-      const version = this.db.version;
+      // themselves, unless they were dropped for others.
       const columns = await this.currentColumns(orgRowId);
       const context = await this.context(orgRowId);
       const filters = filtersOf();
-      if (this.db.version !== version) continue;
       if (!filters) return undefined;
       return {
         counts: this.counts.getOrCompute(key, () => countsOf(columns, covered)),
         unevaluated: scopeCondition(filters, context).unevaluated,
         page: this.page(columns, key, covered, paging),
       };
-    }
+    });
   }
 
   /**
@@ -132,8 +137,8 @@ export class ScopeCoverage {
    */
   async gaps(orgRowId: number, paging: CoveragePaging): Promise<CoverageGapRows> {
     const key = `gaps|${orgRowId}`;
-    for (;;) {
-      const current = this.versions.stillCurrent(['inventory', 'endpoint-context']);
+    // The excepted findings and the gaps of one version: read again after a write meanwhile.
+    return onOneVersion(this.versions, [exceptedFindings, coverageGaps], async () => {
       const excepted = await this.excepted(orgRowId);
       // Computed once, however many requests arrive meanwhile; started again after a write.
       const { columns, gaps, ...summary } = await this.gapSets.settled(key, async (checkpoint) => {
@@ -141,8 +146,6 @@ export class ScopeCoverage {
         checkpoint();
         return this.computeGaps(orgRowId, columns, checkpoint);
       });
-      // The excepted findings and the gaps of one version: asked again after a write meanwhile.
-      if (!current()) continue;
       const keptKey = excepted.count === 0 ? key : `${key}|excepted=${excepted.key}`;
       const kept = excepted.count === 0 ? gaps : this.sets.getOrCompute(keptKey, () => select(gaps, (i) => excepted.byColumn[i] !== 1));
       return {
@@ -151,7 +154,7 @@ export class ScopeCoverage {
         countsBeforeExceptions: this.counts.getOrCompute(key, () => countsOf(columns, gaps)),
         page: this.page(columns, keptKey, kept, paging),
       };
-    }
+    });
   }
 
   /**

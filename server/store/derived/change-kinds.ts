@@ -30,6 +30,40 @@ export const changeKinds = [
 /** One kind of change a write makes (see {@link changeKinds}). */
 export type ChangeKind = (typeof changeKinds)[number];
 
+/**
+ * How a record of the store writes: `work` as one store transaction (`Store.write`) that
+ * changes `kinds`. Each record (API keys, agent settings, deadline policies, exceptions,
+ * organizations) names the kinds of its own writes, beside them, so that no caller does.
+ */
+export type RecordWrite = <T>(kinds: readonly ChangeKind[], work: () => T) => T;
+
+declare const declared: unique symbol;
+
+/**
+ * What a derived value is: its name and the kinds of change it is read from, declared once,
+ * where the value is defined (made only by {@link derivedValue}). Its cache is built from it
+ * (`new DerivedCache(versions, definition, ...)`), and a reader of several values names their
+ * definitions to read them on one version (`onOneVersion`, one-version.ts): no reader writes a
+ * list of kinds by hand, so none can check other kinds than the value's own.
+ */
+export interface DerivedValue {
+  /** What it holds, for a reader of {@link ChangeVersions.derived}. */
+  readonly name: string;
+  /**
+   * The kinds of change it is read from: a write of one of them drops it. A value read from the
+   * exceptions in force or a deadline policy names them in its key instead
+   * (`ExceptedFindings.key`, `StoredSlaPolicy.key`), since the clock changes what is in force
+   * or overdue with no write; a write of those records then changes the key, not the version.
+   */
+  readonly dependsOn: readonly ChangeKind[];
+  readonly [declared]: true;
+}
+
+/** The definition of a derived value (see {@link DerivedValue}): declare it once, beside the value, and read its kinds from it. */
+export function derivedValue(name: string, dependsOn: readonly ChangeKind[]): DerivedValue {
+  return Object.freeze({ name, dependsOn: Object.freeze([...dependsOn]) }) as unknown as DerivedValue;
+}
+
 /** A cache of derived values as {@link ChangeVersions} lists it. */
 export interface DerivedValues {
   /** What it holds, for a reader of the list. */
@@ -44,10 +78,12 @@ export interface DerivedValues {
  * The version of each kind of change, from the database's own version (raised by every
  * statement and commit): a write names what it changes ({@link during}), and a kind's version
  * is where the database's stood when the last write of that kind ended. A reader asks the
- * version of the kinds it depends on ({@link version}); it changes exactly when a write of one
- * of them ends. While such a write is under way it follows the database's own version, so that
- * a value read inside the write is not kept past it; a statement run outside any named write
- * (none is expected) counts as a change of every kind.
+ * version of the values it reads ({@link version}, by their definitions); it changes exactly
+ * when a write of one of their kinds ends. While such a write is under way it follows the
+ * database's own version, so that a value read inside the write is not kept past it; a
+ * statement run outside any named write (none is expected) counts as a change of every kind.
+ * A write inside another (a record's write inside a sync's) raises its kinds again when the
+ * outermost ends, committed or rolled back.
  */
 export class ChangeVersions {
   /** The caches of derived values built on these versions (`DerivedCache` adds itself). */
@@ -57,6 +93,8 @@ export class ChangeVersions {
   private readonly open: (readonly ChangeKind[])[] = [];
   /** The database's version when the last named write ended. */
   private settled: number;
+  /** The kinds changed by the writes under way and those that ended inside them. */
+  private readonly touched = new Set<ChangeKind>();
 
   constructor(private readonly database: VersionSource) {
     this.settled = database.version;
@@ -66,43 +104,49 @@ export class ChangeVersions {
   during<T>(kinds: readonly ChangeKind[], write: () => T): T {
     this.catchUp();
     this.open.push(kinds);
+    for (const kind of kinds) this.touched.add(kind);
     try {
       return write();
     } finally {
       this.open.pop();
       const version = this.database.version;
-      for (const kind of kinds) this.raised.set(kind, version);
-      if (this.open.length === 0) this.settled = version;
+      for (const kind of this.open.length === 0 ? this.touched : kinds) this.raised.set(kind, version);
+      if (this.open.length === 0) {
+        this.settled = version;
+        this.touched.clear();
+      }
     }
   }
 
-  /** A number that changes whenever a write of one of `kinds` does. */
-  version(kinds: readonly ChangeKind[]): number {
-    this.catchUp();
-    if (this.open.some((changing) => changing.some((kind) => kinds.includes(kind)))) return this.database.version;
-    let version = 0;
-    for (const kind of kinds) version = Math.max(version, this.raised.get(kind) ?? 0);
-    return version;
+  /** A number that changes whenever a write of one of the kinds `values` are read from does. */
+  version(values: DerivedValue | readonly DerivedValue[]): number {
+    return this.kindsVersion(kindsOf(values));
   }
 
   /**
-   * A check that no write of `kinds` has ended since it was taken: what a reader calls after
-   * awaiting several values derived from them, to know that they are of one version (and to ask
-   * them again when not).
+   * The version writes of `kinds` left: for what watches writes (a test, a log), not for a
+   * reader of derived values, which reads {@link version} by their definitions.
    */
-  stillCurrent(kinds: readonly ChangeKind[]): () => boolean {
-    const version = this.version(kinds);
-    return () => this.version(kinds) === version;
+  written(kinds: readonly ChangeKind[]): number {
+    return this.kindsVersion(kinds);
   }
 
-  /** The version of `kinds` as a source a cache follows. */
-  of(kinds: readonly ChangeKind[]): VersionSource {
-    const version = () => this.version(kinds);
+  /** The version of a value's kinds as a source its cache follows. */
+  of(value: DerivedValue): VersionSource {
+    const version = () => this.kindsVersion(value.dependsOn);
     return {
       get version() {
         return version();
       },
     };
+  }
+
+  private kindsVersion(kinds: readonly ChangeKind[]): number {
+    this.catchUp();
+    if (this.open.some((changing) => changing.some((kind) => kinds.includes(kind)))) return this.database.version;
+    let version = 0;
+    for (const kind of kinds) version = Math.max(version, this.raised.get(kind) ?? 0);
+    return version;
   }
 
   /** A statement run outside every named write changed the database: every kind counts as changed. */
@@ -111,4 +155,9 @@ export class ChangeVersions {
     this.settled = this.database.version;
     for (const kind of changeKinds) this.raised.set(kind, this.settled);
   }
+}
+
+/** The kinds of change `values` are read from, together. */
+export function kindsOf(values: DerivedValue | readonly DerivedValue[]): readonly ChangeKind[] {
+  return 'dependsOn' in values ? values.dependsOn : [...new Set(values.flatMap((value) => value.dependsOn))];
 }

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ChangeVersions } from './change-kinds.js';
+import { ChangeVersions, derivedValue } from './change-kinds.js';
 import { DerivedCache, type DerivedCacheOptions } from './derived-cache.js';
 
 /** A stand-in for the database: its version is raised by hand, as a statement outside a named write raises it. */
 const data = () => ({ version: 0 });
 
+/** A value read from the inventory. */
+const tested = derivedValue('test', ['inventory']);
+
 /** A cache of values read from the inventory, following `source`. */
-const cacheOf = <V>(source: { version: number }, options: Omit<DerivedCacheOptions<V>, 'name' | 'dependsOn'>) =>
-  new DerivedCache<V>(new ChangeVersions(source), { name: 'test', dependsOn: ['inventory'], ...options });
+const cacheOf = <V>(source: { version: number }, options: DerivedCacheOptions<V>) => new DerivedCache<V>(new ChangeVersions(source), tested, options);
 
 /** A value computed at most once per call of `compute`, counting computations. */
 function counted<V>(value: V) {

@@ -1,5 +1,5 @@
 import type { VersionSource } from '../engine/database.js';
-import type { ChangeKind, ChangeVersions, DerivedValues } from './change-kinds.js';
+import type { ChangeKind, ChangeVersions, DerivedValue, DerivedValues } from './change-kinds.js';
 
 /**
  * How much a cache keeps: a number of entries, or a total weight (bytes, rows...) with the
@@ -8,17 +8,8 @@ import type { ChangeKind, ChangeVersions, DerivedValues } from './change-kinds.j
  */
 export type CacheBound<V> = { entries: number } | { weight: number; weigh: (value: V, key: string) => number };
 
-/** What a cache holds, what it is read from, its bound, and whether it keeps a value only from its second request. */
+/** A cache's bound, and whether it keeps a value only from its second request (what it holds and is read from: its {@link DerivedValue}). */
 export interface DerivedCacheOptions<V> {
-  /** What it holds, for a reader of {@link ChangeVersions.derived}. */
-  name: string;
-  /**
-   * The kinds of change its values are read from: a write of one of them drops them all. A
-   * value read from the exceptions in force or a deadline policy names them in its key instead
-   * (`ExceptedFindings.key`, `StoredSlaPolicy.key`), since the clock changes what is in force
-   * or overdue with no write; a write of those records then changes the key, not the version.
-   */
-  dependsOn: readonly ChangeKind[];
   bound: CacheBound<V>;
   /**
    * Keep a value only when it is computed a second time, its key remembered among the last
@@ -36,12 +27,15 @@ class StaleComputation extends Error {}
  * under a key: all of them are dropped at the first use after a write of one of those kinds,
  * so that the write is seen by the very next read, and a write of another kind keeps them.
  * The one cache of everything the store and the API derive from the data (answers, totals,
- * skip positions, sorted orders, key lookups, coverage, the dashboard); each use names what it
- * depends on and states its bound.
+ * skip positions, sorted orders, key lookups, coverage, the dashboard); each is built from the
+ * definition of the value it holds ({@link DerivedValue}: its name and kinds, declared once
+ * beside it) and states its bound.
  */
 export class DerivedCache<V> implements DerivedValues {
   readonly name: string;
   readonly dependsOn: readonly ChangeKind[];
+  /** What it holds and is read from: what a reader names to read it with other values on one version (one-version.ts). */
+  readonly definition: DerivedValue;
   /** How many computations it has started (see {@link DerivedValues.computations}). */
   computations = 0;
   private readonly source: VersionSource;
@@ -55,11 +49,13 @@ export class DerivedCache<V> implements DerivedValues {
 
   constructor(
     versions: ChangeVersions,
+    definition: DerivedValue,
     private readonly options: DerivedCacheOptions<V>,
   ) {
-    this.name = options.name;
-    this.dependsOn = options.dependsOn;
-    this.source = versions.of(options.dependsOn);
+    this.definition = definition;
+    this.name = definition.name;
+    this.dependsOn = definition.dependsOn;
+    this.source = versions.of(definition);
     this.version = this.source.version;
     versions.derived.push(this);
   }

@@ -2,16 +2,24 @@ import type { SqlValue } from 'sql.js';
 import { type ExposureSortKey, exposureSortKinds } from '../../../contracts/console/exposure.js';
 import type { CollectionName } from '../../../contracts/collections.js';
 import { type TargetStatus, findingSeverities, findingStatuses, targetStatuses } from '../../../contracts/enums.js';
-import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
-import { type EndpointContextSource, type EndpointSelection, criticalityFactorsOf, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
-import type { CoverageColumns } from '../coverage/coverage-columns.js';
+import { type EffectiveEndpointContext, effectiveEndpointContext } from '../basics/effective-endpoint-context.js';
+import { type EndpointContextSource, type EndpointSelection, criticalityFactorsOf, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../basics/endpoint-selection.js';
+import type { CoverageColumns } from '../basics/coverage-columns.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import type { ExceptedFindingsSource } from '../remediation/excepted-findings.js';
+import { type ExceptedFindingsSource, exceptedFindings } from '../basics/excepted-findings.js';
+import { onOneVersion } from '../derived/one-version.js';
 import { ExposureTable } from './exposure-table.js';
-import { inventoryOf } from '../inventory/inventory-ids.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
+import { softwareId } from '../basics/software-id.js';
 import { TimeSlices } from '../derived/time-slices.js';
+
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+const dataFigures = derivedValue('exposure figures', ['inventory']);
+/** An organization's exposure figures without the excepted findings, weighed by the endpoints' criticality: read from the inventory and the endpoint context. */
+export const exposureFigures = derivedValue('exposure figures with exceptions', ['inventory', 'endpoint-context']);
+const exposureWeights = derivedValue('exposure weights', ['inventory', 'endpoint-context']);
 
 /** A product: the remediation targets of one vendor and product. */
 export interface ProductFigures {
@@ -151,15 +159,8 @@ export function figureSortLookup(figures: ExposureFigures, collection: Collectio
   throw new Error(`No figure sorts ${collection} by ${key}`);
 }
 
-/** The id of a product or version in the console's URLs: base64url of the JSON array of its names. */
-export function softwareId(names: (string | null)[]): string {
-  return Buffer.from(JSON.stringify(names)).toString('base64url');
-}
-
 const open = findingStatuses.indexOf('open');
 const critical = findingSeverities.indexOf('critical');
-/** What the figures weighed by criticality, or of a selection of endpoints, are read from. */
-const figureKinds = ['inventory', 'endpoint-context'] as const;
 /** Rows read per statement: a few milliseconds of SQL. */
 const rowsPerChunk = 2_048;
 /** Findings added between two looks at the clock. */
@@ -195,16 +196,6 @@ interface DataFigures extends Omit<ExposureFigures, keyof ExposureTallies | 'bef
 }
 
 /**
- * Thrown where a value computed from the figures of one set of excepted findings would be kept
- * under the key of another (a write, or an exception that expired meanwhile): the caller asks again.
- */
-export class ExceptedFindingsMoved extends Error {
-  constructor() {
-    super('The excepted findings changed while the figures were computed');
-  }
-}
-
-/**
  * The exposure figures of each organization, computed once per version of the data from the
  * findings' coverage columns (shared with coverage and the dashboard) and one pass over its
  * remediation targets and endpoints, all in slices that leave other requests answered. The
@@ -230,9 +221,9 @@ export class ExposureFiguresCache {
     /** Endpoints' criticality and tags: the weighed and selected figures depend on its writes. */
     private readonly context: EndpointContextSource,
   ) {
-    this.dataFigures = new DerivedCache(versions, { name: 'exposure figures', dependsOn: ['inventory'], bound: { entries: 4 } });
-    this.withExceptions = new DerivedCache(versions, { name: 'exposure figures with exceptions', dependsOn: figureKinds, bound: { entries: 4 } });
-    this.weights = new DerivedCache(versions, { name: 'exposure weights', dependsOn: figureKinds, bound: { entries: 16 } });
+    this.dataFigures = new DerivedCache(versions, dataFigures, { bound: { entries: 4 } });
+    this.withExceptions = new DerivedCache(versions, exposureFigures, { bound: { entries: 4 } });
+    this.weights = new DerivedCache(versions, exposureWeights, { bound: { entries: 16 } });
   }
 
   /** The findings' coverage columns of an organization at the data's current version: what the figures are summed from, without them. */
@@ -246,8 +237,8 @@ export class ExposureFiguresCache {
    * findings of the endpoints it keeps only.
    */
   async of(orgRowId: number, selection?: EndpointSelection): Promise<ExposureFigures> {
-    for (;;) {
-      const current = this.versions.stillCurrent(figureKinds);
+    // The excepted findings, the figures and the context of one version: read again after a write meanwhile.
+    return onOneVersion(this.versions, [exceptedFindings, dataFigures, effectiveEndpointContext, exposureFigures, exposureWeights], async (version) => {
       const excepted = await this.excepted(orgRowId);
       const data = await this.dataFigures.settled(String(orgRowId), async (checkpoint) => {
         const columns = await this.coverage.currentColumns(orgRowId);
@@ -255,8 +246,7 @@ export class ExposureFiguresCache {
         return this.compute(inventoryOf(this.db, orgRowId), columns, new TimeSlices(checkpoint));
       });
       const context = await this.context(orgRowId);
-      // The excepted findings, the figures and the context of one version: asked again after a write meanwhile.
-      if (!current()) continue;
+      version.check();
       const { columns } = data.sortValues;
       const selected = selectionKey(selection);
       const weights = this.weights.getOrCompute(`${orgRowId}|${selected}`, () => ({
@@ -264,21 +254,17 @@ export class ExposureFiguresCache {
         keep: selects(selection) ? selectedEndpointKeys(columns.endpoints, context, selection) : undefined,
       }));
       if (excepted.count === 0 && !weights.factors && !weights.keep) return withTallies(data, data.tallies, data.tallies, excepted.key);
-      try {
-        return await this.withExceptions.settled(`${orgRowId}|${excepted.key}|${selected}`, async (checkpoint) => {
-          // Started again after a write, this computation would sum another version's columns under this key.
-          if (!current()) throw new ExceptedFindingsMoved();
-          const slices = new TimeSlices(checkpoint);
-          const before = weights.factors || weights.keep ? await tally(columns, data, undefined, weights, slices) : data.tallies;
-          const tallies = excepted.count === 0 ? before : await tally(columns, data, excepted.byColumn, weights, slices);
-          const figures = withTallies(data, tallies, before, excepted.key, weights.factors);
-          if (selects(selection)) figures.selectedEndpoints = await selectedInstalls(data, context, selection, slices);
-          return figures;
-        });
-      } catch (error) {
-        if (!(error instanceof ExceptedFindingsMoved)) throw error;
-      }
-    }
+      return this.withExceptions.settled(`${orgRowId}|${excepted.key}|${selected}`, async (checkpoint) => {
+        // Started again after a write, this computation would sum another version's columns under this key.
+        version.check();
+        const slices = new TimeSlices(checkpoint);
+        const before = weights.factors || weights.keep ? await tally(columns, data, undefined, weights, slices) : data.tallies;
+        const tallies = excepted.count === 0 ? before : await tally(columns, data, excepted.byColumn, weights, slices);
+        const figures = withTallies(data, tallies, before, excepted.key, weights.factors);
+        if (selects(selection)) figures.selectedEndpoints = await selectedInstalls(data, context, selection, slices);
+        return figures;
+      });
+    });
   }
 
   private async compute(inventoryId: number, columns: CoverageColumns, slices: TimeSlices): Promise<DataFigures> {

@@ -13,22 +13,29 @@ import type {
 } from '../../../contracts/console/software.js';
 import type { VersionToUpdateToSummary } from '../../../contracts/console/version-to-update-to.js';
 import { targetStatuses } from '../../../contracts/enums.js';
-import { type EndpointSelection, selectionKey, selects } from '../context/endpoint-selection.js';
+import { type EndpointSelection, selectionKey, selects } from '../basics/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { ExceptedFindingsMoved, type ExposureFigures, type ExposureFiguresCache, asciiLower } from './exposure-figures.js';
+import { type ExposureFigures, type ExposureFiguresCache, asciiLower, exposureFigures } from './exposure-figures.js';
+import { VersionMoved, onOneVersion } from '../derived/one-version.js';
 import { compareVersions } from './version-order.js';
 import { targetUpdate, versionToUpdateTo, versionToUpdateToSummary } from './version-to-update-to.js';
 import { remediationPlan } from './remediation-plan.js';
 import { idsOfSeqs } from '../inventory/sorted-orders.js';
 import { compareSqlValues } from '../derived/sql-value-order.js';
 import { TimeSlices } from '../derived/time-slices.js';
+import { type ExploitFigure, type ExploitFigures, type TargetProducts, productExploitFigures } from '../intel/exploit-figures.js';
+
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+const softwareInstalls = derivedValue('software installs', ['inventory', 'endpoint-context']);
+// A plan step sums the EPSS of the findings it closes: the plans are read from the intelligence too.
+const remediationPlans = derivedValue('remediation plans', ['inventory', 'endpoint-context', 'threat-intel']);
+const versionsToUpdateTo = derivedValue('software versions to update to', ['inventory', 'endpoint-context']);
 
 type Value = string | number | null;
 const lower = (text: string | null) => (text === null ? null : asciiLower(text));
 
-import type { ExploitFigure, ExploitFigures } from '../intel/exploit-figures.js';
 /** A product; for a selection of endpoints, its endpoints are those the selection keeps. */
 function productJson(figures: ExposureFigures, index: number, exploit: (product: number) => ExploitFigure): SoftwareProduct {
   const { id, vendor, product, versions } = figures.products[index]!;
@@ -79,10 +86,10 @@ export class SoftwareQueries {
     /** The plan steps' EPSS sums. */
     private readonly exploit: ExploitFigures,
   ) {
-    this.installs = new DerivedCache(versions, { name: 'software installs', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
-    this.plans = new DerivedCache(versions, { name: 'remediation plans', dependsOn: ['inventory', 'endpoint-context', 'threat-intel'], bound: { entries: 16 } });
+    this.installs = new DerivedCache(versions, softwareInstalls, { bound: { entries: 16 } });
+    this.plans = new DerivedCache(versions, remediationPlans, { bound: { entries: 16 } });
     // Read from the same kinds as the figures (exposure-figures.ts): a product's index names it until they change.
-    this.updates = new DerivedCache(versions, { name: 'software versions to update to', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 16 } });
+    this.updates = new DerivedCache(versions, versionsToUpdateTo, { bound: { entries: 16 } });
   }
 
   /**
@@ -132,26 +139,22 @@ export class SoftwareQueries {
     orgRowId: number,
     selection: EndpointSelection,
   ): Promise<{ figures: ExposureFigures; fleet: ExposureFigures; exploit: (product: number) => ExploitFigure }> {
-    for (;;) {
+    // The selection's figures, the fleet's and its products' exploit figures of one version of the data and the intelligence.
+    return onOneVersion(this.versions, [exposureFigures, productExploitFigures], async () => {
       const figures = await this.figures.of(orgRowId, selection);
-      const { figures: fleet, exploit } = await this.withExploit(orgRowId);
-      // A write between the two gives the fleet other products' arrays: asked again.
-      if (fleet.products === figures.products && fleet.exceptedKey === figures.exceptedKey) return { figures, fleet, exploit };
-    }
+      const fleet = selects(selection) ? await this.figures.of(orgRowId) : figures;
+      // Other products' arrays (their figures dropped for others meanwhile), or other exceptions in force (one expired): read again.
+      if (fleet.products !== figures.products || fleet.exceptedKey !== figures.exceptedKey) throw new VersionMoved();
+      return { figures, fleet, exploit: await this.exploit.productFigures(orgRowId, targetProducts(fleet)) };
+    });
   }
 
   /** The fleet's figures and its products' exploit figures (every endpoint's findings), of one version of the data and the intelligence. */
-  private async withExploit(orgRowId: number): Promise<{ figures: ExposureFigures; exploit: (product: number) => ExploitFigure }> {
-    for (;;) {
-      const current = this.versions.stillCurrent(['inventory', 'endpoint-context', 'threat-intel']);
+  private withExploit(orgRowId: number): Promise<{ figures: ExposureFigures; exploit: (product: number) => ExploitFigure }> {
+    return onOneVersion(this.versions, [exposureFigures, productExploitFigures], async () => {
       const figures = await this.figures.of(orgRowId);
-      try {
-        const exploit = await this.exploit.productFigures(orgRowId, figures);
-        if (current()) return { figures, exploit };
-      } catch (error) {
-        if (!(error instanceof ExceptedFindingsMoved)) throw error;
-      }
-    }
+      return { figures, exploit: await this.exploit.productFigures(orgRowId, targetProducts(figures)) };
+    });
   }
 
   /** A product with its versions, riskiest first (then oldest version first, by version-order.ts); undefined when the organization has none with that id. */
@@ -195,22 +198,30 @@ export class SoftwareQueries {
 
   /** The organization's remediation plan (remediation-plan.ts), of the findings of the endpoints `selection` keeps when given. */
   async plan(orgRowId: number, selection?: EndpointSelection): Promise<RemediationPlan> {
-    for (;;) {
+    return onOneVersion(this.versions, [exposureFigures, remediationPlans], async (version) => {
       const figures = await this.figures.of(orgRowId, selects(selection) ? selection : undefined);
-      const current = this.versions.stillCurrent(['inventory', 'endpoint-context', 'threat-intel']);
-      try {
-        return await this.plans.settled(`${orgRowId}|${figures.exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
-          // Started again after a write, this computation would plan another version's figures under this key.
-          if (!current()) throw new ExceptedFindingsMoved();
-          const epssSums = await this.exploit.planSums(orgRowId, figures, selection);
-          checkpoint();
-          return remediationPlan(figures, new TimeSlices(checkpoint), epssSums);
-        });
-      } catch (error) {
-        if (!(error instanceof ExceptedFindingsMoved)) throw error;
-      }
+      return this.plans.settled(`${orgRowId}|${figures.exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
+        // Started again after a write, this computation would plan another version's figures under this key.
+        version.check();
+        const epssSums = await this.exploit.planSums(orgRowId, targetProducts(figures), selection);
+        checkpoint();
+        return remediationPlan(figures, new TimeSlices(checkpoint), epssSums);
+      });
+    });
+  }
+}
+
+/** What the exploit figures of products and plan steps are summed by (intel/exploit-figures.ts): the figures' columns and excepted findings, and each target's product. */
+function targetProducts(figures: ExposureFigures): TargetProducts {
+  const { columns } = figures.sortValues;
+  const productOfTarget = new Int32Array(columns.targetIds.length).fill(-1);
+  for (const version of figures.versions) {
+    for (const target of version.targets) {
+      const key = figures.targets.exposure[target]!;
+      if (key >= 0) productOfTarget[key] = version.product;
     }
   }
+  return { columns, exceptedKey: figures.exceptedKey, productOfTarget, count: figures.products.length };
 }
 
 /** One install of a version: a target with its endpoint's hostname and its open findings' exposure. */

@@ -1,5 +1,5 @@
 import type { Database } from '../engine/database.js';
-import type { ShownInventory } from '../inventory/inventory-ids.js';
+import type { ShownInventory } from '../basics/inventory-ids.js';
 import type { ListSearch } from '../inventory/sorted-orders.js';
 import { cveKey } from './cve-key.js';
 

@@ -1,34 +1,30 @@
 import type { SqlValue } from 'sql.js';
 import type { KevListingItem } from '../../../contracts/console/exploit-intel.js';
+import type { CveIntel } from './cve-intel.js';
 import { type FindingIntelFilter, intelFilterTest } from './intel-filters.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { TimeSlices } from '../derived/time-slices.js';
-import { forEachInteger } from '../coverage/coverage-columns.js';
-import { type ShownInventory, checkStillShown } from '../inventory/inventory-ids.js';
+import { forEachInteger } from '../basics/coverage-columns.js';
+import { type ShownInventory, checkStillShown } from '../basics/inventory-ids.js';
 import type { ListSearch, FigureSort } from '../inventory/sorted-orders.js';
 import { cveKey } from './cve-key.js';
 import type { KevSource } from './kev-catalog.js';
-
-/** The intelligence of every CVE the store names (the `cves` table), by its row id. */
-export interface CveIntel {
-  /** The current EPSS file's date and model; undefined when no EPSS file is imported. */
-  epssFile: { scoreDate: string; modelVersion: string | null } | undefined;
-  /** Per cves row id, its EPSS and percentile; NaN where the current file does not score it (or no row has the id). */
-  epss: Float64Array;
-  percentile: Float64Array;
-  /** Per cves row id, its entry in the current KEV catalogs, both merged; absent where none lists it. */
-  kev: Map<number, KevListingItem>;
-  /** The cves row id of an upper-case CVE id. */
-  refOf: Map<string, number>;
-}
 
 /** The CVE of each finding of an inventory, by seq: `refs[seq - first]` is its cves row id (-1 between findings). */
 export interface FindingCves {
   first: number;
   refs: Int32Array;
 }
+
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+const cveIntelligence = derivedValue('CVE intelligence', ['inventory', 'threat-intel']);
+const findingCveColumns = derivedValue("findings' CVEs", ['inventory']);
+const intelFilteredFindings = derivedValue('findings kept by intelligence filters', ['inventory', 'threat-intel']);
+const epssSortValues = derivedValue("findings' EPSS sort values", ['inventory', 'threat-intel']);
+/** The imported intelligence as written: a key kept under the inventory's version alone names its version (`FindingIntel.version`). */
+const importedIntel = derivedValue('imported intelligence as written', ['threat-intel']);
 
 /** CVEs whose findings are read per statement: a few milliseconds of SQL (a CVE has up to thousands of findings). */
 const cvesPerChunk = 64;
@@ -85,19 +81,15 @@ export class FindingIntel {
     private readonly db: Database,
     private readonly versions: ChangeVersions,
   ) {
-    this.cves = new DerivedCache(versions, { name: 'CVE intelligence', dependsOn: ['inventory', 'threat-intel'], bound: { entries: 1 } });
-    this.findingCves = new DerivedCache(versions, { name: "findings' CVEs", dependsOn: ['inventory'], bound: { entries: 4 } });
-    this.filtered = new DerivedCache(versions, {
-      name: 'findings kept by intelligence filters',
-      dependsOn: ['inventory', 'threat-intel'],
-      bound: { weight: 4_000_000, weigh: (seqs) => seqs.length },
-    });
-    this.sortValues = new DerivedCache(versions, { name: "findings' EPSS sort values", dependsOn: ['inventory', 'threat-intel'], bound: { entries: 4 } });
+    this.cves = new DerivedCache(versions, cveIntelligence, { bound: { entries: 1 } });
+    this.findingCves = new DerivedCache(versions, findingCveColumns, { bound: { entries: 4 } });
+    this.filtered = new DerivedCache(versions, intelFilteredFindings, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
+    this.sortValues = new DerivedCache(versions, epssSortValues, { bound: { entries: 4 } });
   }
 
   /** The version of the intelligence, which a value kept under the inventory's version alone names in its key. */
   version(): number {
-    return this.versions.version(['threat-intel']);
+    return this.versions.version(importedIntel);
   }
 
   /** The intelligence of every CVE the store names, at the current version. */

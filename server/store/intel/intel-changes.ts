@@ -7,8 +7,8 @@ import {
   intelChangesKept,
 } from '../../../contracts/console/threat-intel-changes.js';
 import type { Database } from '../engine/database.js';
-import { softwareId } from '../exposure/exposure-figures.js';
-import { inventoryOf } from '../inventory/inventory-ids.js';
+import { softwareId } from '../basics/software-id.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
 import { cveIdOfKey, cveKey } from './cve-key.js';
 import { readIntelSettings, saveIntelSettings } from './intel-settings.js';
 import type { KevSource } from './kev-catalog.js';
@@ -44,6 +44,8 @@ export class IntelChanges {
   constructor(
     private readonly db: Database,
     private readonly clock: () => number,
+    /** Writes the settings, as one store write of the `threat-intel` kind (threat-intel.ts). */
+    private readonly write: <T>(work: () => T) => T,
   ) {}
 
   /** The installation's settings; the defaults until some are saved. */
@@ -51,9 +53,9 @@ export class IntelChanges {
     return readIntelSettings(this.db);
   }
 
-  /** Saves the settings (in the caller's write). */
+  /** Saves the settings, in a write of their own. */
   saveSettings(settings: IntelSettings): void {
-    saveIntelSettings(this.db, settings);
+    this.write(() => saveIntelSettings(this.db, settings));
   }
 
   /** What a catalog of `source` listed before its import (undefined when none was current). */

@@ -2,7 +2,7 @@ import type { EpssHistory } from '../../../contracts/console/threat-intel.js';
 import type { KevAgreement } from '../../../contracts/console/threat-intel-changes.js';
 import type { Database } from '../engine/database.js';
 import { epssHistory } from './epss-trend.js';
-import { inventoryOf } from '../inventory/inventory-ids.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
 import { kevAgreement } from './kev-agreement.js';
 
 /** What the console reads of the imported intelligence beside the imports: a CVE's EPSS history, an organization's KEV agreement. */

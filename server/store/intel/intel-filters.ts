@@ -1,5 +1,5 @@
 import type { findingIntelFilters } from '../../../contracts/console/exploit-intel.js';
-import type { CveIntel } from './finding-intel.js';
+import type { CveIntel } from './cve-intel.js';
 
 /** A filter of the findings' list by the intelligence of their CVE (contracts/console/exploit-intel.ts). */
 export type FindingIntelFilter = keyof typeof findingIntelFilters;

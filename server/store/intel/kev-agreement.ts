@@ -1,6 +1,6 @@
 import type { KevAgreement } from '../../../contracts/console/threat-intel-changes.js';
 import type { Database } from '../engine/database.js';
-import type { ShownInventory } from '../inventory/inventory-ids.js';
+import type { ShownInventory } from '../basics/inventory-ids.js';
 import type { ListSearch } from '../inventory/sorted-orders.js';
 import type { KevSource } from './kev-catalog.js';
 

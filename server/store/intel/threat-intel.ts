@@ -1,5 +1,6 @@
 import type { ThreatIntelImport, ThreatIntelImportAnswer, ThreatIntelKind } from '../../../contracts/console/threat-intel.js';
 import type { Database } from '../engine/database.js';
+import type { ChangeKind, RecordWrite } from '../derived/change-kinds.js';
 import { TimeSlices } from '../derived/time-slices.js';
 import { RowsPerWrite } from '../inventory/rows-per-write.js';
 import { type EpssFile, scores } from './epss-file.js';
@@ -13,13 +14,18 @@ import { KevEntries } from './kev-entries.js';
 /** How many EPSS imports keep their figures as history (for a 7- and 30-day change per CVE). */
 export const epssImportsKept = 30;
 
-/** How the store writes for intelligence, writes of the `threat-intel` change kind. */
+/** How the store writes for intelligence (store.ts); each write names its kinds, {@link intelWrite}. */
 export interface ThreatIntelWrites {
+  /** A durable write (Store.write). */
+  write: RecordWrite;
   /** A write logged with a later one (Store.write, not durable). */
-  held<T>(work: () => T): T;
+  held: RecordWrite;
   /** A write that resolves once it and those before it are durable, fsynced off the thread (Store.writeSettled). */
-  settled<T>(work: () => T): Promise<T>;
+  settled<T>(kinds: readonly ChangeKind[], work: () => T): Promise<T>;
 }
+
+/** What every write of intelligence changes: the imports, the figures, the catalogs, the settings. */
+const intelWrite: readonly ChangeKind[] = ['threat-intel'];
 
 /**
  * Exploit intelligence imported from files (docs/decisions.md, "Exploit intelligence"): the
@@ -46,7 +52,7 @@ export class ThreatIntel {
     this.imports = new IntelImports(db);
     this.epss = new EpssScores(db);
     this.kev = new KevEntries(db);
-    this.changes = new IntelChanges(db, clock);
+    this.changes = new IntelChanges(db, clock, (work) => writes.write(intelWrite, work));
     this.figures = new IntelFigures(db);
   }
 
@@ -93,14 +99,14 @@ export class ThreatIntel {
       : file.kind === 'epss'
         ? this.changes.epssBefore(current, this.epss.namedCveKeys())
         : this.changes.kevBefore(file.catalog.source, current);
-    const id = this.writes.held(() => {
+    const id = this.writes.held(intelWrite, () => {
       // The same file again after an import of it was interrupted: this one takes its place.
       this.epss.dropHistory(this.imports.dropInterrupted(kind, file.sha256));
       return this.imports.start(started);
     });
     if (file.kind === 'epss') await this.writeEpss(id, file.epss, replaces, slices);
-    else if (replaces) this.writes.held(() => this.kev.replace(file.catalog.source, file.catalog.entries));
-    const finished = await this.writes.settled(() => {
+    else if (replaces) this.writes.held(intelWrite, () => this.kev.replace(file.catalog.source, file.catalog.entries));
+    const finished = await this.writes.settled(intelWrite, () => {
       if (file.kind === 'epss') this.epss.dropHistory(this.imports.epssImportsPast(epssImportsKept));
       const record = this.imports.finish(id, kind, replaces);
       if (before) this.changes.record(record, before);
@@ -124,7 +130,7 @@ export class ThreatIntel {
       const kept: number[] = [];
       for (let index = from; index < to; index++) if (named.has(file.keys[index]!)) kept.push(index);
       const started = performance.now();
-      this.writes.held(() => {
+      this.writes.held(intelWrite, () => {
         this.epss.writeHistory(id, file.keys, file.epss, file.percentile, kept);
         if (replaces) this.epss.writeCurrent(file.keys, file.epss, file.percentile, from, to);
       });
@@ -137,7 +143,7 @@ export class ThreatIntel {
       const keys = this.epss.currentKeysAfter(after, 5_000);
       if (keys.length === 0) break;
       const dropped = keys.filter((key) => !scores(file, key));
-      if (dropped.length > 0) this.writes.held(() => this.epss.deleteCurrent(dropped));
+      if (dropped.length > 0) this.writes.held(intelWrite, () => this.epss.deleteCurrent(dropped));
       after = keys.at(-1)!;
       await slices.pause();
     }

@@ -1,6 +1,6 @@
 import type { CollectionName } from '../../../contracts/collections.js';
 import type { Database } from '../engine/database.js';
-import { type InventoryTable, inventoryIdsIn, inventoryTables, tableOf } from './inventory-ids.js';
+import { type InventoryTable, inventoryIdsIn, inventoryTables, tableOf } from '../basics/inventory-ids.js';
 import type { InventoryWrites } from './inventory-writes.js';
 import { RowsPerWrite } from './rows-per-write.js';
 import { type OrderingContext, copyInOrder, defaultOrderOf } from './staged-order.js';

@@ -1,10 +1,13 @@
 import type { CollectionName, V1Query } from '../../../contracts/collections.js';
-import { type Conditions, collectionTables, findingGetSql, listConditions } from './collection-tables.js';
+import { type Conditions, collectionTables, findingGetSql, listConditions } from '../basics/collection-tables.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { InventorySwapped, type ShownInventory, inventoryOf, shownInventory, tableOf } from './inventory-ids.js';
+import { InventorySwapped, type ShownInventory, inventoryOf, shownInventory, tableOf } from '../basics/inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
+
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+const skipPositions = derivedValue('v1 list skip positions', ['inventory']);
 
 /** A page of a list with each item already serialized to JSON by SQLite. */
 export interface JsonPage {
@@ -35,7 +38,7 @@ export class InventoryReads {
     versions: ChangeVersions,
     private readonly totals: ListTotals,
   ) {
-    this.skips = new DerivedCache(versions, { name: 'v1 list skip positions', dependsOn: ['inventory'], bound: { entries: 256 } });
+    this.skips = new DerivedCache(versions, skipPositions, { bound: { entries: 256 } });
   }
 
   /** One page of a v1 list with the number of items matching its filters. */

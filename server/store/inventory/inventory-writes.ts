@@ -7,8 +7,8 @@ import type { Scope } from '../../../contracts/scope.js';
 import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding.js';
 import type { CollectionName } from '../../../contracts/collections.js';
 import type { Database } from '../engine/database.js';
-import { type InventoryTable, inventoryTables, tableOf } from './inventory-ids.js';
-import type { SyncChangeTally } from '../records/change-tally.js';
+import { type InventoryTable, inventoryTables, tableOf } from '../basics/inventory-ids.js';
+import type { SyncChangeTally } from '../basics/change-tally.js';
 
 interface Timestamped {
   id: string;

@@ -1,9 +1,13 @@
-import type { Conditions } from './collection-tables.js';
+import type { Conditions } from '../basics/collection-tables.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { type ShownInventory, checkStillShown } from './inventory-ids.js';
+import { type ShownInventory, checkStillShown } from '../basics/inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
+
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+/** The number of items of each list: read from the inventory. */
+export const listTotals = derivedValue('list totals', ['inventory']);
 
 /** Seqs counted per statement by {@link ListTotals.counted}: a few milliseconds along an index. */
 const seqsPerWindow = 32_768;
@@ -21,7 +25,7 @@ export class ListTotals {
     private readonly db: Database,
     versions: ChangeVersions,
   ) {
-    this.totals = new DerivedCache(versions, { name: 'list totals', dependsOn: ['inventory'], bound: { entries: 10_000 } });
+    this.totals = new DerivedCache(versions, listTotals, { bound: { entries: 10_000 } });
   }
 
   /** How many rows of `table` match `where`, counted in one statement. */

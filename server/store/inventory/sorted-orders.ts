@@ -1,14 +1,17 @@
 import type { SqlValue } from 'sql.js';
 import type { CollectionName, SortKey } from '../../../contracts/collections.js';
 import type { ListSort } from '../../../contracts/list-queries.js';
-import { type Conditions, sortExpression } from './collection-tables.js';
+import { type Conditions, sortExpression } from '../basics/collection-tables.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { type ShownInventory, checkStillShown } from './inventory-ids.js';
+import { type ShownInventory, checkStillShown } from '../basics/inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
 import { orderByNumbers } from '../derived/numeric-order.js';
 import { ValueRanks, concatenated } from '../derived/value-ranks.js';
+
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+const sortedOrders = derivedValue('sorted orders', ['inventory']);
 
 /** Positions `start` to `end` (exclusive) of an ascending order, read forwards or backwards. */
 function slice(order: Int32Array, descending: boolean, start: number, end: number): number[] {
@@ -50,7 +53,7 @@ export interface FigureSort {
   /**
    * What the figures depend on beside the data, which the order is kept under: records written
    * without changing the data's version. The deadlines' key for a finding's due date; the
-   * excepted findings' key for an endpoint's exposure (the lookup throws ExceptedFindingsMoved
+   * excepted findings' key for an endpoint's exposure (the lookup throws VersionMoved, one-version.ts,
    * when its figures are of another); empty for the figures of the data alone.
    */
   key: string;
@@ -94,7 +97,7 @@ export class SortedOrders {
     private readonly db: Database,
     versions: ChangeVersions,
   ) {
-    this.orders = new DerivedCache(versions, { name: 'sorted orders', dependsOn: ['inventory'], bound: { weight: 8_000_000, weigh: (order) => order.length } });
+    this.orders = new DerivedCache(versions, sortedOrders, { bound: { weight: 8_000_000, weigh: (order) => order.length } });
   }
 
   /** The ids of one page of the list in the given order, and how many rows match. */

@@ -1,5 +1,5 @@
 import type { Database } from '../engine/database.js';
-import type { InventoryTable } from './inventory-ids.js';
+import type { InventoryTable } from '../basics/inventory-ids.js';
 
 /** Rows whose keys one read fetches. */
 const keysPerRead = 5_000;

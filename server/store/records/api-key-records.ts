@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Database } from '../engine/database.js';
+import type { ChangeKind, RecordWrite } from '../derived/change-kinds.js';
 
 /** A local API key as listed: the key itself is shown once, at creation, and never stored. */
 export interface ApiKeyInfo {
@@ -12,15 +13,20 @@ export interface ApiKeyInfo {
 }
 
 const keyPrefix = 'rc_';
+/** What a key's creation or revocation changes: the v1 API's lookup of keys reads it. */
+const keyChanges: readonly ChangeKind[] = ['api-keys'];
 
 /** The stored form of a key: its SHA-256, enough for a 256-bit random secret. */
 export function hashApiKey(key: string): string {
   return crypto.createHash('sha256').update(key).digest('hex');
 }
 
-/** The SQL of the api_keys table. */
+/** The SQL of the api_keys table; each change one store write of {@link keyChanges}. */
 export class ApiKeyRecords {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly write: RecordWrite,
+  ) {}
 
   /** Creates a key for an organization and returns it: the only time it is seen. */
   create(orgRowId: number, label: string | null): { key: string; info: ApiKeyInfo } {
@@ -32,9 +38,15 @@ export class ApiKeyRecords {
       createdAt: new Date().toISOString(),
       revokedAt: null,
     };
-    this.db.run(
-      'INSERT INTO api_keys (id, org_id, key_hash, hint, label, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      [info.id, orgRowId, hashApiKey(key), info.hint, label, info.createdAt],
+    this.write(keyChanges, () =>
+      this.db.run('INSERT INTO api_keys (id, org_id, key_hash, hint, label, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+        info.id,
+        orgRowId,
+        hashApiKey(key),
+        info.hint,
+        label,
+        info.createdAt,
+      ]),
     );
     return { key, info };
   }
@@ -50,13 +62,7 @@ export class ApiKeyRecords {
 
   /** Revokes a key of the organization; false when it has no such active key. */
   revoke(orgRowId: number, keyId: string): boolean {
-    return (
-      this.db.run('UPDATE api_keys SET revoked_at = ? WHERE org_id = ? AND id = ? AND revoked_at IS NULL', [
-        new Date().toISOString(),
-        orgRowId,
-        keyId,
-      ]) > 0
-    );
+    return this.write(keyChanges, () => this.db.run('UPDATE api_keys SET revoked_at = ? WHERE org_id = ? AND id = ? AND revoked_at IS NULL', [new Date().toISOString(), orgRowId, keyId]) > 0);
   }
 
   /** The organization row id an active key belongs to. */

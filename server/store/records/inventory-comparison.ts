@@ -1,8 +1,8 @@
 import type { CollectionName } from '../../../contracts/collections.js';
 import type { FindingSeverity } from '../../../contracts/enums.js';
 import type { Database } from '../engine/database.js';
-import { tableOf } from '../inventory/inventory-ids.js';
-import { SyncChangeTally } from './change-tally.js';
+import { tableOf } from '../basics/inventory-ids.js';
+import { SyncChangeTally } from '../basics/change-tally.js';
 import { TimeSlices } from '../derived/time-slices.js';
 
 /** Rows of the new inventory compared per statement: each is one lookup along the (org_id, id) index of the old. */

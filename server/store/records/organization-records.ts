@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Database } from '../engine/database.js';
 import type { Inventories } from '../inventory/inventories.js';
+import { type ChangeKind, type RecordWrite, changeKinds } from '../derived/change-kinds.js';
 
 /** An organization of the store (DESIGN section 4). Secrets are never part of this record. */
 export interface Organization {
@@ -74,12 +75,26 @@ export interface NewOrganization {
   certificatePem?: string;
 }
 
-/** The SQL of the organizations table. */
+/** What a change of an organization's row changes. */
+const rowChanges: readonly ChangeKind[] = ['organizations'];
+/** What a change of the inventory an organization shows changes (a new organization's empty one, a full sync's swap). */
+const shownChanges: readonly ChangeKind[] = ['organizations', 'inventory'];
+
+/** The SQL of the organizations table; each change one store write of the kinds it changes. */
 export class OrganizationRecords {
   constructor(
     private readonly db: Database,
     private readonly inventories: Inventories,
+    private readonly write: RecordWrite,
   ) {}
+
+  /**
+   * Runs `work`, several changes of organizations (a check and an insert, a key and its
+   * certificate), as one write: each change inside still names what it changes.
+   */
+  change<T>(work: () => T): T {
+    return this.write(rowChanges, work);
+  }
 
   list(): Organization[] {
     return this.db.all<OrganizationRow>(`${selectOrganization} ORDER BY slug`).map(toOrganization);
@@ -96,7 +111,8 @@ export class OrganizationRecords {
   }
 
   insert(organization: NewOrganization): Organization {
-    this.db.run(
+    return this.write(shownChanges, () => {
+      this.db.run(
       `INSERT INTO organizations
          (inventory_id, uuid, slug, name, kind, is_demo, remote_url, remote_key_sealed, enrollment_secret_sealed,
           signing_key_sealed, certificate_pem, created_at)
@@ -115,28 +131,31 @@ export class OrganizationRecords {
         organization.certificatePem ?? null,
         new Date().toISOString(),
       ],
-    );
-    return this.bySlug(organization.slug)!;
+      );
+      return this.bySlug(organization.slug)!;
+    });
   }
 
   /**
    * Deletes an organization with its keys and sync record (their foreign keys cascade). Its
    * inventory is left to collection (Inventories.collect): a million deletes do not belong in
-   * this transaction.
+   * this transaction. Every record of the organization goes with it: a change of every kind.
    */
   delete(rowId: number): void {
-    this.db.run('DELETE FROM organizations WHERE id = ?', [rowId]);
+    this.write(changeKinds, () => this.db.run('DELETE FROM organizations WHERE id = ?', [rowId]));
   }
 
   /** Changes an organization's name or remote URL in place: its row, and all that hangs on it, stay. */
   update(rowId: number, changes: { name?: string; remoteUrl?: string }): void {
-    if (changes.name !== undefined) this.db.run('UPDATE organizations SET name = ? WHERE id = ?', [changes.name, rowId]);
-    if (changes.remoteUrl !== undefined) this.db.run('UPDATE organizations SET remote_url = ? WHERE id = ?', [changes.remoteUrl, rowId]);
+    this.write(rowChanges, () => {
+      if (changes.name !== undefined) this.db.run('UPDATE organizations SET name = ? WHERE id = ?', [changes.name, rowId]);
+      if (changes.remoteUrl !== undefined) this.db.run('UPDATE organizations SET remote_url = ? WHERE id = ?', [changes.remoteUrl, rowId]);
+    });
   }
 
   /** Points an organization at another inventory: the swap at the end of a full sync. */
   setInventory(rowId: number, inventoryId: number): void {
-    this.db.run('UPDATE organizations SET inventory_id = ? WHERE id = ?', [inventoryId, rowId]);
+    this.write(shownChanges, () => this.db.run('UPDATE organizations SET inventory_id = ? WHERE id = ?', [inventoryId, rowId]));
   }
 
   sealedSecret(rowId: number, secret: 'enrollment_secret' | 'signing_key' | 'remote_key'): Buffer | undefined {
@@ -145,10 +164,10 @@ export class OrganizationRecords {
   }
 
   setSealedSecret(rowId: number, secret: 'enrollment_secret' | 'signing_key' | 'remote_key', sealed: Buffer | null): void {
-    this.db.run(`UPDATE organizations SET ${secret}_sealed = ? WHERE id = ?`, [sealed, rowId]);
+    this.write(rowChanges, () => this.db.run(`UPDATE organizations SET ${secret}_sealed = ? WHERE id = ?`, [sealed, rowId]));
   }
 
   setCertificate(rowId: number, certificatePem: string): void {
-    this.db.run('UPDATE organizations SET certificate_pem = ? WHERE id = ?', [certificatePem, rowId]);
+    this.write(rowChanges, () => this.db.run('UPDATE organizations SET certificate_pem = ? WHERE id = ?', [certificatePem, rowId]));
   }
 }

@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CollectionName } from '../../../contracts/collections.js';
 import type { Inventory } from '../../../contracts/inventory.js';
-import { collectionTables } from '../inventory/collection-tables.js';
+import { collectionTables } from '../basics/collection-tables.js';
 import type { Database } from '../engine/database.js';
-import { inventoryOf, tableOf } from '../inventory/inventory-ids.js';
-import type { SyncChangeTally } from './change-tally.js';
+import { inventoryOf, tableOf } from '../basics/inventory-ids.js';
+import type { SyncChangeTally } from '../basics/change-tally.js';
 import type { TimeSlices } from '../derived/time-slices.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { syncChangeFindingsListed, syncChangesKept } from '../../../contracts/console/sync-change-bounds.js';
 import { Store } from '../store.js';
-import { SyncChangeTally } from './change-tally.js';
+import { SyncChangeTally } from '../basics/change-tally.js';
 import { changeKinds } from '../derived/change-kinds.js';
 
 const sync = (n: number) => ({ startedAt: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(), finishedAt: new Date(Date.UTC(2026, 0, 1, 0, n, 30)).toISOString(), mode: 'incremental' as const });

@@ -10,8 +10,8 @@ import type {
 import type { SyncMode } from '../../../contracts/enums.js';
 import type { Database } from '../engine/database.js';
 import { compareInventories } from './inventory-comparison.js';
-import { inventoryOf } from '../inventory/inventory-ids.js';
-import type { SyncChangeTally } from './change-tally.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
+import type { SyncChangeTally } from '../basics/change-tally.js';
 
 interface SyncChangesRow {
   id: number;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smallInventory } from '../../test/support/fixtures.js';
 import type { Database } from '../engine/database.js';
 import { DeadlineFigures } from './deadline-figures.js';
-import type { ExceptedFindings } from './excepted-findings.js';
+import type { ExceptedFindings } from '../basics/excepted-findings.js';
 import { median } from '../derived/median.js';
 import { Store } from '../store.js';
 
@@ -23,7 +23,15 @@ beforeAll(async () => {
   }, { changes: ['organizations', 'inventory'] });
   excepted = { key: 'none', byColumn: new Uint8Array(0), count: 0 };
   const db = (store as unknown as { db: Database }).db;
-  figures = new DeadlineFigures(db, store.changes, store.coverage, async () => excepted, () => store.now(), (org) => store.endpointContext.effective(org));
+  figures = new DeadlineFigures(
+    db,
+    store.changes,
+    store.coverage,
+    async () => excepted,
+    () => store.now(),
+    (org) => store.endpointContext.effective(org),
+    (kinds, work) => store.write(() => work(), { changes: kinds }),
+  );
 });
 afterAll(() => store.close());
 

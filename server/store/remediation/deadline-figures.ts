@@ -2,20 +2,26 @@ import type { SqlValue } from 'sql.js';
 import type { RemediationPerformance } from '../../../contracts/console/deadlines.js';
 import { type FindingSeverity, findingStatuses } from '../../../contracts/enums.js';
 import { dueAtMs, wholeDays } from '../../../contracts/remediation-deadlines.js';
-import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
-import { type EndpointContextSource, type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../context/endpoint-selection.js';
-import type { CoverageColumns, EndpointColumns } from '../coverage/coverage-columns.js';
+import type { EffectiveEndpointContext } from '../basics/effective-endpoint-context.js';
+import { type EndpointContextSource, type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../basics/endpoint-selection.js';
+import { type CoverageColumns, type EndpointColumns, coverageColumns } from '../basics/coverage-columns.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, type RecordWrite, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import type { ExceptedFindings, ExceptedFindingsSource } from './excepted-findings.js';
+import { type ExceptedFindings, type ExceptedFindingsSource, exceptedFindings } from '../basics/excepted-findings.js';
+import { onOneVersion } from '../derived/one-version.js';
 import type { CoverageColumnSource } from '../exposure/exposure-figures.js';
 import { type FindingTimeline, loadFindingTimeline } from './finding-timeline.js';
-import { type ShownInventory, checkStillShown, inventoryOf } from '../inventory/inventory-ids.js';
+import { type ShownInventory, checkStillShown, inventoryOf } from '../basics/inventory-ids.js';
 import { type PerformanceEndpoints, deadlineTable, remediationPerformance } from './remediation-performance.js';
 import { SlaPolicies, type StoredSlaPolicy } from './sla-policies.js';
 import type { FigureSort } from '../inventory/sorted-orders.js';
 import { TimeSlices } from '../derived/time-slices.js';
+
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+const findingTimelines = derivedValue('finding timelines', ['inventory']);
+const remediationPerformanceAnswers = derivedValue('remediation performance', ['inventory', 'endpoint-context']);
+const overdueFindings = derivedValue('overdue findings', ['inventory']);
 
 /** What a finding's deadline fields are computed from, as its row holds them (collection-tables.ts, `consoleFacts`). */
 export interface FindingDeadlineFacts {
@@ -59,11 +65,13 @@ export class DeadlineFigures {
     private readonly now: () => number,
     /** Endpoints' tags and criticality: the answers (per tag, of a selection) depend on its writes. */
     private readonly context: EndpointContextSource,
+    /** How the policies write (their kind: `deadline-policies`). */
+    write: RecordWrite,
   ) {
-    this.policies = new SlaPolicies(db, now);
-    this.timelines = new DerivedCache(versions, { name: 'finding timelines', dependsOn: ['inventory'], bound: { entries: 8 } });
-    this.answers = new DerivedCache(versions, { name: 'remediation performance', dependsOn: ['inventory', 'endpoint-context'], bound: { entries: 64 } });
-    this.overdueSets = new DerivedCache(versions, { name: 'overdue findings', dependsOn: ['inventory'], bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
+    this.policies = new SlaPolicies(db, now, write);
+    this.timelines = new DerivedCache(versions, findingTimelines, { bound: { entries: 8 } });
+    this.answers = new DerivedCache(versions, remediationPerformanceAnswers, { bound: { entries: 64 } });
+    this.overdueSets = new DerivedCache(versions, overdueFindings, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
   }
 
   /** The instant figures are computed at: the store's clock, down to the minute. */
@@ -157,24 +165,20 @@ export class DeadlineFigures {
 
   /** Whether a finding (by seq) is under an exception now; the coverage columns are read only when some finding is. */
   private async exceptedTest(orgRowId: number): Promise<(seq: number) => boolean> {
-    for (;;) {
-      const current = this.versions.stillCurrent(['inventory']);
+    // Both of one version, or the indexes would name other findings.
+    return onOneVersion(this.versions, [exceptedFindings, coverageColumns], async () => {
       const excepted = await this.excepted(orgRowId);
       if (excepted.count === 0) return () => false;
       const columns = await this.coverage.currentColumns(orgRowId);
-      // Both of one version, or the indexes would name other findings.
-      if (!current()) continue;
-      return (seq) => excepted.byColumn[columnIndexOf(columns, seq)] === 1;
-    }
+      return (seq: number) => excepted.byColumn[columnIndexOf(columns, seq)] === 1;
+    });
   }
 
-  /** The timeline and the exceptions of one version of the data, the one `checkpoint` checks. */
+  /** The timeline and the exceptions of one version of the data, then checked by `checkpoint` to be of the computation's. */
   private async timelineWithExceptions(orgRowId: number, checkpoint: () => void): Promise<{ timeline: FindingTimeline; excepted: ExceptedFindings }> {
-    const timeline = await this.timeline(orgRowId);
+    const read = await onOneVersion(this.versions, [findingTimelines, exceptedFindings], async () => ({ timeline: await this.timeline(orgRowId), excepted: await this.excepted(orgRowId) }));
     checkpoint();
-    const excepted = await this.excepted(orgRowId);
-    checkpoint();
-    return { timeline, excepted };
+    return read;
   }
 }
 

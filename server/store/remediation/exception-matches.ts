@@ -1,14 +1,18 @@
 import crypto from 'node:crypto';
 import type { ExceptionScope, FindingException } from '../../../contracts/console/exceptions.js';
-import type { CoverageColumns } from '../coverage/coverage-columns.js';
+import type { CoverageColumns } from '../basics/coverage-columns.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import type { ExceptedFindings } from './excepted-findings.js';
+import { type ExceptedFindings, exceptedFindings } from '../basics/excepted-findings.js';
 import type { InForceException } from './exception-records.js';
 import type { CoverageColumnSource } from '../exposure/exposure-figures.js';
-import { inventoryOf } from '../inventory/inventory-ids.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
+
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+/** The findings each exception scope covers, by column index: read from the inventory. */
+export const exceptionScopeFindings = derivedValue('findings of exception scopes', ['inventory']);
 
 /** Findings read per statement of a CVE's: a few milliseconds of SQL. */
 const seqsPerChunk = 2_048;
@@ -61,8 +65,8 @@ export class ExceptionMatches {
     private readonly versions: ChangeVersions,
     private readonly coverage: CoverageColumnSource,
   ) {
-    this.matches = new DerivedCache(versions, { name: 'findings of exception scopes', dependsOn: ['inventory'], bound: { weight: 4_000_000, weigh: (indexes) => indexes.length } });
-    this.masks = new DerivedCache(versions, { name: 'excepted findings', dependsOn: ['inventory'], bound: { entries: 16 } });
+    this.matches = new DerivedCache(versions, exceptionScopeFindings, { bound: { weight: 4_000_000, weigh: (indexes) => indexes.length } });
+    this.masks = new DerivedCache(versions, exceptedFindings, { bound: { entries: 16 } });
   }
 
   /** The findings a scope names in the organization's data now, as ascending indexes of its coverage columns. */
@@ -80,7 +84,7 @@ export class ExceptionMatches {
    * force: the data's version, then {@link exceptionsKey}.
    */
   keyOf(orgRowId: number, inForce: readonly InForceException[]): string {
-    return `${this.versions.version(['inventory'])}|${this.exceptionsKey(orgRowId, inForce)}`;
+    return `${this.versions.version(exceptedFindings)}|${this.exceptionsKey(orgRowId, inForce)}`;
   }
 
   /** The findings that `inForce`, the organization's exceptions in force, leave out, with their key. */

@@ -34,14 +34,14 @@ it("keys the excepted findings on the data's version and the exceptions in force
   const none = await excepted();
   expect(none.count).toBe(0);
   const write = <T>(work: () => T) => store.write(work, { changes: ['exceptions'] });
-  const version = store.changes.version(['inventory']);
+  const version = store.changes.written(['inventory']);
   const exception = write(() => store.exceptions.create(org, { scope: { kind: 'cve', cve_id: cve }, reason: 'risk_accepted', note: '', expires_at: new Date(now + 10 * day).toISOString() }, 'analyst'));
   const covered = await excepted();
   expect(covered.count).toBe(inventory.findings.filter((f) => f.cve_id === cve).length);
   expect(covered.byColumn.reduce((sum, flag) => sum + flag, 0)).toBe(covered.count);
   expect(covered.key).not.toBe(none.key);
   // A write of records: the data's caches stay.
-  expect(store.changes.version(['inventory'])).toBe(version);
+  expect(store.changes.written(['inventory'])).toBe(version);
 
   // A note or a later expiry changes no finding: the key stays, and so does what is keyed on it.
   write(() => store.exceptions.update(org, exception.id, { note: 'WAF', expires_at: new Date(now + 20 * day).toISOString() }, 'analyst'));

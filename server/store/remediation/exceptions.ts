@@ -10,10 +10,12 @@ import type {
   UpdateExceptionBody,
 } from '../../../contracts/console/exceptions.js';
 import { findingStatuses } from '../../../contracts/enums.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import type { ChangeKind, ChangeVersions, RecordWrite } from '../derived/change-kinds.js';
 import type { Database } from '../engine/database.js';
-import type { ExceptedFindings } from './excepted-findings.js';
-import { type FindingKeys, ExceptionMatches, findingMarks } from './exception-matches.js';
+import type { ExceptedFindings } from '../basics/excepted-findings.js';
+import { type FindingKeys, ExceptionMatches, exceptionScopeFindings, findingMarks } from './exception-matches.js';
+import { coverageColumns } from '../basics/coverage-columns.js';
+import { onOneVersion } from '../derived/one-version.js';
 import { ExceptionRecords } from './exception-records.js';
 import type { CoverageColumnSource } from '../exposure/exposure-figures.js';
 
@@ -55,12 +57,15 @@ function expiryProblem(expiresAt: string, now: number): string | undefined {
   return undefined;
 }
 
+/** What a change of exceptions changes: what is derived from them names them in its key (`ExceptedFindings.key`). */
+const exceptionChanges: readonly ChangeKind[] = ['exceptions'];
+
 /**
  * An organization's exceptions: accepted CVEs (everywhere or on chosen endpoints) and findings,
  * with a reason and an expiry, stored locally per organization and kept across syncs; which
  * findings those in force leave out of the gaps and the risk figures (the excepted findings,
- * by the store's clock), and each finding's mark. Writes are made inside `Store.write` with
- * `changes: ['exceptions']`: they change no inventory row.
+ * by the store's clock), and each finding's mark. Each change is one store write of the
+ * `exceptions` kind (an import one for the whole file): it changes no inventory row.
  */
 export class Exceptions {
   private readonly records: ExceptionRecords;
@@ -71,6 +76,7 @@ export class Exceptions {
     private readonly versions: ChangeVersions,
     private readonly coverage: CoverageColumnSource,
     private readonly now: () => number,
+    private readonly write: RecordWrite,
   ) {
     this.records = new ExceptionRecords(db);
     this.matches = new ExceptionMatches(db, versions, coverage);
@@ -92,7 +98,7 @@ export class Exceptions {
       revoked_by: null,
       revoked_at: null,
     };
-    this.records.put(orgRowId, record);
+    this.write(exceptionChanges, () => this.records.put(orgRowId, record));
     return record;
   }
 
@@ -106,7 +112,7 @@ export class Exceptions {
     if (problem) throw new ExceptionRuleError('expires_at', problem);
     const updated: ExceptionRecord = { ...record, ...body, updated_by: user, updated_at: new Date(now).toISOString() };
     if (body.expires_at !== undefined) updated.expires_at = new Date(Date.parse(body.expires_at)).toISOString();
-    this.records.put(orgRowId, updated);
+    this.write(exceptionChanges, () => this.records.put(orgRowId, updated));
     return updated;
   }
 
@@ -116,7 +122,7 @@ export class Exceptions {
     if (!record) return undefined;
     if (record.revoked_at !== null) throw new ExceptionRevokedError(record.id);
     const revoked: ExceptionRecord = { ...record, revoked_by: user, revoked_at: new Date(this.now()).toISOString() };
-    this.records.put(orgRowId, revoked);
+    this.write(exceptionChanges, () => this.records.put(orgRowId, revoked));
     return revoked;
   }
 
@@ -161,10 +167,12 @@ export class Exceptions {
       return { record: { ...record, id }, action } as const;
     });
     const result: ExceptionImportResult = { created: 0, updated: 0, skipped: 0 };
-    for (const { record, action } of plan) {
-      result[action]++;
-      if (action !== 'skipped') this.records.put(orgRowId, record);
-    }
+    this.write(exceptionChanges, () => {
+      for (const { record, action } of plan) {
+        result[action]++;
+        if (action !== 'skipped') this.records.put(orgRowId, record);
+      }
+    });
     return result;
   }
 
@@ -175,20 +183,18 @@ export class Exceptions {
       .list(orgRowId)
       .map((record) => ({ ...record, state: stateOf(record, now) }))
       .filter((record) => state === undefined || record.state === state);
-    for (;;) {
-      const current = this.versions.stillCurrent(['inventory']);
+    // Every count of one version of the data: read again after a write meanwhile.
+    return onOneVersion(this.versions, [exceptionScopeFindings, coverageColumns], async () => {
       const matched: Int32Array[] = [];
       for (const record of listed) matched.push(await this.matches.matched(orgRowId, record.scope));
       const { status } = await this.coverage.currentColumns(orgRowId);
-      // Every count of one version of the data: started again after a write meanwhile.
-      if (!current()) continue;
       return listed.map((record, index) => {
         const findings = matched[index]!;
         let openFindings = 0;
         for (const finding of findings) if (status[finding] === open) openFindings++;
         return { ...record, findings: findings.length, open_findings: openFindings };
       });
-    }
+    });
   }
 
   /** The findings the organization's exceptions in force now leave out (the `ExceptedFindingsSource` of the figures). */

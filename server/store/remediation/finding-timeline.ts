@@ -1,4 +1,4 @@
-import type { CoverageColumns } from '../coverage/coverage-columns.js';
+import type { CoverageColumns } from '../basics/coverage-columns.js';
 import type { Database } from '../engine/database.js';
 import { TimeSlices } from '../derived/time-slices.js';
 

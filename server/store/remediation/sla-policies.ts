@@ -1,5 +1,6 @@
 import { type SlaPolicy, defaultSlaPolicy, slaPolicyKeys } from '../../../contracts/remediation-deadlines.js';
 import type { Database } from '../engine/database.js';
+import type { RecordWrite } from '../derived/change-kinds.js';
 
 /** An organization's remediation deadlines as stored: the defaults until it saves its own. */
 export interface StoredSlaPolicy {
@@ -23,13 +24,14 @@ const columns = slaPolicyKeys.map((key) => `${key}_days`);
 
 /**
  * The SQL of the sla_policies table: a local record of an organization's row (not of its
- * inventory), so that a policy stays across syncs, full ones included. Saved inside
- * `Store.write(…, { changes: ['deadline-policies'] })`.
+ * inventory), so that a policy stays across syncs, full ones included. Each save is one store
+ * write of the `deadline-policies` kind (what is derived from a policy names it in its key).
  */
 export class SlaPolicies {
   constructor(
     private readonly db: Database,
     private readonly now: () => number,
+    private readonly write: RecordWrite,
   ) {}
 
   /** The organization's policy: its own, or the defaults. */
@@ -42,10 +44,12 @@ export class SlaPolicies {
 
   /** Saves the organization's policy (its days already validated), stamped with the store's clock. */
   set(orgRowId: number, policy: SlaPolicy): StoredSlaPolicy {
-    this.db.run(
-      `INSERT INTO sla_policies (org_id, ${columns.join(', ')}, updated_at) VALUES (?, ${columns.map(() => '?').join(', ')}, ?)
-       ON CONFLICT (org_id) DO UPDATE SET ${columns.map((column) => `${column} = excluded.${column}`).join(', ')}, updated_at = excluded.updated_at`,
-      [orgRowId, ...slaPolicyKeys.map((key) => policy[key]), new Date(this.now()).toISOString()],
+    this.write(['deadline-policies'], () =>
+      this.db.run(
+        `INSERT INTO sla_policies (org_id, ${columns.join(', ')}, updated_at) VALUES (?, ${columns.map(() => '?').join(', ')}, ?)
+         ON CONFLICT (org_id) DO UPDATE SET ${columns.map((column) => `${column} = excluded.${column}`).join(', ')}, updated_at = excluded.updated_at`,
+        [orgRowId, ...slaPolicyKeys.map((key) => policy[key]), new Date(this.now()).toISOString()],
+      ),
     );
     return this.get(orgRowId);
   }

@@ -4,7 +4,7 @@ import { collectionNames } from '../../../contracts/collections.js';
 import type { Inventory } from '../../../contracts/inventory.js';
 import { changeKinds } from '../../store/derived/change-kinds.js';
 import { files } from '../../store/engine/engine-files.js';
-import { SyncChangeTally } from '../../store/records/change-tally.js';
+import { SyncChangeTally } from '../../store/basics/change-tally.js';
 import type { Store } from '../../store/store.js';
 import type { WriteKind } from './crash-writer-sequence.js';
 import { smallInventory } from './fixtures.js';

@@ -1,9 +1,16 @@
+import { derivedValue } from '../derived/change-kinds.js';
 import type { TagRuleCondition } from '../../../contracts/console/endpoint-context.js';
 import type { EndpointCriticality } from '../../../contracts/enums.js';
 import type { SqlValue } from 'sql.js';
 import type { Database } from '../engine/database.js';
 import type { TimeSlices } from '../derived/time-slices.js';
 import type { EndpointFacts } from './tag-rule-conditions.js';
+
+/**
+ * The endpoint context as written (tags, criticality, tag rules), not what it gives the
+ * endpoints: what a value keyed on the context's writes alone names in its key.
+ */
+export const endpointContextWrites = derivedValue('endpoint context as written', ['endpoint-context']);
 
 /** A tag rule's row. */
 export interface TagRuleRecord {

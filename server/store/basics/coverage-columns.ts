@@ -1,6 +1,10 @@
+import { derivedValue } from '../derived/change-kinds.js';
 import { findingSeverities, findingStatuses } from '../../../contracts/enums.js';
 import type { Database } from '../engine/database.js';
 import { TimeSlices } from '../derived/time-slices.js';
+
+/** The coverage columns of an organization's findings (a `CoverageColumns`): read from the inventory. */
+export const coverageColumns = derivedValue('coverage columns', ['inventory']);
 
 /**
  * The endpoints findings name, by key. A finding may name an endpoint the replica does not

@@ -1,4 +1,4 @@
-import type { Conditions } from './collection-tables.js';
+import type { Conditions } from '../basics/collection-tables.js';
 import type { Database } from '../engine/database.js';
 import { sortInSlices } from '../derived/sort-in-slices.js';
 import type { TimeSlices } from '../derived/time-slices.js';

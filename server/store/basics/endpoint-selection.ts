@@ -1,6 +1,6 @@
 import type { EndpointCriticality } from '../../../contracts/enums.js';
 import { criticalityFactors } from '../../../contracts/risk-score.js';
-import type { EndpointColumns } from '../coverage/coverage-columns.js';
+import type { EndpointColumns } from './coverage-columns.js';
 import type { EffectiveEndpointContext } from './effective-endpoint-context.js';
 
 /**

@@ -1,11 +1,15 @@
-import type { Conditions } from './collection-tables.js';
-import { type EndpointContextSource, type EndpointSelection, endpointTest, selectionKey, selects } from '../context/endpoint-selection.js';
-import { type CoverageColumns, forEachInteger } from '../coverage/coverage-columns.js';
+import type { Conditions } from '../basics/collection-tables.js';
+import { type EndpointContextSource, type EndpointSelection, endpointTest, selectionKey, selects } from '../basics/endpoint-selection.js';
+import { type CoverageColumns, forEachInteger } from '../basics/coverage-columns.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { type ShownInventory, checkStillShown } from './inventory-ids.js';
+import { type ShownInventory, checkStillShown } from '../basics/inventory-ids.js';
 import { TimeSlices } from '../derived/time-slices.js';
+
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+const rowsByEndpoint = derivedValue('rows filtered by endpoint', ['inventory']);
+const rowsByEndpointContext = derivedValue('rows filtered by endpoint context', ['inventory', 'endpoint-context']);
 
 /** Endpoints whose rows one statement lists: some fifty findings each, a few milliseconds of SQL. */
 const endpointsPerChunk = 64;
@@ -25,7 +29,7 @@ export type TableWithEndpoints = 'findings' | 'remediation_targets' | 'endpoints
  * keeps (the console's `osFamily` and `hasAgent` of those lists, contracts/list-queries.ts
  * `byEndpoint`), and of endpoints, findings or targets whose endpoint a selection by local
  * context keeps (`tag`, `criticality`), as seqs ascending: the endpoints' own index picks the
- * endpoints (a few thousand ids), the context (context/endpoint-selection.ts) narrows them; an
+ * endpoints (a few thousand ids), the context (basics/endpoint-selection.ts) narrows them; an
  * endpoint's row is its own, a finding's endpoint is read from the findings' coverage columns, which the
  * dashboard, coverage and the exposure figures share and `serve` reads ahead; a target's
  * along the (org_id, endpoint_id) index. Kept per filter until the next write; the console's
@@ -46,8 +50,8 @@ export class EndpointFilterRows {
     private readonly context: EndpointContextSource,
   ) {
     const bound = { weight: 4_000_000, weigh: (rows: Int32Array) => rows.length };
-    this.rows = new DerivedCache(versions, { name: 'rows filtered by endpoint', dependsOn: ['inventory'], bound });
-    this.rowsByContext = new DerivedCache(versions, { name: 'rows filtered by endpoint context', dependsOn: ['inventory', 'endpoint-context'], bound });
+    this.rows = new DerivedCache(versions, rowsByEndpoint, { bound });
+    this.rowsByContext = new DerivedCache(versions, rowsByEndpointContext, { bound });
   }
 
   /**

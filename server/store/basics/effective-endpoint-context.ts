@@ -1,7 +1,11 @@
+import { derivedValue } from '../derived/change-kinds.js';
 import { type EndpointTag, type EndpointTagCount, type TagSource, tagKey } from '../../../contracts/console/endpoint-context.js';
 import { type EndpointCriticality, defaultEndpointCriticality, endpointCriticalities, endpointTagLimits } from '../../../contracts/enums.js';
 import type { ExplicitContext, TagRuleRecord } from './endpoint-context-records.js';
 import { type EndpointFacts, ruleTest } from './tag-rule-conditions.js';
+
+/** What tags, criticality and tag rules give an organization's endpoints: read from its inventory, its row and its endpoint context. */
+export const effectiveEndpointContext = derivedValue('endpoint context', ['inventory', 'organizations', 'endpoint-context']);
 
 /** One endpoint's context: its tags with their sources, what is set on it, and whether the organization shows it now. */
 export interface EndpointContextEntry {

@@ -1,19 +1,21 @@
 import { type CollectionName, type ConsoleFilterParameterOf, type ConsoleQuery, collections } from '../../../contracts/collections.js';
 import { endpointContextFilters } from '../../../contracts/console/endpoint-context-filters.js';
 import type { ConsoleFilter } from '../../../contracts/list-queries.js';
-import { type Conditions as Where, collectionTables, listConditions } from './collection-tables.js';
-import { type EndpointContextSource, type EndpointSelection, selectionKey } from '../context/endpoint-selection.js';
+import { type Conditions as Where, collectionTables, listConditions } from '../basics/collection-tables.js';
+import { type EndpointContextSource, type EndpointSelection, selectionKey } from '../basics/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
 import type { DeadlineFigures } from '../remediation/deadline-figures.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { EndpointFilterRows, type TableWithEndpoints } from './endpoint-filter-rows.js';
 import type { Exceptions } from '../remediation/exceptions.js';
-import { ExceptedFindingsMoved, type ExposureFiguresCache, figureSortLookup } from '../exposure/exposure-figures.js';
+import { type ExposureFiguresCache, figureSortLookup } from '../exposure/exposure-figures.js';
+import { OneVersion, VersionMoved, onOneVersion } from '../derived/one-version.js';
+import { endpointContextWrites } from '../basics/endpoint-context-records.js';
 import { searchedFindings, textCvesOf } from './finding-search.js';
-import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory } from './inventory-ids.js';
-import type { ListTotals } from './list-totals.js';
-import { type FigureSort, type ListSearch, SortedOrders } from './sorted-orders.js';
+import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory } from '../basics/inventory-ids.js';
+import { type ListTotals, listTotals } from '../inventory/list-totals.js';
+import { type FigureSort, type ListSearch, SortedOrders } from '../inventory/sorted-orders.js';
 import { kevCount, kevFirstRows, kevOrder } from './kev-first-page.js';
 import { epssRisingRows } from '../intel/epss-rising.js';
 import { readIntelSettings } from '../intel/intel-settings.js';
@@ -21,12 +23,12 @@ import { kevDisagreeingRows } from '../intel/kev-agreement.js';
 import { TimeSlices } from '../derived/time-slices.js';
 import type { FindingIntel } from '../intel/finding-intel.js';
 import { findingIntelFilters } from '../../../contracts/console/exploit-intel.js';
+import type { IdPage } from '../basics/id-page.js';
 
-/** A page of ids in list order, with the number of items matching. */
-export interface IdPage {
-  ids: string[];
-  total: number;
-}
+// The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
+const searchMatches = derivedValue('console search matches', ['inventory']);
+const searchCves = derivedValue('console search CVEs', ['inventory']);
+const kevFirstOrders = derivedValue('KEV findings first', ['inventory']);
 
 /**
  * The rows a `seq`-only inner query picks, in its order. Selecting only `seq` inside keeps the
@@ -103,9 +105,9 @@ export class ConsoleQueries {
     private readonly intel: FindingIntel,
   ) {
     this.sortedOrders = new SortedOrders(db, versions);
-    this.searches = new DerivedCache(versions, { name: 'console search matches', dependsOn: ['inventory'], bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
-    this.textCves = new DerivedCache(versions, { name: 'console search CVEs', dependsOn: ['inventory'], bound: { entries: 64 } });
-    this.kevOrders = new DerivedCache(versions, { name: 'KEV findings first', dependsOn: ['inventory'], bound: { entries: 4 } });
+    this.searches = new DerivedCache(versions, searchMatches, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
+    this.textCves = new DerivedCache(versions, searchCves, { bound: { entries: 64 } });
+    this.kevOrders = new DerivedCache(versions, kevFirstOrders, { bound: { entries: 4 } });
     // The columns alone: a filter by endpoint needs no figure, which a write makes the next answer sum again.
     this.endpointRows = new EndpointFilterRows(db, versions, (orgRowId) => exposure.columns(orgRowId), context);
   }
@@ -122,7 +124,7 @@ export class ConsoleQueries {
         return await this.listPage(list, collection, query);
       } catch (error) {
         // A sync swapped the organization's inventory, or the excepted findings changed, while this waited: read anew.
-        if (!(error instanceof InventorySwapped || error instanceof ExceptedFindingsMoved)) throw error;
+        if (!(error instanceof InventorySwapped || error instanceof VersionMoved)) throw error;
       }
     }
   }
@@ -133,16 +135,17 @@ export class ConsoleQueries {
     if (!search && collection === 'findings' && query.sort.key === 'risk' && query.sort.descending && query.offset + query.limit <= kevFirstRows) {
       const sortable = { ...list, collection };
       if (!this.sortedOrders.isKept(sortable, 'risk') && kevCount(this.db, where) >= query.offset + query.limit) {
-        const current = this.versions.stillCurrent(['inventory']);
-        const total = await this.totals.counted(table, list, where);
-        const kev = await this.kevOrders.settled(where.key, async (checkpoint) => {
-          checkStillShown(this.db, list);
-          return kevOrder(this.db, where, new TimeSlices(checkpoint));
+        // The page and the total of one version of the data: read again after a write meanwhile.
+        return onOneVersion(this.versions, [listTotals, kevFirstOrders], async () => {
+          const total = await this.totals.counted(table, list, where);
+          const kev = await this.kevOrders.settled(where.key, async (checkpoint) => {
+            checkStillShown(this.db, list);
+            return kevOrder(this.db, where, new TimeSlices(checkpoint));
+          });
+          // The order itself, for the pages past these: computed meanwhile, as a later request would.
+          this.sortedOrders.page(sortable, query.sort, query).catch(() => undefined);
+          return { ids: kev.slice(query.offset, query.offset + query.limit), total };
         });
-        // The order itself, for the pages past these: computed meanwhile, as a later request would.
-        this.sortedOrders.page(sortable, query.sort, query).catch(() => undefined);
-        // The page and the total of one version of the data, or the kept order answers.
-        if (current()) return { ids: kev.slice(query.offset, query.offset + query.limit), total };
       }
     }
     if (search || query.sort.key !== 'created_at') return this.sortedOrders.page({ ...list, collection }, query.sort, query);
@@ -179,7 +182,7 @@ export class ConsoleQueries {
           return;
         } catch (error) {
           // A sync swapped the organization's inventory, or the excepted findings changed, while this waited: read anew.
-          if (!(error instanceof InventorySwapped || error instanceof ExceptedFindingsMoved)) throw error;
+          if (!(error instanceof InventorySwapped || error instanceof VersionMoved)) throw error;
         }
       }
     }
@@ -245,7 +248,7 @@ export class ConsoleQueries {
     // Findings and targets name their endpoint in `endpoint_id`; an endpoint is its own.
     const table = collectionTables[collection].table as TableWithEndpoints;
     // A filter by context keeps other rows after a write of context, which orders kept by this key do not follow by themselves.
-    const context = selectionKey(selection) && `|${selectionKey(selection)}@${this.versions.version(['endpoint-context'])}`;
+    const context = selectionKey(selection) && `|${selectionKey(selection)}@${this.versions.version(endpointContextWrites)}`;
     return { key: `endpoint:${endpoints.key}${context}`, rows: () => this.endpointRows.of(shown, table, endpoints, selection) };
   }
 
@@ -260,15 +263,14 @@ export class ConsoleQueries {
     if (!(collectionTables[collection].figureSort as readonly string[]).includes(key)) return undefined;
     if (collection === 'findings' && key === 'due_at') return this.deadlines.dueSort(orgRowId, this.deadlines.policies.get(orgRowId));
     const exceptedKey = collection === 'endpoints' ? this.exceptions.keyOf(orgRowId) : '';
-    const contextVersion = this.versions.version(['endpoint-context']);
+    const context = new OneVersion(this.versions, [endpointContextWrites]);
     return {
-      key: collection === 'endpoints' ? `${exceptedKey}|context@${contextVersion}` : '',
+      key: collection === 'endpoints' ? `${exceptedKey}|context@${context.version}` : '',
       lookup: async () => {
         const figures = await this.exposure.of(orgRowId);
         // Figures of another context than the key's would be kept under it: asked again.
-        if ((exceptedKey && figures.exceptedKey !== exceptedKey) || (collection === 'endpoints' && this.versions.version(['endpoint-context']) !== contextVersion)) {
-          throw new ExceptedFindingsMoved();
-        }
+        if (exceptedKey && figures.exceptedKey !== exceptedKey) throw new VersionMoved();
+        if (collection === 'endpoints') context.check();
         return figureSortLookup(figures, collection, key);
       },
     };

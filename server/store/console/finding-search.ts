@@ -1,5 +1,5 @@
 import type { SqlValue } from 'sql.js';
-import { containing } from './collection-tables.js';
+import { containing } from '../basics/collection-tables.js';
 import type { Database } from '../engine/database.js';
 import { TimeSlices } from '../derived/time-slices.js';
 

@@ -1,3 +1,11 @@
+import { derivedValue } from '../derived/change-kinds.js';
+
+/**
+ * The findings an organization's exceptions in force leave out (an {@link ExceptedFindings}): read from the
+ * inventory; the exceptions in force are named in its key.
+ */
+export const exceptedFindings = derivedValue('excepted findings', ['inventory']);
+
 /**
  * The findings of one organization that an exception in force now leaves out of coverage gaps,
  * overdue counts and risk figures, by their place in the coverage columns (coverage-columns.ts:

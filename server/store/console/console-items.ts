@@ -1,17 +1,18 @@
 import type { CollectionName } from '../../../contracts/collections.js';
 import { findingSeverities } from '../../../contracts/enums.js';
-import { consoleGetSql } from './collection-tables.js';
-import type { EffectiveEndpointContext } from '../context/effective-endpoint-context.js';
-import type { EndpointContextSource } from '../context/endpoint-selection.js';
+import { consoleGetSql } from '../basics/collection-tables.js';
+import { type EffectiveEndpointContext, effectiveEndpointContext } from '../basics/effective-endpoint-context.js';
+import type { EndpointContextSource } from '../basics/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeVersions } from '../derived/change-kinds.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
+import { onOneVersion } from '../derived/one-version.js';
 import type { DeadlineFigures, FindingDeadlineFacts } from '../remediation/deadline-figures.js';
 import type { FindingKeys } from '../remediation/exception-matches.js';
 import type { Exceptions } from '../remediation/exceptions.js';
-import type { ExposureFigures, ExposureFiguresCache } from '../exposure/exposure-figures.js';
-import { inventoryOf } from './inventory-ids.js';
+import { type ExposureFigures, type ExposureFiguresCache, exposureFigures } from '../exposure/exposure-figures.js';
+import { inventoryOf } from '../basics/inventory-ids.js';
 import type { FindingIntel } from '../intel/finding-intel.js';
-import type { ExploitFigures } from '../intel/exploit-figures.js';
+import { type ExploitFigures, endpointExploitFigures } from '../intel/exploit-figures.js';
 
 /** An endpoint's exposure after exceptions, with what they leave out of it, and its context, the risk before criticality weighs it. */
 function endpointFields(figures: ExposureFigures, context: EffectiveEndpointContext, id: string) {
@@ -30,6 +31,13 @@ function endpointFields(figures: ExposureFigures, context: EffectiveEndpointCont
     risk_score_before_criticality: exposure.risk_score / factor,
   };
 }
+
+/**
+ * What the console's items show, read from the inventory, the exceptions, the deadline policies
+ * and the endpoint context: a reader of many pages of them (a CSV export) checks that it is
+ * still of one version between pages (`OneVersion`, one-version.ts).
+ */
+export const consoleItems = derivedValue('console items', ['inventory', 'exceptions', 'deadline-policies', 'endpoint-context']);
 
 /**
  * Items as the console's lists, details and CSV exports answer them: the /v1 JSON with the
@@ -71,15 +79,14 @@ export class ConsoleItems {
 
   /** The members a collection's items get besides SQLite's JSON, as JSON text, by item id and row; undefined for none. */
   private async addedFields(collection: CollectionName, orgRowId: number, asOf: number): Promise<((id: string, row: Record<string, unknown>) => string) | undefined> {
-    while (collection === 'endpoints') {
-      const current = this.versions.stillCurrent(['inventory', 'endpoint-context', 'threat-intel']);
-      const figures = await this.figures.of(orgRowId);
-      const context = await this.context(orgRowId);
-      const exploit = await this.exploit.endpointFigures(orgRowId);
-      // Of one version, or asked again after a write meanwhile.
-      if (current()) {
-        return (id) => JSON.stringify({ ...endpointFields(figures, context, id), ...exploit(figures.endpointIndex.get(id) ?? -1) }).slice(1, -1);
-      }
+    if (collection === 'endpoints') {
+      // Of one version of the data and the intelligence, or read again after a write meanwhile.
+      return onOneVersion(this.versions, [exposureFigures, effectiveEndpointContext, endpointExploitFigures], async () => {
+        const figures = await this.figures.of(orgRowId);
+        const context = await this.context(orgRowId);
+        const exploit = await this.exploit.endpointFigures(orgRowId);
+        return (id: string) => JSON.stringify({ ...endpointFields(figures, context, id), ...exploit(figures.endpointIndex.get(id) ?? -1) }).slice(1, -1);
+      });
     }
     if (collection === 'remediationTargets') {
       const exploit = await this.exploit.targetFigures(orgRowId);

@@ -1,0 +1,5 @@
+/** A page of ids in list order, with the number of items matching. */
+export interface IdPage {
+  ids: string[];
+  total: number;
+}
