@@ -20,9 +20,9 @@ export interface FindingCves {
 
 // The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
 const cveIntelligence = derivedValue('CVE intelligence', ['inventory', 'threat-intel']);
-const findingCveColumns = derivedValue("findings' CVEs", ['inventory']);
+const findingCveColumns = derivedValue('CVEs of the findings', ['inventory']);
 const intelFilteredFindings = derivedValue('findings kept by intelligence filters', ['inventory', 'threat-intel']);
-const epssSortValues = derivedValue("findings' EPSS sort values", ['inventory', 'threat-intel']);
+const epssSortValues = derivedValue('EPSS sort values of the findings', ['inventory', 'threat-intel']);
 /** The imported intelligence as written: a key kept under the inventory's version alone names its version (`FindingIntel.version`). */
 const importedIntel = derivedValue('imported intelligence as written', ['threat-intel']);
 
