@@ -33,11 +33,11 @@ function endpointFields(figures: ExposureFigures, context: EffectiveEndpointCont
 }
 
 /**
- * What the console's items show, read from the inventory, the exceptions, the deadline policies
- * and the endpoint context: a reader of many pages of them (a CSV export) checks that it is
+ * What the console's items show, read from the inventory, the exceptions, the deadline policies,
+ * the endpoint context and the imported intelligence (EPSS, KEV): a reader of many pages of them (a CSV export) checks that it is
  * still of one version between pages (`OneVersion`, one-version.ts).
  */
-export const consoleItems = derivedValue('console items', ['inventory', 'exceptions', 'deadline-policies', 'endpoint-context']);
+export const consoleItems = derivedValue('console items', ['inventory', 'exceptions', 'deadline-policies', 'endpoint-context', 'threat-intel']);
 
 /**
  * Items as the console's lists, details and CSV exports answer them: the /v1 JSON with the
