@@ -32,7 +32,7 @@ export const criticalityFactors: Readonly<Record<EndpointCriticality, number>> =
  * How EPSS weighs in: not at all. The score ranks by what the remote says (severity, KEV) and
  * what the endpoint is worth; an endpoint's exploit probability, from the imported EPSS file
  * (store/intel/exploit-figures.ts), is shown beside it, so that a score does not change with a
- * file's date (docs/decisions.md, "EPSS beside the risk score, not in it").
+ * file's date (docs/decisions/exploit-intelligence/epss-beside-the-risk-score-not-in-it.md, "EPSS beside the risk score, not in it").
  */
 export const exploitProbabilityExplanation =
   "Exploit probability (30 days): 1 − Π(1 − EPSS) over the distinct CVEs of the open findings the risk score counts (exceptions left out), from the current EPSS file; " +

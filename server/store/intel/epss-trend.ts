@@ -15,7 +15,7 @@ const dayOf = (dateTime: string) => Date.parse(`${dateTime.slice(0, 10)}T00:00:0
  * that of the newest kept import dated at least that many days before it. Never computed across
  * model versions: scores of different models are not comparable (FIRST), so the change is then
  * null with the reason, as it is when no file is imported, the newest does not score the CVE,
- * or no import kept is old enough (docs/decisions.md, "EPSS change over 7 and 30 days").
+ * or no import kept is old enough (docs/decisions/exploit-intelligence/epss-change-over-7-and-30-days-never-across.md).
  */
 export function epssHistory(db: Database, cveId: string): EpssHistory {
   const key = cveKey(cveId);

@@ -61,7 +61,7 @@ function mergedListing(
 }
 
 /**
- * The imported intelligence as the console's findings read it (docs/decisions.md, "Exploit
+ * The imported intelligence as the console's findings read it (docs/decisions/README.md#exploit-intelligence, "Exploit
  * intelligence"): each CVE's EPSS and KEV entry, read once per version of the inventory and the
  * intelligence (the `threat-intel` change kind) for every CVE the store names, and each
  * inventory's finding → CVE column, read once per version of the inventory. A finding's fields,
