@@ -1,4 +1,4 @@
-// The layers of the code as ESLint rules (docs/decisions.md, "Layers"): one config block per
+// The layers of the code as ESLint rules (docs/decisions/layers/layers.md, "Layers"): one config block per
 // folder, because a relative import names its target as seen from the importing folder.
 import fs from 'node:fs';
 import path from 'node:path';

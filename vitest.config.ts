@@ -14,7 +14,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'server', include: ['server/**/*.test.ts', 'app/**/*.test.ts'] } },
       {
-        // The console's component tests, in jsdom, against one console server their global setup starts (docs/decisions.md, "Component tests of the console").
+        // The console's component tests, in jsdom, against one console server their global setup starts (docs/decisions/tests-docs-and-ci/component-tests-of-the-console.md, "Component tests of the console").
         extends: true,
         test: {
           name: 'renderer',

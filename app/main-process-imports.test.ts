@@ -3,7 +3,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-// Electron's main process does native things only (docs/decisions.md, "The server runs in a
+// Electron's main process does native things only (docs/decisions/the-servers-process/the-server-runs-in-a-worker-thread.md, "The server runs in a
 // worker thread"): the store, its SQL and the in-thread server run in the server's worker
 // thread. This walks what the main process loads, from app/main.ts, as the compiler emits it
 // (so that `import type` and type-only names, which load nothing, do not count, and

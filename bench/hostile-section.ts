@@ -87,7 +87,7 @@ async function followMode(serve: Server & { child: ChildProcess }, pid: number, 
           // Left unanswered, it fails when serve stops: not a failure of the bench.
           pausing.catch(() => undefined);
           const answered = await Promise.race([pausing, sleep(pauseAnsweredWithinMs).then(() => undefined)]);
-          // Seen here: after a garbage collection, neither the pause nor the request's timeout ends a hanging request (docs/decisions.md).
+          // Seen here: after a garbage collection, neither the pause nor the request's timeout ends a hanging request (docs/decisions/tests-docs-and-ci/the-hostile-remotes-waits-are-measured.md).
           if (!answered) stuck = true;
           else status = answered;
           paused = true;

@@ -40,7 +40,7 @@ async function measureNothingDifferent(
   log('copying the dataset');
   copyDataDir(source.dataDir, remoteDir);
   // At nice 19: a tenant service runs elsewhere; on two cores its paging would take the
-  // replica's core and show as the replica's waits (measured both ways: docs/decisions.md).
+  // replica's core and show as the replica's waits (measured both ways: docs/decisions/sync/reconcile-so-that-a-replica-cannot-go-stale.md).
   const remote = await startServe(remoteDir, 0, 19);
   try {
     const keyFile = path.join(workDir, 'reconcile-remote-key.txt');

@@ -1,6 +1,6 @@
 /*
  * How figures are written in sentences, one way for the server's sentences and the console's
- * (docs/decisions.md, "Figures are written one way"). No zod here: the console imports it.
+ * (docs/decisions/the-console/figures-are-written-one-way.md, "Figures are written one way"). No zod here: the console imports it.
  */
 
 /**

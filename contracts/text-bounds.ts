@@ -3,7 +3,7 @@
  * field of the specification's resources may hold: what a remote tenant sends is checked
  * against them before it is stored (an item past one is skipped and reported, never stored
  * half), so the /v1 API never answers past them either (docs/sync.md, "What a remote may send";
- * docs/decisions.md records why these figures).
+ * docs/decisions/sync/field-bounds-in-the-resources-schemas-v1.md records why these figures).
  */
 export const textBounds = {
   /** A DNS name: 253 characters (RFC 1035). */

@@ -164,7 +164,7 @@ function measureLayout(options: {
     const name = passing ? `${passing.tagName.toLowerCase()}${passing.className ? `.${String(passing.className).split(' ')[0]}` : ''}` : 'nothing';
     sideways.push(`main (${main.scrollWidth} > ${main.clientWidth}, ${name} passes its edge)`);
   }
-  // Tables fit 1,280 pixels (docs/decisions.md); in a narrower window a table scrolls in its own frame, never the page.
+  // Tables fit 1,280 pixels (docs/decisions/the-console/tables-fit-1280-pixels.md); in a narrower window a table scrolls in its own frame, never the page.
   for (const grid of options.tablesFit ? document.querySelectorAll<HTMLElement>('main [role=grid]') : []) {
     if (grid.scrollWidth > grid.clientWidth) sideways.push(`the table "${grid.getAttribute('aria-label')}" (${grid.scrollWidth} > ${grid.clientWidth})`);
   }

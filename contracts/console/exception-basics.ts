@@ -1,6 +1,6 @@
 /**
  * The facts of exceptions (risk acceptances) that the console's controls and the server share,
- * free of zod so that the renderer imports them as values (docs/decisions.md, "The renderer
+ * free of zod so that the renderer imports them as values (docs/decisions/layers/layers.md, "The renderer
  * loads no zod"). The schemas are in exceptions.ts.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The bounds this console sets on what a remote tenant sends, before trusting any of it
- * (DESIGN section 5; docs/sync.md, "What a remote may send"; docs/decisions.md records why
+ * (DESIGN section 5; docs/sync.md, "What a remote may send"; docs/decisions/sync/field-bounds-in-the-resources-schemas-v1.md records why
  * these figures). The bounds of each item's fields are in its input schema (contracts/).
  */
 
@@ -20,7 +20,7 @@ export const syncPageBudget = 800_000;
 /**
  * The most bytes of one page of a list: 100 items at their fields' bounds (a finding's
  * description and solution at 64 KiB each) weigh about 13 MiB in ASCII; the heaviest page of
- * `large` weighs 81 KiB (docs/decisions.md).
+ * `large` weighs 81 KiB (docs/decisions/sync/remote-bodies-read-as-streams-with-a-cap.md).
  */
 export const pageBodyMaxBytes = 32 << 20;
 

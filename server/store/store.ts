@@ -71,7 +71,7 @@ export interface WriteOptions {
  * The sql.js store: every SQL statement of the product lives in this folder. Writes go through
  * {@link Store.write}, which applies them in one transaction and appends what it changed to the
  * change log before it returns, so that the files on disk always hold the state before or after
- * a write, and a write costs what it changes (docs/decisions.md, "A log of pages, not of
+ * a write, and a write costs what it changes (docs/decisions/the-engine-sqljs-on-disk/a-log-of-pages-not-of-statements.md, "A log of pages, not of
  * statements").
  */
 export class Store {

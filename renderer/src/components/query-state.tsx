@@ -41,7 +41,7 @@ interface QueryFrameProps<T> {
 /**
  * The one frame of a query's states, which every view shows its data through: "Loading …" while
  * it is on its way, its error with a Retry, the sentence of `empty` when there is nothing to show,
- * else `children` of the data. A render prop rather than suspense (docs/decisions.md, "One frame
+ * else `children` of the data. A render prop rather than suspense (docs/decisions/the-console/one-frame-for-a-querys-pending-error-and-empty.md, "One frame
  * for a query's pending, error and empty states"): each view keeps its own heading and controls
  * in sight while its data loads, and a refetch shows the data it has.
  */

@@ -52,7 +52,7 @@ interface VirtualTableProps<T, K extends QueryKey> {
   initialActiveRow?: number;
   /**
    * Told the top row while the user scrolls, and the active row when it changes (debounced); told
-   * at once when a row is opened, which waits for the promise it answers (docs/decisions.md,
+   * at once when a row is opened, which waits for the promise it answers (docs/decisions/the-console/a-table-writes-its-position-only-to-its-own-url.md,
    * "A table writes its position only to its own URL").
    */
   onViewChange?: (view: { topRow: number; activeRow: number | undefined }) => void | Promise<void>;

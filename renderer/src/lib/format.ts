@@ -1,7 +1,7 @@
 import { counted, percentRoundedDown } from '../../../contracts/figure-text';
 
 // One formatter each, made once: toLocaleString with options builds a new Intl formatter on
-// every call, a large share of a scrolling table's script time (docs/decisions.md, "Formatters
+// every call, a large share of a scrolling table's script time (docs/decisions/the-console/formatters-once-rows-memoized-first-fetch-from.md, "Formatters
 // once, rows memoized, first fetch from the route").
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });

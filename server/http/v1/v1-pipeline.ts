@@ -16,7 +16,7 @@ const noCache = /(?:^|,)\s*?no-cache\s*?(?:,|$)/;
 
 /**
  * The v1 API: every request under /v1 is answered here, errors included, once the Host header
- * was checked (loopback-guard.ts). The order of checks is that of docs/decisions.md ("Status
+ * was checked (loopback-guard.ts). The order of checks is that of docs/decisions/the-v1-api/status-codes-and-the-order-of-checks.md ("Status
  * codes and the order of checks"):
  *
  * 1. `/v1/openapi.json`, the one path answered without a key: GET and HEAD, 405 otherwise;

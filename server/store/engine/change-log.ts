@@ -7,7 +7,7 @@ import { encodeStamp, type SequenceStamp, stampBytes } from './sequence-stamp.js
 /**
  * The change log: what each committed transaction wrote to the database file, appended and
  * fsynced before the write is reported done, so that a write costs what it changes
- * (docs/decisions.md, "The change log's durability" and "Log format").
+ * (docs/decisions/the-engine-sqljs-on-disk/the-change-logs-durability.md, "The change log's durability" and "Log format").
  *
  * A log file is a header (its sequence and its generation's salt: snapshot-header.ts binds it to
  * the snapshot it extends), then transactions. A transaction is frames, then a commit frame:

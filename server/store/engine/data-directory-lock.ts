@@ -146,7 +146,7 @@ async function takeOver(lockFile: string, stale: string, text: string): Promise<
     return;
   }
   // Its contender died within the few microseconds it held it. Two contenders finding that at
-  // once could each remove the other's takeover file: the one race left (docs/decisions.md).
+  // once could each remove the other's takeover file: the one race left (docs/decisions/the-servers-process/the-data-directory-lock-rests-on-a-loopback-port.md).
   if (readText(takeoverFile) === other) fs.rmSync(takeoverFile, { force: true });
 }
 

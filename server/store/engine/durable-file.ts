@@ -29,7 +29,7 @@ const sliceBytes = 4 * 2 ** 20;
 const idleMs = 5_000;
 
 /**
- * The database file on disk: a snapshot and change logs (docs/decisions.md, "Checkpoints write
+ * The database file on disk: a snapshot and change logs (docs/decisions/the-engine-sqljs-on-disk/checkpoints-write-in-place.md, "Checkpoints write
  * in place"). The tap gives it SQLite's writes; {@link commit} makes them durable at each point
  * where no transaction is open; checkpoints fold the logs into the snapshot, between requests,
  * when the logs pass a share of the snapshot, when the store is idle, and at close.

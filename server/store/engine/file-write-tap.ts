@@ -1,6 +1,6 @@
 /**
  * Where each write SQLite makes to a database file is seen, as (offset, bytes), without copying
- * the database: the hook the change log hangs on (docs/decisions.md, "The tap on sql.js's
+ * the database: the hook the change log hangs on (docs/decisions/the-engine-sqljs-on-disk/the-tap-on-sqljss-webassembly-imports.md, "The tap on sql.js's
  * WebAssembly imports").
  *
  * sql.js keeps its files in Emscripten's in-memory file system, reached from the WebAssembly

@@ -23,7 +23,7 @@ export interface LogChain<T extends ListedLog> {
 }
 
 /**
- * Binds the logs to the snapshot they extend (docs/decisions.md, "The log format"): a log whose
+ * Binds the logs to the snapshot they extend (docs/decisions/the-log-format/the-log-format.md, "The log format"): a log whose
  * sequence is not newer than the header's was folded already (a crash mid-removal left it) and
  * is stale; the next ones must follow each other from there, with the header's salt. A gap (a
  * log lost, or removed by hand) stops the replay there: replaying what follows would give a

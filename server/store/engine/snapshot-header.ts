@@ -4,7 +4,7 @@ import { type FileStep, replaceFileSteps } from './file-steps.js';
 import { decodeStamp, encodeStamp, type SequenceStamp, stampBytes } from './sequence-stamp.js';
 
 /**
- * What binds the change logs to the snapshot they extend (docs/decisions.md, "The log format"):
+ * What binds the change logs to the snapshot they extend (docs/decisions/the-log-format/the-log-format.md, "The log format"):
  * the sequence of the last log folded into the snapshot, and the salt of its generation, which
  * every log written since carries. Kept in a file of its own beside the snapshot, replaced
  * atomically, rather than in the database header's reserved bytes: SQLite rewrites page 1 from
