@@ -6,7 +6,7 @@ import { packageRoot } from '../package-root.js';
 import { runCli } from './support/cli-binary.js';
 import { type ConsoleTestServer, startConsoleTestServer } from './support/console-test-server.js';
 import { parseCurl } from './support/curl-command.js';
-import { decisionsEntry, decisionsFolder, decisionsIndex, decisionsPage, recordFiles, recordsAreSplit } from './support/decision-records.js';
+import { decisionsFolder, decisionsIndex, formerDecisionsPage, recordFiles } from './support/decision-records.js';
 import { identitySealer } from './support/identity-sealer.js';
 import { readMarkdown } from './support/markdown-document.js';
 
@@ -21,7 +21,8 @@ const root = packageRoot();
 const documents = [
   'README.md',
   ...fs.readdirSync(path.join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`),
-  ...(recordsAreSplit(root) ? [decisionsIndex, ...recordFiles(root)] : []),
+  decisionsIndex,
+  ...recordFiles(root),
 ];
 const parsed = new Map(documents.map((file) => [file, readMarkdown(path.join(root, file))]));
 
@@ -58,7 +59,7 @@ describe('links of the README and docs/', () => {
     const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(Object.keys(scripts)).toEqual(expect.arrayContaining(['serve', 'test']));
     for (const page of ['console', 'api', 'cli', 'sync', 'agent-files', 'bench']) expect(readme.links).toContain(`docs/${page}.md`);
-    expect(readme.links).toContain(decisionsEntry(root));
+    expect(readme.links).toContain(decisionsIndex);
   });
 });
 
@@ -84,56 +85,31 @@ describe('the decision records', () => {
 
   it('every record is listed in the index, and every line of the index leads to its record', () => {
     const problems: string[] = [];
-    if (recordsAreSplit(root)) {
-      // One file per record, listed once by its title, in lines a reader takes in at a glance.
-      const lines = fs
-        .readFileSync(path.join(root, decisionsIndex), 'utf8')
-        .split('\n')
-        .filter((line) => line.startsWith('- '));
-      const listed: string[] = [];
-      for (const line of lines) {
-        const match = /^- \[(.+)\]\(([^)#\s]+)\)$/.exec(line);
-        if (line.length > 180) problems.push(`an index line of ${line.length} characters: ${line.slice(0, 80)}…`);
-        if (!match) {
-          problems.push(`an index line that is not "- [title](file)": ${line}`);
-          continue;
-        }
-        const file = path.posix.join(decisionsFolder, match[2]!);
-        listed.push(file);
-        if (!fs.existsSync(path.join(root, file))) problems.push(`${file}: listed, no such file`);
-        else if (!fs.readFileSync(path.join(root, file), 'utf8').startsWith(`# ${match[1]}\n`)) problems.push(`${file}: its heading is not "${match[1]}"`);
+    // One file per record, listed once by its title, in lines a reader takes in at a glance.
+    const lines = fs
+      .readFileSync(path.join(root, decisionsIndex), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('- '));
+    const listed: string[] = [];
+    for (const line of lines) {
+      const match = /^- \[(.+)\]\(([^)#\s]+)\)$/.exec(line);
+      if (line.length > 180) problems.push(`an index line of ${line.length} characters: ${line.slice(0, 80)}…`);
+      if (!match) {
+        problems.push(`an index line that is not "- [title](file)": ${line}`);
+        continue;
       }
-      for (const file of recordFiles(root)) if (listed.filter((name) => name === file).length !== 1) problems.push(`${file}: not listed once in the index`);
-    } else {
-      // The one page: its Contents block links every section and record, and only headings.
-      const text = fs.readFileSync(path.join(root, decisionsPage), 'utf8');
-      const start = text.indexOf('\n## Contents\n');
-      const contents = text.slice(start, text.indexOf('\n## ', start + 1));
-      const linked = new Set([...contents.matchAll(/\]\(#([^)]+)\)/g)].map((match) => match[1]!));
-      const anchors = readMarkdown(path.join(root, decisionsPage)).anchors;
-      for (const anchor of anchors) if (anchor !== 'decisions' && anchor !== 'contents' && !linked.has(anchor)) problems.push(`#${anchor}: not in the Contents block`);
-      for (const anchor of linked) if (!anchors.has(anchor)) problems.push(`#${anchor}: in the Contents block, no such heading`);
+      const file = path.posix.join(decisionsFolder, match[2]!);
+      listed.push(file);
+      if (!fs.existsSync(path.join(root, file))) problems.push(`${file}: listed, no such file`);
+      else if (!fs.readFileSync(path.join(root, file), 'utf8').startsWith(`# ${match[1]}\n`)) problems.push(`${file}: its heading is not "${match[1]}"`);
     }
+    for (const file of recordFiles(root)) if (listed.filter((name) => name === file).length !== 1) problems.push(`${file}: not listed once in the index`);
     expect(problems).toEqual([]);
   });
 
-  it('links into the records resolve, and once they are split nothing points into the one page', () => {
-    if (recordsAreSplit(root)) {
-      expect(fs.existsSync(path.join(root, decisionsPage))).toBe(false);
-      expect(mentionsOfPage()).toEqual([]);
-      return;
-    }
-    // Before the split: every Markdown link into the one page, wherever it is, names one of its headings.
-    const anchors = readMarkdown(path.join(root, decisionsPage)).anchors;
-    const problems = sources('.')
-      .filter((file) => file.endsWith('.md'))
-      .flatMap((file) =>
-        readMarkdown(path.join(root, file))
-          .links.filter((href) => path.posix.normalize(path.posix.join(path.posix.dirname(file), href.split('#')[0]!)) === decisionsPage)
-          .filter((href) => href.includes('#') && !anchors.has(href.split('#')[1]!))
-          .map((href) => `${file}: ${href}`),
-      );
-    expect(problems).toEqual([]);
+  it('nothing points into the one page the records were split from', () => {
+    expect(fs.existsSync(path.join(root, formerDecisionsPage))).toBe(false);
+    expect(mentionsOfPage()).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { setOrRemove, useUrlSearch } from '../lib/use-url-search';
 import type { endpointContextFilters } from '../../../contracts/console/endpoint-context-filters';
 import { endpointCriticalities } from '../../../contracts/enums';
 import type { ListFilters } from '../api/list-pages';
@@ -30,17 +30,11 @@ export function endpointContextFiltersOf(search: URLSearchParams): ListFilters {
  * in its URL: what it asks the server for, and how a control sets one (empty removes it).
  */
 export function useEndpointContextFilters(): { filters: ListFilters; setFilter: (name: string, value: string) => void } {
-  const [search, setSearch] = useSearchParams();
+  const { search, changeSearch } = useUrlSearch();
   const filters = useMemo(() => endpointContextFiltersOf(search), [search]);
   const setFilter = useCallback(
-    (name: string, value: string) =>
-      setSearch((previous) => {
-        const next = new URLSearchParams(previous);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        return next;
-      }),
-    [setSearch],
+    (name: string, value: string) => changeSearch((next) => setOrRemove(next, name, value)),
+    [changeSearch],
   );
   return { filters, setFilter };
 }

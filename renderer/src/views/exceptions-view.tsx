@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type Ref, useEffect, useId, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { setOrRemove, useUrlSearch } from '../lib/use-url-search';
 import { exceptionReasonLabels, exceptionStates } from '../../../contracts/console/exception-basics';
 import type { ConsoleException, ExceptionImportResult } from '../../../contracts/console/exceptions';
 import { itemQuery } from '../api/console-queries';
@@ -25,7 +26,7 @@ import { useChosenValue } from '../lib/use-chosen-value';
  * exported as a file and imported from one, so that a team shares them.
  */
 export function ExceptionsView({ slug }: { slug: string }) {
-  const [search, setSearch] = useSearchParams();
+  const { search, changeSearch } = useUrlSearch();
   const state = exceptionStates.find((value) => value === search.get('state'));
   const selected = search.get('selected') ?? undefined;
   const exceptions = useQuery(exceptionsQuery(slug, state));
@@ -35,15 +36,7 @@ export function ExceptionsView({ slug }: { slug: string }) {
   const [shownState, setShownState] = useChosenValue(state ?? '');
   const setState = (value: string) => {
     setShownState(value);
-    setSearch(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set('state', value);
-        else next.delete('state');
-        return next;
-      },
-      { replace: true },
-    );
+    changeSearch((next) => setOrRemove(next, 'state', value), { replace: true });
   };
 
   return (

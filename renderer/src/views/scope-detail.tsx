@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
+import { setOrRemove, useUrlSearch } from '../lib/use-url-search';
 import { findingStatuses } from '../../../contracts/enums';
 import type { Scope } from '../../../contracts/scope';
 import { scopeCoverageQuery, scopeCoveredFindingsQuery } from '../api/console-queries';
@@ -79,7 +80,7 @@ function ScopeEndpoints({ slug, ids }: { slug: string; ids: readonly string[] })
 
 function ScopeCoverageSection({ slug, scopeId }: { slug: string; scopeId: string }) {
   const coverage = useQuery(scopeCoverageQuery(slug, scopeId));
-  const [search, setSearch] = useSearchParams();
+  const { search, changeSearch } = useUrlSearch();
   const navigate = useNavigate();
   const status = search.get('status') ?? '';
   const filters: Record<string, string> = status ? { status } : {};
@@ -102,14 +103,7 @@ function ScopeCoverageSection({ slug, scopeId }: { slug: string; scopeId: string
               slug={slug}
               controls={{ status: { kind: 'choice', label: 'Status', values: findingStatuses } }}
               values={filters}
-              onChange={(name, value) =>
-                setSearch((previous) => {
-                  const next = new URLSearchParams(previous);
-                  if (value) next.set(name, value);
-                  else next.delete(name);
-                  return next;
-                })
-              }
+              onChange={(name, value) => changeSearch((next) => setOrRemove(next, name, value))}
             />
             <VirtualTable
               key={status}

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
+import { setOrRemove, useUrlSearch } from '../lib/use-url-search';
 
 const wholeNumber = (value: string | null) => (value && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
 
@@ -24,20 +25,17 @@ export interface TableUrl {
  * the view can be bookmarked and Back restores where the user was.
  */
 export function useTableUrl(): TableUrl {
-  const [search, setSearch] = useSearchParams();
+  const { search, changeSearch } = useUrlSearch();
   const navigate = useNavigate();
   const { pathname, state } = useLocation();
   const setParam = useCallback(
     (name: string, value: string) =>
-      setSearch((previous) => {
-        const next = new URLSearchParams(previous);
-        if (value) next.set(name, value);
-        else next.delete(name);
+      changeSearch((next) => {
+        setOrRemove(next, name, value);
         next.delete('offset');
         next.delete('row');
-        return next;
       }),
-    [setSearch],
+    [changeSearch],
   );
   const onViewChange = useCallback(
     async ({ topRow, activeRow }: { topRow: number; activeRow: number | undefined }) => {
