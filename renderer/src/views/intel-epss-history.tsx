@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import type { EpssChange } from '../../../contracts/console/threat-intel';
 import { epssHistoryQuery } from '../api/threat-intel-queries';
 import { QueryFrame } from '../components/query-state';
 import { TableHead, figureColumns } from '../components/table-head';
 import { formatDate, formatDateTime, orDash } from '../lib/format';
 import { formatEpss } from './intel-labels';
+import { setOrRemove, useUrlSearch } from '../lib/use-url-search';
 
 /** Why a change is not computed, in words. */
 const gapTexts: Record<NonNullable<EpssChange['gap']>, string> = {
@@ -27,20 +27,12 @@ const epssHistoryParameter = 'cve';
 /** A CVE's EPSS history, asked for by its id (in the URL's `?cve=`): each kept import's score, and the 7- and 30-day change. */
 export function IntelEpssHistory() {
   const id = useId();
-  const [search, setSearch] = useSearchParams();
+  const { search, changeSearch } = useUrlSearch();
   const cveId = search.get(epssHistoryParameter) ?? '';
   const [draft, setDraft] = useState(cveId);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setSearch(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (draft.trim()) next.set(epssHistoryParameter, draft.trim());
-        else next.delete(epssHistoryParameter);
-        return next;
-      },
-      { replace: true },
-    );
+    changeSearch((next) => setOrRemove(next, epssHistoryParameter, draft.trim()), { replace: true });
   };
   return (
     <section className="form-card intel-history" aria-labelledby={`${id}-title`}>
