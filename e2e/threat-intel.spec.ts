@@ -51,7 +51,7 @@ test('imports files picked in the page, lists them, says where files come from w
   await screenshot(page, 'threat-intelligence-view');
   await comparison.getByRole('link').first().click();
   await expect(page).toHaveURL(/vulnerability-findings\?kevNotListed=true/);
-  await expect(page.getByLabel('KEV per remote, in no catalog')).toBeChecked();
+  await expect(page.getByLabel('Remote flag only, in no catalog')).toBeChecked();
 });
 
 test('a newer KEV catalog listing a CVE of the demo’s open findings shows it in the organization’s changes, with its endpoints', async ({ page, request }) => {
