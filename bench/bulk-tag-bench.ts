@@ -25,7 +25,7 @@ export interface BulkChangeFigures {
 }
 
 /** The kernel's I/O counters of a running process. */
-function ioOf(pid: number): Record<string, number> {
+export function ioOf(pid: number): Record<string, number> {
   const lines = fs.readFileSync(`/proc/${pid}/io`, 'utf8').trim().split('\n');
   return Object.fromEntries(lines.map((line) => line.split(':')).map(([name, value]) => [name!.trim(), Number(value)]));
 }

@@ -4,8 +4,9 @@
  * scope coverage (`coverage`), the console in Chromium (`console`), signed agent configuration
  * files (`agent-config`), full and incremental sync (`sync`), what writes cost (`writes`), how
  * long requests wait behind another's work (`waits`), a reconcile that finds nothing different
- * (`reconcile`) and what a hostile remote's syncs cost the server (`hostile`, on its own small
- * data directory: BENCH_SIZE and BENCH_DATA_DIR do not matter to it).
+ * (`reconcile`), what a hostile remote's syncs cost the server (`hostile`, on its own small
+ * data directory: BENCH_SIZE and BENCH_DATA_DIR do not matter to it) and imports of a
+ * 400,000-row EPSS file (`intel`).
  *
  * Environment:
  * - `BENCH_SIZE` (default `large`) and `BENCH_SECONDS` (default 15) per load run.
@@ -14,7 +15,7 @@
  * - `BENCH_DATA_DIR`: an already seeded data directory to serve instead of seeding a new one
  *   (used in place and not removed; `serve` takes its lock), with `BENCH_KEY` an API key of its
  *   organization `BENCH_ORG` (default `demo`). The seeding row is then left out of the report.
- *   The `writes`, `waits` and `reconcile` sections write, so they work on copies of it.
+ *   The `writes`, `waits`, `reconcile` and `intel` sections write, so they work on copies of it.
  * - `BENCH_SEED`: the seed of the dataset (default 7): the one seeded, or BENCH_DATA_DIR's, which
  *   the `writes` section's in-process remote generates again with 1 % changed.
  * - `BENCH_REPORT`: the file under docs/ to write (default bench.md).
@@ -28,6 +29,7 @@ import { reportApi } from './api-report.js';
 import { reportConsole } from './console-report.js';
 import { reportCoverage } from './coverage-report.js';
 import { reportHostile } from './hostile-section.js';
+import { reportIntelImports } from './intel-report.js';
 import { reportReconcile } from './reconcile-section.js';
 import { spliceSections } from './report-sections.js';
 import { cli, firstOkAnswer, loadAverage, mib, residentBytes, root, startServe, stop } from './support.js';
@@ -35,7 +37,7 @@ import { syncSection } from './sync-section.js';
 import { reportWaits } from './waits-report.js';
 import { reportWrites } from './writes-report.js';
 
-const sectionNames = ['api', 'coverage', 'console', 'agent-config', 'sync', 'writes', 'waits', 'reconcile', 'hostile'] as const;
+const sectionNames = ['api', 'coverage', 'console', 'agent-config', 'sync', 'writes', 'waits', 'reconcile', 'hostile', 'intel'] as const;
 type SectionName = (typeof sectionNames)[number];
 
 const size = (process.env.BENCH_SIZE ?? 'large') as DatasetSize;
@@ -147,6 +149,7 @@ async function main() {
       await reportReconcile({ dataDir, key, slug, size }, workDir, say);
     }
     if (runs('hostile')) await reportHostile(workDir, say);
+    if (runs('intel')) await reportIntelImports({ dataDir: prepareDataDir(workDir).dataDir, slug }, workDir, say);
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }

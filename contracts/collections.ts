@@ -13,7 +13,9 @@ import { collectionBasics } from './collection-basics.js';
 import { dateTimeSchema, listEnvelopeSchema, osFamilySchema } from './common.js';
 import { endpointContextFilters } from './console/endpoint-context-filters.js';
 import { exceptedExposureShape, findingExceptionSchema } from './console/exceptions.js';
+import { intelFilters } from './console/intel-filters.js';
 import { exposureShape, exposureSortKinds } from './console/exposure.js';
+import { endpointIntelShape, findingIntelFilters, findingIntelShape, kevListingSchema } from './console/exploit-intel.js';
 import { type CsvColumn, field, spread } from './csv-columns.js';
 import { endpointInputSchema, endpointSchema, operatingSystemSchema } from './endpoint.js';
 import { endpointCriticalities, filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from './enums.js';
@@ -165,7 +167,18 @@ const findingConsoleFields = {
   due_at: dateTimeSchema.nullable().meta({ description: `${deadlineExplanation} Null without a deadline.` }),
   overdue: z.boolean().meta({ description: 'Open past its due date and not under an exception.' }),
   exception: findingExceptionSchema,
+  ...findingIntelShape,
 };
+
+/** A finding's KEV entry in CSV: a column per field, empty when no catalog lists it; its sources joined with a space. */
+const kevColumns: CsvColumn[] = Object.keys(kevListingSchema.shape).map((name) => ({
+  header: `kev.${name}`,
+  value: (item) => {
+    const kev = item.kev as Record<string, unknown> | null;
+    const value = kev?.[name] ?? null;
+    return Array.isArray(value) ? value.join(' ') : (value as string | number | boolean | null);
+  },
+}));
 
 /** The collections, in the order of the specification. */
 export const collections = {
@@ -177,10 +190,16 @@ export const collections = {
     filters: endpointFilters,
     consoleFilters: byContextFilters('the endpoints'),
     sortKeys: { hostname: 'text', os_family: 'value', os_version: 'value', updated_at: 'value', ...exposureSortKinds },
-    consoleFields: { ...exposureShape, ...exceptedExposureShape, ...endpointContextFields },
+    consoleFields: { ...exposureShape, ...exceptedExposureShape, ...endpointContextFields, ...endpointIntelShape },
     search: 'Hostname or IP address contains this text (case-insensitive).',
     // The operating system and the open findings are spread over `operating_system.*` and `open_findings.*` columns; tags are joined with "; ".
-    csvColumns: [...Object.keys(endpointSchema.shape), ...Object.keys(exposureShape), ...Object.keys(exceptedExposureShape), ...Object.keys(endpointContextFields)].flatMap(
+    csvColumns: [
+      ...Object.keys(endpointSchema.shape),
+      ...Object.keys(exposureShape),
+      ...Object.keys(exceptedExposureShape),
+      ...Object.keys(endpointContextFields),
+      ...Object.keys(endpointIntelShape),
+    ].flatMap(
       (name) =>
         name === 'operating_system'
           ? spread(name, operatingSystemSchema.shape)
@@ -199,10 +218,10 @@ export const collections = {
     filters: { endpointId: uuidFilter, targetType: choiceFilter(targetTypes), status: choiceFilter(targetStatuses) },
     consoleFilters: byEndpointFilters('targets'),
     sortKeys: { vendor: 'text', product: 'text', version: 'value', highest_cvss_score: 'value', status: 'value' },
-    consoleFields: endpointFactFields,
+    consoleFields: { ...endpointFactFields, ...endpointIntelShape },
     search: 'Product, vendor or package name contains this text (case-insensitive).',
     // CVE lists are joined with spaces.
-    csvColumns: [...Object.keys(remediationTargetSchema.shape), ...Object.keys(endpointFactFields)].map((name) =>
+    csvColumns: [...Object.keys(remediationTargetSchema.shape), ...Object.keys(endpointFactFields), ...Object.keys(endpointIntelShape)].map((name) =>
       name === 'associated_cves' ? { header: name, value: (item) => (item[name] as string[]).join(' ') } : field(name),
     ),
   }),
@@ -232,7 +251,9 @@ export const collections = {
     },
     consoleFilters: {
       overdue: { ...flagFilter, schema: flagFilter.schema.meta({ description: 'Only the overdue findings: open past their due date, not under an exception.' }) },
+      ...intelFilters,
       ...byEndpointFilters('findings'),
+      ...findingIntelFilters,
     },
     // `risk`: KEV first, then by CVSS (descending, the console's default order of findings).
     sortKeys: {
@@ -245,12 +266,15 @@ export const collections = {
       endpoint_hostname: 'text',
       target_product: 'text',
       due_at: 'value',
+      // EPSS of the finding's CVE; findings without a score last in both directions.
+      epss: 'value',
     },
     consoleFields: findingConsoleFields,
     search: "CVE id, title or the endpoint's hostname contains this text (case-insensitive).",
-    // The exception is spread over `exception.id`, `exception.reason` and `exception.expires_at` (empty when none).
+    // The exception is spread over `exception.id`, `exception.reason` and `exception.expires_at` (empty when none), the KEV entry
+    // over `kev.date_added`, `kev.due_date`, ... (its sources joined with a space).
     csvColumns: [...Object.keys(vulnerabilityFindingSchema.shape), ...Object.keys(findingConsoleFields)].flatMap((name) =>
-      name === 'exception' ? spread(name, findingExceptionSchema.unwrap().shape) : [field(name)],
+      name === 'exception' ? spread(name, findingExceptionSchema.unwrap().shape) : name === 'kev' ? kevColumns : [field(name)],
     ),
   }),
 };

@@ -117,8 +117,11 @@ export const tagFilter = {
  * (console-queries.ts), not to SQL.
  */
 export interface ConsoleFilter<S extends z.ZodType = z.ZodType> {
-  kind: 'flag' | 'endpoint';
+  /** `intel`: by the imported exploit intelligence of the item's CVE (contracts/console/exploit-intel.ts). */
+  kind: 'flag' | 'endpoint' | 'intel';
   schema: S;
+  /** For an `intel` filter: how the filter bar asks it. */
+  control?: 'text' | 'boolean';
   /** For an `endpoint` filter: the filter of the endpoints' list it applies, whose kind its control has. */
   endpointFilter?: Filter;
 }

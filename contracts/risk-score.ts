@@ -28,9 +28,19 @@ export function findingRisk(severity: FindingSeverity, isKev: boolean): number {
 /** How many times an open finding of an endpoint of each criticality weighs. */
 export const criticalityFactors: Readonly<Record<EndpointCriticality, number>> = { low: 0.5, normal: 1, high: 2, critical: 4 };
 
+/**
+ * How EPSS weighs in: not at all. The score ranks by what the remote says (severity, KEV) and
+ * what the endpoint is worth; an endpoint's exploit probability, from the imported EPSS file
+ * (store/intel/exploit-figures.ts), is shown beside it, so that a score does not change with a
+ * file's date (docs/decisions/exploit-intelligence/epss-beside-the-risk-score-not-in-it.md, "EPSS beside the risk score, not in it").
+ */
+export const exploitProbabilityExplanation =
+  "Exploit probability (30 days): 1 − Π(1 − EPSS) over the distinct CVEs of the open findings the risk score counts (exceptions left out), from the current EPSS file; " +
+  'a CVE the file does not score adds nothing and is counted apart. Shown beside the risk score, not part of it.';
+
 /** The risk score's explanation, as the console shows it next to the score. */
 export const riskScoreExplanation =
   'Risk: the sum over open findings of critical 100, high 30, medium 10, low 3, info 1; a KEV finding counts five times; ' +
   `each is multiplied by its endpoint's criticality: ${Object.entries(criticalityFactors)
     .map(([criticality, factor]) => `${criticality} ${factor}`)
-    .join(', ')}.`;
+    .join(', ')}. EPSS does not weigh in: an endpoint's exploit probability is shown beside its score.`;

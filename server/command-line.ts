@@ -26,6 +26,7 @@ const commands: Record<string, () => Promise<Register>> = {
   sync: async () => (await import('./cli/commands/sync.js')).registerSyncCommand,
   'console-url': async () => (await import('./cli/commands/console-url.js')).registerConsoleUrlCommand,
   sessions: async () => (await import('./cli/commands/sessions.js')).registerSessionsCommands,
+  intel: async () => (await import('./cli/commands/intel.js')).registerIntelCommands,
 };
 
 /**

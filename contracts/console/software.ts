@@ -11,6 +11,7 @@ import { targetStatuses } from '../enums.js';
 import { limitSchema, offsetSchema, sortSchema, textSchema } from '../list-queries.js';
 import { endpointContextQueryShape } from './endpoint-context-filters.js';
 import { exposureShape, exposureSortKinds } from './exposure.js';
+import { endpointIntelShape, planStepIntelShape } from './exploit-intel.js';
 import { versionToUpdateToSchema, versionToUpdateToSummarySchema } from './version-to-update-to.js';
 
 /**
@@ -32,6 +33,7 @@ export const softwareProductSchema = z
     versions: countSchema.meta({ description: 'How many distinct versions its remediation targets have.' }),
     endpoints: countSchema.meta({ description: 'How many endpoints have a remediation target of it that is not resolved.' }),
     ...exposureShape,
+    ...endpointIntelShape,
   })
   .meta({ id: 'SoftwareProduct' });
 export type SoftwareProduct = z.infer<typeof softwareProductSchema>;
@@ -121,6 +123,7 @@ export const remediationPlanStepSchema = z
     cumulative_endpoints: countSchema,
     /** `cumulative_closed` over all open critical or KEV findings, from 0 to 1. */
     cumulative_share: z.number().min(0).max(1),
+    ...planStepIntelShape,
   })
   .meta({ id: 'RemediationPlanStep' });
 export type RemediationPlanStep = z.infer<typeof remediationPlanStepSchema>;

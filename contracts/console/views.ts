@@ -25,6 +25,7 @@ export const consoleViews: readonly ConsoleView[] = [
   { section: 'tags', label: 'Tags and rules' },
   { section: 'api-keys', label: 'API keys' },
   { section: 'agent-config', label: 'Agent configuration' },
+  { section: 'threat-intelligence', label: 'Threat intelligence' },
   { section: 'organizations', label: 'Organizations' },
 ];
 

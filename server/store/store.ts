@@ -26,6 +26,9 @@ import { SoftwareQueries } from './exposure/software-queries.js';
 import { SyncChangeRecords } from './records/sync-change-records.js';
 import { SyncRecords } from './records/sync-run-records.js';
 import { SyncSteps } from './sync-steps.js';
+import { ThreatIntel } from './intel/threat-intel.js';
+import { ExploitFigures } from './intel/exploit-figures.js';
+import { FindingIntel } from './intel/finding-intel.js';
 
 /** How a store is opened. */
 export interface StoreOptions {
@@ -116,6 +119,11 @@ export class Store {
   readonly syncSteps: SyncSteps;
   /** A reconcile's comparison of a replica with its remote, and its deletes (inside the reconcile's {@link SyncSteps.apply}). */
   readonly replicaComparison: ReplicaComparison;
+  /**
+   * Exploit intelligence imported from files (EPSS, KEV catalogs): local, kept across syncs;
+   * its writes are store writes of the `threat-intel` kind.
+   */
+  readonly intel: ThreatIntel;
   /** Inventory ids, staging and the background collection of inventories nobody points at. */
   readonly inventories: Inventories;
   /** The version of each kind of change a write names, and the caches of derived values that follow them. */
@@ -149,9 +157,12 @@ export class Store {
     this.exceptions = new Exceptions(db, versions, this.coverage, clock, recordWrite);
     const exposure = new ExposureFiguresCache(db, versions, this.coverage, excepted, context);
     this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now(), context, recordWrite);
-    this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context);
-    this.consoleItems = new ConsoleItems(db, versions, exposure, this.deadlines, this.exceptions, context);
-    this.software = new SoftwareQueries(db, versions, exposure);
+    // The imported intelligence as findings, endpoints and plan steps read it.
+    const findingIntel = new FindingIntel(db, versions);
+    const exploit = new ExploitFigures(db, versions, findingIntel, (orgRowId) => exposure.columns(orgRowId), excepted, context);
+    this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context, findingIntel);
+    this.consoleItems = new ConsoleItems(db, versions, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit);
+    this.software = new SoftwareQueries(db, versions, exposure, exploit);
     this.dashboards = new DashboardAggregates(db, versions, this.coverage, context);
     this.agentSettings = new AgentSettingsRecords(db, clock, recordWrite);
     this.endpointContext = new EndpointContext(db, versions, (work) => this.write(() => work(), { changes: ['endpoint-context'] }), clock);
@@ -167,6 +178,15 @@ export class Store {
     });
     this.replicaComparison = new ReplicaComparison(db);
     this.inventoryWrites = new InventoryWrites(db);
+    this.intel = new ThreatIntel(
+      db,
+      {
+        write: recordWrite,
+        held: (kinds, work) => this.write(() => work(), { changes: kinds, durable: false }),
+        settled: (kinds, work) => this.writeSettled(() => work(), { changes: kinds }),
+      },
+      clock,
+    );
   }
 
   /** Opens (creating when needed) the store of a data directory, or an in-memory one. */

@@ -118,8 +118,11 @@ describe.each(['demo', 'other'])('the %s organization', (slug) => {
         versions: new Set(group.map((t) => t.version)).size,
         endpoints: unresolvedEndpoints(group),
         ...exposureOf(findingsOf((t) => productKey(t) === productKey(group[0]!))),
-        // The version to update to is checked in version-to-update-to.test.ts and software-list-update-to.test.ts.
+        // The version to update to is checked in version-to-update-to.test.ts and software-list-update-to.test.ts, the
+        // exploit figures in exploit-intel-figures.test.ts.
         update_to: product.update_to,
+        exploit_probability_30d: product.exploit_probability_30d,
+        unscored_open_cves: product.unscored_open_cves,
       });
     }
     // Riskiest first by default, ties by id reversed.
@@ -183,7 +186,7 @@ describe.each(['demo', 'other'])('the %s organization', (slug) => {
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = (await csv.text()).trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'id,vendor,product,versions,endpoints,open_findings.critical,open_findings.high,open_findings.medium,open_findings.low,open_findings.info,open_kev_findings,highest_open_cvss,risk_score,update_to_verdict,update_to_version',
+      'id,vendor,product,versions,endpoints,open_findings.critical,open_findings.high,open_findings.medium,open_findings.low,open_findings.info,open_kev_findings,highest_open_cvss,risk_score,exploit_probability_30d,unscored_open_cves,update_to_verdict,update_to_version',
     );
     expect(lines).toHaveLength(all.length + 1);
     expect(lines[1]!.split(',')[0]).toBe(byEndpoints[0]!.id);
@@ -230,7 +233,8 @@ describe.each(['demo', 'other'])('the %s organization', (slug) => {
     const plan = remediationPlanSchema.parse((await server.app(`/orgs/${slug}/remediation-plan`)).body);
     expect(plan.open_critical_or_kev).toBe(urgent.length);
     expect(plan.without_product).toBe(urgent.length - withProduct.length);
-    expect(plan.steps.map(({ product_id: _id, ...step }) => step)).toEqual(expected);
+    // Each step's EPSS sum is checked in exploit-intel-figures.test.ts.
+    expect(plan.steps.map(({ product_id: _id, epss_sum: _epssSum, ...step }) => step)).toEqual(expected);
     for (const [index, goal] of [0.5, 0.8, 0.95].entries()) {
       const reachedAt = expected.findIndex((step) => step.cumulative_closed / urgent.length >= goal);
       const step = expected[reachedAt]!;

@@ -53,7 +53,7 @@ describe('the layer rules', () => {
   });
 
   // The store's query folders, bottom first: no import runs back up among them.
-  const queryFolders = ['basics', 'inventory', 'records', 'context', 'coverage', 'exposure', 'remediation', 'console'];
+  const queryFolders = ['basics', 'inventory', 'records', 'context', 'coverage', 'intel', 'exposure', 'remediation', 'console'];
   const upward = queryFolders.flatMap((lower, index) => queryFolders.slice(index + 1).map((higher) => [lower, higher]));
 
   it.each(upward)('refuses the store\'s %s folder importing the %s folder above it', async (lower, higher) => {
@@ -90,7 +90,9 @@ describe('the layer rules', () => {
     ['the store engine', 'contracts', 'server/store/engine/probe.ts', ['../../../contracts/inventory.js', './database.js']],
     ['the derived blocks', 'the engine', 'server/store/derived/probe.ts', ['../engine/database.js', './time-slices.js']],
     ['a query', 'the engine, the derived blocks and the query folders below it', 'server/store/exposure/probe.ts', ['../engine/database.js', '../derived/derived-cache.js', '../basics/excepted-findings.js', '../inventory/sorted-orders.js', './exposure-table.js']],
-    ['the console\'s reads', 'every query folder', 'server/store/console/probe.ts', ['../basics/id-page.js', '../inventory/list-totals.js', '../coverage/scope-coverage.js', '../exposure/exposure-figures.js', '../remediation/exceptions.js', '../context/endpoint-context.js']],
+    ['the imported intelligence', 'the basics and the inventory below it', 'server/store/intel/probe.ts', ['../basics/coverage-columns.js', '../inventory/sorted-orders.js', './finding-intel.js']],
+    ['exposure', 'the imported intelligence below it', 'server/store/exposure/probe.ts', ['../intel/exploit-figures.js']],
+    ['the console\'s reads', 'every query folder', 'server/store/console/probe.ts', ['../basics/id-page.js', '../inventory/list-totals.js', '../coverage/scope-coverage.js', '../intel/finding-intel.js', '../exposure/exposure-figures.js', '../remediation/exceptions.js', '../context/endpoint-context.js']],
     ['the facade', 'every part of the store', 'server/store/probe.ts', ['./engine/database.js', './derived/derived-cache.js', './inventory/inventories.js', './console/console-queries.js']],
     ['a query test', 'the facade and server test support', 'server/store/coverage/probe.test.ts', ['../store.js', '../../test/support/fixtures.js']],
     ['the domain', 'a part of the store', 'server/organizations/probe.ts', ['../store/records/organization-records.js', '../store/engine/data-directory.js']],

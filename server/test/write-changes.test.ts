@@ -93,10 +93,12 @@ const following = (kinds: readonly ChangeKind[]) =>
  * orders by risk through it), and the findings of the new exception's scope, computed once.
  */
 const keyedByExceptions = [
+  'endpoint and target exploit probabilities',
   'excepted findings',
   'exposure figures with exceptions',
   'findings of exception scopes',
   'overdue findings',
+  'product exploit probabilities',
   'remediation performance',
   'remediation plans',
   'scope coverage counts',
@@ -142,6 +144,12 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
       }),
     changed: ['exceptions', 'overdue findings', 'remediation performance', 'remediation plan', 'software'],
     recomputed: keyedByExceptions,
+  },
+  {
+    // Imported intelligence (exploit-intel-figures.test.ts imports files): what follows it computes again, with the same answers here.
+    kind: 'threat-intel',
+    write: async () => server.store.write(() => undefined, { changes: ['threat-intel'] }),
+    changed: [],
   },
   {
     kind: 'sync-records',

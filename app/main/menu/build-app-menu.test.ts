@@ -63,6 +63,7 @@ describe('appMenuTemplate', () => {
       ['view-tags', 'Tags And Rules', undefined],
       ['view-api-keys', 'API Keys', undefined],
       ['view-agent-config', 'Agent Configuration', undefined],
+      ['view-threat-intelligence', 'Threat Intelligence', undefined],
       ['view-organizations', 'Organizations', 'CmdOrCtrl+9'],
     ]);
   });

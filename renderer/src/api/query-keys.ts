@@ -44,4 +44,11 @@ export const queryKeys = {
   agentConfig: (slug: string) => [...queryKeys.organization(slug), 'agent-config'] as const,
   agentSettings: (slug: string) => [...queryKeys.agentConfig(slug), 'settings'] as const,
   agentConfigPreview: (slug: string, platform: AgentPlatform, profile: AgentProfile) => [...queryKeys.agentConfig(slug), 'preview', platform, profile] as const,
+  /** Exploit intelligence is the installation's; what it changed for an organization is the organization's. */
+  intel: () => ['intel'] as const,
+  intelImports: () => [...queryKeys.intel(), 'imports'] as const,
+  intelSettings: () => [...queryKeys.intel(), 'settings'] as const,
+  epssHistory: (cveId: string) => [...queryKeys.intel(), 'epss', cveId.toUpperCase()] as const,
+  intelChanges: (slug: string) => [...queryKeys.organization(slug), 'intel-changes'] as const,
+  kevAgreement: (slug: string) => [...queryKeys.organization(slug), 'kev-agreement'] as const,
 };

@@ -1,7 +1,8 @@
 import type { Exposure } from '../../../contracts/console/exposure';
 import { findingSeverities } from '../../../contracts/enums';
 import type { EndpointCriticality } from '../../../contracts/enums';
-import { criticalityFactors, riskScoreExplanation } from '../../../contracts/risk-score';
+import { criticalityFactors, exploitProbabilityExplanation, riskScoreExplanation } from '../../../contracts/risk-score';
+import { exploitFigure } from './exploit-intel';
 import { formatCount, formatCvss } from '../lib/format';
 
 interface ExposureFiguresProps {
@@ -14,6 +15,8 @@ interface ExposureFiguresProps {
   exceptions?: { exceptedOpenFindings: number; riskScoreBefore: number };
   /** An endpoint's criticality, which weighs its risk score, and the score before it: said beside the score unless `normal`. */
   criticality?: { criticality: EndpointCriticality; riskScoreBefore: number };
+  /** An endpoint's exploit probability (contracts/console/exploit-intel.ts), shown beside the risk score, with how it is made. */
+  exploit?: { exploit_probability_30d: number | null; unscored_open_cves: number };
 }
 
 /**
@@ -21,7 +24,7 @@ interface ExposureFiguresProps {
  * is made), the open findings (their total, then by severity: one figure, so that the figures
  * fit one row), the open KEV findings and the highest open CVSS.
  */
-export function ExposureFigures({ label, exposure, leading = [], exceptions, criticality }: ExposureFiguresProps) {
+export function ExposureFigures({ label, exposure, leading = [], exceptions, criticality, exploit }: ExposureFiguresProps) {
   const open = findingSeverities.reduce((sum, severity) => sum + exposure.open_findings[severity], 0);
   const excepted = exceptions && exceptions.exceptedOpenFindings > 0 ? exceptions : undefined;
   const weighed = criticality && criticality.criticality !== 'normal' ? criticality : undefined;
@@ -36,6 +39,7 @@ export function ExposureFigures({ label, exposure, leading = [], exceptions, cri
           <Figure key={name} name={name} value={formatCount(value)} />
         ))}
         <Figure name="Risk score" value={formatCount(exposure.risk_score)} note={notes.join('; ') || undefined} />
+        {exploit ? <Figure name="Exploit probability (30 days)" {...exploitFigure(exploit)} /> : null}
         <li className="figure figure--wide">
           <span className="figure__value">{formatCount(open)}</span>
           <span className="figure__label">Open findings{excepted ? `, ${formatCount(excepted.exceptedOpenFindings)} more excepted` : ''}</span>
@@ -50,7 +54,10 @@ export function ExposureFigures({ label, exposure, leading = [], exceptions, cri
         <Figure name="Open KEV" value={formatCount(exposure.open_kev_findings)} />
         <Figure name="Highest open CVSS" value={formatCvss(exposure.highest_open_cvss)} />
       </ul>
-      <p className="hint">{riskScoreExplanation}</p>
+      <p className="hint">
+        {riskScoreExplanation}
+        {exploit ? ` ${exploitProbabilityExplanation}` : null}
+      </p>
     </>
   );
 }

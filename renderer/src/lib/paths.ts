@@ -37,6 +37,8 @@ export const paths = {
     return `${orgPath(slug)}/tags${text ? `?${text}` : ''}`;
   },
   remediationPerformance: (slug: string) => `${orgPath(slug)}/remediation-performance`,
+  /** The Threat intelligence view; with `cve`, that CVE's EPSS history shown. */
+  threatIntelligence: (slug: string, cve?: string) => `${orgPath(slug)}/threat-intelligence${cve ? `?cve=${encodeURIComponent(cve)}` : ''}`,
   /** The browser sessions and script tokens of the data directory (not an organization's); shown in the frame of the organization `slug`. */
   sessions: (slug: string) => `${orgPath(slug)}/sessions`,
 };

@@ -16,6 +16,7 @@ export function EndpointDetail({ slug, id }: { slug: string; id: string }) {
             exposure={e}
             exceptions={{ exceptedOpenFindings: e.excepted_open_findings, riskScoreBefore: e.risk_score_before_exceptions }}
             criticality={{ criticality: e.criticality, riskScoreBefore: e.risk_score_before_criticality }}
+            exploit={e}
           />
           <EndpointContextPanel slug={slug} endpointId={e.id} />
           <FieldList

@@ -8,6 +8,7 @@ import { TargetUpdateLine } from '../components/version-to-update-to';
 import { formatCounted, formatCvss, formatDateTime, nvdUrl } from '../lib/format';
 import { paths } from '../lib/paths';
 import { DetailFrame } from './detail-frame';
+import { KevEntry, epssSentence } from '../components/exploit-intel';
 
 /**
  * A vulnerability finding, linked to its endpoint (by hostname), its target (by product and
@@ -32,6 +33,9 @@ export function FindingDetail({ slug, id }: { slug: string; id: string }) {
               ['Severity', <SeverityBadge key="severity" severity={f.severity} />],
               ['CVSS score', formatCvss(f.cvss_score)],
               ['Known exploited', f.is_kev ? <KevBadge key="kev" isKev /> : 'No'],
+              // The imported intelligence beside the remote's flag: FIRST's EPSS and the KEV catalogs' entry.
+              ['EPSS', epssSentence(f)],
+              ['KEV entry', <KevEntry key="kev-entry" kev={f.kev} />],
               ['Status', <StatusBadge key="status" status={f.status} />],
               ['Exception', f.exception ? <ExceptionLink key="exception" slug={slug} exception={f.exception} /> : 'None: counted in the gaps and the risk figures'],
               ['Endpoint', f.endpoint_id ? <EndpointLink key="endpoint" slug={slug} id={f.endpoint_id} hostname={f.endpoint_hostname} /> : null],

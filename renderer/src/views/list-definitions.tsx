@@ -10,20 +10,24 @@ import { endpointContextControls } from '../components/endpoint-context-controls
 import type { FilterControl } from '../components/filter-bar';
 import type { Column } from '../components/virtual-table';
 import { WrappedText } from '../components/wrapped-text';
+import { EpssCell } from '../components/exploit-intel';
 import { formatCvss, formatDate, orDash } from '../lib/format';
 import { exposureColumns } from './exposure-columns';
 import type { SortOrder } from './list-sort';
+import { intelControls } from './intel-filter-controls';
 
 type TextControl = Extract<FilterControl, { kind: 'text' }>;
 
 /**
  * The control of a registry filter: of the filter's kind; a choice offers exactly the filter's
  * values, and an id is chosen by the name of the item it is the id of; a filter by the item's
- * endpoint has the control of the endpoints' filter it applies.
+ * endpoint has the control of the endpoints' filter it applies; a filter by intelligence has the control it names.
  */
 type ControlOf<F> = F extends { kind: 'endpoint'; endpointFilter: infer E }
   ? ControlOf<E>
-  : F extends { kind: 'choice'; values: infer V }
+  : F extends { kind: 'intel'; control: infer K }
+    ? Extract<FilterControl, { kind: K }>
+    : F extends { kind: 'choice'; values: infer V }
     ? { kind: 'choice'; label: string; values: V }
     : F extends { kind: 'boolean' | 'uuid' | 'flag' | 'tag' }
       ? Extract<FilterControl, { kind: F['kind'] }>
@@ -179,7 +183,28 @@ const findingWhat: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = [
       descendingFirst: true,
     },
   },
-  { id: 'cvss', header: 'CVSS', width: '3.8rem', cell: (f) => formatCvss(f.cvss_score), sortKey: 'cvss_score', descendingFirst: true },
+  {
+    id: 'cvss',
+    header: 'CVSS',
+    // EPSS under the CVSS score: a column of its own would take the room the title needs at 1,280 pixels.
+    width: '4.4rem',
+    cell: (f) => (
+      <span className="stacked">
+        {formatCvss(f.cvss_score)}
+        <EpssCell finding={f} />
+      </span>
+    ),
+    sortKey: 'cvss_score',
+    descendingFirst: true,
+    second: {
+      header: 'EPSS',
+      description:
+        "Chance of exploitation in 30 days (FIRST's EPSS), under the CVSS score; its score date, model and percentile in its tooltip. " +
+        '"Unscored" where the EPSS file does not hold the CVE, "No file" before one is imported. Findings without a score come last either way.',
+      sortKey: 'epss',
+      descendingFirst: true,
+    },
+  },
   { id: 'title', header: 'Title', width: 'minmax(12rem, 3fr)', cell: (f) => <WrappedText text={f.title} /> },
 ];
 
@@ -248,6 +273,11 @@ const findings: ListDefinition<'findings'> = {
     remediationTargetId: { kind: 'uuid', label: 'Remediation target', collection: 'remediationTargets' },
     ...endpointControls,
     overdue: { kind: 'flag', label: 'Overdue only' },
+    epssMin: { kind: 'text', label: 'EPSS at least', placeholder: '0.1' },
+    epssPercentileMin: { kind: 'text', label: 'EPSS percentile at least', placeholder: '0.9' },
+    kevRansomware: { kind: 'boolean', label: 'Ransomware use', yes: 'Known', no: 'Not known' },
+    kevAddedSince: { kind: 'text', label: 'Known exploited since', placeholder: 'YYYY-MM-DD' },
+    ...intelControls,
   },
   columns: [...findingWhat, ...findingPlace, ...findingState, ...findingDeadline],
   // Open findings, riskiest first: what to fix before anything else.

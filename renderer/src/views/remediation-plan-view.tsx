@@ -86,7 +86,7 @@ function StepsTable({ slug, plan }: { slug: string; plan: RemediationPlan }) {
     <section className="plan-steps" aria-labelledby="steps-title">
       <h2 id="steps-title">Steps</h2>
       <table className="plain-table plan-steps__table" aria-labelledby="steps-title">
-        <TableHead columns={['Rank', 'Product', ...figureColumns(['Closes', 'Endpoints', 'Cumulative closed', 'Cumulative endpoints', 'Cumulative %'])]} />
+        <TableHead columns={['Rank', 'Product', ...figureColumns(['Closes', 'Endpoints', 'Cumulative closed', 'Cumulative endpoints', 'Cumulative %', 'EPSS sum'])]} />
         <tbody>
           {plan.steps.map((step, index) => {
             const rank = index + 1;
@@ -104,6 +104,8 @@ function StepsTable({ slug, plan }: { slug: string; plan: RemediationPlan }) {
                 <td className="num">
                   {goal === undefined ? null : <span className="badge badge--goal">{formatGoal(goal)} goal</span>} {formatShare(step.cumulative_share)}
                 </td>
+                {/* The expected exploitations its findings carry (FIRST's EPSS); a dash without an EPSS file, never a zero. */}
+                <td className="num">{step.epss_sum === null ? '—' : step.epss_sum.toFixed(2)}</td>
               </tr>
             );
           })}

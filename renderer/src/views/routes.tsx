@@ -18,6 +18,7 @@ import { DashboardView } from './dashboard-view';
 import { EndpointDetail } from './endpoint-detail';
 import { ExceptionsView } from './exceptions-view';
 import { FindingDetail } from './finding-detail';
+import { IntelView } from './intel-view';
 import { Layout } from './layout';
 import { ListView, firstListPages } from './list-view';
 import { OrganizationsView } from './organizations-view';
@@ -136,6 +137,7 @@ export const routes: RouteObject[] = [
       { path: 'tags', element: withParams((slug) => <TagsView slug={slug} />) },
       { path: 'api-keys', element: withParams((slug) => <ApiKeysView slug={slug} />) },
       { path: 'agent-config', element: withParams((slug) => <AgentConfigView slug={slug} />) },
+      { path: 'threat-intelligence', element: withParams((slug) => <IntelView slug={slug} />) },
       { path: 'organizations', element: withParams((slug) => <OrganizationsView slug={slug} />) },
       { path: 'sessions', element: <SessionsView /> },
       { path: syncChangesSection, loader: prefetchSyncChanges, element: withParams((slug) => <SyncChangesView slug={slug} />) },

@@ -37,6 +37,7 @@ export function SoftwareProductView({ slug, productId }: { slug: string; product
                 ['Versions', data.product.versions],
                 ['Endpoints', data.product.endpoints],
               ]}
+              exploit={data.product}
             />
             <UpdateToLine slug={slug} productId={productId} update={data.update_to} />
             <section className="related" aria-labelledby="versions-title">

@@ -15,6 +15,7 @@ import { newlyOpenBreakdown } from '../lib/newly-open-breakdown';
 import { paths } from '../lib/paths';
 import { markSeen, seenKey } from '../lib/seen-sync-changes';
 import { syncModeTitles } from '../lib/sync-status';
+import { IntelChangeFeed } from './intel-organization';
 import '../styles/sync-changes.css';
 
 const collections = Object.keys(collectionBasics) as CollectionName[];
@@ -63,6 +64,7 @@ function ReplicaChanges({ slug }: { slug: string }) {
         {/* Another sync selected (a second notification's link) opens afresh. */}
         {(data) => <SyncList key={selected} slug={slug} syncs={data} selected={selected} />}
       </QueryFrame>
+      <IntelChangeFeed slug={slug} heading={<h2>What intelligence imports changed</h2>} />
     </>
   );
 }

@@ -6,6 +6,7 @@ import { TargetUpdateLine } from '../components/version-to-update-to';
 import { formatCvss, formatDateTime, nvdUrl } from '../lib/format';
 import { targetName } from '../lib/names';
 import { DetailFrame } from './detail-frame';
+import { exploitSentence } from '../components/exploit-intel';
 
 /** A remediation target with its endpoint, the version of its product to update to, and its findings. */
 export function TargetDetail({ slug, id }: { slug: string; id: string }) {
@@ -27,6 +28,7 @@ export function TargetDetail({ slug, id }: { slug: string; id: string }) {
               ['Package', t.package_name ? `${t.package_name}${t.package_manager ? ` (${t.package_manager})` : ''}` : null],
               ['Source', t.source],
               ['Highest CVSS', formatCvss(t.highest_cvss_score)],
+              ['Exploit probability (30 days)', exploitSentence(t)],
               [
                 'Associated CVEs',
                 t.associated_cves.length ? (

@@ -21,6 +21,8 @@ import { openSessionRoute, sessionRoute } from './session-route.js';
 import { sessionsRoutes } from './sessions-routes.js';
 import { softwareRoutes } from './software-routes.js';
 import { syncChangesRoutes } from './sync-changes-routes.js';
+import { organizationIntelRoutes, threatIntelHistoryRoutes } from './threat-intel-history-routes.js';
+import { threatIntelRoutes } from './threat-intel-routes.js';
 import { appPathMethods, servedAppOpenApiDocument } from '../openapi/app-document.js';
 import { refuseOtherMethods } from './refuse-other-methods.js';
 
@@ -67,6 +69,8 @@ export function appRouter(context: AppRouterContext): express.Router {
   router.use(sessionsRoutes(context.consoleLinks.sessions));
   router.use(organizationRoutes({ store, sealer: context.sealer, sync: context.sync }));
   if (context.sync) router.use(syncOverviewRoute(store, context.sync));
+  router.use(threatIntelRoutes(store));
+  router.use(threatIntelHistoryRoutes(store));
 
   const organization = express.Router({ mergeParams: true });
   organization.use(resolveOrganization(store));
@@ -80,6 +84,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   organization.use(apiKeyRoutes(store));
   organization.use(csvExportRoutes(store));
   organization.use(agentSettingsRoutes(store));
+  organization.use(organizationIntelRoutes(store));
   if (context.agentConfig) organization.use(agentConfigRoutes(store, context.agentConfig));
   if (context.sync) organization.use(syncRoutes(store, context.sync));
   router.use('/orgs/:slug', organization);

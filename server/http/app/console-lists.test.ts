@@ -191,6 +191,16 @@ describe('CSV export', () => {
       'exception.id',
       'exception.reason',
       'exception.expires_at',
+      'epss',
+      'epss_percentile',
+      'epss_score_date',
+      'epss_model_version',
+      'epss_state',
+      'kev.date_added',
+      'kev.due_date',
+      'kev.ransomware',
+      'kev.required_action',
+      'kev.sources',
     ]);
     const expected = [];
     for (let offset = 0; ; offset += 100) {

@@ -14,6 +14,8 @@ import { sessionsOperations } from '../app/sessions-routes.js';
 import { softwareOperations } from '../app/software-routes.js';
 import { syncChangesOperations } from '../app/sync-changes-routes.js';
 import { syncOperations } from '../app/sync-routes.js';
+import { threatIntelHistoryOperations } from '../app/threat-intel-history-routes.js';
+import { threatIntelOperations } from '../app/threat-intel-routes.js';
 import { appTags, consoleTokenSecurityScheme, registerConsoleOperation, scriptTokenSecurityScheme } from './app-operations.js';
 import { generateDocument } from './generate-document.js';
 import { jsonResponse, openApiDocumentSchema } from './responses.js';
@@ -35,6 +37,8 @@ const routeModules = [
   csvExportOperations,
   agentConfigOperations,
   agentSettingsOperations,
+  threatIntelOperations,
+  threatIntelHistoryOperations,
 ];
 
 /** Registers every /app operation: the document's and the router's 405s (app-router.ts) read this one list. */
@@ -80,7 +84,7 @@ export function buildAppOpenApiDocument() {
     title: 'Remediation Console API',
     description:
       "The console's own API, under /app of the server that serves the v1 API: organizations, sync, the collections with sort and search, " +
-      'the dashboard and coverage, the software view and the remediation plan, remediation deadlines and performance, exceptions, local API keys, CSV exports, agent settings and agent configuration files. Every request carries the desktop app\'s console token, a script token (`x-console-script-token`), or the console session of a browser (opened with `POST /app/session`). ' +
+      'the dashboard and coverage, the software view and the remediation plan, remediation deadlines and performance, exceptions, local API keys, CSV exports, agent settings and agent configuration files, and imports of exploit intelligence (EPSS, KEV catalogs). Every request carries the desktop app\'s console token, a script token (`x-console-script-token`), or the console session of a browser (opened with `POST /app/session`). ' +
       'Lists page as in /v1; every error body is {"error": "<message>"}; a 400 that refuses a request body is a FieldError, which also lists each field\'s issue in `issues`.',
     tags: Object.entries(appTags).map(([name, description]) => ({ name, description })),
   });

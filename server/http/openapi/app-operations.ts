@@ -44,6 +44,7 @@ export const appTags = {
   'API keys': "An organization's local API keys, for local tools.",
   Exports: 'Every item of a filtered list, as CSV.',
   'Agent configuration': "An organization's agent settings, what its agent configuration files hold, and the signed files of any organization.",
+  'Threat intelligence': "Exploit intelligence imported from files: FIRST's EPSS scores and the KEV catalogs of CISA and ENISA, local to this installation, kept across syncs, never shown by /v1.",
 } as const;
 
 /** An operation of /app as a route module declares it: its path as express matches it, below where it is mounted. */

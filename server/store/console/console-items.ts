@@ -11,6 +11,8 @@ import type { FindingKeys } from '../remediation/exception-matches.js';
 import type { Exceptions } from '../remediation/exceptions.js';
 import { type ExposureFigures, type ExposureFiguresCache, exposureFigures } from '../exposure/exposure-figures.js';
 import { inventoryOf } from '../basics/inventory-ids.js';
+import type { FindingIntel } from '../intel/finding-intel.js';
+import { type ExploitFigures, endpointExploitFigures } from '../intel/exploit-figures.js';
 
 /** An endpoint's exposure after exceptions, with what they leave out of it, and its context, the risk before criticality weighs it. */
 function endpointFields(figures: ExposureFigures, context: EffectiveEndpointContext, id: string) {
@@ -31,11 +33,11 @@ function endpointFields(figures: ExposureFigures, context: EffectiveEndpointCont
 }
 
 /**
- * What the console's items show, read from the inventory, the exceptions, the deadline policies
- * and the endpoint context: a reader of many pages of them (a CSV export) checks that it is
+ * What the console's items show, read from the inventory, the exceptions, the deadline policies,
+ * the endpoint context and the imported intelligence (EPSS, KEV): a reader of many pages of them (a CSV export) checks that it is
  * still of one version between pages (`OneVersion`, one-version.ts).
  */
-export const consoleItems = derivedValue('console items', ['inventory', 'exceptions', 'deadline-policies', 'endpoint-context']);
+export const consoleItems = derivedValue('console items', ['inventory', 'exceptions', 'deadline-policies', 'endpoint-context', 'threat-intel']);
 
 /**
  * Items as the console's lists, details and CSV exports answer them: the /v1 JSON with the
@@ -52,6 +54,8 @@ export class ConsoleItems {
     private readonly deadlines: DeadlineFigures,
     private readonly exceptions: Exceptions,
     private readonly context: EndpointContextSource,
+    private readonly intel: FindingIntel,
+    private readonly exploit: ExploitFigures,
   ) {}
 
   /**
@@ -76,17 +80,24 @@ export class ConsoleItems {
   /** The members a collection's items get besides SQLite's JSON, as JSON text, by item id and row; undefined for none. */
   private async addedFields(collection: CollectionName, orgRowId: number, asOf: number): Promise<((id: string, row: Record<string, unknown>) => string) | undefined> {
     if (collection === 'endpoints') {
-      // Of one version, or read again after a write meanwhile.
-      return onOneVersion(this.versions, [exposureFigures, effectiveEndpointContext], async () => {
+      // Of one version of the data and the intelligence, or read again after a write meanwhile.
+      return onOneVersion(this.versions, [exposureFigures, effectiveEndpointContext, endpointExploitFigures], async () => {
         const figures = await this.figures.of(orgRowId);
         const context = await this.context(orgRowId);
-        return (id: string) => JSON.stringify(endpointFields(figures, context, id)).slice(1, -1);
+        const exploit = await this.exploit.endpointFigures(orgRowId);
+        return (id: string) => JSON.stringify({ ...endpointFields(figures, context, id), ...exploit(figures.endpointIndex.get(id) ?? -1) }).slice(1, -1);
       });
+    }
+    if (collection === 'remediationTargets') {
+      const exploit = await this.exploit.targetFigures(orgRowId);
+      return (id) => JSON.stringify(exploit(id)).slice(1, -1);
     }
     if (collection === 'findings') {
       const fields = await this.deadlines.findingFields(orgRowId, asOf);
       const marks = this.exceptions.marks(orgRowId);
-      return (_id, row) => `${fields(row as unknown as FindingDeadlineFacts)},"exception":${marks ? JSON.stringify(marks(row as unknown as FindingKeys)) : 'null'}`;
+      const intel = await this.intel.findingMembers();
+      return (_id, row) =>
+        `${fields(row as unknown as FindingDeadlineFacts)},"exception":${marks ? JSON.stringify(marks(row as unknown as FindingKeys)) : 'null'},${intel(row.cve_id as string)}`;
     }
     return undefined;
   }

@@ -17,7 +17,12 @@ import { InventorySwapped, type ShownInventory, checkStillShown, shownInventory 
 import { type ListTotals, listTotals } from '../inventory/list-totals.js';
 import { type FigureSort, type ListSearch, SortedOrders } from '../inventory/sorted-orders.js';
 import { kevCount, kevFirstRows, kevOrder } from './kev-first-page.js';
+import { epssRisingRows } from '../intel/epss-rising.js';
+import { readIntelSettings } from '../intel/intel-settings.js';
+import { kevDisagreeingRows } from '../intel/kev-agreement.js';
 import { TimeSlices } from '../derived/time-slices.js';
+import type { FindingIntel } from '../intel/finding-intel.js';
+import { findingIntelFilters } from '../../../contracts/console/exploit-intel.js';
 import type { IdPage } from '../basics/id-page.js';
 
 // The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
@@ -83,6 +88,9 @@ export class ConsoleQueries {
         const exceptedKey = this.exceptions.keyOf(shown.orgRowId);
         return { key: `overdue=${policy.key}@${asOf}|${exceptedKey}`, rows: () => this.deadlines.overdueSeqs(shown, policy, asOf) };
       },
+      epssRising: (shown) => epssRisingRows(this.db, shown, readIntelSettings(this.db).epss_rise),
+      kevNotListed: (shown) => kevDisagreeingRows(this.db, shown, 'flagged-not-listed'),
+      kevListedNotFlagged: (shown) => kevDisagreeingRows(this.db, shown, 'listed-not-flagged'),
     },
   };
 
@@ -94,6 +102,7 @@ export class ConsoleQueries {
     private readonly deadlines: DeadlineFigures,
     private readonly exceptions: Exceptions,
     context: EndpointContextSource,
+    private readonly intel: FindingIntel,
   ) {
     this.sortedOrders = new SortedOrders(db, versions);
     this.searches = new DerivedCache(versions, searchMatches, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
@@ -205,13 +214,18 @@ export class ConsoleQueries {
     const q = query.q;
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
     const direction = query.sort.descending ? 'DESC' : 'ASC';
-    const figures = this.figureSort(orgRowId, collection, query.sort.key);
+    const figures = collection === 'findings' && query.sort.key === 'epss' ? this.intel.epssSort(shown, query.sort.descending) : this.figureSort(orgRowId, collection, query.sort.key);
     const narrowed: ListSearch[] = [];
     if (q !== undefined && search) search(where, q);
     else if (q !== undefined) narrowed.push({ key: `q=${q}`, rows: () => this.searchedFindings(shown, q) });
     const given: Record<string, unknown> = query;
     const consoleFilters: Record<string, ConsoleFilterRows> = this.consoleFilterRows[collection];
     for (const [parameter, rows] of Object.entries(consoleFilters)) if (given[parameter] === true) narrowed.push(rows(shown, asOf));
+    if (collection === 'findings') {
+      for (const filter of Object.keys(findingIntelFilters) as (keyof typeof findingIntelFilters)[]) {
+        if (given[filter] !== undefined) narrowed.push(this.intel.filterRows(shown, filter, given[filter]));
+      }
+    }
     const byEndpoint = this.endpointFilterRows(shown, collection, given);
     if (byEndpoint) narrowed.push(byEndpoint);
     return { ...shown, table, where, direction, figures, search: bothOf(narrowed) };

@@ -11,7 +11,8 @@ import type { VersionSource } from '../engine/database.js';
  * - `sync-records`: a replica's sync settings, runs and what each changed;
  * - `organizations`: the organizations' rows (created, removed, renamed, their secrets, their
  *   remote, the inventory each shows);
- * - `endpoint-context`: what the console adds to an endpoint (tags, criticality, tag rules).
+ * - `endpoint-context`: what the console adds to an endpoint (tags, criticality, tag rules);
+ * - `threat-intel`: exploit intelligence imported from files (EPSS figures, KEV catalogs).
  */
 export const changeKinds = [
   'inventory',
@@ -23,6 +24,7 @@ export const changeKinds = [
   'sync-records',
   'organizations',
   'endpoint-context',
+  'threat-intel',
 ] as const;
 
 /** One kind of change a write makes (see {@link changeKinds}). */

@@ -321,4 +321,72 @@ export const migrations: readonly string[] = [
   `
   ALTER TABLE sync_state ADD COLUMN syncs_paused INTEGER NOT NULL DEFAULT 0;
   `,
+  // Exploit intelligence imported from files (store/intel/): local to the installation, keyed by
+  // no organization nor inventory row, so that every sync (full ones too) leaves it. Each import
+  // is recorded, unfinished until its last write; `current` marks the one of each kind whose
+  // figures are the current ones. A CVE is keyed by an integer (store/intel/cve-key.ts), never
+  // by a cves row, which the collection of inventories deletes. EPSS history is kept per import
+  // for the CVEs some inventory names; KEV entries per catalog (source) and entry key.
+  `
+  CREATE TABLE intel_imports (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL CHECK (kind IN ('epss', 'cisa-kev', 'eu-kev')),
+    source_date TEXT NOT NULL,
+    version TEXT,
+    rows INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    imported_at TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    current INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE TABLE epss_current (
+    cve_key INTEGER PRIMARY KEY,
+    epss REAL NOT NULL,
+    percentile REAL NOT NULL
+  );
+  CREATE TABLE epss_history (
+    import_id INTEGER NOT NULL,
+    cve_key INTEGER NOT NULL,
+    epss REAL NOT NULL,
+    percentile REAL NOT NULL,
+    PRIMARY KEY (import_id, cve_key)
+  ) WITHOUT ROWID;
+  CREATE INDEX epss_history_cve ON epss_history (cve_key);
+  CREATE TABLE kev_entries (
+    source TEXT NOT NULL CHECK (source IN ('cisa', 'eu')),
+    entry_key TEXT NOT NULL,
+    cve_id TEXT,
+    euvd_id TEXT,
+    vendor_project TEXT NOT NULL,
+    product TEXT NOT NULL,
+    vulnerability_name TEXT NOT NULL,
+    date_added TEXT NOT NULL,
+    due_date TEXT,
+    ransomware INTEGER,
+    required_action TEXT,
+    short_description TEXT NOT NULL,
+    notes TEXT NOT NULL,
+    cwes TEXT NOT NULL,
+    exploitation_type TEXT NOT NULL,
+    PRIMARY KEY (source, entry_key)
+  ) WITHOUT ROWID;
+  CREATE INDEX kev_entries_cve ON kev_entries (cve_id);
+  `,
+  // What each intelligence import changed for each organization (store/intel/intel-changes.ts), and
+  // the installation's intelligence settings (one row): local, kept across syncs like the imports.
+  `
+  CREATE TABLE intel_settings (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    epss_threshold REAL NOT NULL,
+    epss_rise REAL NOT NULL
+  );
+  CREATE TABLE intel_changes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    import_id INTEGER NOT NULL,
+    recorded_at TEXT NOT NULL,
+    change TEXT NOT NULL
+  );
+  CREATE INDEX intel_changes_org ON intel_changes (org_id, id);
+  `,
 ];

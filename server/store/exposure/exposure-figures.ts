@@ -12,6 +12,7 @@ import { type ExceptedFindingsSource, exceptedFindings } from '../basics/excepte
 import { onOneVersion } from '../derived/one-version.js';
 import { ExposureTable } from './exposure-table.js';
 import { inventoryOf } from '../basics/inventory-ids.js';
+import { softwareId } from '../basics/software-id.js';
 import { TimeSlices } from '../derived/time-slices.js';
 
 // The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
@@ -156,11 +157,6 @@ export function figureSortLookup(figures: ExposureFigures, collection: Collectio
     return (seq) => figures.endpointExposure.sortValue(endpointBySeq.get(seq) ?? -1, key as ExposureSortKey);
   }
   throw new Error(`No figure sorts ${collection} by ${key}`);
-}
-
-/** The id of a product or version in the console's URLs: base64url of the JSON array of its names. */
-export function softwareId(names: (string | null)[]): string {
-  return Buffer.from(JSON.stringify(names)).toString('base64url');
 }
 
 const open = findingStatuses.indexOf('open');

@@ -18,7 +18,7 @@ import type { TimeSlices } from '../derived/time-slices.js';
  * plan costs O(products² + pairs) however the endpoints overlap: tens of milliseconds on
  * `large`, so it pauses between steps (`slices`) like every computation over the replica.
  */
-export async function remediationPlan(figures: ExposureFigures, slices: TimeSlices): Promise<RemediationPlan> {
+export async function remediationPlan(figures: ExposureFigures, slices: TimeSlices, epssSums?: Float64Array): Promise<RemediationPlan> {
   const { products } = figures;
   const { closes, weights, endpoints, withoutProduct, total } = figures.planInput;
   // The products each endpoint key is in, and how many not yet touched endpoints each product has.
@@ -65,6 +65,8 @@ export async function remediationPlan(figures: ExposureFigures, slices: TimeSlic
       cumulative_closed: closed,
       cumulative_endpoints: touched.size,
       cumulative_share: closed / total,
+      // Of the findings it closes (store/intel/exploit-figures.ts); null without an EPSS file.
+      epss_sum: epssSums ? epssSums[best]! : null,
     });
   }
   return { open_critical_or_kev: total, without_product: withoutProduct, steps, milestones: remediationPlanGoals.map((goal) => milestone(goal, steps, total)) };

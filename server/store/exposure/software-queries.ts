@@ -25,20 +25,22 @@ import { remediationPlan } from './remediation-plan.js';
 import { idsOfSeqs } from '../inventory/sorted-orders.js';
 import { compareSqlValues } from '../derived/sql-value-order.js';
 import { TimeSlices } from '../derived/time-slices.js';
+import { type ExploitFigure, type ExploitFigures, type TargetProducts, productExploitFigures } from '../intel/exploit-figures.js';
 
 // The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
 const softwareInstalls = derivedValue('software installs', ['inventory', 'endpoint-context']);
-const remediationPlans = derivedValue('remediation plans', ['inventory', 'endpoint-context']);
+// A plan step sums the EPSS of the findings it closes: the plans are read from the intelligence too.
+const remediationPlans = derivedValue('remediation plans', ['inventory', 'endpoint-context', 'threat-intel']);
 const versionsToUpdateTo = derivedValue('software versions to update to', ['inventory', 'endpoint-context']);
 
 type Value = string | number | null;
 const lower = (text: string | null) => (text === null ? null : asciiLower(text));
 
 /** A product; for a selection of endpoints, its endpoints are those the selection keeps. */
-function productJson(figures: ExposureFigures, index: number): SoftwareProduct {
+function productJson(figures: ExposureFigures, index: number, exploit: (product: number) => ExploitFigure): SoftwareProduct {
   const { id, vendor, product, versions } = figures.products[index]!;
   const endpoints = figures.selectedEndpoints?.products[index] ?? figures.products[index]!.endpoints;
-  return { id, vendor, product, versions: versions.length, endpoints, ...figures.productExposure.exposure(index) };
+  return { id, vendor, product, versions: versions.length, endpoints, ...figures.productExposure.exposure(index), ...exploit(index) };
 }
 
 function versionJson(figures: ExposureFigures, index: number): SoftwareVersion {
@@ -81,6 +83,8 @@ export class SoftwareQueries {
     private readonly db: Database,
     private readonly versions: ChangeVersions,
     private readonly figures: ExposureFiguresCache,
+    /** The plan steps' EPSS sums. */
+    private readonly exploit: ExploitFigures,
   ) {
     this.installs = new DerivedCache(versions, softwareInstalls, { bound: { entries: 16 } });
     this.plans = new DerivedCache(versions, remediationPlans, { bound: { entries: 16 } });
@@ -96,7 +100,7 @@ export class SoftwareQueries {
    * product's own answer.
    */
   async list(orgRowId: number, query: SoftwareListQuery): Promise<SoftwareList> {
-    const { figures, fleet } = await this.listFigures(orgRowId, query);
+    const { figures, fleet, exploit } = await this.listFigures(orgRowId, query);
     const text = query.q?.toLowerCase();
     let indexes = figures.products.map((_, index) => index);
     const selected = figures.selectedEndpoints?.products;
@@ -119,7 +123,7 @@ export class SoftwareQueries {
     return {
       data: indexes
         .slice(query.offset, query.offset + query.limit)
-        .map((index) => ({ ...productJson(figures, index), update_to: updates[index]! })),
+        .map((index) => ({ ...productJson(figures, index, exploit), update_to: updates[index]! })),
       total: indexes.length,
       limit: query.limit,
       offset: query.offset,
@@ -131,25 +135,36 @@ export class SoftwareQueries {
    * of one version of the data and of the exceptions: the same products, so that an index names
    * the same product in both.
    */
-  private async listFigures(orgRowId: number, selection: EndpointSelection): Promise<{ figures: ExposureFigures; fleet: ExposureFigures }> {
-    return onOneVersion(this.versions, [exposureFigures], async () => {
+  private async listFigures(
+    orgRowId: number,
+    selection: EndpointSelection,
+  ): Promise<{ figures: ExposureFigures; fleet: ExposureFigures; exploit: (product: number) => ExploitFigure }> {
+    // The selection's figures, the fleet's and its products' exploit figures of one version of the data and the intelligence.
+    return onOneVersion(this.versions, [exposureFigures, productExploitFigures], async () => {
       const figures = await this.figures.of(orgRowId, selection);
-      if (!selects(selection)) return { figures, fleet: figures };
-      const fleet = await this.figures.of(orgRowId);
+      const fleet = selects(selection) ? await this.figures.of(orgRowId) : figures;
       // Other products' arrays (their figures dropped for others meanwhile), or other exceptions in force (one expired): read again.
       if (fleet.products !== figures.products || fleet.exceptedKey !== figures.exceptedKey) throw new VersionMoved();
-      return { figures, fleet };
+      return { figures, fleet, exploit: await this.exploit.productFigures(orgRowId, targetProducts(fleet)) };
+    });
+  }
+
+  /** The fleet's figures and its products' exploit figures (every endpoint's findings), of one version of the data and the intelligence. */
+  private withExploit(orgRowId: number): Promise<{ figures: ExposureFigures; exploit: (product: number) => ExploitFigure }> {
+    return onOneVersion(this.versions, [exposureFigures, productExploitFigures], async () => {
+      const figures = await this.figures.of(orgRowId);
+      return { figures, exploit: await this.exploit.productFigures(orgRowId, targetProducts(figures)) };
     });
   }
 
   /** A product with its versions, riskiest first (then oldest version first, by version-order.ts); undefined when the organization has none with that id. */
   async product(orgRowId: number, productId: string): Promise<SoftwareDetail | undefined> {
-    const figures = await this.figures.of(orgRowId);
+    const { figures, exploit } = await this.withExploit(orgRowId);
     const index = figures.productById.get(productId);
     if (index === undefined) return undefined;
     const versions = figures.products[index]!.versions.map((version) => versionJson(figures, version));
     versions.sort((a, b) => b.risk_score - a.risk_score || compareVersions(a.version, b.version));
-    return { product: productJson(figures, index), versions, update_to: versionToUpdateTo(figures, index) };
+    return { product: productJson(figures, index, exploit), versions, update_to: versionToUpdateTo(figures, index) };
   }
 
   /** A remediation target's product and the version to update it to (exposure/version-to-update-to.ts); undefined when unknown. */
@@ -161,7 +176,7 @@ export class SoftwareQueries {
 
   /** A version of a product with one page of its installs, riskiest first, then by hostname; undefined when unknown. */
   async version(orgRowId: number, productId: string, versionId: string, paging: { limit: number; offset: number }): Promise<SoftwareVersionDetail | undefined> {
-    const figures = await this.figures.of(orgRowId);
+    const { figures, exploit } = await this.withExploit(orgRowId);
     const product = figures.productById.get(productId);
     const version = figures.versionById.get(versionId);
     if (product === undefined || version === undefined || figures.versions[version]!.product !== product) return undefined;
@@ -170,7 +185,7 @@ export class SoftwareQueries {
     const page = Array.from(installs.subarray(paging.offset, paging.offset + paging.limit));
     const ids = idsOfSeqs(this.db, 'remediation_targets', page.map((target) => figures.targets.seq[target]!));
     return {
-      product: productJson(figures, product),
+      product: productJson(figures, product, exploit),
       version: versionJson(figures, version),
       installs: {
         data: page.map((target, i) => installJson(figures, target, ids[i]!)),
@@ -188,10 +203,25 @@ export class SoftwareQueries {
       return this.plans.settled(`${orgRowId}|${figures.exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
         // Started again after a write, this computation would plan another version's figures under this key.
         version.check();
-        return remediationPlan(figures, new TimeSlices(checkpoint));
+        const epssSums = await this.exploit.planSums(orgRowId, targetProducts(figures), selection);
+        checkpoint();
+        return remediationPlan(figures, new TimeSlices(checkpoint), epssSums);
       });
     });
   }
+}
+
+/** What the exploit figures of products and plan steps are summed by (intel/exploit-figures.ts): the figures' columns and excepted findings, and each target's product. */
+function targetProducts(figures: ExposureFigures): TargetProducts {
+  const { columns } = figures.sortValues;
+  const productOfTarget = new Int32Array(columns.targetIds.length).fill(-1);
+  for (const version of figures.versions) {
+    for (const target of version.targets) {
+      const key = figures.targets.exposure[target]!;
+      if (key >= 0) productOfTarget[key] = version.product;
+    }
+  }
+  return { columns, exceptedKey: figures.exceptedKey, productOfTarget, count: figures.products.length };
 }
 
 /** One install of a version: a target with its endpoint's hostname and its open findings' exposure. */

@@ -3,7 +3,8 @@ import type { VersionToUpdateTo, VersionToUpdateToSummary } from '../../../contr
 import { targetStatuses } from '../../../contracts/enums.js';
 import { counted } from '../../../contracts/figure-text.js';
 import type { Database } from '../engine/database.js';
-import { type ExposureFigures, softwareId } from './exposure-figures.js';
+import type { ExposureFigures } from './exposure-figures.js';
+import { softwareId } from '../basics/software-id.js';
 import { inventoryOf } from '../basics/inventory-ids.js';
 import { compareVersions, parseVersion } from './version-order.js';
 

@@ -30,6 +30,8 @@ function strings(schema: JsonSchema): fc.Arbitrary<string> {
     const now = Date.now();
     return fc.date({ min: new Date(now - 400 * dayMs), max: new Date(now + 400 * dayMs), noInvalidDate: true }).map((date) => date.toISOString());
   }
+  // A day, as `z.iso.date()` documents it (a filter's "since").
+  if (schema.format === 'date') return fc.date({ min: new Date(Date.now() - 400 * dayMs), max: new Date(Date.now() + 400 * dayMs), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
   if (schema.pattern) {
     return fc.stringMatching(new RegExp(schema.pattern)).filter((text) => text.length >= minLength && text.length <= (schema.maxLength ?? Infinity));
   }
@@ -38,7 +40,7 @@ function strings(schema: JsonSchema): fc.Arbitrary<string> {
 
 /**
  * Values valid against a JSON Schema of the documents: the subset they use (types, enums,
- * formats uuid and date-time, patterns, bounds, objects with required and additional
+ * formats uuid, date and date-time, patterns, bounds, objects with required and additional
  * properties, oneOf and anyOf). `name` is the property or parameter the value is for.
  */
 export function validValue(schema: JsonSchema, known: KnownValues = {}, name = ''): fc.Arbitrary<unknown> {

@@ -45,8 +45,13 @@ const sortValues: { [C in CollectionName]: Record<SortKey<C>, (item: Item) => Va
     endpoint_hostname: (f) => lower(f.endpoint_hostname),
     target_product: (f) => lower(f.target_product),
     due_at: (f) => (f.due_at === null ? null : Date.parse(f.due_at)),
+    // Unscored last in both directions: see nullsLast.
+    epss: (f) => f.epss,
   },
 };
+
+/** Sort keys whose items without a value come last in both directions (ties still by id, reversed when descending). */
+const nullsLast = new Set(['epss']);
 
 const compareValues = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
 
@@ -56,10 +61,12 @@ const compareValues = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b
  */
 export function inSortOrder<T extends { id: string }>(collection: CollectionName, sort: string, items: readonly T[]): T[] {
   const key = sort.replace(/^-/, '');
-  const value = (sortValues[collection] as Record<string, (item: Item) => Value>)[key];
-  if (!value) throw new Error(`No sort key ${key} for ${collection}`);
+  const valueOf = (sortValues[collection] as Record<string, (item: Item) => Value>)[key];
+  if (!valueOf) throw new Error(`No sort key ${key} for ${collection}`);
+  const descending = sort.startsWith('-');
+  const value = nullsLast.has(key) ? (item: Item) => valueOf(item) ?? (descending ? -Infinity : Infinity) : valueOf;
   const sorted = [...items].sort((a, b) => compareValues(value(a as Item), value(b as Item)) || compareValues(a.id.toLowerCase(), b.id.toLowerCase()));
-  return sort.startsWith('-') ? sorted.reverse() : sorted;
+  return descending ? sorted.reverse() : sorted;
 }
 
 /** The console list paths, the collection each serves and the items of an inventory it holds, as the console answers them. */

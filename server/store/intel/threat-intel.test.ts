@@ -1,0 +1,71 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { epssCsv, generatedEpssRows } from '../../test/support/epss-files.js';
+import { migrations } from '../engine/migrations.js';
+import { Store } from '../store.js';
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+type Internals = { db: { exec(sql: string): void; column(sql: string): unknown[] } };
+
+describe('exploit intelligence in the store', () => {
+  it('adds its tables to a data directory of the schema before it, empty, leaving the rest as it was', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-intel-migration-'));
+    folders.push(dataDir);
+    const store = await Store.open({ dataDir, command: 'test' });
+    store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), { changes: ['organizations'] });
+    const intelMigration = migrations.findIndex((migration) => migration.includes('CREATE TABLE intel_imports'));
+    // The migration after it adds the import changes and settings (intel-changes.ts), dropped with it here.
+    expect(intelMigration).toBe(migrations.length - 2);
+    (store as unknown as Internals).db.exec(`DROP TABLE intel_imports; DROP TABLE epss_current; DROP TABLE epss_history; DROP TABLE kev_entries; DROP TABLE intel_changes; DROP TABLE intel_settings; PRAGMA user_version = ${intelMigration};`);
+    store.close();
+    const reopened = await Store.open({ dataDir, command: 'test' });
+    try {
+      expect(reopened.organizations.bySlug('acme')?.name).toBe('Acme');
+      expect(reopened.intel.list()).toEqual([]);
+      const tables = (reopened as unknown as Internals).db.column("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('intel_imports', 'epss_current', 'epss_history', 'kev_entries') ORDER BY name");
+      expect(tables).toEqual(['epss_current', 'epss_history', 'intel_imports', 'kev_entries']);
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('reads and writes a large EPSS file in pieces, giving the event loop turns meanwhile, and runs imports one at a time', async () => {
+    const store = await Store.open();
+    const file = (date: string, seed: number) => new TextEncoder().encode(epssCsv('v1', date, generatedEpssRows([], 100_000, seed)));
+    let turns = 0;
+    const counting = setInterval(() => turns++, 1);
+    const [first, second] = await Promise.all([store.intel.importFile(file('2026-09-01', 1)), store.intel.importFile(file('2026-09-02', 2))]);
+    clearInterval(counting);
+    expect(turns).toBeGreaterThan(5);
+    expect([first.id, first.current, second.id, second.current]).toEqual([1, true, 2, true]);
+    expect(store.intel.list().map((record) => [record.id, record.current, record.finished])).toEqual([
+      [2, true, true],
+      [1, false, true],
+    ]);
+    expect(store.intel.epss.currentCount()).toBe(100_000);
+    store.close();
+  });
+
+  it('takes the place of an interrupted import of the same file, which the list shows as unfinished until then', async () => {
+    const store = await Store.open();
+    const bytes = new TextEncoder().encode(epssCsv('v1', '2026-09-01', generatedEpssRows([], 10, 1)));
+    const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
+    // As a process stopped in the middle of an import leaves it: the record written, the last write not.
+    store.write(
+      () => store.intel.imports.start({ kind: 'epss', sourceDate: '2026-09-01T00:00:00.000Z', version: 'v1', rows: 10, sha256, importedAt: '2026-09-01T08:00:00.000Z' }),
+      { changes: ['threat-intel'] },
+    );
+    expect(store.intel.list().map((record) => [record.id, record.finished, record.current])).toEqual([[1, false, false]]);
+    const answer = await store.intel.importFile(bytes);
+    expect(answer).toMatchObject({ id: 2, finished: true, current: true, already_imported: false });
+    expect(store.intel.list().map((record) => record.id)).toEqual([2]);
+    store.close();
+  });
+});

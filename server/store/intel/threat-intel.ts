@@ -1,0 +1,151 @@
+import type { ThreatIntelImport, ThreatIntelImportAnswer, ThreatIntelKind } from '../../../contracts/console/threat-intel.js';
+import type { Database } from '../engine/database.js';
+import type { ChangeKind, RecordWrite } from '../derived/change-kinds.js';
+import { TimeSlices } from '../derived/time-slices.js';
+import { RowsPerWrite } from '../inventory/rows-per-write.js';
+import { type EpssFile, scores } from './epss-file.js';
+import { EpssScores } from './epss-scores.js';
+import { readIntelFile } from './intel-file.js';
+import { type IntelBefore, IntelChanges } from './intel-changes.js';
+import { IntelFigures } from './intel-figures.js';
+import { IntelImports } from './intel-imports.js';
+import { KevEntries } from './kev-entries.js';
+
+/** How many EPSS imports keep their figures as history (for a 7- and 30-day change per CVE). */
+export const epssImportsKept = 30;
+
+/** How the store writes for intelligence (store.ts); each write names its kinds, {@link intelWrite}. */
+export interface ThreatIntelWrites {
+  /** A durable write (Store.write). */
+  write: RecordWrite;
+  /** A write logged with a later one (Store.write, not durable). */
+  held: RecordWrite;
+  /** A write that resolves once it and those before it are durable, fsynced off the thread (Store.writeSettled). */
+  settled<T>(kinds: readonly ChangeKind[], work: () => T): Promise<T>;
+}
+
+/** What every write of intelligence changes: the imports, the figures, the catalogs, the settings. */
+const intelWrite: readonly ChangeKind[] = ['threat-intel'];
+
+/**
+ * Exploit intelligence imported from files (docs/decisions/README.md#exploit-intelligence, "Exploit intelligence"): the
+ * imports, the current EPSS figures and their history, the entries of the current KEV
+ * catalogs. An import reads the file whole before it writes anything, so that a refused file
+ * changes nothing; an EPSS file of 400,000 rows is read and written in pieces that hold the
+ * thread answering requests about {@link TimeSlices}' 20 ms each. Imports run one at a time.
+ */
+export class ThreatIntel {
+  readonly imports: IntelImports;
+  readonly epss: EpssScores;
+  readonly kev: KevEntries;
+  /** What each import changed for each organization, and the threshold of EPSS crossings. */
+  readonly changes: IntelChanges;
+  readonly figures: IntelFigures;
+  /** The import under way, which the next one waits for. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    db: Database,
+    private readonly writes: ThreatIntelWrites,
+    private readonly clock: () => number,
+  ) {
+    this.imports = new IntelImports(db);
+    this.epss = new EpssScores(db);
+    this.kev = new KevEntries(db);
+    this.changes = new IntelChanges(db, clock, (work) => writes.write(intelWrite, work));
+    this.figures = new IntelFigures(db);
+  }
+
+  /** Every import, the newest first. */
+  list(): ThreatIntelImport[] {
+    return this.imports.list();
+  }
+
+  /**
+   * Imports an intelligence file (gzip or plain, its kind recognised by its content), after the
+   * imports under way. A file older than the current one of its kind is recorded (an EPSS
+   * file's figures kept as history) and does not replace the current figures; a file imported
+   * before (same kind and SHA-256) changes nothing and answers its record. Rejects with an
+   * IntelFileError, having changed nothing, a file it refuses.
+   */
+  importFile(bytes: Uint8Array): Promise<ThreatIntelImportAnswer> {
+    const imported = this.queue.then(() => this.importNow(bytes));
+    this.queue = imported.catch(() => undefined);
+    return imported;
+  }
+
+  private async importNow(bytes: Uint8Array): Promise<ThreatIntelImportAnswer> {
+    const slices = new TimeSlices(() => undefined);
+    const file = await readIntelFile(bytes, () => slices.pause());
+    const kind: ThreatIntelKind = file.kind;
+    const earlier = this.imports.finishedWith(kind, file.sha256);
+    if (earlier) return { ...earlier, already_imported: true };
+    const started = {
+      kind,
+      sha256: file.sha256,
+      importedAt: new Date(this.clock()).toISOString(),
+      ...(file.kind === 'epss'
+        ? { sourceDate: file.epss.scoreDate, version: file.epss.modelVersion, rows: file.epss.rows }
+        : { sourceDate: file.catalog.sourceDate, version: file.catalog.version, rows: file.catalog.entries.length }),
+    };
+    const current = this.imports.current(kind);
+    // A file as new as the current one (the same day, imported again) replaces it: the later import wins.
+    const replaces = current === undefined || started.sourceDate >= current.source_date;
+    // Every write but the last is held: a crash keeps a prefix of them, never a later one without an earlier, so the record
+    // of an import comes first and an import the process was stopped during stays unfinished (and is shown as such).
+    // What was current, to record what this import changed once it is written (intel-changes.ts).
+    const before: IntelBefore | undefined = !replaces
+      ? undefined
+      : file.kind === 'epss'
+        ? this.changes.epssBefore(current, this.epss.namedCveKeys())
+        : this.changes.kevBefore(file.catalog.source, current);
+    const id = this.writes.held(intelWrite, () => {
+      // The same file again after an import of it was interrupted: this one takes its place.
+      this.epss.dropHistory(this.imports.dropInterrupted(kind, file.sha256));
+      return this.imports.start(started);
+    });
+    if (file.kind === 'epss') await this.writeEpss(id, file.epss, replaces, slices);
+    else if (replaces) this.writes.held(intelWrite, () => this.kev.replace(file.catalog.source, file.catalog.entries));
+    const finished = await this.writes.settled(intelWrite, () => {
+      if (file.kind === 'epss') this.epss.dropHistory(this.imports.epssImportsPast(epssImportsKept));
+      const record = this.imports.finish(id, kind, replaces);
+      if (before) this.changes.record(record, before);
+      return record;
+    });
+    return { ...finished, already_imported: false };
+  }
+
+  /**
+   * Writes an EPSS file's figures in pieces, as many rows a write as keep it near 10 ms
+   * (RowsPerWrite): the history of the CVEs some inventory names, and, when the file replaces
+   * the current one, the current figures (only the rows that changed), then deletes the current
+   * figures of CVEs the file no longer scores. The pieces are held writes, logged in slices by
+   * the settled write that finishes the import.
+   */
+  private async writeEpss(id: number, file: EpssFile, replaces: boolean, slices: TimeSlices): Promise<void> {
+    const named = this.epss.namedCveKeys();
+    const rowsPerWrite = new RowsPerWrite(500, 8_000, 10);
+    for (let from = 0; from < file.rows; ) {
+      const to = Math.min(file.rows, from + rowsPerWrite.size);
+      const kept: number[] = [];
+      for (let index = from; index < to; index++) if (named.has(file.keys[index]!)) kept.push(index);
+      const started = performance.now();
+      this.writes.held(intelWrite, () => {
+        this.epss.writeHistory(id, file.keys, file.epss, file.percentile, kept);
+        if (replaces) this.epss.writeCurrent(file.keys, file.epss, file.percentile, from, to);
+      });
+      rowsPerWrite.took(performance.now() - started);
+      from = to;
+      await slices.pause();
+    }
+    if (!replaces) return;
+    for (let after = -1; ; ) {
+      const keys = this.epss.currentKeysAfter(after, 5_000);
+      if (keys.length === 0) break;
+      const dropped = keys.filter((key) => !scores(file, key));
+      if (dropped.length > 0) this.writes.held(intelWrite, () => this.epss.deleteCurrent(dropped));
+      after = keys.at(-1)!;
+      await slices.pause();
+    }
+  }
+}
