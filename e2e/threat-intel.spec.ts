@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { demoKevCatalog } from '../server/demo/threat-intel.js';
+import { intelChangePlacesListed } from '../contracts/console/threat-intel-changes.js';
 import { sharedKevDir } from '../server/test/support/epss-files.js';
 import { expect, expectAccessible, openConsole, screenshot, server, test } from './support/console-page.js';
 
@@ -75,9 +76,14 @@ test('a newer KEV catalog listing a CVE of the demo’s open findings shows it i
   const change = page.getByRole('list', { name: 'Import changes' }).getByRole('listitem').filter({ hasText: 'demo-next' });
   await expect(change).toContainText('Newly listed in KEV: 1 CVE of open findings.');
   const row = change.getByRole('row').filter({ hasText: cveId });
-  // Its endpoints, as the findings list names them.
+  // Its endpoints, as the findings list names them: the first by hostname, then "and N more" past the change's bound.
   const findings = await request.get(`${server.baseUrl}/app/orgs/demo/vulnerability-findings?status=open&cveId=${cveId}&limit=100`, { headers });
-  const hostnames = [...new Set(((await findings.json()) as { data: { endpoint_hostname: string | null }[] }).data.map((finding) => finding.endpoint_hostname))];
-  for (const hostname of hostnames.filter((name) => name !== null)) await expect(row.getByRole('link', { name: hostname })).toBeVisible();
+  const found = (await findings.json()) as { data: { endpoint_id: string; endpoint_hostname: string | null }[]; total: number };
+  expect(found.total, 'the CVE has at most a page of open findings').toBeLessThanOrEqual(100);
+  const endpoints = new Map(found.data.map((finding) => [finding.endpoint_id, finding.endpoint_hostname ?? finding.endpoint_id]));
+  const hostnames = [...endpoints.values()].sort();
+  for (const hostname of hostnames.slice(0, intelChangePlacesListed)) await expect(row.getByRole('link', { name: hostname, exact: true })).toBeVisible();
+  const more = hostnames.length - intelChangePlacesListed;
+  if (more > 0) await expect(row.getByRole('link', { name: `and ${more} more` }).first()).toBeVisible();
   await screenshot(page, 'threat-intelligence-changes');
 });

@@ -16,6 +16,9 @@ export { intelChangesKept };
 /** How many CVEs a change lists of each sort (the count says how many there were). */
 export const intelChangeCvesListed = 100;
 
+/** How many endpoints and plan steps a listed CVE names (its totals say how many there were). */
+export const intelChangePlacesListed = 20;
+
 /** The EPSS threshold whose crossing an import records, unless the setting says otherwise. */
 export const defaultEpssThreshold = 0.1;
 
@@ -44,9 +47,12 @@ export const intelChangeCveSchema = z
     date_added: z.string().nullable(),
     epss_before: z.number().min(0).max(1).nullable(),
     epss_after: z.number().min(0).max(1).nullable(),
+    /** The first endpoints of its open findings, by hostname ({@link intelChangePlacesListed} at most). */
     endpoints: z.array(z.object({ id: z.string(), hostname: z.string().nullable() })),
-    /** The products (plan steps) whose update closes its open findings, by the software view's id. */
+    endpoints_total: countSchema,
+    /** The products (plan steps) whose update closes its open findings, by the software view's id ({@link intelChangePlacesListed} at most). */
     plan_steps: z.array(z.object({ product_id: z.string(), vendor: z.string().nullable(), product: z.string().nullable() })),
+    plan_steps_total: countSchema,
   })
   .meta({ id: 'IntelChangeCve' });
 export type IntelChangeCve = z.infer<typeof intelChangeCveSchema>;

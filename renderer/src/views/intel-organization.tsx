@@ -49,6 +49,7 @@ function ChangeCves({ slug, cves, epss }: { slug: string; cves: IntelChangeCve[]
                   <Link to={paths.item(slug, 'endpoints', endpoint.id)}>{endpoint.hostname ?? endpoint.id}</Link>
                 </span>
               ))}
+              <MoreOf total={cve.endpoints_total} listed={cve.endpoints.length} to={paths.list(slug, 'findings', { cveId: cve.cve_id })} />
             </td>
             <td>
               {cve.plan_steps.map((step, index) => (
@@ -57,12 +58,23 @@ function ChangeCves({ slug, cves, epss }: { slug: string; cves: IntelChangeCve[]
                   <Link to={paths.softwareProduct(slug, step.product_id)}>{[step.vendor, step.product].filter(Boolean).join(' ')}</Link>
                 </span>
               ))}
+              <MoreOf total={cve.plan_steps_total} listed={cve.plan_steps.length} to={paths.list(slug, 'findings', { cveId: cve.cve_id })} />
             </td>
           </tr>
         ))}
       </tbody>
     </table>
   );
+}
+
+/** ", and N more", linked to the CVE's findings, where a change lists only the first of a CVE's endpoints or plan steps. */
+function MoreOf({ total, listed, to }: { total: number; listed: number; to: string }) {
+  return total > listed ? (
+    <>
+      {', '}
+      <Link to={to}>and {formatCount(total - listed)} more</Link>
+    </>
+  ) : null;
 }
 
 function ChangeItem({ slug, change }: { slug: string; change: IntelChange }) {

@@ -4,6 +4,7 @@ import {
   type IntelChangeCve,
   type IntelSettings,
   intelChangeCvesListed,
+  intelChangePlacesListed,
   intelChangesKept,
 } from '../../../contracts/console/threat-intel-changes.js';
 import type { Database } from '../engine/database.js';
@@ -32,6 +33,22 @@ interface OpenFindingRow {
 }
 
 type ChangeWithoutIds = Omit<IntelChange, 'id' | 'recorded_at'>;
+
+/** What an import changed for each organization it touches, computed before its last write ({@link IntelChanges.prepare}). */
+export interface PreparedIntelChanges {
+  changes: { orgRowId: number; change: ChangeWithoutIds }[];
+}
+
+/** The import whose changes are prepared: its record as started (it becomes current: only such an import records changes). */
+export interface PreparedImport {
+  id: number;
+  kind: ThreatIntelImport['kind'];
+  source_date: string;
+  version: string | null;
+}
+
+/** CVEs asked about in one statement: a slice of the work between two pauses. */
+const cvesPerStatement = 200;
 
 /**
  * The SQL of intel_changes (what each import changed for each organization it touches: the
@@ -74,48 +91,68 @@ export class IntelChanges {
   }
 
   /**
-   * Records, for each organization with open findings of the CVEs concerned, what the finished
-   * import `imported` changed against `before` (in the import's last write, after its figures
-   * are written). An import that did not become current, or the first of its kind, records nothing.
+   * What the import `imported`, whose figures are written (held), changed against `before`, for
+   * each organization with open findings of the CVEs concerned: read in slices of
+   * {@link cvesPerStatement} CVEs with `pause` between them, before the import's last write, so
+   * that a file crossing the threshold for thousands of CVEs of a large fleet never holds the
+   * thread that answers. Undefined when there is nothing to record (the first file of a kind).
    */
-  record(imported: ThreatIntelImport, before: IntelBefore): void {
-    if (!imported.current) return;
+  async prepare(imported: PreparedImport, before: IntelBefore, pause: () => Promise<void>): Promise<PreparedIntelChanges | undefined> {
     const threshold = this.settings().epss_threshold;
     let newlyKev: Map<string, { source: KevSource; dateAdded: string }> = new Map();
     let crossed: Map<string, { before: number | null; after: number | null }> = new Map();
     if (before.kind === 'kev') {
-      if (!before.listed) return;
+      if (!before.listed) return undefined;
       const rows = this.db.all<{ cve_id: string; date_added: string }>('SELECT cve_id, date_added FROM kev_entries WHERE source = ? AND cve_id IS NOT NULL', [before.source]);
       newlyKev = new Map(rows.filter((row) => !before.listed!.has(row.cve_id.toUpperCase())).map((row) => [row.cve_id.toUpperCase(), { source: before.source, dateAdded: row.date_added }]));
     } else {
-      if (!before.scores) return;
+      if (!before.scores) return undefined;
       crossed = this.crossings(before.scores, threshold);
     }
     const cves = [...newlyKev.keys(), ...crossed.keys()];
     // A new model is news for every organization even where no score crossed: its scores are not comparable with the previous ones.
     const modelChangedFrom = before.kind === 'epss' && before.model !== imported.version ? before.model : null;
-    if (cves.length === 0 && modelChangedFrom === null) return;
-    const recordedAt = new Date(this.clock()).toISOString();
+    if (cves.length === 0 && modelChangedFrom === null) return undefined;
+    const changes: PreparedIntelChanges['changes'] = [];
     const orgIds = this.db.column('SELECT id FROM organizations ORDER BY id') as number[];
     for (const orgRowId of orgIds) {
-      const open = this.openFindingsOf(orgRowId, cves);
-      const listedOf = (ids: string[], extra: (cveId: string) => Pick<IntelChangeCve, 'source' | 'date_added' | 'epss_before' | 'epss_after'>) =>
-        ids.filter((cveId) => open.has(cveId)).map((cveId) => ({ cve_id: cveId, ...extra(cveId), ...open.get(cveId)! }));
-      const kevCves = listedOf([...newlyKev.keys()], (cveId) => ({ source: newlyKev.get(cveId)!.source, date_added: newlyKev.get(cveId)!.dateAdded, epss_before: null, epss_after: null }));
-      const epssCves = listedOf([...crossed.keys()], (cveId) => ({ source: null, date_added: null, epss_before: crossed.get(cveId)!.before, epss_after: crossed.get(cveId)!.after }));
-      if (kevCves.length === 0 && epssCves.length === 0 && modelChangedFrom === null) continue;
-      const up = epssCves.filter((cve) => (cve.epss_after ?? 0) >= threshold).length;
-      const change: ChangeWithoutIds = {
-        import_id: imported.id,
-        kind: imported.kind,
-        source_date: imported.source_date,
-        version: imported.version,
-        epss_threshold: before.kind === 'epss' ? threshold : null,
-        model_changed_from: modelChangedFrom,
-        newly_kev: { total: kevCves.length, cves: kevCves.slice(0, intelChangeCvesListed) },
-        epss_crossed: { up, down: epssCves.length - up, cves: epssCves.slice(0, intelChangeCvesListed) },
-      };
-      this.db.run('INSERT INTO intel_changes (org_id, import_id, recorded_at, change) VALUES (?, ?, ?, ?)', [orgRowId, imported.id, recordedAt, JSON.stringify(change)]);
+      const open = await this.cvesWithOpenFindings(orgRowId, cves, pause);
+      const kevIds = [...newlyKev.keys()].filter((cveId) => open.has(cveId));
+      const epssIds = [...crossed.keys()].filter((cveId) => open.has(cveId));
+      if (kevIds.length === 0 && epssIds.length === 0 && modelChangedFrom === null) continue;
+      const listedKev = kevIds.slice(0, intelChangeCvesListed);
+      const listedEpss = epssIds.slice(0, intelChangeCvesListed);
+      const places = await this.placesOf(orgRowId, [...listedKev, ...listedEpss], pause);
+      const up = epssIds.filter((cveId) => (crossed.get(cveId)!.after ?? 0) >= threshold).length;
+      changes.push({
+        orgRowId,
+        change: {
+          import_id: imported.id,
+          kind: imported.kind,
+          source_date: imported.source_date,
+          version: imported.version,
+          epss_threshold: before.kind === 'epss' ? threshold : null,
+          model_changed_from: modelChangedFrom,
+          newly_kev: {
+            total: kevIds.length,
+            cves: listedKev.map((cveId) => ({ cve_id: cveId, source: newlyKev.get(cveId)!.source, date_added: newlyKev.get(cveId)!.dateAdded, epss_before: null, epss_after: null, ...places.get(cveId)! })),
+          },
+          epss_crossed: {
+            up,
+            down: epssIds.length - up,
+            cves: listedEpss.map((cveId) => ({ cve_id: cveId, source: null, date_added: null, epss_before: crossed.get(cveId)!.before, epss_after: crossed.get(cveId)!.after, ...places.get(cveId)! })),
+          },
+        },
+      });
+    }
+    return { changes };
+  }
+
+  /** Records the prepared changes, in the import's last write (all or nothing with it); keeps each organization's last {@link intelChangesKept}. */
+  record(prepared: PreparedIntelChanges): void {
+    const recordedAt = new Date(this.clock()).toISOString();
+    for (const { orgRowId, change } of prepared.changes) {
+      this.db.run('INSERT INTO intel_changes (org_id, import_id, recorded_at, change) VALUES (?, ?, ?, ?)', [orgRowId, change.import_id, recordedAt, JSON.stringify(change)]);
       this.db.run(
         `DELETE FROM intel_changes WHERE org_id = ? AND id < (SELECT min(id) FROM (SELECT id FROM intel_changes WHERE org_id = ? ORDER BY id DESC LIMIT ${intelChangesKept}))`,
         [orgRowId, orgRowId],
@@ -155,28 +192,55 @@ export class IntelChanges {
     return (this.db.column('SELECT cve_id FROM cves') as string[]).map(cveKey).filter((key) => key !== undefined);
   }
 
-  /** Per CVE (upper case) among `cves`, the organization's open findings' endpoints and plan steps; CVEs with none are absent. */
-  private openFindingsOf(orgRowId: number, cves: string[]): Map<string, Pick<IntelChangeCve, 'endpoints' | 'plan_steps'>> {
+  /** Which of `cves` (upper case) the organization has an open finding of: one look-up per CVE, stopping at its first open finding. */
+  private async cvesWithOpenFindings(orgRowId: number, cves: string[], pause: () => Promise<void>): Promise<Set<string>> {
     const inventoryId = inventoryOf(this.db, orgRowId);
-    const rows = this.db.all<OpenFindingRow>(
-      `SELECT c.cve_id, f.endpoint_id, e.hostname, t.vendor, t.product
-       FROM findings f JOIN cves c ON c.id = f.cve_ref
-       LEFT JOIN endpoints e ON e.org_id = f.org_id AND e.id = f.endpoint_id
-       LEFT JOIN remediation_targets t ON t.org_id = f.org_id AND t.id = f.remediation_target_id
-       WHERE f.org_id = ? AND f.status = 'open' AND c.cve_id IN (SELECT value FROM json_each(?))
-       ORDER BY e.hostname, f.endpoint_id`,
-      [inventoryId, JSON.stringify(cves)],
-    );
-    const byCve = new Map<string, Pick<IntelChangeCve, 'endpoints' | 'plan_steps'>>();
-    for (const row of rows) {
-      const cveId = row.cve_id.toUpperCase();
-      let entry = byCve.get(cveId);
-      if (!entry) byCve.set(cveId, (entry = { endpoints: [], plan_steps: [] }));
-      if (row.endpoint_id !== null && !entry.endpoints.some((endpoint) => endpoint.id === row.endpoint_id)) entry.endpoints.push({ id: row.endpoint_id, hostname: row.hostname });
-      const productId = softwareId([row.vendor, row.product]);
-      if ((row.vendor !== null || row.product !== null) && !entry.plan_steps.some((step) => step.product_id === productId)) {
-        entry.plan_steps.push({ product_id: productId, vendor: row.vendor, product: row.product });
+    const open = new Set<string>();
+    for (let from = 0; from < cves.length; from += cvesPerStatement) {
+      const ids = this.db.column(
+        `SELECT c.cve_id FROM cves c
+         WHERE c.cve_id IN (SELECT value FROM json_each(?))
+           AND EXISTS (SELECT 1 FROM findings f WHERE f.org_id = ? AND f.cve_ref = c.id AND f.status = 'open')`,
+        [JSON.stringify(cves.slice(from, from + cvesPerStatement)), inventoryId],
+      ) as string[];
+      for (const id of ids) open.add(id.toUpperCase());
+      await pause();
+    }
+    return open;
+  }
+
+  /**
+   * Per CVE (upper case) among `cves`, the first {@link intelChangePlacesListed} endpoints (by
+   * hostname) and plan steps of the organization's open findings, with their totals: a CVE at a
+   * time, each endpoint and product counted once (by a set, in linear time).
+   */
+  private async placesOf(orgRowId: number, cves: string[], pause: () => Promise<void>): Promise<Map<string, Pick<IntelChangeCve, 'endpoints' | 'endpoints_total' | 'plan_steps' | 'plan_steps_total'>>> {
+    const inventoryId = inventoryOf(this.db, orgRowId);
+    const byCve = new Map<string, Pick<IntelChangeCve, 'endpoints' | 'endpoints_total' | 'plan_steps' | 'plan_steps_total'>>();
+    for (const cveId of cves) {
+      const rows = this.db.all<OpenFindingRow>(
+        `SELECT c.cve_id, f.endpoint_id, e.hostname, t.vendor, t.product
+         FROM cves c JOIN findings f ON f.org_id = ? AND f.cve_ref = c.id
+         LEFT JOIN endpoints e ON e.org_id = f.org_id AND e.id = f.endpoint_id
+         LEFT JOIN remediation_targets t ON t.org_id = f.org_id AND t.id = f.remediation_target_id
+         WHERE c.cve_id = ? AND f.status = 'open'
+         ORDER BY e.hostname, f.endpoint_id`,
+        [inventoryId, cveId],
+      );
+      const endpoints = new Map<string, { id: string; hostname: string | null }>();
+      const steps = new Map<string, { product_id: string; vendor: string | null; product: string | null }>();
+      for (const row of rows) {
+        if (row.endpoint_id !== null && !endpoints.has(row.endpoint_id)) endpoints.set(row.endpoint_id, { id: row.endpoint_id, hostname: row.hostname });
+        const productId = softwareId([row.vendor, row.product]);
+        if ((row.vendor !== null || row.product !== null) && !steps.has(productId)) steps.set(productId, { product_id: productId, vendor: row.vendor, product: row.product });
       }
+      byCve.set(cveId, {
+        endpoints: [...endpoints.values()].slice(0, intelChangePlacesListed),
+        endpoints_total: endpoints.size,
+        plan_steps: [...steps.values()].slice(0, intelChangePlacesListed),
+        plan_steps_total: steps.size,
+      });
+      await pause();
     }
     return byCve;
   }

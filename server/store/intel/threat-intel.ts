@@ -106,10 +106,12 @@ export class ThreatIntel {
     });
     if (file.kind === 'epss') await this.writeEpss(id, file.epss, replaces, slices);
     else if (replaces) this.writes.held(intelWrite, () => this.kev.replace(file.catalog.source, file.catalog.entries));
+    // What it changed, read while its figures are held and before its last write, in slices.
+    const changed = before && (await this.changes.prepare({ id, kind, source_date: started.sourceDate, version: started.version }, before, () => slices.pause()));
     const finished = await this.writes.settled(intelWrite, () => {
       if (file.kind === 'epss') this.epss.dropHistory(this.imports.epssImportsPast(epssImportsKept));
       const record = this.imports.finish(id, kind, replaces);
-      if (before) this.changes.record(record, before);
+      if (changed) this.changes.record(changed);
       return record;
     });
     return { ...finished, already_imported: false };
