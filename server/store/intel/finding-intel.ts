@@ -61,9 +61,10 @@ function mergedListing(
 }
 
 /**
- * The imported intelligence as the console's findings read it (docs/decisions/README.md#exploit-intelligence, "Exploit
- * intelligence"): each CVE's EPSS and KEV entry, read once per version of the inventory and the
- * intelligence (the `threat-intel` change kind) for every CVE the store names, and each
+ * The imported intelligence as the console's findings read it
+ * (docs/decisions/exploit-intelligence/intelligence-read-by-cve-row-cached.md): each CVE's
+ * EPSS and KEV entry, read once per version of the inventory and the intelligence (the
+ * `threat-intel` change kind) for every CVE the store names, and each
  * inventory's finding → CVE column, read once per version of the inventory. A finding's fields,
  * filters and sort by EPSS are then lookups by seq, with no SQL per finding.
  */

@@ -40,12 +40,7 @@ export interface PreparedIntelChanges {
 }
 
 /** The import whose changes are prepared: its record as started (it becomes current: only such an import records changes). */
-export interface PreparedImport {
-  id: number;
-  kind: ThreatIntelImport['kind'];
-  source_date: string;
-  version: string | null;
-}
+export type PreparedImport = Pick<ThreatIntelImport, 'id' | 'kind' | 'source_date' | 'version'>;
 
 /** CVEs asked about in one statement: a slice of the work between two pauses. */
 const cvesPerStatement = 200;

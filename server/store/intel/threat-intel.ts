@@ -28,7 +28,7 @@ export interface ThreatIntelWrites {
 const intelWrite: readonly ChangeKind[] = ['threat-intel'];
 
 /**
- * Exploit intelligence imported from files (docs/decisions/README.md#exploit-intelligence, "Exploit intelligence"): the
+ * Exploit intelligence imported from files (docs/decisions/README.md#exploit-intelligence): the
  * imports, the current EPSS figures and their history, the entries of the current KEV
  * catalogs. An import reads the file whole before it writes anything, so that a refused file
  * changes nothing; an EPSS file of 400,000 rows is read and written in pieces that hold the
