@@ -76,6 +76,7 @@ it('leaves the data directory as it was when every file is refused, or imported 
   const refused = await cli('intel', 'import', truncated);
   expect(refused.status).toBe(1);
   expect(refused.stderr).toMatch(/truncated\.json: The file starts as JSON but is not JSON \(a truncated file\?\)/);
+  expect(refused.stderr).toContain('The file was refused (see above): nothing was imported.');
   const again = await cli('intel', 'import', kevFile);
   expect(again.status).toBe(0);
   expect(again.stdout).toMatch(/already imported on .*; nothing changed/);

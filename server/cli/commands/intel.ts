@@ -47,7 +47,8 @@ export function registerIntelCommands(program: Command): void {
         }
         return count;
       });
-      if (refused > 0) throw new Error(`${refused} of ${files.length} file${files.length === 1 ? ' was' : 's were'} refused (see above); the others were imported.`);
+      if (refused === files.length) throw new Error(`${files.length === 1 ? 'The file was' : `All ${files.length} files were`} refused (see above): nothing was imported.`);
+      if (refused > 0) throw new Error(`${refused} of ${files.length} files were refused (see above); the others were imported.`);
     });
   intel
     .command('status')
