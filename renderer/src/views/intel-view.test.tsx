@@ -6,9 +6,9 @@ describe('the threat intelligence view', () => {
   it("says why a CVE's EPSS change is not computed before any file, from the CVE of the URL", async () => {
     openConsole('/orgs/lists/threat-intelligence?cve=CVE-2021-44228');
     expect(await screen.findByText('7-day change: not computed: no EPSS file is imported')).toBeTruthy();
-    expect(screen.getByText('30-day change: not computed: no EPSS file is imported')).toBeTruthy();
-    expect(screen.getByText('No file is imported yet: every EPSS and KEV figure reads “no file”.')).toBeTruthy();
-    expect(screen.getByText('No KEV catalog is imported: import one to compare it with the remote’s flag.')).toBeTruthy();
+    expect(await screen.findByText('30-day change: not computed: no EPSS file is imported')).toBeTruthy();
+    expect(await screen.findByText('No file is imported yet: every EPSS and KEV figure reads “no file”.')).toBeTruthy();
+    expect(await screen.findByText('No KEV catalog is imported: import one to compare it with the remote’s flag.')).toBeTruthy();
   });
 
   it('refuses a threshold past 1 beside its field, saving nothing, then saves a corrected one', async () => {
