@@ -121,6 +121,8 @@ export const routes: RouteObject[] = [
   {
     path: '/orgs/:slug',
     element: <Layout />,
+    // The loaders only start prefetches and return at once; this shows for that instant on the first load.
+    hydrateFallbackElement: <p className="state">Loading…</p>,
     children: [
       { index: true, loader: prefetchDashboard, element: withParams((slug) => <DashboardView slug={slug} />) },
       ...collectionRoutes('endpoints', EndpointDetail),
