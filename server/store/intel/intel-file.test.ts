@@ -2,11 +2,11 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { epssCsv } from '../../test/support/epss-files.js';
 import { scanMilliseconds } from '../../test/support/linear-time.js';
+import { TimeSlices } from '../derived/time-slices.js';
 import { cveIdOfKey, cveKey } from './cve-key.js';
 import { readIntelFile } from './intel-file.js';
 
-const noPause = () => Promise.resolve();
-const read = (text: string | Uint8Array) => readIntelFile(typeof text === 'string' ? new TextEncoder().encode(text) : text, noPause);
+const read = (text: string | Uint8Array) => readIntelFile(typeof text === 'string' ? new TextEncoder().encode(text) : text, new TimeSlices(() => undefined));
 
 describe('reading an intelligence file', () => {
   it('maps CVE ids to keys one to one, any case, and back', () => {
@@ -43,6 +43,18 @@ describe('reading an intelligence file', () => {
     await expect(read(`#model_version:v1,score_date:2026-06-01\ncve,epss,percentile\n${'9'.repeat(300)}\n`)).rejects.toThrow(/Line 3 of the EPSS file is longer than 256 characters/);
     const bomb = zlib.gzipSync(Buffer.alloc(129 * 1024 * 1024, 0x20));
     await expect(read(bomb)).rejects.toThrow(/unzips to more than 128 MB/);
+  });
+
+  it('knows which CVEs a file scores, in any row order, and names both lines of the first CVE scored twice', async () => {
+    const rows: [string, string, string][] = [
+      ['CVE-2024-9000', '0.5', '0.5'],
+      ['CVE-1999-0001', '0.1', '0.1'],
+      ['CVE-2024-1000', '0.2', '0.2'],
+    ];
+    const file = await read(epssCsv('v1', '2026-06-01', rows));
+    expect(file.kind === 'epss' && [...file.epss.sortedKeys].map(cveIdOfKey)).toEqual(['CVE-1999-0001', 'CVE-2024-1000', 'CVE-2024-9000']);
+    const twice = [...rows, ['CVE-2024-9001', '0.3', '0.3'], ['CVE-1999-0001', '0.4', '0.4'], ['CVE-2024-9000', '0.6', '0.6']] as [string, string, string][];
+    await expect(read(epssCsv('v1', '2026-06-01', twice))).rejects.toThrow('Line 7 of the EPSS file: CVE-1999-0001 is scored twice (line 4 too).');
   });
 
   it('refuses a line of millions of characters in time linear in the file', async () => {
