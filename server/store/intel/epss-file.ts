@@ -1,5 +1,5 @@
 import { threatIntelFileBounds } from '../../../contracts/console/threat-intel.js';
-import { orderByNumbers } from '../derived/numeric-order.js';
+import { orderByNumbers, rowNumbers } from '../derived/numeric-order.js';
 import type { TimeSlices } from '../derived/time-slices.js';
 import { cveIdOfKey } from './cve-key.js';
 import { IntelFileError, sourceDateTime } from './intel-file-error.js';
@@ -167,18 +167,11 @@ export async function readEpssFile(text: string, slices: TimeSlices): Promise<Ep
     throw new IntelFileError(`The EPSS file ends in the middle of line ${lineNumber}, without its newline: a truncated file?`);
   }
   const read = keys.subarray(0, rows);
-  const order = await orderByNumbers(rowsInFileOrder(rows), read, slices);
+  const order = await orderByNumbers(rowNumbers(rows), read, slices);
   const sortedKeys = new Float64Array(rows);
   for (let index = 0; index < rows; index++) sortedKeys[index] = read[order[index]!]!;
   refuseRepeatedCve(sortedKeys, order);
   return { modelVersion, scoreDate, rows, sortedKeys, keys: keys.subarray(0, rows), epss: epss.subarray(0, rows), percentile: percentile.subarray(0, rows) };
-}
-
-/** The row numbers 0 to `rows` − 1, which orderByNumbers puts in the keys' order. */
-function rowsInFileOrder(rows: number): Int32Array {
-  const order = new Int32Array(rows);
-  for (let index = 0; index < rows; index++) order[index] = index;
-  return order;
 }
 
 /**
