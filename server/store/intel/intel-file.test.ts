@@ -45,6 +45,17 @@ describe('reading an intelligence file', () => {
     await expect(read(bomb)).rejects.toThrow(/unzips to more than 128 MB/);
   });
 
+  it('reads each score and percentile as the double Number reads from its text', async () => {
+    const written = ['0', '1', '1.0', '0.5', '.5', '1.', '0.03351', '0.88255', '5e-05', '1.5E-7', '2.5e-1', '1e+0', '9.99999e-1', '0.1234567890123456789', '1e-300'];
+    // And a thousand more, fixed and with exponents, from a generator of our own (the same every run).
+    let seed = 7;
+    const next = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+    for (let i = 0; i < 1000; i++) written.push(i % 2 === 0 ? (next() ** 3).toFixed(1 + (i % 17)) : (next() ** 3).toExponential(i % 15));
+    const file = await read(epssCsv('v1', '2026-06-01', written.map((value, i) => [`CVE-2024-${10_000 + i}`, value, value])));
+    expect(file.kind === 'epss' && [...file.epss.epss]).toEqual(written.map(Number));
+    expect(file.kind === 'epss' && [...file.epss.percentile]).toEqual(written.map(Number));
+  });
+
   it('knows which CVEs a file scores, in any row order, and names both lines of the first CVE scored twice', async () => {
     const rows: [string, string, string][] = [
       ['CVE-2024-9000', '0.5', '0.5'],
