@@ -1,7 +1,7 @@
 import { threatIntelFileBounds } from '../../../contracts/console/threat-intel.js';
-import { orderByNumbers, rowNumbers } from '../derived/numeric-order.js';
 import type { TimeSlices } from '../derived/time-slices.js';
 import { cveIdOfKey } from './cve-key.js';
+import { CveKeyIndex } from './cve-key-index.js';
 import { IntelFileError, sourceDateTime } from './intel-file-error.js';
 
 /** FIRST's EPSS daily CSV, read: the model and date of its comment line, and its rows as numbers. */
@@ -14,8 +14,8 @@ export interface EpssFile {
   keys: Float64Array;
   epss: Float64Array;
   percentile: Float64Array;
-  /** The keys in ascending order: which CVEs the file scores ({@link scores}). */
-  sortedKeys: Float64Array;
+  /** Which CVEs the file scores ({@link scores}). */
+  index: CveKeyIndex;
 }
 
 /** The bytes of `#model_version:` and of the header `cve,epss,percentile`, as a file starts with one or the other. */
@@ -163,8 +163,8 @@ function firstLineText(bytes: Uint8Array, from: number, to: number): string {
  * without its date means nothing. Read from its bytes, with no text of the whole file nor
  * string per value (an 11.6 MB file decoded to text, then 800,000 strings, were a block of
  * their own and most of the garbage an import left the thread answering requests to collect),
- * in `slices`, so that 400,000 rows (parsed, then sorted by a radix sort rather than one native
- * sort of 40 ms) hold that thread 20 ms at a time.
+ * in `slices`, so that 400,000 rows hold that thread 20 ms at a time. Which CVEs it scores is
+ * an index (CveKeyIndex), not a sort of its keys: one native sort of them took 40 ms alone.
  */
 export async function readEpssFile(bytes: Uint8Array, slices: TimeSlices): Promise<EpssFile> {
   const first = textStart(bytes);
@@ -222,39 +222,26 @@ export async function readEpssFile(bytes: Uint8Array, slices: TimeSlices): Promi
     throw new IntelFileError(`The EPSS file ends in the middle of line ${lineNumber}, without its newline: a truncated file?`);
   }
   const read = keys.subarray(0, rows);
-  const order = await orderByNumbers(rowNumbers(rows), read, slices);
-  const sortedKeys = new Float64Array(rows);
-  for (let index = 0; index < rows; index++) sortedKeys[index] = read[order[index]!]!;
-  await refuseRepeatedCve(sortedKeys, order, slices);
-  return { modelVersion, scoreDate, rows, sortedKeys, keys: read, epss: epss.subarray(0, rows), percentile: percentile.subarray(0, rows) };
+  return { modelVersion, scoreDate, rows, index: await indexRefusingRepeats(read, slices), keys: read, epss: epss.subarray(0, rows), percentile: percentile.subarray(0, rows) };
 }
 
 /**
- * Refuses a file that scores a CVE twice, naming both lines: a repeated key sits beside itself
- * in the sorted keys, and the sort is stable, so `order` gives its first row, then its second.
- * Every line after the header is a row, so row `i` is line `i + 3`.
+ * The index of the file's keys, or a refusal naming the first row that scores a CVE again, and
+ * the row that scored it first. Every line after the header is a row, so row `i` is line `i + 3`.
  */
-async function refuseRepeatedCve(sortedKeys: Float64Array, order: Int32Array, slices: TimeSlices): Promise<void> {
-  for (let index = 1; index < sortedKeys.length; index++) {
-    if ((index & 65535) === 0) await slices.pause();
-    if (sortedKeys[index] !== sortedKeys[index - 1]) continue;
-    throw new IntelFileError(`Line ${order[index]! + 3} of the EPSS file: ${cveIdOfKey(sortedKeys[index]!)} is scored twice (line ${order[index - 1]! + 3} too).`);
+async function indexRefusingRepeats(keys: Float64Array, slices: TimeSlices): Promise<CveKeyIndex> {
+  const index = new CveKeyIndex(keys.length);
+  for (let row = 0; row < keys.length; row++) {
+    if ((row & 65535) === 0) await slices.pause();
+    const first = index.add(keys[row]!, row);
+    if (first >= 0) throw new IntelFileError(`Line ${row + 3} of the EPSS file: ${cveIdOfKey(keys[row]!)} is scored twice (line ${first + 3} too).`);
   }
+  return index;
 }
 
-/** Whether a file scores the CVE of `key`: a binary search of its sorted keys. */
+/** Whether a file scores the CVE of `key`. */
 export function scores(file: EpssFile, key: number): boolean {
-  const sorted = file.sortedKeys;
-  let low = 0;
-  let high = sorted.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const value = sorted[middle]!;
-    if (value === key) return true;
-    if (value < key) low = middle + 1;
-    else high = middle - 1;
-  }
-  return false;
+  return file.index.has(key);
 }
 
 function grown(values: Float64Array, capacity: number): Float64Array<ArrayBuffer> {
