@@ -189,7 +189,8 @@ export const collections = {
     input: endpointInputSchema,
     filters: endpointFilters,
     consoleFilters: byContextFilters('the endpoints'),
-    sortKeys: { hostname: 'text', os_family: 'value', os_version: 'value', updated_at: 'value', ...exposureSortKinds },
+    // `exploit_probability_30d`: endpoints without one (no EPSS file imported) last in both directions.
+    sortKeys: { hostname: 'text', os_family: 'value', os_version: 'value', updated_at: 'value', ...exposureSortKinds, exploit_probability_30d: 'value' },
     consoleFields: { ...exposureShape, ...exceptedExposureShape, ...endpointContextFields, ...endpointIntelShape },
     search: 'Hostname or IP address contains this text (case-insensitive).',
     // The operating system and the open findings are spread over `operating_system.*` and `open_findings.*` columns; tags are joined with "; ".

@@ -160,7 +160,7 @@ export class Store {
     // The imported intelligence as findings, endpoints and plan steps read it.
     const findingIntel = new FindingIntel(db, versions);
     const exploit = new ExploitFigures(db, versions, findingIntel, (orgRowId) => exposure.columns(orgRowId), excepted, context);
-    this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context, findingIntel);
+    this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit);
     this.consoleItems = new ConsoleItems(db, versions, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit);
     this.software = new SoftwareQueries(db, versions, exposure, exploit);
     this.dashboards = new DashboardAggregates(db, versions, this.coverage, context);

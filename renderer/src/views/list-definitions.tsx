@@ -10,7 +10,7 @@ import { endpointContextControls } from '../components/endpoint-context-controls
 import type { FilterControl } from '../components/filter-bar';
 import type { Column } from '../components/virtual-table';
 import { WrappedText } from '../components/wrapped-text';
-import { EpssCell } from '../components/exploit-intel';
+import { EpssCell, ExploitCell } from '../components/exploit-intel';
 import { formatCvss, formatDate, orDash } from '../lib/format';
 import { exposureColumns } from './exposure-columns';
 import type { SortOrder } from './list-sort';
@@ -69,6 +69,30 @@ const endpointControls = {
   ...endpointContextControls,
 } as const;
 
+/**
+ * The risk score's column with the endpoint's exploit probability under it, as a finding's EPSS
+ * is under its CVSS score: a column of its own would cost the table its last one at 1,280 pixels.
+ */
+function withExploitProbability(risk: Column<ConsoleItem<'endpoints'>, SortKey<'endpoints'>>): Column<ConsoleItem<'endpoints'>, SortKey<'endpoints'>> {
+  return {
+    ...risk,
+    cell: (e) => (
+      <span className="stacked">
+        {risk.cell(e)}
+        <ExploitCell endpoint={e} />
+      </span>
+    ),
+    second: {
+      header: 'Exploit',
+      description:
+        "Chance that at least one of its open CVEs is exploited in 30 days (FIRST's EPSS), under the risk score; its CVEs the file does not score in its tooltip. " +
+        '"No file" before an EPSS file is imported. Endpoints without a figure come last either way.',
+      sortKey: 'exploit_probability_30d',
+      descendingFirst: true,
+    },
+  };
+}
+
 const endpoints: ListDefinition<'endpoints'> = {
   filters: {
     q: { kind: 'text', label: 'Search', placeholder: 'Hostname or IP contains…' },
@@ -103,7 +127,7 @@ const endpoints: ListDefinition<'endpoints'> = {
       cell: (e) => <WrappedText text={e.operating_system.name} minor={e.operating_system.version} />,
       sortKey: 'os_version',
     },
-    ...exposureColumns<ConsoleItem<'endpoints'>>(),
+    ...exposureColumns<ConsoleItem<'endpoints'>>().map((column) => (column.id === 'risk' ? withExploitProbability(column) : column)),
     { id: 'agent', header: 'Agent', width: '3.5rem', cell: (e) => (e.agent_id ? orDash(e.agent_version) : 'none') },
     { id: 'updated', header: 'Last seen', width: '6.9rem', cell: (e) => formatDate(e.updated_at), sortKey: 'updated_at' },
   ],

@@ -22,6 +22,7 @@ import { readIntelSettings } from '../intel/intel-settings.js';
 import { kevDisagreeingRows } from '../intel/kev-agreement.js';
 import { TimeSlices } from '../derived/time-slices.js';
 import type { FindingIntel } from '../intel/finding-intel.js';
+import type { ExploitFigures } from '../intel/exploit-figures.js';
 import { findingIntelFilters } from '../../../contracts/console/exploit-intel.js';
 import type { IdPage } from '../basics/id-page.js';
 
@@ -103,6 +104,7 @@ export class ConsoleQueries {
     private readonly exceptions: Exceptions,
     context: EndpointContextSource,
     private readonly intel: FindingIntel,
+    private readonly exploit: ExploitFigures,
   ) {
     this.sortedOrders = new SortedOrders(db, versions);
     this.searches = new DerivedCache(versions, searchMatches, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
@@ -214,7 +216,12 @@ export class ConsoleQueries {
     const q = query.q;
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
     const direction = query.sort.descending ? 'DESC' : 'ASC';
-    const figures = collection === 'findings' && query.sort.key === 'epss' ? this.intel.epssSort(shown, query.sort.descending) : this.figureSort(orgRowId, collection, query.sort.key);
+    const figures =
+      collection === 'findings' && query.sort.key === 'epss'
+        ? this.intel.epssSort(shown, query.sort.descending)
+        : collection === 'endpoints' && query.sort.key === 'exploit_probability_30d'
+          ? this.exploitSort(orgRowId, query.sort.descending)
+          : this.figureSort(orgRowId, collection, query.sort.key);
     const narrowed: ListSearch[] = [];
     if (q !== undefined && search) search(where, q);
     else if (q !== undefined) narrowed.push({ key: `q=${q}`, rows: () => this.searchedFindings(shown, q) });
@@ -274,6 +281,14 @@ export class ConsoleQueries {
         return figureSortLookup(figures, collection, key);
       },
     };
+  }
+
+  /** The endpoints' sort by exploit probability (exploit-figures.ts), each endpoint found by its seq in the exposure figures. */
+  private exploitSort(orgRowId: number, descending: boolean): FigureSort {
+    return this.exploit.endpointSort(orgRowId, this.exceptions.keyOf(orgRowId), descending, async () => {
+      const { endpointBySeq } = (await this.exposure.of(orgRowId)).sortValues;
+      return (seq) => endpointBySeq.get(seq) ?? -1;
+    });
   }
 
   /** The findings a search names, ascending by seq, read in chunks once per version. */

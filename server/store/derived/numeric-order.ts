@@ -56,3 +56,10 @@ export async function orderByNumbers(rows: Int32Array, numbers: Float64Array, sl
   }
   return order;
 }
+
+/** The row numbers 0 to `count` − 1: the rows {@link orderByNumbers} orders when the numbers are given in row order. */
+export function rowNumbers(count: number): Int32Array {
+  const rows = new Int32Array(count);
+  for (let row = 0; row < count; row++) rows[row] = row;
+  return rows;
+}

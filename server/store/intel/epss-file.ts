@@ -1,5 +1,7 @@
 import { threatIntelFileBounds } from '../../../contracts/console/threat-intel.js';
+import type { TimeSlices } from '../derived/time-slices.js';
 import { cveIdOfKey } from './cve-key.js';
+import { CveKeyIndex } from './cve-key-index.js';
 import { IntelFileError, sourceDateTime } from './intel-file-error.js';
 
 /** FIRST's EPSS daily CSV, read: the model and date of its comment line, and its rows as numbers. */
@@ -12,77 +14,119 @@ export interface EpssFile {
   keys: Float64Array;
   epss: Float64Array;
   percentile: Float64Array;
-  /** The keys in ascending order: which CVEs the file scores ({@link scores}). */
-  sortedKeys: Float64Array;
+  /** Which CVEs the file scores ({@link scores}). */
+  index: CveKeyIndex;
 }
 
-/** Whether a file's text starts as FIRST's EPSS CSV does (the comment line, or the header where a copy dropped it). */
-export function looksLikeEpss(text: string): boolean {
-  return text.startsWith('#model_version:') || text.startsWith('cve,epss,percentile');
-}
-
+/** The bytes of `#model_version:` and of the header `cve,epss,percentile`, as a file starts with one or the other. */
+const commentStart = new TextEncoder().encode('#model_version:');
 const header = 'cve,epss,percentile';
+const headerBytes = new TextEncoder().encode(header);
+/** UTF-8's byte-order mark, which an editor may put first. */
+const byteOrderMark = [0xef, 0xbb, 0xbf];
+
+/** Whether `bytes` hold `prefix` at `at`. */
+function holdsAt(bytes: Uint8Array, prefix: ArrayLike<number>, at: number): boolean {
+  if (bytes.length - at < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
+  return true;
+}
+
+/** Where the file's text starts: after a byte-order mark, if any. */
+const textStart = (bytes: Uint8Array) => (holdsAt(bytes, byteOrderMark, 0) ? byteOrderMark.length : 0);
+
+/** Whether a file starts as FIRST's EPSS CSV does (the comment line, or the header where a copy dropped it). */
+export function looksLikeEpss(bytes: Uint8Array): boolean {
+  const at = textStart(bytes);
+  return holdsAt(bytes, commentStart, at) || holdsAt(bytes, headerBytes, at);
+}
+
 const modelVersionPattern = /^[A-Za-z0-9._+-]{1,64}$/;
 const longestLine = 256;
 const notARow = 'is not a row "CVE-YYYY-NNNN,epss,percentile" (a truncated or altered file?).';
 
 const zero = 48;
 const nine = 57;
+const newline = 10;
+const comma = 44;
 const isDigit = (code: number) => code >= zero && code <= nine;
 
+/** Some of the file's bytes as text, for a message (a byte that is not UTF-8 shows as U+FFFD). */
+const textOf = (bytes: Uint8Array, from: number, to: number) => new TextDecoder().decode(bytes.subarray(from, to));
+
+/** The powers of ten a double holds exactly: a decimal of at most 15 digits divided by one is correctly rounded. */
+const exactPowersOfTen = Array.from({ length: 23 }, (_, power) => Number(`1e${power}`));
+
 /**
- * The end of a decimal as FIRST writes one (`0.03351`, `1.0`, `5e-05`; not `0x1`, ` 1` nor
- * `Infinity`, which Number reads) starting at `at`, or -1 when none ends exactly at `end`.
+ * The decimal as FIRST writes one (`0.03351`, `1.0`, `5e-05`; not `0x1`, ` 1` nor `Infinity`)
+ * in `bytes` from `from` to exactly `to`, or undefined when it is none. Its value is the
+ * double nearest to it, as Number reads it, without making a string of it: its digits as an
+ * integer times an exact power of ten (Clinger's fast path), or Number when it has too many.
  */
-function decimalEnd(text: string, at: number, end: number): number {
-  const start = at;
-  while (at < end && isDigit(text.charCodeAt(at))) at++;
-  let digits = at - start;
-  if (at < end && text.charCodeAt(at) === 46) {
+function decimalValue(bytes: Uint8Array, from: number, to: number): number | undefined {
+  let at = from;
+  let mantissa = 0;
+  let fractionDigits = 0;
+  while (at < to && isDigit(bytes[at]!)) mantissa = mantissa * 10 + bytes[at++]! - zero;
+  let digits = at - from;
+  if (at < to && bytes[at] === 46) {
     const fraction = ++at;
-    while (at < end && isDigit(text.charCodeAt(at))) at++;
-    digits += at - fraction;
+    while (at < to && isDigit(bytes[at]!)) mantissa = mantissa * 10 + bytes[at++]! - zero;
+    fractionDigits = at - fraction;
+    digits += fractionDigits;
   }
-  if (digits === 0) return -1;
-  const mark = text.charCodeAt(at);
-  if (at < end && (mark === 101 || mark === 69)) {
+  if (digits === 0) return undefined;
+  let exponent = 0;
+  if (at < to && (bytes[at] === 101 || bytes[at] === 69)) {
     at++;
-    if (at < end && (text.charCodeAt(at) === 43 || text.charCodeAt(at) === 45)) at++;
+    const negative = bytes[at] === 45;
+    if (at < to && (bytes[at] === 43 || bytes[at] === 45)) at++;
     const exponentStart = at;
-    while (at < end && isDigit(text.charCodeAt(at))) at++;
-    if (at === exponentStart || at - exponentStart > 3) return -1;
+    while (at < to && isDigit(bytes[at]!)) exponent = exponent * 10 + bytes[at++]! - zero;
+    if (at === exponentStart || at - exponentStart > 3) return undefined;
+    if (negative) exponent = -exponent;
   }
-  return at === end ? end : -1;
+  if (at !== to) return undefined;
+  const power = exponent - fractionDigits;
+  if (mantissa <= Number.MAX_SAFE_INTEGER && Math.abs(power) < exactPowersOfTen.length) {
+    return power < 0 ? mantissa / exactPowersOfTen[-power]! : mantissa * exactPowersOfTen[power]!;
+  }
+  return Number(textOf(bytes, from, to));
 }
 
-/** A probability or percentile in `text` from `from` to `to`, or undefined when it is no decimal from 0 to 1. */
-function unitValue(text: string, from: number, to: number): number | undefined {
-  if (to - from > 32 || decimalEnd(text, from, to) !== to) return undefined;
-  const value = Number(text.slice(from, to));
-  return value >= 0 && value <= 1 ? value : undefined;
+/** A probability or percentile in `bytes` from `from` to `to`, or undefined when it is no decimal from 0 to 1. */
+function unitValue(bytes: Uint8Array, from: number, to: number): number | undefined {
+  if (to - from > 32) return undefined;
+  const value = decimalValue(bytes, from, to);
+  return value !== undefined && value >= 0 && value <= 1 ? value : undefined;
 }
 
 /**
- * The key (cve-key.ts) of the CVE id that starts a row at `start`, with the index of the comma
- * after it; a message when the row does not start with one. Read character by character: a row
- * costs no regular expression nor string until it is refused.
+ * The key (cve-key.ts) of the CVE id that starts a row at `start`, or a message when the row
+ * does not start with one; {@link RowCve.comma} is then the index of the comma after it. Read
+ * byte by byte: a row costs no regular expression, string nor object until it is refused.
  */
-function rowCve(text: string, start: number, end: number): { key: number; comma: number } | string {
-  if (!text.startsWith('CVE-', start) || end - start < 14) return notARow;
-  let year = 0;
-  for (let at = start + 4; at < start + 8; at++) {
-    const code = text.charCodeAt(at);
-    if (!isDigit(code)) return notARow;
-    year = year * 10 + code - zero;
+class RowCve {
+  comma = 0;
+
+  read(bytes: Uint8Array, start: number, end: number): number | string {
+    if (end - start < 14 || bytes[start] !== 67 || bytes[start + 1] !== 86 || bytes[start + 2] !== 69 || bytes[start + 3] !== 45) return notARow;
+    let year = 0;
+    for (let at = start + 4; at < start + 8; at++) {
+      const code = bytes[at]!;
+      if (!isDigit(code)) return notARow;
+      year = year * 10 + code - zero;
+    }
+    if (bytes[start + 8] !== 45) return notARow;
+    let number = 0;
+    let at = start + 9;
+    while (at < end && isDigit(bytes[at]!)) number = number * 10 + bytes[at++]! - zero;
+    const digits = at - start - 9;
+    if (digits < 4 || digits > 9 || bytes[at] !== comma) return notARow;
+    if (digits > 4 && bytes[start + 9] === zero) return `: ${textOf(bytes, start, at)} is not a CVE id (its number has a leading zero).`;
+    this.comma = at;
+    return year * 1_000_000_000 + number;
   }
-  if (text.charCodeAt(start + 8) !== 45) return notARow;
-  let number = 0;
-  let at = start + 9;
-  while (at < end && isDigit(text.charCodeAt(at))) number = number * 10 + text.charCodeAt(at++) - zero;
-  const digits = at - start - 9;
-  if (digits < 4 || digits > 9 || text.charCodeAt(at) !== 44) return notARow;
-  if (digits > 4 && text.charCodeAt(start + 9) === zero) return `: ${text.slice(start, at)} is not a CVE id (its number has a leading zero).`;
-  return { key: year * 1_000_000_000 + number, comma: at };
 }
 
 /** The comment line's fields (`#model_version:v2026.06.15,score_date:2026-09-29T12:00:22Z`). */
@@ -102,26 +146,38 @@ function commentFields(line: string): { modelVersion: string; scoreDate: string 
   return { modelVersion, scoreDate };
 }
 
+/** A line of the first two, as text without its carriage return; refused when it is not UTF-8. */
+function firstLineText(bytes: Uint8Array, from: number, to: number): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(from, to)).replace(/\r$/, '');
+  } catch {
+    throw new IntelFileError('The EPSS file is not UTF-8 text (nor gzip of it).');
+  }
+}
+
 /**
  * Reads FIRST's EPSS CSV whole, or refuses it naming the first line that is wrong: the comment
  * line with `model_version` and `score_date`, the header `cve,epss,percentile`, then one row per
  * CVE, each CVE once, scores and percentiles from 0 to 1 (`5e-05` accepted). A file without
  * its comment line is refused: scores of different models are not comparable, and a score
- * without its date means nothing. Calls `pause` every so many rows, which gives the event loop
- * a turn when the slice has run its time (TimeSlices), so that 400,000 rows hold the thread
- * that answers requests 20 ms at a time.
+ * without its date means nothing. Read from its bytes, with no text of the whole file nor
+ * string per value (an 11.6 MB file decoded to text, then 800,000 strings, were a block of
+ * their own and most of the garbage an import left the thread answering requests to collect),
+ * in `slices`, so that 400,000 rows hold that thread 20 ms at a time. Which CVEs it scores is
+ * an index (CveKeyIndex), not a sort of its keys: one native sort of them took 40 ms alone.
  */
-export async function readEpssFile(text: string, pause: () => Promise<void>): Promise<EpssFile> {
-  if (!text.startsWith('#model_version:')) {
+export async function readEpssFile(bytes: Uint8Array, slices: TimeSlices): Promise<EpssFile> {
+  const first = textStart(bytes);
+  if (!holdsAt(bytes, commentStart, first)) {
     throw new IntelFileError('Line 1 of the EPSS file is not the comment line "#model_version:…,score_date:…" that FIRST\'s files start with: without it the scores have no model nor date.');
   }
-  let end = text.indexOf('\n');
+  let end = bytes.indexOf(newline, first);
   if (end < 0) throw new IntelFileError('The EPSS file ends after line 1: it holds no header "cve,epss,percentile" (a truncated file?).');
-  const { modelVersion, scoreDate } = commentFields(text.slice(0, end).replace(/\r$/, ''));
+  const { modelVersion, scoreDate } = commentFields(firstLineText(bytes, first, end));
   let start = end + 1;
-  end = text.indexOf('\n', start);
-  const headerLine = text.slice(start, end < 0 ? text.length : end).replace(/\r$/, '');
-  if (headerLine !== header) throw new IntelFileError(`Line 2 of the EPSS file is not the header "${header}".`);
+  end = bytes.indexOf(newline, start);
+  const headerEnd = end < 0 ? bytes.length : end;
+  if (headerEnd - start > longestLine || firstLineText(bytes, start, headerEnd) !== header) throw new IntelFileError(`Line 2 of the EPSS file is not the header "${header}".`);
   let capacity = 1 << 16;
   let keys: Float64Array<ArrayBuffer> = new Float64Array(capacity);
   let epss: Float64Array<ArrayBuffer> = new Float64Array(capacity);
@@ -131,21 +187,22 @@ export async function readEpssFile(text: string, pause: () => Promise<void>): Pr
   const refuse = (message: string) => {
     throw new IntelFileError(`Line ${lineNumber} of the EPSS file${message.startsWith(':') ? '' : ' '}${message}`);
   };
-  while (end >= 0 && end + 1 < text.length) {
+  const cve = new RowCve();
+  while (end >= 0 && end + 1 < bytes.length) {
     start = end + 1;
-    end = text.indexOf('\n', start);
+    end = bytes.indexOf(newline, start);
     lineNumber++;
-    let lineEnd = end < 0 ? text.length : end;
-    if (lineEnd > start && text.charCodeAt(lineEnd - 1) === 13) lineEnd--;
+    let lineEnd = end < 0 ? bytes.length : end;
+    if (lineEnd > start && bytes[lineEnd - 1] === 13) lineEnd--;
     if (lineEnd - start > longestLine) refuse(`is longer than ${longestLine} characters: not a row "CVE-YYYY-NNNN,epss,percentile".`);
-    const cve = rowCve(text, start, lineEnd);
-    if (typeof cve === 'string') return refuse(cve);
-    const secondComma = text.indexOf(',', cve.comma + 1);
+    const key = cve.read(bytes, start, lineEnd);
+    if (typeof key === 'string') return refuse(key);
+    const secondComma = bytes.indexOf(comma, cve.comma + 1);
     if (secondComma < 0 || secondComma >= lineEnd) refuse(notARow);
-    const score = unitValue(text, cve.comma + 1, secondComma);
-    if (score === undefined) refuse(`: epss "${text.slice(cve.comma + 1, Math.min(secondComma, cve.comma + 33))}" is not a number from 0 to 1.`);
-    const rank = unitValue(text, secondComma + 1, lineEnd);
-    if (rank === undefined) refuse(`: percentile "${text.slice(secondComma + 1, Math.min(lineEnd, secondComma + 33))}" is not a number from 0 to 1.`);
+    const score = unitValue(bytes, cve.comma + 1, secondComma);
+    if (score === undefined) refuse(`: epss "${textOf(bytes, cve.comma + 1, Math.min(secondComma, cve.comma + 33))}" is not a number from 0 to 1.`);
+    const rank = unitValue(bytes, secondComma + 1, lineEnd);
+    if (rank === undefined) refuse(`: percentile "${textOf(bytes, secondComma + 1, Math.min(lineEnd, secondComma + 33))}" is not a number from 0 to 1.`);
     if (rows === threatIntelFileBounds.epssRows) refuse(`: it holds more than ${threatIntelFileBounds.epssRows} rows, the most an import takes.`);
     if (rows === capacity) {
       capacity *= 2;
@@ -153,50 +210,38 @@ export async function readEpssFile(text: string, pause: () => Promise<void>): Pr
       epss = grown(epss, capacity);
       percentile = grown(percentile, capacity);
     }
-    keys[rows] = cve.key;
+    keys[rows] = key;
     epss[rows] = score!;
     percentile[rows] = rank!;
     rows++;
-    if ((rows & 4095) === 0) await pause();
+    if ((rows & 4095) === 0) await slices.pause();
   }
   if (rows === 0) throw new IntelFileError('The EPSS file holds no rows after its header (a truncated file?).');
-  if (!text.endsWith('\n')) {
+  if (bytes[bytes.length - 1] !== newline) {
     // FIRST's files end with a newline: a last line without one may have been cut, and a cut row can still read as a valid one.
     throw new IntelFileError(`The EPSS file ends in the middle of line ${lineNumber}, without its newline: a truncated file?`);
   }
-  const sortedKeys = keys.slice(0, rows).sort();
-  await pause();
-  refuseRepeatedCve(keys, sortedKeys, rows);
-  return { modelVersion, scoreDate, rows, sortedKeys, keys: keys.subarray(0, rows), epss: epss.subarray(0, rows), percentile: percentile.subarray(0, rows) };
+  const read = keys.subarray(0, rows);
+  return { modelVersion, scoreDate, rows, index: await indexRefusingRepeats(read, slices), keys: read, epss: epss.subarray(0, rows), percentile: percentile.subarray(0, rows) };
 }
 
 /**
- * Refuses a file that scores a CVE twice, naming both lines: found in the sorted keys (a
- * repeated key sits beside itself), then looked up in the file's order. Every line after the
- * header is a row, so row `i` is line `i + 3`.
+ * The index of the file's keys, or a refusal naming the first row that scores a CVE again, and
+ * the row that scored it first. Every line after the header is a row, so row `i` is line `i + 3`.
  */
-function refuseRepeatedCve(keys: Float64Array, sortedKeys: Float64Array, rows: number): void {
-  let repeated: number | undefined;
-  for (let index = 1; index < rows && repeated === undefined; index++) if (sortedKeys[index] === sortedKeys[index - 1]) repeated = sortedKeys[index];
-  if (repeated === undefined) return;
-  const first = keys.indexOf(repeated);
-  const second = keys.indexOf(repeated, first + 1);
-  throw new IntelFileError(`Line ${second + 3} of the EPSS file: ${cveIdOfKey(repeated)} is scored twice (line ${first + 3} too).`);
+async function indexRefusingRepeats(keys: Float64Array, slices: TimeSlices): Promise<CveKeyIndex> {
+  const index = new CveKeyIndex(keys.length);
+  for (let row = 0; row < keys.length; row++) {
+    if ((row & 65535) === 0) await slices.pause();
+    const first = index.add(keys[row]!, row);
+    if (first >= 0) throw new IntelFileError(`Line ${row + 3} of the EPSS file: ${cveIdOfKey(keys[row]!)} is scored twice (line ${first + 3} too).`);
+  }
+  return index;
 }
 
-/** Whether a file scores the CVE of `key`: a binary search of its sorted keys. */
+/** Whether a file scores the CVE of `key`. */
 export function scores(file: EpssFile, key: number): boolean {
-  const sorted = file.sortedKeys;
-  let low = 0;
-  let high = sorted.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const value = sorted[middle]!;
-    if (value === key) return true;
-    if (value < key) low = middle + 1;
-    else high = middle - 1;
-  }
-  return false;
+  return file.index.has(key);
 }
 
 function grown(values: Float64Array, capacity: number): Float64Array<ArrayBuffer> {

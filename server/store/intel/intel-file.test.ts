@@ -2,11 +2,12 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { epssCsv } from '../../test/support/epss-files.js';
 import { scanMilliseconds } from '../../test/support/linear-time.js';
+import { TimeSlices } from '../derived/time-slices.js';
 import { cveIdOfKey, cveKey } from './cve-key.js';
+import { scores } from './epss-file.js';
 import { readIntelFile } from './intel-file.js';
 
-const noPause = () => Promise.resolve();
-const read = (text: string | Uint8Array) => readIntelFile(typeof text === 'string' ? new TextEncoder().encode(text) : text, noPause);
+const read = (text: string | Uint8Array) => readIntelFile(typeof text === 'string' ? new TextEncoder().encode(text) : text, new TimeSlices(() => undefined));
 
 describe('reading an intelligence file', () => {
   it('maps CVE ids to keys one to one, any case, and back', () => {
@@ -43,6 +44,31 @@ describe('reading an intelligence file', () => {
     await expect(read(`#model_version:v1,score_date:2026-06-01\ncve,epss,percentile\n${'9'.repeat(300)}\n`)).rejects.toThrow(/Line 3 of the EPSS file is longer than 256 characters/);
     const bomb = zlib.gzipSync(Buffer.alloc(129 * 1024 * 1024, 0x20));
     await expect(read(bomb)).rejects.toThrow(/unzips to more than 128 MB/);
+  });
+
+  it('reads each score and percentile as the double Number reads from its text', async () => {
+    const written = ['0', '1', '1.0', '0.5', '.5', '1.', '0.03351', '0.88255', '5e-05', '1.5E-7', '2.5e-1', '1e+0', '9.99999e-1', '0.1234567890123456789', '1e-300'];
+    // And a thousand more, fixed and with exponents, from a generator of our own (the same every run).
+    let seed = 7;
+    const next = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+    for (let i = 0; i < 1000; i++) written.push(i % 2 === 0 ? (next() ** 3).toFixed(1 + (i % 17)) : (next() ** 3).toExponential(i % 15));
+    const file = await read(epssCsv('v1', '2026-06-01', written.map((value, i) => [`CVE-2024-${10_000 + i}`, value, value])));
+    expect(file.kind === 'epss' && [...file.epss.epss]).toEqual(written.map(Number));
+    expect(file.kind === 'epss' && [...file.epss.percentile]).toEqual(written.map(Number));
+  });
+
+  it('knows which CVEs a file scores, in any row order, and names both lines of the first row that scores a CVE again', async () => {
+    const rows: [string, string, string][] = [
+      ['CVE-2024-9000', '0.5', '0.5'],
+      ['CVE-1999-0001', '0.1', '0.1'],
+      ['CVE-2024-1000', '0.2', '0.2'],
+    ];
+    const file = await read(epssCsv('v1', '2026-06-01', rows));
+    if (file.kind !== 'epss') throw new Error(file.kind);
+    for (const [cve] of rows) expect(scores(file.epss, cveKey(cve)!), cve).toBe(true);
+    for (const cve of ['CVE-1999-0002', 'CVE-2024-9001', 'CVE-2025-1000']) expect(scores(file.epss, cveKey(cve)!), cve).toBe(false);
+    const twice = [...rows, ['CVE-2024-9001', '0.3', '0.3'], ['CVE-1999-0001', '0.4', '0.4'], ['CVE-2024-9000', '0.6', '0.6']] as [string, string, string][];
+    await expect(read(epssCsv('v1', '2026-06-01', twice))).rejects.toThrow('Line 7 of the EPSS file: CVE-1999-0001 is scored twice (line 4 too).');
   });
 
   it('refuses a line of millions of characters in time linear in the file', async () => {

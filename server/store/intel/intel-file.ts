@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { type ThreatIntelKind, threatIntelFileBounds } from '../../../contracts/console/threat-intel.js';
+import type { TimeSlices } from '../derived/time-slices.js';
 import { type EpssFile, looksLikeEpss, readEpssFile } from './epss-file.js';
 import { IntelFileError } from './intel-file-error.js';
 import { type KevCatalog, kevSourceOf, readCisaCatalog, readEuCatalog } from './kev-catalog.js';
@@ -13,8 +14,8 @@ export type IntelFile = { sha256: string } & ({ kind: 'epss'; epss: EpssFile } |
 
 const megabytes = (bytes: number) => `${bytes / 1024 / 1024} MB`;
 
-/** The file's text: unzipped in the thread pool when it is gzip (by its magic bytes, not its name), then read as UTF-8. */
-async function plainText(bytes: Uint8Array): Promise<string> {
+/** The file's bytes: unzipped in the thread pool when it is gzip (by its magic bytes, not its name). */
+async function plainBytes(bytes: Uint8Array): Promise<Uint8Array> {
   let plain = bytes;
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {
@@ -27,6 +28,11 @@ async function plainText(bytes: Uint8Array): Promise<string> {
     }
   }
   if (plain.byteLength > threatIntelFileBounds.plainBytes) throw new IntelFileError(`The file holds more than ${megabytes(threatIntelFileBounds.plainBytes)}, the most an import takes.`);
+  return plain;
+}
+
+/** The file's bytes as UTF-8 text (a KEV catalog's JSON). */
+function utf8Text(plain: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(plain);
   } catch {
@@ -46,15 +52,16 @@ function parsedJson(text: string): unknown {
  * Reads an intelligence file, gzip or plain, recognising its kind by its content: FIRST's EPSS
  * CSV by its first line, a KEV catalog by its JSON fields (CISA's `catalogVersion`, ENISA's
  * `euvdID`). Refuses (IntelFileError) a file past the bounds, malformed, truncated or of no
- * known kind, naming the line or field. `pause` gives the event loop a turn while a long file
- * is read (see readEpssFile).
+ * known kind, naming the line or field. A long file is read in `slices` (see readEpssFile).
  */
-export async function readIntelFile(bytes: Uint8Array, pause: () => Promise<void>): Promise<IntelFile> {
+export async function readIntelFile(bytes: Uint8Array, slices: TimeSlices): Promise<IntelFile> {
   if (bytes.byteLength === 0) throw new IntelFileError('The file is empty.');
   if (bytes.byteLength > threatIntelFileBounds.fileBytes) throw new IntelFileError(`The file is larger than ${megabytes(threatIntelFileBounds.fileBytes)}, the most an import takes.`);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const text = await plainText(bytes);
-  if (looksLikeEpss(text)) return { sha256, kind: 'epss', epss: await readEpssFile(text, pause) };
+  const plain = await plainBytes(bytes);
+  // An EPSS file is read from its bytes; a catalog is JSON text.
+  if (looksLikeEpss(plain)) return { sha256, kind: 'epss', epss: await readEpssFile(plain, slices) };
+  const text = utf8Text(plain);
   if (/^\s*[[{]/.test(text.slice(0, 64))) {
     const document = parsedJson(text);
     const source = kevSourceOf(document);

@@ -76,7 +76,7 @@ export class ThreatIntel {
 
   private async importNow(bytes: Uint8Array): Promise<ThreatIntelImportAnswer> {
     const slices = new TimeSlices(() => undefined);
-    const file = await readIntelFile(bytes, () => slices.pause());
+    const file = await readIntelFile(bytes, slices);
     const kind: ThreatIntelKind = file.kind;
     const earlier = this.imports.finishedWith(kind, file.sha256);
     if (earlier) return { ...earlier, already_imported: true };

@@ -23,6 +23,8 @@ const sortValues: { [C in CollectionName]: Record<SortKey<C>, (item: Item) => Va
     open_info: (e) => e.open_findings.info,
     open_kev_findings: (e) => e.open_kev_findings,
     highest_open_cvss: (e) => e.highest_open_cvss,
+    // Without a figure (no EPSS file) last in both directions: see nullsLast.
+    exploit_probability_30d: (e) => e.exploit_probability_30d ?? null,
   },
   remediationTargets: {
     vendor: (t) => lower(t.vendor),
@@ -51,7 +53,7 @@ const sortValues: { [C in CollectionName]: Record<SortKey<C>, (item: Item) => Va
 };
 
 /** Sort keys whose items without a value come last in both directions (ties still by id, reversed when descending). */
-const nullsLast = new Set(['epss']);
+const nullsLast = new Set(['epss', 'exploit_probability_30d']);
 
 const compareValues = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
 
