@@ -5,16 +5,22 @@ import { type ThreatIntelKind, threatIntelFileBounds } from '../../../contracts/
 import { type EpssFile, looksLikeEpss, readEpssFile } from './epss-file.js';
 import { IntelFileError } from './intel-file-error.js';
 import { type KevCatalog, kevSourceOf, readCisaCatalog, readEuCatalog } from './kev-catalog.js';
+import { type ArchiveEntry, isTar, isZip, tarEntries, zipEntries } from './intel-archive.js';
+import { type VulnrichmentFile, isCveRecordJson, isCveRecordName, readVulnrichment } from './vulnrichment-file.js';
 
 const gunzip = promisify(zlib.gunzip);
 
 /** An intelligence file read whole and found valid, with the SHA-256 of its bytes as given. */
-export type IntelFile = { sha256: string } & ({ kind: 'epss'; epss: EpssFile } | { kind: Exclude<ThreatIntelKind, 'epss'>; catalog: KevCatalog });
+export type IntelFile = { sha256: string } & (
+  | { kind: 'epss'; epss: EpssFile }
+  | { kind: 'vulnrichment'; vulnrichment: VulnrichmentFile }
+  | { kind: Exclude<ThreatIntelKind, 'epss' | 'vulnrichment'>; catalog: KevCatalog }
+);
 
 const megabytes = (bytes: number) => `${bytes / 1024 / 1024} MB`;
 
-/** The file's text: unzipped in the thread pool when it is gzip (by its magic bytes, not its name), then read as UTF-8. */
-async function plainText(bytes: Uint8Array): Promise<string> {
+/** The file's bytes: unzipped in the thread pool when it is gzip (by its magic bytes, not its name). */
+async function plainBytes(bytes: Uint8Array): Promise<Uint8Array> {
   let plain = bytes;
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {
@@ -27,6 +33,11 @@ async function plainText(bytes: Uint8Array): Promise<string> {
     }
   }
   if (plain.byteLength > threatIntelFileBounds.plainBytes) throw new IntelFileError(`The file holds more than ${megabytes(threatIntelFileBounds.plainBytes)}, the most an import takes.`);
+  return plain;
+}
+
+/** Bytes read as UTF-8 text. */
+function utf8(plain: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(plain);
   } catch {
@@ -34,12 +45,29 @@ async function plainText(bytes: Uint8Array): Promise<string> {
   }
 }
 
-function parsedJson(text: string): unknown {
+function parsedJson(text: string, name = 'The file'): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new IntelFileError(`The file starts as JSON but is not JSON (a truncated file?): ${(error as Error).message}.`);
+    throw new IntelFileError(`${name} starts as JSON but is not JSON (a truncated file?): ${(error as Error).message}.`);
   }
+}
+
+/** The CVE records of an archive's files (`wanted` by name), each parsed, read as Vulnrichment records. */
+async function archiveRecords(entries: ArchiveEntry[], what: string, pause: () => Promise<void>): Promise<VulnrichmentFile> {
+  if (entries.length === 0) throw new IntelFileError(`The ${what} holds no CVE record (a file named CVE-YYYY-NNNN.json): no Vulnrichment records to import.`);
+  const documents = [];
+  for (const [index, entry] of entries.entries()) {
+    if (index % 1_000 === 999) await pause();
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(entry.bytes);
+    } catch {
+      throw new IntelFileError(`The ${what}'s ${entry.name} is not UTF-8 text.`);
+    }
+    documents.push({ name: entry.name, json: parsedJson(text, `The ${what}'s ${entry.name}`) });
+  }
+  return readVulnrichment(documents);
 }
 
 /**
@@ -53,14 +81,22 @@ export async function readIntelFile(bytes: Uint8Array, pause: () => Promise<void
   if (bytes.byteLength === 0) throw new IntelFileError('The file is empty.');
   if (bytes.byteLength > threatIntelFileBounds.fileBytes) throw new IntelFileError(`The file is larger than ${megabytes(threatIntelFileBounds.fileBytes)}, the most an import takes.`);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const text = await plainText(bytes);
+  if (isZip(bytes)) return { sha256, kind: 'vulnrichment', vulnrichment: await archiveRecords(zipEntries(bytes, isCveRecordName), 'zip archive', pause) };
+  const plain = await plainBytes(bytes);
+  if (isTar(plain)) return { sha256, kind: 'vulnrichment', vulnrichment: await archiveRecords(tarEntries(plain, isCveRecordName), 'tar archive', pause) };
+  const text = utf8(plain);
   if (looksLikeEpss(text)) return { sha256, kind: 'epss', epss: await readEpssFile(text, pause) };
   if (/^\s*[[{]/.test(text.slice(0, 64))) {
     const document = parsedJson(text);
+    if (isCveRecordJson(document)) return { sha256, kind: 'vulnrichment', vulnrichment: readVulnrichment([{ name: 'the file', json: document }]) };
     const source = kevSourceOf(document);
     if (source === 'cisa') return { sha256, kind: 'cisa-kev', catalog: readCisaCatalog(document) };
     if (source === 'eu') return { sha256, kind: 'eu-kev', catalog: readEuCatalog(document) };
-    throw new IntelFileError('The JSON file is no KEV catalog: CISA\'s has "catalogVersion" and "vulnerabilities", ENISA\'s lists entries with "euvdID".');
+    throw new IntelFileError(
+      'The JSON file is no KEV catalog nor Vulnrichment record: CISA\'s catalog has "catalogVersion" and "vulnerabilities", ENISA\'s lists entries with "euvdID", a CVE record has "dataType": "CVE_RECORD".',
+    );
   }
-  throw new IntelFileError('The file is of no kind an import knows: FIRST\'s EPSS CSV starts with "#model_version:", a KEV catalog (CISA\'s or ENISA\'s) is JSON.');
+  throw new IntelFileError(
+    'The file is of no kind an import knows: FIRST\'s EPSS CSV starts with "#model_version:", a KEV catalog (CISA\'s or ENISA\'s) and a Vulnrichment record are JSON, Vulnrichment\'s folders come as .zip or .tar.gz.',
+  );
 }

@@ -47,11 +47,13 @@ const sortValues: { [C in CollectionName]: Record<SortKey<C>, (item: Item) => Va
     due_at: (f) => (f.due_at === null ? null : Date.parse(f.due_at)),
     // Unscored last in both directions: see nullsLast.
     epss: (f) => f.epss,
+    // Without a fix-by date last in both directions, as EPSS.
+    fix_by: (f) => (f.fix_by === null ? null : Date.parse(f.fix_by)),
   },
 };
 
 /** Sort keys whose items without a value come last in both directions (ties still by id, reversed when descending). */
-const nullsLast = new Set(['epss']);
+const nullsLast = new Set(['epss', 'fix_by']);
 
 const compareValues = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
 
