@@ -7,8 +7,9 @@ const repositoryRoot = import.meta.dirname;
 const domain = ['server/organizations', 'server/sync', 'server/remote', 'server/secrets', 'server/agent-config', 'server/demo'];
 // The store's query folders, bottom first (server/store/README.md, "The spine"): the basics every
 // figure reads, the features, and the console's composed reads. Each imports only those below it.
-// The imported intelligence sits below exposure, its first reader (plan sums, products' exploit figures).
-const storeQueries = ['basics', 'inventory', 'records', 'context', 'coverage', 'intel', 'exposure', 'remediation', 'console'];
+// The imported intelligence sits below exposure, its first reader (plan sums, products' exploit figures);
+// the fix-by dates (ssvc/) read it and sit below remediation, whose deadlines follow them.
+const storeQueries = ['basics', 'inventory', 'records', 'context', 'coverage', 'intel', 'ssvc', 'exposure', 'remediation', 'console'];
 // The store's parts, bottom first: the engine, the derived-data building blocks, the query
 // folders, and the facade store.ts that wires them.
 const store = ['store engine', 'store derived', ...storeQueries.map((folder) => `store ${folder}`), 'store'];

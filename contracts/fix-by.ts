@@ -143,7 +143,7 @@ export function fixByOf(facts: FixByFacts, unknownAs: UnknownCountsAs): FixBy {
   const outcome = bod2604OutcomeOf(kev, exposed, automatable, impact);
   const decision = coordinatorDecisionOf(exploitation, automatable, impact, mission);
   const days = bod2604OutcomeDays[outcome];
-  let entered = facts.firstDetectedAt.slice(0, 10);
+  let entered = new Date(Date.parse(facts.firstDetectedAt)).toISOString().slice(0, 10);
   for (const entry of path.slice(0, 4)) if (entry.since !== null && urgentValues.has(entry.value) && entry.since > entered) entered = entry.since;
   return { bod2604_outcome: outcome, ssvc_decision: decision, fix_by: days === null ? null : addCalendarDays(entered, days), fix_by_path: path };
 }

@@ -6,8 +6,9 @@
  * contracts/fix-by.ts, the tables contracts/ssvc-tables.ts. Console only, never in /v1.
  */
 import { z } from 'zod';
-import { dateTimeSchema } from '../common.js';
-import { deadlinePolicies, defaultFixBySettings, fixByInputs, unknownCountsAs } from '../fix-by.js';
+import { countSchema, dateTimeSchema } from '../common.js';
+import { deadlinePolicies, defaultFixBySettings, dueWindows, fixByInputs, unknownCountsAs } from '../fix-by.js';
+import { bod2604Table, coordinatorTable, ssvcNotice } from '../ssvc-tables.js';
 import type { ConsoleFilter } from '../list-queries.js';
 import { bod2604Outcomes, ssvcDecisions } from '../ssvc-tables.js';
 import { endpointTagListSchema } from './endpoint-context.js';
@@ -82,3 +83,25 @@ export const fixBySettingsSchema = z
   })
   .meta({ id: 'FixBySettings' });
 export type FixBySettings = z.output<typeof fixBySettingsSchema>;
+
+/** `GET /app/orgs/:slug/fix-by-summary`: the open findings due soon under the fix-by dates, at now. */
+export const fixBySummarySchema = z
+  .object({
+    as_of: dateTimeSchema.meta({ description: 'The instant of the counts: now, to the minute.' }),
+    deadline_policy: z.enum(deadlinePolicies).meta({ description: "The organization's deadline policy (the counts are of the fix-by dates whatever it is)." }),
+    open: countSchema.meta({ description: 'Open findings, excepted ones left out.' }),
+    overdue: countSchema.meta({ description: 'Of them, past the end of their fix-by day.' }),
+    due_within: z
+      .object(Object.fromEntries(dueWindows.map((days) => [`days_${days}`, countSchema.meta({ description: `Due by the end of the day ${days} days from now, not yet past.` })])) as Record<`days_${(typeof dueWindows)[number]}`, typeof countSchema>)
+      .meta({ description: 'Findings due within 3, 14 and 60 days (each window holds the shorter ones).' }),
+    on_upgrade: countSchema.meta({ description: 'Findings whose outcome is fix on system upgrade: they have no date and can wait for the next upgrade.' }),
+    tables: z
+      .array(z.object({ key: z.string(), version: z.string(), name: z.string() }))
+      .meta({ description: 'The decision tables the outcomes come from, with their versions.' }),
+    notice: z.literal(ssvcNotice),
+  })
+  .meta({ id: 'FixBySummary' });
+export type FixBySummary = z.output<typeof fixBySummarySchema>;
+
+/** The tables as the summary names them. */
+export const fixByTables = [bod2604Table, coordinatorTable].map(({ key, version, name }) => ({ key, version, name }));

@@ -23,6 +23,8 @@ import { kevDisagreeingRows } from '../intel/kev-agreement.js';
 import { TimeSlices } from '../derived/time-slices.js';
 import type { FindingIntel } from '../intel/finding-intel.js';
 import { findingIntelFilters } from '../../../contracts/console/exploit-intel.js';
+import { findingFixByFilters } from '../../../contracts/console/fix-by.js';
+import type { FixByFigures, FixByFilter } from '../ssvc/fix-by-figures.js';
 import type { IdPage } from '../basics/id-page.js';
 
 // The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
@@ -103,6 +105,7 @@ export class ConsoleQueries {
     private readonly exceptions: Exceptions,
     context: EndpointContextSource,
     private readonly intel: FindingIntel,
+    private readonly fixBy: FixByFigures,
   ) {
     this.sortedOrders = new SortedOrders(db, versions);
     this.searches = new DerivedCache(versions, searchMatches, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
@@ -214,7 +217,12 @@ export class ConsoleQueries {
     const q = query.q;
     // Descending walks the same index backwards: seq is the default order (see migrations.ts).
     const direction = query.sort.descending ? 'DESC' : 'ASC';
-    const figures = collection === 'findings' && query.sort.key === 'epss' ? this.intel.epssSort(shown, query.sort.descending) : this.figureSort(orgRowId, collection, query.sort.key);
+    const figures =
+      collection === 'findings' && query.sort.key === 'epss'
+        ? this.intel.epssSort(shown, query.sort.descending)
+        : collection === 'findings' && query.sort.key === 'fix_by'
+          ? this.fixBy.sort(shown, query.sort.descending)
+          : this.figureSort(orgRowId, collection, query.sort.key);
     const narrowed: ListSearch[] = [];
     if (q !== undefined && search) search(where, q);
     else if (q !== undefined) narrowed.push({ key: `q=${q}`, rows: () => this.searchedFindings(shown, q) });
@@ -224,6 +232,9 @@ export class ConsoleQueries {
     if (collection === 'findings') {
       for (const filter of Object.keys(findingIntelFilters) as (keyof typeof findingIntelFilters)[]) {
         if (given[filter] !== undefined) narrowed.push(this.intel.filterRows(shown, filter, given[filter]));
+      }
+      for (const filter of Object.keys(findingFixByFilters) as FixByFilter[]) {
+        if (given[filter] !== undefined) narrowed.push(this.fixBy.filterRows(shown, filter, given[filter]));
       }
     }
     const byEndpoint = this.endpointFilterRows(shown, collection, given);

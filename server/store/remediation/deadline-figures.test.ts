@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smallInventory } from '../../test/support/fixtures.js';
 import type { Database } from '../engine/database.js';
 import { DeadlineFigures } from './deadline-figures.js';
+import { FindingTimelines } from '../basics/finding-timeline.js';
 import type { ExceptedFindings } from '../basics/excepted-findings.js';
 import { median } from '../derived/median.js';
 import { Store } from '../store.js';
@@ -31,6 +32,7 @@ beforeAll(async () => {
     () => store.now(),
     (org) => store.endpointContext.effective(org),
     (kinds, work) => store.write(() => work(), { changes: kinds }),
+    new FindingTimelines(db, store.changes, store.coverage),
   );
 });
 afterAll(() => store.close());

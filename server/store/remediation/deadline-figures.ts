@@ -11,15 +11,14 @@ import { DerivedCache } from '../derived/derived-cache.js';
 import { type ExceptedFindings, type ExceptedFindingsSource, exceptedFindings } from '../basics/excepted-findings.js';
 import { onOneVersion } from '../derived/one-version.js';
 import type { CoverageColumnSource } from '../exposure/exposure-figures.js';
-import { type FindingTimeline, loadFindingTimeline } from './finding-timeline.js';
-import { type ShownInventory, checkStillShown, inventoryOf } from '../basics/inventory-ids.js';
+import { type FindingTimeline, type FindingTimelines, findingTimelines } from '../basics/finding-timeline.js';
+import { type ShownInventory, checkStillShown } from '../basics/inventory-ids.js';
 import { type PerformanceEndpoints, deadlineTable, remediationPerformance } from './remediation-performance.js';
 import { SlaPolicies, type StoredSlaPolicy } from './sla-policies.js';
 import type { FigureSort } from '../inventory/sorted-orders.js';
 import { TimeSlices } from '../derived/time-slices.js';
 
 // The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
-const findingTimelines = derivedValue('finding timelines', ['inventory']);
 const remediationPerformanceAnswers = derivedValue('remediation performance', ['inventory', 'endpoint-context']);
 const overdueFindings = derivedValue('overdue findings', ['inventory']);
 
@@ -50,8 +49,6 @@ const minuteMs = 60_000;
  */
 export class DeadlineFigures {
   readonly policies: SlaPolicies;
-  /** Timelines by organization. Bound: 8 (20 MB each for a million findings). */
-  private readonly timelines: DerivedCache<FindingTimeline>;
   /** Performance answers by organization, policy, minute and exceptions. Bound: 64, a few kilobytes each. */
   private readonly answers: DerivedCache<RemediationPerformance>;
   /** Overdue findings' seqs by organization, policy, minute and exceptions. Bound: 4M seqs (16 MB). */
@@ -67,9 +64,9 @@ export class DeadlineFigures {
     private readonly context: EndpointContextSource,
     /** How the policies write (their kind: `deadline-policies`). */
     write: RecordWrite,
+    private readonly timelines: FindingTimelines,
   ) {
     this.policies = new SlaPolicies(db, now, write);
-    this.timelines = new DerivedCache(versions, findingTimelines, { bound: { entries: 8 } });
     this.answers = new DerivedCache(versions, remediationPerformanceAnswers, { bound: { entries: 64 } });
     this.overdueSets = new DerivedCache(versions, overdueFindings, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
   }
@@ -81,11 +78,7 @@ export class DeadlineFigures {
 
   /** The timeline of an organization's findings at the data's current version, read once per version. */
   timeline(orgRowId: number): Promise<FindingTimeline> {
-    return this.timelines.settled(String(orgRowId), async (checkpoint) => {
-      const columns = await this.coverage.currentColumns(orgRowId);
-      checkpoint();
-      return loadFindingTimeline(this.db, inventoryOf(this.db, orgRowId), columns, checkpoint);
-    });
+    return this.timelines.of(orgRowId);
   }
 
   /**

@@ -2,7 +2,7 @@ import type { MonthlyPerformance, RemediationPerformance } from '../../../contra
 import { findingSeverities, findingStatuses } from '../../../contracts/enums.js';
 import { type SlaPolicy, ageBucketOf, ageBuckets, dayMs, deadlineDays, performanceMonths } from '../../../contracts/remediation-deadlines.js';
 import type { ExceptedFindings } from '../basics/excepted-findings.js';
-import type { FindingTimeline } from './finding-timeline.js';
+import type { FindingTimeline } from '../basics/finding-timeline.js';
 import { median } from '../derived/median.js';
 import type { TimeSlices } from '../derived/time-slices.js';
 

@@ -30,3 +30,21 @@ export function sharedTableCsv(file: string): string[][] {
     .split(/\r?\n/)
     .map((line) => line.split(','));
 }
+
+/** A CVE JSON 5 record with CISA's ADP SSVC block, in Vulnrichment's form, for CVEs the shared records do not cover. */
+export function vulnrichmentRecord(cveId: string, options: { Exploitation: string; Automatable: string; 'Technical Impact': string }, timestamp: string) {
+  return {
+    dataType: 'CVE_RECORD',
+    dataVersion: '5.1',
+    cveMetadata: { cveId, state: 'PUBLISHED' },
+    containers: {
+      cna: { providerMetadata: { shortName: 'example' } },
+      adp: [
+        {
+          providerMetadata: { orgId: '134c704f-9b21-4f2e-91b3-4a467353bcc0', shortName: 'CISA-ADP', dateUpdated: timestamp },
+          metrics: [{ other: { type: 'ssvc', content: { id: cveId, role: 'CISA Coordinator', options: Object.entries(options).map(([key, value]) => ({ [key]: value })), version: '2.0.3', timestamp } } }],
+        },
+      ],
+    },
+  };
+}
