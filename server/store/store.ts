@@ -161,10 +161,10 @@ export class Store {
     this.exceptions = new Exceptions(db, versions, this.coverage, clock, recordWrite);
     const exposure = new ExposureFiguresCache(db, versions, this.coverage, excepted, context);
     const timelines = new FindingTimelines(db, versions, this.coverage);
-    this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now(), context, recordWrite, timelines);
     // The imported intelligence as findings, endpoints and plan steps read it.
     const findingIntel = new FindingIntel(db, versions);
     this.fixBy = new FixByFigures(db, versions, findingIntel, timelines, context, () => this.now(), recordWrite);
+    this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now(), context, recordWrite, timelines, this.fixBy);
     const exploit = new ExploitFigures(db, versions, findingIntel, (orgRowId) => exposure.columns(orgRowId), excepted, context);
     this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context, findingIntel, this.fixBy);
     this.consoleItems = new ConsoleItems(db, versions, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit, this.fixBy);

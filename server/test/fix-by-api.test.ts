@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Inventory } from '../../contracts/inventory.js';
 import { consoleTokenHeader } from '../http/app/require-console-token.js';
 import { type ConsoleTestServer, startConsoleTestServer } from './support/console-test-server.js';
+import { parseCsv } from './support/csv.js';
 import { smallInventory } from './support/fixtures.js';
 import { sharedTableCsv, vulnrichmentRecord } from './support/ssvc-files.js';
 
@@ -192,5 +193,69 @@ describe('fix-by dates on the findings', () => {
       }
     }
     await server.app('/orgs/acme/fix-by-settings', { method: 'PUT', body: { deadline_policy: 'bod-26-04', exposure_tags: ['internet-facing'], unknown_as: 'shorter-timeline' } });
+  });
+
+  it('makes the deadlines, overdue findings, their sort and the remediation performance follow the chosen policy', async () => {
+    const dueEnd = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
+    await server.app('/orgs/acme/fix-by-settings', { method: 'PUT', body: { deadline_policy: 'severity-days', exposure_tags: ['internet-facing'], unknown_as: 'shorter-timeline' } });
+    const severityDays = await server.appAll('/orgs/acme/vulnerability-findings');
+    await server.app('/orgs/acme/fix-by-settings', { method: 'PUT', body: { deadline_policy: 'bod-26-04', exposure_tags: ['internet-facing'], unknown_as: 'shorter-timeline' } });
+    const all = await server.appAll('/orgs/acme/vulnerability-findings');
+    expect(all.map((f) => f.due_at)).not.toEqual(severityDays.map((f) => f.due_at));
+    for (const finding of all) {
+      expect(finding.due_at, finding.id).toBe(finding.fix_by === null ? null : dueEnd(finding.fix_by));
+      expect(finding.overdue, finding.id).toBe(finding.fix_by !== null && nowMs > Date.parse(dueEnd(finding.fix_by)));
+    }
+    const overdue = await server.appAll('/orgs/acme/vulnerability-findings?overdue=true');
+    expect(overdue.map((f) => f.id).sort()).toEqual(all.filter((f) => f.overdue).map((f) => f.id).sort());
+    expect(overdue.length).toBeGreaterThan(0);
+    const byDue = (await server.appAll('/orgs/acme/vulnerability-findings?sort=due_at')).map((f) => f.due_at);
+    const withDue = byDue.filter((due) => due !== null);
+    expect(byDue.slice(byDue.length - withDue.length)).toEqual([...withDue].sort());
+    const performance = (await server.app('/orgs/acme/remediation-performance')).body;
+    expect(performance).toMatchObject({ deadline_policy: 'bod-26-04', totals: { open: all.length, open_overdue: overdue.length } });
+    const csv = await fetch(`${server.url}/app/orgs/acme/export/vulnerability-findings.csv?overdue=true&bod2604Outcome=${encodeURIComponent('3 days')}`, {
+      headers: { [consoleTokenHeader]: server.consoleToken },
+    });
+    const [header, ...rows] = parseCsv(await csv.text());
+    const wanted = overdue.filter((f) => f.bod2604_outcome === '3 days');
+    expect(rows.map((row) => row[0]).sort()).toEqual(wanted.map((f) => f.id).sort());
+    const pathAt = header!.indexOf('fix_by_path');
+    for (const row of rows) expect(row[pathAt]).toMatch(/^In KEV: (yes|no) \(.*\) → Publicly exposed: .* → 3 days, by \d{4}-\d{2}-\d{2}$/);
+
+    // Under kev-due-date, a CVE CISA's catalog lists is due by the end of its due date; the others by their severity's days.
+    const catalog = {
+      title: 'CISA Catalog of Known Exploited Vulnerabilities',
+      catalogVersion: '2026.11.20',
+      dateReleased: '2026-11-20T12:00:00.000Z',
+      count: 1,
+      vulnerabilities: [
+        {
+          cveID: 'CVE-2099-1000',
+          vendorProject: 'Example',
+          product: 'Gateway',
+          vulnerabilityName: 'Example Gateway flaw',
+          dateAdded: '2026-11-20',
+          shortDescription: 'An example.',
+          requiredAction: 'Apply the update.',
+          dueDate: '2026-12-11',
+          knownRansomwareCampaignUse: 'Unknown',
+          notes: '',
+          cwes: [],
+        },
+      ],
+    };
+    expect((await fetch(`${server.url}/app/intel/imports`, { method: 'POST', headers: { [consoleTokenHeader]: server.consoleToken }, body: JSON.stringify(catalog) })).status).toBe(201);
+    await server.app('/orgs/acme/fix-by-settings', { method: 'PUT', body: { deadline_policy: 'kev-due-date', exposure_tags: ['internet-facing'], unknown_as: 'shorter-timeline' } });
+    const underKev = await server.appAll('/orgs/acme/vulnerability-findings');
+    const bySeverity = new Map(severityDays.map((f) => [f.id, f.due_at]));
+    for (const finding of underKev) expect(finding.due_at, finding.id).toBe(finding.cve_id === 'CVE-2099-1000' ? '2026-12-12T00:00:00.000Z' : bySeverity.get(finding.id));
+    // The catalog's listing is an input of BOD 26-04 too, dated by its date added.
+    const listed = underKev.filter((f) => f.cve_id === 'CVE-2099-1000');
+    for (const finding of listed) {
+      expect(finding.fix_by_path[0]).toMatchObject({ input: 'In KEV', value: 'yes', source: 'CISA 2026.11.20, added 2026-11-20', since: '2026-11-20' });
+      if (finding.fix_by !== null) expect(finding.fix_by >= addDays('2026-11-20', 3)).toBe(true);
+    }
+    expect((await server.app('/orgs/acme/remediation-performance')).body.deadline_policy).toBe('kev-due-date');
   });
 });

@@ -13,10 +13,7 @@ import { type ExposureFigures, type ExposureFiguresCache, exposureFigures } from
 import { inventoryOf } from '../basics/inventory-ids.js';
 import type { FindingIntel } from '../intel/finding-intel.js';
 import { type ExploitFigures, endpointExploitFigures } from '../intel/exploit-figures.js';
-import type { FixByFigures } from '../ssvc/fix-by-figures.js';
-
-/** What a finding's row gives its fix-by members (collection-tables.ts, `consoleFacts`). */
-type FixByRow = Parameters<Awaited<ReturnType<FixByFigures['findingMembers']>>>[0];
+import type { FixByFigures, FixByRow } from '../ssvc/fix-by-figures.js';
 
 /** An endpoint's exposure after exceptions, with what they leave out of it, and its context, the risk before criticality weighs it. */
 function endpointFields(figures: ExposureFigures, context: EffectiveEndpointContext, id: string) {
@@ -103,7 +100,7 @@ export class ConsoleItems {
       const intel = await this.intel.findingMembers();
       const fixBy = await this.fixBy.findingMembers(orgRowId);
       return (_id, row) =>
-        `${fields(row as unknown as FindingDeadlineFacts)},"exception":${marks ? JSON.stringify(marks(row as unknown as FindingKeys)) : 'null'},${intel(row.cve_id as string)},${fixBy(row as unknown as FixByRow)}`;
+        `${fields(row as unknown as FindingDeadlineFacts)},"exception":${marks ? JSON.stringify(marks(row as unknown as FindingKeys)) : 'null'},${intel(row.cve_id as string)},${fixBy(row as unknown as FixByRow & { status: string })}`;
     }
     return undefined;
   }

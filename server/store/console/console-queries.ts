@@ -86,9 +86,9 @@ export class ConsoleQueries {
     scopes: {},
     findings: {
       overdue: (shown, asOf) => {
-        const policy = this.deadlines.policies.get(shown.orgRowId);
+        const rule = this.deadlines.rule(shown.orgRowId);
         const exceptedKey = this.exceptions.keyOf(shown.orgRowId);
-        return { key: `overdue=${policy.key}@${asOf}|${exceptedKey}`, rows: () => this.deadlines.overdueSeqs(shown, policy, asOf) };
+        return { key: `overdue=${rule.key}@${asOf}|${exceptedKey}`, rows: () => this.deadlines.overdueSeqs(shown, rule, asOf) };
       },
       epssRising: (shown) => epssRisingRows(this.db, shown, readIntelSettings(this.db).epss_rise),
       kevNotListed: (shown) => kevDisagreeingRows(this.db, shown, 'flagged-not-listed'),
@@ -272,7 +272,7 @@ export class ConsoleQueries {
    */
   private figureSort(orgRowId: number, collection: CollectionName, key: string): FigureSort | undefined {
     if (!(collectionTables[collection].figureSort as readonly string[]).includes(key)) return undefined;
-    if (collection === 'findings' && key === 'due_at') return this.deadlines.dueSort(orgRowId, this.deadlines.policies.get(orgRowId));
+    if (collection === 'findings' && key === 'due_at') return this.deadlines.dueSort(orgRowId, this.deadlines.rule(orgRowId));
     const exceptedKey = collection === 'endpoints' ? this.exceptions.keyOf(orgRowId) : '';
     const context = new OneVersion(this.versions, [endpointContextWrites]);
     return {

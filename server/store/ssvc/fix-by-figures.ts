@@ -1,7 +1,7 @@
 import type { SqlValue } from 'sql.js';
 import type { findingFixByFilters } from '../../../contracts/console/fix-by.js';
 import { findingStatuses } from '../../../contracts/enums.js';
-import { type FixBy, type FixByFacts, type KnownInput, assumedValue, dueWindows, fixByOf } from '../../../contracts/fix-by.js';
+import { type FixByFacts, type KnownInput, assumedValue, dueWindows, fixByOf } from '../../../contracts/fix-by.js';
 import {
   type Bod2604Outcome,
   type SsvcDecision,
@@ -39,6 +39,14 @@ const fixByFilteredFindings = derivedValue('findings kept by fix-by filters', ['
 /** The filters of findings by outcome, decision and date. */
 export type FixByFilter = keyof typeof findingFixByFilters;
 
+/** What a finding's row gives its fix-by (collection-tables.ts, `consoleFacts`). */
+export interface FixByRow {
+  is_kev: number;
+  first_detected_at: string;
+  endpoint_id: string | null;
+  cve_id: string;
+}
+
 /** Each finding's outcome, decision and date, by its index in the timeline's coverage columns. */
 export interface FixByColumns {
   timeline: FindingTimeline;
@@ -48,6 +56,8 @@ export interface FixByColumns {
   decision: Uint8Array;
   /** The fix-by day, in days since the epoch; NaN for fix on system upgrade. */
   fixByDay: Float64Array;
+  /** CISA's KEV due date of the finding's CVE, in days since the epoch; NaN for none. */
+  kevDueDay: Float64Array;
 }
 
 /** How many findings are due in each window, overdue, and can wait for an upgrade (`/fix-by-summary`). */
@@ -144,6 +154,7 @@ export class FixByFigures {
         (cve) =>
           cve && {
             listedSince: cve.listed ? dayOf(cve.listed.since) : undefined,
+            kevDueDay: cve.kevDueDate === null ? Number.NaN : dayOf(cve.kevDueDate),
             automatable: resolved(cve.automatable, yesNo, 'Automatable', unknownAs),
             impact: resolved(cve.technicalImpact, technicalImpacts, 'Technical impact', unknownAs),
             exploitation: resolved(cve.exploitation, exploitations, 'Exploitation', unknownAs).index,
@@ -159,6 +170,7 @@ export class FixByFigures {
       const outcome = new Uint8Array(count);
       const decision = new Uint8Array(count);
       const fixByDay = new Float64Array(count);
+      const kevDueDay = new Float64Array(count);
       for (let i = 0; i < count; i++) {
         if (i % findingsBetweenLooks === 0) await slices.pause();
         const cve = cveValues[refs[columns.seq[i]! - first]!]!;
@@ -169,8 +181,9 @@ export class FixByFigures {
         decision[i] = decisions[cve.exploitation * 12 + cve.automatable.index * 6 + cve.impact.index * 3 + endpoint.mission]!;
         const entered = Math.max(Math.floor(firstDetectedMs[i]! / dayMs), kevSince, endpoint.exposed.since, cve.automatable.since, cve.impact.since);
         fixByDay[i] = entered + outcomeDays[outcome[i]!]!;
+        kevDueDay[i] = cve.kevDueDay;
       }
-      return { timeline, outcome, decision, fixByDay };
+      return { timeline, outcome, decision, fixByDay, kevDueDay };
     });
   }
 
@@ -179,7 +192,7 @@ export class FixByFigures {
    * (`"bod2604_outcome":…,"fix_by_path":[…]`), from each row's facts and the inputs: null and an
    * empty path for a finding that is not open. Call it, then use the function without awaiting.
    */
-  async findingMembers(orgRowId: number): Promise<(row: { status: string; is_kev: number; first_detected_at: string; endpoint_id: string | null; cve_id: string }) => string> {
+  async findingMembers(orgRowId: number): Promise<(row: FixByRow & { status: string }) => string> {
     const inputs = await this.inputs(orgRowId);
     const { unknown_as: unknownAs } = this.settings.get(orgRowId).settings;
     return (row) => {
@@ -188,10 +201,18 @@ export class FixByFigures {
     };
   }
 
-  /** One finding's fix-by, from the row's facts; undefined when it is not open. */
-  async findingFixBy(orgRowId: number, row: { status: string; is_kev: number; first_detected_at: string; endpoint_id: string | null; cve_id: string }): Promise<FixBy | undefined> {
-    if (row.status !== 'open') return undefined;
-    return fixByOf(factsOf(await this.inputs(orgRowId), row), this.settings.get(orgRowId).settings.unknown_as);
+  /**
+   * Each finding's fix-by day and CISA KEV due date from its row's facts, open or not, as the
+   * deadlines of the `bod-26-04` and `kev-due-date` policies read them (YYYY-MM-DD, null for none).
+   * Call it, then use the function without awaiting anything in between.
+   */
+  async findingDates(orgRowId: number): Promise<(row: FixByRow) => { fixBy: string | null; kevDue: string | null }> {
+    const inputs = await this.inputs(orgRowId);
+    const { unknown_as: unknownAs } = this.settings.get(orgRowId).settings;
+    return (row) => ({
+      fixBy: fixByOf(factsOf(inputs, row), unknownAs).fix_by,
+      kevDue: inputs.cves[inputs.refOf.get(row.cve_id.toUpperCase()) ?? -1]?.kevDueDate ?? null,
+    });
   }
 
   /** The open findings of the inventory `shown` a fix-by filter keeps, ascending by seq, named by the filter, the settings and the inputs' version. */
@@ -261,7 +282,7 @@ export class FixByFigures {
 }
 
 /** A finding's facts for fixByOf from the organization's inputs and the row. */
-function factsOf(inputs: FixByInputs, row: { is_kev: number; first_detected_at: string; endpoint_id: string | null; cve_id: string }): FixByFacts {
+function factsOf(inputs: FixByInputs, row: FixByRow): FixByFacts {
   const cve = inputs.cves[inputs.refOf.get(row.cve_id.toUpperCase()) ?? -1];
   const key = row.endpoint_id === null ? undefined : inputs.endpointKey.get(row.endpoint_id.toLowerCase());
   const endpoint = key === undefined ? inputs.noEndpoint : inputs.endpoints[key]!;

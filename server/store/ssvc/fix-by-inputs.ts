@@ -13,6 +13,8 @@ import type { TimeSlices } from '../derived/time-slices.js';
 export interface CveInputs {
   /** Listed by an imported catalog: yes, with its source and date added; undefined: the remote's `is_kev` says. */
   listed: KnownInput<YesNo> | undefined;
+  /** CISA's KEV due date (YYYY-MM-DD), for the `kev-due-date` policy; null where no CISA entry gives one. */
+  kevDueDate: string | null;
   automatable: KnownInput<YesNo>;
   technicalImpact: KnownInput<TechnicalImpact>;
   exploitation: KnownInput<Exploitation>;
@@ -91,6 +93,7 @@ export async function readFixByInputs(
     const listedBy = listing && listing.sources.map((source) => (source === 'cisa' ? catalogs.cisa : catalogs.eu) ?? (source === 'cisa' ? 'CISA KEV' : 'ENISA EU KEV')).join(', ');
     cves[ref] = {
       listed: listing && { value: 'yes', source: `${listedBy}, added ${listing.date_added}`, since: listing.date_added },
+      kevDueDate: listing?.due_date ?? null,
       automatable: fromAdp(record?.automatable),
       technicalImpact: fromAdp(record?.technical_impact),
       exploitation: fromAdp(record?.exploitation),
