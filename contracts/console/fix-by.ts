@@ -105,3 +105,25 @@ export type FixBySummary = z.output<typeof fixBySummarySchema>;
 
 /** The tables as the summary names them. */
 export const fixByTables = [bod2604Table, coordinatorTable].map(({ key, version, name }) => ({ key, version, name }));
+
+/** How many fix-by changes each organization keeps. */
+export const fixByChangesKept = 100;
+
+/** One change of context or settings and what it did to the open findings' outcomes and dates (`GET /app/orgs/:slug/fix-by-changes`). */
+export const fixByChangeSchema = z
+  .object({
+    id: z.number().int().min(1),
+    recorded_at: dateTimeSchema,
+    cause: z.string().meta({ example: 'bulk change of 12 endpoints (filter "q=web-prod"): tags added internet-facing', description: 'What was changed, by whom it was asked: the write that caused it.' }),
+    findings_changed: countSchema.meta({ description: 'Open findings whose outcome, decision or fix-by date changed.' }),
+    moves: z
+      .array(z.object({ from: z.enum(bod2604Outcomes), to: z.enum(bod2604Outcomes), findings: countSchema }))
+      .meta({ description: 'Open findings that changed outcome, by outcome before and after, the most first.' }),
+    earlier: countSchema.meta({ description: 'Open findings now due earlier (or given a date).' }),
+    later: countSchema.meta({ description: 'Open findings now due later (or no longer dated).' }),
+  })
+  .meta({ id: 'FixByChange' });
+export type FixByChange = z.output<typeof fixByChangeSchema>;
+
+/** `GET /app/orgs/:slug/fix-by-changes`: the newest first. */
+export const fixByChangeListSchema = z.object({ data: z.array(fixByChangeSchema) }).meta({ id: 'FixByChangeList' });

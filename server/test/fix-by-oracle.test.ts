@@ -100,7 +100,7 @@ async function expectedOf(slug: string): Promise<Map<string, { bod2604_outcome: 
       exposed === 'yes' && endpoint !== undefined ? exposedSince.get(endpoint.id)! : -Infinity,
       values && (automatable === 'yes' || impact === 'total') ? dayNumber(values.day) : -Infinity,
     );
-    const days = outcomeDays[outcome];
+    const days = outcomeDays[outcome] ?? null;
     expected.set(finding.id, {
       bod2604_outcome: outcome,
       ssvc_decision: coordinatorRows.get([exploitation, automatable, impact, mission].join('|'))!,
@@ -113,7 +113,7 @@ async function expectedOf(slug: string): Promise<Map<string, { bod2604_outcome: 
 describe('the fix-by dates computed apart from the product', () => {
   it.each(['demo', 'second'])('equal the product’s on %s', async (slug) => {
     const expected = await expectedOf(slug);
-    const answered = (await server.appAll(`/orgs/${slug}/vulnerability-findings?status=open`)).map((f) => [f.id, { bod2604_outcome: f.bod2604_outcome, ssvc_decision: f.ssvc_decision, fix_by: f.fix_by }]);
+    const answered = (await server.appAll(`/orgs/${slug}/vulnerability-findings?status=open`)).map((f) => [f.id, { bod2604_outcome: f.bod2604_outcome, ssvc_decision: f.ssvc_decision, fix_by: f.fix_by }] as const);
     expect(new Map(answered)).toEqual(expected);
     // The data reach every kind of input: listed and not, exposed by a rule and not, ADP values and none.
     const outcomes = new Set([...expected.values()].map((value) => value.bod2604_outcome));

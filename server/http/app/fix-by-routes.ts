@@ -1,6 +1,6 @@
 import express from 'express';
 import { fieldErrorSchema } from '../../../contracts/common.js';
-import { type FixBySettings, fixBySettingsBodySchema, fixBySettingsSchema, fixBySummarySchema, fixByTables } from '../../../contracts/console/fix-by.js';
+import { type FixBySettings, fixByChangeListSchema, fixBySettingsBodySchema, fixBySettingsSchema, fixByChangesKept, fixBySummarySchema, fixByTables } from '../../../contracts/console/fix-by.js';
 import { ssvcNotice } from '../../../contracts/ssvc-tables.js';
 import type { StoredFixBySettings } from '../../store/ssvc/fix-by-settings.js';
 import type { Store } from '../../store/store.js';
@@ -30,10 +30,16 @@ export function fixByRoutes(store: Store): express.Router {
     res.json(settingsAnswer(store.fixBy.settings.get(organizationOf(res).rowId)));
   });
 
-  router.put('/fix-by-settings', jsonBody(settingsBodyLimit), (req, res) => {
+  router.put('/fix-by-settings', jsonBody(settingsBodyLimit), async (req, res) => {
     const body = parsedBody(req, res, fixBySettingsBodySchema, 'the fix-by settings');
     if (!body) return;
-    res.json(settingsAnswer(store.fixBy.settings.set(organizationOf(res).rowId, body)));
+    const org = organizationOf(res).rowId;
+    const cause = `fix-by settings: policy ${body.deadline_policy}, exposure tags ${body.exposure_tags.join(', ') || 'none'}, unknown as ${body.unknown_as}`;
+    res.json(settingsAnswer(await store.fixBy.recording(org, cause, () => store.fixBy.settings.set(org, body))));
+  });
+
+  router.get('/fix-by-changes', (_req, res) => {
+    res.json({ data: store.fixBy.changes.list(organizationOf(res).rowId) });
   });
 
   router.get('/fix-by-summary', async (_req, res) => {
@@ -80,6 +86,15 @@ export const fixByOperations: OpenApiRouteRegistrar = (registry) => {
       400: jsonResponse(fieldErrorSchema, "The body is not JSON, or not the settings: each field's issue is listed, and nothing is saved."),
       413: errorResponse(`The body is larger than ${settingsBodyLimit}.`),
     },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/fix-by-changes',
+    operationId: 'listFixByChanges',
+    summary: 'List what each change of tags, criticality, tag rules or settings did to the fix-by dates',
+    description: `The what-if in the open: each write of endpoint context or fix-by settings that changed an open finding's outcome, decision or date, with its cause, the findings it changed and how their outcomes moved; the newest first, the last ${fixByChangesKept} kept.`,
+    tag: 'Deadlines',
+    responses: { 200: jsonResponse(fixByChangeListSchema, 'The changes.') },
   });
   registerOrganizationOperation(registry, {
     method: 'get',

@@ -393,7 +393,8 @@ export const migrations: readonly string[] = [
   // (a kind of its own, with the import's report of counts and normalisations), and their SSVC
   // values are kept per CVE key, the latest import of a CVE's record winning; an organization's
   // fix-by settings (its deadline policy, exposure tags, what unknown counts as) are a local
-  // record of its row, kept across syncs. SQLite cannot change a CHECK: intel_imports is rebuilt.
+  // record of its row, kept across syncs, with what each change of context or settings did to
+  // its findings' outcomes and dates. SQLite cannot change a CHECK: intel_imports is rebuilt.
   `
   CREATE TABLE intel_imports_new (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -428,5 +429,12 @@ export const migrations: readonly string[] = [
     unknown_as TEXT NOT NULL CHECK (unknown_as IN ('shorter-timeline', 'longer-timeline')),
     updated_at TEXT NOT NULL
   );
+  CREATE TABLE fix_by_changes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    recorded_at TEXT NOT NULL,
+    change TEXT NOT NULL
+  );
+  CREATE INDEX fix_by_changes_org ON fix_by_changes (org_id, id);
   `,
 ];

@@ -26,6 +26,7 @@ import type { FindingIntel } from '../intel/finding-intel.js';
 import type { FigureSort, ListSearch } from '../inventory/sorted-orders.js';
 import { type FixByInputs, readFixByInputs } from './fix-by-inputs.js';
 import { FixBySettingsRecords, type StoredFixBySettings } from './fix-by-settings.js';
+import { FixByChanges, fixByDifference } from './fix-by-changes.js';
 
 /**
  * The fix-by dates of every finding (`FixByColumns`): read from the inventory, the organizations
@@ -89,6 +90,8 @@ function resolved<V extends string>(known: KnownInput<V>, values: readonly strin
  */
 export class FixByFigures {
   readonly settings: FixBySettingsRecords;
+  /** What each change of context or settings did to the findings' outcomes and dates. */
+  readonly changes: FixByChanges;
   /** Per organization and settings. Bound: 4 (a few MB of strings for 20,000 endpoints and the CVEs). */
   private readonly inputCache: DerivedCache<FixByInputs>;
   /** Per organization and settings. Bound: 4 (18 MB for a million findings). */
@@ -107,6 +110,7 @@ export class FixByFigures {
     write: RecordWrite,
   ) {
     this.settings = new FixBySettingsRecords(db, now, write);
+    this.changes = new FixByChanges(db, now, write);
     this.inputCache = new DerivedCache(versions, fixByInputValues, { bound: { entries: 4 } });
     this.columnCache = new DerivedCache(versions, fixByColumns, { bound: { entries: 4 } });
     this.filtered = new DerivedCache(versions, fixByFilteredFindings, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
@@ -115,6 +119,23 @@ export class FixByFigures {
   /** The version of what the dates are read from, which a value kept under the inventory's version alone names in its key. */
   version(): number {
     return this.versions.version(fixByColumns);
+  }
+
+  /**
+   * Runs `change` (a write of endpoint context or fix-by settings), then records in the change
+   * feed what it did to the organization's open findings, with `cause`, when it changed any
+   * (the what-if made visible). A sync that swapped the findings meanwhile leaves it unrecorded:
+   * the two readings would be of other findings.
+   */
+  async recording<T>(orgRowId: number, cause: string, change: () => Promise<T> | T): Promise<T> {
+    const before = await this.columns(orgRowId);
+    const result = await change();
+    const after = await this.columns(orgRowId);
+    if (after.timeline.columns === before.timeline.columns) {
+      const difference = fixByDifference(before, after);
+      if (difference.findings_changed > 0) this.changes.record(orgRowId, cause, difference);
+    }
+    return result;
   }
 
   /** The organization's inputs under its settings now. */
