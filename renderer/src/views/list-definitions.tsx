@@ -241,6 +241,14 @@ const findingDeadline: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = 
     cell: (f) => <DueDate dueAt={f.due_at} overdue={f.overdue} />,
     sortKey: 'due_at',
   },
+  {
+    id: 'fix-by',
+    header: 'Fix by',
+    description: "BOD 26-04's timeline on the finding's endpoint and its date (the finding's page shows the path that led there). Sorts by the date, those without one last.",
+    width: '9rem',
+    cell: (f) => (f.bod2604_outcome === null ? '—' : <span title={`SSVC decision: ${f.ssvc_decision ?? ''}`}>{f.fix_by ?? 'on upgrade'}<small>{` ${f.bod2604_outcome}`}</small></span>),
+    sortKey: 'fix_by',
+  },
 ];
 
 /**
@@ -278,6 +286,9 @@ const findings: ListDefinition<'findings'> = {
     kevRansomware: { kind: 'boolean', label: 'Ransomware use', yes: 'Known', no: 'Not known' },
     kevAddedSince: { kind: 'text', label: 'Known exploited since', placeholder: 'YYYY-MM-DD' },
     ...intelControls,
+    bod2604Outcome: { kind: 'text', label: 'BOD 26-04 outcome', placeholder: '3 days' },
+    ssvcDecision: { kind: 'text', label: 'SSVC decision', placeholder: 'act' },
+    fixByBefore: { kind: 'text', label: 'Fix by, on or before', placeholder: 'YYYY-MM-DD' },
   },
   columns: [...findingWhat, ...findingPlace, ...findingState, ...findingDeadline],
   // Open findings, riskiest first: what to fix before anything else.
