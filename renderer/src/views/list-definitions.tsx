@@ -241,14 +241,6 @@ const findingDeadline: Column<ConsoleItem<'findings'>, SortKey<'findings'>>[] = 
     cell: (f) => <DueDate dueAt={f.due_at} overdue={f.overdue} />,
     sortKey: 'due_at',
   },
-  {
-    id: 'fix-by',
-    header: 'Fix by',
-    description: "BOD 26-04's timeline on the finding's endpoint and its date (the finding's page shows the path that led there). Sorts by the date, those without one last.",
-    width: '9rem',
-    cell: (f) => (f.bod2604_outcome === null ? '—' : <span title={`SSVC decision: ${f.ssvc_decision ?? ''}`}>{f.fix_by ?? 'on upgrade'}<small>{` ${f.bod2604_outcome}`}</small></span>),
-    sortKey: 'fix_by',
-  },
 ];
 
 /**
