@@ -16,7 +16,7 @@ import { exceptedExposureShape, findingExceptionSchema } from './console/excepti
 import { intelFilters } from './console/intel-filters.js';
 import { exposureShape, exposureSortKinds } from './console/exposure.js';
 import { endpointIntelShape, findingIntelFilters, findingIntelShape, kevListingSchema } from './console/exploit-intel.js';
-import { findingFixByFilters, findingFixByShape } from './console/fix-by.js';
+import { endpointFixByFilters, findingFixByFilters, findingFixByShape } from './console/fix-by.js';
 import { type FixByStep, fixByPathText } from './fix-by.js';
 import { type CsvColumn, field, spread } from './csv-columns.js';
 import { endpointInputSchema, endpointSchema, operatingSystemSchema } from './endpoint.js';
@@ -200,7 +200,7 @@ export const collections = {
     item: endpointSchema,
     input: endpointInputSchema,
     filters: endpointFilters,
-    consoleFilters: byContextFilters('the endpoints'),
+    consoleFilters: { ...byContextFilters('the endpoints'), ...endpointFixByFilters },
     sortKeys: { hostname: 'text', os_family: 'value', os_version: 'value', updated_at: 'value', ...exposureSortKinds },
     consoleFields: { ...exposureShape, ...exceptedExposureShape, ...endpointContextFields, ...endpointIntelShape },
     search: 'Hostname or IP address contains this text (case-insensitive).',

@@ -61,6 +61,16 @@ export const findingFixByFilters = {
   ),
 };
 
+/** The endpoints' filter by the outcomes of their open findings. */
+export const endpointFixByFilters = {
+  bod2604Outcome: fixByFilter(
+    z
+      .enum(bod2604Outcomes, { error: `must be one of ${bod2604Outcomes.join(', ')}` })
+      .optional()
+      .meta({ example: '3 days', description: 'Only the endpoints with an open finding of this BOD 26-04 outcome.' }),
+  ),
+};
+
 /** `PUT /app/orgs/:slug/fix-by-settings`: the whole settings, no other key. */
 export const fixBySettingsBodySchema = z
   .strictObject({

@@ -148,6 +148,10 @@ describe('fix-by dates on the findings', () => {
       const kept = await server.appAll(`/orgs/acme/vulnerability-findings?bod2604Outcome=${encodeURIComponent(outcome)}`);
       expect(kept.map((f) => f.id).sort()).toEqual(all.filter((f) => f.bod2604_outcome === outcome).map((f) => f.id).sort());
     }
+    for (const outcome of ['3 days', 'fix on system upgrade']) {
+      const endpoints = await server.appAll(`/orgs/acme/endpoints?bod2604Outcome=${encodeURIComponent(outcome)}`);
+      expect(endpoints.map((e) => e.id).sort()).toEqual([...new Set(all.filter((f) => f.bod2604_outcome === outcome).map((f) => f.endpoint_id))].sort());
+    }
     const act = await server.appAll('/orgs/acme/vulnerability-findings?ssvcDecision=act');
     expect(act.map((f) => f.id).sort()).toEqual(all.filter((f) => f.ssvc_decision === 'act').map((f) => f.id).sort());
     const before = addDays(new Date(nowMs).toISOString(), 10);

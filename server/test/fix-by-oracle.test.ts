@@ -87,8 +87,9 @@ async function expectedOf(slug: string): Promise<Map<string, { bod2604_outcome: 
     const listed = kevListed.get(finding.cve_id);
     const kev = listed !== undefined || finding.is_kev ? 'yes' : 'no';
     // Unknown counts as the value of the shorter timeline (the default setting).
-    const exposed = endpoint === undefined || endpoint.tags.includes('internet-facing') ? 'yes' : 'no';
-    const mission = endpoint === undefined ? 'high' : missionOf[endpoint.criticality]!;
+    // A finding that names no endpoint has neither input; one whose endpoint the replica does not hold has no tag and no criticality set.
+    const exposed = finding.endpoint_id === null || endpoint?.tags.includes('internet-facing') ? 'yes' : 'no';
+    const mission = finding.endpoint_id === null ? 'high' : missionOf[endpoint?.criticality ?? 'normal']!;
     const values = adp.get(finding.cve_id);
     const automatable = values?.automatable ?? 'yes';
     const impact = values?.impact ?? 'total';

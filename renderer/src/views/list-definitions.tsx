@@ -73,6 +73,7 @@ const endpoints: ListDefinition<'endpoints'> = {
   filters: {
     q: { kind: 'text', label: 'Search', placeholder: 'Hostname or IP contains…' },
     ...endpointControls,
+    bod2604Outcome: { kind: 'text', label: 'With a finding of BOD 26-04 outcome', placeholder: '3 days' },
   },
   // The exposure takes the room of the OS family (the OS's name says it) and of the discovery
   // date (on the detail page). In two-line rows the IP address goes under its hostname and the

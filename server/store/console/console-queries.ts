@@ -25,6 +25,7 @@ import type { FindingIntel } from '../intel/finding-intel.js';
 import { findingIntelFilters } from '../../../contracts/console/exploit-intel.js';
 import { findingFixByFilters } from '../../../contracts/console/fix-by.js';
 import type { FixByFigures, FixByFilter } from '../ssvc/fix-by-figures.js';
+import type { Bod2604Outcome } from '../../../contracts/ssvc-tables.js';
 import type { IdPage } from '../basics/id-page.js';
 
 // The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
@@ -237,6 +238,7 @@ export class ConsoleQueries {
         if (given[filter] !== undefined) narrowed.push(this.fixBy.filterRows(shown, filter, given[filter]));
       }
     }
+    if (collection === 'endpoints' && given.bod2604Outcome !== undefined) narrowed.push(this.fixBy.endpointRows(shown, given.bod2604Outcome as Bod2604Outcome));
     const byEndpoint = this.endpointFilterRows(shown, collection, given);
     if (byEndpoint) narrowed.push(byEndpoint);
     return { ...shown, table, where, direction, figures, search: bothOf(narrowed) };

@@ -262,6 +262,27 @@ export class FixByFigures {
     };
   }
 
+  /** The endpoints of the inventory `shown` with an open finding of `outcome`, ascending by their seq. */
+  endpointRows(shown: ShownInventory, outcome: Bod2604Outcome): ListSearch {
+    const settings = this.settings.get(shown.orgRowId);
+    const key = `endpoints:bod2604Outcome=${outcome}@fixby${this.version()}|${settings.key}`;
+    return {
+      key,
+      rows: () =>
+        this.filtered.settled(`${shown.inventoryId}|${key}`, async (checkpoint) => {
+          checkStillShown(this.db, shown);
+          const { timeline, outcome: outcomes } = await this.columns(shown.orgRowId);
+          checkpoint();
+          const { count, status, endpoint, endpoints } = timeline.columns;
+          const wanted = bod2604Outcomes.indexOf(outcome);
+          const ids = new Set<string>();
+          for (let i = 0; i < count; i++) if (status[i] === open && outcomes[i] === wanted && endpoint[i]! >= 0) ids.add(endpoints.id[endpoint[i]!]!);
+          const seqs = this.db.column('SELECT seq FROM endpoints WHERE org_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY seq', [shown.inventoryId, JSON.stringify([...ids])]);
+          return Int32Array.from(seqs as number[]);
+        }),
+    };
+  }
+
   /** The findings' sort by fix-by date: an open finding's day by its seq, the others (and fix on system upgrade) after every date in both directions. */
   sort(shown: ShownInventory, descending: boolean): FigureSort {
     const settings = this.settings.get(shown.orgRowId);

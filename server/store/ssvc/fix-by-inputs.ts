@@ -34,7 +34,7 @@ export interface FixByInputs {
   notListed: { yes: KnownInput<YesNo>; no: KnownInput<YesNo> };
   /** Per endpoint key of the coverage columns. */
   endpoints: EndpointInputs[];
-  /** A finding that names no endpoint the replica holds. */
+  /** A finding that names no endpoint. */
   noEndpoint: EndpointInputs;
   /** The endpoint key of an endpoint id (lower case). */
   endpointKey: Map<string, number>;
@@ -121,8 +121,8 @@ export async function readFixByInputs(
     return { exposed: exposedOf(id), mission: { value: missionOfCriticality[criticality], source, since: null } };
   });
   const noEndpoint: EndpointInputs = {
-    exposed: { value: undefined, source: 'the replica holds no endpoint of the finding', since: null },
-    mission: { value: undefined, source: 'the replica holds no endpoint of the finding', since: null },
+    exposed: { value: undefined, source: 'the finding names no endpoint', since: null },
+    mission: { value: undefined, source: 'the finding names no endpoint', since: null },
   };
   return { cves, notListed, endpoints: endpointInputs, noEndpoint, endpointKey: new Map(endpoints.id.map((id, key) => [id.toLowerCase(), key])), refOf: intel.refOf };
 }
