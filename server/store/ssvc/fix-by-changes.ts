@@ -3,7 +3,7 @@ import { findingStatuses } from '../../../contracts/enums.js';
 import { bod2604Outcomes } from '../../../contracts/ssvc-tables.js';
 import type { Database } from '../engine/database.js';
 import type { RecordWrite } from '../derived/change-kinds.js';
-import type { FixByColumns } from './fix-by-figures.js';
+import type { FixByColumns } from './fix-by-columns.js';
 
 const open = findingStatuses.indexOf('open');
 

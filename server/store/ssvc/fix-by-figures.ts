@@ -16,7 +16,8 @@ import {
   yesNo,
 } from '../../../contracts/ssvc-tables.js';
 import type { EndpointContextSource } from '../basics/endpoint-selection.js';
-import type { FindingTimeline, FindingTimelines } from '../basics/finding-timeline.js';
+import type { FindingTimelines } from '../basics/finding-timeline.js';
+import type { FixByColumns } from './fix-by-columns.js';
 import { type ShownInventory, checkStillShown, shownInventory } from '../basics/inventory-ids.js';
 import type { Database } from '../engine/database.js';
 import { type ChangeVersions, type RecordWrite, derivedValue } from '../derived/change-kinds.js';
@@ -48,18 +49,6 @@ export interface FixByRow {
   cve_id: string;
 }
 
-/** Each finding's outcome, decision and date, by its index in the timeline's coverage columns. */
-export interface FixByColumns {
-  timeline: FindingTimeline;
-  /** Index into bod2604Outcomes. */
-  outcome: Uint8Array;
-  /** Index into ssvcDecisions. */
-  decision: Uint8Array;
-  /** The fix-by day, in days since the epoch; NaN for fix on system upgrade. */
-  fixByDay: Float64Array;
-  /** CISA's KEV due date of the finding's CVE, in days since the epoch; NaN for none. */
-  kevDueDay: Float64Array;
-}
 
 /** How many findings are due in each window, overdue, and can wait for an upgrade (`/fix-by-summary`). */
 export interface FixByCounts {
