@@ -8,9 +8,8 @@
 import { z } from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
 import { deadlinePolicies, defaultFixBySettings, dueWindows, fixByInputs, unknownCountsAs } from '../fix-by.js';
-import { bod2604Table, coordinatorTable, ssvcNotice } from '../ssvc-tables.js';
 import type { ConsoleFilter } from '../list-queries.js';
-import { bod2604Outcomes, ssvcDecisions } from '../ssvc-tables.js';
+import { bod2604Outcomes, bod2604Table, coordinatorTable, ssvcDecisions, ssvcNotice } from '../ssvc-tables.js';
 import { endpointTagListSchema } from './endpoint-context.js';
 
 const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
