@@ -6,7 +6,8 @@
  * long requests wait behind another's work (`waits`), a reconcile that finds nothing different
  * (`reconcile`), what a hostile remote's syncs cost the server (`hostile`, on its own small
  * data directory: BENCH_SIZE and BENCH_DATA_DIR do not matter to it) and imports of a
- * 400,000-row EPSS file (`intel`).
+ * 400,000-row EPSS file (`intel`), fix-by dates of every finding and an exposure tag on 1,000
+ * endpoints (`fix-by`).
  *
  * Environment:
  * - `BENCH_SIZE` (default `large`) and `BENCH_SECONDS` (default 15) per load run.
@@ -15,7 +16,7 @@
  * - `BENCH_DATA_DIR`: an already seeded data directory to serve instead of seeding a new one
  *   (used in place and not removed; `serve` takes its lock), with `BENCH_KEY` an API key of its
  *   organization `BENCH_ORG` (default `demo`). The seeding row is then left out of the report.
- *   The `writes`, `waits`, `reconcile` and `intel` sections write, so they work on copies of it.
+ *   The `writes`, `waits`, `reconcile`, `intel` and `fix-by` sections write, so they work on copies of it.
  * - `BENCH_SEED`: the seed of the dataset (default 7): the one seeded, or BENCH_DATA_DIR's, which
  *   the `writes` section's in-process remote generates again with 1 % changed.
  * - `BENCH_REPORT`: the file under docs/ to write (default bench.md).
@@ -29,6 +30,7 @@ import { reportApi } from './api-report.js';
 import { reportConsole } from './console-report.js';
 import { reportCoverage } from './coverage-report.js';
 import { reportHostile } from './hostile-section.js';
+import { reportFixBy } from './fix-by-report.js';
 import { reportIntelImports } from './intel-report.js';
 import { reportReconcile } from './reconcile-section.js';
 import { spliceSections } from './report-sections.js';
@@ -37,7 +39,7 @@ import { syncSection } from './sync-section.js';
 import { reportWaits } from './waits-report.js';
 import { reportWrites } from './writes-report.js';
 
-const sectionNames = ['api', 'coverage', 'console', 'agent-config', 'sync', 'writes', 'waits', 'reconcile', 'hostile', 'intel'] as const;
+const sectionNames = ['api', 'coverage', 'console', 'agent-config', 'sync', 'writes', 'waits', 'reconcile', 'hostile', 'intel', 'fix-by'] as const;
 type SectionName = (typeof sectionNames)[number];
 
 const size = (process.env.BENCH_SIZE ?? 'large') as DatasetSize;
@@ -150,6 +152,7 @@ async function main() {
     }
     if (runs('hostile')) await reportHostile(workDir, say);
     if (runs('intel')) await reportIntelImports({ dataDir: prepareDataDir(workDir).dataDir, slug }, workDir, say);
+    if (runs('fix-by')) await reportFixBy({ dataDir: prepareDataDir(workDir).dataDir, slug }, workDir, say);
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }

@@ -16,6 +16,8 @@ import { exceptedExposureShape, findingExceptionSchema } from './console/excepti
 import { intelFilters } from './console/intel-filters.js';
 import { exposureShape, exposureSortKinds } from './console/exposure.js';
 import { endpointIntelShape, findingIntelFilters, findingIntelShape, kevListingSchema } from './console/exploit-intel.js';
+import { endpointFixByFilters, findingFixByFilters, findingFixByShape } from './console/fix-by.js';
+import { type FixByStep, fixByPathText } from './fix-by.js';
 import { type CsvColumn, field, spread } from './csv-columns.js';
 import { endpointInputSchema, endpointSchema, operatingSystemSchema } from './endpoint.js';
 import { endpointCriticalities, filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from './enums.js';
@@ -168,6 +170,7 @@ const findingConsoleFields = {
   overdue: z.boolean().meta({ description: 'Open past its due date and not under an exception.' }),
   exception: findingExceptionSchema,
   ...findingIntelShape,
+  ...findingFixByShape,
 };
 
 /** A finding's KEV entry in CSV: a column per field, empty when no catalog lists it; its sources joined with a space. */
@@ -180,6 +183,15 @@ const kevColumns: CsvColumn[] = Object.keys(kevListingSchema.shape).map((name) =
   },
 }));
 
+/** A finding's fix-by path in CSV: one line, "In KEV: yes (CISA 2025.08.25) → … → 14 days, by 2026-12-01"; empty when not open. */
+const fixByPathColumn: CsvColumn = {
+  header: 'fix_by_path',
+  value: (item) => {
+    const path = item.fix_by_path as FixByStep[];
+    return path.length === 0 ? null : fixByPathText({ bod2604_outcome: item.bod2604_outcome as never, fix_by: item.fix_by as string | null, fix_by_path: path });
+  },
+};
+
 /** The collections, in the order of the specification. */
 export const collections = {
   endpoints: defineCollection({
@@ -188,7 +200,7 @@ export const collections = {
     item: endpointSchema,
     input: endpointInputSchema,
     filters: endpointFilters,
-    consoleFilters: byContextFilters('the endpoints'),
+    consoleFilters: { ...byContextFilters('the endpoints'), ...endpointFixByFilters },
     // `exploit_probability_30d`: endpoints without one (no EPSS file imported) last in both directions.
     sortKeys: { hostname: 'text', os_family: 'value', os_version: 'value', updated_at: 'value', ...exposureSortKinds, exploit_probability_30d: 'value' },
     consoleFields: { ...exposureShape, ...exceptedExposureShape, ...endpointContextFields, ...endpointIntelShape },
@@ -255,6 +267,7 @@ export const collections = {
       ...intelFilters,
       ...byEndpointFilters('findings'),
       ...findingIntelFilters,
+      ...findingFixByFilters,
     },
     // `risk`: KEV first, then by CVSS (descending, the console's default order of findings).
     sortKeys: {
@@ -269,13 +282,21 @@ export const collections = {
       due_at: 'value',
       // EPSS of the finding's CVE; findings without a score last in both directions.
       epss: 'value',
+      // The fix-by date; findings without one (fix on system upgrade, not open) last in both directions.
+      fix_by: 'value',
     },
     consoleFields: findingConsoleFields,
     search: "CVE id, title or the endpoint's hostname contains this text (case-insensitive).",
     // The exception is spread over `exception.id`, `exception.reason` and `exception.expires_at` (empty when none), the KEV entry
     // over `kev.date_added`, `kev.due_date`, ... (its sources joined with a space).
     csvColumns: [...Object.keys(vulnerabilityFindingSchema.shape), ...Object.keys(findingConsoleFields)].flatMap((name) =>
-      name === 'exception' ? spread(name, findingExceptionSchema.unwrap().shape) : name === 'kev' ? kevColumns : [field(name)],
+      name === 'exception'
+        ? spread(name, findingExceptionSchema.unwrap().shape)
+        : name === 'kev'
+          ? kevColumns
+          : name === 'fix_by_path'
+            ? [fixByPathColumn]
+            : [field(name)],
     ),
   }),
 };

@@ -12,7 +12,7 @@ const settleMs = 2_000;
 /**
  * Reads every organization's coverage columns, dashboard, exposure figures (the endpoints'
  * risk, the software view, the remediation plan), findings' timeline (deadlines, remediation
- * performance) and the order the findings view opens on (open, riskiest first) while nobody
+ * performance), fix-by dates (BOD 26-04 outcomes, the due counts) and the order the findings view opens on (open, riskiest first) while nobody
  * asks for them: a little after the server starts, and after each sync of a replica. Reading a million findings
  * takes seconds (in chunks that leave other requests answered); done ahead, the dashboard and
  * the coverage views open at once. Returns a function that stops it.
@@ -30,6 +30,7 @@ export function warmConsoleCaches(store: Store, scheduler: SyncScheduler): () =>
           await store.dashboards.dashboard(organization.rowId);
           await store.software.plan(organization.rowId);
           await store.deadlines.performance(organization.rowId);
+          await store.fixBy.columns(organization.rowId);
           await store.console.listIds(organization.rowId, 'findings', defaultFindingsQuery);
         } catch {
           // A request that asks later computes it, and reports what fails.

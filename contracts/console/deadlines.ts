@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { countSchema, dateTimeSchema, severityCountsSchema } from '../common.js';
 import { findingSeverities } from '../enums.js';
 import { endpointContextQueryShape } from './endpoint-context-filters.js';
+import { deadlinePolicies } from '../fix-by.js';
 import { type SlaPolicy, ageBuckets, defaultSlaPolicy, performanceMonths, slaDaysBounds, slaPolicyKeys } from '../remediation-deadlines.js';
 
 const daysMessage = `must be a whole number of days from ${slaDaysBounds.min} to ${slaDaysBounds.max}, or null for no deadline`;
@@ -129,7 +130,10 @@ export type AgeBucket = z.infer<typeof ageBucketSchema>;
 export const remediationPerformanceSchema = z
   .object({
     as_of: dateTimeSchema.meta({ description: 'The instant ages and overdue findings are computed at: now, to the minute.' }),
-    policy: z.object(policyShape).meta({ description: 'The deadlines applied.' }),
+    deadline_policy: z.enum(deadlinePolicies).meta({
+      description: '`severity-days` (the days below), `bod-26-04` (each finding due by the end of its fix-by day) or `kev-due-date` (by the end of CISA\'s KEV due date, the days below where a CVE has none).',
+    }),
+    policy: z.object(policyShape).meta({ description: 'The days per severity (applied under `severity-days`, and `kev-due-date` where a CVE has no due date).' }),
     severities: z.array(severityPerformanceSchema).meta({ description: 'Per severity, most severe first.' }),
     totals: z.object({ ...openShape, ...remediationShape }),
     monthly: z.array(monthlyPerformanceSchema).meta({ description: `The last ${performanceMonths} months, oldest first, the current one last; remediated findings by the month of remediated_at.` }),

@@ -10,7 +10,7 @@ import { epssAttribution } from './threat-intel-basics.js';
 export { epssAttribution };
 
 /** The kinds of file an import recognises. */
-export const threatIntelKinds = ['epss', 'cisa-kev', 'eu-kev'] as const;
+export const threatIntelKinds = ['epss', 'cisa-kev', 'eu-kev', 'vulnrichment'] as const;
 export type ThreatIntelKind = (typeof threatIntelKinds)[number];
 
 /** The most bytes an intelligence file may hold, gzip or plain, and the most once unzipped. */
@@ -23,14 +23,33 @@ export const threatIntelFileBounds = {
   epssRows: 2_000_000,
   /** Entries of a KEV catalog (CISA's held 1,404 in 2025). */
   kevEntries: 100_000,
+  /** Files of a zip or tar archive (CISA's Vulnrichment repository held about 120,000 records in 2026). */
+  archiveEntries: 1_000_000,
+  /** Vulnrichment records of one import. */
+  vulnrichmentRecords: 500_000,
+  /** One Vulnrichment record's bytes (the largest of the shared snapshot is 50 kB). */
+  recordBytes: 4 * 1024 * 1024,
 } as const;
+
+/** How an import read its values: each normalisation of a value (`Exploitation: "PoC" → "public poc"`) and how often it was made. */
+export const vulnrichmentReportSchema = z
+  .object({
+    files: countSchema.meta({ description: 'The CVE records read (files of an archive, or records of a JSON list).' }),
+    records: countSchema.meta({ description: "Those with CISA's SSVC block (`containers.adp[]` of `CISA-ADP`, `metrics[].other.type` `ssvc`), imported." }),
+    without_ssvc: countSchema.meta({ description: 'Records without that block: read, and left out.' }),
+    normalised: z
+      .array(z.object({ field: z.string(), from: z.string(), to: z.string(), count: countSchema }))
+      .meta({ description: 'Each value read as another (case, spacing, `poc` as the table\'s `public poc`), with how many times.' }),
+  })
+  .meta({ id: 'VulnrichmentReport' });
+export type VulnrichmentReport = z.infer<typeof vulnrichmentReportSchema>;
 
 
 /** One import of an intelligence file, as recorded. */
 export const threatIntelImportSchema = z
   .object({
     id: z.number().int().min(1).meta({ description: 'The import\'s number, in the order imports were made.' }),
-    kind: z.enum(threatIntelKinds).meta({ description: '`epss` (FIRST\'s daily CSV), `cisa-kev` (CISA\'s catalog), `eu-kev` (ENISA\'s catalog).' }),
+    kind: z.enum(threatIntelKinds).meta({ description: '`epss` (FIRST\'s daily CSV), `cisa-kev` (CISA\'s catalog), `eu-kev` (ENISA\'s catalog), `vulnrichment` (CISA\'s Vulnrichment records).' }),
     source_date: dateTimeSchema.meta({
       description: "The file's own date: EPSS's `score_date`, CISA's `dateReleased`, ENISA's latest `dateReported` (as UTC).",
     }),
@@ -42,6 +61,7 @@ export const threatIntelImportSchema = z
       description: 'Whether its figures are the current ones of its kind; false for a file older than the newest imported (kept as history) and for an import interrupted before it finished.',
     }),
     finished: z.boolean().meta({ description: 'False while the import runs, and for one the server was stopped during (import the file again).' }),
+    report: vulnrichmentReportSchema.nullable().meta({ description: "A Vulnrichment import's counts and normalisations; null for other kinds." }),
   })
   .meta({ id: 'ThreatIntelImport' });
 export type ThreatIntelImport = z.infer<typeof threatIntelImportSchema>;

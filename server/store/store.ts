@@ -7,6 +7,8 @@ import { ConsoleItems } from './console/console-items.js';
 import { ConsoleQueries } from './console/console-queries.js';
 import { EndpointContext } from './context/endpoint-context.js';
 import { DashboardAggregates } from './coverage/dashboard-aggregates.js';
+import { FindingTimelines } from './basics/finding-timeline.js';
+import { FixByFigures } from './ssvc/fix-by-figures.js';
 import { DeadlineFigures } from './remediation/deadline-figures.js';
 import { Exceptions } from './remediation/exceptions.js';
 import { ExposureFiguresCache } from './exposure/exposure-figures.js';
@@ -91,6 +93,8 @@ export class Store {
   readonly dashboards: DashboardAggregates;
   /** Remediation deadlines per organization, and what is overdue and how fast findings are remediated. */
   readonly deadlines: DeadlineFigures;
+  /** Fix-by dates: each finding's BOD 26-04 outcome, Coordinator decision, date and path, and the organization's settings. */
+  readonly fixBy: FixByFigures;
   /** Scope coverage and coverage gaps, evaluated in memory per database version. */
   readonly coverage: ScopeCoverage;
   /**
@@ -156,12 +160,14 @@ export class Store {
     this.coverage = new ScopeCoverage(db, versions, excepted, context);
     this.exceptions = new Exceptions(db, versions, this.coverage, clock, recordWrite);
     const exposure = new ExposureFiguresCache(db, versions, this.coverage, excepted, context);
-    this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now(), context, recordWrite);
+    const timelines = new FindingTimelines(db, versions, this.coverage);
     // The imported intelligence as findings, endpoints and plan steps read it.
     const findingIntel = new FindingIntel(db, versions);
+    this.fixBy = new FixByFigures(db, versions, findingIntel, timelines, context, () => this.now(), recordWrite);
+    this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now(), context, recordWrite, timelines, this.fixBy);
     const exploit = new ExploitFigures(db, versions, findingIntel, (orgRowId) => exposure.columns(orgRowId), excepted, context);
-    this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit);
-    this.consoleItems = new ConsoleItems(db, versions, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit);
+    this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit, this.fixBy);
+    this.consoleItems = new ConsoleItems(db, versions, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit, this.fixBy);
     this.software = new SoftwareQueries(db, versions, exposure, exploit);
     this.dashboards = new DashboardAggregates(db, versions, this.coverage, context);
     this.agentSettings = new AgentSettingsRecords(db, clock, recordWrite);

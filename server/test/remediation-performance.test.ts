@@ -153,6 +153,7 @@ function expectedPerformance(findings: Finding[], policy: Policy) {
   ];
   return {
     as_of: new Date(asOf).toISOString(),
+    deadline_policy: 'severity-days',
     policy,
     severities: severities.map((severity) => ({
       severity,

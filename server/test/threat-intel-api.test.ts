@@ -192,7 +192,8 @@ describe('importThreatIntel and listThreatIntelImports', () => {
     ['an EU entry with a bad date', JSON.stringify([{ euvdID: 'EUVD-2026-1', dateReported: '2026/02/30' }]), /\[0\]\.dateReported: "2026\/02\/30" is not a date/],
     ['truncated JSON', kevBytes.subarray(0, 5_000), /not JSON/],
     ['JSON of another kind', JSON.stringify({ hello: 'world' }), /no KEV catalog/],
-    ['a file of no known kind', 'PK\u0003\u0004 not a catalog', /of no kind an import knows/],
+    ['a file of no known kind', 'MZ\u0090\u0000 not a catalog', /of no kind an import knows/],
+    ['a damaged zip archive', 'PK\u0003\u0004 not a catalog', /zip archive could not be read/],
     ['bytes that are not UTF-8', new Uint8Array([0x23, 0xff, 0xfe, 0x00]), /not UTF-8/],
   ];
 

@@ -52,6 +52,8 @@ const answers: Record<string, () => Promise<unknown>> = {
   'overdue findings': () => app('/orgs/acme/vulnerability-findings?overdue=true&limit=100'),
   'findings of linux endpoints': () => app('/orgs/acme/vulnerability-findings?osFamily=linux&limit=100'),
   'findings of critical endpoints': () => app('/orgs/acme/vulnerability-findings?criticality=critical&limit=100'),
+  'fix-by summary': () => app('/orgs/acme/fix-by-summary'),
+  'findings by BOD 26-04 outcome and fix-by date': () => app('/orgs/acme/vulnerability-findings?bod2604Outcome=3%20days&sort=fix_by&limit=100'),
   'endpoints found by a search': () => app('/orgs/acme/endpoints?q=HOST&limit=100'),
   exceptions: () => app('/orgs/acme/exceptions'),
   'v1 findings': () => v1('vulnerability-findings?limit=100'),
@@ -120,6 +122,10 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
     kind: 'organizations',
     write: () => write('/orgs/acme', 'PATCH', { name: 'Acme renamed' }),
     changed: ['organizations'],
+    // The order by fix-by date names the version of what the dates are read from in its key (fix-by-figures.ts).
+    get recomputed() {
+      return [...following(['organizations']), 'sorted orders'].sort();
+    },
   },
   {
     kind: 'agent-settings',
@@ -142,13 +148,24 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
         note: 'written by the test of what writes change',
         expires_at: new Date(now + 10 * day).toISOString(),
       }),
-    changed: ['exceptions', 'overdue findings', 'remediation performance', 'remediation plan', 'software'],
+    // The fix-by summary leaves excepted findings out.
+    changed: ['exceptions', 'fix-by summary', 'overdue findings', 'remediation performance', 'remediation plan', 'software'],
     recomputed: keyedByExceptions,
   },
   {
     // Imported intelligence (exploit-intel-figures.test.ts imports files): what follows it computes again, with the same answers here.
     kind: 'threat-intel',
     write: async () => server.store.write(() => undefined, { changes: ['threat-intel'] }),
+    changed: [],
+    // As for organizations: the order by fix-by date follows the intelligence's version.
+    get recomputed() {
+      return [...following(['threat-intel']), 'sorted orders'].sort();
+    },
+  },
+  {
+    // What a change of context did to the fix-by dates, recorded after it: nothing derived reads it.
+    kind: 'fix-by-changes',
+    write: async () => server.store.write(() => undefined, { changes: ['fix-by-changes'] }),
     changed: [],
   },
   {
@@ -184,7 +201,18 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
         .map((finding) => ({ ...finding, status: 'remediated' as const, updated_at: new Date(now).toISOString() }));
       server.store.write((rows) => rows.merge(server.orgs[0]!.organization.inventoryId, { endpoints: [], remediationTargets: [], scopes: [], findings: remediated }), { changes: ['inventory'] });
     },
-    changed: ['coverage gaps', 'dashboard', 'exceptions', 'overdue findings', 'remediation performance', 'remediation plan', 'scope coverage', 'software', 'v1 findings'],
+    changed: [
+      'coverage gaps',
+      'dashboard',
+      'exceptions',
+      'fix-by summary',
+      'overdue findings',
+      'remediation performance',
+      'remediation plan',
+      'scope coverage',
+      'software',
+      'v1 findings',
+    ],
   },
 ];
 

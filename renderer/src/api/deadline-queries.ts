@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RemediationPerformance, SlaPolicyAnswer } from '../../../contracts/console/deadlines';
 import type { SlaPolicy } from '../../../contracts/remediation-deadlines';
+import type { FixBySettings, FixBySettingsBody, FixBySummary } from '../../../contracts/console/fix-by';
 import { listSearch } from './console-queries';
 import { consoleJson } from './console-fetch';
 import type { ListFilters } from './list-pages';
@@ -34,6 +35,33 @@ export function useUpdateSlaPolicy(slug: string) {
     mutationFn: (policy: SlaPolicy) => consoleJson<SlaPolicyAnswer>(`${org(slug)}/sla-policy`, { method: 'PUT', json: policy }),
     onSuccess: (saved) => {
       queryClient.setQueryData(queryKeys.slaPolicy(slug), saved);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.organization(slug) });
+    },
+  });
+}
+
+/** The organization's deadline policy and fix-by settings: its own, or the defaults. */
+export const fixBySettingsQuery = (slug: string) =>
+  queryOptions({
+    queryKey: queryKeys.fixBySettings(slug),
+    queryFn: ({ signal }) => consoleJson<FixBySettings>(`${org(slug)}/fix-by-settings`, { signal }),
+  });
+
+/** The open findings due in the next 3, 14 and 60 days under the fix-by dates, and those that wait for an upgrade. */
+export const fixBySummaryQuery = (slug: string) =>
+  queryOptions({
+    queryKey: queryKeys.fixBySummary(slug),
+    queryFn: ({ signal }) => consoleJson<FixBySummary>(`${org(slug)}/fix-by-summary`, { signal }),
+    staleTime: 60_000,
+  });
+
+/** Saves the organization's deadline policy and fix-by settings: its due dates and figures may all change, so its queries are invalidated. */
+export function useUpdateFixBySettings(slug: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: FixBySettingsBody) => consoleJson<FixBySettings>(`${org(slug)}/fix-by-settings`, { method: 'PUT', json: settings }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(queryKeys.fixBySettings(slug), saved);
       return queryClient.invalidateQueries({ queryKey: queryKeys.organization(slug) });
     },
   });

@@ -39,6 +39,8 @@ export const queryKeys = {
   endpointTags: (slug: string) => [...queryKeys.organization(slug), 'endpoint-tags'] as const,
   tagRules: (slug: string) => [...queryKeys.organization(slug), 'tag-rules'] as const,
   slaPolicy: (slug: string) => [...queryKeys.organization(slug), 'sla-policy'] as const,
+  fixBySettings: (slug: string) => [...queryKeys.organization(slug), 'fix-by-settings'] as const,
+  fixBySummary: (slug: string) => [...queryKeys.organization(slug), 'fix-by-summary'] as const,
   remediationPerformance: (slug: string, filters: ListFilters = {}) => [...queryKeys.organization(slug), 'remediation-performance', filters] as const,
   syncChanges: (slug: string) => [...queryKeys.organization(slug), 'sync-changes'] as const,
   agentConfig: (slug: string) => [...queryKeys.organization(slug), 'agent-config'] as const,

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy } from 'react';
 import { Link } from 'react-router';
+import { FixBySummary } from '../components/fix-by-summary';
 import { dashboardQuery, organizationsQuery, syncOverviewQuery } from '../api/console-queries';
 import { remediationPerformanceQuery } from '../api/deadline-queries';
 import { endpointContextControls, useEndpointContextFilters } from '../components/endpoint-context-controls';
@@ -51,6 +52,7 @@ export function DashboardView({ slug }: { slug: string }) {
               ))}
             </ul>
             {data.totals.findings > 0 ? <DeadlineCard slug={slug} filters={filters} /> : null}
+            {data.totals.findings > 0 ? <FixBySummary slug={slug} /> : null}
             {data.totals.findings + data.totals.endpoints === 0 ? (
               <NoData slug={slug} filtered={Object.keys(filters).length > 0} />
             ) : (

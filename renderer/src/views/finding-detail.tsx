@@ -9,6 +9,7 @@ import { formatCounted, formatCvss, formatDateTime, nvdUrl } from '../lib/format
 import { paths } from '../lib/paths';
 import { DetailFrame } from './detail-frame';
 import { KevEntry, epssSentence } from '../components/exploit-intel';
+import { FixByPath } from '../components/fix-by-path';
 
 /**
  * A vulnerability finding, linked to its endpoint (by hostname), its target (by product and
@@ -52,6 +53,8 @@ export function FindingDetail({ slug, id }: { slug: string; id: string }) {
               ['Remediated', formatDateTime(f.remediated_at)],
               ['Age', f.age_days === null ? null : `${formatCounted(f.age_days, 'day')}${f.status === 'open' ? ' open' : ' to remediate'}`],
               ['Due', f.due_at === null ? 'No deadline' : <DueDate key="due" dueAt={f.due_at} overdue={f.overdue} />],
+              // BOD 26-04's timeline and the Coordinator's decision, with every input and where it comes from.
+              ['Fix by', <FixByPath key="fix-by" finding={f} />],
               ['Description', f.description],
               ['Solution', f.solution],
               // Beside the advisory's fix, what the fleet offers: the newest version seen and whether it is clean. A target

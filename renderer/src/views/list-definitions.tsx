@@ -97,6 +97,7 @@ const endpoints: ListDefinition<'endpoints'> = {
   filters: {
     q: { kind: 'text', label: 'Search', placeholder: 'Hostname or IP contains…' },
     ...endpointControls,
+    bod2604Outcome: { kind: 'text', label: 'With a finding of BOD 26-04 outcome', placeholder: '3 days' },
   },
   // The exposure takes the room of the OS family (the OS's name says it) and of the discovery
   // date (on the detail page). In two-line rows the IP address goes under its hostname and the
@@ -302,6 +303,9 @@ const findings: ListDefinition<'findings'> = {
     kevRansomware: { kind: 'boolean', label: 'Ransomware use', yes: 'Known', no: 'Not known' },
     kevAddedSince: { kind: 'text', label: 'Known exploited since', placeholder: 'YYYY-MM-DD' },
     ...intelControls,
+    bod2604Outcome: { kind: 'text', label: 'BOD 26-04 outcome', placeholder: '3 days' },
+    ssvcDecision: { kind: 'text', label: 'SSVC decision', placeholder: 'act' },
+    fixByBefore: { kind: 'text', label: 'Fix by, on or before', placeholder: 'YYYY-MM-DD' },
   },
   columns: [...findingWhat, ...findingPlace, ...findingState, ...findingDeadline],
   // Open findings, riskiest first: what to fix before anything else.

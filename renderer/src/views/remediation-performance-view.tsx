@@ -9,6 +9,8 @@ import { endpointContextControls, useEndpointContextFilters } from '../component
 import { FilterBar } from '../components/filter-bar';
 import { Loading, QueryFrame } from '../components/query-state';
 import { SlaPolicyForm } from '../components/sla-policy-form';
+import { FixBySettingsForm } from '../components/fix-by-settings-form';
+import { FixBySummary } from '../components/fix-by-summary';
 import { TableHead, figureColumns } from '../components/table-head';
 import { formatCount, formatCounted, formatDateTime, formatDays, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
@@ -36,7 +38,9 @@ export function RemediationPerformanceView({ slug }: { slug: string }) {
         {(data) => (
           <>
             <Summary slug={slug} performance={data} filters={filters} />
+            <FixBySummary slug={slug} />
             <SlaPolicyForm slug={slug} />
+            <FixBySettingsForm slug={slug} />
             <SeverityTable slug={slug} performance={data} filters={filters} />
             <TagTable slug={slug} performance={data} filters={filters} />
             <Suspense fallback={<Loading what="the charts" />}>

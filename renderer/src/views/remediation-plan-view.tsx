@@ -6,6 +6,7 @@ import { remediationPlanQuery } from '../api/software-queries';
 import { endpointContextControls, useEndpointContextFilters } from '../components/endpoint-context-controls';
 import { FilterBar } from '../components/filter-bar';
 import { Loading, QueryFrame } from '../components/query-state';
+import { FixBySummary } from '../components/fix-by-summary';
 import { TableHead, figureColumns } from '../components/table-head';
 import { formatCount, formatCounted, formatGoal, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
@@ -32,6 +33,7 @@ export function RemediationPlanView({ slug }: { slug: string }) {
         weighed by its endpoint&rsquo;s criticality. Updating a product closes the open findings of its remediation targets.
       </p>
       <FilterBar slug={slug} controls={endpointContextControls} values={filters} onChange={setFilter} />
+      <FixBySummary slug={slug} />
       <QueryFrame
         query={plan}
         what="the remediation plan"

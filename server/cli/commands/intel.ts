@@ -5,7 +5,15 @@ import { cliCommandText } from '../../../contracts/cli-command.js';
 import { printTable, readGivenFile, resolveDataDir, withStore } from '../cli-context.js';
 
 /** What the version of an import is called in its kind's file. */
-const versionName = { epss: 'model', 'cisa-kev': 'catalog', 'eu-kev': 'catalog' } as const;
+const versionName = { epss: 'model', 'cisa-kev': 'catalog', 'eu-kev': 'catalog', vulnrichment: 'SSVC' } as const;
+
+/** A Vulnrichment import's counts and normalisations, in words; empty for other kinds. */
+function reportText(answer: ThreatIntelImportAnswer): string {
+  const report = answer.report;
+  if (report === null) return '';
+  const normalised = report.normalised.map((entry) => `${entry.field} "${entry.from}" as "${entry.to}" ×${entry.count}`);
+  return ` (${report.files} records read, ${report.without_ssvc} without SSVC values left out${normalised.length ? `; normalised: ${normalised.join(', ')}` : ''})`;
+}
 
 /** What became of an import's figures, in words. */
 function stateOf(record: ThreatIntelImport): string {
@@ -16,7 +24,7 @@ function stateOf(record: ThreatIntelImport): string {
 function importedLine(file: string, answer: ThreatIntelImportAnswer): string {
   const what = `${answer.kind} of ${answer.source_date}${answer.version === null ? '' : `, ${versionName[answer.kind]} ${answer.version}`}, ${answer.rows} rows`;
   if (answer.already_imported) return `${file}: already imported on ${answer.imported_at} (${what}); nothing changed`;
-  return `${file}: imported ${what}: ${stateOf(answer)}`;
+  return `${file}: imported ${what}${reportText(answer)}: ${stateOf(answer)}`;
 }
 
 /**
@@ -26,10 +34,10 @@ function importedLine(file: string, answer: ThreatIntelImportAnswer): string {
  * as every command that writes; status only reads.
  */
 export function registerIntelCommands(program: Command): void {
-  const intel = program.command('intel').description("exploit intelligence from files: FIRST's EPSS scores, CISA's and ENISA's KEV catalogs");
+  const intel = program.command('intel').description("exploit intelligence from files: FIRST's EPSS scores, CISA's and ENISA's KEV catalogs, CISA's Vulnrichment records");
   intel
     .command('import')
-    .description('import EPSS files and KEV catalogs (gzip or plain, each recognised by its content), in the order given; a refused file changes nothing')
+    .description('import EPSS files, KEV catalogs and Vulnrichment records (one, a JSON list, or .zip/.tar.gz of the repository\'s folders; gzip or plain, each recognised by its content), in the order given; a refused file changes nothing')
     .argument('<files...>', 'the files')
     .option('--data-dir <dir>', 'data directory')
     .action(async (files: string[], options: { dataDir?: string }) => {

@@ -11,6 +11,7 @@ import { csvExportRoutes } from './csv-export-routes.js';
 import { endpointContextRoutes } from './endpoint-context-routes.js';
 import { exceptionRoutes } from './exception-routes.js';
 import { deadlineRoutes } from './deadline-routes.js';
+import { fixByRoutes } from './fix-by-routes.js';
 import { inventoryRoutes } from './inventory-routes.js';
 import { resolveOrganization } from './organization-param.js';
 import { organizationRoutes } from './organization-routes.js';
@@ -80,6 +81,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   organization.use(softwareRoutes(store));
   organization.use(exceptionRoutes(store));
   organization.use(deadlineRoutes(store));
+  organization.use(fixByRoutes(store));
   organization.use(syncChangesRoutes(store));
   organization.use(apiKeyRoutes(store));
   organization.use(csvExportRoutes(store));

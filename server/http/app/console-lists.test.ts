@@ -201,6 +201,10 @@ describe('CSV export', () => {
       'kev.ransomware',
       'kev.required_action',
       'kev.sources',
+      'bod2604_outcome',
+      'ssvc_decision',
+      'fix_by',
+      'fix_by_path',
     ]);
     const expected = [];
     for (let offset = 0; ; offset += 100) {
@@ -209,7 +213,7 @@ describe('CSV export', () => {
       if (offset + 100 >= page.total) break;
     }
     expect(rows.map((row) => row[0])).toEqual(expected.map((f: any) => f.id));
-    for (const column of ['is_kev', 'due_at', 'overdue']) {
+    for (const column of ['is_kev', 'due_at', 'overdue', 'bod2604_outcome', 'fix_by']) {
       const at = header!.indexOf(column);
       expect(rows.map((row) => row[at]), column).toEqual(expected.map((f: any) => (f[column] === null ? '' : String(f[column]))));
     }

@@ -64,6 +64,17 @@ async function selectedEndpoints(store: Store, orgRowId: number, query: ConsoleQ
   return ids;
 }
 
+/** A change of tags and criticality in words, as the fix-by change feed names its cause. */
+function contextChangeText(change: { tags?: string[]; add_tags?: string[]; remove_tags?: string[]; criticality?: string }): string {
+  const parts = [
+    change.tags && `tags set to ${change.tags.join(', ') || 'none'}`,
+    change.add_tags?.length && `tags added ${change.add_tags.join(', ')}`,
+    change.remove_tags?.length && `tags removed ${change.remove_tags.join(', ')}`,
+    change.criticality && `criticality ${change.criticality}`,
+  ];
+  return parts.filter(Boolean).join('; ');
+}
+
 /**
  * An organization's endpoint context under `/app/orgs/:slug` (issue 28): its tags with counts,
  * one endpoint's tags and criticality, a bulk change of the endpoints a list filter selects,
@@ -89,7 +100,8 @@ export function endpointContextRoutes(store: Store): express.Router {
     const id = uuidParam(req, 'endpointId');
     const body = parsedBody(req, res, updateEndpointContextBodySchema, "the endpoint's context");
     if (!body) return;
-    const answer = await context.update(organizationOf(res).rowId, id, body);
+    const org = organizationOf(res).rowId;
+    const answer = await store.fixBy.recording(org, `endpoint ${id}: ${contextChangeText(body)}`, () => context.update(org, id, body));
     if (!answer) throw new HttpError(404, `Endpoint ${id} not found`);
     res.json(answer);
   });
@@ -102,7 +114,8 @@ export function endpointContextRoutes(store: Store): express.Router {
     const org = organizationOf(res).rowId;
     const ids = await selectedEndpoints(store, org, query);
     try {
-      res.json(await context.bulkUpdate(org, ids, body));
+      const cause = `bulk change of ${ids.length} endpoints (filter "${body.filter}"): ${contextChangeText(body)}`;
+      res.json(await store.fixBy.recording(org, cause, () => context.bulkUpdate(org, ids, body)));
     } catch (error) {
       answerRefusal(res, error);
     }
@@ -120,7 +133,9 @@ export function endpointContextRoutes(store: Store): express.Router {
   router.post('/endpoint-context/import', express.text({ type: () => true, limit: importBodyLimit }), async (req, res) => {
     const text = typeof req.body === 'string' ? req.body : '';
     try {
-      res.json(await context.importLines(organizationOf(res).rowId, parseEndpointContextCsv(text)));
+      const org = organizationOf(res).rowId;
+      const lines = parseEndpointContextCsv(text);
+      res.json(await store.fixBy.recording(org, `endpoint context CSV imported (${lines.length} lines)`, () => context.importLines(org, lines)));
     } catch (error) {
       answerRefusal(res, error);
     }
@@ -134,7 +149,8 @@ export function endpointContextRoutes(store: Store): express.Router {
     const body = parsedBody(req, res, createTagRuleBodySchema, 'the tag rule');
     if (!body) return;
     try {
-      res.status(201).json(await context.createRule(organizationOf(res).rowId, body));
+      const org = organizationOf(res).rowId;
+      res.status(201).json(await store.fixBy.recording(org, `tag rule created: tag ${body.tag}${body.note ? ` ('${body.note}')` : ''}`, () => context.createRule(org, body)));
     } catch (error) {
       answerRefusal(res, error);
     }
@@ -145,7 +161,8 @@ export function endpointContextRoutes(store: Store): express.Router {
     const body = parsedBody(req, res, updateTagRuleBodySchema, 'the tag rule');
     if (!body) return;
     try {
-      const rule = await context.updateRule(organizationOf(res).rowId, id, body);
+      const org = organizationOf(res).rowId;
+      const rule = await store.fixBy.recording(org, `tag rule ${id} changed: ${Object.keys(body).join(', ')}`, () => context.updateRule(org, id, body));
       if (!rule) throw new HttpError(404, `Tag rule ${id} not found`);
       res.json(rule);
     } catch (error) {
@@ -153,9 +170,10 @@ export function endpointContextRoutes(store: Store): express.Router {
     }
   });
 
-  router.delete('/tag-rules/:ruleId', (req, res) => {
+  router.delete('/tag-rules/:ruleId', async (req, res) => {
     const id = uuidParam(req, 'ruleId');
-    if (!context.deleteRule(organizationOf(res).rowId, id)) throw new HttpError(404, `Tag rule ${id} not found`);
+    const org = organizationOf(res).rowId;
+    if (!(await store.fixBy.recording(org, `tag rule ${id} deleted`, () => context.deleteRule(org, id)))) throw new HttpError(404, `Tag rule ${id} not found`);
     res.status(204).end();
   });
 

@@ -5,6 +5,7 @@ import { apiKeyOperations } from '../app/api-key-routes.js';
 import { coverageOperations } from '../app/coverage-routes.js';
 import { csvExportOperations } from '../app/csv-export-routes.js';
 import { deadlineOperations } from '../app/deadline-routes.js';
+import { fixByOperations } from '../app/fix-by-routes.js';
 import { endpointContextOperations } from '../app/endpoint-context-routes.js';
 import { exceptionOperations } from '../app/exception-routes.js';
 import { inventoryOperations } from '../app/inventory-routes.js';
@@ -32,6 +33,7 @@ const routeModules = [
   coverageOperations,
   softwareOperations,
   deadlineOperations,
+  fixByOperations,
   exceptionOperations,
   apiKeyOperations,
   csvExportOperations,

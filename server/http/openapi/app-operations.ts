@@ -40,11 +40,13 @@ export const appTags = {
   Coverage: 'The dashboard, the coverage of a scope and the coverage gaps.',
   Software: 'Remediation targets grouped by product and version, with their exposure, and the remediation plan.',
   Exceptions: 'Accepted risks: a CVE everywhere or on chosen endpoints, or one finding, left out of the gaps and the risk figures until an expiry.',
-  Deadlines: "Days to remediate per severity, and how the organization's findings keep to them.",
+  Deadlines:
+    "The organization's deadline policy (days per severity, BOD 26-04's fix-by dates, or the KEV due date), its fix-by settings, the findings due soon, and how the organization's findings keep to their deadlines.",
   'API keys': "An organization's local API keys, for local tools.",
   Exports: 'Every item of a filtered list, as CSV.',
   'Agent configuration': "An organization's agent settings, what its agent configuration files hold, and the signed files of any organization.",
-  'Threat intelligence': "Exploit intelligence imported from files: FIRST's EPSS scores and the KEV catalogs of CISA and ENISA, local to this installation, kept across syncs, never shown by /v1.",
+  'Threat intelligence':
+    "Exploit intelligence imported from files: FIRST's EPSS scores, the KEV catalogs of CISA and ENISA and CISA's Vulnrichment records, local to this installation, kept across syncs, never shown by /v1.",
 } as const;
 
 /** An operation of /app as a route module declares it: its path as express matches it, below where it is mounted. */

@@ -13,6 +13,7 @@ import { type ExposureFigures, type ExposureFiguresCache, exposureFigures } from
 import { inventoryOf } from '../basics/inventory-ids.js';
 import type { FindingIntel } from '../intel/finding-intel.js';
 import { type ExploitFigures, endpointExploitFigures } from '../intel/exploit-figures.js';
+import type { FixByFigures, FixByRow } from '../ssvc/fix-by-figures.js';
 
 /** An endpoint's exposure after exceptions, with what they leave out of it, and its context, the risk before criticality weighs it. */
 function endpointFields(figures: ExposureFigures, context: EffectiveEndpointContext, id: string) {
@@ -37,7 +38,7 @@ function endpointFields(figures: ExposureFigures, context: EffectiveEndpointCont
  * the endpoint context and the imported intelligence (EPSS, KEV): a reader of many pages of them (a CSV export) checks that it is
  * still of one version between pages (`OneVersion`, one-version.ts).
  */
-export const consoleItems = derivedValue('console items', ['inventory', 'exceptions', 'deadline-policies', 'endpoint-context', 'threat-intel']);
+export const consoleItems = derivedValue('console items', ['inventory', 'organizations', 'exceptions', 'deadline-policies', 'endpoint-context', 'threat-intel']);
 
 /**
  * Items as the console's lists, details and CSV exports answer them: the /v1 JSON with the
@@ -56,6 +57,7 @@ export class ConsoleItems {
     private readonly context: EndpointContextSource,
     private readonly intel: FindingIntel,
     private readonly exploit: ExploitFigures,
+    private readonly fixBy: FixByFigures,
   ) {}
 
   /**
@@ -96,8 +98,9 @@ export class ConsoleItems {
       const fields = await this.deadlines.findingFields(orgRowId, asOf);
       const marks = this.exceptions.marks(orgRowId);
       const intel = await this.intel.findingMembers();
+      const fixBy = await this.fixBy.findingMembers(orgRowId);
       return (_id, row) =>
-        `${fields(row as unknown as FindingDeadlineFacts)},"exception":${marks ? JSON.stringify(marks(row as unknown as FindingKeys)) : 'null'},${intel(row.cve_id as string)}`;
+        `${fields(row as unknown as FindingDeadlineFacts)},"exception":${marks ? JSON.stringify(marks(row as unknown as FindingKeys)) : 'null'},${intel(row.cve_id as string)},${fixBy(row as unknown as FixByRow & { status: string })}`;
     }
     return undefined;
   }

@@ -24,6 +24,9 @@ import { TimeSlices } from '../derived/time-slices.js';
 import type { FindingIntel } from '../intel/finding-intel.js';
 import type { ExploitFigures } from '../intel/exploit-figures.js';
 import { findingIntelFilters } from '../../../contracts/console/exploit-intel.js';
+import { findingFixByFilters } from '../../../contracts/console/fix-by.js';
+import type { FixByFigures, FixByFilter } from '../ssvc/fix-by-figures.js';
+import type { Bod2604Outcome } from '../../../contracts/ssvc-tables.js';
 import type { IdPage } from '../basics/id-page.js';
 
 // The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
@@ -85,9 +88,9 @@ export class ConsoleQueries {
     scopes: {},
     findings: {
       overdue: (shown, asOf) => {
-        const policy = this.deadlines.policies.get(shown.orgRowId);
+        const rule = this.deadlines.rule(shown.orgRowId);
         const exceptedKey = this.exceptions.keyOf(shown.orgRowId);
-        return { key: `overdue=${policy.key}@${asOf}|${exceptedKey}`, rows: () => this.deadlines.overdueSeqs(shown, policy, asOf) };
+        return { key: `overdue=${rule.key}@${asOf}|${exceptedKey}`, rows: () => this.deadlines.overdueSeqs(shown, rule, asOf) };
       },
       epssRising: (shown) => epssRisingRows(this.db, shown, readIntelSettings(this.db).epss_rise),
       kevNotListed: (shown) => kevDisagreeingRows(this.db, shown, 'flagged-not-listed'),
@@ -105,6 +108,7 @@ export class ConsoleQueries {
     context: EndpointContextSource,
     private readonly intel: FindingIntel,
     private readonly exploit: ExploitFigures,
+    private readonly fixBy: FixByFigures,
   ) {
     this.sortedOrders = new SortedOrders(db, versions);
     this.searches = new DerivedCache(versions, searchMatches, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
@@ -221,6 +225,8 @@ export class ConsoleQueries {
         ? this.intel.epssSort(shown, query.sort.descending)
         : collection === 'endpoints' && query.sort.key === 'exploit_probability_30d'
           ? this.exploitSort(orgRowId, query.sort.descending)
+          : collection === 'findings' && query.sort.key === 'fix_by'
+            ? this.fixBy.sort(shown, query.sort.descending)
           : this.figureSort(orgRowId, collection, query.sort.key);
     const narrowed: ListSearch[] = [];
     if (q !== undefined && search) search(where, q);
@@ -232,7 +238,11 @@ export class ConsoleQueries {
       for (const filter of Object.keys(findingIntelFilters) as (keyof typeof findingIntelFilters)[]) {
         if (given[filter] !== undefined) narrowed.push(this.intel.filterRows(shown, filter, given[filter]));
       }
+      for (const filter of Object.keys(findingFixByFilters) as FixByFilter[]) {
+        if (given[filter] !== undefined) narrowed.push(this.fixBy.filterRows(shown, filter, given[filter]));
+      }
     }
+    if (collection === 'endpoints' && given.bod2604Outcome !== undefined) narrowed.push(this.fixBy.endpointRows(shown, given.bod2604Outcome as Bod2604Outcome));
     const byEndpoint = this.endpointFilterRows(shown, collection, given);
     if (byEndpoint) narrowed.push(byEndpoint);
     return { ...shown, table, where, direction, figures, search: bothOf(narrowed) };
@@ -268,7 +278,7 @@ export class ConsoleQueries {
    */
   private figureSort(orgRowId: number, collection: CollectionName, key: string): FigureSort | undefined {
     if (!(collectionTables[collection].figureSort as readonly string[]).includes(key)) return undefined;
-    if (collection === 'findings' && key === 'due_at') return this.deadlines.dueSort(orgRowId, this.deadlines.policies.get(orgRowId));
+    if (collection === 'findings' && key === 'due_at') return this.deadlines.dueSort(orgRowId, this.deadlines.rule(orgRowId));
     const exceptedKey = collection === 'endpoints' ? this.exceptions.keyOf(orgRowId) : '';
     const context = new OneVersion(this.versions, [endpointContextWrites]);
     return {

@@ -12,7 +12,10 @@ import type { VersionSource } from '../engine/database.js';
  * - `organizations`: the organizations' rows (created, removed, renamed, their secrets, their
  *   remote, the inventory each shows);
  * - `endpoint-context`: what the console adds to an endpoint (tags, criticality, tag rules);
- * - `threat-intel`: exploit intelligence imported from files (EPSS figures, KEV catalogs).
+ * - `threat-intel`: exploit intelligence imported from files (EPSS figures, KEV catalogs,
+ *   Vulnrichment records);
+ * - `fix-by-changes`: what each change of endpoint context or fix-by settings did to the
+ *   findings' outcomes and dates, recorded after it: nothing derived reads them.
  */
 export const changeKinds = [
   'inventory',
@@ -25,6 +28,7 @@ export const changeKinds = [
   'organizations',
   'endpoint-context',
   'threat-intel',
+  'fix-by-changes',
 ] as const;
 
 /** One kind of change a write makes (see {@link changeKinds}). */

@@ -389,4 +389,52 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX intel_changes_org ON intel_changes (org_id, id);
   `,
+  // Fix-by dates (issue 37, store/ssvc/): Vulnrichment records come in as intelligence imports
+  // (a kind of its own, with the import's report of counts and normalisations), and their SSVC
+  // values are kept per CVE key, the latest import of a CVE's record winning; an organization's
+  // fix-by settings (its deadline policy, exposure tags, what unknown counts as) are a local
+  // record of its row, kept across syncs, with what each change of context or settings did to
+  // its findings' outcomes and dates. SQLite cannot change a CHECK: intel_imports is rebuilt.
+  `
+  CREATE TABLE intel_imports_new (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL CHECK (kind IN ('epss', 'cisa-kev', 'eu-kev', 'vulnrichment')),
+    source_date TEXT NOT NULL,
+    version TEXT,
+    rows INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    imported_at TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    current INTEGER NOT NULL DEFAULT 0,
+    report TEXT
+  );
+  INSERT INTO intel_imports_new (id, kind, source_date, version, rows, sha256, imported_at, finished, current)
+    SELECT id, kind, source_date, version, rows, sha256, imported_at, finished, current FROM intel_imports;
+  DROP TABLE intel_imports;
+  ALTER TABLE intel_imports_new RENAME TO intel_imports;
+  CREATE TABLE vulnrichment (
+    cve_key INTEGER PRIMARY KEY,
+    cve_id TEXT NOT NULL,
+    exploitation TEXT NOT NULL CHECK (exploitation IN ('none', 'public poc', 'active')),
+    automatable TEXT NOT NULL CHECK (automatable IN ('no', 'yes')),
+    technical_impact TEXT NOT NULL CHECK (technical_impact IN ('partial', 'total')),
+    timestamp TEXT NOT NULL,
+    version TEXT NOT NULL,
+    import_id INTEGER NOT NULL
+  );
+  CREATE TABLE fix_by_settings (
+    org_id INTEGER PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
+    deadline_policy TEXT NOT NULL CHECK (deadline_policy IN ('severity-days', 'bod-26-04', 'kev-due-date')),
+    exposure_tags TEXT NOT NULL,
+    unknown_as TEXT NOT NULL CHECK (unknown_as IN ('shorter-timeline', 'longer-timeline')),
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE fix_by_changes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    recorded_at TEXT NOT NULL,
+    change TEXT NOT NULL
+  );
+  CREATE INDEX fix_by_changes_org ON fix_by_changes (org_id, id);
+  `,
 ];

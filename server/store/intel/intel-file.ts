@@ -6,11 +6,17 @@ import type { TimeSlices } from '../derived/time-slices.js';
 import { type EpssFile, looksLikeEpss, readEpssFile } from './epss-file.js';
 import { IntelFileError } from './intel-file-error.js';
 import { type KevCatalog, kevSourceOf, readCisaCatalog, readEuCatalog } from './kev-catalog.js';
+import { type ArchiveEntry, isTar, isZip, tarEntries, zipEntries } from './intel-archive.js';
+import { type VulnrichmentFile, isCveRecordJson, isCveRecordName, readVulnrichment } from './vulnrichment-file.js';
 
 const gunzip = promisify(zlib.gunzip);
 
 /** An intelligence file read whole and found valid, with the SHA-256 of its bytes as given. */
-export type IntelFile = { sha256: string } & ({ kind: 'epss'; epss: EpssFile } | { kind: Exclude<ThreatIntelKind, 'epss'>; catalog: KevCatalog });
+export type IntelFile = { sha256: string } & (
+  | { kind: 'epss'; epss: EpssFile }
+  | { kind: 'vulnrichment'; vulnrichment: VulnrichmentFile }
+  | { kind: Exclude<ThreatIntelKind, 'epss' | 'vulnrichment'>; catalog: KevCatalog }
+);
 
 const megabytes = (bytes: number) => `${bytes / 1024 / 1024} MB`;
 
@@ -40,12 +46,29 @@ function utf8Text(plain: Uint8Array): string {
   }
 }
 
-function parsedJson(text: string): unknown {
+function parsedJson(text: string, name = 'The file'): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new IntelFileError(`The file starts as JSON but is not JSON (a truncated file?): ${(error as Error).message}.`);
+    throw new IntelFileError(`${name} starts as JSON but is not JSON (a truncated file?): ${(error as Error).message}.`);
   }
+}
+
+/** The CVE records of an archive's files (`wanted` by name), each parsed, read as Vulnrichment records. */
+async function archiveRecords(entries: ArchiveEntry[], what: string, pause: () => Promise<void>): Promise<VulnrichmentFile> {
+  if (entries.length === 0) throw new IntelFileError(`The ${what} holds no CVE record (a file named CVE-YYYY-NNNN.json): no Vulnrichment records to import.`);
+  const documents = [];
+  for (const [index, entry] of entries.entries()) {
+    if (index % 1_000 === 999) await pause();
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(entry.bytes);
+    } catch {
+      throw new IntelFileError(`The ${what}'s ${entry.name} is not UTF-8 text.`);
+    }
+    documents.push({ name: entry.name, json: parsedJson(text, `The ${what}'s ${entry.name}`) });
+  }
+  return readVulnrichment(documents);
 }
 
 /**
@@ -58,16 +81,23 @@ export async function readIntelFile(bytes: Uint8Array, slices: TimeSlices): Prom
   if (bytes.byteLength === 0) throw new IntelFileError('The file is empty.');
   if (bytes.byteLength > threatIntelFileBounds.fileBytes) throw new IntelFileError(`The file is larger than ${megabytes(threatIntelFileBounds.fileBytes)}, the most an import takes.`);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (isZip(bytes)) return { sha256, kind: 'vulnrichment', vulnrichment: await archiveRecords(zipEntries(bytes, isCveRecordName), 'zip archive', () => slices.pause()) };
   const plain = await plainBytes(bytes);
-  // An EPSS file is read from its bytes; a catalog is JSON text.
+  if (isTar(plain)) return { sha256, kind: 'vulnrichment', vulnrichment: await archiveRecords(tarEntries(plain, isCveRecordName), 'tar archive', () => slices.pause()) };
+  // An EPSS file is read from its bytes; a catalog or a CVE record is JSON text.
   if (looksLikeEpss(plain)) return { sha256, kind: 'epss', epss: await readEpssFile(plain, slices) };
   const text = utf8Text(plain);
   if (/^\s*[[{]/.test(text.slice(0, 64))) {
     const document = parsedJson(text);
+    if (isCveRecordJson(document)) return { sha256, kind: 'vulnrichment', vulnrichment: readVulnrichment([{ name: 'the file', json: document }]) };
     const source = kevSourceOf(document);
     if (source === 'cisa') return { sha256, kind: 'cisa-kev', catalog: readCisaCatalog(document) };
     if (source === 'eu') return { sha256, kind: 'eu-kev', catalog: readEuCatalog(document) };
-    throw new IntelFileError('The JSON file is no KEV catalog: CISA\'s has "catalogVersion" and "vulnerabilities", ENISA\'s lists entries with "euvdID".');
+    throw new IntelFileError(
+      'The JSON file is no KEV catalog nor Vulnrichment record: CISA\'s catalog has "catalogVersion" and "vulnerabilities", ENISA\'s lists entries with "euvdID", a CVE record has "dataType": "CVE_RECORD".',
+    );
   }
-  throw new IntelFileError('The file is of no kind an import knows: FIRST\'s EPSS CSV starts with "#model_version:", a KEV catalog (CISA\'s or ENISA\'s) is JSON.');
+  throw new IntelFileError(
+    'The file is of no kind an import knows: FIRST\'s EPSS CSV starts with "#model_version:", a KEV catalog (CISA\'s or ENISA\'s) and a Vulnrichment record are JSON, Vulnrichment\'s folders come as .zip or .tar.gz.',
+  );
 }

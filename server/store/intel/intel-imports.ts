@@ -1,4 +1,4 @@
-import type { ThreatIntelImport, ThreatIntelKind } from '../../../contracts/console/threat-intel.js';
+import type { ThreatIntelImport, ThreatIntelKind, VulnrichmentReport } from '../../../contracts/console/threat-intel.js';
 import type { Database } from '../engine/database.js';
 
 interface ImportRow {
@@ -11,11 +11,17 @@ interface ImportRow {
   imported_at: string;
   finished: number;
   current: number;
+  report: string | null;
 }
 
-const columns = 'id, kind, source_date, version, rows, sha256, imported_at, finished, current';
+const columns = 'id, kind, source_date, version, rows, sha256, imported_at, finished, current, report';
 
-const asImport = (row: ImportRow): ThreatIntelImport => ({ ...row, finished: row.finished === 1, current: row.current === 1 });
+const asImport = (row: ImportRow): ThreatIntelImport => ({
+  ...row,
+  finished: row.finished === 1,
+  current: row.current === 1,
+  report: row.report === null ? null : (JSON.parse(row.report) as VulnrichmentReport),
+});
 
 /** What a new import records before its rows are written. */
 export interface NewImport {
@@ -25,6 +31,8 @@ export interface NewImport {
   rows: number;
   sha256: string;
   importedAt: string;
+  /** A Vulnrichment import's counts and normalisations. */
+  report?: VulnrichmentReport;
 }
 
 /**
@@ -65,13 +73,14 @@ export class IntelImports {
 
   /** Records an import as started (in the caller's write); answers its id. */
   start(started: NewImport): number {
-    this.db.run('INSERT INTO intel_imports (kind, source_date, version, rows, sha256, imported_at) VALUES (?, ?, ?, ?, ?, ?)', [
+    this.db.run('INSERT INTO intel_imports (kind, source_date, version, rows, sha256, imported_at, report) VALUES (?, ?, ?, ?, ?, ?, ?)', [
       started.kind,
       started.sourceDate,
       started.version,
       started.rows,
       started.sha256,
       started.importedAt,
+      started.report === undefined ? null : JSON.stringify(started.report),
     ]);
     return Number(this.db.value('SELECT last_insert_rowid()'));
   }

@@ -6,10 +6,12 @@ import { RowsPerWrite } from '../inventory/rows-per-write.js';
 import { type EpssFile, scores } from './epss-file.js';
 import { EpssScores } from './epss-scores.js';
 import { readIntelFile } from './intel-file.js';
+import type { VulnrichmentRecord } from './vulnrichment-file.js';
 import { type IntelBefore, IntelChanges } from './intel-changes.js';
 import { IntelFigures } from './intel-figures.js';
 import { IntelImports } from './intel-imports.js';
 import { KevEntries } from './kev-entries.js';
+import { VulnrichmentEntries } from './vulnrichment-entries.js';
 
 /** How many EPSS imports keep their figures as history (for a 7- and 30-day change per CVE). */
 export const epssImportsKept = 30;
@@ -38,6 +40,8 @@ export class ThreatIntel {
   readonly imports: IntelImports;
   readonly epss: EpssScores;
   readonly kev: KevEntries;
+  /** Each CVE's SSVC values from CISA's Vulnrichment records. */
+  readonly vulnrichment: VulnrichmentEntries;
   /** What each import changed for each organization, and the threshold of EPSS crossings. */
   readonly changes: IntelChanges;
   readonly figures: IntelFigures;
@@ -52,6 +56,7 @@ export class ThreatIntel {
     this.imports = new IntelImports(db);
     this.epss = new EpssScores(db);
     this.kev = new KevEntries(db);
+    this.vulnrichment = new VulnrichmentEntries(db);
     this.changes = new IntelChanges(db, clock, (work) => writes.write(intelWrite, work));
     this.figures = new IntelFigures(db);
   }
@@ -86,17 +91,21 @@ export class ThreatIntel {
       importedAt: new Date(this.clock()).toISOString(),
       ...(file.kind === 'epss'
         ? { sourceDate: file.epss.scoreDate, version: file.epss.modelVersion, rows: file.epss.rows }
-        : { sourceDate: file.catalog.sourceDate, version: file.catalog.version, rows: file.catalog.entries.length }),
+        : file.kind === 'vulnrichment'
+          ? { sourceDate: file.vulnrichment.sourceDate, version: file.vulnrichment.version, rows: file.vulnrichment.records.length, report: file.vulnrichment.report }
+          : { sourceDate: file.catalog.sourceDate, version: file.catalog.version, rows: file.catalog.entries.length }),
     };
     const current = this.imports.current(kind);
-    // A file as new as the current one (the same day, imported again) replaces it: the later import wins.
-    const replaces = current === undefined || started.sourceDate >= current.source_date;
+    // A file as new as the current one (the same day, imported again) replaces it: the later import wins. Vulnrichment
+    // records are per CVE: every import writes its own, and is the current one.
+    const replaces = current === undefined || started.sourceDate >= current.source_date || kind === 'vulnrichment';
     // Every write but the last is held: a crash keeps a prefix of them, never a later one without an earlier, so the record
     // of an import comes first and an import the process was stopped during stays unfinished (and is shown as such).
     // What was current, to record what this import changed once it is written (intel-changes.ts).
-    const before: IntelBefore | undefined = !replaces
-      ? undefined
-      : file.kind === 'epss'
+    const before: IntelBefore | undefined =
+      !replaces || file.kind === 'vulnrichment'
+        ? undefined
+        : file.kind === 'epss'
         ? this.changes.epssBefore(current, this.epss.namedCveKeys())
         : this.changes.kevBefore(file.catalog.source, current);
     const id = this.writes.held(intelWrite, () => {
@@ -105,6 +114,7 @@ export class ThreatIntel {
       return this.imports.start(started);
     });
     if (file.kind === 'epss') await this.writeEpss(id, file.epss, replaces, slices);
+    else if (file.kind === 'vulnrichment') await this.writeVulnrichment(id, file.vulnrichment.records, slices);
     else if (replaces) this.writes.held(intelWrite, () => this.kev.replace(file.catalog.source, file.catalog.entries));
     // What it changed, read while its figures are held and before its last write, in slices.
     const changed = before && (await this.changes.prepare({ id, kind, source_date: started.sourceDate, version: started.version }, before, () => slices.pause()));
@@ -115,6 +125,14 @@ export class ThreatIntel {
       return record;
     });
     return { ...finished, already_imported: false };
+  }
+
+  /** Writes Vulnrichment records in held pieces of 2,000, pausing between them. */
+  private async writeVulnrichment(id: number, records: readonly VulnrichmentRecord[], slices: TimeSlices): Promise<void> {
+    for (let from = 0; from < records.length; from += 2_000) {
+      this.writes.held(intelWrite, () => this.vulnrichment.write(id, records.slice(from, from + 2_000)));
+      await slices.pause();
+    }
   }
 
   /**

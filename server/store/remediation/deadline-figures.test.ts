@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smallInventory } from '../../test/support/fixtures.js';
 import type { Database } from '../engine/database.js';
 import { DeadlineFigures } from './deadline-figures.js';
+import { FindingTimelines } from '../basics/finding-timeline.js';
 import type { ExceptedFindings } from '../basics/excepted-findings.js';
 import { median } from '../derived/median.js';
 import { Store } from '../store.js';
@@ -31,6 +32,8 @@ beforeAll(async () => {
     () => store.now(),
     (org) => store.endpointContext.effective(org),
     (kinds, work) => store.write(() => work(), { changes: kinds }),
+    new FindingTimelines(db, store.changes, store.coverage),
+    store.fixBy,
   );
 });
 afterAll(() => store.close());
@@ -47,8 +50,8 @@ describe('deadline figures with exceptions', () => {
     except([], 'none');
     const asOf = figures.asOf();
     const shown = { orgRowId, inventoryId: store.organizations.byRowId(orgRowId)!.inventoryId };
-    const policy = figures.policies.get(orgRowId);
-    const overdue = await figures.overdueSeqs(shown, policy, asOf);
+    const rule = figures.rule(orgRowId);
+    const overdue = await figures.overdueSeqs(shown, rule, asOf);
     const before = await figures.performance(orgRowId);
     expect(before.totals.open_overdue).toBe(overdue.length);
     expect(overdue.length).toBeGreaterThan(3);
@@ -60,7 +63,7 @@ describe('deadline figures with exceptions', () => {
     except([indexOf(overdue[0]!), indexOf(overdue[2]!), indexOf(notOverdue)], 'three');
     const after = await figures.performance(orgRowId);
     expect(after.totals).toMatchObject({ open_overdue: overdue.length - 2, open_overdue_excepted: 2, open: before.totals.open });
-    expect([...(await figures.overdueSeqs(shown, policy, asOf))]).toEqual([...overdue].filter((_, i) => i !== 0 && i !== 2));
+    expect([...(await figures.overdueSeqs(shown, rule, asOf))]).toEqual([...overdue].filter((_, i) => i !== 0 && i !== 2));
     const fields = await figures.findingFields(orgRowId, asOf);
     const db = (store as unknown as { db: Database }).db;
     const factsOf = (seq: number) => db.get('SELECT seq, severity, is_kev, status, first_detected_at, remediated_at FROM findings WHERE seq = ?', [seq]) as never;

@@ -2,6 +2,8 @@ import type { SqlValue } from 'sql.js';
 import type { RemediationPerformance } from '../../../contracts/console/deadlines.js';
 import { type FindingSeverity, findingStatuses } from '../../../contracts/enums.js';
 import { dueAtMs, wholeDays } from '../../../contracts/remediation-deadlines.js';
+import { fixByDueMs } from '../../../contracts/fix-by.js';
+import { type FixByFigures, fixByColumns } from '../ssvc/fix-by-figures.js';
 import type { EffectiveEndpointContext } from '../basics/effective-endpoint-context.js';
 import { type EndpointContextSource, type EndpointSelection, endpointTest, selectedEndpointKeys, selectionKey, selects } from '../basics/endpoint-selection.js';
 import { type CoverageColumns, type EndpointColumns, coverageColumns } from '../basics/coverage-columns.js';
@@ -11,15 +13,14 @@ import { DerivedCache } from '../derived/derived-cache.js';
 import { type ExceptedFindings, type ExceptedFindingsSource, exceptedFindings } from '../basics/excepted-findings.js';
 import { onOneVersion } from '../derived/one-version.js';
 import type { CoverageColumnSource } from '../exposure/exposure-figures.js';
-import { type FindingTimeline, loadFindingTimeline } from './finding-timeline.js';
-import { type ShownInventory, checkStillShown, inventoryOf } from '../basics/inventory-ids.js';
-import { type PerformanceEndpoints, deadlineTable, remediationPerformance } from './remediation-performance.js';
-import { SlaPolicies, type StoredSlaPolicy } from './sla-policies.js';
+import { type FindingTimeline, type FindingTimelines, findingTimelines } from '../basics/finding-timeline.js';
+import { type ShownInventory, checkStillShown } from '../basics/inventory-ids.js';
+import { type DueTimes, type PerformanceEndpoints, deadlineTable, remediationPerformance } from './remediation-performance.js';
+import { SlaPolicies } from './sla-policies.js';
 import type { FigureSort } from '../inventory/sorted-orders.js';
 import { TimeSlices } from '../derived/time-slices.js';
 
 // The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
-const findingTimelines = derivedValue('finding timelines', ['inventory']);
 const remediationPerformanceAnswers = derivedValue('remediation performance', ['inventory', 'endpoint-context']);
 const overdueFindings = derivedValue('overdue findings', ['inventory']);
 
@@ -31,12 +32,27 @@ export interface FindingDeadlineFacts {
   status: string;
   first_detected_at: string;
   remediated_at: string | null;
+  endpoint_id: string | null;
+  cve_id: string;
+}
+
+/**
+ * An organization's deadline rule now: its deadline policy and days per severity, and the key
+ * of what its due dates depend on. Under `bod-26-04` and `kev-due-date` that is the fix-by
+ * dates' inputs too, named by their settings and version (what a value kept under the data's
+ * version alone follows them by).
+ */
+export interface DeadlineRule {
+  deadlinePolicy: DueTimes['deadlinePolicy'];
+  policy: DueTimes['policy'];
+  key: string;
 }
 
 const open = findingStatuses.indexOf('open');
 /** Findings tested between two looks at the clock. */
 const findingsBetweenLooks = 65_536;
 const minuteMs = 60_000;
+const dayMs = 86_400_000;
 
 /**
  * Deadlines, ages and remediation performance (contracts/remediation-deadlines.ts) of each
@@ -50,8 +66,6 @@ const minuteMs = 60_000;
  */
 export class DeadlineFigures {
   readonly policies: SlaPolicies;
-  /** Timelines by organization. Bound: 8 (20 MB each for a million findings). */
-  private readonly timelines: DerivedCache<FindingTimeline>;
   /** Performance answers by organization, policy, minute and exceptions. Bound: 64, a few kilobytes each. */
   private readonly answers: DerivedCache<RemediationPerformance>;
   /** Overdue findings' seqs by organization, policy, minute and exceptions. Bound: 4M seqs (16 MB). */
@@ -67,9 +81,11 @@ export class DeadlineFigures {
     private readonly context: EndpointContextSource,
     /** How the policies write (their kind: `deadline-policies`). */
     write: RecordWrite,
+    private readonly timelines: FindingTimelines,
+    /** The fix-by dates, which the `bod-26-04` and `kev-due-date` policies read. */
+    private readonly fixBy: FixByFigures,
   ) {
     this.policies = new SlaPolicies(db, now, write);
-    this.timelines = new DerivedCache(versions, findingTimelines, { bound: { entries: 8 } });
     this.answers = new DerivedCache(versions, remediationPerformanceAnswers, { bound: { entries: 64 } });
     this.overdueSets = new DerivedCache(versions, overdueFindings, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
   }
@@ -81,11 +97,38 @@ export class DeadlineFigures {
 
   /** The timeline of an organization's findings at the data's current version, read once per version. */
   timeline(orgRowId: number): Promise<FindingTimeline> {
-    return this.timelines.settled(String(orgRowId), async (checkpoint) => {
-      const columns = await this.coverage.currentColumns(orgRowId);
-      checkpoint();
-      return loadFindingTimeline(this.db, inventoryOf(this.db, orgRowId), columns, checkpoint);
-    });
+    return this.timelines.of(orgRowId);
+  }
+
+  /** The organization's deadline rule now (see {@link DeadlineRule}). */
+  rule(orgRowId: number): DeadlineRule {
+    const sla = this.policies.get(orgRowId);
+    const { settings, key } = this.fixBy.settings.get(orgRowId);
+    const deadlinePolicy = settings.deadline_policy;
+    if (deadlinePolicy === 'severity-days') return { deadlinePolicy, policy: sla.policy, key: sla.key };
+    const fixByKey = `${key}@fixby${this.fixBy.version()}`;
+    return { deadlinePolicy, policy: sla.policy, key: deadlinePolicy === 'bod-26-04' ? `bod-26-04|${fixByKey}` : `kev-due-date|${sla.key}|${fixByKey}` };
+  }
+
+  /**
+   * Each finding's due instant under `rule`, by its index in the timeline's columns, NaN for
+   * none: first detection plus the days of its severity (`severity-days`, and `kev-due-date`
+   * where the CVE has no CISA due date), the end of its fix-by day (`bod-26-04`), the end of
+   * CISA's KEV due date (`kev-due-date`). Answers the timeline the indexes are of.
+   */
+  async dueTimes(orgRowId: number, rule: DeadlineRule): Promise<{ timeline: FindingTimeline; due: DueTimes }> {
+    const fixBy = rule.deadlinePolicy === 'severity-days' ? undefined : await this.fixBy.columns(orgRowId);
+    const timeline = fixBy?.timeline ?? (await this.timeline(orgRowId));
+    const { columns, firstDetectedMs } = timeline;
+    const deadlines = deadlineTable(rule.policy);
+    const dueMs = new Float64Array(columns.count);
+    for (let i = 0; i < columns.count; i++) {
+      const bySeverity = firstDetectedMs[i]! + deadlines[columns.severity[i]! * 2 + columns.kev[i]!]!;
+      if (!fixBy) dueMs[i] = bySeverity;
+      else if (rule.deadlinePolicy === 'bod-26-04') dueMs[i] = (fixBy.fixByDay[i]! + 1) * dayMs;
+      else dueMs[i] = Number.isNaN(fixBy.kevDueDay[i]!) ? bySeverity : (fixBy.kevDueDay[i]! + 1) * dayMs;
+    }
+    return { timeline, due: { deadlinePolicy: rule.deadlinePolicy, policy: rule.policy, dueMs } };
   }
 
   /**
@@ -93,14 +136,14 @@ export class DeadlineFigures {
    * out of what is overdue, per tag too; with `selection`, of the findings of the endpoints it keeps.
    */
   async performance(orgRowId: number, asOf = this.asOf(), selection?: EndpointSelection): Promise<RemediationPerformance> {
-    const { policy, key: policyKey } = this.policies.get(orgRowId);
+    const rule = this.rule(orgRowId);
     const { key: exceptedKey } = await this.excepted(orgRowId);
-    return this.answers.settled(`${orgRowId}|${policyKey}|${asOf}|${exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
-      const { timeline, excepted } = await this.timelineWithExceptions(orgRowId, checkpoint);
+    return this.answers.settled(`${orgRowId}|${rule.key}|${asOf}|${exceptedKey}|${selectionKey(selection)}`, async (checkpoint) => {
+      const { timeline, due, excepted } = await this.timelineWithExceptions(orgRowId, rule, checkpoint);
       const context = await this.context(orgRowId);
       checkpoint();
       const endpoints = performanceEndpoints(timeline.columns.endpoints, context, selection);
-      return remediationPerformance(timeline, policy, asOf, excepted, endpoints, new TimeSlices(checkpoint));
+      return remediationPerformance(timeline, due, asOf, excepted, endpoints, new TimeSlices(checkpoint));
     });
   }
 
@@ -108,13 +151,12 @@ export class DeadlineFigures {
    * The seqs of the organization's overdue findings at `asOf` under `policy`, ascending: open,
    * past their due date, not under an exception. What the findings list's `overdue=true` keeps.
    */
-  async overdueSeqs(shown: ShownInventory, policy: StoredSlaPolicy, asOf: number): Promise<Int32Array> {
+  async overdueSeqs(shown: ShownInventory, rule: DeadlineRule, asOf: number): Promise<Int32Array> {
     const { key: exceptedKey } = await this.excepted(shown.orgRowId);
-    return this.overdueSets.settled(`${shown.inventoryId}|${policy.key}|${asOf}|${exceptedKey}`, async (checkpoint) => {
+    return this.overdueSets.settled(`${shown.inventoryId}|${rule.key}|${asOf}|${exceptedKey}`, async (checkpoint) => {
       checkStillShown(this.db, shown);
-      const { timeline, excepted } = await this.timelineWithExceptions(shown.orgRowId, checkpoint);
-      const { columns, firstDetectedMs } = timeline;
-      const deadlines = deadlineTable(policy.policy);
+      const { timeline, due, excepted } = await this.timelineWithExceptions(shown.orgRowId, rule, checkpoint);
+      const { columns } = timeline;
       const slices = new TimeSlices(checkpoint);
       const seqs = new Int32Array(columns.count);
       let count = 0;
@@ -122,24 +164,23 @@ export class DeadlineFigures {
         if (i % findingsBetweenLooks === 0) await slices.pause();
         if (columns.status[i] !== open || excepted.byColumn[i] === 1) continue;
         // NaN (no deadline) is never past.
-        if (asOf > firstDetectedMs[i]! + deadlines[columns.severity[i]! * 2 + columns.kev[i]!]!) seqs[count++] = columns.seq[i]!;
+        if (asOf > due.dueMs[i]!) seqs[count++] = columns.seq[i]!;
       }
       return seqs.slice(0, count);
     });
   }
 
-  /** How the findings list sorts by `due_at` under `policy`: each finding's due instant by its seq, null for none. */
-  dueSort(orgRowId: number, policy: StoredSlaPolicy): FigureSort {
+  /** How the findings list sorts by `due_at` under `rule`: each finding's due instant by its seq, null for none. */
+  dueSort(orgRowId: number, rule: DeadlineRule): FigureSort {
     return {
-      key: policy.key,
+      key: rule.key,
       lookup: async () => {
-        const { columns, firstDetectedMs, indexBySeq, firstSeq } = await this.timeline(orgRowId);
-        const deadlines = deadlineTable(policy.policy);
+        const { timeline, due } = await this.dueTimes(orgRowId, rule);
+        const { indexBySeq, firstSeq } = timeline;
         return (seq: number): SqlValue => {
           const index = indexBySeq[seq - firstSeq] ?? -1;
-          if (index < 0) return null;
-          const due = firstDetectedMs[index]! + deadlines[columns.severity[index]! * 2 + columns.kev[index]!]!;
-          return Number.isNaN(due) ? null : due;
+          const dueMs = index < 0 ? Number.NaN : due.dueMs[index]!;
+          return Number.isNaN(dueMs) ? null : dueMs;
         };
       },
     };
@@ -151,11 +192,15 @@ export class DeadlineFigures {
    * reads no timeline. Call it, then use the function without awaiting anything in between.
    */
   async findingFields(orgRowId: number, asOf: number): Promise<(facts: FindingDeadlineFacts) => string> {
-    const { policy } = this.policies.get(orgRowId);
+    const { policy, deadlinePolicy } = this.rule(orgRowId);
     const isExcepted = await this.exceptedTest(orgRowId);
+    const dates = deadlinePolicy === 'severity-days' ? undefined : await this.fixBy.findingDates(orgRowId);
     return (facts) => {
       const firstMs = Date.parse(facts.first_detected_at);
-      const due = dueAtMs(policy, facts.severity, facts.is_kev === 1, firstMs);
+      const bySeverity = dueAtMs(policy, facts.severity, facts.is_kev === 1, firstMs);
+      const { fixBy, kevDue } = dates?.(facts) ?? { fixBy: null, kevDue: null };
+      const due =
+        deadlinePolicy === 'bod-26-04' ? (fixBy === null ? null : fixByDueMs(fixBy)) : deadlinePolicy === 'kev-due-date' && kevDue !== null ? fixByDueMs(kevDue) : bySeverity;
       const isOpen = facts.status === 'open';
       const endMs = isOpen ? asOf : facts.remediated_at === null ? null : Date.parse(facts.remediated_at);
       const overdue = isOpen && due !== null && asOf > due && !isExcepted(facts.seq);
@@ -174,9 +219,12 @@ export class DeadlineFigures {
     });
   }
 
-  /** The timeline and the exceptions of one version of the data, then checked by `checkpoint` to be of the computation's. */
-  private async timelineWithExceptions(orgRowId: number, checkpoint: () => void): Promise<{ timeline: FindingTimeline; excepted: ExceptedFindings }> {
-    const read = await onOneVersion(this.versions, [findingTimelines, exceptedFindings], async () => ({ timeline: await this.timeline(orgRowId), excepted: await this.excepted(orgRowId) }));
+  /** The timeline, the due times under `rule` and the exceptions of one version of the data, then checked by `checkpoint` to be of the computation's. */
+  private async timelineWithExceptions(orgRowId: number, rule: DeadlineRule, checkpoint: () => void): Promise<{ timeline: FindingTimeline; due: DueTimes; excepted: ExceptedFindings }> {
+    const read = await onOneVersion(this.versions, [findingTimelines, fixByColumns, exceptedFindings], async () => ({
+      ...(await this.dueTimes(orgRowId, rule)),
+      excepted: await this.excepted(orgRowId),
+    }));
     checkpoint();
     return read;
   }

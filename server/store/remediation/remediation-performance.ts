@@ -2,7 +2,8 @@ import type { MonthlyPerformance, RemediationPerformance } from '../../../contra
 import { findingSeverities, findingStatuses } from '../../../contracts/enums.js';
 import { type SlaPolicy, ageBucketOf, ageBuckets, dayMs, deadlineDays, performanceMonths } from '../../../contracts/remediation-deadlines.js';
 import type { ExceptedFindings } from '../basics/excepted-findings.js';
-import type { FindingTimeline } from './finding-timeline.js';
+import type { FindingTimeline } from '../basics/finding-timeline.js';
+import type { DeadlinePolicy } from '../../../contracts/fix-by.js';
 import { median } from '../derived/median.js';
 import type { TimeSlices } from '../derived/time-slices.js';
 
@@ -24,6 +25,17 @@ export function deadlineTable(policy: SlaPolicy): Float64Array {
     for (const kev of [0, 1]) table[index * 2 + kev] = (deadlineDays(policy, severity, kev === 1) ?? Number.NaN) * dayMs;
   });
   return table;
+}
+
+/**
+ * What an organization's findings are due by: its deadline policy, its days per severity (what
+ * `severity-days` applies, and `kev-due-date` where a CVE has no CISA due date), and each
+ * finding's due instant by its index in the timeline's columns, NaN for none.
+ */
+export interface DueTimes {
+  deadlinePolicy: DeadlinePolicy;
+  policy: SlaPolicy;
+  dueMs: Float64Array;
 }
 
 /** The remediated findings of a group: their times to remediate in ms, and how many kept to a deadline. */
@@ -114,7 +126,7 @@ function seriesMonths(asOfMs: number): { month: string; startMs: number; nextMs:
  */
 export async function remediationPerformance(
   timeline: FindingTimeline,
-  policy: SlaPolicy,
+  deadlines: DueTimes,
   asOfMs: number,
   excepted: ExceptedFindings,
   endpoints: PerformanceEndpoints,
@@ -123,7 +135,7 @@ export async function remediationPerformance(
   const { keep, tags, tagsOfKey } = endpoints;
   const tagGroups = tags.map(() => new OpenGroup());
   const { columns, firstDetectedMs, remediatedMs } = timeline;
-  const deadlines = deadlineTable(policy);
+  const { policy, dueMs: due } = deadlines;
   const openGroups = findingSeverities.map(() => new OpenGroup());
   const remediationGroups = findingSeverities.map(() => new RemediationGroup());
   const openAll = new OpenGroup();
@@ -142,9 +154,8 @@ export async function remediationPerformance(
     const endpoint = columns.endpoint[i]!;
     if (keep && keep[endpoint] !== 1) continue;
     const firstMs = firstDetectedMs[i]!;
-    const deadlineMs = deadlines[severity * 2 + columns.kev[i]!]!;
-    const hasDeadline = !Number.isNaN(deadlineMs);
-    const dueMs = firstMs + deadlineMs;
+    const dueMs = due[i]!;
+    const hasDeadline = !Number.isNaN(dueMs);
     const isOpen = columns.status[i] === open;
     const remediatedAtMs = remediatedMs[i]!;
     if (isOpen) {
@@ -201,6 +212,7 @@ export async function remediationPerformance(
   }));
   return {
     as_of: new Date(asOfMs).toISOString(),
+    deadline_policy: deadlines.deadlinePolicy,
     policy: { ...policy },
     severities,
     totals,

@@ -49,11 +49,13 @@ const sortValues: { [C in CollectionName]: Record<SortKey<C>, (item: Item) => Va
     due_at: (f) => (f.due_at === null ? null : Date.parse(f.due_at)),
     // Unscored last in both directions: see nullsLast.
     epss: (f) => f.epss,
+    // Without a fix-by date last in both directions, as EPSS.
+    fix_by: (f) => (f.fix_by === null ? null : Date.parse(f.fix_by)),
   },
 };
 
 /** Sort keys whose items without a value come last in both directions (ties still by id, reversed when descending). */
-const nullsLast = new Set(['epss', 'exploit_probability_30d']);
+const nullsLast = new Set(['epss', 'exploit_probability_30d', 'fix_by']);
 
 const compareValues = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
 
@@ -112,6 +114,19 @@ export function defaultDueAt(finding: { severity: string; is_kev: boolean; first
 }
 
 /**
+ * An open finding's fix-by date with no intelligence imported and no tag set, written out: its
+ * Automatable and Technical impact unknown count as yes and total (the shorter timeline), so BOD
+ * 26-04 gives 3 days & forensic investigation in KEV, else 3 days for a finding that names no
+ * endpoint (exposure unknown, counted as yes) and 60 days for one that does (no exposure tag);
+ * counted in calendar days from the day of first detection. Null when not open.
+ */
+export function defaultFixBy(finding: { status: string; is_kev: boolean; first_detected_at: string; endpoint_id: string | null }): string | null {
+  if (finding.status !== 'open') return null;
+  const days = finding.is_kev || finding.endpoint_id === null ? 3 : 60;
+  return new Date(Date.parse(`${new Date(finding.first_detected_at).toISOString().slice(0, 10)}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
  * The endpoints and findings of an inventory with the console's own fields that do not depend
  * on the clock, computed here from the inventory: an endpoint's exposure ({@link exposureOf}), a
  * finding's hostname, target and due date under the default deadlines.
@@ -134,6 +149,7 @@ export function withConsoleFields(inventory: Inventory) {
       target_version: target?.version ?? null,
       exception: null,
       due_at: defaultDueAt(finding),
+      fix_by: defaultFixBy(finding),
     };
   });
   return { endpoints, findings };

@@ -1,6 +1,12 @@
-import type { CoverageColumns } from '../basics/coverage-columns.js';
+import type { CoverageColumns } from './coverage-columns.js';
 import type { Database } from '../engine/database.js';
+import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
+import { DerivedCache } from '../derived/derived-cache.js';
 import { TimeSlices } from '../derived/time-slices.js';
+import { inventoryOf } from './inventory-ids.js';
+
+/** The findings' timelines (a `FindingTimeline` per organization): read from the inventory. */
+export const findingTimelines = derivedValue('finding timelines', ['inventory']);
 
 /**
  * When each finding of one organization was first detected and remediated, by its index in the
@@ -65,4 +71,31 @@ export async function loadFindingTimeline(db: Database, inventoryId: number, col
     await slices.pause();
   }
   return { columns, firstDetectedMs, remediatedMs, indexBySeq, firstSeq };
+}
+
+/**
+ * The timeline of each organization's findings at the data's current version, read once per
+ * version: what deadlines (remediation/) and fix-by dates (ssvc/) are computed from.
+ */
+export class FindingTimelines {
+  /** Timelines by organization. Bound: 8 (20 MB each for a million findings). */
+  private readonly timelines: DerivedCache<FindingTimeline>;
+
+  constructor(
+    private readonly db: Database,
+    versions: ChangeVersions,
+    /** Where the coverage columns come from (scope-coverage.ts), read once per version and shared. */
+    private readonly coverage: { currentColumns(orgRowId: number): Promise<CoverageColumns> },
+  ) {
+    this.timelines = new DerivedCache(versions, findingTimelines, { bound: { entries: 8 } });
+  }
+
+  /** The organization's timeline at the data's current version. */
+  of(orgRowId: number): Promise<FindingTimeline> {
+    return this.timelines.settled(String(orgRowId), async (checkpoint) => {
+      const columns = await this.coverage.currentColumns(orgRowId);
+      checkpoint();
+      return loadFindingTimeline(this.db, inventoryOf(this.db, orgRowId), columns, checkpoint);
+    });
+  }
 }

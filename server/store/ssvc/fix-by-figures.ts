@@ -1,0 +1,330 @@
+import type { SqlValue } from 'sql.js';
+import type { findingFixByFilters } from '../../../contracts/console/fix-by.js';
+import { findingStatuses } from '../../../contracts/enums.js';
+import { type FixByFacts, type KnownInput, assumedValue, dueWindows, fixByOf } from '../../../contracts/fix-by.js';
+import {
+  type Bod2604Outcome,
+  type SsvcDecision,
+  bod2604OutcomeDays,
+  bod2604OutcomeOf,
+  bod2604Outcomes,
+  coordinatorDecisionOf,
+  exploitations,
+  missionImpacts,
+  ssvcDecisions,
+  technicalImpacts,
+  yesNo,
+} from '../../../contracts/ssvc-tables.js';
+import type { EndpointContextSource } from '../basics/endpoint-selection.js';
+import type { FindingTimelines } from '../basics/finding-timeline.js';
+import type { FixByColumns } from './fix-by-columns.js';
+import { type ShownInventory, checkStillShown, shownInventory } from '../basics/inventory-ids.js';
+import type { Database } from '../engine/database.js';
+import { type ChangeVersions, type RecordWrite, derivedValue } from '../derived/change-kinds.js';
+import { DerivedCache } from '../derived/derived-cache.js';
+import { TimeSlices } from '../derived/time-slices.js';
+import type { FindingIntel } from '../intel/finding-intel.js';
+import type { FigureSort, ListSearch } from '../inventory/sorted-orders.js';
+import { type FixByInputs, readFixByInputs } from './fix-by-inputs.js';
+import { FixBySettingsRecords, type StoredFixBySettings } from './fix-by-settings.js';
+import { FixByChanges, fixByDifference } from './fix-by-changes.js';
+
+/**
+ * The fix-by dates of every finding (`FixByColumns`): read from the inventory, the organizations
+ * (what a replica shows), the endpoint context (exposure tags, criticality) and the imported
+ * intelligence (KEV catalogs, Vulnrichment). The settings are named in the key.
+ */
+export const fixByColumns = derivedValue('fix-by dates', ['inventory', 'organizations', 'endpoint-context', 'threat-intel']);
+const fixByInputValues = derivedValue('fix-by inputs', ['inventory', 'organizations', 'endpoint-context', 'threat-intel']);
+const fixByFilteredFindings = derivedValue('findings kept by fix-by filters', ['inventory', 'organizations', 'endpoint-context', 'threat-intel']);
+
+/** The filters of findings by outcome, decision and date. */
+export type FixByFilter = keyof typeof findingFixByFilters;
+
+/** What a finding's row gives its fix-by (collection-tables.ts, `consoleFacts`). */
+export interface FixByRow {
+  is_kev: number;
+  first_detected_at: string;
+  endpoint_id: string | null;
+  cve_id: string;
+}
+
+
+/** How many findings are due in each window, overdue, and can wait for an upgrade (`/fix-by-summary`). */
+export interface FixByCounts {
+  open: number;
+  overdue: number;
+  dueWithin: Record<(typeof dueWindows)[number], number>;
+  onUpgrade: number;
+}
+
+const dayMs = 86_400_000;
+const open = findingStatuses.indexOf('open');
+const findingsBetweenLooks = 65_536;
+const urgent = (value: string) => value === 'yes' || value === 'total' || value === 'active';
+const dayOf = (since: string | null) => (since === null ? Number.NEGATIVE_INFINITY : Date.parse(`${since}T00:00:00Z`) / dayMs);
+
+/** A resolved input: its value's index in its table's values, and the day it pushes the outcome from (when urgent and dated). */
+function resolved<V extends string>(known: KnownInput<V>, values: readonly string[], input: Parameters<typeof assumedValue>[0], unknownAs: StoredFixBySettings['settings']['unknown_as']) {
+  const value = known.value ?? assumedValue(input, unknownAs);
+  return { index: values.indexOf(value), since: known.value !== undefined && urgent(value) ? dayOf(known.since) : Number.NEGATIVE_INFINITY };
+}
+
+/**
+ * Fix-by dates (issue 37; the rules are contracts/fix-by.ts): each finding's BOD 26-04 outcome,
+ * Coordinator decision and fix-by date, computed for every finding of an organization at once
+ * from its inputs (fix-by-inputs.ts) and kept per version of what they are read from and the
+ * settings: a tag or a criticality written changes them at the next read. The path of one
+ * finding is built from the same inputs when its item is read.
+ */
+export class FixByFigures {
+  readonly settings: FixBySettingsRecords;
+  /** What each change of context or settings did to the findings' outcomes and dates. */
+  readonly changes: FixByChanges;
+  /** Per organization and settings. Bound: 4 (a few MB of strings for 20,000 endpoints and the CVEs). */
+  private readonly inputCache: DerivedCache<FixByInputs>;
+  /** Per organization and settings. Bound: 4 (18 MB for a million findings). */
+  private readonly columnCache: DerivedCache<FixByColumns>;
+  /** Per filter, value and inventory. Bound: 4M seqs in all. */
+  private readonly filtered: DerivedCache<Int32Array>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly versions: ChangeVersions,
+    private readonly intel: FindingIntel,
+    private readonly timelines: FindingTimelines,
+    private readonly context: EndpointContextSource,
+    now: () => number,
+    /** How the settings write (their kind: `deadline-policies`). */
+    write: RecordWrite,
+  ) {
+    this.settings = new FixBySettingsRecords(db, now, write);
+    this.changes = new FixByChanges(db, now, write);
+    this.inputCache = new DerivedCache(versions, fixByInputValues, { bound: { entries: 4 } });
+    this.columnCache = new DerivedCache(versions, fixByColumns, { bound: { entries: 4 } });
+    this.filtered = new DerivedCache(versions, fixByFilteredFindings, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
+  }
+
+  /** The version of what the dates are read from, which a value kept under the inventory's version alone names in its key. */
+  version(): number {
+    return this.versions.version(fixByColumns);
+  }
+
+  /**
+   * Runs `change` (a write of endpoint context or fix-by settings), then records in the change
+   * feed what it did to the organization's open findings, with `cause`, when it changed any
+   * (the what-if made visible). A sync that swapped the findings meanwhile leaves it unrecorded:
+   * the two readings would be of other findings.
+   */
+  async recording<T>(orgRowId: number, cause: string, change: () => Promise<T> | T): Promise<T> {
+    const before = await this.columns(orgRowId);
+    const result = await change();
+    const after = await this.columns(orgRowId);
+    if (after.timeline.columns === before.timeline.columns) {
+      const difference = fixByDifference(before, after);
+      if (difference.findings_changed > 0) this.changes.record(orgRowId, cause, difference);
+    }
+    return result;
+  }
+
+  /** The organization's inputs under its settings now. */
+  inputs(orgRowId: number): Promise<FixByInputs> {
+    const settings = this.settings.get(orgRowId);
+    return this.inputCache.settled(`${orgRowId}|${settings.key}`, async (checkpoint) => {
+      const intel = await this.intel.cveIntel();
+      const timeline = await this.timelines.of(orgRowId);
+      const context = await this.context(orgRowId);
+      checkpoint();
+      return readFixByInputs(this.db, intel, timeline.columns.endpoints, context, settings.settings, new TimeSlices(checkpoint));
+    });
+  }
+
+  /** Every finding's outcome, decision and date, computed once per version and settings. */
+  columns(orgRowId: number): Promise<FixByColumns> {
+    const settings = this.settings.get(orgRowId);
+    const unknownAs = settings.settings.unknown_as;
+    return this.columnCache.settled(`${orgRowId}|${settings.key}`, async (checkpoint) => {
+      const inputs = await this.inputs(orgRowId);
+      const timeline = await this.timelines.of(orgRowId);
+      const { first, refs } = await this.intel.findingCvesOf(shownInventory(this.db, orgRowId));
+      checkpoint();
+      const slices = new TimeSlices(checkpoint);
+      const { columns, firstDetectedMs } = timeline;
+      // The outcome of every combination of values by index, and the decision: 16 and 36 entries.
+      const outcomes = new Uint8Array(16);
+      for (let code = 0; code < 16; code++) {
+        outcomes[code] = bod2604Outcomes.indexOf(bod2604OutcomeOf(yesNo[code >> 3]!, yesNo[(code >> 2) & 1]!, yesNo[(code >> 1) & 1]!, technicalImpacts[code & 1]!));
+      }
+      const decisions = new Uint8Array(36);
+      for (let code = 0; code < 36; code++) {
+        decisions[code] = ssvcDecisions.indexOf(coordinatorDecisionOf(exploitations[Math.floor(code / 12)]!, yesNo[Math.floor(code / 6) % 2]!, technicalImpacts[Math.floor(code / 3) % 2]!, missionImpacts[code % 3]!));
+      }
+      const outcomeDays = bod2604Outcomes.map((outcome) => bod2604OutcomeDays[outcome] ?? Number.NaN);
+      const cveValues = inputs.cves.map(
+        (cve) =>
+          cve && {
+            listedSince: cve.listed ? dayOf(cve.listed.since) : undefined,
+            kevDueDay: cve.kevDueDate === null ? Number.NaN : dayOf(cve.kevDueDate),
+            automatable: resolved(cve.automatable, yesNo, 'Automatable', unknownAs),
+            impact: resolved(cve.technicalImpact, technicalImpacts, 'Technical impact', unknownAs),
+            exploitation: resolved(cve.exploitation, exploitations, 'Exploitation', unknownAs).index,
+          },
+      );
+      const endpointValue = (endpoint: (typeof inputs.endpoints)[number]) => ({
+        exposed: resolved(endpoint.exposed, yesNo, 'Publicly exposed', unknownAs),
+        mission: resolved(endpoint.mission, missionImpacts, 'Mission and well-being', unknownAs).index,
+      });
+      const endpointValues = inputs.endpoints.map(endpointValue);
+      const noEndpoint = endpointValue(inputs.noEndpoint);
+      const count = columns.count;
+      const outcome = new Uint8Array(count);
+      const decision = new Uint8Array(count);
+      const fixByDay = new Float64Array(count);
+      const kevDueDay = new Float64Array(count);
+      for (let i = 0; i < count; i++) {
+        if (i % findingsBetweenLooks === 0) await slices.pause();
+        const cve = cveValues[refs[columns.seq[i]! - first]!]!;
+        const endpoint = columns.endpoint[i]! < 0 ? noEndpoint : endpointValues[columns.endpoint[i]!]!;
+        const kev = cve.listedSince !== undefined ? 1 : columns.kev[i]!;
+        const kevSince = cve.listedSince ?? Number.NEGATIVE_INFINITY;
+        outcome[i] = outcomes[(kev << 3) | (endpoint.exposed.index << 2) | (cve.automatable.index << 1) | cve.impact.index]!;
+        decision[i] = decisions[cve.exploitation * 12 + cve.automatable.index * 6 + cve.impact.index * 3 + endpoint.mission]!;
+        const entered = Math.max(Math.floor(firstDetectedMs[i]! / dayMs), kevSince, endpoint.exposed.since, cve.automatable.since, cve.impact.since);
+        fixByDay[i] = entered + outcomeDays[outcome[i]!]!;
+        kevDueDay[i] = cve.kevDueDay;
+      }
+      return { timeline, outcome, decision, fixByDay, kevDueDay };
+    });
+  }
+
+  /**
+   * The console's fix-by members of findings of the organization, as JSON without braces
+   * (`"bod2604_outcome":…,"fix_by_path":[…]`), from each row's facts and the inputs: null and an
+   * empty path for a finding that is not open. Call it, then use the function without awaiting.
+   */
+  async findingMembers(orgRowId: number): Promise<(row: FixByRow & { status: string }) => string> {
+    const inputs = await this.inputs(orgRowId);
+    const { unknown_as: unknownAs } = this.settings.get(orgRowId).settings;
+    return (row) => {
+      if (row.status !== 'open') return '"bod2604_outcome":null,"ssvc_decision":null,"fix_by":null,"fix_by_path":[]';
+      return JSON.stringify(fixByOf(factsOf(inputs, row), unknownAs)).slice(1, -1);
+    };
+  }
+
+  /**
+   * Each finding's fix-by day and CISA KEV due date from its row's facts, open or not, as the
+   * deadlines of the `bod-26-04` and `kev-due-date` policies read them (YYYY-MM-DD, null for none).
+   * Call it, then use the function without awaiting anything in between.
+   */
+  async findingDates(orgRowId: number): Promise<(row: FixByRow) => { fixBy: string | null; kevDue: string | null }> {
+    const inputs = await this.inputs(orgRowId);
+    const { unknown_as: unknownAs } = this.settings.get(orgRowId).settings;
+    return (row) => ({
+      fixBy: fixByOf(factsOf(inputs, row), unknownAs).fix_by,
+      kevDue: inputs.cves[inputs.refOf.get(row.cve_id.toUpperCase()) ?? -1]?.kevDueDate ?? null,
+    });
+  }
+
+  /** The open findings of the inventory `shown` a fix-by filter keeps, ascending by seq, named by the filter, the settings and the inputs' version. */
+  filterRows(shown: ShownInventory, filter: FixByFilter, value: unknown): ListSearch {
+    const settings = this.settings.get(shown.orgRowId);
+    const key = `${filter}=${String(value)}@fixby${this.version()}|${settings.key}`;
+    return {
+      key,
+      rows: () =>
+        this.filtered.settled(`${shown.inventoryId}|${key}`, async (checkpoint) => {
+          checkStillShown(this.db, shown);
+          const { timeline, outcome, decision, fixByDay } = await this.columns(shown.orgRowId);
+          checkpoint();
+          const { count, seq, status } = timeline.columns;
+          const keeps =
+            filter === 'bod2604Outcome'
+              ? (i: number) => outcome[i] === bod2604Outcomes.indexOf(value as Bod2604Outcome)
+              : filter === 'ssvcDecision'
+                ? (i: number) => decision[i] === ssvcDecisions.indexOf(value as SsvcDecision)
+                : (i: number) => fixByDay[i]! <= Date.parse(`${value as string}T00:00:00Z`) / dayMs;
+          const kept = new Int32Array(count);
+          let found = 0;
+          for (let i = 0; i < count; i++) if (status[i] === open && keeps(i)) kept[found++] = seq[i]!;
+          return kept.slice(0, found);
+        }),
+    };
+  }
+
+  /** The endpoints of the inventory `shown` with an open finding of `outcome`, ascending by their seq. */
+  endpointRows(shown: ShownInventory, outcome: Bod2604Outcome): ListSearch {
+    const settings = this.settings.get(shown.orgRowId);
+    const key = `endpoints:bod2604Outcome=${outcome}@fixby${this.version()}|${settings.key}`;
+    return {
+      key,
+      rows: () =>
+        this.filtered.settled(`${shown.inventoryId}|${key}`, async (checkpoint) => {
+          checkStillShown(this.db, shown);
+          const { timeline, outcome: outcomes } = await this.columns(shown.orgRowId);
+          checkpoint();
+          const { count, status, endpoint, endpoints } = timeline.columns;
+          const wanted = bod2604Outcomes.indexOf(outcome);
+          const ids = new Set<string>();
+          for (let i = 0; i < count; i++) if (status[i] === open && outcomes[i] === wanted && endpoint[i]! >= 0) ids.add(endpoints.id[endpoint[i]!]!);
+          const seqs = this.db.column('SELECT seq FROM endpoints WHERE org_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY seq', [shown.inventoryId, JSON.stringify([...ids])]);
+          return Int32Array.from(seqs as number[]);
+        }),
+    };
+  }
+
+  /** The findings' sort by fix-by date: an open finding's day by its seq, the others (and fix on system upgrade) after every date in both directions. */
+  sort(shown: ShownInventory, descending: boolean): FigureSort {
+    const settings = this.settings.get(shown.orgRowId);
+    return {
+      key: `fix_by@${this.version()}|${settings.key}|${descending ? 'desc' : 'asc'}`,
+      lookup: async () => {
+        const { timeline, fixByDay } = await this.columns(shown.orgRowId);
+        const { indexBySeq, firstSeq, columns } = timeline;
+        const none = descending ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+        return (seq: number): SqlValue => {
+          const index = indexBySeq[seq - firstSeq] ?? -1;
+          if (index < 0) return null;
+          const day = fixByDay[index]!;
+          return columns.status[index] !== open || Number.isNaN(day) ? none : day;
+        };
+      },
+    };
+  }
+
+  /** The open findings' due-date counts at `asOf`: overdue, due within each window (not yet past), and those that can wait for an upgrade. */
+  async counts(orgRowId: number, asOf: number, excepted: (index: number) => boolean = () => false): Promise<FixByCounts> {
+    const { timeline, fixByDay } = await this.columns(orgRowId);
+    const { count, status } = timeline.columns;
+    const counts: FixByCounts = { open: 0, overdue: 0, dueWithin: { 3: 0, 14: 0, 60: 0 }, onUpgrade: 0 };
+    for (let i = 0; i < count; i++) {
+      if (status[i] !== open || excepted(i)) continue;
+      counts.open++;
+      const day = fixByDay[i]!;
+      if (Number.isNaN(day)) {
+        counts.onUpgrade++;
+        continue;
+      }
+      const dueMs = (day + 1) * dayMs;
+      if (asOf > dueMs) counts.overdue++;
+      else for (const window of dueWindows) if (dueMs <= asOf + window * dayMs) counts.dueWithin[window]++;
+    }
+    return counts;
+  }
+}
+
+/** A finding's facts for fixByOf from the organization's inputs and the row. */
+function factsOf(inputs: FixByInputs, row: FixByRow): FixByFacts {
+  const cve = inputs.cves[inputs.refOf.get(row.cve_id.toUpperCase()) ?? -1];
+  const key = row.endpoint_id === null ? undefined : inputs.endpointKey.get(row.endpoint_id.toLowerCase());
+  const endpoint = key === undefined ? inputs.noEndpoint : inputs.endpoints[key]!;
+  const unknown = { value: undefined, source: 'no Vulnrichment record', since: null };
+  return {
+    inKev: cve?.listed ?? (row.is_kev === 1 ? inputs.notListed.yes : inputs.notListed.no),
+    exposed: endpoint.exposed,
+    automatable: cve?.automatable ?? unknown,
+    technicalImpact: cve?.technicalImpact ?? unknown,
+    exploitation: cve?.exploitation ?? unknown,
+    mission: endpoint.mission,
+    firstDetectedAt: row.first_detected_at,
+  };
+}
