@@ -21,9 +21,10 @@ describe('exploit intelligence in the store', () => {
     const store = await Store.open({ dataDir, command: 'test' });
     store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), { changes: ['organizations'] });
     const intelMigration = migrations.findIndex((migration) => migration.includes('CREATE TABLE intel_imports'));
-    // The migration after it adds the import changes and settings (intel-changes.ts), dropped with it here.
-    expect(intelMigration).toBe(migrations.length - 2);
-    (store as unknown as Internals).db.exec(`DROP TABLE intel_imports; DROP TABLE epss_current; DROP TABLE epss_history; DROP TABLE kev_entries; DROP TABLE intel_changes; DROP TABLE intel_settings; PRAGMA user_version = ${intelMigration};`);
+    // The tables of that migration and those after it (import changes and settings, fix-by, …), dropped as before it ran.
+    const laterTables = new Set(migrations.slice(intelMigration).flatMap((migration) => [...migration.matchAll(/CREATE TABLE (\w+)/g)].map((match) => match[1].replace(/_new$/, ''))));
+    expect([...laterTables]).toEqual(expect.arrayContaining(['intel_imports', 'epss_current', 'epss_history', 'kev_entries', 'intel_changes', 'intel_settings']));
+    (store as unknown as Internals).db.exec(`${[...laterTables].map((table) => `DROP TABLE ${table};`).join(' ')} PRAGMA user_version = ${intelMigration};`);
     store.close();
     const reopened = await Store.open({ dataDir, command: 'test' });
     try {
