@@ -122,11 +122,25 @@ describe.each(lists)('list $path', ({ path, items }) => {
     ['offset=1e3', 'offset'],
     ['offset=x', 'offset'],
     ['limit=5&limit=6', 'limit'],
+    ['offset=5&offset=6', 'offset'],
+    ['offset=5&offset', 'offset'],
+    ['offset=5&limit=0', 'limit'],
+    ['limit=abc&offset=3', 'limit'],
+    ['offset=99999999999999999', 'offset'],
     ['updatedSince=yesterday', 'updatedSince'],
   ])('answers 400 naming the parameter for %s', async (query, name) => {
     const response = await get(`${path}?${query}`);
     expect(response.status).toBe(400);
     expect(response.body.error).toContain(`"${name}"`);
+  });
+
+  it('answers the same page whatever the order and spelling of its offset', async () => {
+    const expected = inDefaultOrder(items()).slice(5, 12);
+    for (const query of ['limit=7&offset=5', 'offset=5&limit=7', 'offset=05&limit=7&', 'limit=7&%6Fffset=5', 'limit=7&offset=5&colour=offset']) {
+      const response = await get(`${path}?${query}`);
+      expect(response.body.data, query).toEqual(expected);
+      expect(response.body, query).toMatchObject({ limit: 7, offset: 5 });
+    }
   });
 
   it('ignores unknown parameters', async () => {

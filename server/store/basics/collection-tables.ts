@@ -13,7 +13,16 @@ import { type ExposureSortKey, exposureSortKinds } from '../../../contracts/cons
 import { findingSeverities } from '../../../contracts/enums.js';
 import type { Filter } from '../../../contracts/list-queries.js';
 
-/** A WHERE clause, its terms ANDed; a term with an undefined value is left out. */
+/**
+ * A WHERE clause, its terms ANDed; a term with an undefined value is left out.
+ *
+ * The list filters bind their values as `+?`, which the query planner does not read: SQLite
+ * marks a statement whose plan depends on a bound value (`org_id = ?` before `ORDER BY seq`,
+ * `LIMIT ?`), and sql.js clears the bindings before each run, which makes SQLite prepare a
+ * marked statement again at every run: a fifth of a cache-cold v1 page
+ * (docs/decisions/the-v1-api/cache-cold-pages.md). The unary plus keeps the value, its affinity
+ * and the index the statement uses.
+ */
 export class Conditions {
   readonly terms: string[] = [];
   readonly params: SqlValue[] = [];
@@ -165,7 +174,7 @@ export const collectionTables: { [C in CollectionName]: CollectionTable<C> } = {
     table: 'findings',
     joins: 'JOIN cves c ON c.id = x.cve_ref JOIN finding_texts t ON t.id = x.text_ref',
     json: findingJson('c.cve_id', (column) => `t.${column}`),
-    filterSql: { cveId: 'cve_ref = (SELECT id FROM cves WHERE cve_id = ?)' },
+    filterSql: { cveId: 'cve_ref = (SELECT id FROM cves WHERE cve_id = +?)' },
     sortSql: { severity: severityRank, cve_id: '(SELECT c.cve_id FROM cves c WHERE c.id = x.cve_ref)' },
     // Risk (KEV, then CVSS) from the coverage columns: the console's default order of findings, read along no row.
     figureSort: ['endpoint_hostname', 'target_product', 'due_at', 'risk'],
@@ -176,10 +185,11 @@ export const collectionTables: { [C in CollectionName]: CollectionTable<C> } = {
 
 /**
  * A single finding by scalar sub-queries for its CVE and texts: one statement, and for one row
- * SQLite answers it several times faster than the joins of the list's page.
+ * SQLite answers it several times faster than the joins of the list's page. Its values are
+ * bound as `+?`, as the list filters' are (see {@link Conditions}).
  */
 const findingGetJson = findingJson('(SELECT cve_id FROM cves WHERE id = x.cve_ref)', (column) => `(SELECT ${column} FROM finding_texts WHERE id = x.text_ref)`);
-export const findingGetSql = `SELECT ${findingGetJson} FROM findings x WHERE x.org_id = ? AND x.id = ?`;
+export const findingGetSql = `SELECT ${findingGetJson} FROM findings x WHERE x.org_id = +? AND x.id = +?`;
 
 /** The SELECT of one item of a collection as the console answers it (see {@link consoleGetSql}). */
 function consoleGetSqlOf(collection: CollectionName): string {
@@ -212,12 +222,12 @@ function filterValue(filter: Filter, value: unknown): SqlValue | undefined {
 /** The WHERE clause of a list: the inventory (inventory-ids.ts), `updatedSince`, and the collection's filters. */
 export function listConditions<C extends CollectionName>(inventoryId: number, collection: C, query: Omit<V1Query<C>, 'limit' | 'offset'>): Conditions {
   const where = new Conditions();
-  where.add('org_id = ?', inventoryId);
-  where.add('updated_ms >= ?', query.updatedSince === undefined ? undefined : Date.parse(query.updatedSince));
+  where.add('org_id = +?', inventoryId);
+  where.add('updated_ms >= +?', query.updatedSince === undefined ? undefined : Date.parse(query.updatedSince));
   const special: Partial<Record<string, string>> = collectionTables[collection].filterSql;
   const values: Record<string, unknown> = query;
   for (const [parameter, filter] of Object.entries<Filter>(collections[collection].filters)) {
-    where.add(special[parameter] ?? `${snakeCase(parameter)} = ?`, filterValue(filter, values[parameter]));
+    where.add(special[parameter] ?? `${snakeCase(parameter)} = +?`, filterValue(filter, values[parameter]));
   }
   return where;
 }

@@ -82,6 +82,23 @@ describe('DerivedCache', () => {
     expect(cache.get('d')).toBe('d');
   });
 
+  it('forgets first requests oldest first, however many keys pass and some are asked again', () => {
+    const cache = cacheOf<string>(data(), { bound: { entries: 10 }, keepFromSecondRequest: { remembered: 3 } });
+    const ask = (key: string) => cache.getOrCompute(key, () => key);
+    for (const key of ['a', 'b', 'c', 'b', 'd', 'e', 'f']) ask(key);
+    // b was asked again (kept); a and c were dropped, oldest first, to make room for e and f.
+    expect(cache.get('b')).toBe('b');
+    ask('c');
+    expect(cache.get('c')).toBeUndefined();
+    // Many more keys, every third asked twice in a row: the last three asked once are remembered.
+    for (let i = 0; i < 1000; i++) {
+      ask(`k${i}`);
+      if (i % 3 === 0) ask(`k${i}`);
+    }
+    for (const key of ['k998', 'k997', 'k995', 'k994']) ask(key);
+    expect([cache.get('k998'), cache.get('k997'), cache.get('k995'), cache.get('k994')]).toEqual(['k998', 'k997', undefined, undefined]);
+  });
+
   it('shares one asynchronous computation between the callers that wait for it', async () => {
     const cache = cacheOf<string>(data(), { bound: { entries: 10 } });
     let computations = 0;

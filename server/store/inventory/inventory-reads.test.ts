@@ -18,7 +18,7 @@ async function twoOrganizations() {
 
 const idsOf = (items: string[]) => items.map((json) => (JSON.parse(json) as { id: string }).id);
 /** Offsets around every stride boundary of the skip positions, and past the end. */
-const offsets = [0, 1, 999, 1000, 1001, 1999, 2000, 2050, 3999, 4000, 5555, 7000, 7699, 7700, 7710, 7711, 8000, 20_000];
+const offsets = [0, 1, 99, 100, 101, 199, 999, 1000, 1001, 1999, 2000, 2050, 3999, 4000, 5555, 7000, 7699, 7700, 7710, 7711, 8000, 20_000];
 
 describe('InventoryReads', () => {
   it('answers deep offsets with the same page as a walk from the start would, filtered or not', async () => {
