@@ -22,7 +22,7 @@ describe('exploit intelligence in the store', () => {
     store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), { changes: ['organizations'] });
     const intelMigration = migrations.findIndex((migration) => migration.includes('CREATE TABLE intel_imports'));
     // The tables of that migration and those after it (import changes and settings, fix-by, …), dropped as before it ran.
-    const laterTables = new Set(migrations.slice(intelMigration).flatMap((migration) => [...migration.matchAll(/CREATE TABLE (\w+)/g)].map((match) => match[1].replace(/_new$/, ''))));
+    const laterTables = new Set(migrations.slice(intelMigration).flatMap((migration) => [...migration.matchAll(/CREATE TABLE (\w+)/g)].map((match) => (match[1] ?? '').replace(/_new$/, ''))));
     expect([...laterTables]).toEqual(expect.arrayContaining(['intel_imports', 'epss_current', 'epss_history', 'kev_entries', 'intel_changes', 'intel_settings']));
     (store as unknown as Internals).db.exec(`${[...laterTables].map((table) => `DROP TABLE ${table};`).join(' ')} PRAGMA user_version = ${intelMigration};`);
     store.close();
