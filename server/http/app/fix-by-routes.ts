@@ -38,8 +38,11 @@ export function fixByRoutes(store: Store): express.Router {
     res.json(settingsAnswer(await store.fixBy.recording(org, cause, () => store.fixBy.settings.set(org, body))));
   });
 
-  router.get('/fix-by-changes', (_req, res) => {
-    res.json({ data: store.fixBy.changes.list(organizationOf(res).rowId) });
+  router.get('/fix-by-changes', async (_req, res) => {
+    const org = organizationOf(res).rowId;
+    // A change is recorded after its write answered: the feed answers once those written before this read are in it.
+    await store.fixBy.recorded(org);
+    res.json({ data: store.fixBy.changes.list(org) });
   });
 
   router.get('/fix-by-summary', async (_req, res) => {

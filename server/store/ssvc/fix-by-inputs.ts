@@ -43,6 +43,8 @@ export interface FixByInputs {
 }
 
 const day = (iso: string) => iso.slice(0, 10);
+/** CVEs or endpoints read between two looks at the clock: a few ms of strings each on a loaded machine. */
+const rowsBetweenLooks = 1_024;
 
 /** The imported KEV catalogs that are current, as a path names them: `CISA 2025.08.25`, `ENISA EU KEV of 2026-08-17`. */
 function catalogNames(db: Database): { cisa?: string; eu?: string } {
@@ -84,7 +86,9 @@ export async function readFixByInputs(
   );
   const adpOf = new Map(adp.map((row) => [keys.get(row.cve_key)!, row]));
   await slices.pause();
+  let read = 0;
   for (const ref of intel.refOf.values()) {
+    if (++read % rowsBetweenLooks === 0) await slices.pause();
     const listing = intel.kev.get(ref);
     const record = adpOf.get(ref);
     const adpSource = record && `CISA ADP, ${day(record.timestamp)}`;
@@ -114,15 +118,19 @@ export async function readFixByInputs(
     const rule = tag.sources[0]!.kind === 'rule' ? rules.get(tag.sources[0]!.rule_id) : undefined;
     return { value: 'yes', source: `tag ${tag.tag}, from rule '${rule?.note || rule?.id}'`, since: rule ? day(rule.updated_at) : null };
   };
-  const endpointInputs: EndpointInputs[] = endpoints.id.map((id) => {
+  const endpointInputs: EndpointInputs[] = [];
+  const endpointKey = new Map<string, number>();
+  for (const [key, id] of endpoints.id.entries()) {
+    if (key % rowsBetweenLooks === rowsBetweenLooks - 1) await slices.pause();
     const criticality = context.criticalityOf(id);
     // `normal` is never stored: it is the criticality of an endpoint nobody set one on.
     const source = `criticality ${criticality}${criticality === defaultEndpointCriticality ? ' (not set)' : ''}`;
-    return { exposed: exposedOf(id), mission: { value: missionOfCriticality[criticality], source, since: null } };
-  });
+    endpointInputs.push({ exposed: exposedOf(id), mission: { value: missionOfCriticality[criticality], source, since: null } });
+    endpointKey.set(id.toLowerCase(), key);
+  }
   const noEndpoint: EndpointInputs = {
     exposed: { value: undefined, source: 'the finding names no endpoint', since: null },
     mission: { value: undefined, source: 'the finding names no endpoint', since: null },
   };
-  return { cves, notListed, endpoints: endpointInputs, noEndpoint, endpointKey: new Map(endpoints.id.map((id, key) => [id.toLowerCase(), key])), refOf: intel.refOf };
+  return { cves, notListed, endpoints: endpointInputs, noEndpoint, endpointKey, refOf: intel.refOf };
 }
