@@ -1,0 +1,99 @@
+import { sleep } from './sync-policy.js';
+
+/**
+ * A round of the window's throughput is at least this many pages: fewer would let one slow
+ * answer decide whether the window grows.
+ */
+const roundPagesAtLeast = 8;
+
+/**
+ * How many of a remote's pages a sync has in flight at once, for every list it pages: the
+ * window. It grows by one page after each round (as many pages as it holds) whose throughput
+ * beat the best round's by at least half of what one more page in flight would add to a link
+ * bound by its latency, so that it grows on a slow link and holds where the remote or our own
+ * work is the bottleneck; it never passes `bound`, which is polite to the remote. A remote that
+ * pushes back (429, 5xx, a timeout) halves it (additive increase, multiplicative decrease), and a
+ * `Retry-After` holds every request, not only the one it answered, until its time has passed.
+ */
+export class PageWindow {
+  private size: number;
+  private largest: number;
+  private inFlight = 0;
+  /** No request is sent before this time (`performance.now()`): a remote's `Retry-After`. */
+  private notBefore = 0;
+  private roundStarted = performance.now();
+  private roundPages = 0;
+  /** The best round's pages per millisecond since the window last changed its mind. */
+  private bestRate = 0;
+
+  constructor(
+    /** The most pages in flight, ever. */
+    readonly bound: number,
+    initial: number,
+  ) {
+    this.size = Math.max(1, Math.min(bound, initial));
+    this.largest = this.size;
+  }
+
+  /** The pages in flight the window allows now. */
+  get pages(): number {
+    return this.size;
+  }
+
+  /** The most pages in flight the window allowed so far. */
+  get largestPages(): number {
+    return this.largest;
+  }
+
+  /** Whether one more request may be sent now. */
+  get hasRoom(): boolean {
+    return this.inFlight < this.size;
+  }
+
+  /** A request takes its place in the window (its retries included) until {@link leave}. */
+  enter(): void {
+    this.inFlight++;
+  }
+
+  /** A request left the window; `answered` says a page arrived, which counts toward the round's throughput. */
+  leave(answered: boolean): void {
+    this.inFlight--;
+    if (answered) this.answered();
+  }
+
+  /** Waits until no `Retry-After` holds the remote's requests back. */
+  async clear(signal?: AbortSignal): Promise<void> {
+    for (let wait = this.notBefore - performance.now(); wait > 0; wait = this.notBefore - performance.now()) await sleep(wait, signal);
+  }
+
+  /**
+   * The remote pushed back: the window halves, and `retryAfterMs` (what it asked for) holds
+   * every request back that long. The round in progress starts again at the new size.
+   */
+  pushedBack(retryAfterMs: number | undefined): void {
+    const now = performance.now();
+    if (retryAfterMs !== undefined) this.notBefore = Math.max(this.notBefore, now + retryAfterMs);
+    this.size = Math.max(1, Math.floor(this.size / 2));
+    this.bestRate /= 2;
+    this.startRound(now);
+  }
+
+  private answered(): void {
+    this.roundPages++;
+    if (this.roundPages < Math.max(this.size, roundPagesAtLeast)) return;
+    const now = performance.now();
+    const rate = this.roundPages / Math.max(1, now - this.roundStarted);
+    // On a link bound by its latency, one more page in flight adds 1/size to the throughput.
+    if (rate >= this.bestRate * (1 + 0.5 / this.size)) {
+      this.bestRate = rate;
+      if (this.size < this.bound) this.size++;
+      this.largest = Math.max(this.largest, this.size);
+    }
+    this.startRound(now);
+  }
+
+  private startRound(now: number): void {
+    this.roundStarted = now;
+    this.roundPages = 0;
+  }
+}
