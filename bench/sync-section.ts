@@ -35,7 +35,7 @@ export async function syncSection(size: string, say: (line?: string) => void): P
   say(syncHeading);
   say();
   say(
-    `${figures.items.toLocaleString('en')} items (dataset \`${figures.size}\`), page size 100. The machine is shared: load average ` +
+    `${figures.items.toLocaleString('en')} items (dataset \`${figures.size}\`), pages of 100 (both remotes refuse 1,000, as the specification's maximum says). The machine is shared: load average ` +
       `(1, 5, 15 min) ${loadBefore} before, ${loadAverage()} after. The in-process remote isolates the sync's own cost from the remote's.`,
   );
   say();

@@ -183,22 +183,20 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
   };
   // Pages in flight as the window allows (page-window.ts), so that the remote's answer time, not
   // our work, bounds a sync; a page that arrives makes room for the next request at once, while
-  // the pages before it are validated and staged, up to `pagesWaitingBound` pages waiting to be
-  // taken: memory holds at most the window's bound and those. Pages are taken in order. Each
-  // offset is computed as its page is requested: a total, however large, allocates nothing.
+  // the pages before it are validated and staged. Pages are taken in order, from a queue of the
+  // pages in flight and those arrived: at most the window's bound in all, which is what memory
+  // holds. Each offset is computed as its page is requested: a total, however large, allocates nothing.
   const queue: Promise<RawPage>[] = [];
-  let waiting = 0;
   let nextOffset = stride;
   let stopped = false;
   const fill = () => {
-    while (!stopped && nextOffset < total && window.hasRoom && waiting < policy.pagesWaitingBound) {
+    while (!stopped && nextOffset < total && window.hasRoom && queue.length < window.bound) {
       window.enter();
       const page = fetchChecked(nextOffset);
       nextOffset += stride;
       page.then(
         () => {
           window.leave(true);
-          waiting++;
           fill();
         },
         () => window.leave(false),
@@ -214,7 +212,6 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
     fill();
     while (queue.length > 0) {
       const page = await queue.shift()!;
-      waiting--;
       fill();
       await take(page, total);
       await slices.pause();

@@ -36,10 +36,11 @@ export interface SyncPolicy {
   specPageSize: number;
   /** Pages in flight when a sync starts; the window grows from there as the throughput does (page-window.ts). */
   pagesInFlightAtFirst: number;
-  /** The most pages in flight at once, ever: polite to the remote. */
+  /**
+   * The most pages in flight at once, ever: polite to the remote. Also the most pages a pull
+   * holds, in flight and arrived: what memory holds (each at most {@link pageMaxBytes}).
+   */
   pagesInFlightBound: number;
-  /** The most pages arrived and waiting to be validated and staged: with the window's bound, what memory holds. */
-  pagesWaitingBound: number;
   /** The largest `total` a list may announce (remote-bounds.ts). */
   listTotalBound: number;
   /** The most pages one sync requests of its lists, over every collection and every attempt of one. */
@@ -63,7 +64,6 @@ export const defaultSyncPolicy: SyncPolicy = {
   specPageSize: 100,
   pagesInFlightAtFirst: 4,
   pagesInFlightBound: 16,
-  pagesWaitingBound: 16,
   listTotalBound,
   pageBudget: syncPageBudget,
   pageMaxBytes: pageBodyMaxBytes,
