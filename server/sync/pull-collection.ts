@@ -194,6 +194,7 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
       window.enter();
       const page = fetchChecked(nextOffset);
       nextOffset += stride;
+      // Its failure is also handled here: one after an earlier failure is no unhandled rejection.
       page.then(
         () => {
           window.leave(true);
@@ -217,9 +218,8 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
       await slices.pause();
     }
   } finally {
-    // A page that fails after the one that ended the pull is no unhandled rejection, and asks for no more.
+    // The pull ended (or failed): the pages still in flight ask for no more.
     stopped = true;
-    for (const page of queue) page.catch(() => undefined);
   }
   const repeated = await sink.end();
   if (repeated !== undefined) throw new ShiftedError(`the id ${repeated} came twice`);
