@@ -32,6 +32,8 @@ export interface SyncBenchFigures {
   /** The same full sync as {@link fullFromServe}, into a new replica, through a proxy answering {@link slowLinkDelayMs} late (target ≤ 1.2 × it). */
   fullThroughSlowLink: number;
   slowLinkDelayMs: number;
+  /** The most requests the slow link's proxy had in flight at once during that sync. */
+  slowLinkMostInFlight: number;
   /** Full sync from the in-process remote: the sync's own cost with a fast remote. */
   fullFromMemory: number;
   /** Incremental sync with 1% of every collection changed (target ≤ 10 s for large). */
@@ -74,14 +76,25 @@ export async function warmFakeRemote(fake: FakeRemote): Promise<void> {
 /** How late the slow link's proxy answers each request. */
 const slowLinkDelayMs = 50;
 
-/** Starts bench/delay-proxy.mjs, in a process of its own, in front of `target`. */
-async function startDelayProxy(target: string, delayMs: number): Promise<{ url: string; close(): Promise<void> }> {
+/** Starts bench/delay-proxy.mjs, in a process of its own, in front of `target`; closed, it answers the most requests it had in flight at once. */
+async function startDelayProxy(target: string, delayMs: number): Promise<{ url: string; close(): Promise<number> }> {
   const child = spawn(process.execPath, [path.join(root, 'bench', 'delay-proxy.mjs'), target, String(delayMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.once('data', (chunk: Buffer) => resolve(/listening on (\S+)/.exec(chunk.toString())![1]!));
+    child.stdout!.on('data', () => {
+      const match = /listening on (\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
     child.once('exit', () => reject(new Error('the delay proxy exited')));
   });
-  return { url, close: () => stop(child) };
+  return {
+    url,
+    close: async () => {
+      await stop(child);
+      return Number(/most in flight: (\d+)/.exec(output)?.[1] ?? Number.NaN);
+    },
+  };
 }
 
 /** A first full sync of a new replica of the remote at `remoteUrl`, in a data directory of its own; answers its items and seconds. */
@@ -125,12 +138,12 @@ async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: 
     }
     log(`full sync from serve through a proxy answering ${slowLinkDelayMs} ms late`);
     const proxy = await startDelayProxy(serve.url, slowLinkDelayMs);
-    try {
-      const slow = await firstFullSync(path.join(localDir, 'slow-link'), proxy.url, apiKey);
-      return { items, fullFromServe, unchangedFromServe, fullThroughSlowLink: slow.seconds };
-    } finally {
+    const slow = await firstFullSync(path.join(localDir, 'slow-link'), proxy.url, apiKey).catch(async (error: unknown) => {
       await proxy.close();
-    }
+      throw error;
+    });
+    const slowLinkMostInFlight = await proxy.close();
+    return { items, fullFromServe, unchangedFromServe, fullThroughSlowLink: slow.seconds, slowLinkMostInFlight };
   } finally {
     await stop(serve.child);
   }
@@ -157,6 +170,7 @@ export async function measureSync(
       unchangedFromServe: fromServeFigures?.unchangedFromServe ?? Number.NaN,
       fullThroughSlowLink: fromServeFigures?.fullThroughSlowLink ?? Number.NaN,
       slowLinkDelayMs,
+      slowLinkMostInFlight: fromServeFigures?.slowLinkMostInFlight ?? Number.NaN,
       peakAfterServeSync,
     };
     if (!fromMemory) {

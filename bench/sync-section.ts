@@ -46,7 +46,7 @@ export async function syncSection(size: string, say: (line?: string) => void): P
   const ratio = figures.fullThroughSlowLink / figures.fullFromServe;
   say(
     `| the same full sync through a proxy answering each request ${figures.slowLinkDelayMs} ms late (bench/delay-proxy.mjs), into a new replica | ` +
-      `${s(figures.fullThroughSlowLink)}${Number.isFinite(ratio) ? ` (${ratio.toFixed(2)} × loopback)` : ''} | ≤ 1.2 × loopback |`,
+      `${s(figures.fullThroughSlowLink)}${Number.isFinite(ratio) ? ` (${ratio.toFixed(2)} × loopback; at most ${figures.slowLinkMostInFlight} requests in flight)` : ''} | ≤ 1.2 × loopback |`,
   );
   say(`| full sync from an in-process remote | ${s(figures.fullFromMemory)} | |`);
   say(`| incremental sync, 1% changed (${figures.incrementalItems.toLocaleString('en')} items) | ${s(figures.incremental)} | ≤ 10 s |`);
