@@ -1,17 +1,18 @@
 import { sleep } from './sync-policy.js';
 
 /**
- * A round of the window's throughput is at least this many pages: fewer would let one slow
- * answer decide whether the window grows.
+ * A round of the window's throughput is twice the pages it holds, and at least this many: fewer
+ * would let one slow answer, or a burst of answers that waited for the thread, decide whether
+ * the window grows.
  */
-const roundPagesAtLeast = 8;
+const roundPagesAtLeast = 16;
 
 /**
  * How many of a remote's pages a sync has in flight at once, for every list it pages: the
- * window. It grows by one page after each round (as many pages as it holds) whose throughput
- * beat the best round's by at least half of what one more page in flight would add to a link
- * bound by its latency, so that it grows on a slow link and holds where the remote or our own
- * work is the bottleneck; it never passes `bound`, which is polite to the remote. A remote that
+ * window. It grows by one page after each round (twice the pages it holds) whose throughput beat
+ * the round before's by at least half of what one more page in flight adds on a link bound by
+ * its latency, so that it grows on a slow link and mostly holds where the remote or our own work
+ * is the bottleneck; it never passes `bound`, which is polite to the remote. A remote that
  * pushes back (429, 5xx, a timeout) halves it (additive increase, multiplicative decrease), and a
  * `Retry-After` holds every request, not only the one it answered, until its time has passed.
  */
@@ -23,8 +24,8 @@ export class PageWindow {
   private notBefore = 0;
   private roundStarted = performance.now();
   private roundPages = 0;
-  /** The best round's pages per millisecond since the window last changed its mind. */
-  private bestRate = 0;
+  /** The last round's pages per millisecond. */
+  private lastRate = 0;
 
   constructor(
     /** The most pages in flight, ever. */
@@ -74,21 +75,21 @@ export class PageWindow {
     const now = performance.now();
     if (retryAfterMs !== undefined) this.notBefore = Math.max(this.notBefore, now + retryAfterMs);
     this.size = Math.max(1, Math.floor(this.size / 2));
-    this.bestRate /= 2;
+    this.lastRate /= 2;
     this.startRound(now);
   }
 
   private answered(): void {
     this.roundPages++;
-    if (this.roundPages < Math.max(this.size, roundPagesAtLeast)) return;
+    if (this.roundPages < Math.max(2 * this.size, roundPagesAtLeast)) return;
     const now = performance.now();
     const rate = this.roundPages / Math.max(1, now - this.roundStarted);
     // On a link bound by its latency, one more page in flight adds 1/size to the throughput.
-    if (rate >= this.bestRate * (1 + 0.5 / this.size)) {
-      this.bestRate = rate;
-      if (this.size < this.bound) this.size++;
+    if (rate >= this.lastRate * (1 + 0.5 / this.size) && this.size < this.bound) {
+      this.size++;
       this.largest = Math.max(this.largest, this.size);
     }
+    this.lastRate = rate;
     this.startRound(now);
   }
 
