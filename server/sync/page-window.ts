@@ -18,7 +18,6 @@ const roundPagesAtLeast = 16;
  */
 export class PageWindow {
   private size: number;
-  private largest: number;
   private inFlight = 0;
   /** No request is sent before this time (`performance.now()`): a remote's `Retry-After`. */
   private notBefore = 0;
@@ -26,6 +25,8 @@ export class PageWindow {
   private roundPages = 0;
   /** The last round's pages per millisecond. */
   private lastRate = 0;
+  /** When the window last halved: a request sent before it was in flight then, and halves it no more. */
+  private halvedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     /** The most pages in flight, ever. */
@@ -33,17 +34,6 @@ export class PageWindow {
     initial: number,
   ) {
     this.size = Math.max(1, Math.min(bound, initial));
-    this.largest = this.size;
-  }
-
-  /** The pages in flight the window allows now. */
-  get pages(): number {
-    return this.size;
-  }
-
-  /** The most pages in flight the window allowed so far. */
-  get largestPages(): number {
-    return this.largest;
   }
 
   /** Whether one more request may be sent now. */
@@ -68,12 +58,16 @@ export class PageWindow {
   }
 
   /**
-   * The remote pushed back: the window halves, and `retryAfterMs` (what it asked for) holds
-   * every request back that long. The round in progress starts again at the new size.
+   * The remote pushed back on a request sent at `sentAt` (`performance.now()`): `retryAfterMs`
+   * (what it asked for) holds every request back that long, and the window halves, unless it
+   * already halved since that request was sent: the requests in flight together are refused
+   * together, and halve it once. A round starts at the new size.
    */
-  pushedBack(retryAfterMs: number | undefined): void {
+  pushedBack(sentAt: number, retryAfterMs: number | undefined): void {
     const now = performance.now();
     if (retryAfterMs !== undefined) this.notBefore = Math.max(this.notBefore, now + retryAfterMs);
+    if (sentAt < this.halvedAt) return;
+    this.halvedAt = now;
     this.size = Math.max(1, Math.floor(this.size / 2));
     this.lastRate /= 2;
     this.startRound(now);
@@ -85,10 +79,7 @@ export class PageWindow {
     const now = performance.now();
     const rate = this.roundPages / Math.max(1, now - this.roundStarted);
     // On a link bound by its latency, one more page in flight adds 1/size to the throughput.
-    if (rate >= this.lastRate * (1 + 0.5 / this.size) && this.size < this.bound) {
-      this.size++;
-      this.largest = Math.max(this.largest, this.size);
-    }
+    if (rate >= this.lastRate * (1 + 0.5 / this.size) && this.size < this.bound) this.size++;
     this.lastRate = rate;
     this.startRound(now);
   }

@@ -34,11 +34,12 @@ export async function fetchPage(remote: RemoteTenant, pathAndQuery: string, poli
   for (let attempt = 1; ; attempt++) {
     signal?.throwIfAborted();
     await window?.clear(signal);
+    const sentAt = performance.now();
     try {
       return await fetchPageOnce(remote, pathAndQuery, policy, signal);
     } catch (error) {
       if (!(error instanceof RetryableRequestError)) throw error;
-      if (error.problem.kind === 'answered' || error.problem.kind === 'timed-out') window?.pushedBack(error.waitMs);
+      if (error.problem.kind === 'answered' || error.problem.kind === 'timed-out') window?.pushedBack(sentAt, error.waitMs);
       if (attempt >= Math.min(policy.requestAttempts, error.attemptsAtMost ?? Infinity)) {
         throw new SyncFailedError(remoteFailureMessage(remote, error.problem, pathAndQuery, attempt));
       }
