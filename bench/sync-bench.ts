@@ -1,8 +1,10 @@
 /**
- * Sync figures: a full sync from a loopback `serve` seeded with a dataset, then a full and an
+ * Sync figures: a full sync from a loopback `serve` seeded with a dataset, the same full sync
+ * through a proxy that answers each request 50 ms late (a slow link), then a full and an
  * incremental sync (1% of every collection changed) from an in-process remote serving the same
  * generated dataset, whose changes the benchmark controls. Peak memory is this process's.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +19,7 @@ import { type FakeRemote, startFakeRemote } from '../server/test/support/fake-re
 import { fetchPage } from '../server/sync/remote-pages.js';
 import { type SyncReport, syncOrganization } from '../server/sync/sync-organization.js';
 import { defaultSyncPolicy } from '../server/sync/sync-policy.js';
-import { cli, startServe, stop } from './support.js';
+import { cli, root, startServe, stop } from './support.js';
 
 /** What {@link measureSync} measured; times in seconds, memory in bytes. */
 export interface SyncBenchFigures {
@@ -27,6 +29,11 @@ export interface SyncBenchFigures {
   fullFromServe: number;
   /** Incremental sync from the same `serve` when nothing changed: probe, empty pages, persist. */
   unchangedFromServe: number;
+  /** The same full sync as {@link fullFromServe}, into a new replica, through a proxy answering {@link slowLinkDelayMs} late (target ≤ 1.2 × it). */
+  fullThroughSlowLink: number;
+  slowLinkDelayMs: number;
+  /** The most requests the slow link's proxy had in flight at once during that sync. */
+  slowLinkMostInFlight: number;
   /** Full sync from the in-process remote: the sync's own cost with a fast remote. */
   fullFromMemory: number;
   /** Incremental sync with 1% of every collection changed (target ≤ 10 s for large). */
@@ -66,46 +73,110 @@ export async function warmFakeRemote(fake: FakeRemote): Promise<void> {
   }
 }
 
-/** A full sync from a `serve` process seeded with the dataset, then an incremental one with nothing changed. */
+/** How late the slow link's proxy answers each request. */
+const slowLinkDelayMs = 50;
+
+/** Starts bench/delay-proxy.mjs, in a process of its own, in front of `target`; closed, it answers the most requests it had in flight at once. */
+async function startDelayProxy(target: string, delayMs: number): Promise<{ url: string; close(): Promise<number> }> {
+  const child = spawn(process.execPath, [path.join(root, 'bench', 'delay-proxy.mjs'), target, String(delayMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', () => {
+      const match = /listening on (\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', () => reject(new Error('the delay proxy exited')));
+  });
+  return {
+    url,
+    close: async () => {
+      await stop(child);
+      return Number(/most in flight: (\d+)/.exec(output)?.[1] ?? Number.NaN);
+    },
+  };
+}
+
+/** A first full sync of a new replica of the remote at `remoteUrl`, in a data directory of its own; answers its items and seconds. */
+async function firstFullSync(dataDir: string, remoteUrl: string, apiKey: string): Promise<{ items: number; seconds: number }> {
+  const store = await Store.open({ dataDir, command: 'sync-bench' });
+  try {
+    const sealer = keyFileSealer(dataDirectoryFiles(dataDir).sealingKey);
+    const organization = await connectReplicaOrganization(store, sealer, { slug: 'r', remoteUrl, apiKey });
+    const started = performance.now();
+    const items = itemCount(await syncOrganization(store, organization, { baseUrl: remoteUrl, apiKey }));
+    return { items, seconds: seconds(started) };
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * A full sync from a `serve` process seeded with the dataset, then an incremental one with
+ * nothing changed; then the same full sync into a new replica through the slow link, in the same
+ * run, so that the ratio of the two is what the link's latency costs.
+ */
 async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: string, log: (line: string) => void) {
   log(`seeding a remote with the ${size} dataset`);
   cli(remoteDir, 'orgs', 'create', '--slug', 'bench', '--name', 'Benchmark');
   const apiKey = cli(remoteDir, 'keys', 'create', '--org', 'bench').trim();
   cli(remoteDir, 'seed', '--org', 'bench', '--size', size, '--seed', '7');
   const serve = await startServe(remoteDir);
-  const store = await Store.open({ dataDir: localDir, command: 'sync-bench' });
   try {
-    const sealer = keyFileSealer(dataDirectoryFiles(localDir).sealingKey);
-    const organization = await connectReplicaOrganization(store, sealer, { slug: 'r', remoteUrl: serve.url, apiKey });
-    const remote = { baseUrl: serve.url, apiKey };
     log('full sync from serve');
-    let started = performance.now();
-    const items = itemCount(await syncOrganization(store, organization, remote));
-    const fullFromServe = seconds(started);
+    const dataDir = path.join(localDir, 'loopback');
+    const { items, seconds: fullFromServe } = await firstFullSync(dataDir, serve.url, apiKey);
     log('incremental sync from serve, nothing changed');
-    started = performance.now();
-    await syncOrganization(store, organization, remote);
-    return { items, fullFromServe, unchangedFromServe: seconds(started) };
+    const store = await Store.open({ dataDir, command: 'sync-bench' });
+    let unchangedFromServe: number;
+    try {
+      const started = performance.now();
+      await syncOrganization(store, store.organizations.bySlug('r')!, { baseUrl: serve.url, apiKey });
+      unchangedFromServe = seconds(started);
+    } finally {
+      store.close();
+    }
+    log(`full sync from serve through a proxy answering ${slowLinkDelayMs} ms late`);
+    const proxy = await startDelayProxy(serve.url, slowLinkDelayMs);
+    const slow = await firstFullSync(path.join(localDir, 'slow-link'), proxy.url, apiKey).catch(async (error: unknown) => {
+      await proxy.close();
+      throw error;
+    });
+    const slowLinkMostInFlight = await proxy.close();
+    return { items, fullFromServe, unchangedFromServe, fullThroughSlowLink: slow.seconds, slowLinkMostInFlight };
   } finally {
-    store.close();
     await stop(serve.child);
   }
 }
 
 /**
  * Measures the syncs of a dataset; `log` hears what is being done, for a long run. Without
- * `fromServe` the `serve` part (the longest: seeding, then a remote bound by its own paging) is left out.
+ * `fromServe` the `serve` part (the longest: seeding, then a remote bound by its own paging) is
+ * left out; without `fromMemory`, the in-process remote's part.
  */
 export async function measureSync(
   size: DatasetSize = 'large',
   log: (line: string) => void = () => undefined,
-  { fromServe = true } = {},
+  { fromServe = true, fromMemory = true } = {},
 ): Promise<SyncBenchFigures> {
   const remoteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-sync-bench-remote-'));
   const localDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-sync-bench-local-'));
   try {
     const fromServeFigures = fromServe ? await measureFromServe(size, remoteDir, path.join(localDir, 'serve'), log) : undefined;
     const peakAfterServeSync = peakBytes();
+    const fromServeOnly = {
+      size,
+      fullFromServe: fromServeFigures?.fullFromServe ?? Number.NaN,
+      unchangedFromServe: fromServeFigures?.unchangedFromServe ?? Number.NaN,
+      fullThroughSlowLink: fromServeFigures?.fullThroughSlowLink ?? Number.NaN,
+      slowLinkDelayMs,
+      slowLinkMostInFlight: fromServeFigures?.slowLinkMostInFlight ?? Number.NaN,
+      peakAfterServeSync,
+    };
+    if (!fromMemory) {
+      const nothing = Number.NaN;
+      return { ...fromServeOnly, items: fromServeFigures?.items ?? 0, fullFromMemory: nothing, incremental: nothing, incrementalItems: 0, unchangedFromMemory: nothing, fullAgainFromMemory: nothing, peakAtEnd: peakBytes() };
+    }
 
     log('generating the dataset for the in-process remote');
     const inventory = generateInventory(size, 7);
@@ -137,16 +208,13 @@ export async function measureSync(
         await syncOrganization(store, organization, remote, { full: true });
         const fullAgainFromMemory = seconds(started);
         return {
-          size,
+          ...fromServeOnly,
           items: fromServeFigures?.items ?? itemCount(full),
-          fullFromServe: fromServeFigures?.fullFromServe ?? Number.NaN,
-          unchangedFromServe: fromServeFigures?.unchangedFromServe ?? Number.NaN,
           fullFromMemory,
           incremental,
           incrementalItems: itemCount(report),
           unchangedFromMemory,
           fullAgainFromMemory,
-          peakAfterServeSync,
           peakAtEnd: peakBytes(),
         };
       } finally {
@@ -164,6 +232,7 @@ export async function measureSync(
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const figures = await measureSync((process.env.BENCH_SIZE ?? 'large') as DatasetSize, (line) => console.log(`… ${line}`), {
     fromServe: process.env.BENCH_SYNC_FROM_SERVE !== '0',
+    fromMemory: process.env.BENCH_SYNC_FROM_MEMORY !== '0',
   });
   console.log(JSON.stringify(figures, null, 2));
 }

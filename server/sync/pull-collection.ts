@@ -1,8 +1,10 @@
 import type { RemoteTenant } from '../remote/remote-tenant.js';
 import type { Inventory } from '../../contracts/inventory.js';
-import { type RawPage, fetchPage } from './remote-pages.js';
+import { PageTooHeavyError, type RawPage, fetchPage } from './remote-pages.js';
 import { type CollectionName, collectionSchemas, collections } from '../../contracts/collections.js';
-import { SyncFailedError, remoteFailureMessage } from './sync-errors.js';
+import { RemoteRefusedError, SyncFailedError, remoteFailureMessage } from './sync-errors.js';
+import type { PageWindow } from './page-window.js';
+import type { PageSize } from './page-size.js';
 import type { SyncPolicy } from './sync-policy.js';
 import { skippedIdsKept } from '../store/records/sync-run-records.js';
 import { TimeSlices } from '../store/derived/time-slices.js';
@@ -59,6 +61,10 @@ export interface PullOptions {
   policy: SyncPolicy;
   /** The sync's page budget. */
   pages: PageBudget;
+  /** The sync's pages in flight, shared by its pulls: what it learnt of the link carries over. */
+  window: PageWindow;
+  /** The page size the sync asks, shared by its pulls: a refused size is not asked again. */
+  pageSize: PageSize;
   /** Only items updated at or after this time (the `updatedSince` extension). */
   updatedSince?: string;
   signal?: AbortSignal;
@@ -70,6 +76,9 @@ const longestId = 64;
 
 /** The remote's data changed while it was paged: the pages read do not make one consistent list. */
 class ShiftedError extends Error {}
+
+/** The remote refused the page size asked: the collection is read again in smaller pages. */
+class SmallerPagesError extends Error {}
 
 /**
  * Pages through one collection, validates every item and hands each page to `sink` in the
@@ -83,8 +92,10 @@ export async function pullCollection<C extends CollectionName>(collection: C, si
     try {
       return await pullOnce(collection, sink, options);
     } catch (error) {
-      if (!(error instanceof ShiftedError)) throw error;
-      reason = error.message;
+      // Smaller pages are asked once a sync at most (page-size.ts): that attempt does not count.
+      if (error instanceof SmallerPagesError) attempt--;
+      else if (error instanceof ShiftedError) reason = error.message;
+      else throw error;
       await sink.discard();
     }
   }
@@ -94,11 +105,20 @@ export async function pullCollection<C extends CollectionName>(collection: C, si
 }
 
 async function pullOnce<C extends CollectionName>(collection: C, sink: CollectionSink<C>, options: PullOptions): Promise<PulledCollection> {
+  const { remote, policy, window, signal } = options;
   const { v1Path: path } = collections[collection];
   const schema = collectionSchemas[collection].input;
   const since = options.updatedSince === undefined ? '' : `&updatedSince=${encodeURIComponent(options.updatedSince)}`;
-  const fetchAt = (offset: number) =>
-    fetchPage(options.remote, `${path}?limit=${options.policy.pageSize}&offset=${offset}${since}`, options.policy, options.signal);
+  const limit = options.pageSize.limit;
+  const fetchAt = async (offset: number) => {
+    try {
+      return await fetchPage(remote, `${path}?limit=${limit}&offset=${offset}${since}`, policy, signal, window);
+    } catch (error) {
+      const refused = (error instanceof RemoteRefusedError && error.status === 400) || error instanceof PageTooHeavyError;
+      if (refused && options.pageSize.refused(limit)) throw new SmallerPagesError();
+      throw error;
+    }
+  };
   // Only the invalid items' ids are remembered here: the sink finds a valid id that comes twice
   // (the store's unique index, for a million findings), so no set of every id is held.
   const skippedSeen = new Set<string>();
@@ -137,14 +157,20 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
 
   // The first page tells the total and the remote's page size (it may cap below ours).
   const listName = collections[collection].labels.title.toLowerCase();
-  options.pages.take(1, options.remote, path, () => `the first page of ${listName}`);
-  const first = await fetchAt(0);
+  options.pages.take(1, remote, path, () => `the first page of ${listName}`);
+  window.enter();
+  let first: RawPage | undefined;
+  try {
+    first = await fetchAt(0);
+  } finally {
+    window.leave(first !== undefined);
+  }
   const { total } = first;
   const stride = first.data.length;
   if (stride === 0 && total > 0) throw new ShiftedError(`the list ended after 0 of ${total} items`);
   if (stride > total) throw new ShiftedError(`${stride} items arrived where the total said ${total}`);
   const pagesLeft = stride === 0 ? 0 : Math.ceil((total - stride) / stride);
-  options.pages.take(pagesLeft, options.remote, path, () => `${total} ${listName} in pages of ${stride} would take ${pagesLeft + 1} pages`);
+  options.pages.take(pagesLeft, remote, path, () => `${total} ${listName} in pages of ${stride} would take ${pagesLeft + 1} pages`);
   await take(first, total);
 
   const fetchChecked = async (offset: number): Promise<RawPage> => {
@@ -155,29 +181,45 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
     if (page.data.length > expected) throw new ShiftedError(`more items arrived than the total of ${total}`);
     return page;
   };
-  // Several pages in flight, so that a remote's answer time, not our work, bounds a sync; they
-  // are taken in order, and no more than `parallelPages` are requested ahead of the one taken,
-  // so that at most that many pages wait in memory. Each offset is computed as its page is
-  // requested: a total, however large, allocates nothing.
-  const ahead: Promise<RawPage>[] = [];
+  // Pages in flight as the window allows (page-window.ts), so that the remote's answer time, not
+  // our work, bounds a sync; a page that arrives makes room for the next request at once, while
+  // the pages before it are validated and staged. Pages are taken in order, from a queue of the
+  // pages in flight and those arrived: at most the window's bound in all, which is what memory
+  // holds. Each offset is computed as its page is requested: a total, however large, allocates nothing.
+  const queue: Promise<RawPage>[] = [];
   let nextOffset = stride;
-  const request = () => {
-    const page = fetchChecked(nextOffset);
-    nextOffset += stride;
-    // Awaited in turn below; one that fails after an earlier failure is not an unhandled rejection.
-    page.catch(() => undefined);
-    ahead.push(page);
+  let stopped = false;
+  const fill = () => {
+    while (!stopped && nextOffset < total && window.hasRoom && queue.length < window.bound) {
+      window.enter();
+      const page = fetchChecked(nextOffset);
+      nextOffset += stride;
+      // Its failure is also handled here: one after an earlier failure is no unhandled rejection.
+      page.then(
+        () => {
+          window.leave(true);
+          fill();
+        },
+        () => window.leave(false),
+      );
+      queue.push(page);
+    }
   };
-  while (ahead.length < options.policy.parallelPages && nextOffset < total) request();
   // Pages that arrived meanwhile are taken one after another in microtasks, never giving the
   // event loop a turn: a turn once a slice of the thread's time is spent, so that other requests
   // are answered between pages (a reconcile compares each page with the replica's rows).
-  const slices = new TimeSlices(() => options.signal?.throwIfAborted());
-  while (ahead.length > 0) {
-    const page = await ahead.shift()!;
-    if (nextOffset < total) request();
-    await take(page, total);
-    await slices.pause();
+  const slices = new TimeSlices(() => signal?.throwIfAborted());
+  try {
+    fill();
+    while (queue.length > 0) {
+      const page = await queue.shift()!;
+      fill();
+      await take(page, total);
+      await slices.pause();
+    }
+  } finally {
+    // The pull ended (or failed): the pages still in flight ask for no more.
+    stopped = true;
   }
   const repeated = await sink.end();
   if (repeated !== undefined) throw new ShiftedError(`the id ${repeated} came twice`);

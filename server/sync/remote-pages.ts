@@ -2,6 +2,7 @@ import { BodyTooLargeError, formatBytes, readBodyCapped } from '../remote/read-b
 import { type RemoteTenant, RemoteUnreachableError, remoteGet, timedOut } from '../remote/remote-tenant.js';
 import { RemoteRefusedError, RetryableRequestError, SyncFailedError, remoteFailureMessage } from './sync-errors.js';
 import { type SyncPolicy, backoffDelay, retryAfterDelay, sleep } from './sync-policy.js';
+import type { PageWindow } from './page-window.js';
 
 /** Attempts of a request that finds nothing listening at the remote's address: one short retry, for a remote that restarts. */
 const attemptsWhenNothingListens = 2;
@@ -11,6 +12,9 @@ export interface RawPage {
   data: unknown[];
   total: number;
 }
+
+/** A page weighed more than the bound of a body's bytes (remote-bounds.ts): the sync fails, unless smaller pages are left to ask (page-size.ts). */
+export class PageTooHeavyError extends SyncFailedError {}
 
 /** What a list's path names, in words: "scopes", "remediation targets". */
 function listName(pathAndQuery: string): string {
@@ -23,14 +27,19 @@ function listName(pathAndQuery: string): string {
  * refused connection after one short retry: nothing listens there, and the whole backoff would
  * only delay saying so. A page past the policy's bounds (its body's bytes, its `total`, more
  * items than the `limit` asked) fails at once, saying which bound: the remote would send it again.
+ * Sent within a sync's `window` (page-window.ts), it waits out a `Retry-After` that another
+ * page was answered with, and tells the window when the remote pushes back (429, 5xx, a timeout).
  */
-export async function fetchPage(remote: RemoteTenant, pathAndQuery: string, policy: SyncPolicy, signal?: AbortSignal): Promise<RawPage> {
+export async function fetchPage(remote: RemoteTenant, pathAndQuery: string, policy: SyncPolicy, signal?: AbortSignal, window?: PageWindow): Promise<RawPage> {
   for (let attempt = 1; ; attempt++) {
     signal?.throwIfAborted();
+    await window?.clear(signal);
+    const sentAt = performance.now();
     try {
       return await fetchPageOnce(remote, pathAndQuery, policy, signal);
     } catch (error) {
       if (!(error instanceof RetryableRequestError)) throw error;
+      if (error.problem.kind === 'answered' || error.problem.kind === 'timed-out') window?.pushedBack(sentAt, error.waitMs);
       if (attempt >= Math.min(policy.requestAttempts, error.attemptsAtMost ?? Infinity)) {
         throw new SyncFailedError(remoteFailureMessage(remote, error.problem, pathAndQuery, attempt));
       }
@@ -40,8 +49,8 @@ export async function fetchPage(remote: RemoteTenant, pathAndQuery: string, poli
 }
 
 async function fetchPageOnce(remote: RemoteTenant, pathAndQuery: string, policy: SyncPolicy, signal?: AbortSignal): Promise<RawPage> {
-  const beyond = (what: string) =>
-    new SyncFailedError(remoteFailureMessage(remote, { kind: 'beyond-bound', what: `${what} (the list of ${listName(pathAndQuery)})` }, pathAndQuery, 1));
+  const message = (what: string) => remoteFailureMessage(remote, { kind: 'beyond-bound', what: `${what} (the list of ${listName(pathAndQuery)})` }, pathAndQuery, 1);
+  const beyond = (what: string) => new SyncFailedError(message(what));
   let response: Response;
   let bytes: Buffer;
   try {
@@ -56,7 +65,7 @@ async function fetchPageOnce(remote: RemoteTenant, pathAndQuery: string, policy:
   } catch (error) {
     // Interrupted (paused, disconnected, stopping): the sync ends with the signal's reason.
     if (signal?.aborted) throw signal.reason;
-    if (error instanceof BodyTooLargeError) throw beyond(`one page weighed more than ${formatBytes(error.maxBytes)}`);
+    if (error instanceof BodyTooLargeError) throw new PageTooHeavyError(message(`one page weighed more than ${formatBytes(error.maxBytes)}`));
     if (error instanceof RemoteUnreachableError) throw new RetryableRequestError(error.problem, undefined, error.lasting ? attemptsWhenNothingListens : undefined);
     throw new RetryableRequestError(
       timedOut(error) ? { kind: 'timed-out', seconds: policy.requestTimeoutMs / 1000 } : { kind: 'broken-answer', what: `the answer broke off: ${String(error)}` },

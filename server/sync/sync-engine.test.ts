@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Inventory } from '../../contracts/inventory.js';
 import type { Store } from '../store/store.js';
-import { type FakeRemote, type FakeRemoteOptions, startFakeRemote } from '../test/support/fake-remote.js';
+import { type FakeRemote, type FakeRemoteOptions, type FakeRequest, startFakeRemote } from '../test/support/fake-remote.js';
 import { sampleInventory } from '../test/support/sample-inventory.js';
 import { SyncFailedError } from './sync-errors.js';
 import type { SyncProgress } from '../../contracts/console/sync.js';
@@ -206,5 +206,82 @@ describe('bounds on what the remote sends', () => {
   it('fails a page whose body passes the cap, cut off there', async () => {
     const { sync } = await setUp();
     expect(await failure(sync({ policy: { pageMaxBytes: 1024 } }))).toMatch(/one page weighed more than 1 KiB \(the list of scopes\)/);
+  });
+});
+
+/** Pages of 2 items: some 165 pages, enough rounds for the window to move. */
+const tinyPages = { pageSize: 2, specPageSize: 2 };
+/** The requests of list pages: not the probes and count checks, which ask for one item. */
+const pageRequests = (remote: FakeRemote): FakeRequest[] => remote.requests.filter((request) => request.limit > 1);
+const mostInFlight = (requests: FakeRequest[]) => Math.max(...requests.map((request) => request.inFlight));
+
+describe('pages in flight', () => {
+  it('grow over a slow remote, never past their bound, and the replica equals the remote', async () => {
+    const { remote, sync, lists } = await setUp({ fault: ({ limit }) => (limit > 1 ? { delayMs: 15 } : undefined) });
+    await sync({ policy: { ...tinyPages, pagesInFlightAtFirst: 2, pagesInFlightBound: 7 } });
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    const most = mostInFlight(pageRequests(remote));
+    expect(most).toBeGreaterThan(2);
+    expect(most).toBeLessThanOrEqual(7);
+  });
+
+  it('back off from a remote that serves three at a time and answers 503 past that: few requests are refused', async () => {
+    const { remote, sync, lists } = await setUp({
+      fault: ({ limit, inFlight }) => (limit > 1 && inFlight > 3 ? { status: 503 } : limit > 1 ? { delayMs: 10 } : undefined),
+    });
+    await sync({ policy: { ...tinyPages, pagesInFlightAtFirst: 16, pagesInFlightBound: 16, requestAttempts: 20 } });
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    const requests = pageRequests(remote);
+    const refused = requests.filter((request) => request.inFlight > 3).length;
+    // A window that stayed at 16 would have 13 of every 16 requests refused, again and again.
+    expect(refused / requests.length).toBeLessThan(0.25);
+  });
+
+  it('are all held for a Retry-After, not only the request it answered', async () => {
+    let findingsPages = 0;
+    const { remote, sync, lists } = await setUp({
+      fault: ({ collection, limit }) => {
+        if (limit === 1) return undefined;
+        if (collection === 'findings' && ++findingsPages === 30) return { status: 429, headers: { 'Retry-After': '1' } };
+        return { delayMs: 10 };
+      },
+    });
+    await sync({ policy: tinyPages });
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    const refusedAt = remote.requests.find((request) => request.collection === 'findings' && request.limit > 1 && request.offset === 29 * 2)!.receivedAt;
+    // Pages in flight when the 429 left answer meanwhile; none is asked for until its second has passed.
+    const asked = remote.requests.filter((request) => request.receivedAt > refusedAt + 50 && request.receivedAt < refusedAt + 950);
+    expect(asked).toEqual([]);
+    expect(remote.requests.some((request) => request.receivedAt >= refusedAt + 950)).toBe(true);
+  });
+});
+
+describe('page size', () => {
+  it('asks pages of 1,000 of a remote that allows them', async () => {
+    const { remote, sync, lists } = await setUp({ maxLimit: 1_000 });
+    await sync();
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    expect(pageRequests(remote).map((request) => request.limit)).toEqual([1_000, 1_000, 1_000, 1_000]);
+  });
+
+  it("asks the specification's 100 once the remote refused 1,000, for the rest of the sync", async () => {
+    const { remote, sync, lists } = await setUp();
+    await sync();
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    const limits = pageRequests(remote).map((request) => request.limit);
+    expect(limits[0]).toBe(1_000);
+    expect(limits.slice(1).every((limit) => limit === 100)).toBe(true);
+    expect(pageRequests(remote).filter((request) => request.collection === 'findings')).toHaveLength(3);
+  });
+
+  it('asks 100 when a page of 1,000 weighs more than the bound of a body, which a page of 100 stays within', async () => {
+    const inventory = sampleInventory(small);
+    const weight = (items: unknown[]) => Buffer.byteLength(JSON.stringify({ data: items, total: items.length, limit: 1_000, offset: 0 }));
+    const heaviestOf100 = Math.max(...Object.values(inventory).map((items: unknown[]) => weight(items.slice(0, 100))));
+    expect(weight(inventory.findings)).toBeGreaterThan(heaviestOf100 + 1024);
+    const { remote, sync, lists } = await setUp({ inventory, maxLimit: 1_000 });
+    await sync({ policy: { pageMaxBytes: heaviestOf100 + 1024 } });
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    expect(pageRequests(remote).filter((request) => request.collection === 'findings').map((request) => request.limit)).toEqual([1_000, 100, 100, 100]);
   });
 });

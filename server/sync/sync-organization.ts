@@ -11,6 +11,8 @@ import { remoteHonoursUpdatedSince } from './probe-updated-since.js';
 import { PageBudget, type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
 import { PulledChanges, TooManyChanges } from './pulled-changes.js';
 import { fetchPage } from './remote-pages.js';
+import { PageWindow } from './page-window.js';
+import { PageSize } from './page-size.js';
 import { collections, type CollectionName } from '../../contracts/collections.js';
 import { StagedInventory } from './staged-inventory.js';
 import { baselineOf, countOutcome, observeCounts } from './count-check.js';
@@ -94,6 +96,9 @@ class SyncRun {
   private attempts = 0;
   private mode: SyncMode | undefined;
   private pages: PageBudget;
+  /** The link's pages in flight and page size, learnt over the whole sync, whatever kinds it runs. */
+  private readonly window: PageWindow;
+  private readonly pageSize: PageSize;
   private honours = false;
   private outcome: { success: SyncSuccess; changed: SyncChangesSummary | undefined } | undefined;
   /** The totals that differed after the incremental sync and started a reconcile. */
@@ -109,6 +114,8 @@ class SyncRun {
     this.policy = { ...defaultSyncPolicy, ...options.policy };
     this.previous = store.sync.get(organization.rowId);
     this.pages = new PageBudget(this.policy.pageBudget);
+    this.window = new PageWindow(this.policy.pagesInFlightBound, this.policy.pagesInFlightAtFirst);
+    this.pageSize = new PageSize(this.policy.pageSize, this.policy.specPageSize);
   }
 
   /** Runs a state's work and answers its event; what it throws is kept for {@link fail}. */
@@ -229,7 +236,7 @@ class SyncRun {
 
   /** Pulls the four collections in order through `pull`, telling the progress. */
   private async pullAll(pull: Pull, updatedSince: string | undefined) {
-    const { remote, policy, pages, options } = this;
+    const { remote, policy, pages, window, pageSize, options } = this;
     const { signal } = options;
     const counts: SyncCounts = { endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 };
     const skippedIds: string[] = [];
@@ -237,7 +244,7 @@ class SyncRun {
     for (const collection of syncOrder) {
       this.progress({ phase: 'fetching', collection, fetched: 0, total: 0 });
       const onPage = (fetched: number, total: number) => this.progress({ phase: 'fetching', collection, fetched, total });
-      const pulled = await pull(collection, { remote, policy, pages, updatedSince, signal, onPage });
+      const pulled = await pull(collection, { remote, policy, pages, window, pageSize, updatedSince, signal, onPage });
       counts[collection] = pulled.count;
       skippedCount += pulled.skippedCount;
       skippedIds.push(...pulled.skippedIds);

@@ -27,10 +27,20 @@ export interface SyncPolicy {
    * bounded whatever the change.
    */
   incrementalMaxItems: number;
-  /** Page size: the largest the v1 API allows. */
+  /**
+   * The page size asked first: larger than the specification's maximum, for a remote that allows
+   * it (fewer round trips); a remote that refuses it is asked {@link specPageSize} (page-size.ts).
+   */
   pageSize: number;
-  /** Pages of a collection requested at the same time. */
-  parallelPages: number;
+  /** The specification's maximum `limit`, asked once a remote refused {@link pageSize}. */
+  specPageSize: number;
+  /** Pages in flight when a sync starts; the window grows from there as the throughput does (page-window.ts). */
+  pagesInFlightAtFirst: number;
+  /**
+   * The most pages in flight at once, ever: polite to the remote. Also the most pages a pull
+   * holds, in flight and arrived: what memory holds (each at most {@link pageMaxBytes}).
+   */
+  pagesInFlightBound: number;
   /** The largest `total` a list may announce (remote-bounds.ts). */
   listTotalBound: number;
   /** The most pages one sync requests of its lists, over every collection and every attempt of one. */
@@ -50,8 +60,10 @@ export const defaultSyncPolicy: SyncPolicy = {
   fullSyncEvery: 10,
   incrementalMarginMs: 10 * 60_000,
   incrementalMaxItems: 50_000,
-  pageSize: 100,
-  parallelPages: 4,
+  pageSize: 1_000,
+  specPageSize: 100,
+  pagesInFlightAtFirst: 4,
+  pagesInFlightBound: 16,
   listTotalBound,
   pageBudget: syncPageBudget,
   pageMaxBytes: pageBodyMaxBytes,

@@ -15,6 +15,10 @@ export interface FakeRequest {
   offset: number;
   updatedSince: string | undefined;
   count: number;
+  /** When it arrived (`performance.now()`). */
+  receivedAt: number;
+  /** List requests being answered when it arrived, itself included. */
+  inFlight: number;
 }
 
 /** A page about to be sent; a fault may change it. */
@@ -48,6 +52,11 @@ export interface FakeRemoteOptions {
   fault?: (request: FakeRequest) => FakeFault | undefined;
   /** The loopback port to listen on; default a free one. */
   port?: number;
+  /**
+   * The largest `limit` it accepts, answering 400 above it as `serve` does; default 100, the
+   * specification's maximum.
+   */
+  maxLimit?: number;
 }
 
 /** A running fake remote. */
@@ -112,6 +121,7 @@ function filteredBy(items: Item[], query: URLSearchParams): Item[] {
 export async function startFakeRemote(options: FakeRemoteOptions): Promise<FakeRemote> {
   const apiKey = options.apiKey ?? 'fake-remote-key';
   const requests: FakeRequest[] = [];
+  let inFlight = 0;
   const sortedCache = new Map<CollectionName, { source: unknown[]; length: number; sorted: Item[] }>();
   const sortedOf = (collection: CollectionName): Item[] => {
     const source = options.inventory[collection] as unknown as Item[];
@@ -146,7 +156,9 @@ export async function startFakeRemote(options: FakeRemoteOptions): Promise<FakeR
       const limit = Number(url.searchParams.get('limit') ?? 50);
       const offset = Number(url.searchParams.get('offset') ?? 0);
       const updatedSince = url.searchParams.get('updatedSince') ?? undefined;
-      const request: FakeRequest = { collection, limit, offset, updatedSince, count: requests.length + 1 };
+      inFlight++;
+      res.once('close', () => inFlight--);
+      const request: FakeRequest = { collection, limit, offset, updatedSince, count: requests.length + 1, receivedAt: performance.now(), inFlight };
       requests.push(request);
       const fault = options.fault?.(request);
       if (fault && 'delayMs' in fault) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
@@ -156,6 +168,8 @@ export async function startFakeRemote(options: FakeRemoteOptions): Promise<FakeR
         res.writeHead(200, { 'Content-Type': 'application/json' });
         return void res.end(fault.body);
       }
+      const maxLimit = options.maxLimit ?? 100;
+      if (limit > maxLimit) return send(res, 400, { error: `Invalid query parameter "limit": must be an integer from 1 to ${maxLimit}` });
       let items = sortedOf(collection);
       if (updatedSince !== undefined && options.honoursUpdatedSince !== false) items = changedSince(collection, items, updatedSince);
       items = filteredBy(items, url.searchParams);

@@ -1,0 +1,91 @@
+import { sleep } from './sync-policy.js';
+
+/**
+ * A round of the window's throughput is twice the pages it holds, and at least this many: fewer
+ * would let one slow answer, or a burst of answers that waited for the thread, decide whether
+ * the window grows.
+ */
+const roundPagesAtLeast = 16;
+
+/**
+ * How many of a remote's pages a sync has in flight at once, for every list it pages: the
+ * window. It grows by one page after each round (twice the pages it holds) whose throughput beat
+ * the round before's by at least half of what one more page in flight adds on a link bound by
+ * its latency, so that it grows on a slow link and mostly holds where the remote or our own work
+ * is the bottleneck; it never passes `bound`, which is polite to the remote. A remote that
+ * pushes back (429, 5xx, a timeout) halves it (additive increase, multiplicative decrease), and a
+ * `Retry-After` holds every request, not only the one it answered, until its time has passed.
+ */
+export class PageWindow {
+  private size: number;
+  private inFlight = 0;
+  /** No request is sent before this time (`performance.now()`): a remote's `Retry-After`. */
+  private notBefore = 0;
+  private roundStarted = performance.now();
+  private roundPages = 0;
+  /** The last round's pages per millisecond. */
+  private lastRate = 0;
+  /** When the window last halved: a request sent before it was in flight then, and halves it no more. */
+  private halvedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    /** The most pages in flight, ever. */
+    readonly bound: number,
+    initial: number,
+  ) {
+    this.size = Math.max(1, Math.min(bound, initial));
+  }
+
+  /** Whether one more request may be sent now. */
+  get hasRoom(): boolean {
+    return this.inFlight < this.size;
+  }
+
+  /** A request takes its place in the window (its retries included) until {@link leave}. */
+  enter(): void {
+    this.inFlight++;
+  }
+
+  /** A request left the window; `answered` says a page arrived, which counts toward the round's throughput. */
+  leave(answered: boolean): void {
+    this.inFlight--;
+    if (answered) this.answered();
+  }
+
+  /** Waits until no `Retry-After` holds the remote's requests back. */
+  async clear(signal?: AbortSignal): Promise<void> {
+    for (let wait = this.notBefore - performance.now(); wait > 0; wait = this.notBefore - performance.now()) await sleep(wait, signal);
+  }
+
+  /**
+   * The remote pushed back on a request sent at `sentAt` (`performance.now()`): `retryAfterMs`
+   * (what it asked for) holds every request back that long, and the window halves, unless it
+   * already halved since that request was sent: the requests in flight together are refused
+   * together, and halve it once. A round starts at the new size.
+   */
+  pushedBack(sentAt: number, retryAfterMs: number | undefined): void {
+    const now = performance.now();
+    if (retryAfterMs !== undefined) this.notBefore = Math.max(this.notBefore, now + retryAfterMs);
+    if (sentAt < this.halvedAt) return;
+    this.halvedAt = now;
+    this.size = Math.max(1, Math.floor(this.size / 2));
+    this.lastRate /= 2;
+    this.startRound(now);
+  }
+
+  private answered(): void {
+    this.roundPages++;
+    if (this.roundPages < Math.max(2 * this.size, roundPagesAtLeast)) return;
+    const now = performance.now();
+    const rate = this.roundPages / Math.max(1, now - this.roundStarted);
+    // On a link bound by its latency, one more page in flight adds 1/size to the throughput.
+    if (rate >= this.lastRate * (1 + 0.5 / this.size) && this.size < this.bound) this.size++;
+    this.lastRate = rate;
+    this.startRound(now);
+  }
+
+  private startRound(now: number): void {
+    this.roundStarted = now;
+    this.roundPages = 0;
+  }
+}
