@@ -24,6 +24,14 @@ export const syncPageBudget = 800_000;
  */
 export const pageBodyMaxBytes = 32 << 20;
 
+/**
+ * The most bytes of the pages a sync holds at once, in flight and arrived: four pages at
+ * {@link pageBodyMaxBytes}, as when a sync had four pages in flight. With more in flight, each
+ * page's cap is this share of it (8 MiB at 16 pages, a hundred times `large`'s heaviest page of
+ * 1,000), until a page of the specification's size needs more (server/sync/page-window.ts).
+ */
+export const pagesHeldMaxBytes = 4 * pageBodyMaxBytes;
+
 /** The most bytes of the answer that checks a new address and key: one page of one scope. */
 export const checkBodyMaxBytes = 1 << 20;
 

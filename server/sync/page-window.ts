@@ -18,6 +18,9 @@ const roundPagesAtLeast = 16;
  */
 export class PageWindow {
   private size: number;
+  /** The most pages in flight, ever: the policy's, or fewer once pages are heavy ({@link heavier}). */
+  private most: number;
+  private pageCap: number;
   private inFlight = 0;
   /** No request is sent before this time (`performance.now()`): a remote's `Retry-After`. */
   private notBefore = 0;
@@ -29,11 +32,39 @@ export class PageWindow {
   private halvedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    /** The most pages in flight, ever. */
-    readonly bound: number,
+    bound: number,
     initial: number,
+    /** The most bytes of one page's body. */
+    private readonly pageMaxBytes: number,
+    /** The most bytes of the pages held at once: the bound times each page's cap stays within it. */
+    private readonly heldMaxBytes: number,
   ) {
+    this.most = bound;
+    this.pageCap = Math.min(pageMaxBytes, Math.floor(heldMaxBytes / bound));
     this.size = Math.max(1, Math.min(bound, initial));
+  }
+
+  /** The most pages in flight and arrived at once. */
+  get bound(): number {
+    return this.most;
+  }
+
+  /** The most bytes of one page's body now: the held bytes' share of each page in flight. */
+  get pageBytes(): number {
+    return this.pageCap;
+  }
+
+  /**
+   * A page of the smallest size weighed more than its share: pages may weigh up to the bound of a
+   * body from now on, and fewer are in flight, so that the pages held stay within their bytes.
+   * Answers false when they already may (the page is past the bound of a body: the sync fails).
+   */
+  heavier(): boolean {
+    if (this.pageCap >= this.pageMaxBytes) return false;
+    this.pageCap = this.pageMaxBytes;
+    this.most = Math.max(1, Math.floor(this.heldMaxBytes / this.pageMaxBytes));
+    this.size = Math.min(this.size, this.most);
+    return true;
   }
 
   /** Whether one more request may be sent now. */
@@ -79,7 +110,7 @@ export class PageWindow {
     const now = performance.now();
     const rate = this.roundPages / Math.max(1, now - this.roundStarted);
     // On a link bound by its latency, one more page in flight adds 1/size to the throughput.
-    if (rate >= this.lastRate * (1 + 0.5 / this.size) && this.size < this.bound) this.size++;
+    if (rate >= this.lastRate * (1 + 0.5 / this.size) && this.size < this.most) this.size++;
     this.lastRate = rate;
     this.startRound(now);
   }

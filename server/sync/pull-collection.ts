@@ -77,7 +77,7 @@ const longestId = 64;
 /** The remote's data changed while it was paged: the pages read do not make one consistent list. */
 class ShiftedError extends Error {}
 
-/** The remote refused the page size asked: the collection is read again in smaller pages. */
+/** The remote refused the page size asked, or a page weighed more than its share: the collection is read again in smaller pages, or fewer heavier ones at a time. */
 class SmallerPagesError extends Error {}
 
 /**
@@ -116,6 +116,7 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
     } catch (error) {
       const refused = (error instanceof RemoteRefusedError && error.status === 400) || error instanceof PageTooHeavyError;
       if (refused && options.pageSize.refused(limit)) throw new SmallerPagesError();
+      if (error instanceof PageTooHeavyError && window.heavier()) throw new SmallerPagesError();
       throw error;
     }
   };

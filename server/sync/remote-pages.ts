@@ -13,7 +13,7 @@ export interface RawPage {
   total: number;
 }
 
-/** A page weighed more than the bound of a body's bytes (remote-bounds.ts): the sync fails, unless smaller pages are left to ask (page-size.ts). */
+/** A page weighed more than its cap (remote-bounds.ts): the sync fails, unless smaller pages are left to ask (page-size.ts) or heavier ones may come (page-window.ts). */
 export class PageTooHeavyError extends SyncFailedError {}
 
 /** What a list's path names, in words: "scopes", "remediation targets". */
@@ -36,7 +36,7 @@ export async function fetchPage(remote: RemoteTenant, pathAndQuery: string, poli
     await window?.clear(signal);
     const sentAt = performance.now();
     try {
-      return await fetchPageOnce(remote, pathAndQuery, policy, signal);
+      return await fetchPageOnce(remote, pathAndQuery, policy, window?.pageBytes ?? policy.pageMaxBytes, signal);
     } catch (error) {
       if (!(error instanceof RetryableRequestError)) throw error;
       if (error.problem.kind === 'answered' || error.problem.kind === 'timed-out') window?.pushedBack(sentAt, error.waitMs);
@@ -48,7 +48,7 @@ export async function fetchPage(remote: RemoteTenant, pathAndQuery: string, poli
   }
 }
 
-async function fetchPageOnce(remote: RemoteTenant, pathAndQuery: string, policy: SyncPolicy, signal?: AbortSignal): Promise<RawPage> {
+async function fetchPageOnce(remote: RemoteTenant, pathAndQuery: string, policy: SyncPolicy, maxBytes: number, signal?: AbortSignal): Promise<RawPage> {
   const message = (what: string) => remoteFailureMessage(remote, { kind: 'beyond-bound', what: `${what} (the list of ${listName(pathAndQuery)})` }, pathAndQuery, 1);
   const beyond = (what: string) => new SyncFailedError(message(what));
   let response: Response;
@@ -59,7 +59,7 @@ async function fetchPageOnce(remote: RemoteTenant, pathAndQuery: string, policy:
     ({ response, bytes } = await remoteGet(
       remote,
       pathAndQuery,
-      async (answer, until) => ({ response: answer, bytes: answer.ok ? await readBodyCapped(answer, policy.pageMaxBytes, until) : Buffer.alloc(0) }),
+      async (answer, until) => ({ response: answer, bytes: answer.ok ? await readBodyCapped(answer, maxBytes, until) : Buffer.alloc(0) }),
       { timeoutMs: policy.requestTimeoutMs, interrupt: signal },
     ));
   } catch (error) {

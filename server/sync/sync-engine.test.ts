@@ -285,3 +285,25 @@ describe('page size', () => {
     expect(pageRequests(remote).filter((request) => request.collection === 'findings').map((request) => request.limit)).toEqual([1_000, 100, 100, 100]);
   });
 });
+
+describe('the bytes of the pages held', () => {
+  it('stay within their bound: pages of 100 heavier than their share of it come fewer at a time, each up to the bound of a body', async () => {
+    const inventory = sampleInventory(small);
+    const weight = (items: unknown[]) => Buffer.byteLength(JSON.stringify({ data: items, total: items.length, limit: 100, offset: 0 }));
+    const heaviestOf100 = Math.max(...Object.values(inventory).map((items: unknown[]) => weight(items.slice(0, 100))));
+    const pageMaxBytes = heaviestOf100 + 1024;
+    const { remote, sync, lists } = await setUp({ inventory, fault: ({ limit }) => (limit > 1 ? { delayMs: 5 } : undefined) });
+    // Sixteen in flight would give each page a quarter of the bound of a body, less than the heaviest weighs.
+    await sync({ policy: { pageSize: 100, pagesInFlightAtFirst: 16, pagesInFlightBound: 16, pageMaxBytes, pagesHeldMaxBytes: 4 * pageMaxBytes } });
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    const findings = pageRequests(remote).filter((request) => request.collection === 'findings');
+    expect(findings.length).toBeGreaterThan(1);
+    // Once heavier pages were let in, at most four were asked at a time.
+    expect(mostInFlight(findings.slice(1))).toBeLessThanOrEqual(4);
+  });
+
+  it('fail a sync whose page of 100 weighs more than the bound of a body, even with fewer in flight', async () => {
+    const { sync } = await setUp();
+    expect(await failure(sync({ policy: { pageSize: 100, pagesInFlightBound: 16, pageMaxBytes: 2048, pagesHeldMaxBytes: 8192 } }))).toMatch(/one page weighed more than 2 KiB \(the list of [a-z ]+\)/);
+  });
+});

@@ -114,7 +114,7 @@ class SyncRun {
     this.policy = { ...defaultSyncPolicy, ...options.policy };
     this.previous = store.sync.get(organization.rowId);
     this.pages = new PageBudget(this.policy.pageBudget);
-    this.window = new PageWindow(this.policy.pagesInFlightBound, this.policy.pagesInFlightAtFirst);
+    this.window = new PageWindow(this.policy.pagesInFlightBound, this.policy.pagesInFlightAtFirst, this.policy.pageMaxBytes, this.policy.pagesHeldMaxBytes);
     this.pageSize = new PageSize(this.policy.pageSize, this.policy.specPageSize);
   }
 

@@ -1,4 +1,4 @@
-import { listTotalBound, pageBodyMaxBytes, syncPageBudget } from '../remote/remote-bounds.js';
+import { listTotalBound, pageBodyMaxBytes, pagesHeldMaxBytes, syncPageBudget } from '../remote/remote-bounds.js';
 
 /** How a sync talks to a remote and when it gives up; every figure can be set for tests. */
 export interface SyncPolicy {
@@ -38,7 +38,7 @@ export interface SyncPolicy {
   pagesInFlightAtFirst: number;
   /**
    * The most pages in flight at once, ever: polite to the remote. Also the most pages a pull
-   * holds, in flight and arrived: what memory holds (each at most {@link pageMaxBytes}).
+   * holds, in flight and arrived: what memory holds (within {@link pagesHeldMaxBytes} together).
    */
   pagesInFlightBound: number;
   /** The largest `total` a list may announce (remote-bounds.ts). */
@@ -47,6 +47,11 @@ export interface SyncPolicy {
   pageBudget: number;
   /** The most bytes of one page's body. */
   pageMaxBytes: number;
+  /**
+   * The most bytes of the pages a sync holds at once, in flight and arrived: each page's cap is
+   * this over the pages in flight, until a page of the smallest size needs more (page-window.ts).
+   */
+  pagesHeldMaxBytes: number;
 }
 
 /** The product's policy. */
@@ -67,6 +72,7 @@ export const defaultSyncPolicy: SyncPolicy = {
   listTotalBound,
   pageBudget: syncPageBudget,
   pageMaxBytes: pageBodyMaxBytes,
+  pagesHeldMaxBytes,
 };
 
 /** The delay before retry number `attempt` (1 = first retry): exponential, with "equal jitter". */
