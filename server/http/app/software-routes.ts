@@ -93,7 +93,8 @@ export function softwareRoutes(store: Store): express.Router {
       .send(text);
   });
   router.get('/remediation-plan', async (req, res) => {
-    res.json(await store.software.plan(organizationOf(res).rowId, parseQuery(req, remediationPlanQuerySchema)));
+    const { bod2604Outcome, ...selection } = parseQuery(req, remediationPlanQuerySchema);
+    res.json(await store.software.plan(organizationOf(res).rowId, selection, bod2604Outcome));
   });
   return router;
 }
@@ -182,7 +183,7 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
     summary: 'Get the remediation plan',
     description:
       "The products in the order that closes the most open critical or KEV findings for the fewest endpoints touched (greedily, per endpoint not yet touched; each finding weighed by its endpoint's criticality), with the cumulative share closed after each and what reaching 50, 80 and 95 % takes. " +
-      'With `tag` or `criticality`, the plan for the findings of the endpoints they keep.',
+      'With `tag` or `criticality`, the plan for the findings of the endpoints they keep; with `bod2604Outcome`, for the open findings of that BOD 26-04 outcome only.',
     tag: 'Software',
     request: { query: remediationPlanQuerySchema },
     responses: { 200: jsonResponse(remediationPlanSchema, 'The plan.'), ...queryErrors() },
