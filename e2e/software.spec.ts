@@ -227,6 +227,11 @@ test('the remediation plan of one BOD 26-04 outcome: chosen in a select, kept in
   await expect(page.getByRole('img', { name: new RegExp(`^Cumulative share of the ${count} open critical and KEV findings closed`) })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Steps' }).locator('tbody tr')).toHaveCount(ofOutcome.steps.length);
   await expectAccessible(page);
+  // The CSV is the plan shown: its steps, in its order.
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const [header, ...rows] = parseCsv(fs.readFileSync((await (await downloading).path())!, 'utf8'));
+  expect(rows.map((row) => row[header!.indexOf('product')] || null)).toEqual(ofOutcome.steps.map((step) => step.product));
   await page.reload();
   await expect(page.getByLabel('BOD 26-04 outcome')).toHaveValue('3 days');
 });

@@ -183,6 +183,11 @@ describe('fix-by dates on the findings', () => {
       expect(plan.body.open_critical_or_kev, outcome).toBe(closing.length);
       expect(new Map(plan.body.steps.map((step: any) => [JSON.stringify([step.vendor, step.product]), step.closes])), outcome).toEqual(perProduct);
       expect(plan.body.without_product, outcome).toBe(closing.length - [...perProduct.values()].reduce((sum, count) => sum + count, 0));
+      // The plan's CSV is its steps, in its order, with the same query.
+      const csv = await fetch(`${server.url}/app/orgs/acme/export/remediation-plan.csv?${query}`, { headers: { [consoleTokenHeader]: server.consoleToken } });
+      expect(csv.status).toBe(200);
+      const [header, ...rows] = parseCsv(await csv.text());
+      expect(rows.map((row) => [row[header!.indexOf('product_id')], Number(row[header!.indexOf('closes')])])).toEqual(plan.body.steps.map((step: any) => [step.product_id, step.closes]));
       return plan.body.open_critical_or_kev as number;
     };
     let planned = 0;
@@ -202,9 +207,11 @@ describe('fix-by dates on the findings', () => {
     expect((await server.app(`/orgs/acme/endpoints/${exposed.id}/context`, { method: 'PUT', body: retag })).status).toBe(200);
     expect(await expectPlanOfOutcome('3 days & forensic investigation')).toBe(before);
 
-    const bad = await server.app('/orgs/acme/remediation-plan?bod2604Outcome=soon');
-    expect(bad.status).toBe(400);
-    expect(JSON.stringify(bad.body)).toMatch(/bod2604Outcome.*must be one of 3 days & forensic investigation/);
+    for (const path of ['remediation-plan', 'export/remediation-plan.csv']) {
+      const bad = await server.app(`/orgs/acme/${path}?bod2604Outcome=soon`);
+      expect(bad.status, path).toBe(400);
+      expect(JSON.stringify(bad.body), path).toMatch(/bod2604Outcome.*must be one of 3 days & forensic investigation/);
+    }
   });
 
   it('counts the findings due in 3, 14 and 60 days and those that wait for an upgrade', async () => {

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy } from 'react';
 import { Link } from 'react-router';
 import type { RemediationPlan } from '../../../contracts/console/software';
-import { remediationPlanQuery } from '../api/software-queries';
+import { remediationPlanCsvPath, remediationPlanQuery } from '../api/software-queries';
+import { CsvDownloadButton } from '../components/csv-export-button';
 import { bod2604Outcomes } from '../../../contracts/ssvc-tables';
 import { endpointContextControls, useEndpointContextFilters } from '../components/endpoint-context-controls';
 import { FilterBar, type FilterControls } from '../components/filter-bar';
@@ -35,6 +36,7 @@ export function RemediationPlanView({ slug }: { slug: string }) {
     <section className="view" aria-labelledby="view-title">
       <header className="view__header">
         <h1 id="view-title">Remediation plan</h1>
+        <CsvDownloadButton path={remediationPlanCsvPath(slug, filters)} suggestedName={`${slug}-remediation-plan.csv`} total={plan.data?.steps.length} />
       </header>
       <p className="hint">
         The products to update, in the order that closes the most open critical or KEV findings for the fewest endpoints touched, each finding
