@@ -211,3 +211,27 @@ test('the remediation plan states the 50, 80 and 95 % goals, draws the curve and
   await expect(page).toHaveURL(/\/orgs\/demo\/software\/[A-Za-z0-9_-]+$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
 });
+
+test('the remediation plan of one BOD 26-04 outcome: chosen in a select, kept in the URL, closing what the API plans for it', async ({ page, request }) => {
+  const headers = { 'x-console-script-token': server.scriptToken };
+  const planOf = async (query: string) => (await (await request.get(`${server.baseUrl}/app/orgs/demo/remediation-plan${query}`, { headers })).json()) as { open_critical_or_kev: number; steps: { product: string | null }[] };
+  const whole = await planOf('');
+  const ofOutcome = await planOf('?bod2604Outcome=3%20days');
+  expect(ofOutcome.open_critical_or_kev).toBeGreaterThan(0);
+  expect(ofOutcome.open_critical_or_kev).toBeLessThan(whole.open_critical_or_kev);
+
+  await openConsole(page, '/orgs/demo/remediation-plan');
+  await page.getByLabel('BOD 26-04 outcome').selectOption('3 days');
+  await expect(page).toHaveURL(/[?&]bod2604Outcome=3(\+|%20)days/);
+  const count = ofOutcome.open_critical_or_kev.toLocaleString('en-US');
+  await expect(page.getByRole('img', { name: new RegExp(`^Cumulative share of the ${count} open critical and KEV findings closed`) })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Steps' }).locator('tbody tr')).toHaveCount(ofOutcome.steps.length);
+  await expectAccessible(page);
+  // The CSV is the plan shown: its steps, in its order.
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const [header, ...rows] = parseCsv(fs.readFileSync((await (await downloading).path())!, 'utf8'));
+  expect(rows.map((row) => row[header!.indexOf('product')] || null)).toEqual(ofOutcome.steps.map((step) => step.product));
+  await page.reload();
+  await expect(page.getByLabel('BOD 26-04 outcome')).toHaveValue('3 days');
+});

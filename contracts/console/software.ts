@@ -10,6 +10,7 @@ import { countSchema, listEnvelopeSchema } from '../common.js';
 import { targetStatuses } from '../enums.js';
 import { limitSchema, offsetSchema, sortSchema, textSchema } from '../list-queries.js';
 import { endpointContextQueryShape } from './endpoint-context-filters.js';
+import { findingFixByFilters } from './fix-by.js';
 import { exposureShape, exposureSortKinds } from './exposure.js';
 import { endpointIntelShape, planStepIntelShape } from './exploit-intel.js';
 import { versionToUpdateToSchema, versionToUpdateToSummarySchema } from './version-to-update-to.js';
@@ -147,8 +148,16 @@ export const remediationPlanMilestoneSchema = z
   .meta({ id: 'RemediationPlanMilestone' });
 export type RemediationPlanMilestone = z.infer<typeof remediationPlanMilestoneSchema>;
 
-/** `GET /app/orgs/:slug/remediation-plan` query: the plan for the endpoints of a tag or a criticality. */
-export const remediationPlanQuerySchema = z.object(endpointContextQueryShape);
+/**
+ * `GET /app/orgs/:slug/remediation-plan` query: the plan for the endpoints of a tag or a
+ * criticality, and of the open findings of one BOD 26-04 outcome.
+ */
+export const remediationPlanQuerySchema = z.object({
+  ...endpointContextQueryShape,
+  bod2604Outcome: findingFixByFilters.bod2604Outcome.schema.meta({
+    description: 'Only the open findings of this BOD 26-04 outcome: the plan closes them alone, and the shares are of them.',
+  }),
+});
 export type RemediationPlanQuery = z.output<typeof remediationPlanQuerySchema>;
 
 /** `GET /app/orgs/:slug/remediation-plan`. */

@@ -168,7 +168,7 @@ export class Store {
     const exploit = new ExploitFigures(db, versions, findingIntel, (orgRowId) => exposure.columns(orgRowId), excepted, context);
     this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit, this.fixBy);
     this.consoleItems = new ConsoleItems(db, versions, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit, this.fixBy);
-    this.software = new SoftwareQueries(db, versions, exposure, exploit);
+    this.software = new SoftwareQueries(db, versions, exposure, exploit, this.fixBy);
     this.dashboards = new DashboardAggregates(db, versions, this.coverage, context);
     this.agentSettings = new AgentSettingsRecords(db, clock, recordWrite);
     this.endpointContext = new EndpointContext(db, versions, (work) => this.write(() => work(), { changes: ['endpoint-context'] }), clock);

@@ -36,6 +36,7 @@ interface Case {
 }
 
 let server: ConsoleTestServer;
+let inventory: Inventory;
 const cases: Case[] = [];
 
 /** The inventory: six endpoints (exposed or not × three criticalities), and an open finding for every combination of the tables' inputs. */
@@ -84,7 +85,7 @@ async function importRecords(records: unknown[]) {
 }
 
 beforeAll(async () => {
-  const inventory = tableInventory();
+  inventory = tableInventory();
   server = await startConsoleTestServer([{ slug: 'acme', inventory }], { clock: () => nowMs });
   const records = exploitationValues.flatMap((exploitation, e) =>
     ['no', 'yes'].flatMap((automatable) =>
@@ -164,6 +165,53 @@ describe('fix-by dates on the findings', () => {
     const bad = await server.app('/orgs/acme/vulnerability-findings?bod2604Outcome=soon');
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toMatch(/bod2604Outcome/);
+  });
+
+  it('plans for the open findings of one outcome exactly those the findings list keeps for it, after a what-if too', async () => {
+    const productOfTarget = new Map(inventory.remediationTargets.map((target) => [target.id, JSON.stringify([target.vendor, target.product])]));
+    /** The plan of `outcome` against the findings list filtered by it: its critical or KEV findings, per product of their target. */
+    const expectPlanOfOutcome = async (outcome: string) => {
+      const query = `bod2604Outcome=${encodeURIComponent(outcome)}`;
+      const closing = (await server.appAll(`/orgs/acme/vulnerability-findings?${query}`)).filter((f) => f.status === 'open' && (f.severity === 'critical' || f.is_kev));
+      const perProduct = new Map<string, number>();
+      for (const finding of closing) {
+        const product = productOfTarget.get(finding.remediation_target_id);
+        if (product !== undefined) perProduct.set(product, (perProduct.get(product) ?? 0) + 1);
+      }
+      const plan = await server.app(`/orgs/acme/remediation-plan?${query}`);
+      expect(plan.status).toBe(200);
+      expect(plan.body.open_critical_or_kev, outcome).toBe(closing.length);
+      expect(new Map(plan.body.steps.map((step: any) => [JSON.stringify([step.vendor, step.product]), step.closes])), outcome).toEqual(perProduct);
+      expect(plan.body.without_product, outcome).toBe(closing.length - [...perProduct.values()].reduce((sum, count) => sum + count, 0));
+      // The plan's CSV is its steps, in its order, with the same query.
+      const csv = await fetch(`${server.url}/app/orgs/acme/export/remediation-plan.csv?${query}`, { headers: { [consoleTokenHeader]: server.consoleToken } });
+      expect(csv.status).toBe(200);
+      const [header, ...rows] = parseCsv(await csv.text());
+      expect(rows.map((row) => [row[header!.indexOf('product_id')], Number(row[header!.indexOf('closes')])])).toEqual(plan.body.steps.map((step: any) => [step.product_id, step.closes]));
+      return plan.body.open_critical_or_kev as number;
+    };
+    let planned = 0;
+    for (const outcome of Object.keys(days)) planned += await expectPlanOfOutcome(outcome);
+    // Every open finding has one outcome: the plans of all five close what the whole plan closes.
+    expect(planned).toBeGreaterThan(0);
+    expect(planned).toBe((await server.app('/orgs/acme/remediation-plan')).body.open_critical_or_kev);
+
+    // Un-exposing a host moves its findings to other outcomes: the plans by outcome follow at once.
+    const exposed = inventory.endpoints[0]!;
+    const before = await expectPlanOfOutcome('3 days & forensic investigation');
+    const untag = { tags: ['office'], criticality: criticalities[0]![0] };
+    expect((await server.app(`/orgs/acme/endpoints/${exposed.id}/context`, { method: 'PUT', body: untag })).status).toBe(200);
+    expect(await expectPlanOfOutcome('3 days & forensic investigation')).toBeLessThan(before);
+    await expectPlanOfOutcome('3 days');
+    const retag = { tags: ['internet-facing'], criticality: criticalities[0]![0] };
+    expect((await server.app(`/orgs/acme/endpoints/${exposed.id}/context`, { method: 'PUT', body: retag })).status).toBe(200);
+    expect(await expectPlanOfOutcome('3 days & forensic investigation')).toBe(before);
+
+    for (const path of ['remediation-plan', 'export/remediation-plan.csv']) {
+      const bad = await server.app(`/orgs/acme/${path}?bod2604Outcome=soon`);
+      expect(bad.status, path).toBe(400);
+      expect(JSON.stringify(bad.body), path).toMatch(/bod2604Outcome.*must be one of 3 days & forensic investigation/);
+    }
   });
 
   it('counts the findings due in 3, 14 and 60 days and those that wait for an upgrade', async () => {

@@ -91,6 +91,11 @@ export const remediationPlanQuery = (slug: string, filters: ListFilters = {}) =>
     staleTime,
   });
 
+/** The path of the remediation plan's CSV export under /app, with its filters. */
+export function remediationPlanCsvPath(slug: string, filters: ListFilters): string {
+  return `/app${org(slug)}/export/remediation-plan.csv${listSearch(filters)}`;
+}
+
 /** The path of the software list's CSV export under /app, with its search and sort. */
 export function softwareCsvPath(slug: string, filters: ListFilters): string {
   return `/app${org(slug)}/export/software.csv${listSearch(filters)}`;

@@ -3,7 +3,7 @@ import { setOrRemove, useUrlSearch } from '../lib/use-url-search';
 import type { endpointContextFilters } from '../../../contracts/console/endpoint-context-filters';
 import { endpointCriticalities } from '../../../contracts/enums';
 import type { ListFilters } from '../api/list-pages';
-import type { FilterControl } from './filter-bar';
+import type { FilterControl, FilterControls } from './filter-bar';
 
 /**
  * The controls of the filters by endpoint context (contracts' endpointContextFilters), one per
@@ -15,10 +15,13 @@ export const endpointContextControls = {
   criticality: { kind: 'choice', label: 'Criticality', values: endpointCriticalities },
 } as const satisfies { [P in keyof typeof endpointContextFilters]: FilterControl };
 
-/** The filters by context a URL names, non-empty, in a stable order: what a figures view asks the server for. */
-export function endpointContextFiltersOf(search: URLSearchParams): ListFilters {
+/**
+ * The filters by context a URL names (or those of `controls`, a view's with more), non-empty, in a
+ * stable order: what a figures view asks the server for.
+ */
+export function endpointContextFiltersOf(search: URLSearchParams, controls: FilterControls = endpointContextControls): ListFilters {
   const filters: ListFilters = {};
-  for (const name of Object.keys(endpointContextControls)) {
+  for (const name of Object.keys(controls)) {
     const value = search.get(name);
     if (value) filters[name] = value;
   }
@@ -26,12 +29,13 @@ export function endpointContextFiltersOf(search: URLSearchParams): ListFilters {
 }
 
 /**
- * The filters by context of a figures view (dashboard, remediation plan and performance), kept
- * in its URL: what it asks the server for, and how a control sets one (empty removes it).
+ * The filters by context of a figures view (dashboard, remediation plan and performance), or
+ * those of `controls` (the plan's add the BOD 26-04 outcome), kept in its URL: what it asks the
+ * server for, and how a control sets one (empty removes it).
  */
-export function useEndpointContextFilters(): { filters: ListFilters; setFilter: (name: string, value: string) => void } {
+export function useEndpointContextFilters(controls: FilterControls = endpointContextControls): { filters: ListFilters; setFilter: (name: string, value: string) => void } {
   const { search, changeSearch } = useUrlSearch();
-  const filters = useMemo(() => endpointContextFiltersOf(search), [search]);
+  const filters = useMemo(() => endpointContextFiltersOf(search, controls), [search, controls]);
   const setFilter = useCallback(
     (name: string, value: string) => changeSearch((next) => setOrRemove(next, name, value)),
     [changeSearch],

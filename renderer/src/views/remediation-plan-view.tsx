@@ -2,9 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy } from 'react';
 import { Link } from 'react-router';
 import type { RemediationPlan } from '../../../contracts/console/software';
-import { remediationPlanQuery } from '../api/software-queries';
+import { remediationPlanCsvPath, remediationPlanQuery } from '../api/software-queries';
+import { CsvDownloadButton } from '../components/csv-export-button';
+import { bod2604Outcomes } from '../../../contracts/ssvc-tables';
 import { endpointContextControls, useEndpointContextFilters } from '../components/endpoint-context-controls';
-import { FilterBar } from '../components/filter-bar';
+import { FilterBar, type FilterControls } from '../components/filter-bar';
 import { Loading, QueryFrame } from '../components/query-state';
 import { FixBySummary } from '../components/fix-by-summary';
 import { TableHead, figureColumns } from '../components/table-head';
@@ -12,27 +14,35 @@ import { formatCount, formatCounted, formatGoal, formatShare } from '../lib/form
 import { paths } from '../lib/paths';
 import { productLabel } from '../lib/software-names';
 
+/** The plan's filters: the endpoints' context, and the BOD 26-04 outcome of the open findings it closes. */
+const planControls = {
+  ...endpointContextControls,
+  bod2604Outcome: { kind: 'choice', label: 'BOD 26-04 outcome', values: bod2604Outcomes },
+} as const satisfies FilterControls;
+
 const RemediationCurveChart = lazy(() => import('../components/charts/remediation-curve-chart'));
 
 /**
  * The remediation plan: the products to update in the order that closes the most open critical
  * or KEV findings for the fewest endpoints touched; what reaching 50, 80 and 95 % takes, in words
  * first; the cumulative curve; and every step in a table. Filtered by tag or criticality (in the
- * URL), the plan for the findings of the endpoints they keep.
+ * URL), the plan for the findings of the endpoints they keep; by BOD 26-04 outcome, for the open
+ * findings of that outcome.
  */
 export function RemediationPlanView({ slug }: { slug: string }) {
-  const { filters, setFilter } = useEndpointContextFilters();
+  const { filters, setFilter } = useEndpointContextFilters(planControls);
   const plan = useQuery(remediationPlanQuery(slug, filters));
   return (
     <section className="view" aria-labelledby="view-title">
       <header className="view__header">
         <h1 id="view-title">Remediation plan</h1>
+        <CsvDownloadButton path={remediationPlanCsvPath(slug, filters)} suggestedName={`${slug}-remediation-plan.csv`} total={plan.data?.steps.length} />
       </header>
       <p className="hint">
         The products to update, in the order that closes the most open critical or KEV findings for the fewest endpoints touched, each finding
         weighed by its endpoint&rsquo;s criticality. Updating a product closes the open findings of its remediation targets.
       </p>
-      <FilterBar slug={slug} controls={endpointContextControls} values={filters} onChange={setFilter} />
+      <FilterBar slug={slug} controls={planControls} values={filters} onChange={setFilter} />
       <FixBySummary slug={slug} />
       <QueryFrame
         query={plan}

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   remediationPlanQuerySchema,
   remediationPlanSchema,
+  remediationPlanStepSchema,
   softwareDetailSchema,
   softwareIdSchema,
   softwareListQuerySchema,
@@ -48,6 +49,22 @@ const softwareCsvColumns = Object.keys(softwareListProductSchema.shape).flatMap(
   return [field(name)];
 });
 
+/** The remediation plan's CSV columns: a step's fields, under their own names. */
+const planCsvColumns = Object.keys(remediationPlanStepSchema.shape).map(field);
+
+/** Answers `items` as a CSV file named `fileName`, one line per item in `columns`, headers first. */
+function sendCsv(res: express.Response, fileName: string, columns: CsvColumn[], items: object[]) {
+  let text = csvLine(columns.map((column) => column.header));
+  for (const item of items) text += csvLine(columns.map((column) => column.value(item as Record<string, unknown>)));
+  res.status(200).set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${fileName}"` }).send(text);
+}
+
+/** The OpenAPI answers of a CSV export of `columns`: the file, or a 400 naming the query parameter. */
+const csvResponses = (columns: CsvColumn[], what: string) => ({
+  200: fileResponse('text/csv', z.string().meta({ description: `RFC 4180 CSV, CRLF line ends; the columns: ${columns.map((column) => column.header).join(', ')}.` }), what),
+  ...queryErrors(),
+});
+
 /**
  * The software view and the remediation plan, under `/app/orgs/:slug`: remediation targets
  * grouped by vendor and product (`/software`), a product with its versions, a version with its
@@ -85,15 +102,17 @@ export function softwareRoutes(store: Store): express.Router {
     const organization = organizationOf(res);
     // Products are few (one per vendor and product): the export is the whole list, one answer of one version of the figures.
     const { data } = await store.software.list(organization.rowId, { ...query, offset: 0, limit: Number.MAX_SAFE_INTEGER });
-    let text = csvLine(softwareCsvColumns.map((column) => column.header));
-    for (const product of data) text += csvLine(softwareCsvColumns.map((column) => column.value(product)));
-    res
-      .status(200)
-      .set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${organization.slug}-software.csv"` })
-      .send(text);
+    sendCsv(res, `${organization.slug}-software.csv`, softwareCsvColumns, data);
   });
   router.get('/remediation-plan', async (req, res) => {
-    res.json(await store.software.plan(organizationOf(res).rowId, parseQuery(req, remediationPlanQuerySchema)));
+    const { bod2604Outcome, ...selection } = parseQuery(req, remediationPlanQuerySchema);
+    res.json(await store.software.plan(organizationOf(res).rowId, selection, bod2604Outcome));
+  });
+  router.get('/export/remediation-plan.csv', async (req, res) => {
+    const { bod2604Outcome, ...selection } = parseQuery(req, remediationPlanQuerySchema);
+    const organization = organizationOf(res);
+    const { steps } = await store.software.plan(organization.rowId, selection, bod2604Outcome);
+    sendCsv(res, `${organization.slug}-remediation-plan.csv`, planCsvColumns, steps);
   });
   return router;
 }
@@ -166,14 +185,7 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
     description: "Every product of the list with the list's q and sort, in its order; limit and offset are checked, then ignored.",
     tag: 'Exports',
     request: { query: softwareListQuerySchema },
-    responses: {
-      200: fileResponse(
-        'text/csv',
-        z.string().meta({ description: `RFC 4180 CSV, CRLF line ends; the columns: ${softwareCsvColumns.map((column) => column.header).join(', ')}.` }),
-        'The products, as CSV.',
-      ),
-      ...queryErrors(),
-    },
+    responses: csvResponses(softwareCsvColumns, 'The products, as CSV.'),
   });
   registerOrganizationOperation(registry, {
     method: 'get',
@@ -182,9 +194,19 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
     summary: 'Get the remediation plan',
     description:
       "The products in the order that closes the most open critical or KEV findings for the fewest endpoints touched (greedily, per endpoint not yet touched; each finding weighed by its endpoint's criticality), with the cumulative share closed after each and what reaching 50, 80 and 95 % takes. " +
-      'With `tag` or `criticality`, the plan for the findings of the endpoints they keep.',
+      'With `tag` or `criticality`, the plan for the findings of the endpoints they keep; with `bod2604Outcome`, for the open findings of that BOD 26-04 outcome only.',
     tag: 'Software',
     request: { query: remediationPlanQuerySchema },
     responses: { 200: jsonResponse(remediationPlanSchema, 'The plan.'), ...queryErrors() },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/export/remediation-plan.csv',
+    operationId: 'exportRemediationPlanCsv',
+    summary: 'Export the remediation plan as CSV',
+    description: "The plan's steps in its order, with the plan's tag, criticality and bod2604Outcome.",
+    tag: 'Exports',
+    request: { query: remediationPlanQuerySchema },
+    responses: csvResponses(planCsvColumns, "The plan's steps, as CSV."),
   });
 };

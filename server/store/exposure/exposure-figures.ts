@@ -9,7 +9,7 @@ import type { Database } from '../engine/database.js';
 import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { type ExceptedFindingsSource, exceptedFindings } from '../basics/excepted-findings.js';
-import { onOneVersion } from '../derived/one-version.js';
+import { VersionMoved, onOneVersion } from '../derived/one-version.js';
 import { ExposureTable } from './exposure-table.js';
 import { inventoryOf } from '../basics/inventory-ids.js';
 import { softwareId } from '../basics/software-id.js';
@@ -188,6 +188,15 @@ export interface CoverageColumnSource {
   currentColumns(orgRowId: number): Promise<CoverageColumns>;
 }
 
+/**
+ * Some findings of the coverage columns, by column index (1: counted), and the key that names
+ * them (with the version of what they are read from) in the keys of what is derived from them.
+ */
+export interface FindingMask {
+  key: string;
+  keep: Uint8Array;
+}
+
 /** The figures of one version of the data, with every open finding counted: what exceptions leave as it is. */
 interface DataFigures extends Omit<ExposureFigures, keyof ExposureTallies | 'beforeExceptions' | 'exceptedKey' | 'endpointFactors' | 'selectedEndpoints'> {
   tallies: ExposureTallies;
@@ -234,9 +243,10 @@ export class ExposureFiguresCache {
   /**
    * The figures of an organization at the data's current version, leaving out the findings its
    * exceptions in force leave out, the risk weighed by criticality; with `selection`, of the
-   * findings of the endpoints it keeps only.
+   * findings of the endpoints it keeps only; with `only`, of the findings it keeps only (the
+   * caller checks that its columns are these figures' columns, `sortValues.columns`).
    */
-  async of(orgRowId: number, selection?: EndpointSelection): Promise<ExposureFigures> {
+  async of(orgRowId: number, selection?: EndpointSelection, only?: FindingMask): Promise<ExposureFigures> {
     // The excepted findings, the figures and the context of one version: read again after a write meanwhile.
     return onOneVersion(this.versions, [exceptedFindings, dataFigures, effectiveEndpointContext, exposureFigures, exposureWeights], async (version) => {
       const excepted = await this.excepted(orgRowId);
@@ -253,13 +263,15 @@ export class ExposureFiguresCache {
         factors: criticalityFactorsOf(columns.endpoints, context),
         keep: selects(selection) ? selectedEndpointKeys(columns.endpoints, context, selection) : undefined,
       }));
-      if (excepted.count === 0 && !weights.factors && !weights.keep) return withTallies(data, data.tallies, data.tallies, excepted.key);
-      return this.withExceptions.settled(`${orgRowId}|${excepted.key}|${selected}`, async (checkpoint) => {
+      if (excepted.count === 0 && !weights.factors && !weights.keep && !only) return withTallies(data, data.tallies, data.tallies, excepted.key);
+      // The mask's columns are checked against these ones: only those of the same version of the data match.
+      if (only && only.keep.length !== columns.count) throw new VersionMoved();
+      return this.withExceptions.settled(`${orgRowId}|${excepted.key}|${selected}|${only?.key ?? ''}`, async (checkpoint) => {
         // Started again after a write, this computation would sum another version's columns under this key.
         version.check();
         const slices = new TimeSlices(checkpoint);
-        const before = weights.factors || weights.keep ? await tally(columns, data, undefined, weights, slices) : data.tallies;
-        const tallies = excepted.count === 0 ? before : await tally(columns, data, excepted.byColumn, weights, slices);
+        const before = weights.factors || weights.keep || only ? await tally(columns, data, undefined, weights, slices, only?.keep) : data.tallies;
+        const tallies = excepted.count === 0 ? before : await tally(columns, data, excepted.byColumn, weights, slices, only?.keep);
         const figures = withTallies(data, tallies, before, excepted.key, weights.factors);
         if (selects(selection)) figures.selectedEndpoints = await selectedInstalls(data, context, selection, slices);
         return figures;
@@ -436,8 +448,8 @@ interface TallyWeights {
 /**
  * Sums the open findings of the columns into the tallies of their endpoints, targets, versions
  * and products, and the plan's input, in slices; a finding `excepted` marks is left out, and so
- * is one whose endpoint `weights.keep` does not keep; each finding's risk is multiplied by its
- * endpoint's factor.
+ * is one whose endpoint `weights.keep` does not keep, and one `only` (when given) does not keep;
+ * each finding's risk is multiplied by its endpoint's factor.
  */
 async function tally(
   columns: CoverageColumns,
@@ -445,6 +457,7 @@ async function tally(
   excepted: Uint8Array | undefined,
   { factors, keep }: TallyWeights,
   slices: TimeSlices,
+  only?: Uint8Array,
 ): Promise<ExposureTallies> {
   const endpointExposure = new ExposureTable(columns.endpoints.id.length);
   const targetExposure = new ExposureTable(columns.targetIds.length);
@@ -457,7 +470,7 @@ async function tally(
   let total = 0;
   for (let i = 0; i < columns.count; i++) {
     if (i % findingsBetweenLooks === 0) await slices.pause();
-    if (columns.status[i] !== open || excepted?.[i] === 1) continue;
+    if (columns.status[i] !== open || excepted?.[i] === 1 || (only && only[i] !== 1)) continue;
     const severity = columns.severity[i]!;
     const kev = columns.kev[i] === 1;
     const cvss = columns.cvss[i]!;
