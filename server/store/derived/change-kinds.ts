@@ -12,7 +12,8 @@ import type { VersionSource } from '../engine/database.js';
  * - `organizations`: the organizations' rows (created, removed, renamed, their secrets, their
  *   remote, the inventory each shows);
  * - `endpoint-context`: what the console adds to an endpoint (tags, criticality, tag rules);
- * - `threat-intel`: exploit intelligence imported from files (EPSS figures, KEV catalogs).
+ * - `threat-intel`: exploit intelligence imported from files (EPSS figures, KEV catalogs);
+ * - `work-packages`: the plan steps' local owner, note, ticket status and the check after a sync.
  */
 export const changeKinds = [
   'inventory',
@@ -25,6 +26,7 @@ export const changeKinds = [
   'organizations',
   'endpoint-context',
   'threat-intel',
+  'work-packages',
 ] as const;
 
 /** One kind of change a write makes (see {@link changeKinds}). */
