@@ -104,8 +104,10 @@ export type WorkPackageQuery = z.output<typeof workPackageQuerySchema>;
 
 /** `GET /app/orgs/:slug/export/work-packages`: the query and the format. */
 export const workPackageExportQuerySchema = workPackageQuerySchema.extend({
-  format: z.enum(workPackageExportFormats, { error: `must be one of ${workPackageExportFormats.join(', ')}` }).meta({ description: 'jira: Jira CSV; servicenow: an import-set CSV; json: this schema.' }),
-  step: externalIdSchema.optional().meta({ description: 'Only the step of this external id.' }),
+  format: z
+    .enum(workPackageExportFormats, { error: `must be one of ${workPackageExportFormats.join(', ')}` })
+    .meta({ description: 'jira: Jira CSV; servicenow: an import-set CSV; json: WorkPackageList.', example: 'jira' }),
+  step: z.string().regex(externalIdPattern, 'must be an external id as an export gives it (rc- and 20 hex digits)').optional().meta({ description: 'Only the step of this external id.' }),
 });
 export type WorkPackageExportQuery = z.output<typeof workPackageExportQuerySchema>;
 

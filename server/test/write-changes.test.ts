@@ -47,6 +47,7 @@ const answers: Record<string, () => Promise<unknown>> = {
   'scope coverage': async () => app(`/orgs/acme/scopes/${inventory.scopes[0]!.id}/coverage?limit=100`),
   'remediation performance': () => app('/orgs/acme/remediation-performance'),
   'remediation plan': () => app('/orgs/acme/remediation-plan'),
+  'work packages': () => app('/orgs/acme/work-packages'),
   software: () => app('/orgs/acme/software?limit=100'),
   'findings by risk': () => app('/orgs/acme/vulnerability-findings?sort=-risk&limit=100'),
   'overdue findings': () => app('/orgs/acme/vulnerability-findings?overdue=true&limit=100'),
@@ -105,9 +106,10 @@ const keyedByExceptions = [
   'scope coverage sets',
   'software versions to update to',
   'sorted orders',
+  'work packages',
 ];
 /** What a deadline policy changes: the values keyed by it (StoredSlaPolicy.key; the sorted orders by due date through it). */
-const keyedByPolicy = ['overdue findings', 'remediation performance', 'sorted orders'];
+const keyedByPolicy = ['overdue findings', 'remediation performance', 'sorted orders', 'work packages'];
 
 /** A write of each kind, what it answers differently, and the caches that must compute again (undefined: those following it). */
 const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string[]; recomputed?: string[] }[] = [
@@ -115,6 +117,14 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
     kind: 'api-keys',
     write: () => write('/orgs/acme/api-keys', 'POST', { label: 'another' }),
     changed: ['api keys'],
+  },
+  {
+    kind: 'work-packages',
+    write: async () => {
+      const [step] = ((await app('/orgs/acme/work-packages')) as { data: { external_id: string }[] }).data;
+      return write(`/orgs/acme/work-packages/${step!.external_id}`, 'PUT', { owner: 'Desktop team', note: '' });
+    },
+    changed: ['work packages'],
   },
   {
     kind: 'organizations',
@@ -130,7 +140,7 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
     kind: 'deadline-policies',
     write: () => write('/orgs/acme/sla-policy', 'PUT', { critical: 1, high: 2, medium: 3, low: 4, info: 5, kev: 1 }),
     // Items carry their due date and whether they are overdue.
-    changed: ['coverage gaps', 'findings by risk', 'findings of linux endpoints', 'overdue findings', 'remediation performance', 'scope coverage', 'sla policy'],
+    changed: ['coverage gaps', 'findings by risk', 'findings of linux endpoints', 'overdue findings', 'remediation performance', 'scope coverage', 'sla policy', 'work packages'],
     recomputed: keyedByPolicy,
   },
   {
@@ -142,7 +152,7 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
         note: 'written by the test of what writes change',
         expires_at: new Date(now + 10 * day).toISOString(),
       }),
-    changed: ['exceptions', 'overdue findings', 'remediation performance', 'remediation plan', 'software'],
+    changed: ['exceptions', 'overdue findings', 'remediation performance', 'remediation plan', 'software', 'work packages'],
     recomputed: keyedByExceptions,
   },
   {
@@ -184,7 +194,7 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
         .map((finding) => ({ ...finding, status: 'remediated' as const, updated_at: new Date(now).toISOString() }));
       server.store.write((rows) => rows.merge(server.orgs[0]!.organization.inventoryId, { endpoints: [], remediationTargets: [], scopes: [], findings: remediated }), { changes: ['inventory'] });
     },
-    changed: ['coverage gaps', 'dashboard', 'exceptions', 'overdue findings', 'remediation performance', 'remediation plan', 'scope coverage', 'software', 'v1 findings'],
+    changed: ['coverage gaps', 'dashboard', 'exceptions', 'overdue findings', 'remediation performance', 'remediation plan', 'scope coverage', 'software', 'v1 findings', 'work packages'],
   },
 ];
 

@@ -48,9 +48,9 @@ export function workPackageRoutes(store: Store): express.Router {
     res.json({ data: store.workPackages.records.checks(organizationOf(res).rowId) });
   });
   router.put('/work-packages/:externalId', jsonBody('16kb'), async (req, res) => {
-    const externalId = externalIdParam(req);
     const body = parsedBody(req, res, workPackageEditSchema, 'the work package');
     if (!body) return;
+    const externalId = externalIdParam(req);
     const work = await store.workPackages.edit(organizationOf(res).rowId, externalId, body);
     if (!work) throw new HttpError(404, `No step of the plan has the external id ${externalId}`);
     res.json(work);
@@ -83,6 +83,8 @@ export function workPackageRoutes(store: Store): express.Router {
 }
 
 const tag = 'Work packages';
+/** A Jira export's columns, one ticket done: its external id names no step of the example's organization, so it is listed as unmatched. */
+const exampleStatusCsv = 'Issue key,Summary,Status,Resolution,Resolved,Custom field (External ID)\r\nPROJ-123,Update Google Chrome,Done,Done,02/Dec/26 10:15 AM,rc-0123456789abcdef0123\r\n';
 const externalIdPath = { externalId: externalIdSchema };
 
 /** {@link workPackageRoutes} in the /app OpenAPI document. */
@@ -126,7 +128,7 @@ export const workPackageOperations: OpenApiRouteRegistrar = (registry) => {
     description: 'Local to this installation, kept across syncs and exports (the ServiceNow CSV carries them).',
     tag,
     params: externalIdPath,
-    request: { body: { required: true, content: { 'application/json': { schema: workPackageEditSchema } } } },
+    request: { body: { required: true, content: { 'application/json': { schema: workPackageEditSchema, example: { owner: 'Desktop team', note: 'Patch window on Tuesday.' } } } } },
     responses: {
       200: jsonResponse(workPackageSchema, 'The work package.'),
       400: errorResponse('The external id or a field of the body is invalid; the message names it.'),
@@ -143,7 +145,7 @@ export const workPackageOperations: OpenApiRouteRegistrar = (registry) => {
       "All of the file or none. A Jira export (Issue key, Status, Resolution, Resolved, and the external id's column or a Labels column holding it) or a ServiceNow export (number, state, close_code, closed_at, u_external_id), told apart by the header. " +
       `At most ${ticketStatusImportBounds.rows.toLocaleString('en-US')} rows of cells of at most ${ticketStatusImportBounds.cell} characters. A row whose external id no step has, or with none, is listed as unmatched, never guessed at.`,
     tag,
-    request: { body: { required: true, content: { 'text/csv': { schema: z.string() } } } },
+    request: { body: { required: true, content: { 'text/csv': { schema: z.string(), example: exampleStatusCsv } } } },
     responses: {
       200: jsonResponse(ticketStatusImportResultSchema, 'What the file matched and changed, and the rows it did not match.'),
       400: errorResponse('The file is not a status export: the message names the line (`line N: ...`); nothing changed.'),
