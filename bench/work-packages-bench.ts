@@ -28,7 +28,7 @@ async function drained(response: Response): Promise<number> {
 function statusFile(ids: readonly string[]): string {
   const lines = ['Issue key,Status,Resolution,Resolved,Custom field (External ID)'];
   for (let n = 0; n < statusRows; n++) {
-    const id = ids[n] ?? `rc-${n.toString(16).padStart(20, 'f')}`;
+    const id = ids[n] ?? `rc-e${n.toString(16).padStart(19, '0')}`;
     lines.push(n % 2 === 0 ? `OPS-${n + 1},Done,Done,02/Dec/26 10:15 AM,${id}` : `OPS-${n + 1},In Progress,,,${id}`);
   }
   return `${lines.join('\r\n')}\r\n`;

@@ -115,7 +115,7 @@ export class WorkPackages {
     return (await this.list(orgRowId)).find((work) => work.external_id === externalId);
   }
 
-  /** Sets a step's owner and note; false when the plan has no step of that id. */
+  /** Sets a step's owner and note; answers the step, or undefined when the plan has no step of that id. */
   async edit(orgRowId: number, externalId: string, edit: WorkPackageEdit): Promise<WorkPackage | undefined> {
     const step = await this.step(orgRowId, externalId);
     if (!step) return undefined;
