@@ -45,8 +45,10 @@ export async function reportWorkPackages(source: { dataDir: string; slug: string
   const org = `${serve.url}/app/orgs/${source.slug}`;
   const rows: string[] = [];
   try {
-    // Met once the server has settled, as in the other sections: its dashboard read done.
-    if ((await fetch(`${org}/dashboard`, { headers })).status !== 200) throw new Error('dashboard');
+    // Met once the server has settled, as in the other sections: its dashboard read done, and the
+    // exposure figures the software view reads (serve computes them after start): the first list
+    // computes the plan, the findings' timeline and the packages.
+    for (const warm of ['dashboard', 'software?limit=1']) if ((await fetch(`${org}/${warm}`, { headers })).status !== 200) throw new Error(warm);
     const timed = async (url: string, init: RequestInit = {}) => {
       const started = performance.now();
       const response = await fetch(url, { ...init, headers: { ...headers, ...init.headers } });
@@ -86,7 +88,7 @@ export async function reportWorkPackages(source: { dataDir: string; slug: string
   say('## Work packages');
   say();
   say(
-    'On a `serve` of a copy of the dataset, after its dashboard read: `GET /app/orgs/<org>/work-packages` (first, then again), each export of every step read as a stream ' +
+    'On a `serve` of a copy of the dataset, after its dashboard and software reads (the exposure figures computed): `GET /app/orgs/<org>/work-packages` (first, then again), each export of every step read as a stream ' +
       '(peak resident memory, VmHWM reset before it, against the resident memory before it), and a status import of a Jira export posted while `/health` is asked every 10 ms. ' +
       `Load average (1, 5, 15 min) ${loadBefore} before, ${loadAverage()} after.`,
   );

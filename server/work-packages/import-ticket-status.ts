@@ -11,7 +11,7 @@ import { parseTicketStatusFile } from './ticket-status-file.js';
  * throws TicketStatusFileError naming its line, before anything is stored.
  */
 export async function importTicketStatus(store: Store, orgRowId: number, text: string): Promise<TicketStatusImportResult> {
-  const file = parseTicketStatusFile(text);
+  const file = await parseTicketStatusFile(text);
   const steps = new Map((await store.workPackages.list(orgRowId)).map((work) => [work.external_id, { vendor: work.vendor, product: work.product }]));
   const known = store.workPackages.records.byExternalId(orgRowId);
   const tickets: ImportedTicket[] = [];

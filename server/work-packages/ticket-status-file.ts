@@ -1,4 +1,4 @@
-import { parse } from 'csv-parse/sync';
+import { parse } from 'csv-parse';
 import { type TicketStatus, type TicketSystem, externalIdPattern, ticketStatusImportBounds } from '../../contracts/console/work-package-basics.js';
 import { withoutFormulaGuard } from '../../contracts/csv-cells.js';
 
@@ -122,28 +122,52 @@ export function ticketDate(text: string): string | undefined {
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
 
-/** Reads the CSV's records with the line each starts on; a broken quote or the row cap is named by its line. */
-function records(text: string): { cells: string[]; line: number }[] {
+/** Text fed to the parser between turns of the event loop: a few milliseconds of parsing. */
+const charactersPerTurn = 65_536;
+/** Rows checked between turns of the event loop. */
+const rowsPerTurn = 1_000;
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Reads the CSV's records with the line each starts on, fed to csv-parse's stream a piece of
+ * lines at a time with a turn of the event loop between pieces, so that the server answers
+ * meanwhile; a broken quote or the row cap is named by its line.
+ */
+async function records(text: string): Promise<{ cells: string[]; line: number }[]> {
   const read: { cells: string[]; line: number }[] = [];
   let lastLine = 0;
-  try {
-    parse(text, {
-      bom: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      max_record_size: ticketStatusImportBounds.cell * 64,
-      on_record: (record: string[], context) => {
-        if (read.length > ticketStatusImportBounds.rows) {
-          throw new TicketStatusFileError(lastLine + 1, `a status file holds at most ${ticketStatusImportBounds.rows.toLocaleString('en-US')} rows`);
-        }
-        read.push({ cells: record, line: lastLine + 1 });
-        lastLine = context.lines;
-        return null;
-      },
-    });
-  } catch (error) {
-    if (error instanceof TicketStatusFileError) throw error;
-    const { code, message } = error as { code?: string; message: string };
+  let failure: unknown;
+  const parser = parse({
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    max_record_size: ticketStatusImportBounds.cell * 64,
+    on_record: (record: string[], context) => {
+      if (read.length > ticketStatusImportBounds.rows) {
+        throw new TicketStatusFileError(lastLine + 1, `a status file holds at most ${ticketStatusImportBounds.rows.toLocaleString('en-US')} rows`);
+      }
+      read.push({ cells: record, line: lastLine + 1 });
+      lastLine = context.lines;
+      return null;
+    },
+  });
+  // A stream that fails is destroyed, one that ends too: either way it closes.
+  parser.on('error', (error) => (failure ??= error));
+  const closed = new Promise((resolve) => parser.once('close', resolve));
+  parser.resume();
+  for (let from = 0; from < text.length && failure === undefined; ) {
+    // Cut after a line's end, so that no character is split between two pieces.
+    const newline = text.indexOf('\n', from + charactersPerTurn);
+    const to = newline < 0 ? text.length : newline + 1;
+    parser.write(text.slice(from, to));
+    from = to;
+    await turn();
+  }
+  if (failure === undefined) parser.end();
+  await closed;
+  if (failure !== undefined) {
+    if (failure instanceof TicketStatusFileError) throw failure;
+    const { code, message } = failure as { code?: string; message: string };
     const why = code === 'CSV_QUOTE_NOT_CLOSED' ? 'a quote opened on it is never closed' : message.replace(/ (on|at) line \d+$/, '');
     throw new TicketStatusFileError(lastLine + 1, `not CSV (${why})`);
   }
@@ -156,8 +180,8 @@ function records(text: string): { cells: string[]; line: number }[] {
  * u_external_id), told apart by their header. An untrusted file: the first problem is thrown
  * as {@link TicketStatusFileError} naming its line, and the caller stores nothing.
  */
-export function parseTicketStatusFile(text: string): TicketStatusFile {
-  const all = records(text);
+export async function parseTicketStatusFile(text: string): Promise<TicketStatusFile> {
+  const all = await records(text);
   if (all.length === 0) throw new TicketStatusFileError(1, 'the file is empty: its first line names the columns (Jira: Issue key, Status; ServiceNow: number, state)');
   const [header, ...rows] = all;
   const names = header!.cells.map((name) => name.trim().toLowerCase());
@@ -182,9 +206,9 @@ export function parseTicketStatusFile(text: string): TicketStatusFile {
     throw new TicketStatusFileError(header!.line, `the header names no external id column (${wanted.externalId.map((name) => `"${name}"`).join(' or ')}${system === 'jira' ? ', or "Labels"' : ''})`);
   }
   const seen = new Map<string, number>();
-  return {
-    system,
-    rows: rows.map(({ cells, line }) => {
+  const read: TicketRow[] = [];
+  for (const [index, { cells, line }] of rows.entries()) {
+    if (index % rowsPerTurn === rowsPerTurn - 1) await turn();
       const cell = (index: number | undefined) => {
         const value = index === undefined ? '' : withoutFormulaGuard(cells[index] ?? '').trim();
         if (value.length > ticketStatusImportBounds.cell) throw new TicketStatusFileError(line, `a cell holds more than ${ticketStatusImportBounds.cell} characters`);
@@ -211,7 +235,7 @@ export function parseTicketStatusFile(text: string): TicketStatusFile {
         if (before !== undefined) throw new TicketStatusFileError(line, `the external id ${id} is on line ${before} too: one ticket per work package`);
         seen.set(id, line);
       }
-      return { line, key: ticketKey, status: ticketStatus, systemStatus, resolution: resolutionText, resolvedAt, externalId: id };
-    }),
-  };
+    read.push({ line, key: ticketKey, status: ticketStatus, systemStatus, resolution: resolutionText, resolvedAt, externalId: id });
+  }
+  return { system, rows: read };
 }

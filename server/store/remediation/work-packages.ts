@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StillVulnerable, WorkPackage, WorkPackageEdit, WorkPackageQuery } from '../../../contracts/console/work-packages.js';
+import type { StillVulnerable, WorkPackage, WorkPackageEdit, WorkPackageEndpoint, WorkPackageQuery } from '../../../contracts/console/work-packages.js';
 import { type WorkPackagePriority, workPackageTextBounds } from '../../../contracts/console/work-package-basics.js';
 import { findingSeverities, findingStatuses } from '../../../contracts/enums.js';
 import { dayMs, dueAtMs } from '../../../contracts/remediation-deadlines.js';
@@ -12,6 +12,7 @@ import { type ChangeVersions, type RecordWrite, derivedValue } from '../derived/
 import { DerivedCache } from '../derived/derived-cache.js';
 import { VersionMoved, onOneVersion } from '../derived/one-version.js';
 import { TimeSlices } from '../derived/time-slices.js';
+import { compareSqlValues } from '../derived/sql-value-order.js';
 import { type ExposureFigures, type ExposureFiguresCache, exposureFigures } from '../exposure/exposure-figures.js';
 import type { SoftwareQueries } from '../exposure/software-queries.js';
 import { versionToUpdateToSummary } from '../exposure/version-to-update-to.js';
@@ -22,7 +23,11 @@ import type { DeadlineFigures } from './deadline-figures.js';
 const workPackageSets = derivedValue('work packages', ['inventory', 'endpoint-context', 'threat-intel']);
 
 /** A work package as computed from the data: what the local records and the clock add is not in it. */
-type ComputedPackage = Omit<WorkPackage, 'priority' | 'owner' | 'note' | 'ticket' | 'still_vulnerable'> & { dueMs: number | null };
+type ComputedPackage = Omit<WorkPackage, 'priority' | 'owner' | 'note' | 'ticket' | 'still_vulnerable'> & {
+  dueMs: number | null;
+  /** Its endpoints as JSON, written once: the list's answer is mostly these. */
+  endpointsJson: string;
+};
 
 const open = findingStatuses.indexOf('open');
 const critical = findingSeverities.indexOf('critical');
@@ -90,10 +95,24 @@ export class WorkPackages {
 
   /** The organization's work packages in the plan's order, for the plan's filters and a status. */
   async list(orgRowId: number, query: WorkPackageQuery = {}): Promise<WorkPackage[]> {
+    return (await this.withRecords(orgRowId, query)).map(({ endpointsJson: _endpointsJson, ...work }) => work);
+  }
+
+  /**
+   * The same as {@link list}, as the JSON array of the list's answer: each package's endpoints
+   * as written when it was computed, the rest (records, priority) written now.
+   */
+  async listJson(orgRowId: number, query: WorkPackageQuery = {}): Promise<string> {
+    const parts = (await this.withRecords(orgRowId, query)).map(({ endpointsJson, endpoints: _endpoints, ...work }) => `${JSON.stringify(work).slice(0, -1)},"endpoints":${endpointsJson}}`);
+    return `[${parts.join(',')}]`;
+  }
+
+  /** The computed packages the query keeps, with what the records and the clock add. */
+  private async withRecords(orgRowId: number, query: WorkPackageQuery): Promise<(WorkPackage & { endpointsJson: string })[]> {
     const computed = await this.computed(orgRowId, query);
     const records = this.records.byExternalId(orgRowId);
     const asOf = this.deadlines.asOf();
-    const packages: WorkPackage[] = [];
+    const packages = [];
     for (const work of computed) {
       const record = records.get(work.external_id);
       if (!keptBy(query.status, record)) continue;
@@ -205,15 +224,29 @@ export class WorkPackages {
           if (dueMs !== null && dueMs < due[step]!) due[step] = dueMs;
         }
         const hostnameOf = hostnames(figures);
-        return plan.steps.map((step, index) => {
+        // One object per endpoint key, shared by the steps it is in: an endpoint of many products is described once.
+        const endpointOfKey = new Map<number, WorkPackageEndpoint>();
+        const endpointOf = (key: number) => {
+          let endpoint = endpointOfKey.get(key);
+          if (!endpoint) {
+            const id = columns.endpoints.id[key]!;
+            endpoint = { endpoint_id: id, hostname: hostnameOf.get(id) ?? null, tags: context.tagsOf(id).map((tag) => tag.tag), criticality: context.criticalityOf(id) };
+            endpointOfKey.set(key, endpoint);
+          }
+          return endpoint;
+        };
+        // By hostname without ASCII case (the figures' sort names, computed once), then id; unknown hostnames last.
+        const { endpointSortName } = figures.sortValues;
+        const byHostname = (a: number, b: number) =>
+          compareSqlValues(endpointSortName[a] ?? '\uffff', endpointSortName[b] ?? '\uffff') || compareSqlValues(columns.endpoints.id[a]!, columns.endpoints.id[b]!);
+        const packages: ComputedPackage[] = [];
+        for (const [index, step] of plan.steps.entries()) {
+          await slices.pause();
           const product = figures.productById.get(step.product_id)!;
           const updateTo = versionToUpdateToSummary(fleet, product);
-          const endpoints = Array.from(figures.planInput.endpoints[product]!, (key) => {
-            const id = columns.endpoints.id[key]!;
-            return { endpoint_id: id, hostname: hostnameOf.get(id) ?? null, tags: context.tagsOf(id).map((tag) => tag.tag), criticality: context.criticalityOf(id) };
-          }).sort((a, b) => (a.hostname ?? '\uffff').localeCompare(b.hostname ?? '\uffff') || a.endpoint_id.localeCompare(b.endpoint_id));
+          const endpoints = Array.from(figures.planInput.endpoints[product]!).sort(byHostname).map(endpointOf);
           const dueMs = Number.isFinite(due[index]!) ? due[index]! : null;
-          return {
+          packages.push({
             external_id: externalIdOf(organizationId, step.vendor, step.product, updateTo.version),
             step: index + 1,
             product_id: step.product_id,
@@ -229,8 +262,10 @@ export class WorkPackages {
             },
             due_at: dueMs === null ? null : new Date(dueMs).toISOString(),
             dueMs,
-          };
-        });
+            endpointsJson: JSON.stringify(endpoints),
+          });
+        }
+        return packages;
       });
     });
   }
