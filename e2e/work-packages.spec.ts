@@ -42,14 +42,19 @@ test("the remediation plan exports its steps for Jira, reads their status back, 
   await expect(rows).toHaveCount(lines.length - 2);
   await page.getByLabel('Steps with the ticket status').selectOption('');
 
-  // An owner, kept across a reload.
-  const owner = rows.first().getByRole('textbox');
+  // An owner and a note, kept across a reload.
+  const owner = rows.first().getByRole('textbox', { name: /^Owner of / });
   await owner.fill('Server team');
   await owner.press('Enter');
-  const savedOwner = () => page.evaluate(async () => ((await (await fetch('/app/orgs/demo/work-packages')).json()) as { data: { owner: string }[] }).data[0]!.owner);
-  await expect.poll(savedOwner).toBe('Server team');
+  const saved = () => page.evaluate(async () => ((await (await fetch('/app/orgs/demo/work-packages')).json()) as { data: { owner: string; note: string }[] }).data[0]!);
+  await expect.poll(async () => (await saved()).owner).toBe('Server team');
+  const note = rows.first().getByRole('textbox', { name: /^Note on / });
+  await note.fill('After the Tuesday window');
+  await owner.focus();
+  await expect.poll(async () => (await saved()).note).toBe('After the Tuesday window');
   await page.reload();
-  await expect(rows.first().getByRole('textbox')).toHaveValue('Server team');
+  await expect(rows.first().getByRole('textbox', { name: /^Owner of / })).toHaveValue('Server team');
+  await expect(rows.first().getByRole('textbox', { name: /^Note on / })).toHaveValue('After the Tuesday window');
 
   // One step alone, for Jira.
   const one = page.waitForEvent('download');

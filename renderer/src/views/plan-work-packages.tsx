@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { TicketStatusImportResult, WorkPackage } from '../../../contracts/console/work-packages';
-import { type WorkPackageStatusFilter, ticketStatusLabels, workPackageStatusFilters } from '../../../contracts/console/work-package-basics';
+import { type WorkPackageStatusFilter, ticketStatusLabels, workPackageStatusFilters, workPackageTextBounds } from '../../../contracts/console/work-package-basics';
 import type { ListFilters } from '../api/list-pages';
 import { useImportTicketStatus, useUpdateWorkPackage, workPackageExportPath } from '../api/work-package-queries';
 import { FileExportButton } from '../components/file-export-button';
@@ -73,12 +73,13 @@ function TicketStatus({ work }: { work: WorkPackage | undefined }) {
   );
 }
 
-/** A step's local owner, saved when the field is left with another value. */
-function OwnerField({ slug, work, label }: { slug: string; work: WorkPackage; label: string }) {
+/** A step's local owner and note, each saved when its field is left (or Enter pressed in the owner's) with another value. */
+function OwnerFields({ slug, work, label }: { slug: string; work: WorkPackage; label: string }) {
   const update = useUpdateWorkPackage(slug);
   const [owner, setOwner] = useState(work.owner);
+  const [note, setNote] = useState(work.note);
   const save = () => {
-    if (owner.trim() !== work.owner) update.mutate({ externalId: work.external_id, edit: { owner: owner.trim(), note: work.note } });
+    if (owner.trim() !== work.owner || note !== work.note) update.mutate({ externalId: work.external_id, edit: { owner: owner.trim(), note } });
   };
   return (
     <>
@@ -86,10 +87,20 @@ function OwnerField({ slug, work, label }: { slug: string; work: WorkPackage; la
         className="owner-field"
         aria-label={`Owner of ${label}`}
         value={owner}
-        maxLength={200}
+        maxLength={workPackageTextBounds.owner}
         onChange={(event) => setOwner(event.target.value)}
         onBlur={save}
         onKeyDown={(event) => event.key === 'Enter' && save()}
+      />
+      <textarea
+        className="owner-field"
+        aria-label={`Note on ${label}`}
+        placeholder="Note"
+        rows={1}
+        value={note}
+        maxLength={workPackageTextBounds.note}
+        onChange={(event) => setNote(event.target.value)}
+        onBlur={save}
       />
       {update.isError ? (
         <span role="alert" className="field-error">
@@ -100,7 +111,7 @@ function OwnerField({ slug, work, label }: { slug: string; work: WorkPackage; la
   );
 }
 
-/** The cells a work package adds to a step of the plan: its ticket, status, owner, and its export for Jira. */
+/** The cells a work package adds to a step of the plan: its ticket, status, owner and note, and its export for Jira. */
 export function WorkPackageCells({ slug, work, label }: { slug: string; work: WorkPackage | undefined; label: string }) {
   return (
     <>
@@ -108,7 +119,7 @@ export function WorkPackageCells({ slug, work, label }: { slug: string; work: Wo
       <td>
         <TicketStatus work={work} />
       </td>
-      <td>{work ? <OwnerField key={`${work.external_id}|${work.owner}`} slug={slug} work={work} label={label} /> : null}</td>
+      <td>{work ? <OwnerFields key={`${work.external_id}|${work.owner}|${work.note}`} slug={slug} work={work} label={label} /> : null}</td>
       <td>
         {work ? (
           <FileExportButton

@@ -96,7 +96,7 @@ function StepsTable({ slug, plan, filters }: { slug: string; plan: RemediationPl
       <WorkPackageBar slug={slug} filters={filters} />
       <table className="plain-table plan-steps__table" aria-labelledby="steps-title">
         <TableHead
-          columns={['Rank', 'Product', ...figureColumns(['Closes', 'Endpoints', 'Cumulative closed', 'Cumulative endpoints', 'Cumulative %', 'EPSS sum']), 'Ticket', 'Status', 'Owner', 'Export']}
+          columns={['Rank', 'Product', ...figureColumns(['Closes', 'Endpoints', 'Cumulative closed', 'Cumulative endpoints', 'Cumulative %', 'EPSS sum']), 'Ticket', 'Status', 'Owner and note', 'Export']}
         />
         <tbody>
           {plan.steps.map((step, index) => {
