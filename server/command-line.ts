@@ -27,6 +27,7 @@ const commands: Record<string, () => Promise<Register>> = {
   'console-url': async () => (await import('./cli/commands/console-url.js')).registerConsoleUrlCommand,
   sessions: async () => (await import('./cli/commands/sessions.js')).registerSessionsCommands,
   intel: async () => (await import('./cli/commands/intel.js')).registerIntelCommands,
+  plan: async () => (await import('./cli/commands/plan.js')).registerPlanCommands,
 };
 
 /**

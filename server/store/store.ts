@@ -31,6 +31,7 @@ import { SyncSteps } from './sync-steps.js';
 import { ThreatIntel } from './intel/threat-intel.js';
 import { ExploitFigures } from './intel/exploit-figures.js';
 import { FindingIntel } from './intel/finding-intel.js';
+import { WorkPackages } from './remediation/work-packages.js';
 
 /** How a store is opened. */
 export interface StoreOptions {
@@ -128,6 +129,11 @@ export class Store {
    * its writes are store writes of the `threat-intel` kind.
    */
   readonly intel: ThreatIntel;
+  /**
+   * The plan's steps as work packages for IT, and what the console keeps of each (owner, note,
+   * ticket status, the check after a sync): its records' writes are of the `work-packages` kind.
+   */
+  readonly workPackages: WorkPackages;
   /** Inventory ids, staging and the background collection of inventories nobody points at. */
   readonly inventories: Inventories;
   /** The version of each kind of change a write names, and the caches of derived values that follow them. */
@@ -169,6 +175,7 @@ export class Store {
     this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit, this.fixBy);
     this.consoleItems = new ConsoleItems(db, versions, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit, this.fixBy);
     this.software = new SoftwareQueries(db, versions, exposure, exploit, this.fixBy);
+    this.workPackages = new WorkPackages(db, versions, exposure, this.software, this.deadlines, excepted, context, () => this.now(), recordWrite);
     this.dashboards = new DashboardAggregates(db, versions, this.coverage, context);
     this.agentSettings = new AgentSettingsRecords(db, clock, recordWrite);
     this.endpointContext = new EndpointContext(db, versions, (work) => this.write(() => work(), { changes: ['endpoint-context'] }), clock);

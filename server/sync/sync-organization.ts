@@ -10,6 +10,7 @@ import { OrganizationRemovedError } from '../store/sync-steps.js';
 import { remoteHonoursUpdatedSince } from './probe-updated-since.js';
 import { PageBudget, type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
 import { PulledChanges, TooManyChanges } from './pulled-changes.js';
+import { checkDoneAfterSync } from '../work-packages/done-check.js';
 import { fetchPage } from './remote-pages.js';
 import { PageWindow } from './page-window.js';
 import { PageSize } from './page-size.js';
@@ -78,7 +79,11 @@ export async function syncOrganization(store: Store, organization: Organization,
     state = nextSyncState(from, event);
     options.onTransition?.({ from, event, to: state });
   }
-  return state === 'done' ? run.report() : run.fail();
+  if (state !== 'done') return run.fail();
+  const report = run.report();
+  // What is done in the ticket system is checked against the data the sync brought.
+  await checkDoneAfterSync(store, organization);
+  return report;
 }
 
 /** The work of each running state: what it does, and the event that ends it (a throw is `failed`). */

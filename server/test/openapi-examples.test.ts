@@ -128,7 +128,8 @@ describe('every example of the documents, sent as it stands', () => {
     const operations = await documentedOperations(document);
     const product = (await app.app('/orgs/demo/software')).body.data[0];
     const version = (await app.app(`/orgs/demo/software/${product.id}`)).body.versions[0];
-    const found = { productId: product.id as string, versionId: version.id as string, changesId: '1' };
+    const step = (await app.app('/orgs/demo/work-packages')).body.data[0];
+    const found = { productId: product.id as string, versionId: version.id as string, changesId: '1', externalId: step.external_id as string };
     const unsent: string[] = [];
     const problems: string[] = [];
     for (const operation of inOrder(operations)) {

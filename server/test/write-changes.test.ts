@@ -47,6 +47,7 @@ const answers: Record<string, () => Promise<unknown>> = {
   'scope coverage': async () => app(`/orgs/acme/scopes/${inventory.scopes[0]!.id}/coverage?limit=100`),
   'remediation performance': () => app('/orgs/acme/remediation-performance'),
   'remediation plan': () => app('/orgs/acme/remediation-plan'),
+  'work packages': () => app('/orgs/acme/work-packages'),
   software: () => app('/orgs/acme/software?limit=100'),
   'findings by risk': () => app('/orgs/acme/vulnerability-findings?sort=-risk&limit=100'),
   'overdue findings': () => app('/orgs/acme/vulnerability-findings?overdue=true&limit=100'),
@@ -107,9 +108,10 @@ const keyedByExceptions = [
   'scope coverage sets',
   'software versions to update to',
   'sorted orders',
+  'work packages',
 ];
 /** What a deadline policy changes: the values keyed by it (StoredSlaPolicy.key; the sorted orders by due date through it). */
-const keyedByPolicy = ['overdue findings', 'remediation performance', 'sorted orders'];
+const keyedByPolicy = ['overdue findings', 'remediation performance', 'sorted orders', 'work packages'];
 
 /** A write of each kind, what it answers differently, and the caches that must compute again (undefined: those following it). */
 const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string[]; recomputed?: string[] }[] = [
@@ -117,6 +119,14 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
     kind: 'api-keys',
     write: () => write('/orgs/acme/api-keys', 'POST', { label: 'another' }),
     changed: ['api keys'],
+  },
+  {
+    kind: 'work-packages',
+    write: async () => {
+      const [step] = ((await app('/orgs/acme/work-packages')) as { data: { external_id: string }[] }).data;
+      return write(`/orgs/acme/work-packages/${step!.external_id}`, 'PUT', { owner: 'Desktop team', note: '' });
+    },
+    changed: ['work packages'],
   },
   {
     kind: 'organizations',
@@ -136,7 +146,7 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
     kind: 'deadline-policies',
     write: () => write('/orgs/acme/sla-policy', 'PUT', { critical: 1, high: 2, medium: 3, low: 4, info: 5, kev: 1 }),
     // Items carry their due date and whether they are overdue.
-    changed: ['coverage gaps', 'findings by risk', 'findings of linux endpoints', 'overdue findings', 'remediation performance', 'scope coverage', 'sla policy'],
+    changed: ['coverage gaps', 'findings by risk', 'findings of linux endpoints', 'overdue findings', 'remediation performance', 'scope coverage', 'sla policy', 'work packages'],
     recomputed: keyedByPolicy,
   },
   {
@@ -149,7 +159,7 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
         expires_at: new Date(now + 10 * day).toISOString(),
       }),
     // The fix-by summary leaves excepted findings out.
-    changed: ['exceptions', 'fix-by summary', 'overdue findings', 'remediation performance', 'remediation plan', 'software'],
+    changed: ['exceptions', 'fix-by summary', 'overdue findings', 'remediation performance', 'remediation plan', 'software', 'work packages'],
     recomputed: keyedByExceptions,
   },
   {
@@ -212,6 +222,7 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
       'scope coverage',
       'software',
       'v1 findings',
+      'work packages',
     ],
   },
 ];

@@ -34,6 +34,8 @@ export const queryKeys = {
   softwareInstallsPage: (slug: string, productId: string, versionId: string, offset: number) =>
     [...queryKeys.softwareVersion(slug, productId, versionId), 'installs', offset] as const,
   remediationPlan: (slug: string, filters: ListFilters = {}) => [...queryKeys.organization(slug), 'remediation-plan', filters] as const,
+  workPackages: (slug: string, filters: ListFilters = {}) => [...queryKeys.organization(slug), 'work-packages', filters] as const,
+  workPackageChecks: (slug: string) => [...queryKeys.organization(slug), 'work-package-checks'] as const,
   exceptions: (slug: string, state: string) => [...queryKeys.organization(slug), 'exceptions', state] as const,
   endpointContext: (slug: string, endpointId: string) => [...queryKeys.organization(slug), 'endpoint-context', endpointId] as const,
   endpointTags: (slug: string) => [...queryKeys.organization(slug), 'endpoint-tags'] as const,

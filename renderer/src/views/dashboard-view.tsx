@@ -12,6 +12,7 @@ import { formatCount, formatDays, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
 import '../styles/performance.css';
 import { CliCommandText } from '../components/cli-command-text';
+import { DoneStillVulnerableCard } from '../components/done-still-vulnerable';
 
 const DashboardChartGrid = lazy(() => import('../components/charts/dashboard-chart-grid'));
 
@@ -28,6 +29,7 @@ export function DashboardView({ slug }: { slug: string }) {
         <h1 id="view-title">Dashboard</h1>
       </header>
       <ReplicaMatch slug={slug} />
+      <DoneStillVulnerableCard slug={slug} />
       <FilterBar slug={slug} controls={endpointContextControls} values={filters} onChange={setFilter} />
       <QueryFrame query={dashboard} what="the dashboard">
         {(data) => (

@@ -5,6 +5,8 @@ import type { RemediationPlan } from '../../../contracts/console/software';
 import { remediationPlanCsvPath, remediationPlanQuery } from '../api/software-queries';
 import { CsvDownloadButton } from '../components/csv-export-button';
 import { bod2604Outcomes } from '../../../contracts/ssvc-tables';
+import { workPackagesQuery } from '../api/work-package-queries';
+import type { ListFilters } from '../api/list-pages';
 import { endpointContextControls, useEndpointContextFilters } from '../components/endpoint-context-controls';
 import { FilterBar, type FilterControls } from '../components/filter-bar';
 import { Loading, QueryFrame } from '../components/query-state';
@@ -13,6 +15,7 @@ import { TableHead, figureColumns } from '../components/table-head';
 import { formatCount, formatCounted, formatGoal, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
 import { productLabel } from '../lib/software-names';
+import { WorkPackageBar, WorkPackageCells, useTicketStatusFilter } from './plan-work-packages';
 
 /** The plan's filters: the endpoints' context, and the BOD 26-04 outcome of the open findings it closes. */
 const planControls = {
@@ -49,13 +52,13 @@ export function RemediationPlanView({ slug }: { slug: string }) {
         what="the remediation plan"
         empty={(data) => data.open_critical_or_kev === 0 && 'There are no open critical or KEV findings: there is nothing to plan.'}
       >
-        {(data) => <PlanContent slug={slug} plan={data} />}
+        {(data) => <PlanContent slug={slug} plan={data} filters={filters} />}
       </QueryFrame>
     </section>
   );
 }
 
-function PlanContent({ slug, plan }: { slug: string; plan: RemediationPlan }) {
+function PlanContent({ slug, plan, filters }: { slug: string; plan: RemediationPlan; filters: ListFilters }) {
   return (
     <>
       <ol className="milestones" aria-label="Goals">
@@ -72,7 +75,7 @@ function PlanContent({ slug, plan }: { slug: string; plan: RemediationPlan }) {
       <Suspense fallback={<Loading what="the chart" />}>
         <RemediationCurveChart plan={plan} />
       </Suspense>
-      <StepsTable slug={slug} plan={plan} />
+      <StepsTable slug={slug} plan={plan} filters={filters} />
     </>
   );
 }
@@ -91,16 +94,25 @@ function WithoutProduct({ plan }: { plan: RemediationPlan }) {
   );
 }
 
-/** Every step of the plan, in order, with the goal each reached goal's step meets. */
-function StepsTable({ slug, plan }: { slug: string; plan: RemediationPlan }) {
+/** Every step of the plan, in order, with the goal each reached goal's step meets, and its work package; filtered by ticket status when asked. */
+function StepsTable({ slug, plan, filters }: { slug: string; plan: RemediationPlan; filters: ListFilters }) {
   const goalAt = new Map(plan.milestones.filter((m) => m.reached).map((m) => [m.products, m.goal]));
+  const { status } = useTicketStatusFilter();
+  const packages = useQuery(workPackagesQuery(slug, filters));
+  const kept = useQuery({ ...workPackagesQuery(slug, { ...filters, status: status ?? '' }), enabled: status !== undefined });
+  const workOf = new Map(packages.data?.data.map((work) => [work.product_id, work]));
+  const keptIds = status === undefined ? undefined : new Set(kept.data?.data.map((work) => work.product_id));
   return (
     <section className="plan-steps" aria-labelledby="steps-title">
       <h2 id="steps-title">Steps</h2>
+      <WorkPackageBar slug={slug} filters={filters} />
       <table className="plain-table plan-steps__table" aria-labelledby="steps-title">
-        <TableHead columns={['Rank', 'Product', ...figureColumns(['Closes', 'Endpoints', 'Cumulative closed', 'Cumulative endpoints', 'Cumulative %', 'EPSS sum'])]} />
+        <TableHead
+          columns={['Rank', 'Product', ...figureColumns(['Closes', 'Endpoints', 'Cumulative closed', 'Cumulative endpoints', 'Cumulative %', 'EPSS sum']), 'Ticket', 'Status', 'Owner and note', 'Export']}
+        />
         <tbody>
           {plan.steps.map((step, index) => {
+            if (keptIds && !keptIds.has(step.product_id)) return null;
             const rank = index + 1;
             const goal = goalAt.get(rank);
             return (
@@ -118,6 +130,7 @@ function StepsTable({ slug, plan }: { slug: string; plan: RemediationPlan }) {
                 </td>
                 {/* The expected exploitations its findings carry (FIRST's EPSS); a dash without an EPSS file, never a zero. */}
                 <td className="num">{step.epss_sum === null ? '—' : step.epss_sum.toFixed(2)}</td>
+                <WorkPackageCells slug={slug} work={workOf.get(step.product_id)} label={productLabel(step)} />
               </tr>
             );
           })}

@@ -17,6 +17,7 @@ import { markSeen, seenKey } from '../lib/seen-sync-changes';
 import { syncModeTitles } from '../lib/sync-status';
 import { IntelChangeFeed } from './intel-organization';
 import '../styles/sync-changes.css';
+import { DoneCheckFeed } from '../components/done-still-vulnerable';
 
 const collections = Object.keys(collectionBasics) as CollectionName[];
 
@@ -64,6 +65,7 @@ function ReplicaChanges({ slug }: { slug: string }) {
         {/* Another sync selected (a second notification's link) opens afresh. */}
         {(data) => <SyncList key={selected} slug={slug} syncs={data} selected={selected} />}
       </QueryFrame>
+      <DoneCheckFeed slug={slug} />
       <IntelChangeFeed slug={slug} heading={<h2>What intelligence imports changed</h2>} />
     </>
   );

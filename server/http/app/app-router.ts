@@ -24,6 +24,7 @@ import { softwareRoutes } from './software-routes.js';
 import { syncChangesRoutes } from './sync-changes-routes.js';
 import { organizationIntelRoutes, threatIntelHistoryRoutes } from './threat-intel-history-routes.js';
 import { threatIntelRoutes } from './threat-intel-routes.js';
+import { workPackageRoutes } from './work-package-routes.js';
 import { appPathMethods, servedAppOpenApiDocument } from '../openapi/app-document.js';
 import { refuseOtherMethods } from './refuse-other-methods.js';
 
@@ -79,6 +80,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   organization.use(endpointContextRoutes(store));
   organization.use(coverageRoutes(store));
   organization.use(softwareRoutes(store));
+  organization.use(workPackageRoutes(store));
   organization.use(exceptionRoutes(store));
   organization.use(deadlineRoutes(store));
   organization.use(fixByRoutes(store));

@@ -17,6 +17,7 @@ import { syncChangesOperations } from '../app/sync-changes-routes.js';
 import { syncOperations } from '../app/sync-routes.js';
 import { threatIntelHistoryOperations } from '../app/threat-intel-history-routes.js';
 import { threatIntelOperations } from '../app/threat-intel-routes.js';
+import { workPackageOperations } from '../app/work-package-routes.js';
 import { appTags, consoleTokenSecurityScheme, registerConsoleOperation, scriptTokenSecurityScheme } from './app-operations.js';
 import { generateDocument } from './generate-document.js';
 import { jsonResponse, openApiDocumentSchema } from './responses.js';
@@ -32,6 +33,7 @@ const routeModules = [
   endpointContextOperations,
   coverageOperations,
   softwareOperations,
+  workPackageOperations,
   deadlineOperations,
   fixByOperations,
   exceptionOperations,

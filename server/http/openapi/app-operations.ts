@@ -44,6 +44,7 @@ export const appTags = {
     "The organization's deadline policy (days per severity, BOD 26-04's fix-by dates, or the KEV due date), its fix-by settings, the findings due soon, and how the organization's findings keep to their deadlines.",
   'API keys': "An organization's local API keys, for local tools.",
   Exports: 'Every item of a filtered list, as CSV.',
+  'Work packages': "The remediation plan's steps as tickets for IT (Jira CSV, ServiceNow import-set CSV, JSON), their owner and note, the status read back from the ticket system's export, and the check after each sync.",
   'Agent configuration': "An organization's agent settings, what its agent configuration files hold, and the signed files of any organization.",
   'Threat intelligence':
     "Exploit intelligence imported from files: FIRST's EPSS scores, the KEV catalogs of CISA and ENISA and CISA's Vulnrichment records, local to this installation, kept across syncs, never shown by /v1.",

@@ -16,6 +16,7 @@ import type { VersionSource } from '../engine/database.js';
  *   Vulnrichment records);
  * - `fix-by-changes`: what each change of endpoint context or fix-by settings did to the
  *   findings' outcomes and dates, recorded after it: nothing derived reads them.
+ * - `work-packages`: the plan steps' local owner, note, ticket status and the check after a sync.
  */
 export const changeKinds = [
   'inventory',
@@ -29,6 +30,7 @@ export const changeKinds = [
   'endpoint-context',
   'threat-intel',
   'fix-by-changes',
+  'work-packages',
 ] as const;
 
 /** One kind of change a write makes (see {@link changeKinds}). */

@@ -437,4 +437,33 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX fix_by_changes_org ON fix_by_changes (org_id, id);
   `,
+  // Work packages (store/records/work-package-records.ts): per organization and external id, the
+  // local owner and note, the ticket a status import read, and what the check after a sync found;
+  // and each check that flagged a step, for the change feed. Local, kept across syncs.
+  `
+  CREATE TABLE work_packages (
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    external_id TEXT NOT NULL,
+    vendor TEXT,
+    product TEXT,
+    owner TEXT NOT NULL DEFAULT '',
+    note TEXT NOT NULL DEFAULT '',
+    ticket_system TEXT CHECK (ticket_system IN ('jira', 'servicenow')),
+    ticket_key TEXT,
+    ticket_status TEXT CHECK (ticket_status IN ('ticketed', 'in-progress', 'done', 'wont-do')),
+    system_status TEXT,
+    resolution TEXT,
+    resolved_at TEXT,
+    imported_at TEXT,
+    still_vulnerable TEXT,
+    PRIMARY KEY (org_id, external_id)
+  ) WITHOUT ROWID;
+  CREATE TABLE work_package_checks (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    checked_at TEXT NOT NULL,
+    flagged TEXT NOT NULL
+  );
+  CREATE INDEX work_package_checks_org ON work_package_checks (org_id, id);
+  `,
 ];

@@ -1,0 +1,63 @@
+/**
+ * `plan export` and `plan import-status` through the real binary (needs `npm run build:server`)
+ * on a data directory seeded with the demo dataset: the Jira CSV written to a file and read by
+ * python3's csv module, the same external ids as the JSON export, a Jira status file made from it
+ * read back, and a bad file refused with its line, the data directory left as it was.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { WorkPackageList } from '../../contracts/console/work-packages.js';
+import { runCli } from './support/cli-binary.js';
+import { storeDigest } from './support/store-digest.js';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-plan-cli-'));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir]);
+const file = (name: string) => path.join(dataDir, name);
+
+beforeAll(async () => {
+  expect((await cli('orgs', 'create', '--slug', 'acme', '--name', 'Acme')).status).toBe(0);
+  expect((await cli('seed', '--org', 'acme', '--size', 'demo', '--seed', '3')).status).toBe(0);
+}, 60_000);
+
+/** python3's csv module reads a file: its rows. */
+function csvRows(text: string): string[][] {
+  const program = 'import csv, io, json, sys\nprint(json.dumps(list(csv.reader(io.StringIO(sys.stdin.read(), newline="")))))';
+  return JSON.parse(execFileSync('python3', ['-c', program], { input: text, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as string[][];
+}
+
+it('exports the plan as Jira CSV to a file and as JSON, with the same external ids, and reads a Jira status file back', async () => {
+  const exported = await cli('plan', 'export', '--org', 'acme', '--format', 'jira', '--out', file('plan.csv'));
+  expect(exported.stderr).toMatch(/plan\.csv: \d+ work packages \(jira\)\n$/);
+  expect(exported.status).toBe(0);
+  const [header, ...rows] = csvRows(fs.readFileSync(file('plan.csv'), 'utf8'));
+  expect(header!.slice(0, 6)).toEqual(['Summary', 'Description', 'Issue Type', 'Priority', 'Due date', 'External ID']);
+  const json = await cli('plan', 'export', '--org', 'acme', '--format', 'json');
+  expect(json.status).toBe(0);
+  const packages = (JSON.parse(json.stdout) as WorkPackageList).data;
+  expect(rows.map((row) => row[5])).toEqual(packages.map((work) => work.external_id));
+
+  const status = ['Issue key,Status,Resolution,Resolved,Custom field (External ID)', 'ABC-1,Done,Done,02/Dec/26 10:15 AM,' + packages[0]!.external_id, `ABC-2,In Progress,,,${packages[1]!.external_id}`, 'ABC-3,To Do,,,rc-ffffffffffffffffffff'];
+  fs.writeFileSync(file('status.csv'), `${status.join('\n')}\n`);
+  const imported = await cli('plan', 'import-status', file('status.csv'), '--org', 'acme');
+  expect(imported.stderr).toBe('');
+  expect(imported.stdout).toBe(`${file('status.csv')}: jira export of 3 rows: 2 matched a step, 2 changed, 1 unmatched\n  line 4: ABC-3 (rc-ffffffffffffffffffff): no step of the plan has this external id\n`);
+  const done = JSON.parse((await cli('plan', 'export', '--org', 'acme', '--format', 'json', '--status', 'done')).stdout) as WorkPackageList;
+  expect(done.data.map((work) => [work.external_id, work.ticket?.key])).toEqual([[packages[0]!.external_id, 'ABC-1']]);
+}, 60_000);
+
+it('refuses a bad status file with its line and a bad option by name, leaving the data directory as it was', async () => {
+  const before = await storeDigest(dataDir);
+  fs.writeFileSync(file('bad.csv'), 'Issue key,Status,External ID\nABC-1,Done,rc-ffffffffffffffffffff\nABC-2,Shelved,rc-eeeeeeeeeeeeeeeeeeee\n');
+  const refused = await cli('plan', 'import-status', file('bad.csv'), '--org', 'acme');
+  expect(refused.status).not.toBe(0);
+  expect(refused.stderr).toContain(`${file('bad.csv')}: line 3: the status "Shelved" is not one this import knows`);
+  expect(refused.stderr).toContain('Nothing was imported.');
+  const badFormat = await cli('plan', 'export', '--org', 'acme', '--format', 'csv');
+  expect(badFormat.status).not.toBe(0);
+  expect(badFormat.stderr).toContain('--format must be one of jira, servicenow, json');
+  expect(await storeDigest(dataDir)).toBe(before);
+}, 60_000);
