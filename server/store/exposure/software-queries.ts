@@ -34,6 +34,8 @@ const softwareInstalls = derivedValue('software installs', ['inventory', 'endpoi
 // A plan step sums the EPSS of the findings it closes: the plans are read from the intelligence too.
 const remediationPlans = derivedValue('remediation plans', ['inventory', 'endpoint-context', 'threat-intel']);
 const versionsToUpdateTo = derivedValue('software versions to update to', ['inventory', 'endpoint-context']);
+/** The open findings of one BOD 26-04 outcome, made from the fix-by dates: read from what they are read from. */
+const outcomeMaskValues = derivedValue('findings of one BOD 26-04 outcome', fixByColumns.dependsOn);
 
 type Value = string | number | null;
 const lower = (text: string | null) => (text === null ? null : asciiLower(text));
@@ -92,7 +94,7 @@ export class SoftwareQueries {
     /** The findings' BOD 26-04 outcomes, which a plan may be of one of. */
     private readonly fixBy: FixByFigures,
   ) {
-    this.outcomeMasks = new DerivedCache(versions, fixByColumns, { bound: { entries: 4 } });
+    this.outcomeMasks = new DerivedCache(versions, outcomeMaskValues, { bound: { entries: 4 } });
     this.installs = new DerivedCache(versions, softwareInstalls, { bound: { entries: 16 } });
     this.plans = new DerivedCache(versions, remediationPlans, { bound: { entries: 16 } });
     // Read from the same kinds as the figures (exposure-figures.ts): a product's index names it until they change.
@@ -221,7 +223,7 @@ export class SoftwareQueries {
    * `selection` keeps when given, and of the open findings of one BOD 26-04 outcome when `outcome` is given.
    */
   async plan(orgRowId: number, selection?: EndpointSelection, outcome?: Bod2604Outcome): Promise<RemediationPlan> {
-    return onOneVersion(this.versions, [exposureFigures, remediationPlans, fixByColumns], async (version) => {
+    return onOneVersion(this.versions, [exposureFigures, remediationPlans, fixByColumns, outcomeMaskValues], async (version) => {
       const only = outcome === undefined ? undefined : await this.outcomeMask(orgRowId, outcome);
       version.check();
       const figures = await this.figures.of(orgRowId, selects(selection) ? selection : undefined, only);
