@@ -53,17 +53,20 @@ describe('agent settings in the store', () => {
   });
 });
 
-/** The statement of an earlier migration that created an index. */
-function createdIndex(name: string): string {
-  const created = migrations.flatMap((migration) => migration.split(';')).find((statement) => new RegExp(`CREATE (?:UNIQUE )?INDEX ${name} `).test(statement));
-  if (!created) throw new Error(`No migration creates the index ${name}`);
-  return created.trim();
+/** The statement of an earlier migration that created an index or a table. */
+function created(what: 'INDEX' | 'TABLE', name: string): string {
+  const statement = migrations
+    .flatMap((migration) => migration.replace(/--[^\n]*/g, '').split(';'))
+    .find((candidate) => new RegExp(`CREATE (?:UNIQUE )?${what} ${name} `).test(candidate));
+  if (!statement) throw new Error(`No migration creates the ${what.toLowerCase()} ${name}`);
+  return statement.trim();
 }
 
 /**
- * The statements that undo a migration made of added tables, indexes and columns, and dropped
- * indexes (what the migrations after the first do); any other statement has no undo here and
- * fails the test.
+ * The statements that undo a migration made of added tables, indexes and columns, dropped
+ * indexes, and tables rebuilt (created anew, filled from the old, which is dropped, and renamed:
+ * what the migrations after the first do; the rows copied are not put back); any other statement
+ * has no undo here and fails the test.
  */
 function undoMigration(migration: string): string {
   const statements = migration
@@ -79,10 +82,14 @@ function undoMigration(migration: string): string {
       if (index) return `DROP INDEX ${index[1]};`;
       const column = /^ALTER TABLE (\w+) ADD COLUMN (\w+)/.exec(statement);
       if (column) return `ALTER TABLE ${column[1]} DROP COLUMN ${column[2]};`;
-      const dropped = /^DROP INDEX (\w+)/.exec(statement);
-      if (dropped) return `${createdIndex(dropped[1]!)};`;
+      const dropped = /^DROP (INDEX|TABLE) (\w+)/.exec(statement);
+      if (dropped) return `${created(dropped[1] as 'INDEX' | 'TABLE', dropped[2]!)};`;
+      const renamed = /^ALTER TABLE (\w+) RENAME TO (\w+)/.exec(statement);
+      if (renamed) return `ALTER TABLE ${renamed[2]} RENAME TO ${renamed[1]};`;
+      if (/^INSERT INTO \w+ \([^)]*\)\s+SELECT /.test(statement)) return '';
       throw new Error(`No undo for: ${statement}`);
     })
+    .filter((undo) => undo !== '')
     .reverse()
     .join(' ');
 }
