@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, inject } from 'vitest';
 import { queryClient } from '../api/query-client';
 import './provided-context';
@@ -8,6 +8,10 @@ import './provided-context';
  * the desktop app, against the component tests' server (server/test/support/component-test-server.ts).
  */
 const server = inject('consoleServer');
+
+// A view's first answer comes from a real server sharing the machine with the other test files:
+// under CI's load it took more than Testing Library's default second (a form still "Loading…").
+configure({ asyncUtilTimeout: 10_000 });
 
 // The desktop app's page comes from its server, so the console's `/app/…` URLs reach it; jsdom's
 // page is elsewhere, and Node's fetch resolves no relative URL: resolve them against the server.
