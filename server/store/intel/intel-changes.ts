@@ -16,6 +16,7 @@ import { cveIdOfKey, cveKey } from './cve-key.js';
 import { FirstInOrder } from './first-in-order.js';
 import { readIntelSettings, saveIntelSettings } from './intel-settings.js';
 import type { KevSource } from './kev-catalog.js';
+import { keepNewest } from '../basics/keep-newest.js';
 
 /**
  * What was current before an import wrote anything, to compare with after it: the CVEs the
@@ -154,10 +155,7 @@ export class IntelChanges {
     const recordedAt = new Date(this.clock()).toISOString();
     for (const { orgRowId, change } of prepared.changes) {
       this.db.run('INSERT INTO intel_changes (org_id, import_id, recorded_at, change) VALUES (?, ?, ?, ?)', [orgRowId, change.import_id, recordedAt, JSON.stringify(change)]);
-      this.db.run(
-        `DELETE FROM intel_changes WHERE org_id = ? AND id < (SELECT min(id) FROM (SELECT id FROM intel_changes WHERE org_id = ? ORDER BY id DESC LIMIT ${intelChangesKept}))`,
-        [orgRowId, orgRowId],
-      );
+      keepNewest(this.db, 'intel_changes', orgRowId, intelChangesKept);
     }
   }
 

@@ -12,6 +12,7 @@ import type { Database } from '../engine/database.js';
 import { compareInventories } from './inventory-comparison.js';
 import { inventoryOf } from '../basics/inventory-ids.js';
 import type { SyncChangeTally } from '../basics/change-tally.js';
+import { keepNewest } from '../basics/keep-newest.js';
 
 interface SyncChangesRow {
   id: number;
@@ -78,10 +79,7 @@ export class SyncChangeRecords {
       [orgRowId, sync.startedAt, sync.finishedAt, sync.mode, tally.firstSync ? 1 : 0, JSON.stringify(tally.counts), JSON.stringify(newlyOpen), JSON.stringify(remediated)],
     );
     const id = Number(this.db.value('SELECT last_insert_rowid()'));
-    this.db.run(
-      `DELETE FROM sync_changes WHERE org_id = ? AND id < (SELECT min(id) FROM (SELECT id FROM sync_changes WHERE org_id = ? ORDER BY id DESC LIMIT ${syncChangesKept}))`,
-      [orgRowId, orgRowId],
-    );
+    keepNewest(this.db, 'sync_changes', orgRowId, syncChangesKept);
     return { id, finishedAt: sync.finishedAt, newlyOpen: { total: newlyOpen.total, critical: newlyOpen.critical, kev: newlyOpen.kev } };
   }
 

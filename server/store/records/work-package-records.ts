@@ -2,6 +2,7 @@ import type { DoneCheck, StillVulnerable, WorkPackageEdit, WorkPackageTicket } f
 import type { TicketStatus, TicketSystem } from '../../../contracts/console/work-package-basics.js';
 import type { Database } from '../engine/database.js';
 import type { RecordWrite } from '../derived/change-kinds.js';
+import { keepNewest } from '../basics/keep-newest.js';
 
 /** What the console keeps of one work package, by organization and external id. */
 export interface WorkPackageRecord {
@@ -142,10 +143,7 @@ export class WorkPackageRecords {
       }
       if (!news) return;
       this.db.run('INSERT INTO work_package_checks (org_id, checked_at, flagged) VALUES (?, ?, ?)', [orgRowId, checkedAt, JSON.stringify(flagged)]);
-      this.db.run(
-        `DELETE FROM work_package_checks WHERE org_id = ? AND id < (SELECT min(id) FROM (SELECT id FROM work_package_checks WHERE org_id = ? ORDER BY id DESC LIMIT ${checksKept}))`,
-        [orgRowId, orgRowId],
-      );
+      keepNewest(this.db, 'work_package_checks', orgRowId, checksKept);
     });
   }
 

@@ -5,6 +5,7 @@ import type { Database } from '../engine/database.js';
 import type { RecordWrite } from '../derived/change-kinds.js';
 import type { TimeSlices } from '../derived/time-slices.js';
 import type { FixByColumns } from './fix-by-columns.js';
+import { keepNewest } from '../basics/keep-newest.js';
 
 const open = findingStatuses.indexOf('open');
 
@@ -65,7 +66,7 @@ export class FixByChanges {
   record(orgRowId: number, cause: string, difference: FixByDifference): void {
     this.write(['fix-by-changes'], () => {
       this.db.run('INSERT INTO fix_by_changes (org_id, recorded_at, change) VALUES (?, ?, ?)', [orgRowId, new Date(this.now()).toISOString(), JSON.stringify({ cause, ...difference })]);
-      this.db.run('DELETE FROM fix_by_changes WHERE org_id = ? AND id NOT IN (SELECT id FROM fix_by_changes WHERE org_id = ? ORDER BY id DESC LIMIT ?)', [orgRowId, orgRowId, fixByChangesKept]);
+      keepNewest(this.db, 'fix_by_changes', orgRowId, fixByChangesKept);
     });
   }
 
