@@ -8,7 +8,8 @@ describe('buildProgram', () => {
   it('registers only the command named, or every command once for help and mistakes', async () => {
     expect(await names(['serve', '--port', '0'])).toEqual(['serve']);
     expect(await names(['verify', 'file'])).toEqual(['agent-config', 'verify']);
-    const all = ['serve', 'orgs', 'keys', 'seed', 'agent-config', 'verify', 'sync', 'console-url', 'sessions', 'intel'];
+    expect(await names(['plan', 'export', '--format', 'json'])).toEqual(['plan']);
+    const all = ['serve', 'orgs', 'keys', 'seed', 'agent-config', 'verify', 'sync', 'console-url', 'sessions', 'intel', 'plan'];
     expect(await names(['no-such-command'])).toEqual(all);
     expect(await names(['--help'])).toEqual(all);
   });
