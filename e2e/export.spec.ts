@@ -20,6 +20,7 @@ test('CSV export downloads every row of the filtered list', async ({ page }) => 
     'title', 'description', 'solution', 'first_detected_at', 'remediated_at', 'created_at', 'updated_at',
     'endpoint_hostname', 'endpoint_os_family', 'endpoint_has_agent', 'target_product', 'target_version', 'age_days', 'due_at', 'overdue', 'exception.id', 'exception.reason', 'exception.expires_at',
     'epss', 'epss_percentile', 'epss_score_date', 'epss_model_version', 'epss_state', 'kev.date_added', 'kev.due_date', 'kev.ransomware', 'kev.required_action', 'kev.sources',
+    'bod2604_outcome', 'ssvc_decision', 'fix_by', 'fix_by_path',
   ]);
   expect(rows).toHaveLength(total);
   expect(new Set(rows.map((row) => row[4]))).toEqual(new Set(['high']));

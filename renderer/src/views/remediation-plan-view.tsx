@@ -106,36 +106,38 @@ function StepsTable({ slug, plan, filters }: { slug: string; plan: RemediationPl
     <section className="plan-steps" aria-labelledby="steps-title">
       <h2 id="steps-title">Steps</h2>
       <WorkPackageBar slug={slug} filters={filters} />
-      <table className="plain-table plan-steps__table" aria-labelledby="steps-title">
-        <TableHead
-          columns={['Rank', 'Product', ...figureColumns(['Closes', 'Endpoints', 'Cumulative closed', 'Cumulative endpoints', 'Cumulative %', 'EPSS sum']), 'Ticket', 'Status', 'Owner and note', 'Export']}
-        />
-        <tbody>
-          {plan.steps.map((step, index) => {
-            if (keptIds && !keptIds.has(step.product_id)) return null;
-            const rank = index + 1;
-            const goal = goalAt.get(rank);
-            return (
-              <tr key={step.product_id} className={goal === undefined ? undefined : 'plan-steps__goal'}>
-                <td>{rank}</td>
-                <td>
-                  <Link to={paths.softwareProduct(slug, step.product_id)}>{productLabel(step)}</Link>
-                </td>
-                <td className="num">{formatCount(step.closes)}</td>
-                <td className="num">{formatCount(step.endpoints)}</td>
-                <td className="num">{formatCount(step.cumulative_closed)}</td>
-                <td className="num">{formatCount(step.cumulative_endpoints)}</td>
-                <td className="num">
-                  {goal === undefined ? null : <span className="badge badge--goal">{formatGoal(goal)} goal</span>} {formatShare(step.cumulative_share)}
-                </td>
-                {/* The expected exploitations its findings carry (FIRST's EPSS); a dash without an EPSS file, never a zero. */}
-                <td className="num">{step.epss_sum === null ? '—' : step.epss_sum.toFixed(2)}</td>
-                <WorkPackageCells slug={slug} work={workOf.get(step.product_id)} label={productLabel(step)} />
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div className="plan-steps__frame">
+        <table className="plain-table plan-steps__table" aria-labelledby="steps-title">
+          <TableHead
+            columns={['Rank', 'Product', ...figureColumns(['Closes', 'Endpoints', 'Cumulative closed', 'Cumulative endpoints', 'Cumulative %', 'EPSS sum']), 'Ticket', 'Status', 'Owner and note', 'Export']}
+          />
+          <tbody>
+            {plan.steps.map((step, index) => {
+              if (keptIds && !keptIds.has(step.product_id)) return null;
+              const rank = index + 1;
+              const goal = goalAt.get(rank);
+              return (
+                <tr key={step.product_id} className={goal === undefined ? undefined : 'plan-steps__goal'}>
+                  <td>{rank}</td>
+                  <td>
+                    <Link to={paths.softwareProduct(slug, step.product_id)}>{productLabel(step)}</Link>
+                  </td>
+                  <td className="num">{formatCount(step.closes)}</td>
+                  <td className="num">{formatCount(step.endpoints)}</td>
+                  <td className="num">{formatCount(step.cumulative_closed)}</td>
+                  <td className="num">{formatCount(step.cumulative_endpoints)}</td>
+                  <td className="num">
+                    {goal === undefined ? null : <span className="badge badge--goal">{formatGoal(goal)} goal</span>} {formatShare(step.cumulative_share)}
+                  </td>
+                  {/* The expected exploitations its findings carry (FIRST's EPSS); a dash without an EPSS file, never a zero. */}
+                  <td className="num">{step.epss_sum === null ? '—' : step.epss_sum.toFixed(2)}</td>
+                  <WorkPackageCells slug={slug} work={workOf.get(step.product_id)} label={productLabel(step)} />
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
