@@ -34,7 +34,9 @@ const baseUrl = `[Hh][Tt][Tt][Pp][Ss]?://(?:${hostName}|${ipv4}|\\[(?:${ipv6})\\
 
 /**
  * An http or https base URL: a host, an optional port and path; no credentials, query or
- * fragment. White space around it is allowed (it is trimmed).
+ * fragment. White space around it is allowed (it is trimmed). A label of the punycode form
+ * (`xn--…`) passes the pattern whether or not it decodes; the server's URL parser refuses one that
+ * does not, with a 400 naming the field.
  */
 export const baseUrlPattern = new RegExp(`^\\s*${baseUrl}\\s*$`);
 
