@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
 import { endpointCriticalities, findingSeverities } from '../enums.js';
-import { endpointContextQueryShape } from './endpoint-context-filters.js';
+import { planSelectionQueryShape } from './endpoint-context-filters.js';
 import { versionToUpdateToSummarySchema } from './version-to-update-to.js';
 import {
   externalIdPattern,
@@ -94,7 +94,7 @@ export type WorkPackage = z.infer<typeof workPackageSchema>;
 
 /** `GET /app/orgs/:slug/work-packages` and the export's query: the plan's filters and a status. */
 export const workPackageQuerySchema = z.object({
-  ...endpointContextQueryShape,
+  ...planSelectionQueryShape,
   status: z
     .enum(workPackageStatusFilters, { error: `must be one of ${workPackageStatusFilters.join(', ')}` })
     .optional()

@@ -49,6 +49,31 @@ it('exports the plan as Jira CSV to a file and as JSON, with the same external i
   expect(done.data.map((work) => [work.external_id, work.ticket?.key])).toEqual([[packages[0]!.external_id, 'ABC-1']]);
 }, 60_000);
 
+it('exports the steps of one OS family: each family a part of every step\'s endpoints, under the whole plan\'s external ids', async () => {
+  const exportJson = async (...filters: string[]) => {
+    const answer = await cli('plan', 'export', '--org', 'acme', '--format', 'json', ...filters);
+    expect(answer.status).toBe(0);
+    return (JSON.parse(answer.stdout) as WorkPackageList).data;
+  };
+  const whole = await exportJson();
+  const endpointsByFamily = new Map<string, string>();
+  for (const family of ['macos', 'windows', 'linux']) {
+    for (const work of await exportJson('--os-family', family)) {
+      const before = whole.find((each) => each.external_id === work.external_id)!;
+      const ids = work.endpoints.map((endpoint) => endpoint.endpoint_id);
+      // The family's endpoints of the step, in the whole step's order; no endpoint in two families.
+      expect(ids).toEqual(before.endpoints.map((endpoint) => endpoint.endpoint_id).filter((id) => ids.includes(id)));
+      for (const id of ids) expect(endpointsByFamily.get(id) ?? family).toBe(family);
+      for (const id of ids) endpointsByFamily.set(id, family);
+      expect(work.findings.total).toBeLessThanOrEqual(before.findings.total);
+    }
+  }
+  expect(new Set(endpointsByFamily.values()).size).toBeGreaterThanOrEqual(2);
+  const badFamily = await cli('plan', 'export', '--org', 'acme', '--format', 'jira', '--os-family', 'beos');
+  expect(badFamily.status).not.toBe(0);
+  expect(badFamily.stderr).toContain('--os-family must be one of macos, windows, linux');
+}, 60_000);
+
 it('refuses a bad status file with its line and a bad option by name, leaving the data directory as it was', async () => {
   const before = await storeDigest(dataDir);
   fs.writeFileSync(file('bad.csv'), 'Issue key,Status,External ID\nABC-1,Done,rc-ffffffffffffffffffff\nABC-2,Shelved,rc-eeeeeeeeeeeeeeeeeeee\n');

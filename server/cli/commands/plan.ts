@@ -14,19 +14,23 @@ interface ExportOptions {
   format: string;
   tag?: string;
   criticality?: string;
+  osFamily?: string;
   status?: string;
   step?: string;
   out?: string;
   dataDir?: string;
 }
 
+/** The option of a query parameter whose name is not its own (commander's camel case of `--os-family`). */
+const optionNames: Record<string, string> = { osFamily: 'os-family' };
+
 /** The export's query from the options, checked by the same schema as /app's exportWorkPackages. */
 function exportQuery(options: ExportOptions) {
-  const { format, tag, criticality, status, step } = options;
-  const parsed = workPackageExportQuerySchema.safeParse(Object.fromEntries(Object.entries({ format, tag, criticality, status, step }).filter(([, value]) => value !== undefined)));
+  const { format, tag, criticality, osFamily, status, step } = options;
+  const parsed = workPackageExportQuerySchema.safeParse(Object.fromEntries(Object.entries({ format, tag, criticality, osFamily, status, step }).filter(([, value]) => value !== undefined)));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new UsageError(`--${String(issue.path[0])} ${issue.message}`);
+    throw new UsageError(`--${optionNames[String(issue.path[0])] ?? String(issue.path[0])} ${issue.message}`);
   }
   return parsed.data;
 }
@@ -46,6 +50,7 @@ export function registerPlanCommands(program: Command): void {
     .requiredOption('--format <format>', 'jira, servicenow or json')
     .option('--tag <tag>', "only the findings of the endpoints with this tag, as the plan's filter")
     .option('--criticality <criticality>', 'only the findings of the endpoints of this criticality')
+    .option('--os-family <family>', 'only the findings of the endpoints of this OS family: macos, windows or linux')
     .option('--status <status>', 'only the steps of this status: not-ticketed, ticketed, in-progress, done, wont-do, still-vulnerable')
     .option('--step <external-id>', 'only the step of this external id')
     .option('--out <file>', 'write to this file rather than standard output')
