@@ -44,7 +44,16 @@ it('exports the plan as Jira CSV to a file and as JSON, with the same external i
   fs.writeFileSync(file('status.csv'), `${status.join('\n')}\n`);
   const imported = await cli('plan', 'import-status', file('status.csv'), '--org', 'acme');
   expect(imported.stderr).toBe('');
-  expect(imported.stdout).toBe(`${file('status.csv')}: jira export of 3 rows: 2 matched a step, 2 changed, 1 unmatched\n  line 4: ABC-3 (rc-ffffffffffffffffffff): no step of the plan has this external id\n`);
+  expect(imported.stdout).toBe(
+    [
+      `${file('status.csv')}: jira export of 3 rows: 2 matched a step, 2 changed, 1 unmatched, 0 of a status that maps to nothing`,
+      '  status "Done": done, by the default workflows, 1 row',
+      '  status "In Progress": in-progress, by the default workflows, 1 row',
+      '  status "To Do": ticketed, by the default workflows, 1 row',
+      '  line 4: ABC-3 (rc-ffffffffffffffffffff): no step of the plan has this external id',
+      '',
+    ].join('\n'),
+  );
   const done = JSON.parse((await cli('plan', 'export', '--org', 'acme', '--format', 'json', '--status', 'done')).stdout) as WorkPackageList;
   expect(done.data.map((work) => [work.external_id, work.ticket?.key])).toEqual([[packages[0]!.external_id, 'ABC-1']]);
 }, 60_000);
@@ -74,12 +83,17 @@ it('exports the steps of one OS family: each family a part of every step\'s endp
   expect(badFamily.stderr).toContain('--os-family must be one of macos, windows, linux');
 }, 60_000);
 
-it('refuses a bad status file with its line and a bad option by name, leaving the data directory as it was', async () => {
+it('lists a status that maps to nothing, refuses a bad status file with its line and a bad option by name, leaving the data directory as it was', async () => {
+  fs.writeFileSync(file('custom.csv'), 'Issue key,Status,Status Category,External ID\nABC-7,Deployed,Done,rc-ffffffffffffffffffff\nABC-8,Shelved,,rc-eeeeeeeeeeeeeeeeeeee\n');
+  const listed = await cli('plan', 'import-status', file('custom.csv'), '--org', 'acme');
+  expect(listed.status).toBe(0);
+  expect(listed.stdout).toContain('  status "Deployed" (category Done): done, by Jira\'s status category, 1 row\n');
+  expect(listed.stdout).toContain('  line 3: ABC-8: the status "Shelved" maps to nothing: not imported\n');
   const before = await storeDigest(dataDir);
-  fs.writeFileSync(file('bad.csv'), 'Issue key,Status,External ID\nABC-1,Done,rc-ffffffffffffffffffff\nABC-2,Shelved,rc-eeeeeeeeeeeeeeeeeeee\n');
+  fs.writeFileSync(file('bad.csv'), 'Issue key,Status,External ID\nABC-1,Done,rc-ffffffffffffffffffff\nnot a key,Done,rc-eeeeeeeeeeeeeeeeeeee\n');
   const refused = await cli('plan', 'import-status', file('bad.csv'), '--org', 'acme');
   expect(refused.status).not.toBe(0);
-  expect(refused.stderr).toContain(`${file('bad.csv')}: line 3: the status "Shelved" is not one this import knows`);
+  expect(refused.stderr).toContain(`${file('bad.csv')}: line 3: "not a key" is not a Jira issue key`);
   expect(refused.stderr).toContain('Nothing was imported.');
   const badFormat = await cli('plan', 'export', '--org', 'acme', '--format', 'csv');
   expect(badFormat.status).not.toBe(0);

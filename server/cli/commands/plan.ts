@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import type { Command } from 'commander';
-import { workPackageExportQuerySchema } from '../../../contracts/console/work-packages.js';
-import { ticketStatusImportBounds } from '../../../contracts/console/work-package-basics.js';
+import { type TicketStatusImportResult, workPackageExportQuerySchema } from '../../../contracts/console/work-packages.js';
+import { type StatusMappedBy, ticketStatusImportBounds } from '../../../contracts/console/work-package-basics.js';
 import { requireOrganization } from '../../organizations/manage-organizations.js';
 import { exportChunks } from '../../work-packages/export-stream.js';
 import { importTicketStatus } from '../../work-packages/import-ticket-status.js';
@@ -20,6 +20,21 @@ interface ExportOptions {
   out?: string;
   dataDir?: string;
 }
+
+/** How a status import mapped a status of the file: `"Deployed" (category Done): done, by Jira's status category, 3 rows`. */
+function describeMappedStatus(status: TicketStatusImportResult['statuses'][number]): string {
+  const category = status.status_category ? ` (category ${status.status_category})` : '';
+  const rows = `${status.rows} row${status.rows === 1 ? '' : 's'}`;
+  return `"${status.system_status}"${category}: ${status.status === null ? 'maps to nothing' : `${status.status}, ${mappedByWords[status.mapped_by]}`}, ${rows}`;
+}
+
+/** How a status was mapped, in words. */
+const mappedByWords: Record<StatusMappedBy, string> = {
+  setting: "by the organization's status names",
+  'status-category': "by Jira's status category",
+  'built-in': 'by the default workflows',
+  none: 'by nothing',
+};
 
 /** The option of a query parameter whose name is not its own (commander's camel case of `--os-family`). */
 const optionNames: Record<string, string> = { osFamily: 'os-family' };
@@ -98,8 +113,10 @@ export function registerPlanCommands(program: Command): void {
           if (error instanceof TicketStatusFileError) throw new UsageError(`${file}: ${error.message}. Nothing was imported.`);
           throw error;
         }
-        console.log(`${file}: ${result.system} export of ${result.rows} rows: ${result.matched} matched a step, ${result.changed} changed, ${result.unmatched.length} unmatched`);
+        console.log(`${file}: ${result.system} export of ${result.rows} rows: ${result.matched} matched a step, ${result.changed} changed, ${result.unmatched.length} unmatched, ${result.unmapped.length} of a status that maps to nothing`);
+        for (const status of result.statuses) console.log(`  status ${describeMappedStatus(status)}`);
         for (const row of result.unmatched) console.log(`  line ${row.line}: ${row.key}${row.external_id ? ` (${row.external_id})` : ''}: ${row.why}`);
+        for (const row of result.unmapped) console.log(`  line ${row.line}: ${row.key}: the status "${row.system_status}" maps to nothing: not imported`);
       });
     });
 }
