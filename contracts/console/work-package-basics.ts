@@ -42,6 +42,14 @@ export const workPackageTextBounds = { owner: 200, note: 4_000, hostnamesListed:
 export const statusMappedBy = ['setting', 'status-category', 'built-in', 'none'] as const;
 export type StatusMappedBy = (typeof statusMappedBy)[number];
 
+/** How an import mapped a status, in the words of its report (the console's and the command line's). */
+export const statusMappedByWords: Record<StatusMappedBy, string> = {
+  setting: "by the organization's status names",
+  'status-category': "by Jira's status category",
+  'built-in': 'by the default workflows',
+  none: 'by nothing',
+};
+
 /** The bounds of an organization's mapping of status names: names as long as a Jira status's (255), a few hundred of them. */
 export const statusMappingBounds = { entries: 500, name: 255 } as const;
 

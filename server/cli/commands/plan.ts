@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import type { Command } from 'commander';
 import { type TicketStatusImportResult, workPackageExportQuerySchema } from '../../../contracts/console/work-packages.js';
-import { type StatusMappedBy, ticketStatusImportBounds } from '../../../contracts/console/work-package-basics.js';
+import { statusMappedByWords, ticketStatusImportBounds } from '../../../contracts/console/work-package-basics.js';
 import { requireOrganization } from '../../organizations/manage-organizations.js';
 import { exportChunks } from '../../work-packages/export-stream.js';
 import { importTicketStatus } from '../../work-packages/import-ticket-status.js';
@@ -25,16 +25,8 @@ interface ExportOptions {
 function describeMappedStatus(status: TicketStatusImportResult['statuses'][number]): string {
   const category = status.status_category ? ` (category ${status.status_category})` : '';
   const rows = `${status.rows} row${status.rows === 1 ? '' : 's'}`;
-  return `"${status.system_status}"${category}: ${status.status === null ? 'maps to nothing' : `${status.status}, ${mappedByWords[status.mapped_by]}`}, ${rows}`;
+  return `"${status.system_status}"${category}: ${status.status === null ? 'maps to nothing' : `${status.status}, ${statusMappedByWords[status.mapped_by]}`}, ${rows}`;
 }
-
-/** How a status was mapped, in words. */
-const mappedByWords: Record<StatusMappedBy, string> = {
-  setting: "by the organization's status names",
-  'status-category': "by Jira's status category",
-  'built-in': 'by the default workflows',
-  none: 'by nothing',
-};
 
 /** The option of a query parameter whose name is not its own (commander's camel case of `--os-family`). */
 const optionNames: Record<string, string> = { osFamily: 'os-family' };
