@@ -225,6 +225,9 @@ describe('work packages', () => {
       ['no status', `${header}\n${good('PROJ-1', first!.external_id)}\nPROJ-2,,,,${second!.external_id}\n`, /line 3: the ticket has no status/],
       ['a bad date', `${header}\n${good('PROJ-1', first!.external_id)}\nPROJ-2,Done,Done,31/Feb/26 1:00 AM,${second!.external_id}\n`, /line 3: "31\/Feb\/26 1:00 AM" is not a date/],
       ['an external id twice', `${header}\n${good('PROJ-1', first!.external_id)}\n${good('PROJ-2', first!.external_id)}\n`, /line 3: the external id .* is on line 2 too/],
+      ['a column named twice', `Issue key,Status,Status,Custom field (External ID)\nPROJ-1,Done,Done,${first!.external_id}\n`, /line 1: the column "Status" is named twice/],
+      ['a bad ServiceNow number', `number,state,u_external_id\nINC0010001,New,${first!.external_id}\nPROJ-2,New,${second!.external_id}\n`, /line 3: "PROJ-2" is not a ServiceNow number \(like INC0012345\)/],
+      ['a bad ServiceNow date', `number,state,closed_at,u_external_id\nINC0010001,Closed,2026-13-40 10:00:00,${first!.external_id}\n`, /line 2: "2026-13-40 10:00:00" is not a date/],
       ['too many rows', `${header}\n${Array.from({ length: 20_001 }, (_, n) => `PROJ-${n + 1},Done,Done,,`).join('\n')}\n`, /line 20002: a status file holds at most 20,000 rows/],
     ];
     for (const [what, text, message] of cases) {

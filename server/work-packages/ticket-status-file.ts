@@ -131,7 +131,8 @@ export function ticketDate(text: string): string | undefined {
   } else if (/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) {
     const iso = text.replace(' ', 'T');
     ms = Date.parse(/T.*(Z|[+-]\d{2}:?\d{2})$/.test(iso) || !iso.includes('T') ? iso : `${iso}Z`);
-    if (text.slice(0, 10) !== new Date(ms).toISOString().slice(0, 10) && !/(Z|[+-]\d{2}:?\d{2})$/.test(text)) ms = NaN;
+    // A month or day out of range is no date (Date.parse answers NaN, or rolls 31 February over into March).
+    if (!Number.isNaN(ms) && text.slice(0, 10) !== new Date(ms).toISOString().slice(0, 10) && !/(Z|[+-]\d{2}:?\d{2})$/.test(text)) ms = NaN;
   }
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
