@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { collectionBasics } from './collection-basics.js';
 import { dateTimeSchema, listEnvelopeSchema, osFamilySchema } from './common.js';
-import { endpointContextFilters } from './console/endpoint-context-filters.js';
+import { endpointContextFilters, osFamilyFilter } from './console/endpoint-context-filters.js';
 import { exceptedExposureShape, findingExceptionSchema } from './console/exceptions.js';
 import { intelFilters } from './console/intel-filters.js';
 import { exposureShape, exposureSortKinds } from './console/exposure.js';
@@ -20,7 +20,7 @@ import { endpointFixByFilters, findingFixByFilters, findingFixByShape } from './
 import { type FixByStep, fixByPathText } from './fix-by.js';
 import { type CsvColumn, field, spread } from './csv-columns.js';
 import { endpointInputSchema, endpointSchema, operatingSystemSchema } from './endpoint.js';
-import { endpointCriticalities, filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from './enums.js';
+import { endpointCriticalities, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from './enums.js';
 import {
   type ConsoleFilter,
   type Filter,
@@ -123,7 +123,7 @@ function defineCollection<
 }
 
 /** The filters of the endpoints' list; the console's findings and targets lists apply them to each item's endpoint. */
-const endpointFilters = { osFamily: choiceFilter(filterableOsFamilies), hasAgent: booleanFilter };
+const endpointFilters = { osFamily: osFamilyFilter, hasAgent: booleanFilter };
 
 /** The console filters by context of a list whose items are endpoints or name one (`the findings of endpoints`): by that endpoint's tags and criticality. */
 const byContextFilters = (items: string) => ({

@@ -9,6 +9,7 @@ export type OsFamily = (typeof osFamilies)[number];
 
 /** The families the `osFamily` filter and a scope's `os_families` accept. */
 export const filterableOsFamilies = ['macos', 'windows', 'linux'] as const satisfies readonly OsFamily[];
+export type FilterableOsFamily = (typeof filterableOsFamilies)[number];
 
 export const targetTypes = ['software', 'os_patch', 'configuration', 'service'] as const;
 export type TargetType = (typeof targetTypes)[number];

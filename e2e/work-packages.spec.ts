@@ -28,7 +28,9 @@ test("the remediation plan exports its steps for Jira, reads their status back, 
     `OPS-12,"${lines[1]![0]}",In Progress,,,${lines[1]![5]}`,
   ].join('\r\n');
   await page.getByLabel('Import ticket status').setInputFiles({ name: 'jira-export.csv', mimeType: 'text/csv', buffer: Buffer.from(status) });
-  await expect(page.getByRole('status').filter({ hasText: 'Jira export' })).toHaveText('Jira export of 2 rows: 2 matched a step, 2 changed.');
+  await expect(page.getByRole('status').filter({ hasText: 'Jira export' })).toHaveText(
+    'Jira export of 2 rows: 2 matched a step, 2 changed. Statuses: “Done” done by the default workflows (1 row); “In Progress” in progress by the default workflows (1 row).',
+  );
   await expect(rows.first().getByRole('cell').nth(8)).toHaveText('OPS-11');
   await expect(rows.first().getByRole('cell').nth(9)).toHaveText(/^done on /);
   await expect(rows.nth(1).getByRole('cell').nth(9)).toHaveText('in progress');

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { countSchema, listEnvelopeSchema } from '../common.js';
 import { targetStatuses } from '../enums.js';
 import { limitSchema, offsetSchema, sortSchema, textSchema } from '../list-queries.js';
-import { endpointContextQueryShape } from './endpoint-context-filters.js';
+import { endpointContextQueryShape, planSelectionQueryShape } from './endpoint-context-filters.js';
 import { findingFixByFilters } from './fix-by.js';
 import { exposureShape, exposureSortKinds } from './exposure.js';
 import { endpointIntelShape, planStepIntelShape } from './exploit-intel.js';
@@ -149,11 +149,11 @@ export const remediationPlanMilestoneSchema = z
 export type RemediationPlanMilestone = z.infer<typeof remediationPlanMilestoneSchema>;
 
 /**
- * `GET /app/orgs/:slug/remediation-plan` query: the plan for the endpoints of a tag or a
- * criticality, and of the open findings of one BOD 26-04 outcome.
+ * `GET /app/orgs/:slug/remediation-plan` query: the plan for the endpoints of a tag, a
+ * criticality or an OS family, and of the open findings of one BOD 26-04 outcome.
  */
 export const remediationPlanQuerySchema = z.object({
-  ...endpointContextQueryShape,
+  ...planSelectionQueryShape,
   bod2604Outcome: findingFixByFilters.bod2604Outcome.schema.meta({
     description: 'Only the open findings of this BOD 26-04 outcome: the plan closes them alone, and the shares are of them.',
   }),

@@ -38,5 +38,20 @@ export const externalIdPattern = /^rc-[0-9a-f]{20}$/;
 /** Bounds of the local fields and of what a record lists. */
 export const workPackageTextBounds = { owner: 200, note: 4_000, hostnamesListed: 50 } as const;
 
+/** How a status import gave a row its status: the organization's mapping, Jira's status category, the names the import knows, or nothing. */
+export const statusMappedBy = ['setting', 'status-category', 'built-in', 'none'] as const;
+export type StatusMappedBy = (typeof statusMappedBy)[number];
+
+/** How an import mapped a status, in the words of its report (the console's and the command line's). */
+export const statusMappedByWords: Record<StatusMappedBy, string> = {
+  setting: "by the organization's status names",
+  'status-category': "by Jira's status category",
+  'built-in': 'by the default workflows',
+  none: 'by nothing',
+};
+
+/** The bounds of an organization's mapping of status names: names as long as a Jira status's (255), a few hundred of them. */
+export const statusMappingBounds = { entries: 500, name: 255 } as const;
+
 /** The bounds of a status import: an untrusted file. */
 export const ticketStatusImportBounds = { bytes: 8 * 1024 * 1024, rows: 20_000, cell: 4_000 } as const;

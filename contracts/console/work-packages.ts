@@ -7,10 +7,12 @@
 import { z } from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
 import { endpointCriticalities, findingSeverities } from '../enums.js';
-import { endpointContextQueryShape } from './endpoint-context-filters.js';
+import { planSelectionQueryShape } from './endpoint-context-filters.js';
 import { versionToUpdateToSummarySchema } from './version-to-update-to.js';
 import {
   externalIdPattern,
+  statusMappedBy,
+  statusMappingBounds,
   ticketStatuses,
   ticketSystems,
   workPackageExportFormats,
@@ -94,7 +96,7 @@ export type WorkPackage = z.infer<typeof workPackageSchema>;
 
 /** `GET /app/orgs/:slug/work-packages` and the export's query: the plan's filters and a status. */
 export const workPackageQuerySchema = z.object({
-  ...endpointContextQueryShape,
+  ...planSelectionQueryShape,
   status: z
     .enum(workPackageStatusFilters, { error: `must be one of ${workPackageStatusFilters.join(', ')}` })
     .optional()
@@ -136,6 +138,24 @@ export const unmatchedTicketSchema = z
   .object({ line: z.number().int().min(2), key: z.string(), external_id: z.string().nullable(), why: z.string() })
   .meta({ id: 'UnmatchedTicket' });
 
+/** A status name of the file and how the import mapped it: one line of the import's report. */
+export const mappedStatusSchema = z
+  .object({
+    system_status: z.string().meta({ description: "The ticket system's status (Jira) or state (ServiceNow), as the file gave it." }),
+    status_category: z.string().meta({ description: "Jira's Status Category of those rows, when the file has the column; empty otherwise." }),
+    status: z.enum(ticketStatuses).nullable().meta({ description: "What the console reads it as (won't do for a done ticket resolved Won't Do, Duplicate…); null when nothing maps it." }),
+    mapped_by: z.enum(statusMappedBy).meta({
+      description: "setting: the organization's mapping of status names; status-category: Jira's Status Category column; built-in: the default workflows' names the import knows; none: nothing, the rows are listed in `unmapped` and not imported.",
+    }),
+    rows: countSchema,
+  })
+  .meta({ id: 'MappedTicketStatus' });
+
+/** A row of a status import whose status maps to nothing: listed, never guessed at, not imported. */
+export const unmappedTicketSchema = z
+  .object({ line: z.number().int().min(2), key: z.string(), external_id: z.string().nullable(), system_status: z.string() })
+  .meta({ id: 'UnmappedTicket' });
+
 /** `POST /app/orgs/:slug/work-packages/status-import`. */
 export const ticketStatusImportResultSchema = z
   .object({
@@ -144,6 +164,8 @@ export const ticketStatusImportResultSchema = z
     matched: countSchema,
     changed: countSchema.meta({ description: 'Steps whose ticket, status or resolution the file changed.' }),
     unmatched: z.array(unmatchedTicketSchema),
+    statuses: z.array(mappedStatusSchema).meta({ description: "Each status of the file with how it was mapped, in the file's order." }),
+    unmapped: z.array(unmappedTicketSchema).meta({ description: 'The rows whose status maps to nothing: not imported, never guessed at.' }),
   })
   .meta({ id: 'TicketStatusImportResult' });
 export type TicketStatusImportResult = z.infer<typeof ticketStatusImportResultSchema>;
@@ -163,3 +185,47 @@ export type DoneCheck = z.infer<typeof doneCheckSchema>;
 /** `GET /app/orgs/:slug/work-packages/checks`: newest first. */
 export const doneCheckListSchema = z.object({ data: z.array(doneCheckSchema) }).meta({ id: 'DoneCheckList' });
 export type DoneCheckList = z.infer<typeof doneCheckListSchema>;
+
+/** One status name an organization's team gave its tickets, and the console's status it means. */
+export const statusNameMappingSchema = z
+  .object({
+    system: z.enum(ticketSystems),
+    status: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(statusMappingBounds.name, `must be at most ${statusMappingBounds.name} characters`)
+      .meta({ description: "A Jira status name (\"Ready for QA\") or a ServiceNow state (its label or number), compared without case.", example: 'Deployed' }),
+    maps_to: z.enum(ticketStatuses, { error: `must be one of ${ticketStatuses.join(', ')}` }),
+  })
+  .strict()
+  .meta({ id: 'StatusNameMapping' });
+export type StatusNameMapping = z.infer<typeof statusNameMappingSchema>;
+
+/** `PUT /app/orgs/:slug/work-packages/status-mapping`: the whole mapping, each name once per system. */
+export const statusMappingEditSchema = z
+  .object({
+    mappings: z
+      .array(statusNameMappingSchema)
+      .max(statusMappingBounds.entries, `must hold at most ${statusMappingBounds.entries} names`)
+      .superRefine((mappings, context) => {
+        const seen = new Set<string>();
+        mappings.forEach((mapping, index) => {
+          const key = `${mapping.system}|${mapping.status.toLowerCase()}`;
+          if (seen.has(key)) context.addIssue({ code: 'custom', path: [index, 'status'], message: `"${mapping.status}" of ${mapping.system} is mapped twice` });
+          seen.add(key);
+        });
+      }),
+  })
+  .strict()
+  .meta({ id: 'StatusMappingEdit' });
+export type StatusMappingEdit = z.infer<typeof statusMappingEditSchema>;
+
+/** `GET /app/orgs/:slug/work-packages/status-mapping`: the names a status import maps before the ones it knows. */
+export const statusMappingSchema = z
+  .object({
+    mappings: z.array(statusNameMappingSchema),
+    updated_at: dateTimeSchema.nullable().meta({ description: 'When it was last saved; null while the organization has none.' }),
+  })
+  .meta({ id: 'StatusMapping' });
+export type StatusMapping = z.infer<typeof statusMappingSchema>;

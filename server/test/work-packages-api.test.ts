@@ -107,7 +107,15 @@ describe('work packages', () => {
     const doneFile = python(markDone, jira.text);
     const imported = await importStatus(doneFile);
     expect(imported.status).toBe(200);
-    expect(imported.body).toEqual({ system: 'jira', rows: packages.length, matched: packages.length, changed: packages.length, unmatched: [] });
+    expect(imported.body).toEqual({
+      system: 'jira',
+      rows: packages.length,
+      matched: packages.length,
+      changed: packages.length,
+      unmatched: [],
+      statuses: [{ system_status: 'Done', status_category: '', status: 'done', mapped_by: 'built-in', rows: packages.length }],
+      unmapped: [],
+    });
     const done = await list('?status=done');
     expect(done.map((work) => work.ticket!.key)).toEqual(packages.map((_, n) => `PROJ-${n + 1}`));
     expect(done[0]!.ticket).toMatchObject({ system: 'jira', status: 'done', resolved_at: '2026-12-02T10:15:00.000Z' });
@@ -214,9 +222,12 @@ describe('work packages', () => {
       ['no external id column', 'Issue key,Status\nPROJ-1,Done\n', /line 1: the header names no external id column/],
       ['a quote never closed', `${header}\n${good('PROJ-1', first!.external_id)}\n"PROJ-2,Done,Done,,x\n`, /line 3: not CSV \(a quote opened on it is never closed\)/],
       ['a bad key', `${header}\n${good('PROJ-1', first!.external_id)}\nnot a key,Done,Done,,${second!.external_id}\n`, /line 3: "not a key" is not a Jira issue key/],
-      ['an unknown status', `${header}\n${good('PROJ-1', first!.external_id)}\nPROJ-2,Frozen,,,${second!.external_id}\n`, /line 3: the status "Frozen" is not one this import knows/],
+      ['no status', `${header}\n${good('PROJ-1', first!.external_id)}\nPROJ-2,,,,${second!.external_id}\n`, /line 3: the ticket has no status/],
       ['a bad date', `${header}\n${good('PROJ-1', first!.external_id)}\nPROJ-2,Done,Done,31/Feb/26 1:00 AM,${second!.external_id}\n`, /line 3: "31\/Feb\/26 1:00 AM" is not a date/],
       ['an external id twice', `${header}\n${good('PROJ-1', first!.external_id)}\n${good('PROJ-2', first!.external_id)}\n`, /line 3: the external id .* is on line 2 too/],
+      ['a column named twice', `Issue key,Status,Status,Custom field (External ID)\nPROJ-1,Done,Done,${first!.external_id}\n`, /line 1: the column "Status" is named twice/],
+      ['a bad ServiceNow number', `number,state,u_external_id\nINC0010001,New,${first!.external_id}\nPROJ-2,New,${second!.external_id}\n`, /line 3: "PROJ-2" is not a ServiceNow number \(like INC0012345\)/],
+      ['a bad ServiceNow date', `number,state,closed_at,u_external_id\nINC0010001,Closed,2026-13-40 10:00:00,${first!.external_id}\n`, /line 2: "2026-13-40 10:00:00" is not a date/],
       ['too many rows', `${header}\n${Array.from({ length: 20_001 }, (_, n) => `PROJ-${n + 1},Done,Done,,`).join('\n')}\n`, /line 20002: a status file holds at most 20,000 rows/],
     ];
     for (const [what, text, message] of cases) {
@@ -236,5 +247,76 @@ describe('work packages', () => {
       { line: 3, key: 'PROJ-8', external_id: null, why: 'the row names no external id' },
     ]);
     expect(unmatched.body.matched).toBe(1);
+  });
+
+  it("reads a team's own status names through Jira's Status Category and the organization's mapping, and lists a status that maps to nothing, never guessed", async () => {
+    const [first, second, third] = await list();
+    const header = 'Issue key,Status,Status Category,Resolution,Resolved,Custom field (External ID)';
+    const file = [header, `OPS-1,Ready for QA,In Progress,,,${first!.external_id}`, `OPS-2,Deployed,Done,Done,02/Dec/26 10:15 AM,${second!.external_id}`, `OPS-3,Frozen,,,,${third!.external_id}`, 'OPS-4,constructor,,,,rc-0123456789abcdef0123'].join('\n');
+    const byCategory = await importStatus(`${file}\n`);
+    expect(byCategory.status).toBe(200);
+    expect(byCategory.body.statuses).toEqual([
+      { system_status: 'Ready for QA', status_category: 'In Progress', status: 'in-progress', mapped_by: 'status-category', rows: 1 },
+      { system_status: 'Deployed', status_category: 'Done', status: 'done', mapped_by: 'status-category', rows: 1 },
+      { system_status: 'Frozen', status_category: '', status: null, mapped_by: 'none', rows: 1 },
+      { system_status: 'constructor', status_category: '', status: null, mapped_by: 'none', rows: 1 },
+    ]);
+    expect(byCategory.body.unmapped).toEqual([
+      { line: 4, key: 'OPS-3', external_id: third!.external_id, system_status: 'Frozen' },
+      { line: 5, key: 'OPS-4', external_id: 'rc-0123456789abcdef0123', system_status: 'constructor' },
+    ]);
+    expect(byCategory.body).toMatchObject({ rows: 4, matched: 2, unmatched: [] });
+    const statusOf = async (id: string) => (await list()).find((work) => work.external_id === id)!.ticket;
+    expect(await statusOf(first!.external_id)).toMatchObject({ key: 'OPS-1', status: 'in-progress', system_status: 'Ready for QA' });
+    expect(await statusOf(second!.external_id)).toMatchObject({ key: 'OPS-2', status: 'done' });
+    // The unmapped row changed nothing of its step: its ticket is the one the first test read.
+    const thirdBefore = (await list()).find((work) => work.external_id === third!.external_id)!.ticket;
+    expect(thirdBefore?.key).not.toBe('OPS-3');
+
+    // The organization names them: its names come before the category, and map what nothing did.
+    expect((await server.app('/orgs/replica/work-packages/status-mapping')).body).toEqual({ mappings: [], updated_at: null });
+    const mappings = [
+      { system: 'jira', status: 'ready for qa', maps_to: 'done' },
+      { system: 'jira', status: 'Frozen', maps_to: 'wont-do' },
+      { system: 'servicenow', status: 'Awaiting deployment', maps_to: 'in-progress' },
+    ];
+    const saved = await server.app('/orgs/replica/work-packages/status-mapping', { method: 'PUT', body: { mappings } });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ mappings, updated_at: expect.stringMatching(/^\d{4}-/) });
+    expect((await server.app('/orgs/replica/work-packages/status-mapping')).body).toEqual(saved.body);
+    const bySetting = await importStatus(`${file}\n`);
+    expect(bySetting.body.statuses.map((line) => [line.system_status, line.status, line.mapped_by])).toEqual([
+      ['Ready for QA', 'done', 'setting'],
+      ['Deployed', 'done', 'status-category'],
+      ['Frozen', 'wont-do', 'setting'],
+      ['constructor', null, 'none'],
+    ]);
+    expect(bySetting.body.unmapped.map((row) => row.key)).toEqual(['OPS-4']);
+    expect(await statusOf(first!.external_id)).toMatchObject({ status: 'done' });
+    expect(await statusOf(third!.external_id)).toMatchObject({ key: 'OPS-3', status: 'wont-do', system_status: 'Frozen' });
+
+    // ServiceNow's states by the same setting; the built-in ones still known; one unknown listed.
+    const serviceNow = ['number,state,close_code,closed_at,u_external_id', `INC0010001,Awaiting deployment,,,${first!.external_id}`, `INC0010002,Resolved,Solved (Permanently),2026-12-02 10:15:00,${second!.external_id}`, `INC0010003,Limbo,,,${third!.external_id}`].join('\n');
+    const fromServiceNow = await importStatus(`${serviceNow}\n`);
+    expect(fromServiceNow.body.statuses.map((line) => [line.system_status, line.status, line.mapped_by])).toEqual([
+      ['Awaiting deployment', 'in-progress', 'setting'],
+      ['Resolved', 'done', 'built-in'],
+      ['Limbo', null, 'none'],
+    ]);
+    expect(await statusOf(first!.external_id)).toMatchObject({ system: 'servicenow', key: 'INC0010001', status: 'in-progress' });
+
+    // A bad mapping is refused by field, and the saved one stays.
+    for (const [body, message] of [
+      [{ mappings: [...mappings, { system: 'jira', status: 'FROZEN', maps_to: 'done' }] }, /mappings\.3\.status.*"FROZEN" of jira is mapped twice/],
+      [{ mappings: [{ system: 'jira', status: 'Deployed', maps_to: 'shipped' }] }, /mappings\.0\.maps_to.*must be one of ticketed, in-progress, done, wont-do/],
+      [{ mappings: [{ system: 'jira', status: 'x'.repeat(256), maps_to: 'done' }] }, /mappings\.0\.status.*at most 255 characters/],
+      [{ mappings: [{ system: 'jira', status: '  ', maps_to: 'done' }] }, /mappings\.0\.status.*must not be empty/],
+      [{ mappings: [], extra: 1 }, /extra/],
+    ] as const) {
+      const refused = await server.app('/orgs/replica/work-packages/status-mapping', { method: 'PUT', body });
+      expect(refused.status).toBe(400);
+      expect((refused.body as { error: string }).error).toMatch(message);
+    }
+    expect((await server.app('/orgs/replica/work-packages/status-mapping')).body).toEqual(saved.body);
   });
 });

@@ -44,17 +44,56 @@ it('exports the plan as Jira CSV to a file and as JSON, with the same external i
   fs.writeFileSync(file('status.csv'), `${status.join('\n')}\n`);
   const imported = await cli('plan', 'import-status', file('status.csv'), '--org', 'acme');
   expect(imported.stderr).toBe('');
-  expect(imported.stdout).toBe(`${file('status.csv')}: jira export of 3 rows: 2 matched a step, 2 changed, 1 unmatched\n  line 4: ABC-3 (rc-ffffffffffffffffffff): no step of the plan has this external id\n`);
+  expect(imported.stdout).toBe(
+    [
+      `${file('status.csv')}: jira export of 3 rows: 2 matched a step, 2 changed, 1 unmatched, 0 of a status that maps to nothing`,
+      '  status "Done": done, by the default workflows, 1 row',
+      '  status "In Progress": in-progress, by the default workflows, 1 row',
+      '  status "To Do": ticketed, by the default workflows, 1 row',
+      '  line 4: ABC-3 (rc-ffffffffffffffffffff): no step of the plan has this external id',
+      '',
+    ].join('\n'),
+  );
   const done = JSON.parse((await cli('plan', 'export', '--org', 'acme', '--format', 'json', '--status', 'done')).stdout) as WorkPackageList;
   expect(done.data.map((work) => [work.external_id, work.ticket?.key])).toEqual([[packages[0]!.external_id, 'ABC-1']]);
 }, 60_000);
 
-it('refuses a bad status file with its line and a bad option by name, leaving the data directory as it was', async () => {
+it('exports the steps of one OS family: each family a part of every step\'s endpoints, under the whole plan\'s external ids', async () => {
+  const exportJson = async (...filters: string[]) => {
+    const answer = await cli('plan', 'export', '--org', 'acme', '--format', 'json', ...filters);
+    expect(answer.status).toBe(0);
+    return (JSON.parse(answer.stdout) as WorkPackageList).data;
+  };
+  const whole = await exportJson();
+  const endpointsByFamily = new Map<string, string>();
+  for (const family of ['macos', 'windows', 'linux']) {
+    for (const work of await exportJson('--os-family', family)) {
+      const before = whole.find((each) => each.external_id === work.external_id)!;
+      const ids = work.endpoints.map((endpoint) => endpoint.endpoint_id);
+      // The family's endpoints of the step, in the whole step's order; no endpoint in two families.
+      expect(ids).toEqual(before.endpoints.map((endpoint) => endpoint.endpoint_id).filter((id) => ids.includes(id)));
+      for (const id of ids) expect(endpointsByFamily.get(id) ?? family).toBe(family);
+      for (const id of ids) endpointsByFamily.set(id, family);
+      expect(work.findings.total).toBeLessThanOrEqual(before.findings.total);
+    }
+  }
+  expect(new Set(endpointsByFamily.values()).size).toBeGreaterThanOrEqual(2);
+  const badFamily = await cli('plan', 'export', '--org', 'acme', '--format', 'jira', '--os-family', 'beos');
+  expect(badFamily.status).not.toBe(0);
+  expect(badFamily.stderr).toContain('--os-family must be one of macos, windows, linux');
+}, 60_000);
+
+it('lists a status that maps to nothing, refuses a bad status file with its line and a bad option by name, leaving the data directory as it was', async () => {
+  fs.writeFileSync(file('custom.csv'), 'Issue key,Status,Status Category,External ID\nABC-7,Deployed,Done,rc-ffffffffffffffffffff\nABC-8,Shelved,,rc-eeeeeeeeeeeeeeeeeeee\n');
+  const listed = await cli('plan', 'import-status', file('custom.csv'), '--org', 'acme');
+  expect(listed.status).toBe(0);
+  expect(listed.stdout).toContain('  status "Deployed" (category Done): done, by Jira\'s status category, 1 row\n');
+  expect(listed.stdout).toContain('  line 3: ABC-8: the status "Shelved" maps to nothing: not imported\n');
   const before = await storeDigest(dataDir);
-  fs.writeFileSync(file('bad.csv'), 'Issue key,Status,External ID\nABC-1,Done,rc-ffffffffffffffffffff\nABC-2,Shelved,rc-eeeeeeeeeeeeeeeeeeee\n');
+  fs.writeFileSync(file('bad.csv'), 'Issue key,Status,External ID\nABC-1,Done,rc-ffffffffffffffffffff\nnot a key,Done,rc-eeeeeeeeeeeeeeeeeeee\n');
   const refused = await cli('plan', 'import-status', file('bad.csv'), '--org', 'acme');
   expect(refused.status).not.toBe(0);
-  expect(refused.stderr).toContain(`${file('bad.csv')}: line 3: the status "Shelved" is not one this import knows`);
+  expect(refused.stderr).toContain(`${file('bad.csv')}: line 3: "not a key" is not a Jira issue key`);
   expect(refused.stderr).toContain('Nothing was imported.');
   const badFormat = await cli('plan', 'export', '--org', 'acme', '--format', 'csv');
   expect(badFormat.status).not.toBe(0);

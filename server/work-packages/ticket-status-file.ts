@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse';
-import { type TicketStatus, type TicketSystem, externalIdPattern, ticketStatusImportBounds } from '../../contracts/console/work-package-basics.js';
+import type { StatusNameMapping } from '../../contracts/console/work-packages.js';
+import { type StatusMappedBy, type TicketStatus, type TicketSystem, externalIdPattern, ticketStatusImportBounds } from '../../contracts/console/work-package-basics.js';
 import { withoutFormulaGuard } from '../../contracts/csv-cells.js';
 
 /** A problem of a status file, on the line it names (the header is line 1): nothing of the file is stored. */
@@ -16,8 +17,13 @@ export class TicketStatusFileError extends Error {
 export interface TicketRow {
   line: number;
   key: string;
-  status: TicketStatus;
+  /** What the console reads the row's status as; null when nothing maps it (the row is listed, not imported). */
+  status: TicketStatus | null;
+  /** How {@link status} was found. */
+  mappedBy: StatusMappedBy;
   systemStatus: string;
+  /** Jira's Status Category of the row; empty when the file has no such column. */
+  statusCategory: string;
   resolution: string;
   resolvedAt: string | null;
   /** The work package's external id: its column, or a label that is one; null when the row names none. */
@@ -52,7 +58,9 @@ const columnNames: Record<TicketSystem, Record<'key' | 'status' | 'category' | '
   },
 };
 
-/** Jira's statuses of its default workflows and its status categories. */
+/** Jira's three status categories, which every status of a workflow, however named, belongs to. */
+const jiraStatusCategories: Record<string, TicketStatus> = { 'to do': 'ticketed', 'in progress': 'in-progress', done: 'done' };
+/** Jira's statuses of its default workflows. */
 const jiraStatuses: Record<string, TicketStatus> = {
   'to do': 'ticketed',
   open: 'ticketed',
@@ -96,6 +104,12 @@ const serviceNowStates: Record<string, TicketStatus> = {
   '8': 'wont-do',
 };
 
+/** The status a table of names gives `name` (without case), if it has one: a name such as "constructor" is no entry. */
+function named(table: Record<string, TicketStatus>, name: string): TicketStatus | undefined {
+  const key = name.toLowerCase();
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 const keyPatterns: Record<TicketSystem, RegExp> = { jira: /^[A-Z][A-Z0-9_]{0,49}-[1-9]\d{0,9}$/, servicenow: /^[A-Z]{2,12}\d{3,12}$/ };
 const keyExamples: Record<TicketSystem, string> = { jira: 'PROJ-123', servicenow: 'INC0012345' };
 
@@ -117,7 +131,8 @@ export function ticketDate(text: string): string | undefined {
   } else if (/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) {
     const iso = text.replace(' ', 'T');
     ms = Date.parse(/T.*(Z|[+-]\d{2}:?\d{2})$/.test(iso) || !iso.includes('T') ? iso : `${iso}Z`);
-    if (text.slice(0, 10) !== new Date(ms).toISOString().slice(0, 10) && !/(Z|[+-]\d{2}:?\d{2})$/.test(text)) ms = NaN;
+    // A month or day out of range is no date (Date.parse answers NaN, or rolls 31 February over into March).
+    if (!Number.isNaN(ms) && text.slice(0, 10) !== new Date(ms).toISOString().slice(0, 10) && !/(Z|[+-]\d{2}:?\d{2})$/.test(text)) ms = NaN;
   }
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
@@ -178,9 +193,12 @@ async function records(text: string): Promise<{ cells: string[]; line: number }[
  * Reads a status file: a Jira CSV export (issue key, status, resolution, resolved, the external
  * id's column or labels) or a ServiceNow CSV export (number, state, close code, closed at,
  * u_external_id), told apart by their header. An untrusted file: the first problem is thrown
- * as {@link TicketStatusFileError} naming its line, and the caller stores nothing.
+ * as {@link TicketStatusFileError} naming its line, and the caller stores nothing. A row's
+ * status is read, in this order, through the organization's own names (`ownNames`), Jira's
+ * Status Category column, then the names of the default workflows; one none of them maps is
+ * left null, never guessed.
  */
-export async function parseTicketStatusFile(text: string): Promise<TicketStatusFile> {
+export async function parseTicketStatusFile(text: string, ownNames: readonly StatusNameMapping[] = []): Promise<TicketStatusFile> {
   const all = await records(text);
   if (all.length === 0) throw new TicketStatusFileError(1, 'the file is empty: its first line names the columns (Jira: Issue key, Status; ServiceNow: number, state)');
   const [header, ...rows] = all;
@@ -205,6 +223,9 @@ export async function parseTicketStatusFile(text: string): Promise<TicketStatusF
   if (externalId === undefined && labels.length === 0) {
     throw new TicketStatusFileError(header!.line, `the header names no external id column (${wanted.externalId.map((name) => `"${name}"`).join(' or ')}${system === 'jira' ? ', or "Labels"' : ''})`);
   }
+  const own: Record<string, TicketStatus> = {};
+  for (const mapping of ownNames) if (mapping.system === system) own[mapping.status.toLowerCase()] = mapping.maps_to;
+  const builtIn = system === 'jira' ? jiraStatuses : serviceNowStates;
   const seen = new Map<string, number>();
   const read: TicketRow[] = [];
   for (const [index, { cells, line }] of rows.entries()) {
@@ -219,11 +240,17 @@ export async function parseTicketStatusFile(text: string): Promise<TicketStatusF
         throw new TicketStatusFileError(line, ticketKey ? `"${ticketKey.slice(0, 60)}" is not a ${system === 'jira' ? 'Jira issue key' : 'ServiceNow number'} (like ${keyExamples[system]})` : 'the ticket has no key');
       }
       const systemStatus = cell(status);
+      if (!systemStatus) throw new TicketStatusFileError(line, 'the ticket has no status');
+      const statusCategory = cell(category);
       const resolutionText = cell(resolution);
-      const known = system === 'jira' ? (jiraStatuses[cell(category).toLowerCase()] ?? jiraStatuses[systemStatus.toLowerCase()]) : serviceNowStates[systemStatus.toLowerCase()];
-      if (!known) throw new TicketStatusFileError(line, systemStatus ? `the status "${systemStatus.slice(0, 60)}" is not one this import knows (see docs/console.md, "Work packages")` : 'the ticket has no status');
+      const mapped: [TicketStatus | undefined, StatusMappedBy][] = [
+        [named(own, systemStatus), 'setting'],
+        [named(jiraStatusCategories, statusCategory), 'status-category'],
+        [named(builtIn, systemStatus), 'built-in'],
+      ];
+      const [known, mappedBy] = mapped.find(([each]) => each !== undefined) ?? [undefined, 'none'];
       const wontDo = system === 'jira' ? jiraWontDo.has(resolutionText.toLowerCase()) : /^not solved|^cancel/i.test(resolutionText);
-      const ticketStatus: TicketStatus = known === 'done' && wontDo ? 'wont-do' : known;
+      const ticketStatus = known === 'done' && wontDo ? 'wont-do' : (known ?? null);
       const resolvedText = cell(resolved);
       const resolvedAt = resolvedText === '' ? null : ticketDate(resolvedText);
       if (resolvedAt === undefined) throw new TicketStatusFileError(line, `"${resolvedText.slice(0, 60)}" is not a date (dd/MMM/yy h:mm a, yyyy-MM-dd HH:mm:ss or ISO 8601)`);
@@ -235,7 +262,7 @@ export async function parseTicketStatusFile(text: string): Promise<TicketStatusF
         if (before !== undefined) throw new TicketStatusFileError(line, `the external id ${id} is on line ${before} too: one ticket per work package`);
         seen.set(id, line);
       }
-    read.push({ line, key: ticketKey, status: ticketStatus, systemStatus, resolution: resolutionText, resolvedAt, externalId: id });
+    read.push({ line, key: ticketKey, status: ticketStatus, mappedBy, systemStatus, statusCategory, resolution: resolutionText, resolvedAt, externalId: id });
   }
   return { system, rows: read };
 }

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { DoneCheckList, TicketStatusImportResult, WorkPackage, WorkPackageEdit, WorkPackageList } from '../../../contracts/console/work-packages';
+import type { DoneCheckList, StatusMapping, StatusMappingEdit, TicketStatusImportResult, WorkPackage, WorkPackageEdit, WorkPackageList } from '../../../contracts/console/work-packages';
 import type { WorkPackageExportFormat } from '../../../contracts/console/work-package-basics';
 import { listSearch } from './console-queries';
 import { consoleJson, consoleRequest } from './console-fetch';
@@ -46,5 +46,21 @@ export function useImportTicketStatus(slug: string) {
       return (await response.json()) as TicketStatusImportResult;
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.workPackages(slug) }),
+  });
+}
+
+/** The organization's own ticket status names, which a status import reads first. */
+export const statusMappingQuery = (slug: string) =>
+  queryOptions({
+    queryKey: queryKeys.statusMapping(slug),
+    queryFn: ({ signal }) => consoleJson<StatusMapping>(`${org(slug)}/work-packages/status-mapping`, { signal }),
+  });
+
+/** Replaces the organization's own ticket status names: the packages stay as they are until the next import. */
+export function useSaveStatusMapping(slug: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (edit: StatusMappingEdit) => consoleJson<StatusMapping>(`${org(slug)}/work-packages/status-mapping`, { method: 'PUT', json: edit }),
+    onSuccess: (saved) => queryClient.setQueryData(queryKeys.statusMapping(slug), saved),
   });
 }

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { setOrRemove, useUrlSearch } from '../lib/use-url-search';
 import type { endpointContextFilters } from '../../../contracts/console/endpoint-context-filters';
-import { endpointCriticalities } from '../../../contracts/enums';
+import { endpointCriticalities, filterableOsFamilies } from '../../../contracts/enums';
 import type { ListFilters } from '../api/list-pages';
 import type { FilterControl, FilterControls } from './filter-bar';
 
@@ -14,6 +14,9 @@ export const endpointContextControls = {
   tag: { kind: 'tag', label: 'Tag' },
   criticality: { kind: 'choice', label: 'Criticality', values: endpointCriticalities },
 } as const satisfies { [P in keyof typeof endpointContextFilters]: FilterControl };
+
+/** The control of the filter by an endpoint's OS family: the endpoints' lists', and the remediation plan's. */
+export const osFamilyControl = { kind: 'choice', label: 'OS family', values: filterableOsFamilies } as const satisfies FilterControl;
 
 /**
  * The filters by context a URL names (or those of `controls`, a view's with more), non-empty, in a

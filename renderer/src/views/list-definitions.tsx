@@ -1,12 +1,12 @@
 import { collectionBasics } from '../../../contracts/collection-basics';
 import type { ListFilters } from '../api/list-pages';
 import type { CollectionName, Collections, ConsoleFilterParameter, ConsoleItem, FilterParameter, SortKey } from '../../../contracts/collections';
-import { filterableOsFamilies, findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from '../../../contracts/enums';
+import { findingSeverities, findingStatuses, scopeStatuses, targetStatuses, targetTypes } from '../../../contracts/enums';
 import { deadlineExplanation } from '../../../contracts/remediation-deadlines';
 import { CriticalityBadge, DueDate, KevBadge, SeverityBadge, StatusBadge } from '../components/badges';
 import { CutText } from '../components/cut-text';
 import { ExceptedBadge } from '../components/exception-mark';
-import { endpointContextControls } from '../components/endpoint-context-controls';
+import { endpointContextControls, osFamilyControl } from '../components/endpoint-context-controls';
 import type { FilterControl } from '../components/filter-bar';
 import type { Column } from '../components/virtual-table';
 import { WrappedText } from '../components/wrapped-text';
@@ -64,7 +64,7 @@ const twoLineRow = 46;
 
 /** The controls of the endpoints' filters; the findings and targets lists apply them to each item's endpoint. */
 const endpointControls = {
-  osFamily: { kind: 'choice', label: 'OS family', values: filterableOsFamilies },
+  osFamily: osFamilyControl,
   hasAgent: { kind: 'boolean', label: 'Agent', yes: 'With agent', no: 'Without agent' },
   ...endpointContextControls,
 } as const;

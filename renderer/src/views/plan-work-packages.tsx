@@ -1,10 +1,11 @@
 import { useId, useState } from 'react';
 import type { TicketStatusImportResult, WorkPackage } from '../../../contracts/console/work-packages';
-import { type WorkPackageStatusFilter, ticketStatusLabels, workPackageStatusFilters, workPackageTextBounds } from '../../../contracts/console/work-package-basics';
+import { type WorkPackageStatusFilter, statusMappedByWords, ticketStatusLabels, workPackageStatusFilters, workPackageTextBounds } from '../../../contracts/console/work-package-basics';
 import type { ListFilters } from '../api/list-pages';
 import { useImportTicketStatus, useUpdateWorkPackage, workPackageExportPath } from '../api/work-package-queries';
 import { FileExportButton } from '../components/file-export-button';
 import { FileImportButton } from '../components/file-import-button';
+import { StatusNamesForm } from '../components/status-names-form';
 import { formatCounted, formatDate } from '../lib/format';
 import { setOrRemove, useUrlSearch } from '../lib/use-url-search';
 
@@ -16,11 +17,21 @@ export function useTicketStatusFilter(): { status: WorkPackageStatusFilter | und
   return { status, setStatus: (next) => changeSearch((params) => setOrRemove(params, 'status', next)) };
 }
 
-/** What a status import did, in words: the rows it matched and changed, and those it did not match (listed, never guessed at). */
+/**
+ * What a status import did, in words: the rows it matched and changed, those it did not match
+ * and those whose status maps to nothing (listed, never guessed at), and how each status was mapped.
+ */
 function describeImport(result: TicketStatusImportResult): string {
   const system = result.system === 'jira' ? 'Jira' : 'ServiceNow';
   const unmatched = result.unmatched.map((row) => `line ${row.line} (${row.key}): ${row.why}`).join('; ');
-  return `${system} export of ${formatCounted(result.rows, 'row')}: ${result.matched} matched a step, ${result.changed} changed${unmatched ? `; not matched: ${unmatched}` : ''}.`;
+  const unmapped = result.unmapped.map((row) => `line ${row.line} (${row.key}) “${row.system_status}”`).join('; ');
+  const statuses = result.statuses
+    .map((each) => `“${each.system_status}” ${each.status === null ? 'maps to nothing' : `${ticketStatusLabels[each.status]} ${statusMappedByWords[each.mapped_by]}`} (${formatCounted(each.rows, 'row')})`)
+    .join('; ');
+  return (
+    `${system} export of ${formatCounted(result.rows, 'row')}: ${result.matched} matched a step, ${result.changed} changed${unmatched ? `; not matched: ${unmatched}` : ''}` +
+    `${unmapped ? `; not imported, their status maps to nothing: ${unmapped}` : ''}. Statuses: ${statuses || 'none'}.`
+  );
 }
 
 /**
@@ -52,6 +63,10 @@ export function WorkPackageBar({ slug, filters }: { slug: string; filters: ListF
           </option>
         ))}
       </select>
+      <details className="status-names-fold">
+        <summary>Status names</summary>
+        <StatusNamesForm slug={slug} />
+      </details>
     </section>
   );
 }

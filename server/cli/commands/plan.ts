@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import type { Command } from 'commander';
-import { workPackageExportQuerySchema } from '../../../contracts/console/work-packages.js';
-import { ticketStatusImportBounds } from '../../../contracts/console/work-package-basics.js';
+import { type TicketStatusImportResult, workPackageExportQuerySchema } from '../../../contracts/console/work-packages.js';
+import { statusMappedByWords, ticketStatusImportBounds } from '../../../contracts/console/work-package-basics.js';
 import { requireOrganization } from '../../organizations/manage-organizations.js';
 import { exportChunks } from '../../work-packages/export-stream.js';
 import { importTicketStatus } from '../../work-packages/import-ticket-status.js';
@@ -14,19 +14,30 @@ interface ExportOptions {
   format: string;
   tag?: string;
   criticality?: string;
+  osFamily?: string;
   status?: string;
   step?: string;
   out?: string;
   dataDir?: string;
 }
 
+/** How a status import mapped a status of the file: `"Deployed" (category Done): done, by Jira's status category, 3 rows`. */
+function describeMappedStatus(status: TicketStatusImportResult['statuses'][number]): string {
+  const category = status.status_category ? ` (category ${status.status_category})` : '';
+  const rows = `${status.rows} row${status.rows === 1 ? '' : 's'}`;
+  return `"${status.system_status}"${category}: ${status.status === null ? 'maps to nothing' : `${status.status}, ${statusMappedByWords[status.mapped_by]}`}, ${rows}`;
+}
+
+/** The option of a query parameter whose name is not its own (commander's camel case of `--os-family`). */
+const optionNames: Record<string, string> = { osFamily: 'os-family' };
+
 /** The export's query from the options, checked by the same schema as /app's exportWorkPackages. */
 function exportQuery(options: ExportOptions) {
-  const { format, tag, criticality, status, step } = options;
-  const parsed = workPackageExportQuerySchema.safeParse(Object.fromEntries(Object.entries({ format, tag, criticality, status, step }).filter(([, value]) => value !== undefined)));
+  const { format, tag, criticality, osFamily, status, step } = options;
+  const parsed = workPackageExportQuerySchema.safeParse(Object.fromEntries(Object.entries({ format, tag, criticality, osFamily, status, step }).filter(([, value]) => value !== undefined)));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new UsageError(`--${String(issue.path[0])} ${issue.message}`);
+    throw new UsageError(`--${optionNames[String(issue.path[0])] ?? String(issue.path[0])} ${issue.message}`);
   }
   return parsed.data;
 }
@@ -46,6 +57,7 @@ export function registerPlanCommands(program: Command): void {
     .requiredOption('--format <format>', 'jira, servicenow or json')
     .option('--tag <tag>', "only the findings of the endpoints with this tag, as the plan's filter")
     .option('--criticality <criticality>', 'only the findings of the endpoints of this criticality')
+    .option('--os-family <family>', 'only the findings of the endpoints of this OS family: macos, windows or linux')
     .option('--status <status>', 'only the steps of this status: not-ticketed, ticketed, in-progress, done, wont-do, still-vulnerable')
     .option('--step <external-id>', 'only the step of this external id')
     .option('--out <file>', 'write to this file rather than standard output')
@@ -93,8 +105,10 @@ export function registerPlanCommands(program: Command): void {
           if (error instanceof TicketStatusFileError) throw new UsageError(`${file}: ${error.message}. Nothing was imported.`);
           throw error;
         }
-        console.log(`${file}: ${result.system} export of ${result.rows} rows: ${result.matched} matched a step, ${result.changed} changed, ${result.unmatched.length} unmatched`);
+        console.log(`${file}: ${result.system} export of ${result.rows} rows: ${result.matched} matched a step, ${result.changed} changed, ${result.unmatched.length} unmatched, ${result.unmapped.length} of a status that maps to nothing`);
+        for (const status of result.statuses) console.log(`  status ${describeMappedStatus(status)}`);
         for (const row of result.unmatched) console.log(`  line ${row.line}: ${row.key}${row.external_id ? ` (${row.external_id})` : ''}: ${row.why}`);
+        for (const row of result.unmapped) console.log(`  line ${row.line}: ${row.key}: the status "${row.system_status}" maps to nothing: not imported`);
       });
     });
 }

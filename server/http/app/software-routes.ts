@@ -194,7 +194,7 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
     summary: 'Get the remediation plan',
     description:
       "The products in the order that closes the most open critical or KEV findings for the fewest endpoints touched (greedily, per endpoint not yet touched; each finding weighed by its endpoint's criticality), with the cumulative share closed after each and what reaching 50, 80 and 95 % takes. " +
-      'With `tag` or `criticality`, the plan for the findings of the endpoints they keep; with `bod2604Outcome`, for the open findings of that BOD 26-04 outcome only.',
+      'With `tag`, `criticality` or `osFamily`, the plan for the findings of the endpoints they keep; with `bod2604Outcome`, for the open findings of that BOD 26-04 outcome only.',
     tag: 'Software',
     request: { query: remediationPlanQuerySchema },
     responses: { 200: jsonResponse(remediationPlanSchema, 'The plan.'), ...queryErrors() },

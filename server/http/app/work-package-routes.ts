@@ -3,6 +3,8 @@ import { z } from 'zod';
 import {
   doneCheckListSchema,
   externalIdSchema,
+  statusMappingEditSchema,
+  statusMappingSchema,
   ticketStatusImportResultSchema,
   workPackageEditSchema,
   workPackageExportQuerySchema,
@@ -10,7 +12,7 @@ import {
   workPackageQuerySchema,
   workPackageSchema,
 } from '../../../contracts/console/work-packages.js';
-import { ticketStatusImportBounds, workPackageExportFormats } from '../../../contracts/console/work-package-basics.js';
+import { statusMappingBounds, ticketStatusImportBounds, workPackageExportFormats } from '../../../contracts/console/work-package-basics.js';
 import type { Store } from '../../store/store.js';
 import { exportChunks, exportContentType, exportFileName } from '../../work-packages/export-stream.js';
 import { importTicketStatus } from '../../work-packages/import-ticket-status.js';
@@ -24,6 +26,9 @@ import { organizationOf } from './organization-param.js';
 
 /** The largest status file an import reads (an untrusted file): 20,000 rows of a Jira export with room. */
 const importBodyLimit = ticketStatusImportBounds.bytes;
+
+/** A mapping of status names at its bounds, with room for JSON's quotes and escapes. */
+const statusMappingBodyLimit = `${Math.ceil((statusMappingBounds.entries * (statusMappingBounds.name * 2 + 100)) / 1024)}kb`;
 
 /** The external id of the path, or 400. */
 function externalIdParam(req: express.Request): string {
@@ -42,12 +47,26 @@ export function workPackageRoutes(store: Store): express.Router {
   router.get('/work-packages', async (req, res) => {
     const query = parseQuery(req, workPackageQuerySchema);
     const organization = organizationOf(res);
-    // Written from the packages' JSON kept with them: most of the answer is their endpoints, written once per version of the data.
+    // The packages' JSON as the store keeps it, written once per version of what it is read from.
     const data = await store.workPackages.listJson(organization.rowId, query);
-    res.type('application/json').send(`{"generated_at":${JSON.stringify(new Date(store.now()).toISOString())},"organization":${JSON.stringify(organization.slug)},"data":${data}}`);
+    const head = `{"generated_at":${JSON.stringify(new Date(store.now()).toISOString())},"organization":${JSON.stringify(organization.slug)},"data":`;
+    // Written in three parts: the kept answer is not copied into a fourth.
+    const headBytes = Buffer.from(head);
+    res.type('application/json').set('Content-Length', String(headBytes.length + data.length + 1));
+    res.write(headBytes);
+    res.write(data);
+    res.end('}');
   });
   router.get('/work-packages/checks', (_req, res) => {
     res.json({ data: store.workPackages.records.checks(organizationOf(res).rowId) });
+  });
+  router.get('/work-packages/status-mapping', (_req, res) => {
+    res.json(store.workPackages.records.statusMapping(organizationOf(res).rowId));
+  });
+  router.put('/work-packages/status-mapping', jsonBody(statusMappingBodyLimit), (req, res) => {
+    const body = parsedBody(req, res, statusMappingEditSchema, 'the status mapping');
+    if (!body) return;
+    res.json(store.workPackages.records.setStatusMapping(organizationOf(res).rowId, body));
   });
   router.put('/work-packages/:externalId', jsonBody('16kb'), async (req, res) => {
     const body = parsedBody(req, res, workPackageEditSchema, 'the work package');
@@ -97,7 +116,7 @@ export const workPackageOperations: OpenApiRouteRegistrar = (registry) => {
     operationId: 'listWorkPackages',
     summary: "List the remediation plan's steps as work packages",
     description:
-      'In the plan\'s order, for the plan\'s `tag` and `criticality`: each step with its stable external id, the version to update to, its endpoints with their tags and criticality, the findings it closes by severity, KEV and EPSS sum, ' +
+      'In the plan\'s order, for the plan\'s `tag`, `criticality` and `osFamily`: each step with its stable external id, the version to update to, its endpoints with their tags and criticality, the findings it closes by severity, KEV and EPSS sum, ' +
       "the earliest due date under the organization's deadline policy, a suggested priority, its owner and note, the ticket a status import read, and whether the check after the last sync found it still vulnerable.",
     tag,
     request: { query: workPackageQuerySchema },
@@ -144,7 +163,8 @@ export const workPackageOperations: OpenApiRouteRegistrar = (registry) => {
     operationId: 'importWorkPackageStatus',
     summary: "Import the tickets' status from a Jira or ServiceNow CSV export",
     description:
-      "All of the file or none. A Jira export (Issue key, Status, Resolution, Resolved, and the external id's column or a Labels column holding it) or a ServiceNow export (number, state, close_code, closed_at, u_external_id), told apart by the header. " +
+      "All of the file or none. A Jira export (Issue key, Status, optionally Status Category, Resolution, Resolved, and the external id's column or a Labels column holding it) or a ServiceNow export (number, state, close_code, closed_at, u_external_id), told apart by the header. " +
+      "A row's status is read through the organization's own names (getTicketStatusMapping), then Jira's Status Category, then the default workflows' names; the answer's `statuses` says how each was mapped, and a row whose status none of them maps is listed in `unmapped` and not imported. " +
       `At most ${ticketStatusImportBounds.rows.toLocaleString('en-US')} rows of cells of at most ${ticketStatusImportBounds.cell} characters. A row whose external id no step has, or with none, is listed as unmatched, never guessed at.`,
     tag,
     request: { body: { required: true, content: { 'text/csv': { schema: z.string(), example: exampleStatusCsv } } } },
@@ -152,6 +172,40 @@ export const workPackageOperations: OpenApiRouteRegistrar = (registry) => {
       200: jsonResponse(ticketStatusImportResultSchema, 'What the file matched and changed, and the rows it did not match.'),
       400: errorResponse('The file is not a status export: the message names the line (`line N: ...`); nothing changed.'),
       413: errorResponse(`The file is larger than ${importBodyLimit / 1024 / 1024} MB.`),
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/work-packages/status-mapping',
+    operationId: 'getTicketStatusMapping',
+    summary: "Get the organization's own ticket status names",
+    description:
+      "The status names its teams gave their tickets (Jira's \"Ready for QA\", \"Deployed\"; ServiceNow states by label or number), each with the status it means: a status import reads a row's status through them first, then Jira's Status Category column, then the default workflows' names.",
+    tag,
+    responses: { 200: jsonResponse(statusMappingSchema, 'The mapping; empty until the organization saves one.') },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'put',
+    path: '/work-packages/status-mapping',
+    operationId: 'setTicketStatusMapping',
+    summary: "Replace the organization's own ticket status names",
+    description: `The whole mapping, each name once per ticket system (compared without case), at most ${statusMappingBounds.entries} names of at most ${statusMappingBounds.name} characters. Local to this installation, kept across syncs.`,
+    tag,
+    request: {
+      body: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: statusMappingEditSchema,
+            example: { mappings: [{ system: 'jira', status: 'Ready for QA', maps_to: 'in-progress' }, { system: 'jira', status: 'Deployed', maps_to: 'done' }] },
+          },
+        },
+      },
+    },
+    responses: {
+      200: jsonResponse(statusMappingSchema, 'The mapping as saved.'),
+      400: errorResponse('A field of the body is invalid or a name is mapped twice; the message names it.'),
+      413: errorResponse('The body is larger than the mapping at its bounds.'),
     },
   });
   registerOrganizationOperation(registry, {

@@ -36,6 +36,8 @@ export class EffectiveEndpointContext {
   private readonly spellings = new Map<string, string>();
   /** Endpoint id → hostname, of every endpoint shown now: whether the organization shows an id, and by what name. */
   readonly hostnames = new Map<string, string>();
+  /** OS family → the ids of the endpoints shown now that report it: the plan's filter by OS family (issue 39). */
+  private readonly byOsFamily = new Map<string, Set<string>>();
   /** Rule id → the endpoints shown now it tags. */
   private readonly ruleCounts = new Map<string, number>();
   private readonly criticalityCounts: Record<EndpointCriticality, number>;
@@ -80,6 +82,7 @@ export class EffectiveEndpointContext {
   /** Takes in an endpoint the organization shows: its explicit tags, its rules' tags, its criticality. */
   private addShown(endpoint: EndpointFacts): void {
     this.hostnames.set(endpoint.id, endpoint.hostname);
+    add(this.byOsFamily, endpoint.os_family, endpoint.id);
     const set = this.explicit.get(endpoint.id) ?? nothingSet;
     const tags = new Map<string, EndpointTag>();
     for (const tag of set.tags) tags.set(tagKey(tag), { tag, sources: [{ kind: 'explicit' }] });
@@ -139,6 +142,11 @@ export class EffectiveEndpointContext {
     const ids = new Set<string>();
     for (const tag of tags) for (const id of this.endpointsWithTag(tag)) ids.add(id);
     return ids;
+  }
+
+  /** The ids of the endpoints shown now whose OS family is `family`. */
+  endpointsOfOsFamily(family: string): ReadonlySet<string> {
+    return this.byOsFamily.get(family) ?? noIds;
   }
 
   /** Every endpoint id with a tag or a criticality set, shown now or not, with its entry. */

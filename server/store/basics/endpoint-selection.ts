@@ -1,4 +1,4 @@
-import type { EndpointCriticality } from '../../../contracts/enums.js';
+import type { EndpointCriticality, FilterableOsFamily } from '../../../contracts/enums.js';
 import { criticalityFactors } from '../../../contracts/risk-score.js';
 import type { EndpointColumns } from './coverage-columns.js';
 import type { EffectiveEndpointContext } from './effective-endpoint-context.js';
@@ -13,28 +13,34 @@ export type EndpointContextSource = (orgRowId: number) => Promise<EffectiveEndpo
 
 /**
  * A filter of the console's views by endpoint context: the endpoints carrying `tag` (explicit
- * or by a rule) and of `criticality`, each when given. Tags compare without case.
+ * or by a rule), of `criticality` and of the OS family `osFamily` (the remediation plan's and
+ * its work packages' filter), each when given. Tags compare without case.
  */
 export interface EndpointSelection {
   tag?: string | undefined;
   criticality?: EndpointCriticality | undefined;
+  osFamily?: FilterableOsFamily | undefined;
 }
 
 /** Whether a selection names anything to filter by. */
 export function selects(selection: EndpointSelection | undefined): selection is EndpointSelection {
-  return selection?.tag !== undefined || selection?.criticality !== undefined;
+  return selection?.tag !== undefined || selection?.criticality !== undefined || selection?.osFamily !== undefined;
 }
 
 /** A key naming the selection, for what is computed from it (empty for none). */
 export function selectionKey(selection: EndpointSelection | undefined): string {
-  return selects(selection) ? `tag=${selection.tag?.toLowerCase() ?? ''}&criticality=${selection.criticality ?? ''}` : '';
+  if (!selects(selection)) return '';
+  const key = `tag=${selection.tag?.toLowerCase() ?? ''}&criticality=${selection.criticality ?? ''}`;
+  return selection.osFamily === undefined ? key : `${key}&osFamily=${selection.osFamily}`;
 }
 
 /** A test of whether the endpoint of an id is one `selection` keeps, by the context. */
 export function endpointTest(context: EffectiveEndpointContext, selection: EndpointSelection): (id: string) => boolean {
   const tagged = selection.tag === undefined ? undefined : context.endpointsWithAnyTag([selection.tag]);
+  const ofFamily = selection.osFamily === undefined ? undefined : context.endpointsOfOsFamily(selection.osFamily);
   const { criticality } = selection;
-  return (id) => (tagged === undefined || tagged.has(id)) && (criticality === undefined || context.criticalityOf(id) === criticality);
+  return (id) =>
+    (tagged === undefined || tagged.has(id)) && (ofFamily === undefined || ofFamily.has(id)) && (criticality === undefined || context.criticalityOf(id) === criticality);
 }
 
 /**

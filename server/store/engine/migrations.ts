@@ -466,4 +466,13 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX work_package_checks_org ON work_package_checks (org_id, id);
   `,
+  // The status names an organization's teams gave their tickets (store/records/work-package-records.ts):
+  // what a status import maps before the names it knows. Local, kept across syncs.
+  `
+  CREATE TABLE ticket_status_mappings (
+    org_id INTEGER PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
+    mappings TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  `,
 ];

@@ -1,4 +1,4 @@
-import type { DoneCheck, StillVulnerable, WorkPackageEdit, WorkPackageTicket } from '../../../contracts/console/work-packages.js';
+import type { DoneCheck, StatusMapping, StatusMappingEdit, StatusNameMapping, StillVulnerable, WorkPackageEdit, WorkPackageTicket } from '../../../contracts/console/work-packages.js';
 import type { TicketStatus, TicketSystem } from '../../../contracts/console/work-package-basics.js';
 import type { Database } from '../engine/database.js';
 import type { RecordWrite } from '../derived/change-kinds.js';
@@ -72,9 +72,10 @@ function toRecord(row: Row): WorkPackageRecord {
 const checksKept = 100;
 
 /**
- * The SQL of the work_packages and work_package_checks tables: what the console adds to a plan
- * step (owner, note, the ticket a status import read, the check after a sync), per organization
- * and external id, local and kept across syncs. Every write is one store write of the
+ * The SQL of the work_packages, work_package_checks and ticket_status_mappings tables: what the
+ * console adds to a plan step (owner, note, the ticket a status import read, the check after a
+ * sync), per organization and external id, and the organization's own status names; local and
+ * kept across syncs. Every write is one store write of the
  * `work-packages` kind; the figures of the plan are not read from it, so none is dropped.
  */
 export class WorkPackageRecords {
@@ -145,6 +146,24 @@ export class WorkPackageRecords {
       this.db.run('INSERT INTO work_package_checks (org_id, checked_at, flagged) VALUES (?, ?, ?)', [orgRowId, checkedAt, JSON.stringify(flagged)]);
       keepNewest(this.db, 'work_package_checks', orgRowId, checksKept);
     });
+  }
+
+  /** The status names the organization's teams gave their tickets, as it saved them: none until it does. */
+  statusMapping(orgRowId: number): StatusMapping {
+    const row = this.db.get<{ mappings: string; updated_at: string }>('SELECT mappings, updated_at FROM ticket_status_mappings WHERE org_id = ?', [orgRowId]);
+    return row ? { mappings: JSON.parse(row.mappings) as StatusNameMapping[], updated_at: row.updated_at } : { mappings: [], updated_at: null };
+  }
+
+  /** Replaces the organization's mapping of status names (already validated: each name once per system). */
+  setStatusMapping(orgRowId: number, edit: StatusMappingEdit): StatusMapping {
+    this.write(['work-packages'], () =>
+      this.db.run(
+        `INSERT INTO ticket_status_mappings (org_id, mappings, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (org_id) DO UPDATE SET mappings = excluded.mappings, updated_at = excluded.updated_at`,
+        [orgRowId, JSON.stringify(edit.mappings), new Date(this.now()).toISOString()],
+      ),
+    );
+    return this.statusMapping(orgRowId);
   }
 
   /** The checks that flagged a step, newest first. */

@@ -21,6 +21,13 @@ import type { DeadlineFigures } from './deadline-figures.js';
 
 // A work package is a plan step with its endpoints and findings: read from what the plan is read from.
 const workPackageSets = derivedValue('work packages', ['inventory', 'endpoint-context', 'threat-intel']);
+/**
+ * The list's answers as written: the packages with what the console keeps of them (owner, note,
+ * ticket, the check after a sync) and the exceptions and deadline policy they are counted under.
+ */
+const workPackageAnswers = derivedValue('work package answers', ['inventory', 'endpoint-context', 'threat-intel', 'work-packages', 'exceptions', 'deadline-policies', 'organizations']);
+/** The answers kept: a whole organization's list of a large fleet is about 6 MiB. */
+const answerCacheBytes = 32 * 2 ** 20;
 
 /** A work package as computed from the data: what the local records and the clock add is not in it. */
 type ComputedPackage = Omit<WorkPackage, 'priority' | 'owner' | 'note' | 'ticket' | 'still_vulnerable'> & {
@@ -77,6 +84,8 @@ export class WorkPackages {
   readonly records: WorkPackageRecords;
   /** Packages by organization, excepted findings, selection and deadline policy. Bound: 8. */
   private readonly sets: DerivedCache<ComputedPackage[]>;
+  /** The list's JSON by organization, selection, status and minute. Bound: 32 MiB. */
+  private readonly answers: DerivedCache<Buffer>;
 
   constructor(
     private readonly db: Database,
@@ -91,6 +100,7 @@ export class WorkPackages {
   ) {
     this.records = new WorkPackageRecords(db, now, write);
     this.sets = new DerivedCache(versions, workPackageSets, { bound: { entries: 8 } });
+    this.answers = new DerivedCache(versions, workPackageAnswers, { bound: { weight: answerCacheBytes, weigh: (json) => json.length } });
   }
 
   /** The organization's work packages in the plan's order, for the plan's filters and a status. */
@@ -99,19 +109,26 @@ export class WorkPackages {
   }
 
   /**
-   * The same as {@link list}, as the JSON array of the list's answer: each package's endpoints
-   * as written when it was computed, the rest (records, priority) written now.
+   * The same as {@link list}, as the JSON array of the list's answer, kept until a write of what
+   * it is read from (a whole organization's list is about 6 MiB, 75 ms to write again at each
+   * read): each package's endpoints as written when it was computed, the rest written once a
+   * minute, as its priority is of the minute (docs/decisions/work-packages/the-list-answer-is-kept-as-written.md).
    */
-  async listJson(orgRowId: number, query: WorkPackageQuery = {}): Promise<string> {
-    const parts = (await this.withRecords(orgRowId, query)).map(({ endpointsJson, endpoints: _endpoints, ...work }) => `${JSON.stringify(work).slice(0, -1)},"endpoints":${endpointsJson}}`);
-    return `[${parts.join(',')}]`;
+  listJson(orgRowId: number, query: WorkPackageQuery = {}): Promise<Buffer> {
+    const asOf = this.deadlines.asOf();
+    return this.answers.settled(`${orgRowId}|${selectionKey(query)}|${query.status ?? ''}|${asOf}`, async (checkpoint) => {
+      const packages = await this.withRecords(orgRowId, query, asOf);
+      // A write during the computation (a sync, an import, an edit) is seen by the next read, not kept under this key.
+      checkpoint();
+      const parts = packages.map(({ endpointsJson, endpoints: _endpoints, ...work }) => `${JSON.stringify(work).slice(0, -1)},"endpoints":${endpointsJson}}`);
+      return Buffer.from(`[${parts.join(',')}]`);
+    });
   }
 
   /** The computed packages the query keeps, with what the records and the clock add. */
-  private async withRecords(orgRowId: number, query: WorkPackageQuery): Promise<(WorkPackage & { endpointsJson: string })[]> {
+  private async withRecords(orgRowId: number, query: WorkPackageQuery, asOf = this.deadlines.asOf()): Promise<(WorkPackage & { endpointsJson: string })[]> {
     const computed = await this.computed(orgRowId, query);
     const records = this.records.byExternalId(orgRowId);
-    const asOf = this.deadlines.asOf();
     const packages = [];
     for (const work of computed) {
       const record = records.get(work.external_id);
@@ -175,7 +192,7 @@ export class WorkPackages {
 
   /** The computed packages of the plan for the query's selection, of one version of the data. */
   private computed(orgRowId: number, selection: EndpointSelection): Promise<ComputedPackage[]> {
-    const selected = selects(selection) ? { tag: selection.tag, criticality: selection.criticality } : undefined;
+    const selected = selects(selection) ? { tag: selection.tag, criticality: selection.criticality, osFamily: selection.osFamily } : undefined;
     return onOneVersion(this.versions, [exposureFigures, workPackageSets], async (version) => {
       const figures = await this.figures.of(orgRowId, selected);
       const fleet = selected ? await this.figures.of(orgRowId) : figures;

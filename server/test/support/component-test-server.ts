@@ -19,7 +19,7 @@ declare module 'vitest' {
  * (deadlines, agent settings, tag rules, exceptions), so that no file sees another's writes, and
  * one the read-only files share.
  */
-export const componentTestOrganizations = ['lists', 'deadlines', 'agent', 'tags', 'exceptions'];
+export const componentTestOrganizations = ['lists', 'deadlines', 'agent', 'tags', 'exceptions', 'work-packages'];
 
 /**
  * The global setup of the renderer's component tests (vitest.config.ts): one console server, as
