@@ -25,6 +25,8 @@ import { DerivedCache } from '../derived/derived-cache.js';
 import { TimeSlices } from '../derived/time-slices.js';
 import type { FindingIntel } from '../intel/finding-intel.js';
 import type { FigureSort, ListSearch } from '../inventory/sorted-orders.js';
+import type { CoverageColumns } from '../basics/coverage-columns.js';
+import { VersionMoved } from '../derived/one-version.js';
 import { type FixByInputs, readFixByInputs } from './fix-by-inputs.js';
 import { FixBySettingsRecords, type StoredFixBySettings } from './fix-by-settings.js';
 import { FixByChanges, fixByDifference } from './fix-by-changes.js';
@@ -40,6 +42,37 @@ const fixByFilteredFindings = derivedValue('findings kept by fix-by filters', ['
 
 /** The filters of findings by outcome, decision and date. */
 export type FixByFilter = keyof typeof findingFixByFilters;
+/** The fix-by filters a query gives, by parameter (absent: not given). */
+export type FixByFilterValues = Partial<Record<FixByFilter, string>>;
+/** The fix-by filters `query` gives, or undefined when it gives none. */
+export function fixByFiltersGiven(query: Record<string, unknown>): FixByFilterValues | undefined {
+  const given = Object.keys(fixByFilterNames).filter((filter) => query[filter] !== undefined);
+  return given.length === 0 ? undefined : Object.fromEntries(given.map((filter) => [filter, String(query[filter])]));
+}
+/** Text naming the given filters in a key: `bod2604Outcome=3 days&fixByBefore=2026-12-31`. */
+const filtersKey = (given: FixByFilterValues) =>
+  Object.entries(given)
+    .map(([filter, value]) => `${filter}=${value}`)
+    .join('&');
+const fixByFilterNames: Record<FixByFilter, true> = { bod2604Outcome: true, ssvcDecision: true, fixByBefore: true };
+
+/**
+ * Whether the finding at index `i` of `columns` is open and kept by every one of `given`: of the
+ * outcome, of the decision, dated on or before the day.
+ */
+export function keptByFixByFilters(columns: FixByColumns, given: FixByFilterValues): (i: number) => boolean {
+  const { outcome, decision, fixByDay } = columns;
+  const { status } = columns.timeline.columns;
+  const outcomeWanted = given.bod2604Outcome === undefined ? -1 : bod2604Outcomes.indexOf(given.bod2604Outcome as Bod2604Outcome);
+  const decisionWanted = given.ssvcDecision === undefined ? -1 : ssvcDecisions.indexOf(given.ssvcDecision as SsvcDecision);
+  const lastDay = given.fixByBefore === undefined ? Number.POSITIVE_INFINITY : Date.parse(`${given.fixByBefore}T00:00:00Z`) / dayMs;
+  // NaN (fix on system upgrade) is on or before no day; with no day given every finding passes.
+  return (i) =>
+    status[i] === open &&
+    (outcomeWanted < 0 || outcome[i] === outcomeWanted) &&
+    (decisionWanted < 0 || decision[i] === decisionWanted) &&
+    (given.fixByBefore === undefined || fixByDay[i]! <= lastDay);
+}
 
 /** What a finding's row gives its fix-by (collection-tables.ts, `consoleFacts`). */
 export interface FixByRow {
@@ -207,6 +240,7 @@ export class FixByFigures {
       const decision = new Uint8Array(count);
       const fixByDay = new Float64Array(count);
       const kevDueDay = new Float64Array(count);
+      const endpointFixByDay = new Float64Array(columns.endpoints.id.length).fill(Number.NaN);
       for (let i = 0; i < count; i++) {
         if (i % findingsBetweenLooks === 0) await slices.pause();
         const cve = cveValues[refs[columns.seq[i]! - first]!]!;
@@ -218,8 +252,12 @@ export class FixByFigures {
         const entered = Math.max(Math.floor(firstDetectedMs[i]! / dayMs), kevSince, endpoint.exposed.since, cve.automatable.since, cve.impact.since);
         fixByDay[i] = entered + outcomeDays[outcome[i]!]!;
         kevDueDay[i] = cve.kevDueDay;
+        const key = columns.endpoint[i]!;
+        const day = fixByDay[i]!;
+        // An endpoint's day starts NaN, which no comparison holds: its first dated open finding sets it.
+        if (key >= 0 && columns.status[i] === open && !Number.isNaN(day) && !(day >= endpointFixByDay[key]!)) endpointFixByDay[key] = day;
       }
-      return { timeline, outcome, decision, fixByDay, kevDueDay };
+      return { timeline, outcome, decision, fixByDay, kevDueDay, endpointFixByDay };
     });
   }
 
@@ -253,48 +291,78 @@ export class FixByFigures {
 
   /** The open findings of the inventory `shown` a fix-by filter keeps, ascending by seq, named by the filter, the settings and the inputs' version. */
   filterRows(shown: ShownInventory, filter: FixByFilter, value: unknown): ListSearch {
+    const given: FixByFilterValues = { [filter]: String(value) };
+    return this.keptRows(shown, `${filtersKey(given)}`, async () => {
+      const columns = await this.columns(shown.orgRowId);
+      const keeps = keptByFixByFilters(columns, given);
+      const { count, seq } = columns.timeline.columns;
+      const kept = new Int32Array(count);
+      let found = 0;
+      for (let i = 0; i < count; i++) if (keeps(i)) kept[found++] = seq[i]!;
+      return kept.slice(0, found);
+    });
+  }
+
+  /** The endpoints of the inventory `shown` with an open finding that every one of `given` keeps, ascending by their seq. */
+  endpointRows(shown: ShownInventory, given: FixByFilterValues): ListSearch {
+    return this.keptRows(shown, `endpoints:${filtersKey(given)}`, async () => {
+      const columns = await this.columns(shown.orgRowId);
+      const keeps = keptByFixByFilters(columns, given);
+      const { count, endpoint, endpoints } = columns.timeline.columns;
+      const ids = new Set<string>();
+      for (let i = 0; i < count; i++) if (endpoint[i]! >= 0 && keeps(i)) ids.add(endpoints.id[endpoint[i]!]!);
+      const seqs = this.db.column('SELECT seq FROM endpoints WHERE org_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY seq', [shown.inventoryId, JSON.stringify([...ids])]);
+      return Int32Array.from(seqs as number[]);
+    });
+  }
+
+  /** Rows of the inventory `shown` that `keep` reads from the fix-by columns, kept under `name`, the inputs' version and the settings. */
+  private keptRows(shown: ShownInventory, name: string, keep: () => Promise<Int32Array>): ListSearch {
     const settings = this.settings.get(shown.orgRowId);
-    const key = `${filter}=${String(value)}@fixby${this.version()}|${settings.key}`;
+    const key = `${name}@fixby${this.version()}|${settings.key}`;
     return {
       key,
       rows: () =>
         this.filtered.settled(`${shown.inventoryId}|${key}`, async (checkpoint) => {
           checkStillShown(this.db, shown);
-          const { timeline, outcome, decision, fixByDay } = await this.columns(shown.orgRowId);
+          const rows = await keep();
           checkpoint();
-          const { count, seq, status } = timeline.columns;
-          const keeps =
-            filter === 'bod2604Outcome'
-              ? (i: number) => outcome[i] === bod2604Outcomes.indexOf(value as Bod2604Outcome)
-              : filter === 'ssvcDecision'
-                ? (i: number) => decision[i] === ssvcDecisions.indexOf(value as SsvcDecision)
-                : (i: number) => fixByDay[i]! <= Date.parse(`${value as string}T00:00:00Z`) / dayMs;
-          const kept = new Int32Array(count);
-          let found = 0;
-          for (let i = 0; i < count; i++) if (status[i] === open && keeps(i)) kept[found++] = seq[i]!;
-          return kept.slice(0, found);
+          return rows;
         }),
     };
   }
 
-  /** The endpoints of the inventory `shown` with an open finding of `outcome`, ascending by their seq. */
-  endpointRows(shown: ShownInventory, outcome: Bod2604Outcome): ListSearch {
+  /**
+   * The endpoints' sort by the earliest fix-by date of their open findings, each endpoint found by
+   * its seq through `keyOfSeq` (its key in the coverage columns); those without a date last in both directions.
+   */
+  endpointSort(shown: ShownInventory, descending: boolean, keyOfSeq: () => Promise<{ columns: CoverageColumns; keyOf: (seq: number) => number }>): FigureSort {
     const settings = this.settings.get(shown.orgRowId);
-    const key = `endpoints:bod2604Outcome=${outcome}@fixby${this.version()}|${settings.key}`;
     return {
-      key,
-      rows: () =>
-        this.filtered.settled(`${shown.inventoryId}|${key}`, async (checkpoint) => {
-          checkStillShown(this.db, shown);
-          const { timeline, outcome: outcomes } = await this.columns(shown.orgRowId);
-          checkpoint();
-          const { count, status, endpoint, endpoints } = timeline.columns;
-          const wanted = bod2604Outcomes.indexOf(outcome);
-          const ids = new Set<string>();
-          for (let i = 0; i < count; i++) if (status[i] === open && outcomes[i] === wanted && endpoint[i]! >= 0) ids.add(endpoints.id[endpoint[i]!]!);
-          const seqs = this.db.column('SELECT seq FROM endpoints WHERE org_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY seq', [shown.inventoryId, JSON.stringify([...ids])]);
-          return Int32Array.from(seqs as number[]);
-        }),
+      key: `endpoint fix_by@${this.version()}|${settings.key}|${descending ? 'desc' : 'asc'}`,
+      lookup: async () => {
+        const { timeline, endpointFixByDay } = await this.columns(shown.orgRowId);
+        const { columns, keyOf } = await keyOfSeq();
+        // Keys of other columns than the dates' would name other endpoints: asked again.
+        if (columns !== timeline.columns) throw new VersionMoved();
+        const none = descending ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+        return (seq: number): SqlValue => {
+          const day = endpointFixByDay[keyOf(seq)] ?? Number.NaN;
+          return Number.isNaN(day) ? none : day;
+        };
+      },
+    };
+  }
+
+  /** Each endpoint's fix-by members by its key in the coverage columns (`"fix_by":"2026-12-04"`), as JSON without braces, and the columns they are of. */
+  async endpointMembers(orgRowId: number): Promise<{ columns: CoverageColumns; members: (key: number) => string }> {
+    const { timeline, endpointFixByDay } = await this.columns(orgRowId);
+    return {
+      columns: timeline.columns,
+      members: (key) => {
+        const day = endpointFixByDay[key] ?? Number.NaN;
+        return `"fix_by":${Number.isNaN(day) ? 'null' : `"${new Date(day * dayMs).toISOString().slice(0, 10)}"`}`;
+      },
     };
   }
 
