@@ -13,4 +13,8 @@ export interface FixByColumns {
   kevDueDay: Float64Array;
   /** Per endpoint key of the columns, the earliest fix-by day of its open findings; NaN when none has one. */
   endpointFixByDay: Float64Array;
+  /** What an unknown input counted as. */
+  unknownAs: 'shorter-timeline' | 'longer-timeline';
+  /** Each endpoint's resolved exposure and mission, packed (fix-by-figures.ts, packEndpointValues): what a pending change keeps. */
+  endpointValues: Int32Array;
 }

@@ -104,6 +104,30 @@ function resolved<V extends string>(known: KnownInput<V>, values: readonly strin
   return { index: values.indexOf(value), since: known.value !== undefined && urgent(value) ? dayOf(known.since) : Number.NEGATIVE_INFINITY };
 }
 
+/** What an unknown input counts as. */
+type UnknownAs = StoredFixBySettings['settings']['unknown_as'];
+/** The day of an exposure without one (no day pushes the outcome), as an Int32. */
+const noDay = -0x80000000;
+
+/**
+ * Each endpoint's exposure and mission resolved under `unknownAs`, packed two Int32 an endpoint
+ * (the index of the exposure times 4 plus the mission's; the day the exposure took its value,
+ * or {@link noDay}), the inputs' endpoints in order and then the values of a finding that names
+ * none: what the columns read of the endpoint context, and what a pending change keeps of it.
+ */
+function packEndpointValues(inputs: FixByInputs, unknownAs: UnknownAs): Int32Array {
+  const packed = new Int32Array(2 * (inputs.endpoints.length + 1));
+  [...inputs.endpoints, inputs.noEndpoint].forEach((endpoint, key) => {
+    const exposed = resolved(endpoint.exposed, yesNo, 'Publicly exposed', unknownAs);
+    packed[2 * key] = (exposed.index << 2) | resolved(endpoint.mission, missionImpacts, 'Mission and well-being', unknownAs).index;
+    packed[2 * key + 1] = Number.isFinite(exposed.since) ? exposed.since : noDay;
+  });
+  return packed;
+}
+
+/** The packed values as a pending change kept them (bytes of an Int32Array). */
+const unpackEndpointValues = (bytes: Uint8Array) => new Int32Array(bytes.slice().buffer);
+
 /**
  * Fix-by dates (issue 37; the rules are contracts/fix-by.ts): each finding's BOD 26-04 outcome,
  * Coordinator decision and fix-by date, computed for every finding of an organization at once
@@ -123,6 +147,8 @@ export class FixByFigures {
   private readonly filtered: DerivedCache<Int32Array>;
   /** The last recording of each organization's writes under way (see {@link recording}). */
   private readonly recordings = new Map<number, Promise<void>>();
+  /** The pending changes this process is recording: never completed at a start's pace. */
+  private readonly inFlight = new Set<number>();
 
   constructor(
     private readonly db: Database,
@@ -150,22 +176,39 @@ export class FixByFigures {
    * Runs `change` (a write of endpoint context or fix-by settings) and answers when it is
    * written; what it did to the organization's open findings is recorded in the change feed
    * after it, with `cause`, when it changed any (the what-if made visible). The write itself
-   * pays nothing when the dates were read since the last write (the warm-up, a list, the
-   * previous recording): their columns are kept and are the "before". The "after" and the
-   * comparison run in time slices once the write answered, one recording of the organization
-   * after another, in the order of their writes; {@link recorded} waits for them.
+   * pays little when the dates were read since the last write (the warm-up, a list, the
+   * previous recording): their columns are kept and are the "before". Before the change, a
+   * durable write keeps the change pending with what the "before" was computed from (each
+   * endpoint's exposure and mission: a few bytes an endpoint): a shutdown before the comparison
+   * leaves it for {@link completePending} at the next start. The "after" and the comparison run
+   * in time slices once the write answered, one recording of the organization after another, in
+   * the order of their writes; {@link recorded} waits for them.
    */
   async recording<T>(orgRowId: number, cause: string, change: () => Promise<T> | T): Promise<T> {
+    await this.completePending(orgRowId);
     const before = await this.columns(orgRowId);
-    const result = await change();
-    // A recording that fails (the store closed under it) loses its feed entry, never the write;
-    // the next recording goes on.
+    const pending = this.changes.pend(orgRowId, cause, before.unknownAs, before.timeline.columns.count, before.endpointValues);
+    this.inFlight.add(pending);
+    let result: T;
+    try {
+      result = await change();
+    } catch (error) {
+      // A refused change wrote nothing: nothing to record.
+      this.changes.complete(pending, undefined);
+      this.inFlight.delete(pending);
+      throw error;
+    }
+    // A recording that fails (the store closed under it) leaves its change pending for the next
+    // start, never loses the write; the next recording goes on.
     const previous = this.recordings.get(orgRowId)?.catch(() => undefined) ?? Promise.resolve();
-    const recording = previous.then(() => this.record(orgRowId, cause, before));
+    const recording = previous.then(() => this.record(orgRowId, pending, before));
     this.recordings.set(orgRowId, recording);
-    void recording.catch(() => undefined).finally(() => {
-      if (this.recordings.get(orgRowId) === recording) this.recordings.delete(orgRowId);
-    });
+    void recording
+      .catch(() => undefined)
+      .finally(() => {
+        this.inFlight.delete(pending);
+        if (this.recordings.get(orgRowId) === recording) this.recordings.delete(orgRowId);
+      });
     return result;
   }
 
@@ -179,11 +222,29 @@ export class FixByFigures {
    * findings meanwhile leaves it unrecorded (the two readings would be of other findings); a
    * write that came meanwhile is counted with this one.
    */
-  private async record(orgRowId: number, cause: string, before: FixByColumns): Promise<void> {
+  private async record(orgRowId: number, pending: number, before: FixByColumns): Promise<void> {
     const after = await this.columns(orgRowId);
-    if (after.timeline.columns !== before.timeline.columns) return;
-    const difference = await fixByDifference(before, after, new TimeSlices(() => undefined));
-    if (difference.findings_changed > 0) this.changes.record(orgRowId, cause, difference);
+    const same = after.timeline.columns === before.timeline.columns;
+    this.changes.complete(pending, same ? await fixByDifference(before, after, new TimeSlices(() => undefined)) : undefined);
+  }
+
+  /**
+   * Compares and records the organization's changes left pending by a shutdown (none of this
+   * process's recordings): the columns now against those computed from what the pending record
+   * kept. The findings are those of the change when their count is (no sync ran between a
+   * change and a shutdown that cut its comparison); otherwise it is left unrecorded, as a sync
+   * meanwhile leaves a live recording. The server's warm-up calls it at start, and a recording
+   * before its "before".
+   */
+  async completePending(orgRowId: number): Promise<void> {
+    for (const row of this.changes.pendingOf(orgRowId)) {
+      if (this.inFlight.has(row.id)) continue;
+      const after = await this.columns(orgRowId);
+      const slices = new TimeSlices(() => undefined);
+      const comparable = after.timeline.columns.count === row.findings && after.endpointValues.byteLength === row.endpointValues.byteLength;
+      const before = comparable ? await this.computeColumns(orgRowId, row.unknownAs, () => unpackEndpointValues(row.endpointValues), slices) : undefined;
+      this.changes.complete(row.id, before && (await fixByDifference(before, after, slices)));
+    }
   }
 
   /** The organization's inputs under its settings now. */
@@ -202,63 +263,69 @@ export class FixByFigures {
   columns(orgRowId: number): Promise<FixByColumns> {
     const settings = this.settings.get(orgRowId);
     const unknownAs = settings.settings.unknown_as;
-    return this.columnCache.settled(`${orgRowId}|${settings.key}`, async (checkpoint) => {
-      const inputs = await this.inputs(orgRowId);
-      const timeline = await this.timelines.of(orgRowId);
-      const { first, refs } = await this.intel.findingCvesOf(shownInventory(this.db, orgRowId));
-      checkpoint();
-      const slices = new TimeSlices(checkpoint);
-      const { columns, firstDetectedMs } = timeline;
-      // The outcome of every combination of values by index, and the decision: 16 and 36 entries.
-      const outcomes = new Uint8Array(16);
-      for (let code = 0; code < 16; code++) {
-        outcomes[code] = bod2604Outcomes.indexOf(bod2604OutcomeOf(yesNo[code >> 3]!, yesNo[(code >> 2) & 1]!, yesNo[(code >> 1) & 1]!, technicalImpacts[code & 1]!));
-      }
-      const decisions = new Uint8Array(36);
-      for (let code = 0; code < 36; code++) {
-        decisions[code] = ssvcDecisions.indexOf(coordinatorDecisionOf(exploitations[Math.floor(code / 12)]!, yesNo[Math.floor(code / 6) % 2]!, technicalImpacts[Math.floor(code / 3) % 2]!, missionImpacts[code % 3]!));
-      }
-      const outcomeDays = bod2604Outcomes.map((outcome) => bod2604OutcomeDays[outcome] ?? Number.NaN);
-      const cveValues = inputs.cves.map(
-        (cve) =>
-          cve && {
-            listedSince: cve.listed ? dayOf(cve.listed.since) : undefined,
-            kevDueDay: cve.kevDueDate === null ? Number.NaN : dayOf(cve.kevDueDate),
-            automatable: resolved(cve.automatable, yesNo, 'Automatable', unknownAs),
-            impact: resolved(cve.technicalImpact, technicalImpacts, 'Technical impact', unknownAs),
-            exploitation: resolved(cve.exploitation, exploitations, 'Exploitation', unknownAs).index,
-          },
-      );
-      const endpointValue = (endpoint: (typeof inputs.endpoints)[number]) => ({
-        exposed: resolved(endpoint.exposed, yesNo, 'Publicly exposed', unknownAs),
-        mission: resolved(endpoint.mission, missionImpacts, 'Mission and well-being', unknownAs).index,
-      });
-      const endpointValues = inputs.endpoints.map(endpointValue);
-      const noEndpoint = endpointValue(inputs.noEndpoint);
-      const count = columns.count;
-      const outcome = new Uint8Array(count);
-      const decision = new Uint8Array(count);
-      const fixByDay = new Float64Array(count);
-      const kevDueDay = new Float64Array(count);
-      const endpointFixByDay = new Float64Array(columns.endpoints.id.length).fill(Number.NaN);
-      for (let i = 0; i < count; i++) {
-        if (i % findingsBetweenLooks === 0) await slices.pause();
-        const cve = cveValues[refs[columns.seq[i]! - first]!]!;
-        const endpoint = columns.endpoint[i]! < 0 ? noEndpoint : endpointValues[columns.endpoint[i]!]!;
-        const kev = cve.listedSince !== undefined ? 1 : columns.kev[i]!;
-        const kevSince = cve.listedSince ?? Number.NEGATIVE_INFINITY;
-        outcome[i] = outcomes[(kev << 3) | (endpoint.exposed.index << 2) | (cve.automatable.index << 1) | cve.impact.index]!;
-        decision[i] = decisions[cve.exploitation * 12 + cve.automatable.index * 6 + cve.impact.index * 3 + endpoint.mission]!;
-        const entered = Math.max(Math.floor(firstDetectedMs[i]! / dayMs), kevSince, endpoint.exposed.since, cve.automatable.since, cve.impact.since);
-        fixByDay[i] = entered + outcomeDays[outcome[i]!]!;
-        kevDueDay[i] = cve.kevDueDay;
-        const key = columns.endpoint[i]!;
-        const day = fixByDay[i]!;
-        // An endpoint's day starts NaN, which no comparison holds: its first dated open finding sets it.
-        if (key >= 0 && columns.status[i] === open && !Number.isNaN(day) && !(day >= endpointFixByDay[key]!)) endpointFixByDay[key] = day;
-      }
-      return { timeline, outcome, decision, fixByDay, kevDueDay, endpointFixByDay };
-    });
+    return this.columnCache.settled(`${orgRowId}|${settings.key}`, (checkpoint) =>
+      this.computeColumns(orgRowId, unknownAs, (inputs) => packEndpointValues(inputs, unknownAs), new TimeSlices(checkpoint)),
+    );
+  }
+
+  /**
+   * Every finding's columns from the organization's inputs now, with each endpoint's resolved
+   * exposure and mission as `endpointValuesOf` gives them (from the inputs, or as a pending
+   * change kept them) and CVE inputs resolved with `unknownAs`.
+   */
+  private async computeColumns(orgRowId: number, unknownAs: UnknownAs, endpointValuesOf: (inputs: FixByInputs) => Int32Array, slices: TimeSlices): Promise<FixByColumns> {
+    const inputs = await this.inputs(orgRowId);
+    const timeline = await this.timelines.of(orgRowId);
+    const { first, refs } = await this.intel.findingCvesOf(shownInventory(this.db, orgRowId));
+    await slices.pause();
+    const { columns, firstDetectedMs } = timeline;
+    // The outcome of every combination of values by index, and the decision: 16 and 36 entries.
+    const outcomes = new Uint8Array(16);
+    for (let code = 0; code < 16; code++) {
+      outcomes[code] = bod2604Outcomes.indexOf(bod2604OutcomeOf(yesNo[code >> 3]!, yesNo[(code >> 2) & 1]!, yesNo[(code >> 1) & 1]!, technicalImpacts[code & 1]!));
+    }
+    const decisions = new Uint8Array(36);
+    for (let code = 0; code < 36; code++) {
+      decisions[code] = ssvcDecisions.indexOf(coordinatorDecisionOf(exploitations[Math.floor(code / 12)]!, yesNo[Math.floor(code / 6) % 2]!, technicalImpacts[Math.floor(code / 3) % 2]!, missionImpacts[code % 3]!));
+    }
+    const outcomeDays = bod2604Outcomes.map((outcome) => bod2604OutcomeDays[outcome] ?? Number.NaN);
+    const cveValues = inputs.cves.map(
+      (cve) =>
+        cve && {
+          listedSince: cve.listed ? dayOf(cve.listed.since) : undefined,
+          kevDueDay: cve.kevDueDate === null ? Number.NaN : dayOf(cve.kevDueDate),
+          automatable: resolved(cve.automatable, yesNo, 'Automatable', unknownAs),
+          impact: resolved(cve.technicalImpact, technicalImpacts, 'Technical impact', unknownAs),
+          exploitation: resolved(cve.exploitation, exploitations, 'Exploitation', unknownAs).index,
+        },
+    );
+    const endpointValues = endpointValuesOf(inputs);
+    const count = columns.count;
+    const outcome = new Uint8Array(count);
+    const decision = new Uint8Array(count);
+    const fixByDay = new Float64Array(count);
+    const kevDueDay = new Float64Array(count);
+    const endpointFixByDay = new Float64Array(columns.endpoints.id.length).fill(Number.NaN);
+    for (let i = 0; i < count; i++) {
+      if (i % findingsBetweenLooks === 0) await slices.pause();
+      const cve = cveValues[refs[columns.seq[i]! - first]!]!;
+      const key = columns.endpoint[i]!;
+      // The finding's endpoint's values: the last pair holds those of a finding that names none.
+      const at = 2 * (key < 0 ? inputs.endpoints.length : key);
+      const exposedAndMission = endpointValues[at]!;
+      const exposedSince = endpointValues[at + 1] === noDay ? Number.NEGATIVE_INFINITY : endpointValues[at + 1]!;
+      const kev = cve.listedSince !== undefined ? 1 : columns.kev[i]!;
+      const kevSince = cve.listedSince ?? Number.NEGATIVE_INFINITY;
+      outcome[i] = outcomes[(kev << 3) | ((exposedAndMission >> 2) << 2) | (cve.automatable.index << 1) | cve.impact.index]!;
+      decision[i] = decisions[cve.exploitation * 12 + cve.automatable.index * 6 + cve.impact.index * 3 + (exposedAndMission & 3)]!;
+      const entered = Math.max(Math.floor(firstDetectedMs[i]! / dayMs), kevSince, exposedSince, cve.automatable.since, cve.impact.since);
+      fixByDay[i] = entered + outcomeDays[outcome[i]!]!;
+      kevDueDay[i] = cve.kevDueDay;
+      const day = fixByDay[i]!;
+      // An endpoint's day starts NaN, which no comparison holds: its first dated open finding sets it.
+      if (key >= 0 && columns.status[i] === open && !Number.isNaN(day) && !(day >= endpointFixByDay[key]!)) endpointFixByDay[key] = day;
+    }
+    return { timeline, outcome, decision, fixByDay, kevDueDay, endpointFixByDay, unknownAs, endpointValues };
   }
 
   /**
