@@ -49,7 +49,7 @@ export function fixByRoutes(store: Store): express.Router {
     const org = organizationOf(res).rowId;
     const asOf = store.deadlines.asOf();
     const excepted = await store.exceptions.excepted(org);
-    const counts = await store.fixBy.counts(org, asOf, (index) => excepted.byColumn[index] === 1);
+    const counts = await store.fixBy.counts(org, asOf, excepted);
     res.json({
       as_of: new Date(asOf).toISOString(),
       deadline_policy: store.fixBy.settings.get(org).settings.deadline_policy,
