@@ -71,15 +71,18 @@ export class FixByChanges {
     private readonly db: Database,
     private readonly now: () => number,
     private readonly write: RecordWrite,
+    /** A write logged with the next durable one (`durable: false`), which a crash loses with those after it, never without them. */
+    private readonly held: RecordWrite,
   ) {}
 
   /**
-   * Keeps a change of `cause` pending, in a durable write before the change's own: with the
-   * setting unknown_as, the count of findings and the packed endpoint values the "before" was
-   * computed from. Answers its id, for {@link complete}.
+   * Keeps a change of `cause` pending, in a write before the change's own: with the setting
+   * unknown_as, the count of findings and the packed endpoint values the "before" was computed
+   * from. Answers its id, for {@link complete}. The write is held, not fsynced on its own: the
+   * change's durable write that follows logs it first, and a crash before that loses both.
    */
   pend(orgRowId: number, cause: string, unknownAs: string, findings: number, endpointValues: Int32Array): number {
-    return this.write(['fix-by-changes'], () => {
+    return this.held(['fix-by-changes'], () => {
       const bytes = new Uint8Array(endpointValues.buffer, endpointValues.byteOffset, endpointValues.byteLength);
       this.db.run('INSERT INTO fix_by_pending (org_id, recorded_at, cause, unknown_as, findings, endpoints) VALUES (?, ?, ?, ?, ?, ?)', [
         orgRowId,

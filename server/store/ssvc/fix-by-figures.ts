@@ -163,9 +163,11 @@ export class FixByFigures {
     now: () => number,
     /** How the settings write (their kind: `deadline-policies`). */
     write: RecordWrite,
+    /** How a change kept pending is written: held until the change's own durable write logs it. */
+    held: RecordWrite,
   ) {
     this.settings = new FixBySettingsRecords(db, now, write);
-    this.changes = new FixByChanges(db, now, write);
+    this.changes = new FixByChanges(db, now, write, held);
     this.inputCache = new DerivedCache(versions, fixByInputValues, { bound: { entries: 4 } });
     this.columnCache = new DerivedCache(versions, fixByColumns, { bound: { entries: 4 } });
     this.filtered = new DerivedCache(versions, fixByFilteredFindings, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
@@ -183,7 +185,7 @@ export class FixByFigures {
    * after it, with `cause`, when it changed any (the what-if made visible). The write itself
    * pays little when the dates were read since the last write (the warm-up, a list, the
    * previous recording): their columns are kept and are the "before". Before the change, a
-   * durable write keeps the change pending with what the "before" was computed from (each
+   * write (logged with the change's) keeps the change pending with what the "before" was computed from (each
    * endpoint's exposure and mission: a few bytes an endpoint): a shutdown before the comparison
    * leaves it for {@link completePending} at the next start. The "after" and the comparison run
    * in time slices once the write answered, one recording of the organization after another, in
