@@ -1,4 +1,4 @@
-import { type FixByChange, fixByChangesKept } from '../../../contracts/console/fix-by.js';
+import { type FixByChange, type FixBySettingsBody, fixByChangesKept } from '../../../contracts/console/fix-by.js';
 import { findingStatuses } from '../../../contracts/enums.js';
 import { bod2604Outcomes } from '../../../contracts/ssvc-tables.js';
 import type { Database } from '../engine/database.js';
@@ -21,6 +21,11 @@ export interface PendingFixByChange {
 
 /** What a change did, before it is recorded. */
 export type FixByDifference = Omit<FixByChange, 'id' | 'recorded_at' | 'cause'>;
+
+/** The cause a change of the fix-by settings is recorded with: `fix-by settings: policy bod-26-04, exposure tags internet-facing, unknown as shorter-timeline`. */
+export function settingsChangeCause(settings: FixBySettingsBody): string {
+  return `fix-by settings: policy ${settings.deadline_policy}, exposure tags ${settings.exposure_tags.join(', ') || 'none'}, unknown as ${settings.unknown_as}`;
+}
 
 /** Findings compared between two looks at the clock. */
 const findingsBetweenLooks = 8_192;
