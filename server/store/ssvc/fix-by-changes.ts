@@ -75,8 +75,10 @@ export class FixByChanges {
   constructor(
     private readonly db: Database,
     private readonly now: () => number,
-    private readonly write: RecordWrite,
-    /** A write logged with the next durable one (`durable: false`), which a crash loses with those after it, never without them. */
+    /**
+     * Its writes: logged with the next durable one (`durable: false`), which a crash loses with
+     * those after it, never without them (the change's own write logs a pending record).
+     */
     private readonly held: RecordWrite,
   ) {}
 
@@ -114,10 +116,11 @@ export class FixByChanges {
   /**
    * Ends a pending change in one write: recorded in the feed with its cause and the time of the
    * change when it changed an open finding, dropped otherwise (or with no `difference`: refused, or
-   * of other findings than a sync left).
+   * of other findings than a sync left). Held too: a crash before the next durable write leaves
+   * the change pending, compared again at the next start, and spares the thread an fsync.
    */
   complete(pendingId: number, difference: FixByDifference | undefined): void {
-    this.write(['fix-by-changes'], () => {
+    this.held(['fix-by-changes'], () => {
       const row = this.db.get<{ org_id: number; recorded_at: string; cause: string }>('SELECT org_id, recorded_at, cause FROM fix_by_pending WHERE id = ?', [pendingId]);
       if (!row) return;
       this.db.run('DELETE FROM fix_by_pending WHERE id = ?', [pendingId]);

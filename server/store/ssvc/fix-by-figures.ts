@@ -163,11 +163,11 @@ export class FixByFigures {
     now: () => number,
     /** How the settings write (their kind: `deadline-policies`). */
     write: RecordWrite,
-    /** How a change kept pending is written: held until the change's own durable write logs it. */
+    /** How the change feed writes (a change kept pending, then its comparison): held until a durable write logs it. */
     held: RecordWrite,
   ) {
     this.settings = new FixBySettingsRecords(db, now, write);
-    this.changes = new FixByChanges(db, now, write, held);
+    this.changes = new FixByChanges(db, now, held);
     this.inputCache = new DerivedCache(versions, fixByInputValues, { bound: { entries: 4 } });
     this.columnCache = new DerivedCache(versions, fixByColumns, { bound: { entries: 4 } });
     this.filtered = new DerivedCache(versions, fixByFilteredFindings, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
