@@ -34,6 +34,8 @@ const softwareInstalls = derivedValue('software installs', ['inventory', 'endpoi
 const remediationPlans = derivedValue('remediation plans', ['inventory', 'endpoint-context', 'threat-intel']);
 const versionsToUpdateTo = derivedValue('software versions to update to', ['inventory', 'endpoint-context']);
 /** The open findings of one BOD 26-04 outcome, made from the fix-by dates: read from what they are read from. */
+/** Findings masked between two looks at the clock. */
+const findingsBetweenLooks = 16_384;
 const fixByMaskValues = derivedValue("findings a plan's fix-by filters keep", fixByColumns.dependsOn);
 
 type Value = string | number | null;
@@ -211,10 +213,16 @@ export class SoftwareQueries {
    */
   private fixByMask(orgRowId: number, given: FixByFilterValues): Promise<FindingMask> {
     const key = `${JSON.stringify(given)}@${this.fixBy.version()}`;
-    return this.fixByMasks.settled(`${orgRowId}|${key}`, async () => {
+    return this.fixByMasks.settled(`${orgRowId}|${key}`, async (checkpoint) => {
       const columns = await this.fixBy.columns(orgRowId);
       const keeps = keptByFixByFilters(columns, given);
-      return { key, keep: Uint8Array.from(columns.outcome, (_, i) => (keeps(i) ? 1 : 0)) };
+      const slices = new TimeSlices(checkpoint);
+      const keep = new Uint8Array(columns.outcome.length);
+      for (let i = 0; i < keep.length; i++) {
+        if (i % findingsBetweenLooks === 0) await slices.pause();
+        keep[i] = keeps(i) ? 1 : 0;
+      }
+      return { key, keep };
     });
   }
 

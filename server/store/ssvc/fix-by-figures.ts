@@ -366,32 +366,38 @@ export class FixByFigures {
   /** The open findings of the inventory `shown` a fix-by filter keeps, ascending by seq, named by the filter, the settings and the inputs' version. */
   filterRows(shown: ShownInventory, filter: FixByFilter, value: unknown): ListSearch {
     const given: FixByFilterValues = { [filter]: String(value) };
-    return this.keptRows(shown, `${filtersKey(given)}`, async () => {
+    return this.keptRows(shown, `${filtersKey(given)}`, async (slices) => {
       const columns = await this.columns(shown.orgRowId);
       const keeps = keptByFixByFilters(columns, given);
       const { count, seq } = columns.timeline.columns;
       const kept = new Int32Array(count);
       let found = 0;
-      for (let i = 0; i < count; i++) if (keeps(i)) kept[found++] = seq[i]!;
+      for (let i = 0; i < count; i++) {
+        if (i % findingsBetweenLooks === 0) await slices.pause();
+        if (keeps(i)) kept[found++] = seq[i]!;
+      }
       return kept.slice(0, found);
     });
   }
 
   /** The endpoints of the inventory `shown` with an open finding that every one of `given` keeps, ascending by their seq. */
   endpointRows(shown: ShownInventory, given: FixByFilterValues): ListSearch {
-    return this.keptRows(shown, `endpoints:${filtersKey(given)}`, async () => {
+    return this.keptRows(shown, `endpoints:${filtersKey(given)}`, async (slices) => {
       const columns = await this.columns(shown.orgRowId);
       const keeps = keptByFixByFilters(columns, given);
       const { count, endpoint, endpoints } = columns.timeline.columns;
       const ids = new Set<string>();
-      for (let i = 0; i < count; i++) if (endpoint[i]! >= 0 && keeps(i)) ids.add(endpoints.id[endpoint[i]!]!);
+      for (let i = 0; i < count; i++) {
+        if (i % findingsBetweenLooks === 0) await slices.pause();
+        if (endpoint[i]! >= 0 && keeps(i)) ids.add(endpoints.id[endpoint[i]!]!);
+      }
       const seqs = this.db.column('SELECT seq FROM endpoints WHERE org_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY seq', [shown.inventoryId, JSON.stringify([...ids])]);
       return Int32Array.from(seqs as number[]);
     });
   }
 
-  /** Rows of the inventory `shown` that `keep` reads from the fix-by columns, kept under `name`, the inputs' version and the settings. */
-  private keptRows(shown: ShownInventory, name: string, keep: () => Promise<Int32Array>): ListSearch {
+  /** Rows of the inventory `shown` that `keep` reads from the fix-by columns in time slices, kept under `name`, the inputs' version and the settings. */
+  private keptRows(shown: ShownInventory, name: string, keep: (slices: TimeSlices) => Promise<Int32Array>): ListSearch {
     const settings = this.settings.get(shown.orgRowId);
     const key = `${name}@fixby${this.version()}|${settings.key}`;
     return {
@@ -399,9 +405,7 @@ export class FixByFigures {
       rows: () =>
         this.filtered.settled(`${shown.inventoryId}|${key}`, async (checkpoint) => {
           checkStillShown(this.db, shown);
-          const rows = await keep();
-          checkpoint();
-          return rows;
+          return keep(new TimeSlices(checkpoint));
         }),
     };
   }
