@@ -1,6 +1,6 @@
 /**
- * Fix-by dates (issue 37) on a running `serve` of a copy of the dataset: the outcomes of every
- * finding (the organization's due counts, which read them all, the first page of one outcome,
+ * Fix-by dates (issue 37) on a running `serve` of a copy of the dataset: the basics every view
+ * reads, cold after start, then the outcomes of every finding (the organization's due counts, which read them all, the first page of one outcome,
  * and the remediation plan of one outcome beside the whole plan), first and again; then the exposure tag set on 1,000 endpoints (one endpoint context
  * CSV import, as the console's import makes it) and the outcomes read again, timed together
  * while `/health` is asked every 10 ms.
@@ -41,8 +41,24 @@ export async function measureFixBy(dataDir: string, slug: string, workDir: strin
     return { what, firstMs, againMs, healthMaxMs: waitFigures(await pings.stop()).max, target };
   };
   try {
+    // The findings' coverage columns and timelines every view reads, cold after start (serve's
+    // warm-up reads them 2 s after start, and the dashboard's first answer in the API section is
+    // that read): measured on their own, so that the outcomes' first answer below is what the
+    // fix-by dates themselves cost (their inputs, columns and counts), as the intel section
+    // meets a settled server.
+    const basicsPings = pingHealth(serve.url);
+    const basicsStarted = performance.now();
+    for (const route of ['dashboard', 'remediation-plan', 'remediation-performance']) await get(route);
+    const basics: FixByFigures = {
+      what: 'the basics every view reads, first after start (`dashboard`, `remediation-plan`, `remediation-performance`, racing the warm-up)',
+      firstMs: performance.now() - basicsStarted,
+      againMs: Number.NaN,
+      healthMaxMs: waitFigures(await basicsPings.stop()).max,
+      target: '',
+    };
     const figures = [
-      await timed('the due counts of every open finding (`fix-by-summary`)', 'fix-by-summary', 'first ≤ 2 s, again ≤ 50 ms'),
+      basics,
+      await timed('the due counts of every open finding (`fix-by-summary`), the basics read', 'fix-by-summary', 'first ≤ 2 s, again ≤ 50 ms'),
       await timed('the first page of one outcome (`bod2604Outcome=14 days`)', `vulnerability-findings?bod2604Outcome=14%20days&limit=50`, 'first ≤ 2 s, again ≤ 50 ms'),
       await timed('the first page by fix-by date (`sort=fix_by`)', 'vulnerability-findings?status=open&sort=fix_by&limit=50', 'first ≤ 2 s, again ≤ 50 ms'),
       // The whole plan first, warm as serve leaves it: the plan of one outcome beside it is what the outcome's mask costs.

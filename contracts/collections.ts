@@ -16,7 +16,7 @@ import { exceptedExposureShape, findingExceptionSchema } from './console/excepti
 import { intelFilters } from './console/intel-filters.js';
 import { exposureShape, exposureSortKinds } from './console/exposure.js';
 import { endpointIntelShape, findingIntelFilters, findingIntelShape, kevListingSchema } from './console/exploit-intel.js';
-import { endpointFixByFilters, findingFixByFilters, findingFixByShape } from './console/fix-by.js';
+import { endpointFixByFilters, endpointFixByShape, findingFixByFilters, findingFixByShape } from './console/fix-by.js';
 import { type FixByStep, fixByPathText } from './fix-by.js';
 import { type CsvColumn, field, spread } from './csv-columns.js';
 import { endpointInputSchema, endpointSchema, operatingSystemSchema } from './endpoint.js';
@@ -201,9 +201,10 @@ export const collections = {
     input: endpointInputSchema,
     filters: endpointFilters,
     consoleFilters: { ...byContextFilters('the endpoints'), ...endpointFixByFilters },
-    // `exploit_probability_30d`: endpoints without one (no EPSS file imported) last in both directions.
-    sortKeys: { hostname: 'text', os_family: 'value', os_version: 'value', updated_at: 'value', ...exposureSortKinds, exploit_probability_30d: 'value' },
-    consoleFields: { ...exposureShape, ...exceptedExposureShape, ...endpointContextFields, ...endpointIntelShape },
+    // `exploit_probability_30d`: endpoints without one (no EPSS file imported) last in both directions;
+    // `fix_by`, the earliest of its open findings: endpoints without one last in both directions.
+    sortKeys: { hostname: 'text', os_family: 'value', os_version: 'value', updated_at: 'value', ...exposureSortKinds, exploit_probability_30d: 'value', fix_by: 'value' },
+    consoleFields: { ...exposureShape, ...exceptedExposureShape, ...endpointContextFields, ...endpointIntelShape, ...endpointFixByShape },
     search: 'Hostname or IP address contains this text (case-insensitive).',
     // The operating system and the open findings are spread over `operating_system.*` and `open_findings.*` columns; tags are joined with "; ".
     csvColumns: [
@@ -212,6 +213,7 @@ export const collections = {
       ...Object.keys(exceptedExposureShape),
       ...Object.keys(endpointContextFields),
       ...Object.keys(endpointIntelShape),
+      ...Object.keys(endpointFixByShape),
     ].flatMap(
       (name) =>
         name === 'operating_system'

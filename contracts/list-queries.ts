@@ -120,8 +120,10 @@ export interface ConsoleFilter<S extends z.ZodType = z.ZodType> {
   /** `intel`: by the imported exploit intelligence of the item's CVE (contracts/console/exploit-intel.ts). */
   kind: 'flag' | 'endpoint' | 'intel';
   schema: S;
-  /** For an `intel` filter: how the filter bar asks it. */
-  control?: 'text' | 'boolean';
+  /** For an `intel` filter: how the filter bar asks it (a `choice` among {@link ConsoleFilter.values}, a calendar `date`). */
+  control?: 'text' | 'boolean' | 'choice' | 'date';
+  /** For an `intel` filter asked by a `choice`: its values, the schema's enum. */
+  values?: readonly string[];
   /** For an `endpoint` filter: the filter of the endpoints' list it applies, whose kind its control has. */
   endpointFilter?: Filter;
 }

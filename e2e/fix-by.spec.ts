@@ -1,4 +1,4 @@
-import { expect, expectAccessible, figure, openConsole, screenshot, server, test } from './support/console-page.js';
+import { expect, expectAccessible, figure, listTotal, openConsole, screenshot, server, test } from './support/console-page.js';
 
 const headers = { 'x-console-script-token': server.scriptToken };
 
@@ -40,4 +40,19 @@ test('an analyst chooses BOD 26-04 for the demo and reads, for a finding, when i
   const changes = await (await request.get(`${server.baseUrl}/app/orgs/demo/fix-by-changes`, { headers })).json();
   expect(changes.data[0].cause).toBe('fix-by settings: policy bod-26-04, exposure tags dmz-only, unknown as shorter-timeline');
   expect(changes.data[0].findings_changed).toBeGreaterThan(0);
+});
+
+test("the endpoints list by the SSVC decision of their open findings: a select of the contract's decisions, its endpoints the API's, kept by a reload", async ({ page, request }) => {
+  const list = async (query: string) => (await (await request.get(`${server.baseUrl}/app/orgs/demo/endpoints?${query}&limit=1`, { headers })).json()).total as number;
+  await openConsole(page, '/orgs/demo/endpoints');
+  const decision = page.getByLabel('With a finding of SSVC decision');
+  await expect(decision.locator('option')).toHaveText(['Any', 'track', 'track*', 'attend', 'act']);
+  await decision.selectOption('attend');
+  await expect(page).toHaveURL(/ssvcDecision=attend/);
+  const attend = await list('ssvcDecision=attend');
+  expect(attend).toBeGreaterThan(0);
+  await expect.poll(() => listTotal(page)).toBe(attend);
+  await page.reload();
+  await expect(page.getByLabel('With a finding of SSVC decision')).toHaveValue('attend');
+  await expect.poll(() => listTotal(page)).toBe(attend);
 });

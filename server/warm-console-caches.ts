@@ -31,6 +31,8 @@ export function warmConsoleCaches(store: Store, scheduler: SyncScheduler): () =>
           await store.software.plan(organization.rowId);
           await store.deadlines.performance(organization.rowId);
           await store.fixBy.columns(organization.rowId);
+          // A what-if whose comparison a shutdown cut short: compared and recorded now, from what it kept.
+          await store.fixBy.completePending(organization.rowId);
           await store.console.listIds(organization.rowId, 'findings', defaultFindingsQuery);
         } catch {
           // A request that asks later computes it, and reports what fails.

@@ -38,36 +38,40 @@ export const findingFixByShape = {
   fix_by_path: z.array(fixByStepSchema).meta({ description: 'The inputs, each with its value and source, in the order of the tables; empty when not open.' }),
 };
 
-/** A filter of the findings by their fix-by fields, console only. */
-const fixByFilter = <S extends z.ZodType>(schema: S) => ({ kind: 'intel', schema, control: 'text' }) as const satisfies ConsoleFilter;
+/** A choice among `values` (an outcome, a decision), asked by a select of exactly them. */
+const choiceOf = <const V extends readonly [string, ...string[]]>(values: V, description: string, example: V[number]) =>
+  ({
+    kind: 'intel',
+    control: 'choice',
+    values,
+    schema: z.enum(values, { error: `must be one of ${values.join(', ')}` }).optional().meta({ example, description }),
+  }) as const satisfies ConsoleFilter;
+
+/** A day, asked by a calendar. */
+const dayOf = (description: string) =>
+  ({ kind: 'intel', control: 'date', schema: z.iso.date({ error: 'must be a date YYYY-MM-DD' }).optional().meta({ example: '2026-12-31', description }) }) as const satisfies ConsoleFilter;
+
+/** The filters by outcome, decision and fix-by date of a list of `items`, which keep the open findings `of` them. */
+const fixByFiltersOf = (items: string) => ({
+  bod2604Outcome: choiceOf(bod2604Outcomes, `Only the ${items} of this BOD 26-04 outcome.`, '3 days'),
+  ssvcDecision: choiceOf(ssvcDecisions, `Only the ${items} of this Coordinator decision.`, 'act'),
+  fixByBefore: dayOf(`Only the ${items} whose fix-by date is on or before this day.`),
+});
 
 /** The console's filters of findings by outcome, decision and fix-by date. */
-export const findingFixByFilters = {
-  bod2604Outcome: fixByFilter(
-    z
-      .enum(bod2604Outcomes, { error: `must be one of ${bod2604Outcomes.join(', ')}` })
-      .optional()
-      .meta({ example: '3 days', description: "Only the open findings of this BOD 26-04 outcome." }),
-  ),
-  ssvcDecision: fixByFilter(
-    z
-      .enum(ssvcDecisions, { error: `must be one of ${ssvcDecisions.join(', ')}` })
-      .optional()
-      .meta({ example: 'act', description: "Only the open findings of this Coordinator decision." }),
-  ),
-  fixByBefore: fixByFilter(
-    z.iso.date({ error: 'must be a date YYYY-MM-DD' }).optional().meta({ example: '2026-12-31', description: 'Only the open findings whose fix-by date is on or before this day.' }),
-  ),
-};
+export const findingFixByFilters = fixByFiltersOf('open findings');
 
-/** The endpoints' filter by the outcomes of their open findings. */
-export const endpointFixByFilters = {
-  bod2604Outcome: fixByFilter(
-    z
-      .enum(bod2604Outcomes, { error: `must be one of ${bod2604Outcomes.join(', ')}` })
-      .optional()
-      .meta({ example: '3 days', description: 'Only the endpoints with an open finding of this BOD 26-04 outcome.' }),
-  ),
+/**
+ * The endpoints' filters by the fix-by fields of their open findings: an endpoint is kept when
+ * one of its open findings is (`bod2604Outcome=3 days&fixByBefore=…`: one finding both).
+ */
+export const endpointFixByFilters = fixByFiltersOf('endpoints with an open finding');
+
+/** What the console adds to an endpoint from the fix-by dates of its open findings. */
+export const endpointFixByShape = {
+  fix_by: dateText.nullable().meta({
+    description: 'The earliest fix-by date of its open findings (excepted ones included, as the findings list shows them); null when none has a date.',
+  }),
 };
 
 /** `PUT /app/orgs/:slug/fix-by-settings`: the whole settings, no other key. */

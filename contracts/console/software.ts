@@ -150,13 +150,17 @@ export type RemediationPlanMilestone = z.infer<typeof remediationPlanMilestoneSc
 
 /**
  * `GET /app/orgs/:slug/remediation-plan` query: the plan for the endpoints of a tag, a
- * criticality or an OS family, and of the open findings of one BOD 26-04 outcome.
+ * criticality or an OS family, and of the open findings the findings list's fix-by filters keep (an outcome, a
+ * decision, due on or before a day).
  */
 export const remediationPlanQuerySchema = z.object({
   ...planSelectionQueryShape,
-  bod2604Outcome: findingFixByFilters.bod2604Outcome.schema.meta({
-    description: 'Only the open findings of this BOD 26-04 outcome: the plan closes them alone, and the shares are of them.',
-  }),
+  ...(Object.fromEntries(
+    Object.entries(findingFixByFilters).map(([parameter, filter]) => [
+      parameter,
+      filter.schema.meta({ description: `${filter.schema.meta()?.description ?? ''} The plan closes them alone, and the shares are of them.` }),
+    ]),
+  ) as { [P in keyof typeof findingFixByFilters]: (typeof findingFixByFilters)[P]['schema'] }),
 });
 export type RemediationPlanQuery = z.output<typeof remediationPlanQuerySchema>;
 

@@ -151,6 +151,8 @@ export class Store {
     this.changes = versions;
     // Each record names the kinds its own writes change (RecordWrite).
     const recordWrite: RecordWrite = (kinds, work) => this.write(() => work(), { changes: kinds });
+    // Logged with the next durable write: a crash loses it with those after it, never without them.
+    const heldWrite: RecordWrite = (kinds, work) => this.write(() => work(), { changes: kinds, durable: false });
     this.inventories = new Inventories(
       db,
       (work) => this.write(work, { changes: ['staged-inventory'], durable: false }),
@@ -169,7 +171,7 @@ export class Store {
     const timelines = new FindingTimelines(db, versions, this.coverage);
     // The imported intelligence as findings, endpoints and plan steps read it.
     const findingIntel = new FindingIntel(db, versions);
-    this.fixBy = new FixByFigures(db, versions, findingIntel, timelines, context, () => this.now(), recordWrite);
+    this.fixBy = new FixByFigures(db, versions, findingIntel, timelines, context, () => this.now(), recordWrite, heldWrite);
     this.deadlines = new DeadlineFigures(db, versions, this.coverage, excepted, () => this.now(), context, recordWrite, timelines, this.fixBy);
     const exploit = new ExploitFigures(db, versions, findingIntel, (orgRowId) => exposure.columns(orgRowId), excepted, context);
     this.console = new ConsoleQueries(db, versions, totals, exposure, this.deadlines, this.exceptions, context, findingIntel, exploit, this.fixBy);
@@ -195,7 +197,7 @@ export class Store {
       db,
       {
         write: recordWrite,
-        held: (kinds, work) => this.write(() => work(), { changes: kinds, durable: false }),
+        held: heldWrite,
         settled: (kinds, work) => this.writeSettled(() => work(), { changes: kinds }),
       },
       clock,

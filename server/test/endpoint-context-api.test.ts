@@ -64,7 +64,7 @@ it('sets, bulk-sets, imports and rules tags and criticality, keeps all of it acr
   // A parameter the list does not know, or a string that is not percent-encoded, would select every endpoint: refused, naming it.
   const context = await exportContext();
   for (const [filter, named] of [
-    ['osfamily=windows', 'Unknown query parameter "osfamily": the parameters are limit, offset, updatedSince, osFamily, hasAgent, tag, criticality, bod2604Outcome, sort, q'],
+    ['osfamily=windows', 'Unknown query parameter "osfamily": the parameters are limit, offset, updatedSince, osFamily, hasAgent, tag, criticality, bod2604Outcome, ssvcDecision, fixByBefore, sort, q'],
     ['windows', 'Unknown query parameter "windows"'],
     ['osFamily=windows&hostname=x', 'Unknown query parameter "hostname"'],
     ['%%%', 'Malformed query string: "%%%" is not percent-encoded (write % as %25)'],

@@ -11,6 +11,7 @@ import type { Inventory } from '../../contracts/inventory.js';
 import { consoleTokenHeader } from '../http/app/require-console-token.js';
 import { type ConsoleTestServer, startConsoleTestServer } from './support/console-test-server.js';
 import { parseCsv } from './support/csv.js';
+import { inSortOrder } from './support/sort-oracle.js';
 import { smallInventory } from './support/fixtures.js';
 import { sharedTableCsv, vulnrichmentRecord } from './support/ssvc-files.js';
 
@@ -167,11 +168,45 @@ describe('fix-by dates on the findings', () => {
     expect(JSON.stringify(bad.body)).toMatch(/bod2604Outcome/);
   });
 
-  it('plans for the open findings of one outcome exactly those the findings list keeps for it, after a what-if too', async () => {
+  it('filters endpoints by the outcome, decision and fix-by date of their open findings, gives each its earliest fix-by date and sorts by it', async () => {
+    const all = await server.appAll('/orgs/acme/vulnerability-findings');
+    /** The endpoints with an open finding `keeps` keeps, from the findings' own fields. */
+    const endpointsOf = (keeps: (f: any) => boolean) => [...new Set(all.filter((f) => f.status === 'open' && keeps(f)).map((f) => f.endpoint_id as string))].sort();
+    const before = addDays(new Date(nowMs).toISOString(), 10);
+    const filters: [string, (f: any) => boolean][] = [
+      ...Object.keys(days).map((outcome): [string, (f: any) => boolean] => [`bod2604Outcome=${encodeURIComponent(outcome)}`, (f) => f.bod2604_outcome === outcome]),
+      ...['track', 'track*', 'attend', 'act'].map((decision): [string, (f: any) => boolean] => [`ssvcDecision=${encodeURIComponent(decision)}`, (f) => f.ssvc_decision === decision]),
+      [`fixByBefore=${before}`, (f) => f.fix_by !== null && f.fix_by <= before],
+      // Both of one finding: an endpoint with an act finding and another due soon is not kept for that.
+      [`ssvcDecision=act&fixByBefore=${before}`, (f) => f.ssvc_decision === 'act' && f.fix_by !== null && f.fix_by <= before],
+    ];
+    for (const [query, keeps] of filters) {
+      const endpoints = await server.appAll(`/orgs/acme/endpoints?${query}`);
+      expect(endpoints.map((e) => e.id).sort(), query).toEqual(endpointsOf(keeps));
+    }
+    const endpoints = await server.appAll('/orgs/acme/endpoints');
+    for (const endpoint of endpoints) {
+      const dates = all.filter((f) => f.endpoint_id === endpoint.id && f.status === 'open' && f.fix_by !== null).map((f) => f.fix_by as string).sort();
+      expect(endpoint.fix_by, endpoint.hostname).toBe(dates[0] ?? null);
+    }
+    for (const sort of ['fix_by', '-fix_by']) {
+      const sorted = await server.appAll(`/orgs/acme/endpoints?sort=${sort}`);
+      expect(sorted.map((e) => e.id), sort).toEqual(inSortOrder('endpoints', sort, endpoints).map((e) => e.id));
+    }
+    const csv = await fetch(`${server.url}/app/orgs/acme/export/endpoints.csv?sort=fix_by`, { headers: { [consoleTokenHeader]: server.consoleToken } });
+    const [header, ...rows] = parseCsv(await csv.text());
+    expect(rows.map((row) => [row[0], row[header!.indexOf('fix_by')] || null])).toEqual(inSortOrder('endpoints', 'fix_by', endpoints).map((e) => [e.id, e.fix_by]));
+    for (const query of ['ssvcDecision=soon', 'fixByBefore=tomorrow', 'sort=fix-by']) {
+      const bad = await server.app(`/orgs/acme/endpoints?${query}`);
+      expect(bad.status, query).toBe(400);
+      expect(JSON.stringify(bad.body), query).toMatch(new RegExp(query.split('=')[0]!));
+    }
+  });
+
+  it('plans for the open findings of one outcome, decision or fix-by day exactly those the findings list keeps for them, after a what-if too', async () => {
     const productOfTarget = new Map(inventory.remediationTargets.map((target) => [target.id, JSON.stringify([target.vendor, target.product])]));
-    /** The plan of `outcome` against the findings list filtered by it: its critical or KEV findings, per product of their target. */
-    const expectPlanOfOutcome = async (outcome: string) => {
-      const query = `bod2604Outcome=${encodeURIComponent(outcome)}`;
+    /** The plan of the fix-by filters `query` against the findings list filtered by them: its critical or KEV findings, per product of their target. */
+    const expectPlanOf = async (query: string) => {
       const closing = (await server.appAll(`/orgs/acme/vulnerability-findings?${query}`)).filter((f) => f.status === 'open' && (f.severity === 'critical' || f.is_kev));
       const perProduct = new Map<string, number>();
       for (const finding of closing) {
@@ -180,9 +215,9 @@ describe('fix-by dates on the findings', () => {
       }
       const plan = await server.app(`/orgs/acme/remediation-plan?${query}`);
       expect(plan.status).toBe(200);
-      expect(plan.body.open_critical_or_kev, outcome).toBe(closing.length);
-      expect(new Map(plan.body.steps.map((step: any) => [JSON.stringify([step.vendor, step.product]), step.closes])), outcome).toEqual(perProduct);
-      expect(plan.body.without_product, outcome).toBe(closing.length - [...perProduct.values()].reduce((sum, count) => sum + count, 0));
+      expect(plan.body.open_critical_or_kev, query).toBe(closing.length);
+      expect(new Map(plan.body.steps.map((step: any) => [JSON.stringify([step.vendor, step.product]), step.closes])), query).toEqual(perProduct);
+      expect(plan.body.without_product, query).toBe(closing.length - [...perProduct.values()].reduce((sum, count) => sum + count, 0));
       // The plan's CSV is its steps, in its order, with the same query.
       const csv = await fetch(`${server.url}/app/orgs/acme/export/remediation-plan.csv?${query}`, { headers: { [consoleTokenHeader]: server.consoleToken } });
       expect(csv.status).toBe(200);
@@ -190,11 +225,19 @@ describe('fix-by dates on the findings', () => {
       expect(rows.map((row) => [row[header!.indexOf('product_id')], Number(row[header!.indexOf('closes')])])).toEqual(plan.body.steps.map((step: any) => [step.product_id, step.closes]));
       return plan.body.open_critical_or_kev as number;
     };
+    const expectPlanOfOutcome = (outcome: string) => expectPlanOf(`bod2604Outcome=${encodeURIComponent(outcome)}`);
     let planned = 0;
     for (const outcome of Object.keys(days)) planned += await expectPlanOfOutcome(outcome);
     // Every open finding has one outcome: the plans of all five close what the whole plan closes.
     expect(planned).toBeGreaterThan(0);
     expect(planned).toBe((await server.app('/orgs/acme/remediation-plan')).body.open_critical_or_kev);
+    // So does every decision; a day and a decision with an outcome narrow the plan as they narrow the list.
+    let byDecision = 0;
+    for (const decision of ['track', 'track*', 'attend', 'act']) byDecision += await expectPlanOf(`ssvcDecision=${encodeURIComponent(decision)}`);
+    expect(byDecision).toBe(planned);
+    const soon = addDays(new Date(nowMs).toISOString(), 10);
+    expect(await expectPlanOf(`fixByBefore=${soon}`)).toBeGreaterThan(0);
+    await expectPlanOf(`bod2604Outcome=${encodeURIComponent('3 days')}&ssvcDecision=act&fixByBefore=${soon}`);
 
     // Un-exposing a host moves its findings to other outcomes: the plans by outcome follow at once.
     const exposed = inventory.endpoints[0]!;
@@ -211,6 +254,9 @@ describe('fix-by dates on the findings', () => {
       const bad = await server.app(`/orgs/acme/${path}?bod2604Outcome=soon`);
       expect(bad.status, path).toBe(400);
       expect(JSON.stringify(bad.body), path).toMatch(/bod2604Outcome.*must be one of 3 days & forensic investigation/);
+      const badDay = await server.app(`/orgs/acme/${path}?fixByBefore=soon`);
+      expect(badDay.status, path).toBe(400);
+      expect(JSON.stringify(badDay.body), path).toMatch(/fixByBefore.*must be a date/);
     }
   });
 

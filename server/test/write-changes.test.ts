@@ -92,7 +92,7 @@ const following = (kinds: readonly ChangeKind[]) =>
   server.store.changes.derived.filter((cache) => cache.computations > 0 && cache.dependsOn.some((kind) => kinds.includes(kind))).map((cache) => cache.name).sort();
 
 /**
- * What exceptions in force change: the values keyed by them (ExceptedFindings.key; the sorted
+ * What exceptions in force change: the values keyed by them (ExceptedFindings.key: the fix-by due counts too; the sorted
  * orders by risk through it), and the findings of the new exception's scope, computed once.
  */
 const keyedByExceptions = [
@@ -100,6 +100,7 @@ const keyedByExceptions = [
   'excepted findings',
   'exposure figures with exceptions',
   'findings of exception scopes',
+  'fix-by due counts',
   'overdue findings',
   'product exploit probabilities',
   'remediation performance',

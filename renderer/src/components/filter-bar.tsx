@@ -10,7 +10,8 @@ import { TargetFilter } from './target-filter';
 /**
  * The control of a list filter, by the kind of its query parameter: a choice among the
  * filter's values, yes or no, an item of `collection` chosen by name (the parameter is its id),
- * free text, a flag (a checkbox: `true` or absent), or one of the organization's endpoint tags.
+ * free text, a flag (a checkbox: `true` or absent), one of the organization's endpoint tags, or
+ * a day (a calendar: `YYYY-MM-DD`).
  */
 export type FilterControl =
   | { kind: 'choice'; label: string; values: readonly string[] }
@@ -18,7 +19,8 @@ export type FilterControl =
   | { kind: 'uuid'; label: string; collection: ChosenCollection }
   | { kind: 'text'; label: string; placeholder: string }
   | { kind: 'flag'; label: string }
-  | { kind: 'tag'; label: string };
+  | { kind: 'tag'; label: string }
+  | { kind: 'date'; label: string };
 
 /** The controls of a filter bar, by query parameter, in the order the bar shows them. */
 export type FilterControls = Readonly<Record<string, FilterControl>>;
@@ -90,6 +92,8 @@ export function FilterBar({ slug, controls, values, defaults = {}, onChange }: F
             return <FlagFilter key={name} name={name} label={control.label} value={value} onChange={onChange} />;
           case 'tag':
             return <TagFilter key={name} slug={slug} name={name} label={control.label} value={value} onChange={onChange} />;
+          case 'date':
+            return <DateFilter key={name} name={name} label={control.label} value={value} onChange={onChange} />;
           case 'text':
             return (
               <TextFilter
@@ -144,6 +148,22 @@ function SelectFilter(props: { name: string; label: string; options: SelectOptio
           </option>
         ))}
       </select>
+    </div>
+  );
+}
+
+/** A day chosen on a calendar, applied once whole (the browser gives a partly typed date as empty); cleared, the filter is removed. */
+function DateFilter(props: { name: string; label: string; value: string; onChange: (name: string, value: string) => void }) {
+  const id = useId();
+  const [value, setValue] = useChosenValue(props.value);
+  const choose = (chosen: string) => {
+    setValue(chosen);
+    props.onChange(props.name, chosen);
+  };
+  return (
+    <div className="filter filter--date">
+      <label htmlFor={id}>{props.label}</label>
+      <input id={id} name={props.name} type="date" value={value} onChange={(event) => choose(event.target.value)} />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { CriticalityBadge, DueDate, KevBadge, SeverityBadge, StatusBadge } from 
 import { CutText } from '../components/cut-text';
 import { ExceptedBadge } from '../components/exception-mark';
 import { endpointContextControls, osFamilyControl } from '../components/endpoint-context-controls';
+import { fixByControls } from '../components/fix-by-controls';
 import type { FilterControl } from '../components/filter-bar';
 import type { Column } from '../components/virtual-table';
 import { WrappedText } from '../components/wrapped-text';
@@ -25,7 +26,9 @@ type TextControl = Extract<FilterControl, { kind: 'text' }>;
  */
 type ControlOf<F> = F extends { kind: 'endpoint'; endpointFilter: infer E }
   ? ControlOf<E>
-  : F extends { kind: 'intel'; control: infer K }
+  : F extends { kind: 'intel'; control: 'choice'; values: infer V }
+    ? { kind: 'choice'; label: string; values: V }
+    : F extends { kind: 'intel'; control: infer K }
     ? Extract<FilterControl, { kind: K }>
     : F extends { kind: 'choice'; values: infer V }
     ? { kind: 'choice'; label: string; values: V }
@@ -97,7 +100,7 @@ const endpoints: ListDefinition<'endpoints'> = {
   filters: {
     q: { kind: 'text', label: 'Search', placeholder: 'Hostname or IP contains…' },
     ...endpointControls,
-    bod2604Outcome: { kind: 'text', label: 'With a finding of BOD 26-04 outcome', placeholder: '3 days' },
+    ...fixByControls('With a finding of'),
   },
   // The exposure takes the room of the OS family (the OS's name says it) and of the discovery
   // date (on the detail page). In two-line rows the IP address goes under its hostname and the
@@ -130,7 +133,24 @@ const endpoints: ListDefinition<'endpoints'> = {
     },
     ...exposureColumns<ConsoleItem<'endpoints'>>().map((column) => (column.id === 'risk' ? withExploitProbability(column) : column)),
     { id: 'agent', header: 'Agent', width: '3.5rem', cell: (e) => (e.agent_id ? orDash(e.agent_version) : 'none') },
-    { id: 'updated', header: 'Last seen', width: '6.9rem', cell: (e) => formatDate(e.updated_at), sortKey: 'updated_at' },
+    {
+      id: 'updated',
+      header: 'Last seen',
+      width: '6.9rem',
+      // The earliest fix-by date of its open findings under when it was last seen: two dates in one column's room.
+      cell: (e) => (
+        <span className="stacked">
+          {formatDate(e.updated_at)}
+          <span className="minor-text">{orDash(e.fix_by)}</span>
+        </span>
+      ),
+      sortKey: 'updated_at',
+      second: {
+        header: 'Fix by',
+        description: 'The earliest fix-by date (BOD 26-04) of its open findings; endpoints without one come last either way.',
+        sortKey: 'fix_by',
+      },
+    },
   ],
   // The riskiest first: what to look at, and what to fix, before anything else.
   defaultSort: '-risk_score',
@@ -303,9 +323,7 @@ const findings: ListDefinition<'findings'> = {
     kevRansomware: { kind: 'boolean', label: 'Ransomware use', yes: 'Known', no: 'Not known' },
     kevAddedSince: { kind: 'text', label: 'Known exploited since', placeholder: 'YYYY-MM-DD' },
     ...intelControls,
-    bod2604Outcome: { kind: 'text', label: 'BOD 26-04 outcome', placeholder: '3 days' },
-    ssvcDecision: { kind: 'text', label: 'SSVC decision', placeholder: 'act' },
-    fixByBefore: { kind: 'text', label: 'Fix by, on or before', placeholder: 'YYYY-MM-DD' },
+    ...fixByControls(),
   },
   columns: [...findingWhat, ...findingPlace, ...findingState, ...findingDeadline],
   // Open findings, riskiest first: what to fix before anything else.

@@ -4,24 +4,24 @@ import { Link } from 'react-router';
 import type { RemediationPlan } from '../../../contracts/console/software';
 import { remediationPlanCsvPath, remediationPlanQuery } from '../api/software-queries';
 import { CsvDownloadButton } from '../components/csv-export-button';
-import { bod2604Outcomes } from '../../../contracts/ssvc-tables';
 import { workPackagesQuery } from '../api/work-package-queries';
 import type { ListFilters } from '../api/list-pages';
 import { endpointContextControls, osFamilyControl, useEndpointContextFilters } from '../components/endpoint-context-controls';
 import { FilterBar, type FilterControls } from '../components/filter-bar';
 import { Loading, QueryFrame } from '../components/query-state';
 import { FixBySummary } from '../components/fix-by-summary';
+import { fixByControls } from '../components/fix-by-controls';
 import { TableHead, figureColumns } from '../components/table-head';
 import { formatCount, formatCounted, formatGoal, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
 import { productLabel } from '../lib/software-names';
 import { WorkPackageBar, WorkPackageCells, useTicketStatusFilter } from './plan-work-packages';
 
-/** The plan's filters: the endpoints' context and OS family, and the BOD 26-04 outcome of the open findings it closes. */
+/** The plan's filters: the endpoints' context and OS family, and the BOD 26-04 outcome, decision and fix-by date of the open findings it closes. */
 const planControls = {
   ...endpointContextControls,
   osFamily: osFamilyControl,
-  bod2604Outcome: { kind: 'choice', label: 'BOD 26-04 outcome', values: bod2604Outcomes },
+  ...fixByControls(),
 } as const satisfies FilterControls;
 
 const RemediationCurveChart = lazy(() => import('../components/charts/remediation-curve-chart'));
@@ -30,8 +30,8 @@ const RemediationCurveChart = lazy(() => import('../components/charts/remediatio
  * The remediation plan: the products to update in the order that closes the most open critical
  * or KEV findings for the fewest endpoints touched; what reaching 50, 80 and 95 % takes, in words
  * first; the cumulative curve; and every step in a table. Filtered by tag, criticality or OS
- * family (in the URL), the plan for the findings of the endpoints they keep; by BOD 26-04 outcome, for the open
- * findings of that outcome.
+ * family (in the URL), the plan for the findings of the endpoints they keep; by BOD 26-04
+ * outcome, decision or fix-by date, for the open findings they keep.
  */
 export function RemediationPlanView({ slug }: { slug: string }) {
   const { filters, setFilter } = useEndpointContextFilters(planControls);

@@ -1,8 +1,9 @@
 import express from 'express';
 import { fieldErrorSchema } from '../../../contracts/common.js';
-import { type FixBySettings, fixByChangeListSchema, fixBySettingsBodySchema, fixBySettingsSchema, fixByChangesKept, fixBySummarySchema, fixByTables } from '../../../contracts/console/fix-by.js';
-import { ssvcNotice } from '../../../contracts/ssvc-tables.js';
-import type { StoredFixBySettings } from '../../store/ssvc/fix-by-settings.js';
+import { fixByChangeListSchema, fixBySettingsBodySchema, fixBySettingsSchema, fixByChangesKept, fixBySummarySchema } from '../../../contracts/console/fix-by.js';
+import { fixBySummary } from '../../store/console/fix-by-summary.js';
+import { settingsChangeCause } from '../../store/ssvc/fix-by-changes.js';
+import { fixBySettingsAnswer } from '../../store/ssvc/fix-by-settings.js';
 import type { Store } from '../../store/store.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
 import { type OpenApiRouteRegistrar, errorResponse, jsonResponse } from '../openapi/responses.js';
@@ -11,11 +12,6 @@ import { organizationOf } from './organization-param.js';
 
 /** The largest body `PUT /app/orgs/:slug/fix-by-settings` reads: a policy and up to 32 tags. */
 const settingsBodyLimit = '8kb';
-
-/** Stored settings as the console API answers them. */
-function settingsAnswer({ settings, updatedAt }: StoredFixBySettings): FixBySettings {
-  return { ...settings, updated_at: updatedAt };
-}
 
 /**
  * An organization's fix-by settings (`/fix-by-settings`: its deadline policy, exposure tags and
@@ -27,15 +23,14 @@ export function fixByRoutes(store: Store): express.Router {
   const router = express.Router({ mergeParams: true });
 
   router.get('/fix-by-settings', (_req, res) => {
-    res.json(settingsAnswer(store.fixBy.settings.get(organizationOf(res).rowId)));
+    res.json(fixBySettingsAnswer(store.fixBy.settings.get(organizationOf(res).rowId)));
   });
 
   router.put('/fix-by-settings', jsonBody(settingsBodyLimit), async (req, res) => {
     const body = parsedBody(req, res, fixBySettingsBodySchema, 'the fix-by settings');
     if (!body) return;
     const org = organizationOf(res).rowId;
-    const cause = `fix-by settings: policy ${body.deadline_policy}, exposure tags ${body.exposure_tags.join(', ') || 'none'}, unknown as ${body.unknown_as}`;
-    res.json(settingsAnswer(await store.fixBy.recording(org, cause, () => store.fixBy.settings.set(org, body))));
+    res.json(fixBySettingsAnswer(await store.fixBy.recording(org, settingsChangeCause(body), () => store.fixBy.settings.set(org, body))));
   });
 
   router.get('/fix-by-changes', async (_req, res) => {
@@ -46,20 +41,7 @@ export function fixByRoutes(store: Store): express.Router {
   });
 
   router.get('/fix-by-summary', async (_req, res) => {
-    const org = organizationOf(res).rowId;
-    const asOf = store.deadlines.asOf();
-    const excepted = await store.exceptions.excepted(org);
-    const counts = await store.fixBy.counts(org, asOf, (index) => excepted.byColumn[index] === 1);
-    res.json({
-      as_of: new Date(asOf).toISOString(),
-      deadline_policy: store.fixBy.settings.get(org).settings.deadline_policy,
-      open: counts.open,
-      overdue: counts.overdue,
-      due_within: { days_3: counts.dueWithin[3], days_14: counts.dueWithin[14], days_60: counts.dueWithin[60] },
-      on_upgrade: counts.onUpgrade,
-      tables: fixByTables,
-      notice: ssvcNotice,
-    });
+    res.json(await fixBySummary(store, organizationOf(res).rowId));
   });
 
   return router;

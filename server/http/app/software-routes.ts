@@ -16,6 +16,7 @@ import {
 } from '../../../contracts/console/software.js';
 import { uuidSchema } from '../../../contracts/common.js';
 import { type CsvColumn, field, spread } from '../../../contracts/csv-columns.js';
+import { fixByFiltersGiven } from '../../store/ssvc/fix-by-figures.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
@@ -105,13 +106,13 @@ export function softwareRoutes(store: Store): express.Router {
     sendCsv(res, `${organization.slug}-software.csv`, softwareCsvColumns, data);
   });
   router.get('/remediation-plan', async (req, res) => {
-    const { bod2604Outcome, ...selection } = parseQuery(req, remediationPlanQuerySchema);
-    res.json(await store.software.plan(organizationOf(res).rowId, selection, bod2604Outcome));
+    const { tag, criticality, ...fixBy } = parseQuery(req, remediationPlanQuerySchema);
+    res.json(await store.software.plan(organizationOf(res).rowId, { tag, criticality }, fixByFiltersGiven(fixBy)));
   });
   router.get('/export/remediation-plan.csv', async (req, res) => {
-    const { bod2604Outcome, ...selection } = parseQuery(req, remediationPlanQuerySchema);
+    const { tag, criticality, ...fixBy } = parseQuery(req, remediationPlanQuerySchema);
     const organization = organizationOf(res);
-    const { steps } = await store.software.plan(organization.rowId, selection, bod2604Outcome);
+    const { steps } = await store.software.plan(organization.rowId, { tag, criticality }, fixByFiltersGiven(fixBy));
     sendCsv(res, `${organization.slug}-remediation-plan.csv`, planCsvColumns, steps);
   });
   return router;
@@ -194,7 +195,7 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
     summary: 'Get the remediation plan',
     description:
       "The products in the order that closes the most open critical or KEV findings for the fewest endpoints touched (greedily, per endpoint not yet touched; each finding weighed by its endpoint's criticality), with the cumulative share closed after each and what reaching 50, 80 and 95 % takes. " +
-      'With `tag`, `criticality` or `osFamily`, the plan for the findings of the endpoints they keep; with `bod2604Outcome`, for the open findings of that BOD 26-04 outcome only.',
+      'With `tag`, `criticality` or `osFamily`, the plan for the findings of the endpoints they keep; with `bod2604Outcome`, `ssvcDecision` or `fixByBefore`, for the open findings they keep only (as the findings list filters them).',
     tag: 'Software',
     request: { query: remediationPlanQuerySchema },
     responses: { 200: jsonResponse(remediationPlanSchema, 'The plan.'), ...queryErrors() },
@@ -204,7 +205,7 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
     path: '/export/remediation-plan.csv',
     operationId: 'exportRemediationPlanCsv',
     summary: 'Export the remediation plan as CSV',
-    description: "The plan's steps in its order, with the plan's tag, criticality and bod2604Outcome.",
+    description: "The plan's steps in its order, with the plan's tag, criticality, bod2604Outcome, ssvcDecision and fixByBefore.",
     tag: 'Exports',
     request: { query: remediationPlanQuerySchema },
     responses: csvResponses(planCsvColumns, "The plan's steps, as CSV."),

@@ -5,7 +5,7 @@ import { type EffectiveEndpointContext, effectiveEndpointContext } from '../basi
 import type { EndpointContextSource } from '../basics/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
 import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
-import { onOneVersion } from '../derived/one-version.js';
+import { VersionMoved, onOneVersion } from '../derived/one-version.js';
 import type { DeadlineFigures, FindingDeadlineFacts } from '../remediation/deadline-figures.js';
 import type { FindingKeys } from '../remediation/exception-matches.js';
 import type { Exceptions } from '../remediation/exceptions.js';
@@ -13,7 +13,7 @@ import { type ExposureFigures, type ExposureFiguresCache, exposureFigures } from
 import { inventoryOf } from '../basics/inventory-ids.js';
 import type { FindingIntel } from '../intel/finding-intel.js';
 import { type ExploitFigures, endpointExploitFigures } from '../intel/exploit-figures.js';
-import type { FixByFigures, FixByRow } from '../ssvc/fix-by-figures.js';
+import { type FixByFigures, type FixByRow, fixByColumns } from '../ssvc/fix-by-figures.js';
 
 /** An endpoint's exposure after exceptions, with what they leave out of it, and its context, the risk before criticality weighs it. */
 function endpointFields(figures: ExposureFigures, context: EffectiveEndpointContext, id: string) {
@@ -83,11 +83,17 @@ export class ConsoleItems {
   private async addedFields(collection: CollectionName, orgRowId: number, asOf: number): Promise<((id: string, row: Record<string, unknown>) => string) | undefined> {
     if (collection === 'endpoints') {
       // Of one version of the data and the intelligence, or read again after a write meanwhile.
-      return onOneVersion(this.versions, [exposureFigures, effectiveEndpointContext, endpointExploitFigures], async () => {
+      return onOneVersion(this.versions, [exposureFigures, effectiveEndpointContext, endpointExploitFigures, fixByColumns], async () => {
         const figures = await this.figures.of(orgRowId);
         const context = await this.context(orgRowId);
         const exploit = await this.exploit.endpointFigures(orgRowId);
-        return (id: string) => JSON.stringify({ ...endpointFields(figures, context, id), ...exploit(figures.endpointIndex.get(id) ?? -1) }).slice(1, -1);
+        const fixBy = await this.fixBy.endpointMembers(orgRowId);
+        // Keys of other columns than the figures' would name other endpoints: read again.
+        if (fixBy.columns !== figures.sortValues.columns) throw new VersionMoved();
+        return (id: string) => {
+          const key = figures.endpointIndex.get(id) ?? -1;
+          return `${JSON.stringify({ ...endpointFields(figures, context, id), ...exploit(key) }).slice(1, -1)},${fixBy.members(key)}`;
+        };
       });
     }
     if (collection === 'remediationTargets') {

@@ -25,8 +25,8 @@ import type { FindingIntel } from '../intel/finding-intel.js';
 import type { ExploitFigures } from '../intel/exploit-figures.js';
 import { findingIntelFilters } from '../../../contracts/console/exploit-intel.js';
 import { findingFixByFilters } from '../../../contracts/console/fix-by.js';
-import type { FixByFigures, FixByFilter } from '../ssvc/fix-by-figures.js';
-import type { Bod2604Outcome } from '../../../contracts/ssvc-tables.js';
+import { type FixByFigures, type FixByFilter, fixByFiltersGiven } from '../ssvc/fix-by-figures.js';
+import type { CoverageColumns } from '../basics/coverage-columns.js';
 import type { IdPage } from '../basics/id-page.js';
 
 // The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
@@ -227,7 +227,9 @@ export class ConsoleQueries {
           ? this.exploitSort(orgRowId, query.sort.descending)
           : collection === 'findings' && query.sort.key === 'fix_by'
             ? this.fixBy.sort(shown, query.sort.descending)
-          : this.figureSort(orgRowId, collection, query.sort.key);
+            : collection === 'endpoints' && query.sort.key === 'fix_by'
+              ? this.fixBy.endpointSort(shown, query.sort.descending, () => this.endpointKeys(orgRowId))
+              : this.figureSort(orgRowId, collection, query.sort.key);
     const narrowed: ListSearch[] = [];
     if (q !== undefined && search) search(where, q);
     else if (q !== undefined) narrowed.push({ key: `q=${q}`, rows: () => this.searchedFindings(shown, q) });
@@ -242,7 +244,8 @@ export class ConsoleQueries {
         if (given[filter] !== undefined) narrowed.push(this.fixBy.filterRows(shown, filter, given[filter]));
       }
     }
-    if (collection === 'endpoints' && given.bod2604Outcome !== undefined) narrowed.push(this.fixBy.endpointRows(shown, given.bod2604Outcome as Bod2604Outcome));
+    const fixByFilters = collection === 'endpoints' ? fixByFiltersGiven(given) : undefined;
+    if (fixByFilters) narrowed.push(this.fixBy.endpointRows(shown, fixByFilters));
     const byEndpoint = this.endpointFilterRows(shown, collection, given);
     if (byEndpoint) narrowed.push(byEndpoint);
     return { ...shown, table, where, direction, figures, search: bothOf(narrowed) };
@@ -295,10 +298,13 @@ export class ConsoleQueries {
 
   /** The endpoints' sort by exploit probability (exploit-figures.ts), each endpoint found by its seq in the exposure figures. */
   private exploitSort(orgRowId: number, descending: boolean): FigureSort {
-    return this.exploit.endpointSort(orgRowId, this.exceptions.keyOf(orgRowId), descending, async () => {
-      const { endpointBySeq } = (await this.exposure.of(orgRowId)).sortValues;
-      return (seq) => endpointBySeq.get(seq) ?? -1;
-    });
+    return this.exploit.endpointSort(orgRowId, this.exceptions.keyOf(orgRowId), descending, async () => (await this.endpointKeys(orgRowId)).keyOf);
+  }
+
+  /** Each endpoint's key in the coverage columns by its seq, from the exposure figures, and those columns. */
+  private async endpointKeys(orgRowId: number): Promise<{ columns: CoverageColumns; keyOf: (seq: number) => number }> {
+    const { endpointBySeq, columns } = (await this.exposure.of(orgRowId)).sortValues;
+    return { columns, keyOf: (seq) => endpointBySeq.get(seq) ?? -1 };
   }
 
   /** The findings a search names, ascending by seq, read in chunks once per version. */

@@ -475,4 +475,20 @@ export const migrations: readonly string[] = [
     updated_at TEXT NOT NULL
   );
   `,
+  // A what-if under way (store/ssvc/fix-by-changes.ts): written before the change of context or
+  // settings, with what the fix-by dates were computed from before it (each endpoint's resolved
+  // exposure and mission, packed; the setting unknown_as), so that a change whose comparison a
+  // shutdown cut short is compared and recorded at the next start.
+  `
+  CREATE TABLE fix_by_pending (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    recorded_at TEXT NOT NULL,
+    cause TEXT NOT NULL,
+    unknown_as TEXT NOT NULL,
+    findings INTEGER NOT NULL,
+    endpoints BLOB NOT NULL
+  );
+  CREATE INDEX fix_by_pending_org ON fix_by_pending (org_id, id);
+  `,
 ];

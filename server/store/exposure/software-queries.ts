@@ -13,13 +13,12 @@ import type {
 } from '../../../contracts/console/software.js';
 import type { VersionToUpdateToSummary } from '../../../contracts/console/version-to-update-to.js';
 import { targetStatuses } from '../../../contracts/enums.js';
-import { type Bod2604Outcome, bod2604Outcomes } from '../../../contracts/ssvc-tables.js';
 import { type EndpointSelection, selectionKey, selects } from '../basics/endpoint-selection.js';
 import type { Database } from '../engine/database.js';
 import { type ChangeVersions, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
 import { type ExposureFigures, type ExposureFiguresCache, type FindingMask, asciiLower, exposureFigures } from './exposure-figures.js';
-import { type FixByFigures, fixByColumns } from '../ssvc/fix-by-figures.js';
+import { type FixByFigures, type FixByFilterValues, fixByColumns, keptByFixByFilters } from '../ssvc/fix-by-figures.js';
 import { VersionMoved, onOneVersion } from '../derived/one-version.js';
 import { compareVersions } from './version-order.js';
 import { targetUpdate, versionToUpdateTo, versionToUpdateToSummary } from './version-to-update-to.js';
@@ -35,7 +34,9 @@ const softwareInstalls = derivedValue('software installs', ['inventory', 'endpoi
 const remediationPlans = derivedValue('remediation plans', ['inventory', 'endpoint-context', 'threat-intel']);
 const versionsToUpdateTo = derivedValue('software versions to update to', ['inventory', 'endpoint-context']);
 /** The open findings of one BOD 26-04 outcome, made from the fix-by dates: read from what they are read from. */
-const outcomeMaskValues = derivedValue('findings of one BOD 26-04 outcome', fixByColumns.dependsOn);
+/** Findings masked between two looks at the clock. */
+const findingsBetweenLooks = 16_384;
+const fixByMaskValues = derivedValue("findings a plan's fix-by filters keep", fixByColumns.dependsOn);
 
 type Value = string | number | null;
 const lower = (text: string | null) => (text === null ? null : asciiLower(text));
@@ -80,8 +81,8 @@ export class SoftwareQueries {
   private readonly installs: DerivedCache<Int32Array>;
   /** Plans by organization and excepted findings. Bound: 16. */
   private readonly plans: DerivedCache<RemediationPlan>;
-  /** The findings of one BOD 26-04 outcome, by organization, outcome and version of the fix-by dates. Bound: 4 (a byte a finding). */
-  private readonly outcomeMasks: DerivedCache<FindingMask>;
+  /** The findings a plan's fix-by filters keep, by organization, filters and version of the fix-by dates. Bound: 4 (a byte a finding). */
+  private readonly fixByMasks: DerivedCache<FindingMask>;
   /** Per product (an index into the figures' products), the version to update it to as the list gives it, by organization and excepted findings. Bound: 16. */
   private readonly updates: DerivedCache<VersionToUpdateToSummary[]>;
 
@@ -91,10 +92,10 @@ export class SoftwareQueries {
     private readonly figures: ExposureFiguresCache,
     /** The plan steps' EPSS sums. */
     private readonly exploit: ExploitFigures,
-    /** The findings' BOD 26-04 outcomes, which a plan may be of one of. */
+    /** The findings' fix-by dates, which a plan may be filtered by. */
     private readonly fixBy: FixByFigures,
   ) {
-    this.outcomeMasks = new DerivedCache(versions, outcomeMaskValues, { bound: { entries: 4 } });
+    this.fixByMasks = new DerivedCache(versions, fixByMaskValues, { bound: { entries: 4 } });
     this.installs = new DerivedCache(versions, softwareInstalls, { bound: { entries: 16 } });
     this.plans = new DerivedCache(versions, remediationPlans, { bound: { entries: 16 } });
     // Read from the same kinds as the figures (exposure-figures.ts): a product's index names it until they change.
@@ -206,25 +207,32 @@ export class SoftwareQueries {
   }
 
   /**
-   * The open findings of one BOD 26-04 outcome, by column index, keyed by the outcome and the
-   * version of the fix-by dates (an organization's settings change outcomes, not the inventory).
+   * The open findings the fix-by filters `given` keep (an outcome, a decision, a day), by column
+   * index, keyed by the filters and the version of the fix-by dates (an organization's settings
+   * change outcomes, not the inventory).
    */
-  private outcomeMask(orgRowId: number, outcome: Bod2604Outcome): Promise<FindingMask> {
-    const key = `${outcome}@${this.fixBy.version()}`;
-    return this.outcomeMasks.settled(`${orgRowId}|${key}`, async () => {
-      const { outcome: outcomes } = await this.fixBy.columns(orgRowId);
-      const wanted = bod2604Outcomes.indexOf(outcome);
-      return { key, keep: Uint8Array.from(outcomes, (index) => (index === wanted ? 1 : 0)) };
+  private fixByMask(orgRowId: number, given: FixByFilterValues): Promise<FindingMask> {
+    const key = `${JSON.stringify(given)}@${this.fixBy.version()}`;
+    return this.fixByMasks.settled(`${orgRowId}|${key}`, async (checkpoint) => {
+      const columns = await this.fixBy.columns(orgRowId);
+      const keeps = keptByFixByFilters(columns, given);
+      const slices = new TimeSlices(checkpoint);
+      const keep = new Uint8Array(columns.outcome.length);
+      for (let i = 0; i < keep.length; i++) {
+        if (i % findingsBetweenLooks === 0) await slices.pause();
+        keep[i] = keeps(i) ? 1 : 0;
+      }
+      return { key, keep };
     });
   }
 
   /**
    * The organization's remediation plan (remediation-plan.ts), of the findings of the endpoints
-   * `selection` keeps when given, and of the open findings of one BOD 26-04 outcome when `outcome` is given.
+   * `selection` keeps when given, and of the open findings the fix-by filters `fixBy` keep when given.
    */
-  async plan(orgRowId: number, selection?: EndpointSelection, outcome?: Bod2604Outcome): Promise<RemediationPlan> {
-    return onOneVersion(this.versions, [exposureFigures, remediationPlans, fixByColumns, outcomeMaskValues], async (version) => {
-      const only = outcome === undefined ? undefined : await this.outcomeMask(orgRowId, outcome);
+  async plan(orgRowId: number, selection?: EndpointSelection, fixBy?: FixByFilterValues): Promise<RemediationPlan> {
+    return onOneVersion(this.versions, [exposureFigures, remediationPlans, fixByColumns, fixByMaskValues], async (version) => {
+      const only = fixBy === undefined ? undefined : await this.fixByMask(orgRowId, fixBy);
       version.check();
       const figures = await this.figures.of(orgRowId, selects(selection) ? selection : undefined, only);
       return this.plans.settled(`${orgRowId}|${figures.exceptedKey}|${selectionKey(selection)}|${only?.key ?? ''}`, async (checkpoint) => {

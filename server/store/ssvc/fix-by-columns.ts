@@ -11,4 +11,10 @@ export interface FixByColumns {
   fixByDay: Float64Array;
   /** CISA's KEV due date of the finding's CVE, in days since the epoch; NaN for none. */
   kevDueDay: Float64Array;
+  /** Per endpoint key of the columns, the earliest fix-by day of its open findings; NaN when none has one. */
+  endpointFixByDay: Float64Array;
+  /** What an unknown input counted as. */
+  unknownAs: 'shorter-timeline' | 'longer-timeline';
+  /** Each endpoint's resolved exposure and mission, packed (fix-by-figures.ts, packEndpointValues): what a pending change keeps. */
+  endpointValues: Int32Array;
 }

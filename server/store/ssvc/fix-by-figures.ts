@@ -25,6 +25,9 @@ import { DerivedCache } from '../derived/derived-cache.js';
 import { TimeSlices } from '../derived/time-slices.js';
 import type { FindingIntel } from '../intel/finding-intel.js';
 import type { FigureSort, ListSearch } from '../inventory/sorted-orders.js';
+import type { CoverageColumns } from '../basics/coverage-columns.js';
+import { type ExceptedFindings, noExceptedFindings } from '../basics/excepted-findings.js';
+import { VersionMoved } from '../derived/one-version.js';
 import { type FixByInputs, readFixByInputs } from './fix-by-inputs.js';
 import { FixBySettingsRecords, type StoredFixBySettings } from './fix-by-settings.js';
 import { FixByChanges, fixByDifference } from './fix-by-changes.js';
@@ -37,9 +40,41 @@ import { FixByChanges, fixByDifference } from './fix-by-changes.js';
 export const fixByColumns = derivedValue('fix-by dates', ['inventory', 'organizations', 'endpoint-context', 'threat-intel']);
 const fixByInputValues = derivedValue('fix-by inputs', ['inventory', 'organizations', 'endpoint-context', 'threat-intel']);
 const fixByFilteredFindings = derivedValue('findings kept by fix-by filters', ['inventory', 'organizations', 'endpoint-context', 'threat-intel']);
+const fixByDueCounts = derivedValue('fix-by due counts', ['inventory', 'organizations', 'endpoint-context', 'threat-intel', 'exceptions']);
 
 /** The filters of findings by outcome, decision and date. */
 export type FixByFilter = keyof typeof findingFixByFilters;
+/** The fix-by filters a query gives, by parameter (absent: not given). */
+export type FixByFilterValues = Partial<Record<FixByFilter, string>>;
+/** The fix-by filters `query` gives, or undefined when it gives none. */
+export function fixByFiltersGiven(query: Record<string, unknown>): FixByFilterValues | undefined {
+  const given = Object.keys(fixByFilterNames).filter((filter) => query[filter] !== undefined);
+  return given.length === 0 ? undefined : Object.fromEntries(given.map((filter) => [filter, String(query[filter])]));
+}
+/** Text naming the given filters in a key: `bod2604Outcome=3 days&fixByBefore=2026-12-31`. */
+const filtersKey = (given: FixByFilterValues) =>
+  Object.entries(given)
+    .map(([filter, value]) => `${filter}=${value}`)
+    .join('&');
+const fixByFilterNames: Record<FixByFilter, true> = { bod2604Outcome: true, ssvcDecision: true, fixByBefore: true };
+
+/**
+ * Whether the finding at index `i` of `columns` is open and kept by every one of `given`: of the
+ * outcome, of the decision, dated on or before the day.
+ */
+export function keptByFixByFilters(columns: FixByColumns, given: FixByFilterValues): (i: number) => boolean {
+  const { outcome, decision, fixByDay } = columns;
+  const { status } = columns.timeline.columns;
+  const outcomeWanted = given.bod2604Outcome === undefined ? -1 : bod2604Outcomes.indexOf(given.bod2604Outcome as Bod2604Outcome);
+  const decisionWanted = given.ssvcDecision === undefined ? -1 : ssvcDecisions.indexOf(given.ssvcDecision as SsvcDecision);
+  const lastDay = given.fixByBefore === undefined ? Number.POSITIVE_INFINITY : Date.parse(`${given.fixByBefore}T00:00:00Z`) / dayMs;
+  // NaN (fix on system upgrade) is on or before no day; with no day given every finding passes.
+  return (i) =>
+    status[i] === open &&
+    (outcomeWanted < 0 || outcome[i] === outcomeWanted) &&
+    (decisionWanted < 0 || decision[i] === decisionWanted) &&
+    (given.fixByBefore === undefined || fixByDay[i]! <= lastDay);
+}
 
 /** What a finding's row gives its fix-by (collection-tables.ts, `consoleFacts`). */
 export interface FixByRow {
@@ -71,6 +106,30 @@ function resolved<V extends string>(known: KnownInput<V>, values: readonly strin
   return { index: values.indexOf(value), since: known.value !== undefined && urgent(value) ? dayOf(known.since) : Number.NEGATIVE_INFINITY };
 }
 
+/** What an unknown input counts as. */
+type UnknownAs = StoredFixBySettings['settings']['unknown_as'];
+/** The day of an exposure without one (no day pushes the outcome), as an Int32. */
+const noDay = -0x80000000;
+
+/**
+ * Each endpoint's exposure and mission resolved under `unknownAs`, packed two Int32 an endpoint
+ * (the index of the exposure times 4 plus the mission's; the day the exposure took its value,
+ * or {@link noDay}), the inputs' endpoints in order and then the values of a finding that names
+ * none: what the columns read of the endpoint context, and what a pending change keeps of it.
+ */
+function packEndpointValues(inputs: FixByInputs, unknownAs: UnknownAs): Int32Array {
+  const packed = new Int32Array(2 * (inputs.endpoints.length + 1));
+  [...inputs.endpoints, inputs.noEndpoint].forEach((endpoint, key) => {
+    const exposed = resolved(endpoint.exposed, yesNo, 'Publicly exposed', unknownAs);
+    packed[2 * key] = (exposed.index << 2) | resolved(endpoint.mission, missionImpacts, 'Mission and well-being', unknownAs).index;
+    packed[2 * key + 1] = Number.isFinite(exposed.since) ? exposed.since : noDay;
+  });
+  return packed;
+}
+
+/** The packed values as a pending change kept them (bytes of an Int32Array). */
+const unpackEndpointValues = (bytes: Uint8Array) => new Int32Array(bytes.slice().buffer);
+
 /**
  * Fix-by dates (issue 37; the rules are contracts/fix-by.ts): each finding's BOD 26-04 outcome,
  * Coordinator decision and fix-by date, computed for every finding of an organization at once
@@ -88,8 +147,12 @@ export class FixByFigures {
   private readonly columnCache: DerivedCache<FixByColumns>;
   /** Per filter, value and inventory. Bound: 4M seqs in all. */
   private readonly filtered: DerivedCache<Int32Array>;
+  /** Per organization, settings, excepted findings and minute. Bound: 16 (a few numbers each). */
+  private readonly countCache: DerivedCache<FixByCounts>;
   /** The last recording of each organization's writes under way (see {@link recording}). */
   private readonly recordings = new Map<number, Promise<void>>();
+  /** The pending changes this process is recording: never completed at a start's pace. */
+  private readonly inFlight = new Set<number>();
 
   constructor(
     private readonly db: Database,
@@ -100,12 +163,15 @@ export class FixByFigures {
     now: () => number,
     /** How the settings write (their kind: `deadline-policies`). */
     write: RecordWrite,
+    /** How the change feed writes (a change kept pending, then its comparison): held until a durable write logs it. */
+    held: RecordWrite,
   ) {
     this.settings = new FixBySettingsRecords(db, now, write);
-    this.changes = new FixByChanges(db, now, write);
+    this.changes = new FixByChanges(db, now, held);
     this.inputCache = new DerivedCache(versions, fixByInputValues, { bound: { entries: 4 } });
     this.columnCache = new DerivedCache(versions, fixByColumns, { bound: { entries: 4 } });
     this.filtered = new DerivedCache(versions, fixByFilteredFindings, { bound: { weight: 4_000_000, weigh: (seqs) => seqs.length } });
+    this.countCache = new DerivedCache(versions, fixByDueCounts, { bound: { entries: 16 } });
   }
 
   /** The version of what the dates are read from, which a value kept under the inventory's version alone names in its key. */
@@ -117,22 +183,39 @@ export class FixByFigures {
    * Runs `change` (a write of endpoint context or fix-by settings) and answers when it is
    * written; what it did to the organization's open findings is recorded in the change feed
    * after it, with `cause`, when it changed any (the what-if made visible). The write itself
-   * pays nothing when the dates were read since the last write (the warm-up, a list, the
-   * previous recording): their columns are kept and are the "before". The "after" and the
-   * comparison run in time slices once the write answered, one recording of the organization
-   * after another, in the order of their writes; {@link recorded} waits for them.
+   * pays little when the dates were read since the last write (the warm-up, a list, the
+   * previous recording): their columns are kept and are the "before". Before the change, a
+   * write (logged with the change's) keeps the change pending with what the "before" was computed from (each
+   * endpoint's exposure and mission: a few bytes an endpoint): a shutdown before the comparison
+   * leaves it for {@link completePending} at the next start. The "after" and the comparison run
+   * in time slices once the write answered, one recording of the organization after another, in
+   * the order of their writes; {@link recorded} waits for them.
    */
   async recording<T>(orgRowId: number, cause: string, change: () => Promise<T> | T): Promise<T> {
+    await this.completePending(orgRowId);
     const before = await this.columns(orgRowId);
-    const result = await change();
-    // A recording that fails (the store closed under it) loses its feed entry, never the write;
-    // the next recording goes on.
+    const pending = this.changes.pend(orgRowId, cause, before.unknownAs, before.timeline.columns.count, before.endpointValues);
+    this.inFlight.add(pending);
+    let result: T;
+    try {
+      result = await change();
+    } catch (error) {
+      // A refused change wrote nothing: nothing to record.
+      this.changes.complete(pending, undefined);
+      this.inFlight.delete(pending);
+      throw error;
+    }
+    // A recording that fails (the store closed under it) leaves its change pending for the next
+    // start, never loses the write; the next recording goes on.
     const previous = this.recordings.get(orgRowId)?.catch(() => undefined) ?? Promise.resolve();
-    const recording = previous.then(() => this.record(orgRowId, cause, before));
+    const recording = previous.then(() => this.record(orgRowId, pending, before));
     this.recordings.set(orgRowId, recording);
-    void recording.catch(() => undefined).finally(() => {
-      if (this.recordings.get(orgRowId) === recording) this.recordings.delete(orgRowId);
-    });
+    void recording
+      .catch(() => undefined)
+      .finally(() => {
+        this.inFlight.delete(pending);
+        if (this.recordings.get(orgRowId) === recording) this.recordings.delete(orgRowId);
+      });
     return result;
   }
 
@@ -146,11 +229,29 @@ export class FixByFigures {
    * findings meanwhile leaves it unrecorded (the two readings would be of other findings); a
    * write that came meanwhile is counted with this one.
    */
-  private async record(orgRowId: number, cause: string, before: FixByColumns): Promise<void> {
+  private async record(orgRowId: number, pending: number, before: FixByColumns): Promise<void> {
     const after = await this.columns(orgRowId);
-    if (after.timeline.columns !== before.timeline.columns) return;
-    const difference = await fixByDifference(before, after, new TimeSlices(() => undefined));
-    if (difference.findings_changed > 0) this.changes.record(orgRowId, cause, difference);
+    const same = after.timeline.columns === before.timeline.columns;
+    this.changes.complete(pending, same ? await fixByDifference(before, after, new TimeSlices(() => undefined)) : undefined);
+  }
+
+  /**
+   * Compares and records the organization's changes left pending by a shutdown (none of this
+   * process's recordings): the columns now against those computed from what the pending record
+   * kept. The findings are those of the change when their count is (no sync ran between a
+   * change and a shutdown that cut its comparison); otherwise it is left unrecorded, as a sync
+   * meanwhile leaves a live recording. The server's warm-up calls it at start, and a recording
+   * before its "before".
+   */
+  async completePending(orgRowId: number): Promise<void> {
+    for (const row of this.changes.pendingOf(orgRowId)) {
+      if (this.inFlight.has(row.id)) continue;
+      const after = await this.columns(orgRowId);
+      const slices = new TimeSlices(() => undefined);
+      const comparable = after.timeline.columns.count === row.findings && after.endpointValues.byteLength === row.endpointValues.byteLength;
+      const before = comparable ? await this.computeColumns(orgRowId, row.unknownAs, () => unpackEndpointValues(row.endpointValues), slices) : undefined;
+      this.changes.complete(row.id, before && (await fixByDifference(before, after, slices)));
+    }
   }
 
   /** The organization's inputs under its settings now. */
@@ -169,58 +270,69 @@ export class FixByFigures {
   columns(orgRowId: number): Promise<FixByColumns> {
     const settings = this.settings.get(orgRowId);
     const unknownAs = settings.settings.unknown_as;
-    return this.columnCache.settled(`${orgRowId}|${settings.key}`, async (checkpoint) => {
-      const inputs = await this.inputs(orgRowId);
-      const timeline = await this.timelines.of(orgRowId);
-      const { first, refs } = await this.intel.findingCvesOf(shownInventory(this.db, orgRowId));
-      checkpoint();
-      const slices = new TimeSlices(checkpoint);
-      const { columns, firstDetectedMs } = timeline;
-      // The outcome of every combination of values by index, and the decision: 16 and 36 entries.
-      const outcomes = new Uint8Array(16);
-      for (let code = 0; code < 16; code++) {
-        outcomes[code] = bod2604Outcomes.indexOf(bod2604OutcomeOf(yesNo[code >> 3]!, yesNo[(code >> 2) & 1]!, yesNo[(code >> 1) & 1]!, technicalImpacts[code & 1]!));
-      }
-      const decisions = new Uint8Array(36);
-      for (let code = 0; code < 36; code++) {
-        decisions[code] = ssvcDecisions.indexOf(coordinatorDecisionOf(exploitations[Math.floor(code / 12)]!, yesNo[Math.floor(code / 6) % 2]!, technicalImpacts[Math.floor(code / 3) % 2]!, missionImpacts[code % 3]!));
-      }
-      const outcomeDays = bod2604Outcomes.map((outcome) => bod2604OutcomeDays[outcome] ?? Number.NaN);
-      const cveValues = inputs.cves.map(
-        (cve) =>
-          cve && {
-            listedSince: cve.listed ? dayOf(cve.listed.since) : undefined,
-            kevDueDay: cve.kevDueDate === null ? Number.NaN : dayOf(cve.kevDueDate),
-            automatable: resolved(cve.automatable, yesNo, 'Automatable', unknownAs),
-            impact: resolved(cve.technicalImpact, technicalImpacts, 'Technical impact', unknownAs),
-            exploitation: resolved(cve.exploitation, exploitations, 'Exploitation', unknownAs).index,
-          },
-      );
-      const endpointValue = (endpoint: (typeof inputs.endpoints)[number]) => ({
-        exposed: resolved(endpoint.exposed, yesNo, 'Publicly exposed', unknownAs),
-        mission: resolved(endpoint.mission, missionImpacts, 'Mission and well-being', unknownAs).index,
-      });
-      const endpointValues = inputs.endpoints.map(endpointValue);
-      const noEndpoint = endpointValue(inputs.noEndpoint);
-      const count = columns.count;
-      const outcome = new Uint8Array(count);
-      const decision = new Uint8Array(count);
-      const fixByDay = new Float64Array(count);
-      const kevDueDay = new Float64Array(count);
-      for (let i = 0; i < count; i++) {
-        if (i % findingsBetweenLooks === 0) await slices.pause();
-        const cve = cveValues[refs[columns.seq[i]! - first]!]!;
-        const endpoint = columns.endpoint[i]! < 0 ? noEndpoint : endpointValues[columns.endpoint[i]!]!;
-        const kev = cve.listedSince !== undefined ? 1 : columns.kev[i]!;
-        const kevSince = cve.listedSince ?? Number.NEGATIVE_INFINITY;
-        outcome[i] = outcomes[(kev << 3) | (endpoint.exposed.index << 2) | (cve.automatable.index << 1) | cve.impact.index]!;
-        decision[i] = decisions[cve.exploitation * 12 + cve.automatable.index * 6 + cve.impact.index * 3 + endpoint.mission]!;
-        const entered = Math.max(Math.floor(firstDetectedMs[i]! / dayMs), kevSince, endpoint.exposed.since, cve.automatable.since, cve.impact.since);
-        fixByDay[i] = entered + outcomeDays[outcome[i]!]!;
-        kevDueDay[i] = cve.kevDueDay;
-      }
-      return { timeline, outcome, decision, fixByDay, kevDueDay };
-    });
+    return this.columnCache.settled(`${orgRowId}|${settings.key}`, (checkpoint) =>
+      this.computeColumns(orgRowId, unknownAs, (inputs) => packEndpointValues(inputs, unknownAs), new TimeSlices(checkpoint)),
+    );
+  }
+
+  /**
+   * Every finding's columns from the organization's inputs now, with each endpoint's resolved
+   * exposure and mission as `endpointValuesOf` gives them (from the inputs, or as a pending
+   * change kept them) and CVE inputs resolved with `unknownAs`.
+   */
+  private async computeColumns(orgRowId: number, unknownAs: UnknownAs, endpointValuesOf: (inputs: FixByInputs) => Int32Array, slices: TimeSlices): Promise<FixByColumns> {
+    const inputs = await this.inputs(orgRowId);
+    const timeline = await this.timelines.of(orgRowId);
+    const { first, refs } = await this.intel.findingCvesOf(shownInventory(this.db, orgRowId));
+    await slices.pause();
+    const { columns, firstDetectedMs } = timeline;
+    // The outcome of every combination of values by index, and the decision: 16 and 36 entries.
+    const outcomes = new Uint8Array(16);
+    for (let code = 0; code < 16; code++) {
+      outcomes[code] = bod2604Outcomes.indexOf(bod2604OutcomeOf(yesNo[code >> 3]!, yesNo[(code >> 2) & 1]!, yesNo[(code >> 1) & 1]!, technicalImpacts[code & 1]!));
+    }
+    const decisions = new Uint8Array(36);
+    for (let code = 0; code < 36; code++) {
+      decisions[code] = ssvcDecisions.indexOf(coordinatorDecisionOf(exploitations[Math.floor(code / 12)]!, yesNo[Math.floor(code / 6) % 2]!, technicalImpacts[Math.floor(code / 3) % 2]!, missionImpacts[code % 3]!));
+    }
+    const outcomeDays = bod2604Outcomes.map((outcome) => bod2604OutcomeDays[outcome] ?? Number.NaN);
+    const cveValues = inputs.cves.map(
+      (cve) =>
+        cve && {
+          listedSince: cve.listed ? dayOf(cve.listed.since) : undefined,
+          kevDueDay: cve.kevDueDate === null ? Number.NaN : dayOf(cve.kevDueDate),
+          automatable: resolved(cve.automatable, yesNo, 'Automatable', unknownAs),
+          impact: resolved(cve.technicalImpact, technicalImpacts, 'Technical impact', unknownAs),
+          exploitation: resolved(cve.exploitation, exploitations, 'Exploitation', unknownAs).index,
+        },
+    );
+    const endpointValues = endpointValuesOf(inputs);
+    const count = columns.count;
+    const outcome = new Uint8Array(count);
+    const decision = new Uint8Array(count);
+    const fixByDay = new Float64Array(count);
+    const kevDueDay = new Float64Array(count);
+    const endpointFixByDay = new Float64Array(columns.endpoints.id.length).fill(Number.NaN);
+    for (let i = 0; i < count; i++) {
+      if (i % findingsBetweenLooks === 0) await slices.pause();
+      const cve = cveValues[refs[columns.seq[i]! - first]!]!;
+      const key = columns.endpoint[i]!;
+      // The finding's endpoint's values: the last pair holds those of a finding that names none.
+      const at = 2 * (key < 0 ? inputs.endpoints.length : key);
+      const exposedAndMission = endpointValues[at]!;
+      const exposedSince = endpointValues[at + 1] === noDay ? Number.NEGATIVE_INFINITY : endpointValues[at + 1]!;
+      const kev = cve.listedSince !== undefined ? 1 : columns.kev[i]!;
+      const kevSince = cve.listedSince ?? Number.NEGATIVE_INFINITY;
+      outcome[i] = outcomes[(kev << 3) | ((exposedAndMission >> 2) << 2) | (cve.automatable.index << 1) | cve.impact.index]!;
+      decision[i] = decisions[cve.exploitation * 12 + cve.automatable.index * 6 + cve.impact.index * 3 + (exposedAndMission & 3)]!;
+      const entered = Math.max(Math.floor(firstDetectedMs[i]! / dayMs), kevSince, exposedSince, cve.automatable.since, cve.impact.since);
+      fixByDay[i] = entered + outcomeDays[outcome[i]!]!;
+      kevDueDay[i] = cve.kevDueDay;
+      const day = fixByDay[i]!;
+      // An endpoint's day starts NaN, which no comparison holds: its first dated open finding sets it.
+      if (key >= 0 && columns.status[i] === open && !Number.isNaN(day) && !(day >= endpointFixByDay[key]!)) endpointFixByDay[key] = day;
+    }
+    return { timeline, outcome, decision, fixByDay, kevDueDay, endpointFixByDay, unknownAs, endpointValues };
   }
 
   /**
@@ -253,48 +365,82 @@ export class FixByFigures {
 
   /** The open findings of the inventory `shown` a fix-by filter keeps, ascending by seq, named by the filter, the settings and the inputs' version. */
   filterRows(shown: ShownInventory, filter: FixByFilter, value: unknown): ListSearch {
+    const given: FixByFilterValues = { [filter]: String(value) };
+    return this.keptRows(shown, `${filtersKey(given)}`, async (slices) => {
+      const columns = await this.columns(shown.orgRowId);
+      const keeps = keptByFixByFilters(columns, given);
+      const { count, seq } = columns.timeline.columns;
+      const kept = new Int32Array(count);
+      let found = 0;
+      for (let i = 0; i < count; i++) {
+        if (i % findingsBetweenLooks === 0) await slices.pause();
+        if (keeps(i)) kept[found++] = seq[i]!;
+      }
+      return kept.slice(0, found);
+    });
+  }
+
+  /** The endpoints of the inventory `shown` with an open finding that every one of `given` keeps, ascending by their seq. */
+  endpointRows(shown: ShownInventory, given: FixByFilterValues): ListSearch {
+    return this.keptRows(shown, `endpoints:${filtersKey(given)}`, async (slices) => {
+      const columns = await this.columns(shown.orgRowId);
+      const keeps = keptByFixByFilters(columns, given);
+      const { count, endpoint, endpoints } = columns.timeline.columns;
+      const ids = new Set<string>();
+      for (let i = 0; i < count; i++) {
+        if (i % findingsBetweenLooks === 0) await slices.pause();
+        if (endpoint[i]! >= 0 && keeps(i)) ids.add(endpoints.id[endpoint[i]!]!);
+      }
+      const seqs = this.db.column('SELECT seq FROM endpoints WHERE org_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY seq', [shown.inventoryId, JSON.stringify([...ids])]);
+      return Int32Array.from(seqs as number[]);
+    });
+  }
+
+  /** Rows of the inventory `shown` that `keep` reads from the fix-by columns in time slices, kept under `name`, the inputs' version and the settings. */
+  private keptRows(shown: ShownInventory, name: string, keep: (slices: TimeSlices) => Promise<Int32Array>): ListSearch {
     const settings = this.settings.get(shown.orgRowId);
-    const key = `${filter}=${String(value)}@fixby${this.version()}|${settings.key}`;
+    const key = `${name}@fixby${this.version()}|${settings.key}`;
     return {
       key,
       rows: () =>
         this.filtered.settled(`${shown.inventoryId}|${key}`, async (checkpoint) => {
           checkStillShown(this.db, shown);
-          const { timeline, outcome, decision, fixByDay } = await this.columns(shown.orgRowId);
-          checkpoint();
-          const { count, seq, status } = timeline.columns;
-          const keeps =
-            filter === 'bod2604Outcome'
-              ? (i: number) => outcome[i] === bod2604Outcomes.indexOf(value as Bod2604Outcome)
-              : filter === 'ssvcDecision'
-                ? (i: number) => decision[i] === ssvcDecisions.indexOf(value as SsvcDecision)
-                : (i: number) => fixByDay[i]! <= Date.parse(`${value as string}T00:00:00Z`) / dayMs;
-          const kept = new Int32Array(count);
-          let found = 0;
-          for (let i = 0; i < count; i++) if (status[i] === open && keeps(i)) kept[found++] = seq[i]!;
-          return kept.slice(0, found);
+          return keep(new TimeSlices(checkpoint));
         }),
     };
   }
 
-  /** The endpoints of the inventory `shown` with an open finding of `outcome`, ascending by their seq. */
-  endpointRows(shown: ShownInventory, outcome: Bod2604Outcome): ListSearch {
+  /**
+   * The endpoints' sort by the earliest fix-by date of their open findings, each endpoint found by
+   * its seq through `keyOfSeq` (its key in the coverage columns); those without a date last in both directions.
+   */
+  endpointSort(shown: ShownInventory, descending: boolean, keyOfSeq: () => Promise<{ columns: CoverageColumns; keyOf: (seq: number) => number }>): FigureSort {
     const settings = this.settings.get(shown.orgRowId);
-    const key = `endpoints:bod2604Outcome=${outcome}@fixby${this.version()}|${settings.key}`;
     return {
-      key,
-      rows: () =>
-        this.filtered.settled(`${shown.inventoryId}|${key}`, async (checkpoint) => {
-          checkStillShown(this.db, shown);
-          const { timeline, outcome: outcomes } = await this.columns(shown.orgRowId);
-          checkpoint();
-          const { count, status, endpoint, endpoints } = timeline.columns;
-          const wanted = bod2604Outcomes.indexOf(outcome);
-          const ids = new Set<string>();
-          for (let i = 0; i < count; i++) if (status[i] === open && outcomes[i] === wanted && endpoint[i]! >= 0) ids.add(endpoints.id[endpoint[i]!]!);
-          const seqs = this.db.column('SELECT seq FROM endpoints WHERE org_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY seq', [shown.inventoryId, JSON.stringify([...ids])]);
-          return Int32Array.from(seqs as number[]);
-        }),
+      key: `endpoint fix_by@${this.version()}|${settings.key}|${descending ? 'desc' : 'asc'}`,
+      lookup: async () => {
+        const { timeline, endpointFixByDay } = await this.columns(shown.orgRowId);
+        const { columns, keyOf } = await keyOfSeq();
+        // Keys of other columns than the dates' would name other endpoints: asked again.
+        if (columns !== timeline.columns) throw new VersionMoved();
+        const none = descending ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+        return (seq: number): SqlValue => {
+          const day = endpointFixByDay[keyOf(seq)] ?? Number.NaN;
+          return Number.isNaN(day) ? none : day;
+        };
+      },
+    };
+  }
+
+  /** Each endpoint's fix-by members by its key in the coverage columns (`"fix_by":"2026-12-04"`), as JSON without braces, and the columns they are of. */
+  async endpointMembers(orgRowId: number): Promise<{ columns: CoverageColumns; members: (key: number) => string }> {
+    const { timeline, endpointFixByDay } = await this.columns(orgRowId);
+    return {
+      columns: timeline.columns,
+      members: (key) => {
+        const day = endpointFixByDay[key] ?? Number.NaN;
+        return `"fix_by":${Number.isNaN(day) ? 'null' : `"${new Date(day * dayMs).toISOString().slice(0, 10)}"`}`;
+      },
     };
   }
 
@@ -317,24 +463,36 @@ export class FixByFigures {
     };
   }
 
-  /** The open findings' due-date counts at `asOf`: overdue, due within each window (not yet past), and those that can wait for an upgrade. */
-  async counts(orgRowId: number, asOf: number, excepted: (index: number) => boolean = () => false): Promise<FixByCounts> {
-    const { timeline, fixByDay } = await this.columns(orgRowId);
-    const { count, status } = timeline.columns;
-    const counts: FixByCounts = { open: 0, overdue: 0, dueWithin: { 3: 0, 14: 0, 60: 0 }, onUpgrade: 0 };
-    for (let i = 0; i < count; i++) {
-      if (status[i] !== open || excepted(i)) continue;
-      counts.open++;
-      const day = fixByDay[i]!;
-      if (Number.isNaN(day)) {
-        counts.onUpgrade++;
-        continue;
+  /**
+   * The open findings' due-date counts at `asOf` (a minute): overdue, due within each window
+   * (not yet past), and those that can wait for an upgrade; `excepted` findings left out. Kept
+   * per minute, settings and excepted findings, and counted in time slices: a million findings
+   * counted in one turn held the thread that answers for 166 ms (large, quiet machine).
+   */
+  counts(orgRowId: number, asOf: number, excepted: ExceptedFindings = noExceptedFindings): Promise<FixByCounts> {
+    const settings = this.settings.get(orgRowId);
+    return this.countCache.settled(`${orgRowId}|${settings.key}|${excepted.key}|${asOf}`, async (checkpoint) => {
+      const { timeline, fixByDay } = await this.columns(orgRowId);
+      checkpoint();
+      const slices = new TimeSlices(checkpoint);
+      const { count, status } = timeline.columns;
+      const { byColumn } = excepted;
+      const counts: FixByCounts = { open: 0, overdue: 0, dueWithin: { 3: 0, 14: 0, 60: 0 }, onUpgrade: 0 };
+      for (let i = 0; i < count; i++) {
+        if (i % findingsBetweenLooks === 0) await slices.pause();
+        if (status[i] !== open || byColumn[i] === 1) continue;
+        counts.open++;
+        const day = fixByDay[i]!;
+        if (Number.isNaN(day)) {
+          counts.onUpgrade++;
+          continue;
+        }
+        const dueMs = (day + 1) * dayMs;
+        if (asOf > dueMs) counts.overdue++;
+        else for (const window of dueWindows) if (dueMs <= asOf + window * dayMs) counts.dueWithin[window]++;
       }
-      const dueMs = (day + 1) * dayMs;
-      if (asOf > dueMs) counts.overdue++;
-      else for (const window of dueWindows) if (dueMs <= asOf + window * dayMs) counts.dueWithin[window]++;
-    }
-    return counts;
+      return counts;
+    });
   }
 }
 

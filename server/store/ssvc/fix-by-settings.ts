@@ -1,4 +1,5 @@
 import { type FixBySettingsValues, defaultFixBySettings } from '../../../contracts/fix-by.js';
+import type { FixBySettings } from '../../../contracts/console/fix-by.js';
 import type { Database } from '../engine/database.js';
 import type { RecordWrite } from '../derived/change-kinds.js';
 
@@ -56,4 +57,9 @@ export class FixBySettingsRecords {
     );
     return this.get(orgRowId);
   }
+}
+
+/** Stored settings as the console API answers them and `fix-by show --json` prints them. */
+export function fixBySettingsAnswer({ settings, updatedAt }: StoredFixBySettings): FixBySettings {
+  return { ...settings, updated_at: updatedAt };
 }

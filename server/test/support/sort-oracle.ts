@@ -25,6 +25,8 @@ const sortValues: { [C in CollectionName]: Record<SortKey<C>, (item: Item) => Va
     highest_open_cvss: (e) => e.highest_open_cvss,
     // Without a figure (no EPSS file) last in both directions: see nullsLast.
     exploit_probability_30d: (e) => e.exploit_probability_30d ?? null,
+    // The earliest of its open findings; without one last in both directions, as EPSS.
+    fix_by: (e) => (e.fix_by === null ? null : Date.parse(e.fix_by)),
   },
   remediationTargets: {
     vendor: (t) => lower(t.vendor),
@@ -128,14 +130,17 @@ export function defaultFixBy(finding: { status: string; is_kev: boolean; first_d
 
 /**
  * The endpoints and findings of an inventory with the console's own fields that do not depend
- * on the clock, computed here from the inventory: an endpoint's exposure ({@link exposureOf}), a
- * finding's hostname, target and due date under the default deadlines.
+ * on the clock, computed here from the inventory: an endpoint's exposure ({@link exposureOf}) and
+ * earliest fix-by date, a finding's hostname, target, due date under the default deadlines and fix-by date.
  */
 export function withConsoleFields(inventory: Inventory) {
   const endpoints = inventory.endpoints.map((endpoint) => {
-    const exposure = exposureOf(inventory.findings.filter((f) => f.endpoint_id === endpoint.id && f.status === 'open'));
+    const open = inventory.findings.filter((f) => f.endpoint_id === endpoint.id && f.status === 'open');
+    const exposure = exposureOf(open);
+    // The earliest fix-by date of its open findings (none is fix on system upgrade without intelligence).
+    const fixBy = open.map(defaultFixBy).sort()[0] ?? null;
     // No exception: nothing is left out.
-    return { ...endpoint, ...exposure, excepted_open_findings: 0, risk_score_before_exceptions: exposure.risk_score };
+    return { ...endpoint, ...exposure, excepted_open_findings: 0, risk_score_before_exceptions: exposure.risk_score, fix_by: fixBy };
   });
   const findings = inventory.findings.map((finding) => {
     const target = inventory.remediationTargets.find((t) => t.id === finding.remediation_target_id);
