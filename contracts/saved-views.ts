@@ -71,13 +71,22 @@ export function parseSavedViewQuery(view: SavedViewKind, query: string): Record<
   return parseQueryString(query, savedViewFilterSchemas[view], 'refuse');
 }
 
-/** A view's name: trimmed, 1 to 100 printable characters (no control or format character). */
+/** What a name may not hold: control characters and invisible format ones (a bidirectional override, a zero-width space). */
+const unprintable = '\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff\\ufff9-\\ufffb';
+/**
+ * A name that is not blank and holds no {@link unprintable} character, matched in linear time (the
+ * two classes are disjoint). Spelt out, not `\p{C}`: the OpenAPI document's pattern is read by
+ * tools without Unicode property escapes; it also holds for the name before it is trimmed.
+ */
+const printableName = new RegExp(`^\\s*[^\\s${unprintable}][^${unprintable}]*$`);
+
+/** A view's name: trimmed, 1 to 100 printable characters (no control character, no invisible format character such as a bidirectional override). */
 export const savedViewNameSchema = z
   .string()
   .trim()
   .min(1, 'must not be empty')
   .max(savedViewLimits.name, `must be at most ${savedViewLimits.name} characters`)
-  .regex(/^[^\p{C}]*$/u, 'must be printable: no control, format or unassigned character')
+  .regex(printableName, 'must be printable: no control or invisible format character')
   .meta({ description: 'Unique in the organization, without case.', example: 'Internet-facing, critical' });
 
 export const savedViewKindSchema = z

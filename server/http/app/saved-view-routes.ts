@@ -120,6 +120,7 @@ const refused = (what: string) => ({ 400: jsonResponse(fieldErrorSchema, `${what
 /** A JSON request body that the operation needs, with its example. */
 const requiredBody = (schema: z.ZodType, example: unknown) => ({ body: { required: true, content: { 'application/json': { schema, example } } } });
 const exampleView = { name: 'Internet-facing, critical', view: 'vulnerability-findings', query: 'status=open&criticality=critical&tag=internet-facing' };
+const importedView = { name: 'Overdue KEV findings', view: 'vulnerability-findings', query: 'isKev=true&overdue=true' };
 
 /** {@link savedViewRoutes} in the /app OpenAPI document. */
 export const savedViewOperations: OpenApiRouteRegistrar = (registry) => {
@@ -172,7 +173,7 @@ export const savedViewOperations: OpenApiRouteRegistrar = (registry) => {
       `All or nothing: the format and version, each view (its name, its view and its query, checked as \`createSavedView\` checks them), at most ${savedViewLimits.perFile} views, each name once. ` +
       'Each view is made with an id of its own; a name this organization already has refuses the whole file with a 409 that names it.',
     tag: 'Saved views',
-    request: requiredBody(savedViewsFileSchema, { ...savedViewsFileFormat, exported_at: '2026-11-01T09:00:00.000Z', organization: { slug: 'acme', name: 'Acme' }, views: [exampleView] }),
+    request: requiredBody(savedViewsFileSchema, { ...savedViewsFileFormat, exported_at: '2026-11-01T09:00:00.000Z', organization: { slug: 'acme', name: 'Acme' }, views: [importedView] }),
     responses: {
       200: jsonResponse(savedViewImportResultSchema, 'The views made.'),
       ...refused('The file is missing, not JSON, not a saved views file of this version, or a view in it is invalid'),
