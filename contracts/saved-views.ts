@@ -167,6 +167,16 @@ export const savedViewsFileSchema = z
   .meta({ id: 'SavedViewsFile' });
 export type SavedViewsFile = z.output<typeof savedViewsFileSchema>;
 
+/** The views file of `views` of an organization, as an export writes it and an import takes it. */
+export function savedViewsFileOf(organization: { slug: string; name: string }, views: readonly SavedView[], exportedAt: string): SavedViewsFile {
+  return {
+    ...savedViewsFileFormat,
+    exported_at: exportedAt,
+    organization: { slug: organization.slug, name: organization.name },
+    views: views.map(({ name, view, query }) => ({ name, view, query })),
+  };
+}
+
 /** `POST /app/orgs/:slug/saved-views/import` answer. */
 export const savedViewImportResultSchema = z
   .object({ created: countSchema.meta({ description: 'The views made, each with an id of its own.' }), data: z.array(savedViewSchema) })

@@ -28,6 +28,7 @@ const commands: Record<string, () => Promise<Register>> = {
   sessions: async () => (await import('./cli/commands/sessions.js')).registerSessionsCommands,
   intel: async () => (await import('./cli/commands/intel.js')).registerIntelCommands,
   plan: async () => (await import('./cli/commands/plan.js')).registerPlanCommands,
+  views: async () => (await import('./cli/commands/views.js')).registerViewsCommands,
 };
 
 /**

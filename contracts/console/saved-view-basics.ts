@@ -51,6 +51,8 @@ export const savedViewLimits = {
   perOrganization: 1_000,
   /** Views a file holds. */
   perFile: 1_000,
+  /** Bytes of a views file an import reads: 1,000 views of a name and a query, with room. */
+  fileBytes: 4 * 1024 * 1024,
 } as const;
 
 /** The name and version of a views file's format, which an import checks. */

@@ -3,18 +3,16 @@ import type { z } from 'zod';
 import { fieldErrorSchema, uuidSchema } from '../../../contracts/common.js';
 import { savedViewLimits, savedViewsFileFormat } from '../../../contracts/console/saved-view-basics.js';
 import {
-  type SavedView,
-  type SavedViewsFile,
   createSavedViewBodySchema,
   savedViewExportQuerySchema,
   savedViewImportResultSchema,
   savedViewListSchema,
   savedViewQueryIssue,
   savedViewSchema,
+  savedViewsFileOf,
   savedViewsFileSchema,
   updateSavedViewBodySchema,
 } from '../../../contracts/saved-views.js';
-import type { Organization } from '../../store/records/organization-records.js';
 import { SavedViewConflictError } from '../../store/records/saved-view-records.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
@@ -27,8 +25,8 @@ import { uuidParam } from './uuid-param.js';
 
 /** The largest body of a create or an edit: a name and a query string of at most 2,048 characters, with room. */
 const editBodyLimit = '16kb';
-/** The largest views file an import reads: 1,000 views of a name and a query, with room. */
-const importBodyLimit = '4mb';
+/** The largest views file an import reads. */
+const importBodyLimit = savedViewLimits.fileBytes;
 
 /** Runs a write of views, answering a name taken or a view too many as 409; rethrows anything else. */
 function refusingConflicts<T>(write: () => T): T {
@@ -38,16 +36,6 @@ function refusingConflicts<T>(write: () => T): T {
     if (error instanceof SavedViewConflictError) throw new HttpError(409, error.message);
     throw error;
   }
-}
-
-/** A views file of `views`, as an export gives it and an import takes it. */
-function viewsFile(organization: Organization, views: readonly SavedView[]): SavedViewsFile {
-  return {
-    ...savedViewsFileFormat,
-    exported_at: new Date().toISOString(),
-    organization: { slug: organization.slug, name: organization.name },
-    views: views.map(({ name, view, query }) => ({ name, view, query })),
-  };
 }
 
 /**
@@ -80,7 +68,7 @@ export function savedViewRoutes(store: Store): express.Router {
     res
       .status(200)
       .set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': `attachment; filename="${organization.slug}-saved-views.json"` })
-      .send(`${JSON.stringify(viewsFile(organization, views), null, 2)}\n`);
+      .send(`${JSON.stringify(savedViewsFileOf(organization, views, new Date(store.now()).toISOString()), null, 2)}\n`);
   });
 
   router.post('/saved-views/import', jsonBody(importBodyLimit), (req, res) => {
@@ -178,7 +166,7 @@ export const savedViewOperations: OpenApiRouteRegistrar = (registry) => {
       200: jsonResponse(savedViewImportResultSchema, 'The views made.'),
       ...refused('The file is missing, not JSON, not a saved views file of this version, or a view in it is invalid'),
       409: errorResponse('A view of the file has the name of one the organization has, or the organization would hold too many views; nothing is stored.'),
-      413: errorResponse(`The file is larger than ${importBodyLimit}.`),
+      413: errorResponse(`The file is larger than ${importBodyLimit / 1024 / 1024} MB.`),
     },
   });
   registerOrganizationOperation(registry, {
