@@ -93,7 +93,7 @@ export const savedViewKindSchema = z
   .enum(savedViewKinds, { error: `must be one of ${savedViewKinds.join(', ')}` })
   .meta({ description: "The console view: the section of its URL (the dashboard's is `dashboard`)." });
 
-/** A query as a body gives it: a leading `?` and the table's position (`offset`, `row`) are dropped. */
+/** A query as a body gives it: a leading `?` and the table's position (`offset`, `row`, `selected`) are dropped. */
 const givenQuerySchema = z
   .string()
   .max(maxQueryLength, `must be at most ${maxQueryLength} characters`)

@@ -36,9 +36,9 @@ export function savedViewKindOf(section: string): SavedViewKind | undefined {
 
 /**
  * The parameters of a view's URL that say where its table stands, not what it shows (its scroll
- * position and selected row): a saved view leaves them out.
+ * position, its selected row, the exception a link selected): a saved view leaves them out.
  */
-export const viewPositionParameters = ['offset', 'row'] as const;
+export const viewPositionParameters = ['offset', 'row', 'selected'] as const;
 
 /** A filter's value in the URL that lifts the view's default of it (`status=any`: every status). */
 export const anyValue = 'any';

@@ -48,7 +48,7 @@ describe('saving, listing, renaming and deleting views', () => {
       software: 'sort=-risk_score&criticality=high',
       'remediation-plan': 'criticality=critical',
       'remediation-performance': 'criticality=high',
-      exceptions: 'state=active',
+      exceptions: 'state=active&selected=3f0c2a8e-6d1b-4c55-9a0e-2b7f1c9d4e10',
     };
     for (const view of savedViewKinds) {
       const made = await create('other', { name: `Every ${view}`, view, query: queries[view] });

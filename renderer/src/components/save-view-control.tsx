@@ -13,8 +13,9 @@ function sectionOf(pathname: string, slug: string): string {
 
 /**
  * "Save view": the filters of the view shown (its URL's query; the server leaves out the table's
- * position) saved under a name of the organization. Shown on the views whose filters can be
- * saved (saved-view-basics.ts), and on no other page with a filter bar (a scope's coverage).
+ * position) saved under a name of the organization. Every filter bar shows it, and the
+ * exceptions' toolbar; it shows only on the views whose filters can be saved
+ * (saved-view-basics.ts), not on another page with a filter bar (a scope's coverage).
  */
 export function SaveViewControl({ slug }: { slug: string }) {
   const { pathname, search } = useLocation();

@@ -127,7 +127,7 @@ export const savedViewOperations: OpenApiRouteRegistrar = (registry) => {
     operationId: 'createSavedView',
     summary: 'Save a view',
     description:
-      "A console view's filters (its URL's query, without the table's `offset` and `row`) under a name unique in the organization without case. " +
+      "A console view's filters (its URL's query, without the table's position: `offset`, `row` and `selected`) under a name unique in the organization without case. " +
       "The query is checked by the view's route's own query schema: an unknown parameter, a value it refuses or a parameter given twice is refused.",
     tag: 'Saved views',
     request: requiredBody(createSavedViewBodySchema, exampleView),
