@@ -55,9 +55,9 @@ export const layers = [
       // Views compose components, lib and api; nothing below them reaches back up (views import each other by './').
       { regex: '^\\.\\./views/', message: 'Only views import views: move what a component, lib or api module shares down into components/ or lib/.' },
       {
-        regex: '/contracts/(?!(enums|collection-basics|figure-text|risk-score|remediation-deadlines|fix-by|ssvc-tables|remote-url|cli-command|console/views|console/exception-basics|console/sync-change-bounds|console/sync-basics|console/threat-intel-basics|console/work-package-basics)(\\.js)?$)',
+        regex: '/contracts/(?!(enums|collection-basics|figure-text|risk-score|remediation-deadlines|fix-by|ssvc-tables|remote-url|cli-command|console/views|console/exception-basics|console/sync-change-bounds|console/sync-basics|console/threat-intel-basics|console/work-package-basics|console/saved-view-basics)(\\.js)?$)',
         allowTypeImports: true,
-        message: 'This module builds zod schemas: the renderer takes only types from it, and values from enums.ts, collection-basics.ts, figure-text.ts, risk-score.ts, remediation-deadlines.ts, fix-by.ts, ssvc-tables.ts, remote-url.ts, cli-command.ts, console/views.ts, console/exception-basics.ts, console/sync-change-bounds.ts, console/sync-basics.ts, console/threat-intel-basics.ts or console/work-package-basics.ts.',
+        message: 'This module builds zod schemas: the renderer takes only types from it, and values from enums.ts, collection-basics.ts, figure-text.ts, risk-score.ts, remediation-deadlines.ts, fix-by.ts, ssvc-tables.ts, remote-url.ts, cli-command.ts, console/views.ts, console/exception-basics.ts, console/sync-change-bounds.ts, console/sync-basics.ts, console/threat-intel-basics.ts, console/work-package-basics.ts or console/saved-view-basics.ts.',
       },
     ],
   },

@@ -29,6 +29,7 @@ const commands: Record<string, () => Promise<Register>> = {
   intel: async () => (await import('./cli/commands/intel.js')).registerIntelCommands,
   plan: async () => (await import('./cli/commands/plan.js')).registerPlanCommands,
   'fix-by': async () => (await import('./cli/commands/fix-by.js')).registerFixByCommands,
+  views: async () => (await import('./cli/commands/views.js')).registerViewsCommands,
 };
 
 /**

@@ -23,6 +23,7 @@ export const consoleViews: readonly ConsoleView[] = [
   // After the views with a shortcut of their own, whose shortcuts stay as they were.
   { section: 'remediation-performance', label: 'Remediation performance' },
   { section: 'tags', label: 'Tags and rules' },
+  { section: 'saved-views', label: 'Saved views' },
   { section: 'api-keys', label: 'API keys' },
   { section: 'agent-config', label: 'Agent configuration' },
   { section: 'threat-intelligence', label: 'Threat intelligence' },

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AgentSettingsRecords } from './records/agent-settings-records.js';
 import { ApiKeyRecords } from './records/api-key-records.js';
+import { SavedViewRecords } from './records/saved-view-records.js';
 import { ConsoleItems } from './console/console-items.js';
 import { ConsoleQueries } from './console/console-queries.js';
 import { EndpointContext } from './context/endpoint-context.js';
@@ -109,6 +110,8 @@ export class Store {
    * records, each save a write of the `agent-settings` kind.
    */
   readonly agentSettings: AgentSettingsRecords;
+  /** Saved views: a console view's filters under a name, per organization. */
+  readonly savedViews: SavedViewRecords;
   /**
    * The organizations' endpoint context: tags and criticality set per endpoint id, tag rules,
    * and what they give every endpoint (`endpointContext.effective`), kept across syncs. Its
@@ -180,6 +183,7 @@ export class Store {
     this.workPackages = new WorkPackages(db, versions, exposure, this.software, this.deadlines, excepted, context, () => this.now(), recordWrite);
     this.dashboards = new DashboardAggregates(db, versions, this.coverage, context);
     this.agentSettings = new AgentSettingsRecords(db, clock, recordWrite);
+    this.savedViews = new SavedViewRecords(db, clock, recordWrite);
     this.endpointContext = new EndpointContext(db, versions, (work) => this.write(() => work(), { changes: ['endpoint-context'] }), clock);
     this.sync = new SyncRecords(db);
     this.syncChanges = new SyncChangeRecords(db);

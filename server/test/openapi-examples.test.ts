@@ -65,6 +65,9 @@ const notSuccessful: Record<string, { status: number; why: string }> = {
   updateTagRule: { status: 404, why: "a rule's id is made when the rule is; the example id names none" },
   deleteTagRule: { status: 404, why: "a rule's id is made when the rule is; the example id names none" },
   revokeApiKey: { status: 404, why: "a key's id is made when the key is; the example id names none" },
+  updateSavedView: { status: 404, why: "a saved view's id is made when the view is; the example id names none" },
+  deleteSavedView: { status: 404, why: "a saved view's id is made when the view is; the example id names none" },
+  exportSavedViews: { status: 404, why: "the example asks for one view, by an id that names none (without it, every view is exported)" },
   revokeSession: { status: 404, why: "a session's id is made when the session opens; the example id names none" },
   downloadConsoleAgentConfig: { status: 409, why: 'the console test server makes organizations without an enrollment secret' },
 };

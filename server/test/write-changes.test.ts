@@ -48,6 +48,7 @@ const answers: Record<string, () => Promise<unknown>> = {
   'remediation performance': () => app('/orgs/acme/remediation-performance'),
   'remediation plan': () => app('/orgs/acme/remediation-plan'),
   'work packages': () => app('/orgs/acme/work-packages'),
+  'saved views': () => app('/orgs/acme/saved-views'),
   software: () => app('/orgs/acme/software?limit=100'),
   'findings by risk': () => app('/orgs/acme/vulnerability-findings?sort=-risk&limit=100'),
   'overdue findings': () => app('/orgs/acme/vulnerability-findings?overdue=true&limit=100'),
@@ -128,6 +129,11 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
       return write(`/orgs/acme/work-packages/${step!.external_id}`, 'PUT', { owner: 'Desktop team', note: '' });
     },
     changed: ['work packages'],
+  },
+  {
+    kind: 'saved-views',
+    write: () => write('/orgs/acme/saved-views', 'POST', { name: 'Critical', view: 'dashboard', query: 'criticality=critical' }),
+    changed: ['saved views'],
   },
   {
     kind: 'organizations',

@@ -61,6 +61,7 @@ describe('appMenuTemplate', () => {
       ['view-exceptions', 'Exceptions', undefined],
       ['view-remediation-performance', 'Remediation Performance', undefined],
       ['view-tags', 'Tags And Rules', undefined],
+      ['view-saved-views', 'Saved Views', undefined],
       ['view-api-keys', 'API Keys', undefined],
       ['view-agent-config', 'Agent Configuration', undefined],
       ['view-threat-intelligence', 'Threat Intelligence', undefined],

@@ -25,6 +25,7 @@ export const queryKeys = {
   coverageGaps: (slug: string) => [...queryKeys.organization(slug), 'gaps'] as const,
   coverageGapsPage: (slug: string, offset: number) => [...queryKeys.coverageGaps(slug), 'page', offset] as const,
   apiKeys: (slug: string) => [...queryKeys.organization(slug), 'api-keys'] as const,
+  savedViews: (slug: string) => [...queryKeys.organization(slug), 'saved-views'] as const,
   software: (slug: string) => [...queryKeys.organization(slug), 'software'] as const,
   softwarePage: (slug: string, filters: ListFilters, offset: number, limit: number) => [...queryKeys.software(slug), 'list', filters, offset, limit] as const,
   softwareProduct: (slug: string, productId: string) => [...queryKeys.software(slug), 'product', productId] as const,

@@ -4,6 +4,7 @@ import { useShortcut } from '../lib/keyboard';
 import { anyValue } from '../lib/default-filters';
 import { useChosenValue } from '../lib/use-chosen-value';
 import { EndpointFilter } from './endpoint-filter';
+import { SaveViewControl } from './save-view-control';
 import { TagFilter } from './tag-filter';
 import { TargetFilter } from './target-filter';
 
@@ -60,9 +61,20 @@ function selectOptions(control: Extract<FilterControl, { kind: 'choice' | 'boole
 
 /**
  * The filter controls of a list, labelled; text is applied when typing pauses or on Enter, and
- * an id filter is chosen by name. `/` focuses the search box, where the list has one.
+ * an id filter is chosen by name. `/` focuses the search box, where the list has one. Beside
+ * them, on a view whose filters can be saved, "Save view".
  */
 export function FilterBar({ slug, controls, values, defaults = {}, onChange }: FilterBarProps) {
+  return (
+    <>
+      <FilterControlsBar slug={slug} controls={controls} values={values} defaults={defaults} onChange={onChange} />
+      <SaveViewControl slug={slug} />
+    </>
+  );
+}
+
+/** The filter controls of {@link FilterBar}. */
+function FilterControlsBar({ slug, controls, values, defaults = {}, onChange }: FilterBarProps) {
   return (
     <div className="filter-bar" role="search">
       {Object.entries(controls).map(([name, control]) => {

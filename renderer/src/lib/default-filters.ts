@@ -1,7 +1,8 @@
+import { anyValue } from '../../../contracts/console/saved-view-basics';
 import type { ListFilters } from '../api/list-pages';
 
-/** A filter's value in the URL that lifts the view's default of it (`status=any`: every status). */
-export const anyValue = 'any';
+// Where the console's filters read it; the value is the contracts', whose saved views take it too.
+export { anyValue };
 
 /**
  * The view's filters with its default ones (`defaults`) where the URL names none, and without

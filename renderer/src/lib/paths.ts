@@ -1,5 +1,6 @@
 import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName } from '../../../contracts/collections';
+import { type SavedViewKind, savedViewSection } from '../../../contracts/console/saved-view-basics';
 
 const orgPath = (slug: string) => `/orgs/${encodeURIComponent(slug)}`;
 
@@ -37,6 +38,13 @@ export const paths = {
     return `${orgPath(slug)}/tags${text ? `?${text}` : ''}`;
   },
   remediationPerformance: (slug: string) => `${orgPath(slug)}/remediation-performance`,
+  /** The organization's saved views. */
+  savedViews: (slug: string) => `${orgPath(slug)}/saved-views`,
+  /** A saved view opened: its view with its filters. */
+  savedView: (slug: string, view: { view: SavedViewKind; query: string }) => {
+    const section = savedViewSection(view.view);
+    return `${section ? `${orgPath(slug)}/${section}` : orgPath(slug)}${view.query ? `?${view.query}` : ''}`;
+  },
   /** The Threat intelligence view; with `cve`, that CVE's EPSS history shown. */
   threatIntelligence: (slug: string, cve?: string) => `${orgPath(slug)}/threat-intelligence${cve ? `?cve=${encodeURIComponent(cve)}` : ''}`,
   /** The browser sessions and script tokens of the data directory (not an organization's); shown in the frame of the organization `slug`. */

@@ -14,6 +14,7 @@ import { fieldMessages } from '../components/form-save-outcome';
 import { FileExportButton } from '../components/file-export-button';
 import { FileImportButton } from '../components/file-import-button';
 import { QueryError, QueryFrame } from '../components/query-state';
+import { SaveViewControl } from '../components/save-view-control';
 import { TableHead } from '../components/table-head';
 import { formatCount, formatDateTime } from '../lib/format';
 import { paths } from '../lib/paths';
@@ -66,6 +67,7 @@ export function ExceptionsView({ slug }: { slug: string }) {
         <FileExportButton label="Export…" path={exceptionsExportPath(slug)} suggestedName={`${slug}-exceptions.json`} filter={{ name: 'JSON', extensions: ['json'] }} />
         <FileImportButton label="Import…" accept=".json,application/json" importing={importing} describe={importSummary} />
       </div>
+      <SaveViewControl slug={slug} />
       {creating ? <NewException slug={slug} onDone={() => setCreating(false)} /> : null}
       <QueryFrame query={exceptions} what="exceptions" empty={(data) => data.length === 0 && (state ? `No exception is ${state}.` : 'This organization has no exceptions yet.')}>
         {(data) => <ExceptionTable slug={slug} exceptions={data} selected={selected} />}

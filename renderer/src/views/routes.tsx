@@ -24,6 +24,7 @@ import { ListView, firstListPages } from './list-view';
 import { OrganizationsView } from './organizations-view';
 import { RemediationPerformanceView } from './remediation-performance-view';
 import { RemediationPlanView } from './remediation-plan-view';
+import { SavedViewsView } from './saved-views-view';
 import { ScopeDetail } from './scope-detail';
 import { SessionsView } from './sessions-view';
 import { SoftwareProductView } from './software-product-view';
@@ -137,6 +138,7 @@ export const routes: RouteObject[] = [
       { path: 'coverage-gaps', element: withParams((slug) => <CoverageGapsView slug={slug} />) },
       { path: 'exceptions', element: withParams((slug) => <ExceptionsView slug={slug} />) },
       { path: 'tags', element: withParams((slug) => <TagsView slug={slug} />) },
+      { path: 'saved-views', element: withParams((slug) => <SavedViewsView slug={slug} />) },
       { path: 'api-keys', element: withParams((slug) => <ApiKeysView slug={slug} />) },
       { path: 'agent-config', element: withParams((slug) => <AgentConfigView slug={slug} />) },
       { path: 'threat-intelligence', element: withParams((slug) => <IntelView slug={slug} />) },

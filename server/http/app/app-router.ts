@@ -14,6 +14,7 @@ import { deadlineRoutes } from './deadline-routes.js';
 import { fixByRoutes } from './fix-by-routes.js';
 import { inventoryRoutes } from './inventory-routes.js';
 import { resolveOrganization } from './organization-param.js';
+import { savedViewRoutes } from './saved-view-routes.js';
 import { organizationRoutes } from './organization-routes.js';
 import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 import { syncOverviewRoute, syncRoutes } from './sync-routes.js';
@@ -86,6 +87,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   organization.use(fixByRoutes(store));
   organization.use(syncChangesRoutes(store));
   organization.use(apiKeyRoutes(store));
+  organization.use(savedViewRoutes(store));
   organization.use(csvExportRoutes(store));
   organization.use(agentSettingsRoutes(store));
   organization.use(organizationIntelRoutes(store));

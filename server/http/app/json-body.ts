@@ -14,11 +14,11 @@ export function sendFieldIssues(res: express.Response, issues: FieldIssue[]): vo
 }
 
 /**
- * Reads a body of at most `limit` (413 beyond) as JSON, whatever its Content-Type says (`curl -d`
+ * Reads a body of at most `limit` (as express reads it: `'64kb'`, or bytes; 413 beyond) as JSON, whatever its Content-Type says (`curl -d`
  * sends a form's type), as the exceptions' import always did. An empty body is left undefined,
  * for {@link parsedBody} to refuse as missing; one that is not JSON is refused here.
  */
-export function jsonBody(limit: string): express.RequestHandler {
+export function jsonBody(limit: string | number): express.RequestHandler {
   const readText = express.text({ type: () => true, limit });
   return (req, res, next) =>
     readText(req, res, (error?: unknown) => {

@@ -10,6 +10,7 @@ import { endpointContextOperations } from '../app/endpoint-context-routes.js';
 import { exceptionOperations } from '../app/exception-routes.js';
 import { inventoryOperations } from '../app/inventory-routes.js';
 import { organizationOperations } from '../app/organization-routes.js';
+import { savedViewOperations } from '../app/saved-view-routes.js';
 import { sessionOperations } from '../app/session-route.js';
 import { sessionsOperations } from '../app/sessions-routes.js';
 import { softwareOperations } from '../app/software-routes.js';
@@ -38,6 +39,7 @@ const routeModules = [
   fixByOperations,
   exceptionOperations,
   apiKeyOperations,
+  savedViewOperations,
   csvExportOperations,
   agentConfigOperations,
   agentSettingsOperations,

@@ -43,6 +43,7 @@ export const appTags = {
   Deadlines:
     "The organization's deadline policy (days per severity, BOD 26-04's fix-by dates, or the KEV due date), its fix-by settings, the findings due soon, and how the organization's findings keep to their deadlines.",
   'API keys': "An organization's local API keys, for local tools.",
+  'Saved views': "A console view's filters (its URL's query) under a name per organization: listed, renamed, deleted, and shared as a small JSON file.",
   Exports: 'Every item of a filtered list, as CSV.',
   'Work packages': "The remediation plan's steps as tickets for IT (Jira CSV, ServiceNow import-set CSV, JSON), their owner and note, the status read back from the ticket system's export, and the check after each sync.",
   'Agent configuration': "An organization's agent settings, what its agent configuration files hold, and the signed files of any organization.",

@@ -491,4 +491,20 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX fix_by_pending_org ON fix_by_pending (org_id, id);
   `,
+  // Saved views (issue 40, store/records/saved-view-records.ts): a console view's filters under a
+  // name per organization, unique by the name's key (without case, in any script: SQLite's NOCASE
+  // folds ASCII only), which also serves the list in name order. Local, kept across syncs.
+  `
+  CREATE TABLE saved_views (
+    id TEXT PRIMARY KEY,
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL,
+    view TEXT NOT NULL,
+    query TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (org_id, name_key)
+  );
+  `,
 ];

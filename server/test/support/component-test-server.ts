@@ -16,10 +16,10 @@ declare module 'vitest' {
 
 /**
  * The organizations of the renderer's component tests: one per test file that saves something
- * (deadlines, agent settings, tag rules, exceptions), so that no file sees another's writes, and
+ * (deadlines, agent settings, tag rules, exceptions, saved views), so that no file sees another's writes, and
  * one the read-only files share.
  */
-export const componentTestOrganizations = ['lists', 'deadlines', 'agent', 'tags', 'exceptions', 'work-packages'];
+export const componentTestOrganizations = ['lists', 'deadlines', 'agent', 'tags', 'exceptions', 'work-packages', 'views'];
 
 /**
  * The global setup of the renderer's component tests (vitest.config.ts): one console server, as

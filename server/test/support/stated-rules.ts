@@ -38,6 +38,15 @@ function withConditions(request: OperationRequest, rewrite: (pattern: string) =>
   return body.conditions === undefined && !add ? request : withBody(request, { ...body, conditions: conditions.slice(-8) });
 }
 
+/** Saved views' kinds, each with a query its route takes. */
+const savedViewExamples: [string, string][] = [
+  ['dashboard', 'criticality=high'],
+  ['vulnerability-findings', 'status=any&severity=critical&offset=100'],
+  ['endpoints', 'osFamily=linux'],
+  ['remediation-plan', 'status=done'],
+  ['exceptions', ''],
+];
+
 /** The request with these query parameters in place of any it had of those names. */
 const withQuery = (request: OperationRequest, given: Record<string, string>): OperationRequest => ({
   ...request,
@@ -115,6 +124,36 @@ export const statedRules: StatedRule[] = [
       });
     },
     broken: (request) => fc.constantFrom('osfamily=windows', 'notAFilter=1', '%%%', 'limit=1&limit=2').map((filter) => withBody(request, { ...bodyOf(request), filter })),
+  },
+  {
+    name: "a saved view's query is one its view's route takes, and a file names each view once",
+    appliesTo: (operation) => ['createSavedView', 'importSavedViews'].includes(operation.operationId),
+    says: /checked (by the view's route's own query schema|as `createSavedView` checks them).*(each name once|refused)/s,
+    keep: (request) => {
+      const filtered = fc.constantFrom(...savedViewExamples).map(([view, query]) => ({ view, query }));
+      const body = bodyOf(request);
+      if (!Array.isArray(body.views)) return filtered.map((kept) => withBody(request, { ...body, ...kept }));
+      const views = body.views as Record<string, unknown>[];
+      return fc.array(filtered, { minLength: views.length, maxLength: views.length }).map((kept) =>
+        withBody(request, { ...body, views: views.map((view, index) => ({ ...view, ...kept[index], name: `${index} ${String(view.name).trim()}`.slice(0, 100) })) }),
+      );
+    },
+    broken: (request) =>
+      fc.constantFrom('notAFilter=1', '%%%', 'criticality=high&criticality=low').map((query) => {
+        const body = bodyOf(request);
+        const views = body.views as Record<string, unknown>[] | undefined;
+        return withBody(request, views ? { ...body, views: [...views, { name: 'broken', view: 'dashboard', query }] } : { ...body, view: 'dashboard', query });
+      }),
+  },
+  {
+    name: "a saved view's new query is one its view's route takes",
+    appliesTo: (operation) => operation.operationId === 'updateSavedView',
+    says: /checked against the view's route/,
+    // No filter is one every view takes.
+    keep: (request) => {
+      const body = bodyOf(request);
+      return fc.constant(typeof body.query === 'string' ? withBody(request, { ...body, query: '' }) : request);
+    },
   },
   {
     name: 'a local organization takes only a name',
