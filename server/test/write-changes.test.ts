@@ -110,10 +110,11 @@ const keyedByExceptions = [
   'scope coverage sets',
   'software versions to update to',
   'sorted orders',
+  'work package answers',
   'work packages',
 ];
 /** What a deadline policy changes: the values keyed by it (StoredSlaPolicy.key; the sorted orders by due date through it). */
-const keyedByPolicy = ['overdue findings', 'remediation performance', 'sorted orders', 'work packages'];
+const keyedByPolicy = ['overdue findings', 'remediation performance', 'sorted orders', 'work package answers', 'work packages'];
 
 /** A write of each kind, what it answers differently, and the caches that must compute again (undefined: those following it). */
 const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string[]; recomputed?: string[] }[] = [

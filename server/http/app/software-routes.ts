@@ -106,13 +106,13 @@ export function softwareRoutes(store: Store): express.Router {
     sendCsv(res, `${organization.slug}-software.csv`, softwareCsvColumns, data);
   });
   router.get('/remediation-plan', async (req, res) => {
-    const { tag, criticality, ...fixBy } = parseQuery(req, remediationPlanQuerySchema);
-    res.json(await store.software.plan(organizationOf(res).rowId, { tag, criticality }, fixByFiltersGiven(fixBy)));
+    const { tag, criticality, osFamily, ...fixBy } = parseQuery(req, remediationPlanQuerySchema);
+    res.json(await store.software.plan(organizationOf(res).rowId, { tag, criticality, osFamily }, fixByFiltersGiven(fixBy)));
   });
   router.get('/export/remediation-plan.csv', async (req, res) => {
-    const { tag, criticality, ...fixBy } = parseQuery(req, remediationPlanQuerySchema);
+    const { tag, criticality, osFamily, ...fixBy } = parseQuery(req, remediationPlanQuerySchema);
     const organization = organizationOf(res);
-    const { steps } = await store.software.plan(organization.rowId, { tag, criticality }, fixByFiltersGiven(fixBy));
+    const { steps } = await store.software.plan(organization.rowId, { tag, criticality, osFamily }, fixByFiltersGiven(fixBy));
     sendCsv(res, `${organization.slug}-remediation-plan.csv`, planCsvColumns, steps);
   });
   return router;
