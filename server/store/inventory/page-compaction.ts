@@ -15,7 +15,7 @@ export function pageCounts(db: Database): { pages: number; free: number } {
 /**
  * Gives the free pages back, once they pass {@link compactFromShare} of the file (after a full
  * sync's collection, the old inventory's pages): `PRAGMA incremental_vacuum` moves pages from
- * the end of the file into free ones and cuts the file after them, a few hundred pages per
+ * the end of the file into free ones and cuts the file after them, 256 to 8,192 pages per
  * write (as many as keep a write near 20 ms), with a turn of the event loop after each, so
  * that no request waits behind it (docs/decisions/sync/a-full-sync-gives-its-pages-back.md).
  * The store is in `auto_vacuum = INCREMENTAL` (Database.open). Each write is `write`'s: held,
@@ -26,7 +26,8 @@ export function pageCounts(db: Database): { pages: number; free: number } {
 export async function compactFreePages(db: Database, write: (work: () => void) => void, isOpen: () => boolean): Promise<void> {
   const { pages, free } = pageCounts(db);
   if (free <= pages * compactFromShare) return;
-  const pagesPerWrite = new RowsPerWrite(64, 8_192);
+  // The smallest step: 256 pages (1 MiB of 4 KiB pages), about 8 ms at the 30 µs a page moved measured on a small table.
+  const pagesPerWrite = new RowsPerWrite(256, 8_192);
   while (isOpen()) {
     const left = pageCounts(db).free;
     if (left === 0) return;
