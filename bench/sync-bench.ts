@@ -29,6 +29,8 @@ export interface SyncBenchFigures {
   fullFromServe: number;
   /** Incremental sync from the same `serve` when nothing changed: probe, empty pages, persist. */
   unchangedFromServe: number;
+  /** A full sync again from the same `serve` into the same replica, which it replaces (its collection after it not counted). */
+  fullAgainFromServe: number;
   /** The same full sync as {@link fullFromServe}, into a new replica, through a proxy answering {@link slowLinkDelayMs} late (target ≤ 1.2 × it). */
   fullThroughSlowLink: number;
   slowLinkDelayMs: number;
@@ -176,7 +178,7 @@ async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: 
       store.close();
     }
     log('full sync from serve again, into the same replica');
-    const { weight: repeatedFullWeight } = await fullSync(dataDir, serve.url, apiKey);
+    const { seconds: fullAgainFromServe, weight: repeatedFullWeight } = await fullSync(dataDir, serve.url, apiKey);
     log(`full sync from serve through a proxy answering ${slowLinkDelayMs} ms late`);
     const proxy = await startDelayProxy(serve.url, slowLinkDelayMs);
     const slow = await fullSync(path.join(localDir, 'slow-link'), proxy.url, apiKey).catch(async (error: unknown) => {
@@ -184,7 +186,7 @@ async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: 
       throw error;
     });
     const slowLinkMostInFlight = await proxy.close();
-    return { items, fullFromServe, unchangedFromServe, fullThroughSlowLink: slow.seconds, slowLinkMostInFlight, firstFullWeight, repeatedFullWeight };
+    return { items, fullFromServe, unchangedFromServe, fullAgainFromServe, fullThroughSlowLink: slow.seconds, slowLinkMostInFlight, firstFullWeight, repeatedFullWeight };
   } finally {
     await stop(serve.child);
   }
@@ -209,6 +211,7 @@ export async function measureSync(
       size,
       fullFromServe: fromServeFigures?.fullFromServe ?? Number.NaN,
       unchangedFromServe: fromServeFigures?.unchangedFromServe ?? Number.NaN,
+      fullAgainFromServe: fromServeFigures?.fullAgainFromServe ?? Number.NaN,
       fullThroughSlowLink: fromServeFigures?.fullThroughSlowLink ?? Number.NaN,
       slowLinkDelayMs,
       slowLinkMostInFlight: fromServeFigures?.slowLinkMostInFlight ?? Number.NaN,

@@ -43,6 +43,7 @@ export async function syncSection(size: string, say: (line?: string) => void): P
   say(`|---|---|---|`);
   say(`| full sync from a \`serve\` remote on loopback | ${s(figures.fullFromServe)} | ≤ 120 s |`);
   say(`| incremental sync from that remote, nothing changed | ${s(figures.unchangedFromServe)} | |`);
+  say(`| full sync again from that remote into the same replica (replacing it; its collection not counted) | ${s(figures.fullAgainFromServe)} | |`);
   const ratio = figures.fullThroughSlowLink / figures.fullFromServe;
   say(
     `| the same full sync through a proxy answering each request ${figures.slowLinkDelayMs} ms late (bench/delay-proxy.mjs), into a new replica | ` +
