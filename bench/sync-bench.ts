@@ -19,7 +19,7 @@ import { type FakeRemote, startFakeRemote } from '../server/test/support/fake-re
 import { fetchPage } from '../server/sync/remote-pages.js';
 import { type SyncReport, syncOrganization } from '../server/sync/sync-organization.js';
 import { defaultSyncPolicy } from '../server/sync/sync-policy.js';
-import { cli, root, startServe, stop } from './support.js';
+import { cli, peakResidentBytes, resetPeakResidentBytes, root, startServe, stop } from './support.js';
 
 /** What {@link measureSync} measured; times in seconds, memory in bytes. */
 export interface SyncBenchFigures {
@@ -29,6 +29,8 @@ export interface SyncBenchFigures {
   fullFromServe: number;
   /** Incremental sync from the same `serve` when nothing changed: probe, empty pages, persist. */
   unchangedFromServe: number;
+  /** A full sync again from the same `serve` into the same replica, which it replaces (its collection after it not counted). */
+  fullAgainFromServe: number;
   /** The same full sync as {@link fullFromServe}, into a new replica, through a proxy answering {@link slowLinkDelayMs} late (target ≤ 1.2 × it). */
   fullThroughSlowLink: number;
   slowLinkDelayMs: number;
@@ -43,9 +45,30 @@ export interface SyncBenchFigures {
   unchangedFromMemory: number;
   /** A second full sync from the in-process remote: it replaces an inventory (and compares with it) rather than filling an empty one. */
   fullAgainFromMemory: number;
+  /** What the replica holds after its first full sync from `serve`, and after a repeated one into it (targets: file ≤ 1.1 × data, free ≤ 10 %, peak ≤ 1.5 × data). */
+  firstFullWeight: FullSyncWeight | null;
+  repeatedFullWeight: FullSyncWeight | null;
   /** Peak resident memory of this process (`process.resourceUsage().maxRSS`), after the serve-based syncs and at the end. */
   peakAfterServeSync: number;
   peakAtEnd: number;
+}
+
+/**
+ * A replica's weight after a full sync, once collection (which gives the replaced inventory's
+ * pages back) and a checkpoint ran, as after the `sync` command; bytes.
+ */
+export interface FullSyncWeight {
+  /** The data: pages in use × page size. */
+  dataBytes: number;
+  /** The snapshot file on disk, and the change logs beside it. */
+  fileBytes: number;
+  logBytes: number;
+  /** Free pages, as a share of the file's pages. */
+  freeShare: number;
+  /** Peak resident memory of this process during the sync and its collection (VmHWM, reset before). */
+  peakBytes: number;
+  /** The collection's time after the sync (its deletes, then the pages given back), seconds. */
+  collectSeconds: number;
 }
 
 const seconds = (since: number) => (performance.now() - since) / 1000;
@@ -97,15 +120,33 @@ async function startDelayProxy(target: string, delayMs: number): Promise<{ url: 
   };
 }
 
-/** A first full sync of a new replica of the remote at `remoteUrl`, in a data directory of its own; answers its items and seconds. */
-async function firstFullSync(dataDir: string, remoteUrl: string, apiKey: string): Promise<{ items: number; seconds: number }> {
+/**
+ * A full sync of the remote at `remoteUrl` into the replica `r` of a data directory (connected
+ * first when new), then its collection and a checkpoint, as the `sync` command runs them;
+ * answers its items, seconds and the replica's {@link FullSyncWeight}.
+ */
+async function fullSync(dataDir: string, remoteUrl: string, apiKey: string): Promise<{ items: number; seconds: number; weight: FullSyncWeight }> {
   const store = await Store.open({ dataDir, command: 'sync-bench' });
   try {
     const sealer = keyFileSealer(dataDirectoryFiles(dataDir).sealingKey);
-    const organization = await connectReplicaOrganization(store, sealer, { slug: 'r', remoteUrl, apiKey });
+    const organization = store.organizations.bySlug('r') ?? (await connectReplicaOrganization(store, sealer, { slug: 'r', remoteUrl, apiKey }));
+    resetPeakResidentBytes(process.pid);
     const started = performance.now();
-    const items = itemCount(await syncOrganization(store, organization, { baseUrl: remoteUrl, apiKey }));
-    return { items, seconds: seconds(started) };
+    const items = itemCount(await syncOrganization(store, organization, { baseUrl: remoteUrl, apiKey }, { full: true }));
+    const took = seconds(started);
+    const collecting = performance.now();
+    await store.inventories.collect();
+    const collectSeconds = seconds(collecting);
+    await store.checkpoint();
+    const peakBytes = peakResidentBytes(process.pid);
+    const { bytes, freeBytes } = store.pageBytes();
+    const database = dataDirectoryFiles(dataDir).database;
+    const logBytes = fs
+      .readdirSync(path.dirname(database))
+      .filter((name) => name.startsWith(`${path.basename(database)}.log.`))
+      .reduce((sum, name) => sum + fs.statSync(path.join(path.dirname(database), name)).size, 0);
+    const weight = { dataBytes: bytes - freeBytes, fileBytes: fs.statSync(database).size, logBytes, freeShare: freeBytes / bytes, peakBytes, collectSeconds };
+    return { items, seconds: took, weight };
   } finally {
     store.close();
   }
@@ -125,7 +166,7 @@ async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: 
   try {
     log('full sync from serve');
     const dataDir = path.join(localDir, 'loopback');
-    const { items, seconds: fullFromServe } = await firstFullSync(dataDir, serve.url, apiKey);
+    const { items, seconds: fullFromServe, weight: firstFullWeight } = await fullSync(dataDir, serve.url, apiKey);
     log('incremental sync from serve, nothing changed');
     const store = await Store.open({ dataDir, command: 'sync-bench' });
     let unchangedFromServe: number;
@@ -136,14 +177,16 @@ async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: 
     } finally {
       store.close();
     }
+    log('full sync from serve again, into the same replica');
+    const { seconds: fullAgainFromServe, weight: repeatedFullWeight } = await fullSync(dataDir, serve.url, apiKey);
     log(`full sync from serve through a proxy answering ${slowLinkDelayMs} ms late`);
     const proxy = await startDelayProxy(serve.url, slowLinkDelayMs);
-    const slow = await firstFullSync(path.join(localDir, 'slow-link'), proxy.url, apiKey).catch(async (error: unknown) => {
+    const slow = await fullSync(path.join(localDir, 'slow-link'), proxy.url, apiKey).catch(async (error: unknown) => {
       await proxy.close();
       throw error;
     });
     const slowLinkMostInFlight = await proxy.close();
-    return { items, fullFromServe, unchangedFromServe, fullThroughSlowLink: slow.seconds, slowLinkMostInFlight };
+    return { items, fullFromServe, unchangedFromServe, fullAgainFromServe, fullThroughSlowLink: slow.seconds, slowLinkMostInFlight, firstFullWeight, repeatedFullWeight };
   } finally {
     await stop(serve.child);
   }
@@ -168,9 +211,12 @@ export async function measureSync(
       size,
       fullFromServe: fromServeFigures?.fullFromServe ?? Number.NaN,
       unchangedFromServe: fromServeFigures?.unchangedFromServe ?? Number.NaN,
+      fullAgainFromServe: fromServeFigures?.fullAgainFromServe ?? Number.NaN,
       fullThroughSlowLink: fromServeFigures?.fullThroughSlowLink ?? Number.NaN,
       slowLinkDelayMs,
       slowLinkMostInFlight: fromServeFigures?.slowLinkMostInFlight ?? Number.NaN,
+      firstFullWeight: fromServeFigures?.firstFullWeight ?? null,
+      repeatedFullWeight: fromServeFigures?.repeatedFullWeight ?? null,
       peakAfterServeSync,
     };
     if (!fromMemory) {

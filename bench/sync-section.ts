@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import type { SyncBenchFigures } from './sync-bench.js';
+import type { FullSyncWeight, SyncBenchFigures } from './sync-bench.js';
 import { loadAverage, mib, root } from './support.js';
 
 const syncHeading = '## Full and incremental sync';
@@ -43,6 +43,7 @@ export async function syncSection(size: string, say: (line?: string) => void): P
   say(`|---|---|---|`);
   say(`| full sync from a \`serve\` remote on loopback | ${s(figures.fullFromServe)} | ≤ 120 s |`);
   say(`| incremental sync from that remote, nothing changed | ${s(figures.unchangedFromServe)} | |`);
+  say(`| full sync again from that remote into the same replica (replacing it; its collection not counted) | ${s(figures.fullAgainFromServe)} | |`);
   const ratio = figures.fullThroughSlowLink / figures.fullFromServe;
   say(
     `| the same full sync through a proxy answering each request ${figures.slowLinkDelayMs} ms late (bench/delay-proxy.mjs), into a new replica | ` +
@@ -52,6 +53,18 @@ export async function syncSection(size: string, say: (line?: string) => void): P
   say(`| incremental sync, 1% changed (${figures.incrementalItems.toLocaleString('en')} items) | ${s(figures.incremental)} | ≤ 10 s |`);
   say(`| incremental sync from the in-process remote, nothing changed | ${s(figures.unchangedFromMemory)} | |`);
   say(`| full sync again from the in-process remote (replacing the replica) | ${s(figures.fullAgainFromMemory)} | |`);
+  const weighed = (label: string, weight: FullSyncWeight | null) => {
+    if (!weight) return;
+    const data = weight.dataBytes;
+    say(
+      `| ${label}: file on disk (its logs) / data (pages in use) | ${mib(weight.fileBytes)} (${mib(weight.logBytes)}) / ${mib(data)} = ${(weight.fileBytes / data).toFixed(2)} × | ≤ 1.1 × |`,
+    );
+    say(`| ${label}: free pages | ${(100 * weight.freeShare).toFixed(1)} % of the file | ≤ 10 % |`);
+    say(`| ${label}: peak resident memory of the syncing process (sync, collection, checkpoint) | ${mib(weight.peakBytes)} = ${(weight.peakBytes / data).toFixed(2)} × data | ≤ 1.5 × data |`);
+    say(`| ${label}: collection after it (deletes, then the pages given back) | ${weight.collectSeconds.toFixed(1)} s | |`);
+  };
+  weighed('after the first full sync from `serve`', figures.firstFullWeight);
+  weighed('after a repeated full sync from `serve` into the same replica', figures.repeatedFullWeight);
   say(`| peak resident memory of the syncing process, after the syncs from \`serve\` | ${mib(figures.peakAfterServeSync)} | |`);
   say(`| peak resident memory at the end (the in-process remote's copy of the data included) | ${mib(figures.peakAtEnd)} | |`);
   say();

@@ -7,6 +7,7 @@ import { keyFileSealer } from '../secrets/key-file-sealer.js';
 import { Store } from '../store/store.js';
 import { type FakeRemote, type FakeRemoteOptions, startFakeRemote } from '../test/support/fake-remote.js';
 import { smallInventory } from '../test/support/fixtures.js';
+import { storeDigest } from '../test/support/store-digest.js';
 import { sampleInventory } from '../test/support/sample-inventory.js';
 import { expectedLists, fastPolicy, replicaLists, storeWithReplica } from '../test/support/sync-fixtures.js';
 import { SyncFailedError } from './sync-errors.js';
@@ -88,6 +89,42 @@ describe('a full sync stages its pages', () => {
     await store.inventories.collect();
     expect(store.inventories.orphans()).toEqual([]);
     expect(lists()).toEqual(expectedLists(remote.options.inventory));
+  });
+
+  it('gives the pages of the inventory it replaced back: the file on disk is what the data needs after a repeated full sync', async () => {
+    const remote = await startFakeRemote({ inventory: sampleInventory(sizes) });
+    remotes.push(remote);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-staged-weight-'));
+    folders.push(dataDir);
+    const file = path.join(dataDir, 'inventory.sqlite');
+    let store = await Store.open({ dataDir });
+    const organization = store.write(() => store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl: remote.url }), {
+      changes: ['organizations', 'inventory'],
+    });
+    const fullSync = async () => {
+      await syncOrganization(store, organization, { baseUrl: remote.url, apiKey: remote.apiKey }, { full: true, policy: fastPolicy });
+      await store.inventories.collect();
+      await store.checkpoint();
+      const { bytes, freeBytes } = store.pageBytes();
+      return { data: bytes - freeBytes, free: freeBytes / bytes, onDisk: fs.statSync(file).size };
+    };
+    try {
+      await fullSync();
+      nextState(remote);
+      const second = await fullSync();
+      expect(second.free).toBeLessThanOrEqual(0.1);
+      expect(second.onDisk).toBeLessThanOrEqual(1.1 * second.data);
+      const third = await fullSync();
+      expect(third.onDisk).toBeLessThanOrEqual(1.1 * third.data);
+      expect(replicaLists(store, organization)).toEqual(expectedLists(remote.options.inventory));
+    } finally {
+      store.close();
+    }
+    // Throws unless SQLite's integrity check of the files on disk passes.
+    await storeDigest(dataDir);
+    store = await Store.open({ dataDir, readOnly: true });
+    stores.push(store);
+    expect(replicaLists(store, organization)).toEqual(expectedLists(remote.options.inventory));
   });
 
   it('reserves room for the rest of a collection once its first items tell how much', async () => {

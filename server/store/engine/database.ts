@@ -11,6 +11,9 @@ export interface VersionSource {
   readonly version: number;
 }
 
+/** SQLite's `auto_vacuum` mode INCREMENTAL. */
+const incrementalVacuum = 2;
+
 /** Raised when a database file is newer than this program or is not a database of ours. */
 export class IncompatibleDatabaseError extends Error {}
 
@@ -47,10 +50,9 @@ export class Database {
         this.fileBytes = Math.max(this.fileBytes, offset + bytes.length);
         durable?.write(offset, bytes);
       },
-      truncate: (size) => {
-        this.fileBytes = size;
-        durable?.truncate(size);
-      },
+      // The in-memory file keeps its array when SQLite truncates it (FileWriteSink.keepsRoom): its size stays room.
+      truncate: (size) => durable?.truncate(size),
+      keepsRoom: true,
     };
     tap.watch(this.filename, sizes, pages);
   }
@@ -85,6 +87,7 @@ export class Database {
       // a transaction begins a read transaction by asking the file system whether a hot journal
       // exists and by reading the change counter, which made a lookup by id several times slower.
       database.db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -32768');
+      if (!readOnly) database.giveFreePagesBackOnAsk();
       database.migrate();
       return database;
     } catch (error) {
@@ -101,6 +104,21 @@ export class Database {
   /** The number of the data's current state; see `writeVersion`. */
   get version(): number {
     return this.writeVersion;
+  }
+
+  /**
+   * Puts the database in `auto_vacuum = INCREMENTAL`, so that free pages can be given back in
+   * slices (`PRAGMA incremental_vacuum`, store/inventory/page-compaction.ts). A new database
+   * takes it before its first table; one written before takes it by one `VACUUM`, which
+   * rewrites the file (once, at the first open for writing), then a checkpoint.
+   */
+  private giveFreePagesBackOnAsk(): void {
+    if (Number(this.value('PRAGMA auto_vacuum')) === incrementalVacuum) return;
+    const empty = Number(this.value('PRAGMA page_count')) === 0;
+    this.db.exec(`PRAGMA auto_vacuum = ${incrementalVacuum}`);
+    if (empty) return;
+    this.exec('VACUUM');
+    this.durable?.checkpointNow();
   }
 
   private migrate(): void {

@@ -19,6 +19,13 @@ import { SnapshotPages, readerOfBytes } from './snapshot-pages.js';
 export interface FileWriteSink {
   write(offset: number, bytes: Uint8Array): void;
   truncate(size: number): void;
+  /**
+   * SQLite truncating the file is told to {@link truncate} only: the in-memory file keeps its
+   * array, the bytes past the size left as room (as {@link FileWriteTap.growTo} makes). Its file
+   * system would otherwise copy the whole file to a new array at each truncation, which a
+   * compaction in slices makes at every slice (store/inventory/page-compaction.ts).
+   */
+  readonly keepsRoom?: boolean;
 }
 
 /**
@@ -29,6 +36,8 @@ export interface FilePages {
   beforeRead(offset: number, length: number): void;
   beforeWrite(offset: number, length: number): void;
   beforeResize(): void;
+  /** Before the file is cut to `size` with its array kept: what lies past it is never read from the snapshot again. */
+  beforeTruncateOfImage(size: number): void;
 }
 
 /**
@@ -316,6 +325,13 @@ export class FileWriteTap {
       return result;
     };
     truncate.current = (fd, length) => {
+      const watched = this.watchedDescriptors.get(fd as number);
+      if (watched?.keepsRoom) {
+        // SQLite truncates only to shrink the file, and reads no page past the size its header records.
+        this.pagedDescriptors.get(fd as number)?.beforeTruncateOfImage(Number(length));
+        watched.truncate(Number(length));
+        return 0;
+      }
       this.pagedDescriptors.get(fd as number)?.beforeResize();
       const result = truncate.original(fd, length);
       const sink = this.watchedDescriptors.get(fd as number);

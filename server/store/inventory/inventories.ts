@@ -2,6 +2,7 @@ import type { CollectionName } from '../../../contracts/collections.js';
 import type { Database } from '../engine/database.js';
 import { type InventoryTable, inventoryIdsIn, inventoryTables, tableOf } from '../basics/inventory-ids.js';
 import type { InventoryWrites } from './inventory-writes.js';
+import { compactFreePages } from './page-compaction.js';
 import { RowsPerWrite } from './rows-per-write.js';
 import { type OrderingContext, copyInOrder, defaultOrderOf } from './staged-order.js';
 
@@ -72,7 +73,7 @@ export class Inventories {
 
   /**
    * Deletes the rows of every orphan inventory (see {@link orphans}), then the CVE ids and texts
-   * no finding uses any more. One collection runs at a time: asked again meanwhile, it makes
+   * no finding uses any more, then gives the pages they held back (page-compaction.ts). One collection runs at a time: asked again meanwhile, it makes
    * another pass when done, and the promise resolves after it. A store that closes stops it
    * between two chunks; what is left goes at the next collection.
    */
@@ -92,6 +93,7 @@ export class Inventories {
           for (const inventoryId of orphans) for (const table of inventoryTables) await this.deleteRows(table, inventoryId);
           if (orphans.length > 0 && this.isOpen()) this.write((writes) => writes.dropUnusedTexts());
         } while (this.collectAgain);
+        await compactFreePages(this.db, (work) => this.write(work), this.isOpen);
       } finally {
         this.collecting = undefined;
       }

@@ -61,6 +61,12 @@ export async function crashWrites(store: Store, staged: (index: number) => Promi
       case 'remove':
         store.write(() => store.organizations.delete(orgs.pop()!.rowId), { changes: changeKinds });
         break;
+      case 'compaction':
+        // As after a full sync (the sync command, the scheduler): collection, whose last step
+        // gives the pages back (page-compaction.ts), then the checkpoint that cuts the snapshot.
+        await store.inventories.collect();
+        await store.checkpoint();
+        break;
       case 'checkpoint':
         await store.checkpoint();
         break;
