@@ -13,6 +13,8 @@ export interface VersionSource {
 
 /** SQLite's `auto_vacuum` mode INCREMENTAL. */
 const incrementalVacuum = 2;
+/** The share of free pages past which the first open of a store from before `auto_vacuum` rewrites it (issue 38: at most 10 % free). */
+const vacuumOlderStoreFromShare = 0.1;
 
 /** Raised when a database file is newer than this program or is not a database of ours. */
 export class IncompatibleDatabaseError extends Error {}
@@ -109,14 +111,20 @@ export class Database {
   /**
    * Puts the database in `auto_vacuum = INCREMENTAL`, so that free pages can be given back in
    * slices (`PRAGMA incremental_vacuum`, store/inventory/page-compaction.ts). A new database
-   * takes it before its first table; one written before takes it by one `VACUUM`, which
-   * rewrites the file (once, at the first open for writing), then a checkpoint.
+   * takes it before its first table. One written before takes it by one `VACUUM`, which rewrites
+   * the file and holds a second copy of it in memory, so only at an open that finds dead weight
+   * to give back (free pages past {@link vacuumOlderStoreFromShare} of the file, as a full sync of
+   * the version before left): an older store without it opens at once and carries on as it was.
    */
   private giveFreePagesBackOnAsk(): void {
     if (Number(this.value('PRAGMA auto_vacuum')) === incrementalVacuum) return;
-    const empty = Number(this.value('PRAGMA page_count')) === 0;
+    const pages = Number(this.value('PRAGMA page_count'));
+    if (pages === 0) {
+      this.db.exec(`PRAGMA auto_vacuum = ${incrementalVacuum}`);
+      return;
+    }
+    if (Number(this.value('PRAGMA freelist_count')) <= pages * vacuumOlderStoreFromShare) return;
     this.db.exec(`PRAGMA auto_vacuum = ${incrementalVacuum}`);
-    if (empty) return;
     this.exec('VACUUM');
     this.durable?.checkpointNow();
   }
