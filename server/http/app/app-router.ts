@@ -17,6 +17,7 @@ import { resolveOrganization } from './organization-param.js';
 import { organizationRoutes } from './organization-routes.js';
 import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 import { syncOverviewRoute, syncRoutes } from './sync-routes.js';
+import { type ReportRoutesContext, reportRoutes } from './report-routes.js';
 import { requireConsoleToken } from './require-console-token.js';
 import { openSessionRoute, sessionRoute } from './session-route.js';
 import { sessionsRoutes } from './sessions-routes.js';
@@ -45,6 +46,8 @@ export interface AppRouterContext {
    * where nothing is connected (tests).
    */
   sealer?: Sealer;
+  /** Reports: the signing keys' sealer and the product's version; left out where nothing signs (tests). */
+  reports?: ReportRoutesContext;
 }
 
 /**
@@ -89,6 +92,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   organization.use(csvExportRoutes(store));
   organization.use(agentSettingsRoutes(store));
   organization.use(organizationIntelRoutes(store));
+  if (context.reports) organization.use(reportRoutes(store, context.reports));
   if (context.agentConfig) organization.use(agentConfigRoutes(store, context.agentConfig));
   if (context.sync) organization.use(syncRoutes(store, context.sync));
   router.use('/orgs/:slug', organization);

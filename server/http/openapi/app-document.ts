@@ -10,6 +10,7 @@ import { endpointContextOperations } from '../app/endpoint-context-routes.js';
 import { exceptionOperations } from '../app/exception-routes.js';
 import { inventoryOperations } from '../app/inventory-routes.js';
 import { organizationOperations } from '../app/organization-routes.js';
+import { reportOperations } from '../app/report-routes.js';
 import { sessionOperations } from '../app/session-route.js';
 import { sessionsOperations } from '../app/sessions-routes.js';
 import { softwareOperations } from '../app/software-routes.js';
@@ -34,6 +35,7 @@ const routeModules = [
   coverageOperations,
   softwareOperations,
   workPackageOperations,
+  reportOperations,
   deadlineOperations,
   fixByOperations,
   exceptionOperations,

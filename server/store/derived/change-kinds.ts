@@ -17,6 +17,7 @@ import type { VersionSource } from '../engine/database.js';
  * - `fix-by-changes`: what each change of endpoint context or fix-by settings did to the
  *   findings' outcomes and dates, recorded after it: nothing derived reads them.
  * - `work-packages`: the plan steps' local owner, note, ticket status and the check after a sync.
+ * - `reports`: the reports made, frozen: nothing derived reads them.
  */
 export const changeKinds = [
   'inventory',
@@ -31,6 +32,7 @@ export const changeKinds = [
   'threat-intel',
   'fix-by-changes',
   'work-packages',
+  'reports',
 ] as const;
 
 /** One kind of change a write makes (see {@link changeKinds}). */

@@ -466,4 +466,24 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX work_package_checks_org ON work_package_checks (org_id, id);
   `,
+  // Reports (store/records/report-records.ts): each made once and kept frozen, its HTML, figures
+  // and detached signature as they were made, under the organization it was made from; the
+  // previous one of the same filter, template and organizations is what a delta compares with.
+  `
+  CREATE TABLE reports (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    uuid TEXT NOT NULL UNIQUE,
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    organizations TEXT NOT NULL,
+    template TEXT NOT NULL,
+    filter TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    html BLOB NOT NULL,
+    figures TEXT NOT NULL,
+    signature BLOB NOT NULL,
+    signer TEXT NOT NULL,
+    sha256 TEXT NOT NULL
+  );
+  CREATE INDEX reports_previous ON reports (org_id, template, filter, organizations, id);
+  `,
 ];
