@@ -9,7 +9,7 @@ describe('buildProgram', () => {
     expect(await names(['serve', '--port', '0'])).toEqual(['serve']);
     expect(await names(['verify', 'file'])).toEqual(['agent-config', 'verify']);
     expect(await names(['plan', 'export', '--format', 'json'])).toEqual(['plan']);
-    const all = ['serve', 'orgs', 'keys', 'seed', 'agent-config', 'verify', 'sync', 'console-url', 'sessions', 'intel', 'plan'];
+    const all = ['serve', 'orgs', 'keys', 'seed', 'agent-config', 'verify', 'sync', 'console-url', 'sessions', 'intel', 'plan', 'report'];
     expect(await names(['no-such-command'])).toEqual(all);
     expect(await names(['--help'])).toEqual(all);
   });

@@ -26,6 +26,7 @@ const commands: Record<string, () => Promise<Register>> = {
   sessions: async () => (await import('./cli/commands/sessions.js')).registerSessionsCommands,
   intel: async () => (await import('./cli/commands/intel.js')).registerIntelCommands,
   plan: async () => (await import('./cli/commands/plan.js')).registerPlanCommands,
+  report: async () => (await import('./cli/commands/report.js')).registerReportCommand,
 };
 
 /**
@@ -34,7 +35,6 @@ const commands: Record<string, () => Promise<Register>> = {
  * use when they use them (cli-context.ts); `serve` reads ahead in its own thread.
  */
 const readsStoreWhole = (argv: string[]) => argv[0] === 'orgs' && (argv[1] === 'list' || argv[1] === 'cert');
-
 
 /**
  * The `remediation-console` command line of DESIGN section 7. With `argv`, only the command it

@@ -12,16 +12,17 @@ import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import { type ReportFilter, findingsQuery } from './report-filter.js';
 
-/** Every id of the findings list with this query, in its order. */
-async function allIds(store: Store, orgRowId: number, query: ConsoleQuery<'findings'>, asOf: number): Promise<string[]> {
+/** Every id of the findings list with this query, in its order; none for a query that keeps nothing. */
+async function allIds(store: Store, orgRowId: number, query: ConsoleQuery<'findings'> | undefined, asOf: number): Promise<string[]> {
   const ids: string[] = [];
+  if (!query) return ids;
   for await (const chunk of store.console.listAllIds(orgRowId, 'findings', query, asOf, 10_000)) ids.push(...chunk);
   return ids;
 }
 
-/** The findings list's total with this query. */
-async function total(store: Store, orgRowId: number, query: ConsoleQuery<'findings'>, asOf: number): Promise<number> {
-  return (await store.console.listIds(orgRowId, 'findings', query, asOf)).total;
+/** The findings list's total with this query; 0 for a query that keeps nothing. */
+async function total(store: Store, orgRowId: number, query: ConsoleQuery<'findings'> | undefined, asOf: number): Promise<number> {
+  return query ? (await store.console.listIds(orgRowId, 'findings', query, asOf)).total : 0;
 }
 
 /** The findings of these ids as a report names them, those the replica still holds (others by id alone). */

@@ -40,7 +40,7 @@ export function reportFilter(source: ReportSource): ReportFilter {
 export function parseReportFilter(filter: string): ReportFilter {
   const text = filter.startsWith('?') ? filter.slice(1) : filter;
   if (text.length > maxReportFilterLength) throw new ReportFilterError(`The filter is longer than ${maxReportFilterLength} characters`);
-  const query = findingsQuery(text);
+  const query = findingsQuery(text)!;
   const taken = setByTheReport.find((name) => new URLSearchParams(text).has(name));
   if (taken) throw new ReportFilterError(`The filter's "${taken}" is set by the report itself (it counts open, overdue and remediated findings apart): leave it out`);
   return { text, query, selection: { tag: query.tag, criticality: query.criticality } };
@@ -48,17 +48,25 @@ export function parseReportFilter(filter: string): ReportFilter {
 
 /**
  * The findings list's query of `text` with `more` parameters added (`status=open`), one id a page
- * (a count reads its total).
+ * (a count reads its total); undefined when an added parameter contradicts the filter's own
+ * (`severity=high` added to a filter of `severity=critical`): such a count keeps nothing. Of two
+ * EPSS minimums, the higher one holds.
  * @throws ReportFilterError as {@link parseReportFilter}
  */
-export function findingsQuery(text: string, more: Record<string, string> = {}): ConsoleQuery<'findings'> {
+export function findingsQuery(text: string, more: Record<string, string> = {}): ConsoleQuery<'findings'> | undefined {
   const schema = collectionSchemas.findings.console;
   const known = Object.keys(schema.shape);
   const values: Record<string, string> = {};
-  for (const [name, value] of [...new URLSearchParams(text), ...Object.entries(more)]) {
+  for (const [name, value] of new URLSearchParams(text)) {
     if (!known.includes(name)) throw new ReportFilterError(`Unknown filter parameter "${name}": the findings list's parameters are ${known.join(', ')}`);
     if (name in values) throw new ReportFilterError(`Filter parameter "${name}" is given more than once`);
     values[name] = value;
+  }
+  for (const [name, value] of Object.entries(more)) {
+    const own = values[name];
+    if (own === undefined || own === value) values[name] = value;
+    else if (name === 'epssMin') values[name] = String(Math.max(Number(own), Number(value)));
+    else return undefined;
   }
   const parsed = schema.safeParse({ ...values, limit: '1' });
   if (!parsed.success) {
