@@ -46,7 +46,7 @@ function severityChart(counts: ReportSection['counts']): string {
   const max = Math.max(1, ...findingSeverities.map((severity) => counts.open_by_severity[severity]));
   const rows = findingSeverities.map((severity, index) => {
     const count = counts.open_by_severity[severity];
-    const width = Math.round((count / max) * 360);
+    const width = Math.round((count / max) * 180);
     const y = index * 26;
     return (
       `<text x="0" y="${y + 16}" class="axis">${severity}</text>` +
@@ -54,14 +54,14 @@ function severityChart(counts: ReportSection['counts']): string {
       `<text x="${86 + width}" y="${y + 16}" class="value">${count}</text>`
     );
   });
-  return `<svg role="img" aria-label="Open findings by severity" width="520" height="${findingSeverities.length * 26}" viewBox="0 0 520 ${findingSeverities.length * 26}">${rows.join('')}</svg>`;
+  return `<svg role="img" aria-label="Open findings by severity" width="320" height="${findingSeverities.length * 26}" viewBox="0 0 320 ${findingSeverities.length * 26}">${rows.join('')}</svg>`;
 }
 
 /** Open and overdue findings at each month's end, as two lines. */
 function monthlyChart(monthly: ReportSection['performance']['monthly']): string {
   if (monthly.length === 0) return '';
-  const width = 520;
-  const height = 160;
+  const width = 480;
+  const height = 130;
   const max = Math.max(1, ...monthly.map((month) => month.open_at_end));
   const x = (index: number) => 30 + (index * (width - 60)) / Math.max(1, monthly.length - 1);
   const y = (value: number) => height - 24 - (value / max) * (height - 40);
@@ -99,6 +99,16 @@ function deltaPart(delta: ReportDelta | null): string {
   );
 }
 
+/** Whether the filter has parameters beyond the endpoints' tag and criticality, which the remediation figures and the plan do not take. */
+function narrowed(filter: string): boolean {
+  return [...new URLSearchParams(filter).keys()].some((name) => name !== 'tag' && name !== 'criticality');
+}
+
+/** Text as the content of a CSS string. */
+function cssString(text: string): string {
+  return `"${text.replace(/[\\"\n<>]/g, (character) => `\\${character.codePointAt(0)!.toString(16)} `)}"`;
+}
+
 function sectionHtml(section: ReportSection, figures: ReportFigures): string {
   const { counts, performance, plan } = section;
   const epss = counts.open_high_epss
@@ -126,6 +136,7 @@ ${epss}
 <tr><th>Overdue</th><td>${counts.overdue}</td></tr>
 </tbody></table>${severityChart(counts)}</div>
 <h3>Remediation</h3>
+${narrowed(figures.filter) ? '<p class="muted">Of every finding of the filter\'s endpoints (its tag and criticality, as the console\'s remediation performance and plan take them); the counts above follow the whole filter.</p>' : ''}
 <table class="figures"><tbody>
 <tr><th>Deadline policy</th><td>${esc(deadlinePolicyText(performance))}</td></tr>
 <tr><th>Remediated in time</th><td>${performance.remediated_in_time} of ${performance.remediated_with_deadline} with a deadline (${percent(performance.share_in_time)})</td></tr>
@@ -161,14 +172,13 @@ table { border-collapse: collapse; margin: 4px 0 8px; } th, td { text-align: lef
 td.id, code { font: 11px ui-monospace, Menlo, Consolas, monospace; }
 .figures th { font-weight: 500; min-width: 200px; } .row { display: flex; gap: 24px; align-items: flex-start; flex-wrap: wrap; }
 svg .axis { font-size: 11px; fill: #5c6b7a; } svg .value { font-size: 11px; fill: #1b2430; }
-.legend { font-size: 11px; color: #5c6b7a; } .swatch { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 10px; }
+.legend { font-size: 11px; color: #5c6b7a; } .swatch { print-color-adjust: exact; -webkit-print-color-adjust: exact; display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 10px; }
 .provenance { margin-top: 18px; padding-top: 6px; border-top: 1px solid #9aa5b1; font-size: 12px; color: #3d4a5a; }
 .signature { font-size: 12px; color: #3d4a5a; }
 @page { size: A4; margin: 20mm 16mm 18mm;
   @top-left { content: "Remediation Console report"; font: 9pt system-ui, sans-serif; color: #5c6b7a; }
-  @top-right { content: string(report-title); font: 9pt system-ui, sans-serif; color: #5c6b7a; }
+  @top-right { content: TITLE; font: 9pt system-ui, sans-serif; color: #5c6b7a; }
   @bottom-right { content: "Page " counter(page) " of " counter(pages); font: 9pt system-ui, sans-serif; color: #5c6b7a; } }
-h1 { string-set: report-title content(); }
 @media print {
   body { margin: 0; max-width: none; padding: 0; }
   section.organization { break-before: page; } section.organization:first-of-type { break-before: auto; }
@@ -188,7 +198,7 @@ export function executiveReportHtml(figures: ReportFigures, signer: string): str
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
-<style>${styles}</style></head>
+<style>${styles.replace('TITLE', cssString(title))}</style></head>
 <body>
 <header><h1>${esc(title)}</h1>
 <p class="muted">Made ${esc(dateOf(figures.created_at))}. Filter: ${figures.filter ? `<code>${esc(figures.filter)}</code>` : 'none (every finding)'}.</p>
