@@ -100,9 +100,6 @@ export const reportSectionSchema = z
       intelligence: z.array(z.object({ kind: z.enum(threatIntelKinds), source_date: z.string(), version: z.string().nullable(), sha256: z.string() })),
     }),
     delta: reportDeltaSchema.nullable().meta({ description: 'Null for the first report of this organization, filter and template.' }),
-    finding_ids: z
-      .object({ open: z.array(z.string()), kev: z.array(z.string()), overdue: z.array(z.string()) })
-      .meta({ description: "The ids of the open, open KEV and overdue findings the filter kept: what the next report's delta compares with." }),
   })
   .meta({ id: 'ReportSection' });
 export type ReportSection = z.infer<typeof reportSectionSchema>;

@@ -5,7 +5,6 @@
  */
 import { createHash, randomUUID, X509Certificate } from 'node:crypto';
 import type { ReportFigures, ReportSection, ReportTemplate } from '../../contracts/console/reports.js';
-import { reportFiguresSchema } from '../../contracts/console/reports.js';
 import { ensureSigner } from '../organizations/manage-organizations.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Organization } from '../store/records/organization-records.js';
@@ -13,6 +12,7 @@ import type { StoredReport } from '../store/records/report-records.js';
 import type { Store } from '../store/store.js';
 import { executiveReportHtml } from './executive-report-html.js';
 import { type ReportSource, reportFilter } from './report-filter.js';
+import { type SectionFindings, findingParts, pause, readFindingParts } from './report-findings.js';
 import { reportSection } from './report-figures.js';
 
 /** How a report is made, beside what it is made of. */
@@ -34,11 +34,18 @@ export async function makeReport(store: Store, sealer: Sealer, organizations: re
   const asOf = store.deadlines.asOf();
   const slugs = organizations.map((organization) => organization.slug);
   const previousText = store.reports.previousFigures(owner.rowId, { template: options.template, filter: filter.text, organizations: slugs });
-  const previous = previousText === undefined ? undefined : reportFiguresSchema.parse(JSON.parse(previousText));
+  // Figures this store wrote itself, with the schema of this version: read as they are (a zod parse of a million ids would hold the thread).
+  const previous = previousText === undefined ? undefined : (JSON.parse(previousText) as ReportFigures);
   const sections: ReportSection[] = [];
+  const counted: { organization: Organization; findings: SectionFindings }[] = [];
   for (const organization of organizations) {
-    const before = previous?.sections.find((section) => section.organization.id === organization.id);
-    sections.push(await reportSection(store, organization, filter, asOf, before && previous ? { id: previous.id, created_at: previous.created_at, section: before } : undefined));
+    const before =
+      previous && previous.sections.some((section) => section.organization.id === organization.id)
+        ? { id: previous.id, created_at: previous.created_at, findings: await readFindingParts(store.reports.findings(previous.id, organization.rowId)) }
+        : undefined;
+    const { section, findings } = await reportSection(store, organization, filter, asOf, before);
+    sections.push(section);
+    counted.push({ organization, findings });
   }
   const figures: ReportFigures = {
     id: randomUUID(),
@@ -68,6 +75,19 @@ export async function makeReport(store: Store, sealer: Sealer, organizations: re
     figures: JSON.stringify(figures),
     signature,
   };
-  store.reports.insert({ ...report, orgRowId: owner.rowId });
+  try {
+    // The findings first, a part a write with pauses between; the report last, which lists it: it is never seen half kept.
+    for (const { organization, findings } of counted) {
+      let part = 0;
+      for (const lines of findingParts(findings)) {
+        store.reports.insertFindings(figures.id, organization.rowId, part++, lines);
+        await pause();
+      }
+    }
+    store.reports.insert({ ...report, orgRowId: owner.rowId });
+  } catch (error) {
+    store.reports.dropFindings(figures.id);
+    throw error;
+  }
   return report;
 }

@@ -10,6 +10,7 @@ import { findingSeverities } from '../../contracts/enums.js';
 import { slaPolicyKeys } from '../../contracts/remediation-deadlines.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
+import type { SectionFindings } from './report-findings.js';
 import { type ReportFilter, findingsQuery } from './report-filter.js';
 
 /** Every id of the findings list with this query, in its order; none for a query that keeps nothing. */
@@ -65,18 +66,24 @@ const notIn = (now: readonly string[], then: readonly string[]) => {
   return now.filter((id) => !before.has(id));
 };
 
+/** The previous report of the same filter: its id, when it was made, and the open findings its section of the organization counted. */
+export interface PreviousSection {
+  id: string;
+  created_at: string;
+  findings: SectionFindings;
+}
+
 /**
  * The section of `organization` for `filter`, at `asOf` (the deadlines' instant), with the
- * delta against `previous` (the same organization's section of the previous report of the same
- * filter) when there is one.
+ * delta against `previous` when there is one; and the open findings it counted, for the next.
  */
 export async function reportSection(
   store: Store,
   organization: Organization,
   filter: ReportFilter,
   asOf: number,
-  previous: { id: string; created_at: string; section: ReportSection } | undefined,
-): Promise<ReportSection> {
+  previous: PreviousSection | undefined,
+): Promise<{ section: ReportSection; findings: SectionFindings }> {
   const org = organization.rowId;
   const withFilter = (more: Record<string, string>) => findingsQuery(filter.text, more);
   const open = await allIds(store, org, withFilter({ status: 'open' }), asOf);
@@ -105,7 +112,7 @@ export async function reportSection(
     monthly: performance.monthly.map(({ month, open_at_end, overdue_at_end }) => ({ month, open_at_end, overdue_at_end })),
   };
   const delta = previous ? await reportDelta(store, org, asOf, { open, kev, overdue }, previous) : null;
-  return {
+  const section: ReportSection = {
     organization: { id: organization.id, slug: organization.slug, name: organization.name, kind: organization.kind },
     posture: postureSentence({ counts, performance: performanceFigures }, delta),
     counts,
@@ -134,8 +141,8 @@ export async function reportSection(
         .map(({ kind, source_date, version, sha256 }) => ({ kind, source_date, version, sha256 })),
     },
     delta,
-    finding_ids: { open, kev, overdue },
   };
+  return { section, findings: { open, kev, overdue } };
 }
 
 /** What changed since `previous`, from its stored ids and today's. */
@@ -143,10 +150,10 @@ async function reportDelta(
   store: Store,
   org: number,
   asOf: number,
-  now: ReportSection['finding_ids'],
-  previous: { id: string; created_at: string; section: ReportSection },
+  now: SectionFindings,
+  previous: PreviousSection,
 ): Promise<ReportDelta> {
-  const then = previous.section.finding_ids;
+  const then = previous.findings;
   const list = async (ids: string[]) => ({ count: ids.length, findings: await reportFindings(store, org, ids, asOf) });
   return {
     previous_report_id: previous.id,

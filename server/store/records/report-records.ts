@@ -90,6 +90,28 @@ export class ReportRecords {
     return { summary: toSummary(row), html: Buffer.from(row.html), figures: row.figures, signature: Buffer.from(row.signature) };
   }
 
+  /**
+   * Keeps one part of the open findings a report's section counted, as lines of
+   * {@link findingLine}: written before the report, a part a write, so that no write holds the
+   * thread for a million ids.
+   */
+  insertFindings(reportId: string, orgRowId: number, part: number, lines: string): void {
+    this.write(['reports'], () => this.db.run('INSERT INTO report_findings (report_uuid, org_id, part, lines) VALUES (?, ?, ?, ?)', [reportId, orgRowId, part, lines]));
+  }
+
+  /** Drops the parts of a report that could not be made. */
+  dropFindings(reportId: string): void {
+    this.write(['reports'], () => this.db.run('DELETE FROM report_findings WHERE report_uuid = ?', [reportId]));
+  }
+
+  /** The parts of the open findings a report's section of the organization counted, in order. */
+  *findings(reportId: string, orgRowId: number): Generator<string> {
+    const parts = this.db.all<{ part: number }>('SELECT part FROM report_findings WHERE report_uuid = ? AND org_id = ? ORDER BY part', [reportId, orgRowId]);
+    for (const { part } of parts) {
+      yield this.db.get<{ lines: string }>('SELECT lines FROM report_findings WHERE report_uuid = ? AND org_id = ? AND part = ?', [reportId, orgRowId, part])!.lines;
+    }
+  }
+
   /** The figures (JSON text) of the newest report of the same organizations, template and filter: what a new one's delta compares with. */
   previousFigures(orgRowId: number, key: { template: ReportTemplate; filter: string; organizations: readonly string[] }): string | undefined {
     return this.db.get<{ figures: string }>(
