@@ -10,14 +10,22 @@ import { findingSeverities } from '../../contracts/enums.js';
 import { slaPolicyKeys } from '../../contracts/remediation-deadlines.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
-import type { SectionFindings } from './report-findings.js';
+import { type SectionFindings, pause } from './report-findings.js';
 import { type ReportFilter, findingsQuery } from './report-filter.js';
 
-/** Every id of the findings list with this query, in its order; none for a query that keeps nothing. */
+/**
+ * Every id of the findings list with this query, in its order; none for a query that keeps
+ * nothing. A chunk's read is synchronous SQL, and on figures already computed the list's
+ * generator never waits on anything but promises: the pause after each chunk lets `/health`
+ * and other requests answer meanwhile (without it, 200,000 ids held the thread 3.8 s).
+ */
 async function allIds(store: Store, orgRowId: number, query: ConsoleQuery<'findings'> | undefined, asOf: number): Promise<string[]> {
   const ids: string[] = [];
   if (!query) return ids;
-  for await (const chunk of store.console.listAllIds(orgRowId, 'findings', query, asOf, 10_000)) ids.push(...chunk);
+  for await (const chunk of store.console.listAllIds(orgRowId, 'findings', query, asOf, 5_000)) {
+    for (const id of chunk) ids.push(id);
+    await pause();
+  }
   return ids;
 }
 
@@ -86,9 +94,10 @@ export async function reportSection(
 ): Promise<{ section: ReportSection; findings: SectionFindings }> {
   const org = organization.rowId;
   const withFilter = (more: Record<string, string>) => findingsQuery(filter.text, more);
-  const open = await allIds(store, org, withFilter({ status: 'open' }), asOf);
-  const kev = await allIds(store, org, withFilter({ status: 'open', isKev: 'true' }), asOf);
-  const overdue = await allIds(store, org, withFilter({ overdue: 'true' }), asOf);
+  // In the stored order: no order of the whole organization is computed for sets of ids.
+  const open = await allIds(store, org, withFilter({ status: 'open', sort: 'created_at' }), asOf);
+  const kev = await allIds(store, org, withFilter({ status: 'open', isKev: 'true', sort: 'created_at' }), asOf);
+  const overdue = await allIds(store, org, withFilter({ overdue: 'true', sort: 'created_at' }), asOf);
   const bySeverity = Object.fromEntries(
     await Promise.all(findingSeverities.map(async (severity) => [severity, await total(store, org, withFilter({ status: 'open', severity }), asOf)] as const)),
   ) as ReportSection['counts']['open_by_severity'];
