@@ -12,7 +12,7 @@ import type { StoredReport } from '../store/records/report-records.js';
 import type { Store } from '../store/store.js';
 import { executiveReportHtml } from './executive-report-html.js';
 import { type ReportSource, reportFilter } from './report-filter.js';
-import { type SectionFindings, findingParts, pause, readFindingParts } from './report-findings.js';
+import { type SectionFindings, findingParts, idSet, pause, readFindingParts } from './report-findings.js';
 import { reportSection } from './report-figures.js';
 
 /** How a report is made, beside what it is made of. */
@@ -79,7 +79,7 @@ export async function makeReport(store: Store, sealer: Sealer, organizations: re
     // The findings first, a part a write with pauses between; the report last, which lists it: it is never seen half kept.
     for (const { organization, findings } of counted) {
       let part = 0;
-      for (const lines of findingParts(findings)) {
+      for (const lines of findingParts(findings, await idSet(findings.kev), await idSet(findings.overdue))) {
         store.reports.insertFindings(figures.id, organization.rowId, part++, lines);
         await pause();
       }

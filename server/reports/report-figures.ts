@@ -10,7 +10,7 @@ import { findingSeverities } from '../../contracts/enums.js';
 import { slaPolicyKeys } from '../../contracts/remediation-deadlines.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
-import { type SectionFindings, pause } from './report-findings.js';
+import { type SectionFindings, idSet, idsNotIn, pause } from './report-findings.js';
 import { type ReportFilter, findingsQuery } from './report-filter.js';
 
 /**
@@ -67,12 +67,6 @@ function postureSentence(section: Pick<ReportSection, 'counts' | 'performance'>,
   const change = delta ? `; since the previous report, ${delta.fixed.count} fixed and ${delta.appeared.count} appeared` : '';
   return `${parts.join(', ')}${change}.`;
 }
-
-/** The ids in `now` that are not in `then`. */
-const notIn = (now: readonly string[], then: readonly string[]) => {
-  const before = new Set(then);
-  return now.filter((id) => !before.has(id));
-};
 
 /** The previous report of the same filter: its id, when it was made, and the open findings its section of the organization counted. */
 export interface PreviousSection {
@@ -164,12 +158,14 @@ async function reportDelta(
 ): Promise<ReportDelta> {
   const then = previous.findings;
   const list = async (ids: string[]) => ({ count: ids.length, findings: await reportFindings(store, org, ids, asOf) });
+  /** The ids in `now` that are not in `then`, in slices with pauses. */
+  const notIn = async (now: readonly string[], then: readonly string[]) => idsNotIn(now, await idSet(then));
   return {
     previous_report_id: previous.id,
     previous_created_at: previous.created_at,
-    fixed: await list(notIn(then.open, now.open)),
-    appeared: await list(notIn(now.open, then.open)),
-    newly_kev: await list(notIn(now.kev, then.kev)),
-    newly_overdue: await list(notIn(now.overdue, then.overdue)),
+    fixed: await list(await notIn(then.open, now.open)),
+    appeared: await list(await notIn(now.open, then.open)),
+    newly_kev: await list(await notIn(now.kev, then.kev)),
+    newly_overdue: await list(await notIn(now.overdue, then.overdue)),
   };
 }

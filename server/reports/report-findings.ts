@@ -17,10 +17,31 @@ export interface SectionFindings {
 /** Lets other work run between two parts. */
 export const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The parts of a section's findings, as the store keeps them. */
-export function* findingParts(findings: SectionFindings): Generator<string> {
-  const kev = new Set(findings.kev);
-  const overdue = new Set(findings.overdue);
+/** Ids handled between two pauses when a set is built or filtered: a few milliseconds' work. */
+const idsPerSlice = 20_000;
+
+/** The set of `ids`, built with pauses: a million ids at once would hold the thread. */
+export async function idSet(ids: readonly string[]): Promise<Set<string>> {
+  const set = new Set<string>();
+  for (let from = 0; from < ids.length; from += idsPerSlice) {
+    for (const id of ids.slice(from, from + idsPerSlice)) set.add(id);
+    await pause();
+  }
+  return set;
+}
+
+/** The ids of `ids` that `set` does not hold, in order, with pauses. */
+export async function idsNotIn(ids: readonly string[], set: ReadonlySet<string>): Promise<string[]> {
+  const left: string[] = [];
+  for (let from = 0; from < ids.length; from += idsPerSlice) {
+    for (const id of ids.slice(from, from + idsPerSlice)) if (!set.has(id)) left.push(id);
+    await pause();
+  }
+  return left;
+}
+
+/** The parts of a section's findings, as the store keeps them; `kev` and `overdue` are the sets of those lists. */
+export function* findingParts(findings: SectionFindings, kev: ReadonlySet<string>, overdue: ReadonlySet<string>): Generator<string> {
   for (let from = 0; from < findings.open.length || from === 0; from += findingsPerPart) {
     yield findings.open
       .slice(from, from + findingsPerPart)
