@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const repositoryRoot = import.meta.dirname;
-const domain = ['server/organizations', 'server/sync', 'server/remote', 'server/secrets', 'server/agent-config', 'server/demo', 'server/work-packages'];
+const domain = ['server/organizations', 'server/sync', 'server/remote', 'server/secrets', 'server/agent-config', 'server/demo', 'server/work-packages', 'server/reports'];
 // The store's query folders, bottom first (server/store/README.md, "The spine"): the basics every
 // figure reads, the features, and the console's composed reads. Each imports only those below it.
 // The imported intelligence sits below exposure, its first reader (plan sums, products' exploit figures);

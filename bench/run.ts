@@ -7,7 +7,8 @@
  * (`reconcile`), what a hostile remote's syncs cost the server (`hostile`, on its own small
  * data directory: BENCH_SIZE and BENCH_DATA_DIR do not matter to it) and imports of a
  * 400,000-row EPSS file (`intel`), fix-by dates of every finding and an exposure tag on 1,000
- * endpoints (`fix-by`), and the plan's work packages: list, exports, a status import (`work-packages`).
+ * endpoints (`fix-by`), the plan's work packages: list, exports, a status import (`work-packages`),
+ * and an executive report of the whole organization, made twice (`reports`).
  *
  * Environment:
  * - `BENCH_SIZE` (default `large`) and `BENCH_SECONDS` (default 15) per load run.
@@ -16,7 +17,7 @@
  * - `BENCH_DATA_DIR`: an already seeded data directory to serve instead of seeding a new one
  *   (used in place and not removed; `serve` takes its lock), with `BENCH_KEY` an API key of its
  *   organization `BENCH_ORG` (default `demo`). The seeding row is then left out of the report.
- *   The `writes`, `waits`, `reconcile`, `intel`, `fix-by` and `work-packages` sections write, so they work on copies of it.
+ *   The `writes`, `waits`, `reconcile`, `intel`, `fix-by`, `work-packages` and `reports` sections write, so they work on copies of it.
  * - `BENCH_SEED`: the seed of the dataset (default 7): the one seeded, or BENCH_DATA_DIR's, which
  *   the `writes` section's in-process remote generates again with 1 % changed.
  * - `BENCH_REPORT`: the file under docs/ to write (default bench.md).
@@ -39,8 +40,9 @@ import { syncSection } from './sync-section.js';
 import { reportWaits } from './waits-report.js';
 import { reportWrites } from './writes-report.js';
 import { reportWorkPackages } from './work-packages-bench.js';
+import { reportReports } from './reports-bench.js';
 
-const sectionNames = ['api', 'coverage', 'console', 'agent-config', 'sync', 'writes', 'waits', 'reconcile', 'hostile', 'intel', 'fix-by', 'work-packages'] as const;
+const sectionNames = ['api', 'coverage', 'console', 'agent-config', 'sync', 'writes', 'waits', 'reconcile', 'hostile', 'intel', 'fix-by', 'work-packages', 'reports'] as const;
 type SectionName = (typeof sectionNames)[number];
 
 const size = (process.env.BENCH_SIZE ?? 'large') as DatasetSize;
@@ -155,6 +157,7 @@ async function main() {
     if (runs('intel')) await reportIntelImports({ dataDir: prepareDataDir(workDir).dataDir, slug }, workDir, say);
     if (runs('fix-by')) await reportFixBy({ dataDir: prepareDataDir(workDir).dataDir, slug }, workDir, say);
     if (runs('work-packages')) await reportWorkPackages({ dataDir: prepareDataDir(workDir).dataDir, slug }, workDir, say);
+    if (runs('reports')) await reportReports({ dataDir: prepareDataDir(workDir).dataDir, slug }, workDir, say);
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }

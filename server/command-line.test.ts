@@ -10,7 +10,7 @@ describe('buildProgram', () => {
     expect(await names(['verify', 'file'])).toEqual(['agent-config', 'verify']);
     expect(await names(['plan', 'export', '--format', 'json'])).toEqual(['plan']);
     expect(await names(['fix-by', 'summary', '--org', 'acme'])).toEqual(['fix-by']);
-    const all = ['serve', 'orgs', 'keys', 'seed', 'agent-config', 'verify', 'sync', 'console-url', 'sessions', 'intel', 'plan', 'fix-by', 'views'];
+    const all = ['serve', 'orgs', 'keys', 'seed', 'agent-config', 'verify', 'sync', 'console-url', 'sessions', 'intel', 'plan', 'fix-by', 'views', 'report'];
     expect(await names(['no-such-command'])).toEqual(all);
     expect(await names(['--help'])).toEqual(all);
   });

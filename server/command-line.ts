@@ -1,12 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { DataDirectoryLockedError } from './store/engine/data-directory-lock.js';
 import { OrganizationInputError } from './organizations/manage-organizations.js';
 import { UsageError, dataDirArgument, resolveDataDir } from './cli/cli-context.js';
 import { dropReadsAhead, readDatabaseFileAhead } from './store/engine/database-file.js';
 import { dataDirectoryFiles } from './store/engine/data-directory.js';
-import { packageRoot } from './package-root.js';
+import { productVersion } from './package-root.js';
 
 type Register = (program: Command) => void;
 
@@ -30,6 +28,7 @@ const commands: Record<string, () => Promise<Register>> = {
   plan: async () => (await import('./cli/commands/plan.js')).registerPlanCommands,
   'fix-by': async () => (await import('./cli/commands/fix-by.js')).registerFixByCommands,
   views: async () => (await import('./cli/commands/views.js')).registerViewsCommands,
+  report: async () => (await import('./cli/commands/report.js')).registerReportCommand,
 };
 
 /**
@@ -38,11 +37,6 @@ const commands: Record<string, () => Promise<Register>> = {
  * use when they use them (cli-context.ts); `serve` reads ahead in its own thread.
  */
 const readsStoreWhole = (argv: string[]) => argv[0] === 'orgs' && (argv[1] === 'list' || argv[1] === 'cert');
-
-/** The product's version, as package.json gives it: what `--version` prints. */
-export function productVersion(): string {
-  return (JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-}
 
 /**
  * The `remediation-console` command line of DESIGN section 7. With `argv`, only the command it

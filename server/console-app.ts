@@ -2,6 +2,7 @@ import type { RequestListener } from 'node:http';
 import type express from 'express';
 import { appRouter } from './http/app/app-router.js';
 import { createHttpApp } from './http/create-http-app.js';
+import { productVersion } from './package-root.js';
 import { serveRenderer } from './http/serve-renderer.js';
 import { agentConfigRoute } from './http/v1/agent-config-route.js';
 import type { ConsoleSessions } from './secrets/console-sessions.js';
@@ -38,6 +39,7 @@ export function consoleAppRouter(parts: ConsoleAppParts): express.Router {
     consoleLinks: parts.consoleLinks,
     apiBaseUrl: parts.baseUrl,
     agentConfig: { sealer: parts.signingSealer, log: parts.log },
+    reports: { sealer: parts.signingSealer, productVersion: productVersion() },
     sync: parts.sync,
     sealer: parts.sealer,
   });

@@ -15,3 +15,8 @@ export function packageRoot(): string {
   }
   return folder;
 }
+
+/** The product's version, as package.json gives it: what `--version` prints and a report's footer names. */
+export function productVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}

@@ -22,6 +22,7 @@ export const consoleViews: readonly ConsoleView[] = [
   { section: 'exceptions', label: 'Exceptions' },
   // After the views with a shortcut of their own, whose shortcuts stay as they were.
   { section: 'remediation-performance', label: 'Remediation performance' },
+  { section: 'reports', label: 'Reports' },
   { section: 'tags', label: 'Tags and rules' },
   { section: 'saved-views', label: 'Saved views' },
   { section: 'api-keys', label: 'API keys' },

@@ -55,10 +55,12 @@ export interface VerifyCmsOptions {
   expectedCertificate?: Uint8Array;
 }
 
-/** A verified signature: its content and its signer. */
+/** A verified signature: its content, its signer, and when the signer says it signed. */
 export interface VerifiedCms {
   content: Buffer;
   signer: X509Certificate;
+  /** The signed signing-time attribute; undefined where the signature carries none. */
+  signingTime: Date | undefined;
 }
 
 const acceptedDigests = new Set<string>([oids.sha256, oids.sha384, oids.sha512]);
@@ -152,7 +154,8 @@ export async function verifyCms(cms: Uint8Array, options: VerifyCmsOptions): Pro
     throw fail(describeFailure(error));
   }
   if (!result.signatureVerified) throw fail(describeFailure(result));
-  return { content, signer };
+  const signingTime = signerInfo.signedAttrs?.attributes.find((a) => a.type === oids.signingTimeAttribute)?.values[0];
+  return { content, signer, signingTime: signingTime instanceof asn1js.UTCTime ? signingTime.toDate() : undefined };
 }
 
 function readCertificate(der: Buffer, label: string): X509Certificate {

@@ -11,3 +11,6 @@ export { certificateFingerprint, createSigningIdentity } from './signing-identit
 export type { SigningIdentity, SigningIdentityOrganization } from './signing-identity.js';
 export { extractProfile, verifyAgentConfig } from './verify.js';
 export type { AgentConfigReport, VerifyAgentConfigOptions } from './verify.js';
+export { signCms } from './cms-signer.js';
+export { verifyDetachedSignature } from './verify-detached.js';
+export type { DetachedSignatureReport } from './verify-detached.js';

@@ -163,6 +163,17 @@ export function readSigner(
   return { privateKeyPem: sealer.unseal(sealed).toString(), certificatePem: organization.certificatePem };
 }
 
+/**
+ * The organization's signing key and certificate, made first when it has none: a replica gets
+ * its own at the first file it signs here (a report), as a local organization has from its creation.
+ */
+export async function ensureSigner(store: Store, sealer: Sealer, organization: Organization): Promise<{ privateKeyPem: string; certificatePem: string }> {
+  const signer = readSigner(store, sealer, organization);
+  if (signer) return signer;
+  await attachSigningIdentity(store, sealer, organization);
+  return readSigner(store, sealer, store.organizations.byRowId(organization.rowId)!)!;
+}
+
 /** A replica's remote tenant with its key unsealed; undefined for a local organization. */
 export function readRemoteTenant(store: Store, sealer: Sealer, organization: Organization): RemoteTenant | undefined {
   const sealed = store.organizations.sealedSecret(organization.rowId, 'remote_key');

@@ -2,6 +2,7 @@ import { cliCommandText } from '../../contracts/cli-command.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AgentSettingsRecords } from './records/agent-settings-records.js';
+import { ReportRecords } from './records/report-records.js';
 import { ApiKeyRecords } from './records/api-key-records.js';
 import { SavedViewRecords } from './records/saved-view-records.js';
 import { ConsoleItems } from './console/console-items.js';
@@ -137,6 +138,8 @@ export class Store {
    * ticket status, the check after a sync): its records' writes are of the `work-packages` kind.
    */
   readonly workPackages: WorkPackages;
+  /** The reports made, frozen (issue 40): their writes are of the `reports` kind, which nothing derived reads. */
+  readonly reports: ReportRecords;
   /** Inventory ids, staging and the background collection of inventories nobody points at. */
   readonly inventories: Inventories;
   /** The version of each kind of change a write names, and the caches of derived values that follow them. */
@@ -184,6 +187,7 @@ export class Store {
     this.dashboards = new DashboardAggregates(db, versions, this.coverage, context);
     this.agentSettings = new AgentSettingsRecords(db, clock, recordWrite);
     this.savedViews = new SavedViewRecords(db, clock, recordWrite);
+    this.reports = new ReportRecords(db, recordWrite);
     this.endpointContext = new EndpointContext(db, versions, (work) => this.write(() => work(), { changes: ['endpoint-context'] }), clock);
     this.sync = new SyncRecords(db);
     this.syncChanges = new SyncChangeRecords(db);

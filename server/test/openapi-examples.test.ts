@@ -64,6 +64,7 @@ const notSuccessful: Record<string, { status: number; why: string }> = {
   getSyncChanges: { status: 409, why: 'the example organization is local: only replicas sync' },
   updateTagRule: { status: 404, why: "a rule's id is made when the rule is; the example id names none" },
   deleteTagRule: { status: 404, why: "a rule's id is made when the rule is; the example id names none" },
+  getReport: { status: 404, why: "a report's id is made when the report is; the example id names none" },
   revokeApiKey: { status: 404, why: "a key's id is made when the key is; the example id names none" },
   updateSavedView: { status: 404, why: "a saved view's id is made when the view is; the example id names none" },
   deleteSavedView: { status: 404, why: "a saved view's id is made when the view is; the example id names none" },

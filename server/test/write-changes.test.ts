@@ -187,6 +187,12 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
     changed: [],
   },
   {
+    // A report made, kept frozen: nothing derived reads it.
+    kind: 'reports',
+    write: async () => server.store.write(() => undefined, { changes: ['reports'] }),
+    changed: [],
+  },
+  {
     kind: 'sync-records',
     write: async () => updateSyncSettings(server.store, server.orgs[0]!.organization, { reconcileIntervalHours: 12 }),
     changed: [],

@@ -60,6 +60,7 @@ describe('appMenuTemplate', () => {
       ['view-coverage-gaps', 'Coverage Gaps', 'CmdOrCtrl+8'],
       ['view-exceptions', 'Exceptions', undefined],
       ['view-remediation-performance', 'Remediation Performance', undefined],
+      ['view-reports', 'Reports', undefined],
       ['view-tags', 'Tags And Rules', undefined],
       ['view-saved-views', 'Saved Views', undefined],
       ['view-api-keys', 'API Keys', undefined],

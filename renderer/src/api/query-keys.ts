@@ -38,6 +38,7 @@ export const queryKeys = {
   workPackages: (slug: string, filters: ListFilters = {}) => [...queryKeys.organization(slug), 'work-packages', filters] as const,
   workPackageChecks: (slug: string) => [...queryKeys.organization(slug), 'work-package-checks'] as const,
   statusMapping: (slug: string) => [...queryKeys.organization(slug), 'status-mapping'] as const,
+  reports: (slug: string) => [...queryKeys.organization(slug), 'reports'] as const,
   exceptions: (slug: string, state: string) => [...queryKeys.organization(slug), 'exceptions', state] as const,
   endpointContext: (slug: string, endpointId: string) => [...queryKeys.organization(slug), 'endpoint-context', endpointId] as const,
   endpointTags: (slug: string) => [...queryKeys.organization(slug), 'endpoint-tags'] as const,

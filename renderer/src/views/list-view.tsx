@@ -7,6 +7,7 @@ import { listPageQuery } from '../api/console-queries';
 import { type ListFilters, pageSize } from '../api/list-pages';
 import { BulkEndpointContext } from '../components/bulk-endpoint-context';
 import { CsvExportButton } from '../components/csv-export-button';
+import { ReportButton } from '../components/report-button';
 import { FilterBar } from '../components/filter-bar';
 import { VirtualTable, columnFields } from '../components/virtual-table';
 import { openFromTable } from '../lib/opened-from-table';
@@ -77,6 +78,7 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
     <section ref={section} className="view view--list" aria-labelledby="view-title" onKeyDown={onKeyDown}>
       <header className="view__header">
         <h1 id="view-title">{labels.title}</h1>
+        {collection === 'findings' ? <ReportButton slug={slug} filters={filters} /> : null}
         <CsvExportButton slug={slug} collection={collection} filters={asked} total={first.data?.total} />
       </header>
       {/* What the view shows while its URL names none of its default filters and no order. */}

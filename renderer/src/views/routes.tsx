@@ -23,6 +23,7 @@ import { Layout } from './layout';
 import { ListView, firstListPages } from './list-view';
 import { OrganizationsView } from './organizations-view';
 import { RemediationPerformanceView } from './remediation-performance-view';
+import { ReportsView } from './reports-view';
 import { RemediationPlanView } from './remediation-plan-view';
 import { SavedViewsView } from './saved-views-view';
 import { ScopeDetail } from './scope-detail';
@@ -135,6 +136,7 @@ export const routes: RouteObject[] = [
       { path: 'software/:id/versions/:versionId', element: withParams((slug, id) => <SoftwareVersionRoute slug={slug} productId={id} />) },
       { path: 'remediation-plan', loader: prefetchPlan, element: withParams((slug) => <RemediationPlanView slug={slug} />) },
       { path: 'remediation-performance', loader: prefetchPerformance, element: withParams((slug) => <RemediationPerformanceView slug={slug} />) },
+      { path: 'reports', element: withParams((slug) => <ReportsView slug={slug} />) },
       { path: 'coverage-gaps', element: withParams((slug) => <CoverageGapsView slug={slug} />) },
       { path: 'exceptions', element: withParams((slug) => <ExceptionsView slug={slug} />) },
       { path: 'tags', element: withParams((slug) => <TagsView slug={slug} />) },

@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { AgentConfigVerificationError, verifyAgentConfig } from '../../agent-config/index.js';
+import { AgentConfigVerificationError, verifyAgentConfig, verifyDetachedSignature } from '../../agent-config/index.js';
+import { detachedSignatureExtension } from '../../agent-config/file-contents.js';
 import { serverUrlProblem } from '../../organizations/manage-agent-settings.js';
 import { requireOrganization } from '../../organizations/manage-organizations.js';
 import { produceAgentConfig } from '../../organizations/produce-agent-config.js';
@@ -52,13 +54,26 @@ export function registerAgentConfigCommands(program: Command): void {
 
   program
     .command('verify')
-    .description('verify a signed agent configuration file and show what it holds')
-    .argument('<file>', 'a .zip or .mobileconfig written by agent-config or the API')
+    .description('verify a signed agent configuration file, or a report beside its FILE.p7s, and show who signed it')
+    .argument('<file>', 'a .zip or .mobileconfig written by agent-config or the API, or a report with its signature in FILE.p7s')
     .option('--cert <pem>', "the organization's certificate (PEM file) the file must be signed with")
     .action(async (file: string, options: { cert?: string }) => {
       const bytes = readGivenFile(file, 'the file');
       const certificatePem = options.cert === undefined ? undefined : readGivenFile(options.cert, '--cert').toString();
+      const signatureFile = `${file}${detachedSignatureExtension}`;
       try {
+        if (fs.existsSync(signatureFile)) {
+          const report = await verifyDetachedSignature(bytes, readGivenFile(signatureFile, 'the signature'), path.basename(signatureFile), certificatePem);
+          console.log(
+            [
+              `Signature: valid, ${path.basename(signatureFile)} over ${path.basename(file)}${options.cert ? ' (signed with the given certificate)' : ' (signed with the certificate the signature carries)'}`,
+              `Signer: ${report.signer.subject}`,
+              `Fingerprint (SHA-256): ${report.signer.fingerprint}`,
+              `Signed at: ${report.signedAt ?? 'not said (the signature carries no signing time)'}`,
+            ].join('\n'),
+          );
+          return;
+        }
         const report = await verifyAgentConfig(bytes, { certificatePem });
         const lines = [
           `Signature: valid${options.cert ? ' (signed with the given certificate)' : ' (signed with the certificate the file carries)'}`,

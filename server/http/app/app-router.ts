@@ -18,6 +18,7 @@ import { savedViewRoutes } from './saved-view-routes.js';
 import { organizationRoutes } from './organization-routes.js';
 import type { SyncScheduler } from '../../sync/sync-scheduler.js';
 import { syncOverviewRoute, syncRoutes } from './sync-routes.js';
+import { type ReportRoutesContext, reportRoutes } from './report-routes.js';
 import { requireConsoleToken } from './require-console-token.js';
 import { openSessionRoute, sessionRoute } from './session-route.js';
 import { sessionsRoutes } from './sessions-routes.js';
@@ -46,6 +47,8 @@ export interface AppRouterContext {
    * where nothing is connected (tests).
    */
   sealer?: Sealer;
+  /** Reports: the signing keys' sealer and the product's version; left out where nothing signs (tests). */
+  reports?: ReportRoutesContext;
 }
 
 /**
@@ -91,6 +94,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   organization.use(csvExportRoutes(store));
   organization.use(agentSettingsRoutes(store));
   organization.use(organizationIntelRoutes(store));
+  if (context.reports) organization.use(reportRoutes(store, context.reports));
   if (context.agentConfig) organization.use(agentConfigRoutes(store, context.agentConfig));
   if (context.sync) organization.use(syncRoutes(store, context.sync));
   router.use('/orgs/:slug', organization);

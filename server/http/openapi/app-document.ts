@@ -11,6 +11,7 @@ import { exceptionOperations } from '../app/exception-routes.js';
 import { inventoryOperations } from '../app/inventory-routes.js';
 import { organizationOperations } from '../app/organization-routes.js';
 import { savedViewOperations } from '../app/saved-view-routes.js';
+import { reportOperations } from '../app/report-routes.js';
 import { sessionOperations } from '../app/session-route.js';
 import { sessionsOperations } from '../app/sessions-routes.js';
 import { softwareOperations } from '../app/software-routes.js';
@@ -35,6 +36,7 @@ const routeModules = [
   coverageOperations,
   softwareOperations,
   workPackageOperations,
+  reportOperations,
   deadlineOperations,
   fixByOperations,
   exceptionOperations,

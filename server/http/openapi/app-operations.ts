@@ -47,6 +47,8 @@ export const appTags = {
   Exports: 'Every item of a filtered list, as CSV.',
   'Work packages': "The remediation plan's steps as tickets for IT (Jira CSV, ServiceNow import-set CSV, JSON), their owner and note, the status read back from the ticket system's export, and the check after each sync.",
   'Agent configuration': "An organization's agent settings, what its agent configuration files hold, and the signed files of any organization.",
+  Reports:
+    'Reports of a filter of the findings list: made once, signed with the organization\'s signing identity (a detached CMS signature) and kept frozen, with the change since the previous report of the same filter.',
   'Threat intelligence':
     "Exploit intelligence imported from files: FIRST's EPSS scores, the KEV catalogs of CISA and ENISA and CISA's Vulnrichment records, local to this installation, kept across syncs, never shown by /v1.",
 } as const;

@@ -18,6 +18,7 @@ import type { VersionSource } from '../engine/database.js';
  *   findings' outcomes and dates, recorded after it: nothing derived reads them.
  * - `work-packages`: the plan steps' local owner, note, ticket status and the check after a sync.
  * - `saved-views`: an organization's saved views (a console view's filters under a name).
+ * - `reports`: the reports made, frozen: nothing derived reads them.
  */
 export const changeKinds = [
   'inventory',
@@ -33,6 +34,7 @@ export const changeKinds = [
   'fix-by-changes',
   'work-packages',
   'saved-views',
+  'reports',
 ] as const;
 
 /** One kind of change a write makes (see {@link changeKinds}). */

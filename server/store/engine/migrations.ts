@@ -507,4 +507,32 @@ export const migrations: readonly string[] = [
     UNIQUE (org_id, name_key)
   );
   `,
+  // Reports (store/records/report-records.ts): each made once and kept frozen, its HTML, figures
+  // and detached signature as they were made, under the organization it was made from; the
+  // previous one of the same filter, template and organizations is what a delta compares with,
+  // through the open findings each section counted (report_findings, written in parts).
+  `
+  CREATE TABLE reports (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    uuid TEXT NOT NULL UNIQUE,
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    organizations TEXT NOT NULL,
+    template TEXT NOT NULL,
+    filter TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    html BLOB NOT NULL,
+    figures TEXT NOT NULL,
+    signature BLOB NOT NULL,
+    signer TEXT NOT NULL,
+    sha256 TEXT NOT NULL
+  );
+  CREATE INDEX reports_previous ON reports (org_id, template, filter, organizations, id);
+  CREATE TABLE report_findings (
+    report_uuid TEXT NOT NULL,
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    part INTEGER NOT NULL,
+    lines TEXT NOT NULL,
+    PRIMARY KEY (report_uuid, org_id, part)
+  ) WITHOUT ROWID;
+  `,
 ];

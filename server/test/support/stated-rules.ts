@@ -156,6 +156,19 @@ export const statedRules: StatedRule[] = [
     },
   },
   {
+    name: "a report's filter is a query of the findings list, without what the report sets",
+    appliesTo: (operation) => operation.operationId === 'createReport',
+    says: /unknown, repeated, invalid or report-set parameter/,
+    keep: (request, operations) => {
+      const list = operations.find((operation) => operation.operationId === 'listConsoleVulnerabilityFindings')!;
+      const setByTheReport = new Set(['status', 'overdue', 'sort', 'limit', 'offset']);
+      return validRequests(list, {}).map((list) =>
+        withBody(request, { ...bodyOf(request), filter: new URLSearchParams(list.query.filter(([name]) => !setByTheReport.has(name))).toString() }),
+      );
+    },
+    broken: (request) => fc.constantFrom('Severity=high', 'notAFilter=1', 'sort=risk', 'status=open', 'tag=a&tag=b', 'severity=urgent').map((filter) => withBody(request, { ...bodyOf(request), filter })),
+  },
+  {
     name: 'a local organization takes only a name',
     appliesTo: (operation) => operation.operationId === 'updateOrganization',
     says: /gives a remote URL or key to a local organization/,

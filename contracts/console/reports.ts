@@ -1,0 +1,144 @@
+/**
+ * Reports (issue 40): a filter of the findings list with a template, made once, frozen and
+ * signed (`/app/orgs/:slug/reports`). The figures a report shows are kept as this JSON beside
+ * its HTML and never computed again: a report opened next month shows the day it was made.
+ */
+import { z } from 'zod';
+import { countSchema, dateTimeSchema, severityCountsSchema, uuidSchema } from '../common.js';
+import { deadlinePolicies } from '../fix-by.js';
+import { threatIntelKinds } from './threat-intel.js';
+
+/** The report templates: the executive summary (the technical one is to come). */
+export const reportTemplates = ['executive'] as const;
+export type ReportTemplate = (typeof reportTemplates)[number];
+
+/** The longest filter a report takes: the findings list's own bound on a query string. */
+export const maxReportFilterLength = 2048;
+
+/** How many plan steps, exceptions and delta findings a report lists (every count is whole). */
+export const reportListLength = { planSteps: 10, exceptions: 25, deltaFindings: 25 } as const;
+
+/** `POST /app/orgs/:slug/reports` body. */
+export const createReportBodySchema = z
+  .strictObject({
+    filter: z
+      .string()
+      .max(maxReportFilterLength)
+      .default('')
+      .meta({
+        description:
+          "The findings list's filters as its URL's query string (`tag=internet-facing&criticality=critical&severity=critical`), without `?`; empty for every finding. " +
+          'Sort, search paging and unknown parameters are refused.',
+        example: 'tag=internet-facing&criticality=critical',
+      }),
+    template: z.enum(reportTemplates).default('executive'),
+  })
+  .meta({ id: 'CreateReport' });
+export type CreateReportBody = z.output<typeof createReportBodySchema>;
+
+/** A finding a report names: enough to find it again, kept as it was. */
+export const reportFindingSchema = z.object({
+  id: z.string(),
+  cve_id: z.string().nullable(),
+  severity: z.string().nullable(),
+  endpoint_hostname: z.string().nullable(),
+});
+export type ReportFinding = z.infer<typeof reportFindingSchema>;
+
+/** One list of a delta: how many, and the first {@link reportListLength}.deltaFindings of them. */
+const deltaListSchema = z.object({ count: countSchema, findings: z.array(reportFindingSchema) });
+
+/** What changed since the previous report of the same organization, filter and template. */
+export const reportDeltaSchema = z
+  .object({
+    previous_report_id: uuidSchema,
+    previous_created_at: dateTimeSchema,
+    fixed: deltaListSchema.meta({ description: 'Open then, not open now (remediated, or gone from the replica).' }),
+    appeared: deltaListSchema.meta({ description: 'Open now, not open then.' }),
+    newly_kev: deltaListSchema.meta({ description: 'Open and KEV now, not KEV then.' }),
+    newly_overdue: deltaListSchema.meta({ description: 'Overdue now, not overdue then.' }),
+  })
+  .meta({ id: 'ReportDelta' });
+export type ReportDelta = z.infer<typeof reportDeltaSchema>;
+
+/** One organization's part of a report: every figure it shows, as they were. */
+export const reportSectionSchema = z
+  .object({
+    organization: z.object({ id: uuidSchema, slug: z.string(), name: z.string(), kind: z.enum(['local', 'replica']) }),
+    posture: z.string().meta({ description: 'The one sentence of posture.' }),
+    counts: z.object({
+      open: countSchema,
+      open_by_severity: severityCountsSchema,
+      open_kev: countSchema,
+      open_high_epss: z
+        .object({ threshold: z.number(), count: countSchema })
+        .nullable()
+        .meta({ description: 'Open findings whose CVE the current EPSS file scores at least the threshold; null when no EPSS file is imported.' }),
+      overdue: countSchema.meta({ description: 'Open past their due date under the deadline policy, excepted ones left out.' }),
+    }),
+    performance: z.object({
+      deadline_policy: z.enum(deadlinePolicies),
+      policy_days: z.record(z.string(), z.number().nullable()),
+      remediated_with_deadline: countSchema,
+      remediated_in_time: countSchema,
+      share_in_time: z.number().nullable(),
+      median_days_to_remediate: z.number().nullable(),
+      monthly: z.array(z.object({ month: z.string(), open_at_end: countSchema, overdue_at_end: countSchema })),
+    }),
+    plan: z.object({
+      open_critical_or_kev: countSchema,
+      steps: z.array(z.object({ vendor: z.string().nullable(), product: z.string().nullable(), closes: countSchema, endpoints: countSchema, cumulative_share: z.number() })),
+      milestones: z.array(z.string()),
+    }),
+    accepted_risks: z.array(
+      z.object({ id: uuidSchema, reason: z.string(), scope: z.string(), expires_at: z.string().nullable(), open_findings: countSchema }),
+    ),
+    accepted_risks_total: countSchema,
+    provenance: z.object({
+      last_synced_at: dateTimeSchema.nullable(),
+      last_matched_at: dateTimeSchema.nullable(),
+      intelligence: z.array(z.object({ kind: z.enum(threatIntelKinds), source_date: z.string(), version: z.string().nullable(), sha256: z.string() })),
+    }),
+    delta: reportDeltaSchema.nullable().meta({ description: 'Null for the first report of this organization, filter and template.' }),
+  })
+  .meta({ id: 'ReportSection' });
+export type ReportSection = z.infer<typeof reportSectionSchema>;
+
+/** A report's figures, as stored and served beside its HTML. */
+export const reportFiguresSchema = z
+  .object({
+    id: uuidSchema,
+    template: z.enum(reportTemplates),
+    filter: z.string(),
+    created_at: dateTimeSchema,
+    product_version: z.string(),
+    sections: z.array(reportSectionSchema),
+  })
+  .meta({ id: 'ReportFigures' });
+export type ReportFigures = z.infer<typeof reportFiguresSchema>;
+
+/** A stored report as lists name it. */
+export const reportSummarySchema = z
+  .object({
+    id: uuidSchema,
+    template: z.enum(reportTemplates),
+    filter: z.string(),
+    created_at: dateTimeSchema,
+    organizations: z.array(z.string()).meta({ description: 'The slugs of the organizations it has a section of, in order.' }),
+    signer: z.string().meta({ description: "The subject of the certificate that signed it: its organization's signing identity." }),
+    sha256: z.string().meta({ description: 'SHA-256 of its HTML, lower-case hex.' }),
+  })
+  .meta({ id: 'ReportSummary' });
+export type ReportSummary = z.infer<typeof reportSummarySchema>;
+
+/** `GET /app/orgs/:slug/reports`: newest first. */
+export const reportListSchema = z.object({ data: z.array(reportSummarySchema) }).meta({ id: 'ReportList' });
+
+/** `GET /app/orgs/:slug/reports/:reportId` query: which of the report's files. */
+export const reportFormats = ['html', 'p7s', 'json'] as const;
+export const reportQuerySchema = z.object({
+  format: z
+    .enum(reportFormats, { error: `must be one of ${reportFormats.join(', ')}` })
+    .default('html')
+    .meta({ description: '`html` the report, `p7s` its detached CMS signature (DER), `json` its figures.' }),
+});

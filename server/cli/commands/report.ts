@@ -1,0 +1,50 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { reportTemplates } from '../../../contracts/console/reports.js';
+import { requireOrganization } from '../../organizations/manage-organizations.js';
+import { makeReport } from '../../reports/make-report.js';
+import { ReportFilterError } from '../../reports/report-filter.js';
+import { writeFileAtomically } from '../../store/engine/data-directory.js';
+import { UsageError, fileProblem, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
+
+/** `report` makes a signed report of a findings-list filter, keeps it, and writes it with its signature. */
+export function registerReportCommand(program: Command): void {
+  program
+    .command('report')
+    .description('make a signed report of a filter of the findings list: FILE (HTML, print it for a PDF) and FILE.p7s (its signature)')
+    .option('--filter <query>', "the findings list's filters as its URL's query string, e.g. tag=internet-facing&criticality=critical", '')
+    .option('--template <template>', reportTemplates.join(' or '), 'executive')
+    .option('--org <slug...>', 'the organizations, one section each, the report signed by the first (default: every organization)')
+    .requiredOption('--out <file>', 'where to write the report; its signature goes to FILE.p7s')
+    .option('--data-dir <dir>', 'data directory')
+    .action(async (options: { filter: string; template: string; org?: string[]; out: string; dataDir?: string }, command: Command) => {
+      const template = reportTemplates.find((name) => name === options.template);
+      if (!template) throw new UsageError(`--template must be one of ${reportTemplates.join(', ')}`);
+      const dataDir = resolveDataDir(options.dataDir);
+      await withStore(dataDir, { command: 'remediation-console report' }, async (store) => {
+        const organizations = options.org ? options.org.map((slug) => requireOrganization(store, slug)) : store.organizations.list();
+        if (organizations.length === 0) throw new UsageError('There is no organization to report on');
+        let report;
+        try {
+          report = await makeReport(store, headlessSealer(dataDir), organizations, { filter: options.filter }, { template, productVersion: command.parent!.version()! });
+        } catch (error) {
+          if (error instanceof ReportFilterError) throw new UsageError(`--filter: ${error.message}`);
+          throw error;
+        }
+        try {
+          writeFileAtomically(options.out, report.html, 0o644);
+          writeFileAtomically(`${options.out}.p7s`, report.signature, 0o644);
+        } catch (error) {
+          throw new Error(`Cannot write --out ${options.out}: ${fileProblem(error)}; the report is kept (${report.summary.id})`, { cause: error });
+        }
+        console.log(
+          [
+            `Wrote ${path.resolve(options.out)} and ${path.resolve(`${options.out}.p7s`)}`,
+            `Report ${report.summary.id} of ${report.summary.organizations.join(', ')}, made ${report.summary.created_at}`,
+            `Signed by ${report.summary.signer}`,
+            `Verify it with: remediation-console verify ${options.out}`,
+          ].join('\n'),
+        );
+      });
+    });
+}

@@ -1,0 +1,125 @@
+import express from 'express';
+import { fieldErrorSchema, uuidSchema } from '../../../contracts/common.js';
+import {
+  createReportBodySchema,
+  reportFiguresSchema,
+  reportListSchema,
+  reportQuerySchema,
+  reportSummarySchema,
+} from '../../../contracts/console/reports.js';
+import { makeReport } from '../../reports/make-report.js';
+import { ReportFilterError } from '../../reports/report-filter.js';
+import type { Sealer } from '../../secrets/sealer.js';
+import type { Store } from '../../store/store.js';
+import { HttpError } from '../http-error.js';
+import { registerOrganizationOperation } from '../openapi/app-operations.js';
+import { type OpenApiRouteRegistrar, errorResponse, jsonResponse, queryErrors } from '../openapi/responses.js';
+import { parseQuery } from '../query-parameters.js';
+import { jsonBody, parsedBody } from './json-body.js';
+import { organizationOf } from './organization-param.js';
+import { uuidParam } from './uuid-param.js';
+
+/** What the reports' routes need beside the store: the signing keys' sealer and the version the footer names. */
+export interface ReportRoutesContext {
+  sealer: Sealer;
+  productVersion: string;
+}
+
+/** The report's own policy as a header too: it loads nothing, runs nothing. */
+const reportContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+/**
+ * An organization's reports (issue 40), under `/app/orgs/:slug/reports`: made from a filter of
+ * the findings list (`POST`, the figures read and the HTML signed and kept), listed, and read
+ * back as they were made, the HTML, its detached signature or its figures.
+ */
+export function reportRoutes(store: Store, context: ReportRoutesContext): express.Router {
+  const router = express.Router({ mergeParams: true });
+
+  router.post('/reports', jsonBody('8kb'), async (req, res) => {
+    const body = parsedBody(req, res, createReportBodySchema, 'the report');
+    if (!body) return;
+    try {
+      const report = await makeReport(store, context.sealer, [organizationOf(res)], { filter: body.filter }, { template: body.template, productVersion: context.productVersion });
+      res.status(201).location(`reports/${report.summary.id}`).json(report.summary);
+    } catch (error) {
+      if (error instanceof ReportFilterError) throw new HttpError(400, error.message);
+      throw error;
+    }
+  });
+
+  router.get('/reports', (_req, res) => {
+    res.json({ data: store.reports.list(organizationOf(res).rowId) });
+  });
+
+  router.get('/reports/:reportId', (req, res) => {
+    const reportId = uuidParam(req, 'reportId');
+    const { format } = parseQuery(req, reportQuerySchema);
+    const report = store.reports.get(organizationOf(res).rowId, reportId);
+    if (!report) throw new HttpError(404, `Report ${reportId} not found`);
+    const name = `report-${reportId}.html`;
+    switch (format) {
+      case 'html':
+        res.set('Content-Security-Policy', reportContentSecurityPolicy).set('Content-Disposition', `inline; filename="${name}"`).type('text/html').send(report.html);
+        return;
+      case 'p7s':
+        res.set('Content-Disposition', `attachment; filename="${name}.p7s"`).type('application/pkcs7-signature').send(report.signature);
+        return;
+      case 'json':
+        res.type('application/json').send(report.figures);
+    }
+  });
+
+  return router;
+}
+
+/** {@link reportRoutes} in the /app OpenAPI document. */
+export const reportOperations: OpenApiRouteRegistrar = (registry) => {
+  registerOrganizationOperation(registry, {
+    method: 'post',
+    path: '/reports',
+    operationId: 'createReport',
+    summary: 'Make a report',
+    description:
+      "Reads the figures of the filter now, draws the report's HTML, signs it with the organization's signing identity (a detached CMS signature; a replica gets one at its first report) and keeps all three, frozen. " +
+      'The delta is against the previous report of the same filter and template.',
+    tag: 'Reports',
+    request: { body: { required: true, content: { 'application/json': { schema: createReportBodySchema } } } },
+    responses: {
+      201: jsonResponse(reportSummarySchema, 'The report, made and kept; `Location` names it.'),
+      400: jsonResponse(fieldErrorSchema, 'The body is not JSON or not a report, or the filter names an unknown, repeated, invalid or report-set parameter; the message names it. Nothing is kept.'),
+      413: errorResponse('The body is larger than 8 kB.'),
+    },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/reports',
+    operationId: 'listReports',
+    summary: "List the organization's reports",
+    description: 'Newest first.',
+    tag: 'Reports',
+    responses: { 200: jsonResponse(reportListSchema, 'The reports.') },
+  });
+  registerOrganizationOperation(registry, {
+    method: 'get',
+    path: '/reports/:reportId',
+    operationId: 'getReport',
+    summary: 'Get a report',
+    description: 'As it was made, never computed again: its HTML (to open or print), its detached CMS signature (`format=p7s`) or its figures (`format=json`).',
+    tag: 'Reports',
+    params: { reportId: uuidSchema.meta({ description: "The report's id." }) },
+    request: { query: reportQuerySchema },
+    responses: {
+      200: {
+        description: 'The HTML report, its signature or its figures, as `format` asks.',
+        content: {
+          'text/html': { schema: { type: 'string' } },
+          'application/pkcs7-signature': { schema: { type: 'string', format: 'binary' } },
+          'application/json': { schema: reportFiguresSchema },
+        },
+      },
+      ...queryErrors('The reportId is not a UUID, or `format` is not html, p7s or json.'),
+      404: errorResponse('The organization has no report with this id.'),
+    },
+  });
+};

@@ -1,0 +1,93 @@
+/**
+ * Making a report (issue 40): the figures of each organization for the filter, the HTML drawn
+ * from them, a detached CMS signature by the first organization's signing identity, all kept
+ * frozen in the store. A report is never computed again: reading one answers what was kept.
+ */
+import { createHash, randomUUID, X509Certificate } from 'node:crypto';
+import type { ReportFigures, ReportSection, ReportTemplate } from '../../contracts/console/reports.js';
+import { ensureSigner } from '../organizations/manage-organizations.js';
+import type { Sealer } from '../secrets/sealer.js';
+import type { Organization } from '../store/records/organization-records.js';
+import type { StoredReport } from '../store/records/report-records.js';
+import type { Store } from '../store/store.js';
+import { executiveReportHtml } from './executive-report-html.js';
+import { type ReportSource, reportFilter } from './report-filter.js';
+import { type SectionFindings, findingParts, idSet, pause, readFindingParts } from './report-findings.js';
+import { reportSection } from './report-figures.js';
+
+/** How a report is made, beside what it is made of. */
+export interface MakeReportOptions {
+  template: ReportTemplate;
+  /** The product's version, which the footer names. */
+  productVersion: string;
+}
+
+/**
+ * Makes, signs and keeps a report of `organizations` (one section each, in order; the report is
+ * kept under and signed by the first) for `source`.
+ * @throws ReportFilterError for a filter the findings list would refuse (nothing is kept)
+ */
+export async function makeReport(store: Store, sealer: Sealer, organizations: readonly Organization[], source: ReportSource, options: MakeReportOptions): Promise<StoredReport> {
+  const owner = organizations[0];
+  if (!owner) throw new Error('A report needs at least one organization');
+  const filter = reportFilter(source);
+  const asOf = store.deadlines.asOf();
+  const slugs = organizations.map((organization) => organization.slug);
+  const previousText = store.reports.previousFigures(owner.rowId, { template: options.template, filter: filter.text, organizations: slugs });
+  // Figures this store wrote itself, with the schema of this version: read as they are (a zod parse of a million ids would hold the thread).
+  const previous = previousText === undefined ? undefined : (JSON.parse(previousText) as ReportFigures);
+  const sections: ReportSection[] = [];
+  const counted: { organization: Organization; findings: SectionFindings }[] = [];
+  for (const organization of organizations) {
+    const before =
+      previous && previous.sections.some((section) => section.organization.id === organization.id)
+        ? { id: previous.id, created_at: previous.created_at, findings: await readFindingParts(store.reports.findings(previous.id, organization.rowId)) }
+        : undefined;
+    const { section, findings } = await reportSection(store, organization, filter, asOf, before);
+    sections.push(section);
+    counted.push({ organization, findings });
+  }
+  const figures: ReportFigures = {
+    id: randomUUID(),
+    template: options.template,
+    filter: filter.text,
+    created_at: new Date(store.now()).toISOString(),
+    product_version: options.productVersion,
+    sections,
+  };
+  const signerPems = await ensureSigner(store, sealer, owner);
+  const signer = new X509Certificate(signerPems.certificatePem).subject.split('\n').join(', ');
+  const html = Buffer.from(executiveReportHtml(figures, signer));
+  // Loaded at the first report: `serve` starts without the signing modules.
+  const { signCms } = await import('../agent-config/index.js');
+  const signature = await signCms(html, signerPems, { detached: true, signingTime: new Date(figures.created_at) });
+  const report: StoredReport = {
+    summary: {
+      id: figures.id,
+      template: figures.template,
+      filter: figures.filter,
+      created_at: figures.created_at,
+      organizations: slugs,
+      signer,
+      sha256: createHash('sha256').update(html).digest('hex'),
+    },
+    html,
+    figures: JSON.stringify(figures),
+    signature,
+  };
+  try {
+    // The findings first, a part a write with pauses between; the report last, which lists it: it is never seen half kept.
+    for (const { organization, findings } of counted) {
+      let part = 0;
+      for (const lines of findingParts(findings, await idSet(findings.kev), await idSet(findings.overdue))) {
+        store.reports.insertFindings(figures.id, organization.rowId, part++, lines);
+        await pause();
+      }
+    }
+    store.reports.insert({ ...report, orgRowId: owner.rowId });
+  } catch (error) {
+    store.reports.dropFindings(figures.id);
+    throw error;
+  }
+  return report;
+}

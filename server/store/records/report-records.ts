@@ -1,0 +1,122 @@
+import type { ReportSummary, ReportTemplate } from '../../../contracts/console/reports.js';
+import type { RecordWrite } from '../derived/change-kinds.js';
+import type { Database } from '../engine/database.js';
+
+/** A report as it is kept: made once, never recomputed (issue 40, "frozen"). */
+export interface StoredReport {
+  summary: ReportSummary;
+  html: Buffer;
+  /** The figures as JSON text, exactly as they were made (contracts/console/reports.ts `ReportFigures`). */
+  figures: string;
+  /** The detached CMS signature of `html`, DER. */
+  signature: Buffer;
+}
+
+/** A report to keep, under the organization of `orgRowId` (its first section's). */
+export interface NewReport extends StoredReport {
+  orgRowId: number;
+}
+
+interface SummaryRow {
+  uuid: string;
+  template: ReportTemplate;
+  filter: string;
+  created_at: string;
+  organizations: string;
+  signer: string;
+  sha256: string;
+}
+
+const summaryColumns = 'uuid, template, filter, created_at, organizations, signer, sha256';
+
+function toSummary(row: SummaryRow): ReportSummary {
+  return {
+    id: row.uuid,
+    template: row.template,
+    filter: row.filter,
+    created_at: row.created_at,
+    organizations: JSON.parse(row.organizations) as string[],
+    signer: row.signer,
+    sha256: row.sha256,
+  };
+}
+
+/**
+ * The SQL of the reports table: each report's HTML, figures and signature, written once in a
+ * write of the `reports` kind and never changed; removed with its organization.
+ */
+export class ReportRecords {
+  constructor(
+    private readonly db: Database,
+    private readonly write: RecordWrite,
+  ) {}
+
+  /** Keeps a report. */
+  insert(report: NewReport): void {
+    const { summary } = report;
+    this.write(['reports'], () =>
+      this.db.run(
+        `INSERT INTO reports (uuid, org_id, organizations, template, filter, created_at, html, figures, signature, signer, sha256)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          summary.id,
+          report.orgRowId,
+          JSON.stringify(summary.organizations),
+          summary.template,
+          summary.filter,
+          summary.created_at,
+          report.html,
+          report.figures,
+          report.signature,
+          summary.signer,
+          summary.sha256,
+        ],
+      ),
+    );
+  }
+
+  /** The organization's reports, newest first. */
+  list(orgRowId: number): ReportSummary[] {
+    return this.db.all<SummaryRow>(`SELECT ${summaryColumns} FROM reports WHERE org_id = ? ORDER BY id DESC`, [orgRowId]).map(toSummary);
+  }
+
+  /** One of the organization's reports, whole; undefined for an id it has none of. */
+  get(orgRowId: number, id: string): StoredReport | undefined {
+    const row = this.db.get<SummaryRow & { html: Uint8Array; figures: string; signature: Uint8Array }>(
+      `SELECT ${summaryColumns}, html, figures, signature FROM reports WHERE org_id = ? AND uuid = ?`,
+      [orgRowId, id],
+    );
+    if (!row) return undefined;
+    return { summary: toSummary(row), html: Buffer.from(row.html), figures: row.figures, signature: Buffer.from(row.signature) };
+  }
+
+  /**
+   * Keeps one part of the open findings a report's section counted, as lines of
+   * {@link findingLine}: written before the report, a part a write, so that no write holds the
+   * thread for a million ids.
+   */
+  insertFindings(reportId: string, orgRowId: number, part: number, lines: string): void {
+    this.write(['reports'], () => this.db.run('INSERT INTO report_findings (report_uuid, org_id, part, lines) VALUES (?, ?, ?, ?)', [reportId, orgRowId, part, lines]));
+  }
+
+  /** Drops the parts of a report that could not be made. */
+  dropFindings(reportId: string): void {
+    this.write(['reports'], () => this.db.run('DELETE FROM report_findings WHERE report_uuid = ?', [reportId]));
+  }
+
+  /** The parts of the open findings a report's section of the organization counted, in order. */
+  *findings(reportId: string, orgRowId: number): Generator<string> {
+    const parts = this.db.all<{ part: number }>('SELECT part FROM report_findings WHERE report_uuid = ? AND org_id = ? ORDER BY part', [reportId, orgRowId]);
+    for (const { part } of parts) {
+      yield this.db.get<{ lines: string }>('SELECT lines FROM report_findings WHERE report_uuid = ? AND org_id = ? AND part = ?', [reportId, orgRowId, part])!.lines;
+    }
+  }
+
+  /** The figures (JSON text) of the newest report of the same organizations, template and filter: what a new one's delta compares with. */
+  previousFigures(orgRowId: number, key: { template: ReportTemplate; filter: string; organizations: readonly string[] }): string | undefined {
+    return this.db.get<{ figures: string }>(
+      'SELECT figures FROM reports WHERE org_id = ? AND template = ? AND filter = ? AND organizations = ? ORDER BY id DESC LIMIT 1',
+      [orgRowId, key.template, key.filter, JSON.stringify(key.organizations)],
+    )?.figures;
+  }
+}

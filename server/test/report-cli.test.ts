@@ -1,0 +1,77 @@
+/**
+ * The `report` and `verify` commands through the built binary: a seeded organization's report
+ * of a filter written with its signature, verified and printed with its signer and time, an
+ * edited copy refused, a second report compared with the first, and one of two organizations.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './support/cli-binary.js';
+
+let folder: string;
+let dataDir: string;
+
+beforeAll(async () => {
+  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-report-cli-'));
+  dataDir = path.join(folder, 'data');
+  for (const slug of ['acme', 'globex']) {
+    const created = await runCli(['orgs', 'create', '--slug', slug, '--name', `${slug} Inc.`, '--data-dir', dataDir]);
+    expect(created.status, created.stderr).toBe(0);
+    const seeded = await runCli(['seed', '--org', slug, '--size', 'demo', '--seed', slug === 'acme' ? '3' : '4', '--data-dir', dataDir]);
+    expect(seeded.status, seeded.stderr).toBe(0);
+  }
+}, 300_000);
+afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+
+describe('report and verify', () => {
+  it('writes a signed report that verify accepts, naming who signed it and when; an edited copy is refused', async () => {
+    const out = path.join(folder, 'critical.html');
+    const made = await runCli(['report', '--org', 'acme', '--filter', 'severity=critical', '--template', 'executive', '--out', out, '--data-dir', dataDir]);
+    expect(made.status, made.stderr).toBe(0);
+    expect(made.stdout).toContain('Signed by');
+    const html = fs.readFileSync(out, 'utf8');
+    expect(html).toContain('acme Inc.');
+    expect(html).toContain('<code>severity=critical</code>');
+    expect(html).toContain('This is the first report of this filter');
+
+    const verified = await runCli(['verify', out]);
+    expect(verified.status, verified.stderr).toBe(0);
+    expect(verified.stdout).toMatch(/^Signature: valid/);
+    expect(verified.stdout).toMatch(/Signer: .*acme/);
+    expect(verified.stdout).toMatch(/Signed at: \d{4}-\d\d-\d\dT/);
+    const certificate = path.join(folder, 'acme.pem');
+    const cert = await runCli(['orgs', 'cert', '--org', 'acme', '--data-dir', dataDir]);
+    fs.writeFileSync(certificate, cert.stdout);
+    expect((await runCli(['verify', out, '--cert', certificate])).stdout).toContain('signed with the given certificate');
+    const openssl = spawnSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', `${out}.p7s`, '-content', out, '-CAfile', certificate, '-purpose', 'any', '-out', '/dev/null'], { encoding: 'utf8' });
+    expect(openssl.status, openssl.stderr).toBe(0);
+
+    const edited = path.join(folder, 'edited.html');
+    fs.writeFileSync(edited, html.replace('acme Inc.', 'acme Ltd.'));
+    fs.copyFileSync(`${out}.p7s`, `${edited}.p7s`);
+    const refused = await runCli(['verify', edited]);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('changed after signing');
+
+    const again = await runCli(['report', '--org', 'acme', '--filter', 'severity=critical', '--out', out, '--data-dir', dataDir]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(fs.readFileSync(out, 'utf8')).toContain('Compared with the previous report of the same filter');
+  }, 120_000);
+
+  it('makes one section per organization, and refuses a filter the findings list would not take', async () => {
+    const out = path.join(folder, 'both.html');
+    const made = await runCli(['report', '--org', 'acme', 'globex', '--filter', 'isKev=true', '--out', out, '--data-dir', dataDir]);
+    expect(made.status, made.stderr).toBe(0);
+    const html = fs.readFileSync(out, 'utf8');
+    expect(html.match(/<section class="organization">/g)).toHaveLength(2);
+    expect(html.indexOf('acme Inc.')).toBeLessThan(html.indexOf('globex Inc.'));
+    expect((await runCli(['verify', out])).status).toBe(0);
+
+    const refused = await runCli(['report', '--org', 'acme', '--filter', 'severity=urgent', '--out', path.join(folder, 'no.html'), '--data-dir', dataDir]);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('Invalid filter parameter "severity"');
+    expect(fs.existsSync(path.join(folder, 'no.html'))).toBe(false);
+  }, 120_000);
+});
