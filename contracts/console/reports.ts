@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { countSchema, dateTimeSchema, severityCountsSchema, uuidSchema } from '../common.js';
 import { deadlinePolicies } from '../fix-by.js';
+import { savedViewLimits } from './saved-view-basics.js';
 import { threatIntelKinds } from './threat-intel.js';
 
 /** The report templates: the executive summary (the technical one is to come). */
@@ -31,8 +32,20 @@ export const createReportBodySchema = z
           'Sort, search paging and unknown parameters are refused.',
         example: 'tag=internet-facing&criticality=critical',
       }),
+    view: z
+      .string()
+      .min(1)
+      .max(savedViewLimits.name)
+      .optional()
+      .meta({
+        description:
+          "The name of one of the organization's saved views (without case), instead of `filter`: its filters as the findings list takes them, without its sort and status, which the report sets. " +
+          'A view whose filters the findings list does not take is refused, naming them.',
+        example: 'Internet-facing, critical',
+      }),
     template: z.enum(reportTemplates).default('executive'),
   })
+  .refine((body) => body.view === undefined || body.filter === '', { message: 'Give a filter or a saved view, not both', path: ['view'] })
   .meta({ id: 'CreateReport' });
 export type CreateReportBody = z.output<typeof createReportBodySchema>;
 

@@ -30,7 +30,7 @@ export interface MakeReportOptions {
 export async function makeReport(store: Store, sealer: Sealer, organizations: readonly Organization[], source: ReportSource, options: MakeReportOptions): Promise<StoredReport> {
   const owner = organizations[0];
   if (!owner) throw new Error('A report needs at least one organization');
-  const filter = reportFilter(source);
+  const filter = reportFilter(source, store.savedViews.list(owner.rowId));
   const asOf = store.deadlines.asOf();
   const slugs = organizations.map((organization) => organization.slug);
   const previousText = store.reports.previousFigures(owner.rowId, { template: options.template, filter: filter.text, organizations: slugs });

@@ -5,6 +5,8 @@
  */
 import { collectionSchemas, type ConsoleQuery } from '../../contracts/collections.js';
 import { maxReportFilterLength } from '../../contracts/console/reports.js';
+import { savedViewNameKey } from '../../contracts/console/saved-view-basics.js';
+import type { SavedView } from '../../contracts/saved-views.js';
 import type { EndpointSelection } from '../store/basics/endpoint-selection.js';
 
 /** A filter the report cannot take; the message names the parameter. */
@@ -13,10 +15,8 @@ export class ReportFilterError extends Error {}
 /** Parameters the report sets itself (status, overdue) or that order and page a list: a filter naming one is refused. */
 const setByTheReport = ['status', 'overdue', 'sort', 'limit', 'offset'] as const;
 
-/** What a report is made of: a filter now; a saved view's name once views exist (the lead wires it here). */
-export interface ReportSource {
-  filter: string;
-}
+/** What a report is made of: a findings-list filter, or the name of one of the organization's saved views. */
+export type ReportSource = { filter: string } | { view: string };
 
 /** A report's filter, read. */
 export interface ReportFilter {
@@ -28,9 +28,25 @@ export interface ReportFilter {
   selection: EndpointSelection;
 }
 
-/** The filter of a report source. */
-export function reportFilter(source: ReportSource): ReportFilter {
-  return parseReportFilter(source.filter);
+/**
+ * The filter of a report source. A saved view (of any console view: `savedViews`, the
+ * organization's) gives its query without the parameters the report sets itself (its sort, its
+ * status); a filter the findings list does not take is refused, naming the view.
+ * @throws ReportFilterError for a view not found, or a filter refused
+ */
+export function reportFilter(source: ReportSource, savedViews: readonly SavedView[]): ReportFilter {
+  if ('filter' in source) return parseReportFilter(source.filter);
+  const key = savedViewNameKey(source.view);
+  const view = savedViews.find((saved) => savedViewNameKey(saved.name) === key);
+  if (!view) throw new ReportFilterError(`There is no saved view named "${source.view}"`);
+  const query = new URLSearchParams(view.query);
+  for (const name of setByTheReport) query.delete(name);
+  try {
+    return parseReportFilter(query.toString());
+  } catch (error) {
+    if (error instanceof ReportFilterError) throw new ReportFilterError(`The saved view "${view.name}" (${view.view}): ${error.message}`);
+    throw error;
+  }
 }
 
 /**

@@ -13,11 +13,13 @@ export function registerReportCommand(program: Command): void {
     .command('report')
     .description('make a signed report of a filter of the findings list: FILE (HTML, print it for a PDF) and FILE.p7s (its signature)')
     .option('--filter <query>', "the findings list's filters as its URL's query string, e.g. tag=internet-facing&criticality=critical", '')
+    .option('--view <name>', "a saved view of the first organization, by name, instead of --filter: its filters, without its sort and status")
     .option('--template <template>', reportTemplates.join(' or '), 'executive')
     .option('--org <slug...>', 'the organizations, one section each, the report signed by the first (default: every organization)')
     .requiredOption('--out <file>', 'where to write the report; its signature goes to FILE.p7s')
     .option('--data-dir <dir>', 'data directory')
-    .action(async (options: { filter: string; template: string; org?: string[]; out: string; dataDir?: string }, command: Command) => {
+    .action(async (options: { filter: string; view?: string; template: string; org?: string[]; out: string; dataDir?: string }, command: Command) => {
+      if (options.view !== undefined && options.filter !== '') throw new UsageError('Give --filter or --view, not both');
       const template = reportTemplates.find((name) => name === options.template);
       if (!template) throw new UsageError(`--template must be one of ${reportTemplates.join(', ')}`);
       const dataDir = resolveDataDir(options.dataDir);
@@ -26,9 +28,10 @@ export function registerReportCommand(program: Command): void {
         if (organizations.length === 0) throw new UsageError('There is no organization to report on');
         let report;
         try {
-          report = await makeReport(store, headlessSealer(dataDir), organizations, { filter: options.filter }, { template, productVersion: command.parent!.version()! });
+          const source = options.view === undefined ? { filter: options.filter } : { view: options.view };
+          report = await makeReport(store, headlessSealer(dataDir), organizations, source, { template, productVersion: command.parent!.version()! });
         } catch (error) {
-          if (error instanceof ReportFilterError) throw new UsageError(`--filter: ${error.message}`);
+          if (error instanceof ReportFilterError) throw new UsageError(`${options.view === undefined ? '--filter' : '--view'}: ${error.message}`);
           throw error;
         }
         try {

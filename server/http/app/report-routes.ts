@@ -40,7 +40,8 @@ export function reportRoutes(store: Store, context: ReportRoutesContext): expres
     const body = parsedBody(req, res, createReportBodySchema, 'the report');
     if (!body) return;
     try {
-      const report = await makeReport(store, context.sealer, [organizationOf(res)], { filter: body.filter }, { template: body.template, productVersion: context.productVersion });
+      const source = body.view === undefined ? { filter: body.filter } : { view: body.view };
+      const report = await makeReport(store, context.sealer, [organizationOf(res)], source, { template: body.template, productVersion: context.productVersion });
       res.status(201).location(`reports/${report.summary.id}`).json(report.summary);
     } catch (error) {
       if (error instanceof ReportFilterError) throw new HttpError(400, error.message);
