@@ -64,6 +64,8 @@ export async function measureFixBy(dataDir: string, slug: string, workDir: strin
       // The whole plan first, warm as serve leaves it: the plan of one outcome beside it is what the outcome's mask costs.
       await timed('the remediation plan (`remediation-plan`)', 'remediation-plan', 'first ≤ 2 s, again ≤ 50 ms'),
       await timed('the remediation plan of one outcome (`bod2604Outcome=3 days`)', 'remediation-plan?bod2604Outcome=3%20days', 'first ≤ 2 s, again ≤ 50 ms'),
+      // Listed by fix-by date: the same plan (its steps' days computed with it), only reordered.
+      await timed('the remediation plan by fix-by date (`sort=fix_by`)', 'remediation-plan?sort=fix_by', 'first ≤ 2 s, again ≤ 50 ms'),
     ];
     const ids: string[] = [];
     for (let offset = 0; ids.length < exposedEndpoints; offset += 100) {

@@ -74,6 +74,13 @@ export const endpointFixByShape = {
   }),
 };
 
+/** What a remediation plan step adds from the fix-by dates of the findings it closes. */
+export const planStepFixByShape = {
+  fix_by: dateText.nullable().meta({
+    description: "The earliest fix-by date among the open findings the step closes (under the plan's filters, excepted ones left out); null when none has one.",
+  }),
+};
+
 /** `PUT /app/orgs/:slug/fix-by-settings`: the whole settings, no other key. */
 export const fixBySettingsBodySchema = z
   .strictObject({

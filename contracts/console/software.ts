@@ -10,7 +10,7 @@ import { countSchema, listEnvelopeSchema } from '../common.js';
 import { targetStatuses } from '../enums.js';
 import { limitSchema, offsetSchema, sortSchema, textSchema } from '../list-queries.js';
 import { endpointContextQueryShape, planSelectionQueryShape } from './endpoint-context-filters.js';
-import { findingFixByFilters } from './fix-by.js';
+import { findingFixByFilters, planStepFixByShape } from './fix-by.js';
 import { exposureShape, exposureSortKinds } from './exposure.js';
 import { endpointIntelShape, planStepIntelShape } from './exploit-intel.js';
 import { versionToUpdateToSchema, versionToUpdateToSummarySchema } from './version-to-update-to.js';
@@ -112,6 +112,8 @@ export type SoftwareVersionDetail = z.infer<typeof softwareVersionDetailSchema>;
 /** One product of the plan, with what it closes and what the plan has closed once it is done. */
 export const remediationPlanStepSchema = z
   .object({
+    /** Its place in the plan's order, from 1: kept when the steps are sorted otherwise. */
+    rank: z.number().int().min(1).meta({ description: "The step's place in the plan (the greedy order), from 1; the same whatever the sort." }),
     product_id: softwareIdSchema,
     vendor: z.string().nullable(),
     product: z.string().nullable(),
@@ -125,6 +127,7 @@ export const remediationPlanStepSchema = z
     /** `cumulative_closed` over all open critical or KEV findings, from 0 to 1. */
     cumulative_share: z.number().min(0).max(1),
     ...planStepIntelShape,
+    ...planStepFixByShape,
   })
   .meta({ id: 'RemediationPlanStep' });
 export type RemediationPlanStep = z.infer<typeof remediationPlanStepSchema>;
@@ -148,6 +151,10 @@ export const remediationPlanMilestoneSchema = z
   .meta({ id: 'RemediationPlanMilestone' });
 export type RemediationPlanMilestone = z.infer<typeof remediationPlanMilestoneSchema>;
 
+/** How the plan's steps may be listed: in the plan's order (`plan`), or by their earliest fix-by date. */
+export const remediationPlanSortKeys = ['plan', 'fix_by'] as const;
+export type RemediationPlanSortKey = (typeof remediationPlanSortKeys)[number];
+
 /**
  * `GET /app/orgs/:slug/remediation-plan` query: the plan for the endpoints of a tag, a
  * criticality or an OS family, and of the open findings the findings list's fix-by filters keep (an outcome, a
@@ -161,6 +168,10 @@ export const remediationPlanQuerySchema = z.object({
       filter.schema.meta({ description: `${filter.schema.meta()?.description ?? ''} The plan closes them alone, and the shares are of them.` }),
     ]),
   ) as { [P in keyof typeof findingFixByFilters]: (typeof findingFixByFilters)[P]['schema'] }),
+  sort: sortSchema(remediationPlanSortKeys, 'plan').meta({
+    description:
+      "`plan` (the default) is the plan's order; `fix_by` puts the steps whose fix-by date is earliest first (steps without one last, either way). Sorted otherwise, each step keeps its `rank` and its cumulative figures of the plan's order, and the milestones stay the plan's; ties in the plan's order.",
+  }),
 });
 export type RemediationPlanQuery = z.output<typeof remediationPlanQuerySchema>;
 

@@ -221,6 +221,7 @@ describe.each(['demo', 'other'])('the %s organization', (slug) => {
       for (const endpoint of step.endpoints) touched.add(endpoint);
       closed += step.closes;
       expected.push({
+        rank: expected.length + 1,
         vendor: step.names[0],
         product: step.names[1],
         closes: step.closes,
@@ -233,8 +234,8 @@ describe.each(['demo', 'other'])('the %s organization', (slug) => {
     const plan = remediationPlanSchema.parse((await server.app(`/orgs/${slug}/remediation-plan`)).body);
     expect(plan.open_critical_or_kev).toBe(urgent.length);
     expect(plan.without_product).toBe(urgent.length - withProduct.length);
-    // Each step's EPSS sum is checked in exploit-intel-figures.test.ts.
-    expect(plan.steps.map(({ product_id: _id, epss_sum: _epssSum, ...step }) => step)).toEqual(expected);
+    // Each step's EPSS sum is checked in exploit-intel-figures.test.ts, its fix-by date in fix-by-api.test.ts.
+    expect(plan.steps.map(({ product_id: _id, epss_sum: _epssSum, fix_by: _fixBy, ...step }) => step)).toEqual(expected);
     for (const [index, goal] of [0.5, 0.8, 0.95].entries()) {
       const reachedAt = expected.findIndex((step) => step.cumulative_closed / urgent.length >= goal);
       const step = expected[reachedAt]!;

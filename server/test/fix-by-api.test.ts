@@ -218,6 +218,15 @@ describe('fix-by dates on the findings', () => {
       expect(plan.body.open_critical_or_kev, query).toBe(closing.length);
       expect(new Map(plan.body.steps.map((step: any) => [JSON.stringify([step.vendor, step.product]), step.closes])), query).toEqual(perProduct);
       expect(plan.body.without_product, query).toBe(closing.length - [...perProduct.values()].reduce((sum, count) => sum + count, 0));
+      // Each step's fix_by is the earliest fix-by date of the findings it closes, from the list's own fields.
+      const earliest = new Map<string, string>();
+      for (const finding of closing) {
+        const product = productOfTarget.get(finding.remediation_target_id);
+        if (product !== undefined && finding.fix_by !== null && !(finding.fix_by >= (earliest.get(product) ?? '9999'))) earliest.set(product, finding.fix_by);
+      }
+      expect(new Map(plan.body.steps.map((step: any) => [JSON.stringify([step.vendor, step.product]), step.fix_by])), query).toEqual(
+        new Map([...perProduct.keys()].map((product) => [product, earliest.get(product) ?? null])),
+      );
       // The plan's CSV is its steps, in its order, with the same query.
       const csv = await fetch(`${server.url}/app/orgs/acme/export/remediation-plan.csv?${query}`, { headers: { [consoleTokenHeader]: server.consoleToken } });
       expect(csv.status).toBe(200);
@@ -257,6 +266,52 @@ describe('fix-by dates on the findings', () => {
       const badDay = await server.app(`/orgs/acme/${path}?fixByBefore=soon`);
       expect(badDay.status, path).toBe(400);
       expect(JSON.stringify(badDay.body), path).toMatch(/fixByBefore.*must be a date/);
+    }
+  });
+
+  it('lists the plan by its steps\' fix-by dates, each step keeping its rank and cumulative figures of the plan, in the JSON and the CSV', async () => {
+    const csvOf = async (query: string) => {
+      const csv = await fetch(`${server.url}/app/orgs/acme/export/remediation-plan.csv?${query}`, { headers: { [consoleTokenHeader]: server.consoleToken } });
+      expect(csv.status, query).toBe(200);
+      const [header, ...rows] = parseCsv(await csv.text());
+      return rows.map((row) => Object.fromEntries(header!.map((name, index) => [name, row[index]])));
+    };
+    // The whole plan and one decision's have dated steps in another order than the plan's; fix on system upgrade's none.
+    const filters: [string, boolean][] = [
+      ['', true],
+      ['ssvcDecision=act&', true],
+      [`bod2604Outcome=${encodeURIComponent('fix on system upgrade')}&`, false],
+    ];
+    for (const [filter, dated] of filters) {
+      const plan = (await server.app(`/orgs/acme/remediation-plan?${filter}`)).body;
+      expect(plan.steps.length, filter).toBeGreaterThan(1);
+      expect(plan.steps.map((step: any) => step.rank)).toEqual(plan.steps.map((_: unknown, index: number) => index + 1));
+      expect(plan.steps.every((step: any) => (step.fix_by !== null) === dated), filter).toBe(true);
+      // Independently: dated steps by date (ties in the plan's order), then the undated in the plan's order.
+      const byDate = (descending: boolean) => [
+        ...plan.steps
+          .filter((step: any) => step.fix_by !== null)
+          .sort((a: any, b: any) => (a.fix_by === b.fix_by ? a.rank - b.rank : (a.fix_by < b.fix_by) !== descending ? -1 : 1)),
+        ...plan.steps.filter((step: any) => step.fix_by === null),
+      ];
+      for (const sort of ['fix_by', '-fix_by']) {
+        const sorted = (await server.app(`/orgs/acme/remediation-plan?${filter}sort=${sort}`)).body;
+        // The same steps, figures and all, listed otherwise; the milestones are the plan's.
+        expect(sorted.steps, sort).toEqual(byDate(sort === '-fix_by'));
+        if (dated) expect(sorted.steps.map((step: any) => step.rank), sort).not.toEqual(plan.steps.map((step: any) => step.rank));
+        expect(sorted.milestones).toEqual(plan.milestones);
+        expect(sorted.open_critical_or_kev).toBe(plan.open_critical_or_kev);
+        const rows = await csvOf(`${filter}sort=${sort}`);
+        expect(rows.map((row) => [Number(row.rank), row.product_id, row.fix_by || null, Number(row.cumulative_closed)])).toEqual(
+          sorted.steps.map((step: any) => [step.rank, step.product_id, step.fix_by, step.cumulative_closed]),
+        );
+      }
+      expect((await server.app(`/orgs/acme/remediation-plan?${filter}sort=plan`)).body).toEqual(plan);
+    }
+    for (const path of ['remediation-plan', 'export/remediation-plan.csv']) {
+      const bad = await server.app(`/orgs/acme/${path}?sort=fix-by`);
+      expect(bad.status, path).toBe(400);
+      expect(JSON.stringify(bad.body), path).toMatch(/sort.*must be one of plan, -plan, fix_by, -fix_by/);
     }
   });
 

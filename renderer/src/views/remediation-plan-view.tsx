@@ -12,6 +12,8 @@ import { Loading, QueryFrame } from '../components/query-state';
 import { FixBySummary } from '../components/fix-by-summary';
 import { fixByControls } from '../components/fix-by-controls';
 import { TableHead, figureColumns } from '../components/table-head';
+import type { TableSort } from '../components/virtual-table';
+import { useUrlSearch } from '../lib/use-url-search';
 import { formatCount, formatCounted, formatGoal, formatShare } from '../lib/format';
 import { paths } from '../lib/paths';
 import { productLabel } from '../lib/software-names';
@@ -35,12 +37,16 @@ const RemediationCurveChart = lazy(() => import('../components/charts/remediatio
  */
 export function RemediationPlanView({ slug }: { slug: string }) {
   const { filters, setFilter } = useEndpointContextFilters(planControls);
-  const plan = useQuery(remediationPlanQuery(slug, filters));
+  const { search } = useUrlSearch();
+  // The order of the steps is the plan's and its CSV's, not the work packages' (which keep the plan's order).
+  const sortText = search.get('sort') || undefined;
+  const listed = sortText === undefined ? filters : { ...filters, sort: sortText };
+  const plan = useQuery(remediationPlanQuery(slug, listed));
   return (
     <section className="view" aria-labelledby="view-title">
       <header className="view__header">
         <h1 id="view-title">Remediation plan</h1>
-        <CsvDownloadButton path={remediationPlanCsvPath(slug, filters)} suggestedName={`${slug}-remediation-plan.csv`} total={plan.data?.steps.length} />
+        <CsvDownloadButton path={remediationPlanCsvPath(slug, listed)} suggestedName={`${slug}-remediation-plan.csv`} total={plan.data?.steps.length} />
       </header>
       <p className="hint">
         The products to update, in the order that closes the most open critical or KEV findings for the fewest endpoints touched, each finding
@@ -53,13 +59,32 @@ export function RemediationPlanView({ slug }: { slug: string }) {
         what="the remediation plan"
         empty={(data) => data.open_critical_or_kev === 0 && 'There are no open critical or KEV findings: there is nothing to plan.'}
       >
-        {(data) => <PlanContent slug={slug} plan={data} filters={filters} />}
+        {(data) => <PlanContent slug={slug} plan={data} filters={filters} sort={stepSort(sortText)} onSort={(key) => setFilter('sort', nextStepSort(stepSort(sortText), key))} />}
       </QueryFrame>
     </section>
   );
 }
 
-function PlanContent({ slug, plan, filters }: { slug: string; plan: RemediationPlan; filters: ListFilters }) {
+/** The order of the URL's `sort` (`key` or `-key`); absent, the plan's. */
+function stepSort(sort: string | undefined): TableSort {
+  const text = sort ?? 'plan';
+  return { key: text.replace(/^-/, ''), descending: text.startsWith('-') };
+}
+
+/** The `sort` after a click on a header: the other way round if it is the current one, else ascending (the earliest date first); the plan's order leaves the URL without it. */
+function nextStepSort(current: TableSort, key: string): string {
+  const sort = `${current.key === key && !current.descending ? '-' : ''}${key}`;
+  return sort === 'plan' ? '' : sort;
+}
+
+interface StepsOrder {
+  sort: TableSort;
+  onSort: (key: string) => void;
+}
+
+function PlanContent({ slug, plan, filters, sort, onSort }: { slug: string; plan: RemediationPlan; filters: ListFilters } & StepsOrder) {
+  // The curve is the plan's, in its order whatever the table's.
+  const inPlanOrder = sort.key === 'plan' && !sort.descending ? plan : { ...plan, steps: plan.steps.toSorted((a, b) => a.rank - b.rank) };
   return (
     <>
       <ol className="milestones" aria-label="Goals">
@@ -74,9 +99,9 @@ function PlanContent({ slug, plan, filters }: { slug: string; plan: RemediationP
       </ol>
       <WithoutProduct plan={plan} />
       <Suspense fallback={<Loading what="the chart" />}>
-        <RemediationCurveChart plan={plan} />
+        <RemediationCurveChart plan={inPlanOrder} />
       </Suspense>
-      <StepsTable slug={slug} plan={plan} filters={filters} />
+      <StepsTable slug={slug} plan={plan} filters={filters} sort={sort} onSort={onSort} />
     </>
   );
 }
@@ -95,14 +120,23 @@ function WithoutProduct({ plan }: { plan: RemediationPlan }) {
   );
 }
 
-/** Every step of the plan, in order, with the goal each reached goal's step meets, and its work package; filtered by ticket status when asked. */
-function StepsTable({ slug, plan, filters }: { slug: string; plan: RemediationPlan; filters: ListFilters }) {
+/** The cumulative columns: what the plan has closed and touched once a step is done, in the plan's order. */
+const cumulativeHeaders = ['Cumulative closed', 'Cumulative endpoints', 'Cumulative %'];
+
+/**
+ * Every step of the plan, in the plan's order or by its earliest fix-by date (the header's
+ * sort, in the URL), with the goal each reached goal's step meets, and its work package;
+ * filtered by ticket status when asked. Listed otherwise, a step keeps its rank and the
+ * cumulative figures of the plan's order, and their headers say so.
+ */
+function StepsTable({ slug, plan, filters, sort, onSort }: { slug: string; plan: RemediationPlan; filters: ListFilters } & StepsOrder) {
   const goalAt = new Map(plan.milestones.filter((m) => m.reached).map((m) => [m.products, m.goal]));
   const { status } = useTicketStatusFilter();
   const packages = useQuery(workPackagesQuery(slug, filters));
   const kept = useQuery({ ...workPackagesQuery(slug, { ...filters, status: status ?? '' }), enabled: status !== undefined });
   const workOf = new Map(packages.data?.data.map((work) => [work.product_id, work]));
   const keptIds = status === undefined ? undefined : new Set(kept.data?.data.map((work) => work.product_id));
+  const inPlanOrder = sort.key === 'plan' && !sort.descending;
   return (
     <section className="plan-steps" aria-labelledby="steps-title">
       <h2 id="steps-title">Steps</h2>
@@ -110,12 +144,23 @@ function StepsTable({ slug, plan, filters }: { slug: string; plan: RemediationPl
       <div className="plan-steps__frame">
         <table className="plain-table plan-steps__table" aria-labelledby="steps-title">
           <TableHead
-            columns={['Rank', 'Product', ...figureColumns(['Closes', 'Endpoints', 'Cumulative closed', 'Cumulative endpoints', 'Cumulative %', 'EPSS sum']), 'Ticket', 'Status', 'Owner and note', 'Export']}
+            columns={[
+              { header: 'Rank', sortKey: 'plan' },
+              'Product',
+              ...figureColumns(['Closes', 'Endpoints', ...cumulativeHeaders.map((header) => (inPlanOrder ? header : `${header} in plan order`)), 'EPSS sum']),
+              { header: 'Fix by', sortKey: 'fix_by' },
+              'Ticket',
+              'Status',
+              'Owner and note',
+              'Export',
+            ]}
+            sort={sort}
+            onSort={onSort}
           />
           <tbody>
-            {plan.steps.map((step, index) => {
+            {plan.steps.map((step) => {
               if (keptIds && !keptIds.has(step.product_id)) return null;
-              const rank = index + 1;
+              const { rank } = step;
               const goal = goalAt.get(rank);
               return (
                 <tr key={step.product_id} className={goal === undefined ? undefined : 'plan-steps__goal'}>
@@ -132,6 +177,8 @@ function StepsTable({ slug, plan, filters }: { slug: string; plan: RemediationPl
                   </td>
                   {/* The expected exploitations its findings carry (FIRST's EPSS); a dash without an EPSS file, never a zero. */}
                   <td className="num">{step.epss_sum === null ? '—' : step.epss_sum.toFixed(2)}</td>
+                  {/* The earliest fix-by date of the findings it closes; a dash when they all wait for an upgrade. */}
+                  <td>{step.fix_by ?? '—'}</td>
                   <WorkPackageCells slug={slug} work={workOf.get(step.product_id)} label={productLabel(step)} />
                 </tr>
               );

@@ -106,13 +106,13 @@ export function softwareRoutes(store: Store): express.Router {
     sendCsv(res, `${organization.slug}-software.csv`, softwareCsvColumns, data);
   });
   router.get('/remediation-plan', async (req, res) => {
-    const { tag, criticality, osFamily, ...fixBy } = parseQuery(req, remediationPlanQuerySchema);
-    res.json(await store.software.plan(organizationOf(res).rowId, { tag, criticality, osFamily }, fixByFiltersGiven(fixBy)));
+    const { tag, criticality, osFamily, sort, ...fixBy } = parseQuery(req, remediationPlanQuerySchema);
+    res.json(await store.software.plan(organizationOf(res).rowId, { tag, criticality, osFamily }, fixByFiltersGiven(fixBy), sort));
   });
   router.get('/export/remediation-plan.csv', async (req, res) => {
-    const { tag, criticality, osFamily, ...fixBy } = parseQuery(req, remediationPlanQuerySchema);
+    const { tag, criticality, osFamily, sort, ...fixBy } = parseQuery(req, remediationPlanQuerySchema);
     const organization = organizationOf(res);
-    const { steps } = await store.software.plan(organization.rowId, { tag, criticality, osFamily }, fixByFiltersGiven(fixBy));
+    const { steps } = await store.software.plan(organization.rowId, { tag, criticality, osFamily }, fixByFiltersGiven(fixBy), sort);
     sendCsv(res, `${organization.slug}-remediation-plan.csv`, planCsvColumns, steps);
   });
   return router;
@@ -195,7 +195,8 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
     summary: 'Get the remediation plan',
     description:
       "The products in the order that closes the most open critical or KEV findings for the fewest endpoints touched (greedily, per endpoint not yet touched; each finding weighed by its endpoint's criticality), with the cumulative share closed after each and what reaching 50, 80 and 95 % takes. " +
-      'With `tag`, `criticality` or `osFamily`, the plan for the findings of the endpoints they keep; with `bod2604Outcome`, `ssvcDecision` or `fixByBefore`, for the open findings they keep only (as the findings list filters them).',
+      'With `tag`, `criticality` or `osFamily`, the plan for the findings of the endpoints they keep; with `bod2604Outcome`, `ssvcDecision` or `fixByBefore`, for the open findings they keep only (as the findings list filters them). ' +
+      "Each step has its `rank` in the plan and `fix_by`, the earliest fix-by date of the findings it closes. With `sort=fix_by` (or `-fix_by`) the steps are listed by that date, those without one last; each keeps its rank and its cumulative figures of the plan's order, and the milestones are the plan's: the same plan, listed otherwise.",
     tag: 'Software',
     request: { query: remediationPlanQuerySchema },
     responses: { 200: jsonResponse(remediationPlanSchema, 'The plan.'), ...queryErrors() },
@@ -205,7 +206,7 @@ export const softwareOperations: OpenApiRouteRegistrar = (registry) => {
     path: '/export/remediation-plan.csv',
     operationId: 'exportRemediationPlanCsv',
     summary: 'Export the remediation plan as CSV',
-    description: "The plan's steps in its order, with the plan's tag, criticality, bod2604Outcome, ssvcDecision and fixByBefore.",
+    description: "The plan's steps in the order `sort` gives (the plan's by default), with the plan's tag, criticality, bod2604Outcome, ssvcDecision and fixByBefore; each with its rank and cumulative figures of the plan's order.",
     tag: 'Exports',
     request: { query: remediationPlanQuerySchema },
     responses: csvResponses(planCsvColumns, "The plan's steps, as CSV."),

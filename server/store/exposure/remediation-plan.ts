@@ -1,9 +1,50 @@
-import { type RemediationPlan, type RemediationPlanMilestone, remediationPlanGoals } from '../../../contracts/console/software.js';
+import {
+  type RemediationPlan,
+  type RemediationPlanMilestone,
+  type RemediationPlanSortKey,
+  type RemediationPlanStep,
+  remediationPlanGoals,
+} from '../../../contracts/console/software.js';
+import type { ListSort } from '../../../contracts/list-queries.js';
+import { dateOfDay } from '../ssvc/fix-by-figures.js';
 import type { ExposureFigures } from './exposure-figures.js';
 import { counted, percentRoundedDown } from '../../../contracts/figure-text.js';
 import { compareSqlValues } from '../derived/sql-value-order.js';
 import type { TimeSlices } from '../derived/time-slices.js';
 
+
+/** What a plan step sums of the findings it closes, per product. */
+export interface PlanStepSums {
+  /** The EPSS sums (store/intel/exploit-figures.ts); undefined without an EPSS file. */
+  epssSums: Float64Array | undefined;
+  /** The earliest fix-by day (days since the epoch); NaN when none has one. */
+  fixByDays: Float64Array;
+}
+
+/** The plan's own order: the default sort of its steps. */
+export const planOrder: ListSort<RemediationPlanSortKey> = { key: 'plan', descending: false };
+
+
+/**
+ * The plan with its steps listed in `sort`'s order: by `rank` (the plan's order), or by
+ * `fix_by` (steps without one last either way, ties in the plan's order). Each step keeps
+ * its rank and its cumulative figures, and the milestones stay the plan's: sorting lists the
+ * same plan, it does not make another.
+ */
+export function sortedPlan(plan: RemediationPlan, sort: ListSort<RemediationPlanSortKey>): RemediationPlan {
+  if (sort.key === 'plan' && !sort.descending) return plan;
+  const direction = sort.descending ? -1 : 1;
+  const byRank = (a: RemediationPlanStep, b: RemediationPlanStep) => a.rank - b.rank;
+  const order =
+    sort.key === 'plan'
+      ? (a: RemediationPlanStep, b: RemediationPlanStep) => direction * byRank(a, b)
+      : (a: RemediationPlanStep, b: RemediationPlanStep) => {
+          // ISO dates compare as text; null (no date) after every date in both directions.
+          if (a.fix_by !== b.fix_by) return a.fix_by === null ? 1 : b.fix_by === null ? -1 : direction * (a.fix_by < b.fix_by ? -1 : 1);
+          return byRank(a, b);
+        };
+  return { ...plan, steps: plan.steps.slice().sort(order) };
+}
 
 /**
  * The remediation plan: the products in the order that closes the most open critical or KEV
@@ -18,7 +59,8 @@ import type { TimeSlices } from '../derived/time-slices.js';
  * plan costs O(products² + pairs) however the endpoints overlap: tens of milliseconds on
  * `large`, so it pauses between steps (`slices`) like every computation over the replica.
  */
-export async function remediationPlan(figures: ExposureFigures, slices: TimeSlices, epssSums?: Float64Array): Promise<RemediationPlan> {
+export async function remediationPlan(figures: ExposureFigures, slices: TimeSlices, sums: PlanStepSums): Promise<RemediationPlan> {
+  const { epssSums, fixByDays } = sums;
   const { products } = figures;
   const { closes, weights, endpoints, withoutProduct, total } = figures.planInput;
   // The products each endpoint key is in, and how many not yet touched endpoints each product has.
@@ -57,6 +99,7 @@ export async function remediationPlan(figures: ExposureFigures, slices: TimeSlic
     closed += closes[best]!;
     const { id, vendor, product } = products[best]!;
     steps.push({
+      rank: steps.length + 1,
       product_id: id,
       vendor,
       product,
@@ -67,6 +110,7 @@ export async function remediationPlan(figures: ExposureFigures, slices: TimeSlic
       cumulative_share: closed / total,
       // Of the findings it closes (store/intel/exploit-figures.ts); null without an EPSS file.
       epss_sum: epssSums ? epssSums[best]! : null,
+      fix_by: dateOfDay(fixByDays[best]!),
     });
   }
   return { open_critical_or_kev: total, without_product: withoutProduct, steps, milestones: remediationPlanGoals.map((goal) => milestone(goal, steps, total)) };

@@ -1,6 +1,7 @@
 import type { ExposureSortKey } from '../../../contracts/console/exposure.js';
 import type {
   RemediationPlan,
+  RemediationPlanSortKey,
   SoftwareDetail,
   TargetUpdate,
   SoftwareInstall,
@@ -22,10 +23,11 @@ import { type FixByFigures, type FixByFilterValues, fixByColumns, keptByFixByFil
 import { VersionMoved, onOneVersion } from '../derived/one-version.js';
 import { compareVersions } from './version-order.js';
 import { targetUpdate, versionToUpdateTo, versionToUpdateToSummary } from './version-to-update-to.js';
-import { remediationPlan } from './remediation-plan.js';
+import { planOrder, remediationPlan, sortedPlan } from './remediation-plan.js';
 import { idsOfSeqs } from '../inventory/sorted-orders.js';
 import { compareSqlValues } from '../derived/sql-value-order.js';
 import { TimeSlices } from '../derived/time-slices.js';
+import type { ListSort } from '../../../contracts/list-queries.js';
 import { type ExploitFigure, type ExploitFigures, type TargetProducts, productExploitFigures } from '../intel/exploit-figures.js';
 
 // The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
@@ -230,19 +232,42 @@ export class SoftwareQueries {
    * The organization's remediation plan (remediation-plan.ts), of the findings of the endpoints
    * `selection` keeps when given, and of the open findings the fix-by filters `fixBy` keep when given.
    */
-  async plan(orgRowId: number, selection?: EndpointSelection, fixBy?: FixByFilterValues): Promise<RemediationPlan> {
-    return onOneVersion(this.versions, [exposureFigures, remediationPlans, fixByColumns, fixByMaskValues], async (version) => {
+  async plan(orgRowId: number, selection?: EndpointSelection, fixBy?: FixByFilterValues, sort: ListSort<RemediationPlanSortKey> = planOrder): Promise<RemediationPlan> {
+    const plan = await onOneVersion(this.versions, [exposureFigures, remediationPlans, fixByColumns, fixByMaskValues], async (version) => {
       const only = fixBy === undefined ? undefined : await this.fixByMask(orgRowId, fixBy);
       version.check();
       const figures = await this.figures.of(orgRowId, selects(selection) ? selection : undefined, only);
-      return this.plans.settled(`${orgRowId}|${figures.exceptedKey}|${selectionKey(selection)}|${only?.key ?? ''}`, async (checkpoint) => {
+      // The steps' fix-by dates are read from the fix-by dates' version (an organization's settings change them, not the inventory).
+      const key = `${orgRowId}|${figures.exceptedKey}|${selectionKey(selection)}|${only?.key ?? ''}|${this.fixBy.version()}`;
+      return this.plans.settled(key, async (checkpoint) => {
         // Started again after a write, this computation would plan another version's figures under this key.
         version.check();
-        const epssSums = await this.exploit.planSums(orgRowId, targetProducts(figures), selection, only?.keep);
+        const slices = new TimeSlices(checkpoint);
+        const products = targetProducts(figures);
+        const epssSums = await this.exploit.planSums(orgRowId, products, selection, slices, only?.keep);
+        const fixByDays = await this.earliestFixByDays(orgRowId, products, selection, slices, only?.keep);
         checkpoint();
-        return remediationPlan(figures, new TimeSlices(checkpoint), epssSums);
+        return remediationPlan(figures, slices, { epssSums, fixByDays });
       });
     });
+    return sortedPlan(plan, sort);
+  }
+
+  /**
+   * Per product, the earliest fix-by day (days since the epoch) among the open findings its plan
+   * step closes (ExploitFigures.planFindings); NaN when none has one (fix on system upgrade).
+   */
+  private async earliestFixByDays(orgRowId: number, products: TargetProducts, selection: EndpointSelection | undefined, slices: TimeSlices, only: Uint8Array | undefined) {
+    const { fixByDay, timeline } = await this.fixBy.columns(orgRowId);
+    // The fix-by columns are indexed as the figures' columns only at the same version of the inventory.
+    if (timeline.columns.count !== products.columns.count) throw new VersionMoved();
+    const earliest = new Float64Array(products.count).fill(Number.NaN);
+    await this.exploit.planFindings(orgRowId, products, selection, slices, only, (i, product) => {
+      const day = fixByDay[i]!;
+      // NaN holds no comparison: the first dated finding of a product sets its day.
+      if (!Number.isNaN(day) && !(day >= earliest[product]!)) earliest[product] = day;
+    });
+    return earliest;
   }
 }
 

@@ -94,6 +94,8 @@ export interface FixByCounts {
 }
 
 const dayMs = 86_400_000;
+/** A fix-by day (days since the epoch) as its date, YYYY-MM-DD; null for NaN (fix on system upgrade, or no date). */
+export const dateOfDay = (day: number) => (Number.isNaN(day) ? null : new Date(day * dayMs).toISOString().slice(0, 10));
 const open = findingStatuses.indexOf('open');
 /** Findings computed between two looks at the clock: 65,536 ran 67 ms on a loaded machine. */
 const findingsBetweenLooks = 8_192;
@@ -439,7 +441,7 @@ export class FixByFigures {
       columns: timeline.columns,
       members: (key) => {
         const day = endpointFixByDay[key] ?? Number.NaN;
-        return `"fix_by":${Number.isNaN(day) ? 'null' : `"${new Date(day * dayMs).toISOString().slice(0, 10)}"`}`;
+        return `"fix_by":${JSON.stringify(dateOfDay(day))}`;
       },
     };
   }
