@@ -140,9 +140,9 @@ const writes: { kind: ChangeKind; write: () => Promise<unknown>; changed: string
     kind: 'organizations',
     write: () => write('/orgs/acme', 'PATCH', { name: 'Acme renamed' }),
     changed: ['organizations'],
-    // The order by fix-by date names the version of what the dates are read from in its key (fix-by-figures.ts).
+    // The order by fix-by date, and the plans (each step's earliest fix-by), name the version of what the dates are read from in their keys (fix-by-figures.ts).
     get recomputed() {
-      return [...following(['organizations']), 'sorted orders'].sort();
+      return [...following(['organizations']), 'remediation plans', 'sorted orders'].sort();
     },
   },
   {

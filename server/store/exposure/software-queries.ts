@@ -38,7 +38,7 @@ const versionsToUpdateTo = derivedValue('software versions to update to', ['inve
 /** The open findings of one BOD 26-04 outcome, made from the fix-by dates: read from what they are read from. */
 /** Findings masked between two looks at the clock. */
 const findingsBetweenLooks = 16_384;
-const fixByMaskValues = derivedValue("findings a plan's fix-by filters keep", fixByColumns.dependsOn);
+const fixByMaskValues = derivedValue('plan fix-by filter masks', fixByColumns.dependsOn);
 
 type Value = string | number | null;
 const lower = (text: string | null) => (text === null ? null : asciiLower(text));
