@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { ReportSummary } from '../contracts/console/reports.js';
 import { pingHealth, waitFigures } from './health-pings.js';
-import { copyDataDir, loadAverage, mib, startServe, stop } from './support.js';
+import { copyDataDir, loadAverage, mib, sayMeasureTable, startServe, stop } from './support.js';
 
 /** Measures reports on a serve of a copy of `dataDir`, and writes the report's section. */
 export async function reportReports(source: { dataDir: string; slug: string }, workDir: string, say: (line?: string) => void): Promise<void> {
@@ -37,15 +37,11 @@ export async function reportReports(source: { dataDir: string; slug: string }, w
   } finally {
     await stop(serve.child);
   }
-  say('## Reports');
-  say();
-  say(
-    'On a `serve` of a copy of the dataset, after its dashboard read: `POST /app/orgs/<org>/reports` with no filter (every finding), twice, each while `/health` is asked every 10 ms. ' +
-      `Load average (1, 5, 15 min) ${loadBefore} before, ${loadAverage()} after.`,
+  sayMeasureTable(
+    say,
+    'Reports',
+    'On a `serve` of a copy of the dataset, after its dashboard read: `POST /app/orgs/<org>/reports` with no filter (every finding), twice, each while `/health` is asked every 10 ms.',
+    loadBefore,
+    rows,
   );
-  say();
-  say('| measure | figure | target |');
-  say('|---|---|---|');
-  for (const row of rows) say(row);
-  say();
 }

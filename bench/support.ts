@@ -135,3 +135,15 @@ export function requestAlone(
 
 export const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 export const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+/** Writes a section of the report: its heading, what was measured and the load meanwhile, then its rows of measure, figure and target. */
+export function sayMeasureTable(say: (line?: string) => void, heading: string, measured: string, loadBefore: string, rows: readonly string[]): void {
+  say(`## ${heading}`);
+  say();
+  say(`${measured} Load average (1, 5, 15 min) ${loadBefore} before, ${loadAverage()} after.`);
+  say();
+  say('| measure | figure | target |');
+  say('|---|---|---|');
+  for (const row of rows) say(row);
+  say();
+}

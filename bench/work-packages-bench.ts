@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { WorkPackageList } from '../contracts/console/work-packages.js';
 import { pingHealth, waitFigures } from './health-pings.js';
-import { copyDataDir, loadAverage, mib, peakResidentBytes, residentBytes, resetPeakResidentBytes, startServe, stop } from './support.js';
+import { copyDataDir, loadAverage, mib, sayMeasureTable, peakResidentBytes, residentBytes, resetPeakResidentBytes, startServe, stop } from './support.js';
 
 /** The rows of the status file imported. */
 const statusRows = 5_000;
@@ -85,16 +85,12 @@ export async function reportWorkPackages(source: { dataDir: string; slug: string
   } finally {
     await stop(serve.child);
   }
-  say('## Work packages');
-  say();
-  say(
+  sayMeasureTable(
+    say,
+    'Work packages',
     'On a `serve` of a copy of the dataset, after its dashboard and software reads (the exposure figures computed): `GET /app/orgs/<org>/work-packages` (first, then again), each export of every step read as a stream ' +
-      '(peak resident memory, VmHWM reset before it, against the resident memory before it), and a status import of a Jira export posted while `/health` is asked every 10 ms. ' +
-      `Load average (1, 5, 15 min) ${loadBefore} before, ${loadAverage()} after.`,
+      '(peak resident memory, VmHWM reset before it, against the resident memory before it), and a status import of a Jira export posted while `/health` is asked every 10 ms.',
+    loadBefore,
+    rows,
   );
-  say();
-  say('| measure | figure | target |');
-  say('|---|---|---|');
-  for (const row of rows) say(row);
-  say();
 }
