@@ -41,7 +41,6 @@ export const createReportBodySchema = z
         description:
           "The name of one of the organization's saved views (without case), instead of `filter`: its filters as the findings list takes them, without its sort and status, which the report sets. " +
           'A view whose filters the findings list does not take is refused, naming them.',
-        example: 'Internet-facing, critical',
       }),
     template: z.enum(reportTemplates).default('executive'),
   })

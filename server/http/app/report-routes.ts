@@ -88,7 +88,7 @@ export const reportOperations: OpenApiRouteRegistrar = (registry) => {
     request: { body: { required: true, content: { 'application/json': { schema: createReportBodySchema } } } },
     responses: {
       201: jsonResponse(reportSummarySchema, 'The report, made and kept; `Location` names it.'),
-      400: jsonResponse(fieldErrorSchema, 'The body is not JSON or not a report, or the filter names an unknown, repeated, invalid or report-set parameter; the message names it. Nothing is kept.'),
+      400: jsonResponse(fieldErrorSchema, 'The body is not JSON or not a report (a filter and a view both given), the filter names an unknown, repeated, invalid or report-set parameter, or the view is not one of the organization\'s saved views or holds a filter the findings list does not take; the message names it. Nothing is kept.'),
       413: errorResponse('The body is larger than 8 kB.'),
     },
   });
