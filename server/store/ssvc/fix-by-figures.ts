@@ -22,7 +22,7 @@ import { type ShownInventory, checkStillShown, shownInventory } from '../basics/
 import type { Database } from '../engine/database.js';
 import { type ChangeVersions, type RecordWrite, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { TimeSlices } from '../derived/time-slices.js';
+import { TimeSlices, nextTurn } from '../derived/time-slices.js';
 import type { FindingIntel } from '../intel/finding-intel.js';
 import type { FigureSort, ListSearch } from '../inventory/sorted-orders.js';
 import type { CoverageColumns } from '../basics/coverage-columns.js';
@@ -200,6 +200,10 @@ export class FixByFigures {
     this.inFlight.add(pending);
     let result: T;
     try {
+      // A turn between the request's reading (a CSV file parsed), the pending record and the
+      // change's own writes: with the "after" below, chained in one turn, they held the thread
+      // 270 ms when 1,000 endpoints were tagged (medium, loaded machine; /health 130 ms on large, quiet).
+      await nextTurn();
       result = await change();
     } catch (error) {
       // A refused change wrote nothing: nothing to record.
@@ -210,7 +214,8 @@ export class FixByFigures {
     // A recording that fails (the store closed under it) leaves its change pending for the next
     // start, never loses the write; the next recording goes on.
     const previous = this.recordings.get(orgRowId)?.catch(() => undefined) ?? Promise.resolve();
-    const recording = previous.then(() => this.record(orgRowId, pending, before));
+    // The "after" starts a turn after the write that answered, not in the write's turn.
+    const recording = previous.then(nextTurn).then(() => this.record(orgRowId, pending, before));
     this.recordings.set(orgRowId, recording);
     void recording
       .catch(() => undefined)
@@ -233,6 +238,8 @@ export class FixByFigures {
    */
   private async record(orgRowId: number, pending: number, before: FixByColumns): Promise<void> {
     const after = await this.columns(orgRowId);
+    // Kept columns answer at once, computed ones end a slice: either way the comparison's slices start a turn later.
+    await nextTurn();
     const same = after.timeline.columns === before.timeline.columns;
     this.changes.complete(pending, same ? await fixByDifference(before, after, new TimeSlices(() => undefined)) : undefined);
   }
