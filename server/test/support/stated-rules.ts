@@ -149,10 +149,10 @@ export const statedRules: StatedRule[] = [
     name: "a saved view's new query is one its view's route takes",
     appliesTo: (operation) => operation.operationId === 'updateSavedView',
     says: /checked against the view's route/,
-    // No filter is one every view takes.
+    // No filter is one every view takes; a change names a name, a query or both (an empty one is refused, as the description says).
     keep: (request) => {
       const body = bodyOf(request);
-      return fc.constant(typeof body.query === 'string' ? withBody(request, { ...body, query: '' }) : request);
+      return fc.constant(typeof body.query === 'string' || typeof body.name !== 'string' ? withBody(request, { ...body, query: '' }) : request);
     },
   },
   {
