@@ -4,6 +4,14 @@ import { setOrRemove, useUrlSearch } from '../lib/use-url-search';
 
 const wholeNumber = (value: string | null) => (value && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
 
+/** A query's parameters other than the table's position: what names the table's rows and order. */
+function withoutPosition(query: string): string {
+  const parameters = new URLSearchParams(query);
+  parameters.delete('offset');
+  parameters.delete('row');
+  return parameters.toString();
+}
+
 /** What {@link useTableUrl} gives a view with a paged table. */
 export interface TableUrl {
   search: URLSearchParams;
@@ -28,6 +36,7 @@ export function useTableUrl(): TableUrl {
   const { search, changeSearch } = useUrlSearch();
   const navigate = useNavigate();
   const { pathname, state } = useLocation();
+  const rendered = withoutPosition(search.toString());
   const setParam = useCallback(
     (name: string, value: string) =>
       changeSearch((next) => {
@@ -41,8 +50,10 @@ export function useTableUrl(): TableUrl {
     async ({ topRow, activeRow }: { topRow: number; activeRow: number | undefined }) => {
       // Read the address bar itself: this runs from a timer, and a search may have changed the URL
       // since; or the user left for another view before the view unmounted, whose URL must not
-      // get this table's position.
-      if (window.location.pathname !== pathname) return;
+      // get this table's position. Nor must a new order or filter, in the address bar before the
+      // table made for it has rendered: the old table's position would open the new one there (a
+      // sort just after End showed the new order's last rows).
+      if (window.location.pathname !== pathname || withoutPosition(window.location.search) !== rendered) return;
       const current = new URLSearchParams(window.location.search);
       const next = new URLSearchParams(current);
       if (topRow > 0) next.set('offset', String(topRow));
@@ -53,7 +64,7 @@ export function useTableUrl(): TableUrl {
       // older row). The state stays: a table opened from another table still goes back to it.
       if (next.toString() !== current.toString()) await navigate(`?${next.toString()}`, { replace: true, state });
     },
-    [navigate, pathname, state],
+    [navigate, pathname, state, rendered],
   );
   return { search, setParam, initialTopRow: wholeNumber(search.get('offset')), initialActiveRow: wholeNumber(search.get('row')), onViewChange };
 }
