@@ -48,6 +48,10 @@ test("the remediation plan exports its steps for Jira, reads their status back, 
   await page.getByLabel('Steps with the ticket status').selectOption('not-ticketed');
   await expect(rows).toHaveCount(lines.length - 2);
   await page.getByLabel('Steps with the ticket status').selectOption('');
+  // The whole plan again before its first step is typed into: until it has rendered, the first
+  // row is the first step not yet ticketed.
+  await expect(rows).toHaveCount(lines.length);
+  await expect(rows.first().getByRole('cell').nth(ticket)).toHaveText('OPS-11');
 
   // An owner and a note, kept across a reload.
   const owner = rows.first().getByRole('textbox', { name: /^Owner of / });
