@@ -116,10 +116,12 @@ test('a deadline set in the console changes which findings are overdue, and bad 
   const firstAge = figure((await columnTexts(grid, findingColumn.age))[0]!);
   expect(Math.abs(Date.now() - firstDue - (firstAge - 365) * 86_400_000)).toBeLessThan(2 * 86_400_000);
 
-  // Back to the defaults: the first figure again.
+  // Back to the defaults: the first figure again, or a finding or two more, whose deadline passed
+  // while the test ran (the demo's open findings fall due at any time of day).
   await openConsole(page, '/orgs/demo/remediation-performance');
   await page.getByRole('button', { name: 'Reset to defaults' }).click();
-  await expect.poll(() => overdueFigure(page)).toBe(before);
+  await expect.poll(async () => (await overdueFigure(page)) - before).toBeGreaterThanOrEqual(0);
+  expect((await overdueFigure(page)) - before).toBeLessThanOrEqual(2);
   await expect(page.getByRole('button', { name: 'Reset to defaults' })).toBeDisabled();
 });
 
