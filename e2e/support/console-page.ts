@@ -3,18 +3,25 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { type Locator, type Page, expect, test as base } from '@playwright/test';
 import type { ConsoleSessionCookie } from './serve-process.js';
 
-/** The server global-setup.ts started. */
+/** One of global-setup.ts's values for this worker's server (Playwright numbers its workers from 0). */
+const ofThisWorker = (name: string): string => {
+  const value = process.env[`${name}_${process.env.TEST_PARALLEL_INDEX ?? '0'}`];
+  if (value === undefined) throw new Error(`global-setup.ts set no ${name} for worker ${process.env.TEST_PARALLEL_INDEX}`);
+  return value;
+};
+
+/** The server global-setup.ts started for this worker. */
 export const server = {
   get baseUrl() {
-    return process.env.E2E_BASE_URL!;
+    return ofThisWorker('E2E_BASE_URL');
   },
   /** A script token made by global-setup.ts, which /app takes in the `x-console-script-token` header. */
   get scriptToken() {
-    return process.env.E2E_SCRIPT_TOKEN!;
+    return ofThisWorker('E2E_SCRIPT_TOKEN');
   },
   /** The console session opened by global-setup.ts, for the browser's cookie. */
   get session(): ConsoleSessionCookie {
-    return { name: process.env.E2E_SESSION_COOKIE!, value: process.env.E2E_SESSION_VALUE! };
+    return { name: ofThisWorker('E2E_SESSION_COOKIE'), value: ofThisWorker('E2E_SESSION_VALUE') };
   },
   get demoApiKey() {
     return process.env.E2E_DEMO_API_KEY!;
