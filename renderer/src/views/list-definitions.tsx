@@ -321,7 +321,7 @@ const findings: ListDefinition<'findings'> = {
     epssMin: { kind: 'text', label: 'EPSS at least', placeholder: '0.1' },
     epssPercentileMin: { kind: 'text', label: 'EPSS percentile at least', placeholder: '0.9' },
     kevRansomware: { kind: 'boolean', label: 'Ransomware use', yes: 'Known', no: 'Not known' },
-    kevAddedSince: { kind: 'text', label: 'Known exploited since', placeholder: 'YYYY-MM-DD' },
+    kevAddedSince: { kind: 'date', label: 'Known exploited since' },
     ...intelControls,
     ...fixByControls(),
   },
