@@ -105,15 +105,17 @@ export function softwareRoutes(store: Store): express.Router {
     const { data } = await store.software.list(organization.rowId, { ...query, offset: 0, limit: Number.MAX_SAFE_INTEGER });
     sendCsv(res, `${organization.slug}-software.csv`, softwareCsvColumns, data);
   });
-  router.get('/remediation-plan', async (req, res) => {
+  /** The plan of the request's organization that its query asks for: the JSON's and the CSV's. */
+  const askedPlan = (req: express.Request, res: express.Response) => {
     const { tag, criticality, osFamily, sort, ...fixBy } = parseQuery(req, remediationPlanQuerySchema);
-    res.json(await store.software.plan(organizationOf(res).rowId, { tag, criticality, osFamily }, fixByFiltersGiven(fixBy), sort));
+    return store.software.plan(organizationOf(res).rowId, { tag, criticality, osFamily }, fixByFiltersGiven(fixBy), sort);
+  };
+  router.get('/remediation-plan', async (req, res) => {
+    res.json(await askedPlan(req, res));
   });
   router.get('/export/remediation-plan.csv', async (req, res) => {
-    const { tag, criticality, osFamily, sort, ...fixBy } = parseQuery(req, remediationPlanQuerySchema);
-    const organization = organizationOf(res);
-    const { steps } = await store.software.plan(organization.rowId, { tag, criticality, osFamily }, fixByFiltersGiven(fixBy), sort);
-    sendCsv(res, `${organization.slug}-remediation-plan.csv`, planCsvColumns, steps);
+    const { steps } = await askedPlan(req, res);
+    sendCsv(res, `${organizationOf(res).slug}-remediation-plan.csv`, planCsvColumns, steps);
   });
   return router;
 }
