@@ -163,9 +163,9 @@ export async function reportSection(
     },
     asOf,
   );
-  const bySeverity = Object.fromEntries(
-    await Promise.all(findingSeverities.map(async (severity) => [severity, await total(store, org, withFilter({ status: 'open', severity }), asOf)] as const)),
-  ) as ReportSection['counts']['open_by_severity'];
+  // One count after the other: counted side by side, their slices ran one after another in the same turn (a wait of 108 ms).
+  const bySeverity = {} as ReportSection['counts']['open_by_severity'];
+  for (const severity of findingSeverities) bySeverity[severity] = await total(store, org, withFilter({ status: 'open', severity }), asOf);
   const epssImported = store.intel.list().some((record) => record.kind === 'epss' && record.current && record.finished);
   const threshold = store.intel.changes.settings().epss_threshold;
   const highEpss = epssImported ? { threshold, count: await total(store, org, withFilter({ status: 'open', epssMin: String(threshold) }), asOf) } : null;

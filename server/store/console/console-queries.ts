@@ -223,14 +223,22 @@ export class ConsoleQueries {
     // Without a filter no index narrows anything, and the planner would walk one by org_id and
     // sort each chunk: read the table in seq order instead.
     const source = where.terms.length === 1 ? `${table} NOT INDEXED` : table;
-    const columns = column === 'id' ? 'x.seq, x.id' : 'x.seq';
+    const clauses = `WHERE ${where.sql} AND ${after} ORDER BY seq ${direction} LIMIT ?`;
     let last = direction === 'ASC' ? -1 : Number.MAX_SAFE_INTEGER;
+    if (column === 'seq') {
+      // The inner query alone, no row of the table read, its seqs as one value: a call into
+      // WebAssembly for each value read cost more than the query (3 s for 800,000 rows, 0.4 s so).
+      const sql = `SELECT group_concat(seq, ',' ORDER BY seq ${direction}) FROM (SELECT seq FROM ${source} ${clauses})`;
+      for (;;) {
+        const packed = this.db.value(sql, [...where.params, last, chunk]) as string | null;
+        if (!packed) return;
+        const seqs = packed.split(',').map(Number);
+        last = seqs[seqs.length - 1]!;
+        yield seqs as ListColumns[K][];
+      }
+    }
     for (;;) {
-      const rows = this.db.all<ListColumns>(inSeqOrder(table, `WHERE ${where.sql} AND ${after} ORDER BY seq ${direction} LIMIT ?`, direction, columns, source), [
-        ...where.params,
-        last,
-        chunk,
-      ]);
+      const rows = this.db.all<ListColumns>(inSeqOrder(table, clauses, direction, 'x.seq, x.id', source), [...where.params, last, chunk]);
       if (rows.length === 0) return;
       last = rows[rows.length - 1]!.seq;
       yield rows.map((row) => row[column]);

@@ -352,18 +352,17 @@ export function idsOfSeqs(db: Database, table: string, seqs: readonly number[]):
 /**
  * The ids of rows by their seqs, one for each seq (undefined for a row no longer there), read as
  * one value, the ids joined by commas (an id is a UUID: it holds none): sql.js pays a call into
- * WebAssembly for every value read, which for a million ids costs more than the query. The
- * order is checked against the seqs, read as one value too.
+ * WebAssembly for every value read, which for a million ids costs more than the query.
  */
 export function packedIdsOfSeqs(db: Database, table: string, seqs: readonly number[]): (string | undefined)[] {
   if (seqs.length === 0) return [];
   const page = JSON.stringify(seqs);
-  const row = db.get<{ seqs: string | null; ids: string | null }>(
-    `SELECT group_concat(seq) AS seqs, group_concat(id) AS ids FROM (SELECT x.seq, x.id FROM json_each(?) AS page JOIN ${table} x ON x.seq = page.value ORDER BY page.key)`,
+  const row = db.get<{ found: number; ids: string }>(
+    `SELECT count(*) AS found, group_concat(x.id, ',' ORDER BY page.key) AS ids FROM json_each(?) AS page JOIN ${table} x ON x.seq = page.value`,
     [page],
-  );
-  if (row?.seqs === seqs.join(',')) return row.ids!.split(',');
-  // A row gone meanwhile, or group_concat in another order: each id by its seq.
+  )!;
+  if (row.found === seqs.length) return row.ids.split(',');
+  // A row gone meanwhile: each id by its seq.
   const found = new Map(db.all<{ seq: number; id: string }>(`SELECT x.seq, x.id FROM json_each(?) AS page JOIN ${table} x ON x.seq = page.value`, [page]).map((found) => [found.seq, found.id]));
   return seqs.map((seq) => found.get(seq));
 }
