@@ -34,16 +34,23 @@ export function marks(count: number, at: Int32Array): Uint8Array {
   return marked;
 }
 
-/** The parts of a section's findings, as the store keeps them. */
+/** A line's marks by `2 × KEV + overdue`. */
+const lineMarks = ['--', '-o', 'k-', 'ko'];
+
+/**
+ * The parts of a section's findings, as the store keeps them. Each part is one string added to
+ * line by line: an array of lines joined cost twice as much for 800,000 findings (0.7 s against
+ * 0.4 s, its writing as UTF-8 included).
+ */
 export function* findingParts(findings: SectionFindings): Generator<string> {
   const isKev = marks(findings.open.length, findings.kevAt);
   const isOverdue = marks(findings.open.length, findings.overdueAt);
   for (let from = 0; from < findings.open.length || from === 0; from += findingsPerPart) {
-    const lines: string[] = [];
+    let part = '';
     for (let i = from; i < from + findingsPerPart && i < findings.open.length; i++) {
-      lines.push(`${isKev[i] ? 'k' : '-'}${isOverdue[i] ? 'o' : '-'}${findings.open[i]}`);
+      part += `${i > from ? '\n' : ''}${lineMarks[isKev[i]! * 2 + isOverdue[i]!]}${findings.open[i]}`;
     }
-    yield lines.join('\n');
+    yield part;
   }
 }
 
