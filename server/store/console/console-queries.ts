@@ -191,6 +191,15 @@ export class ConsoleQueries {
     return this.listAll(orgRowId, collection, query, asOf, chunk, 'seq');
   }
 
+  /**
+   * The seqs of the organization's overdue findings at `asOf`, ascending: the rows the findings
+   * list's `overdue=true` keeps (open ones only), of the whole inventory shown; kept until a write
+   * or another instant, as for the list.
+   */
+  overdueFindingSeqs(orgRowId: number, asOf: number): Promise<Int32Array> {
+    return this.consoleFilterRows.findings.overdue(shownInventory(this.db, orgRowId), asOf).rows();
+  }
+
   /** The ids of rows of a collection by their seqs, one for each (undefined for a row gone): one value read for them all (sorted-orders.ts). */
   idsOfSeqs(collection: CollectionName, seqs: readonly number[]): (string | undefined)[] {
     return packedIdsOfSeqs(this.db, collectionTables[collection].table, seqs);
