@@ -36,6 +36,21 @@ export function cpuMilliseconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * Resolves once the process at `pid` has used under 50 ms of CPU in a second: a `serve` whose
+ * warm-up (server/warm-console-caches.ts: the plan, the performance, the fix-by dates, the
+ * findings view's order) has finished, which a request answered meanwhile would share the
+ * thread with.
+ */
+export async function untilIdle(pid: number): Promise<void> {
+  for (let before = cpuMilliseconds(pid); ; ) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = cpuMilliseconds(pid);
+    if (now - before < 50) return;
+    before = now;
+  }
+}
+
 /** Peak resident memory of a process in bytes, from /proc. */
 export function peakResidentBytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');

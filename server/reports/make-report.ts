@@ -12,7 +12,7 @@ import type { StoredReport } from '../store/records/report-records.js';
 import type { Store } from '../store/store.js';
 import { executiveReportHtml } from './executive-report-html.js';
 import { type ReportSource, reportFilter } from './report-filter.js';
-import { type SectionFindings, findingParts, idSet, pause, readFindingParts } from './report-findings.js';
+import { type SectionFindings, findingParts, readFindingParts, reportSlices } from './report-findings.js';
 import { reportSection } from './report-figures.js';
 
 /** How a report is made, beside what it is made of. */
@@ -78,12 +78,15 @@ export async function makeReport(store: Store, sealer: Sealer, organizations: re
   try {
     // The findings first, a part a write with pauses between; the report last, which lists it: it is never seen half kept.
     for (const { organization, findings } of counted) {
+      const slices = reportSlices();
       let part = 0;
-      for (const lines of findingParts(findings, await idSet(findings.kev), await idSet(findings.overdue))) {
+      for (const lines of findingParts(findings)) {
         store.reports.insertFindings(figures.id, organization.rowId, part++, lines);
-        await pause();
+        await slices.pause();
       }
     }
+    // The parts' pages logged and synced in slices, off this thread: the report's durable write then logs little.
+    await store.settle();
     store.reports.insert({ ...report, orgRowId: owner.rowId });
   } catch (error) {
     store.reports.dropFindings(figures.id);

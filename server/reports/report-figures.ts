@@ -10,23 +10,90 @@ import { findingSeverities } from '../../contracts/enums.js';
 import { slaPolicyKeys } from '../../contracts/remediation-deadlines.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
-import { type SectionFindings, idSet, idsNotIn, pause } from './report-findings.js';
+import type { TimeSlices } from '../store/derived/time-slices.js';
+import { type SectionFindings, idsBetweenLooks, marks, reportSlices } from './report-findings.js';
 import { type ReportFilter, findingsQuery } from './report-filter.js';
 
+/** Rows a chunk of a list reads (its seqs, then the open ones' ids): a few milliseconds of SQL. */
+const rowsPerRead = 2_048;
+
 /**
- * Every id of the findings list with this query, in its order; none for a query that keeps
+ * Every seq of the findings list with this query, in its order; none for a query that keeps
  * nothing. A chunk's read is synchronous SQL, and on figures already computed the list's
- * generator never waits on anything but promises: the pause after each chunk lets `/health`
- * and other requests answer meanwhile (without it, 200,000 ids held the thread 3.8 s).
+ * generator never waits on anything but promises: the slices' pauses let `/health` and other
+ * requests answer meanwhile (without them, 200,000 ids held the thread 3.8 s). `each` sees
+ * every chunk as it is read, before any pause.
  */
-async function allIds(store: Store, orgRowId: number, query: ConsoleQuery<'findings'> | undefined, asOf: number): Promise<string[]> {
-  const ids: string[] = [];
-  if (!query) return ids;
-  for await (const chunk of store.console.listAllIds(orgRowId, 'findings', query, asOf, 5_000)) {
-    for (const id of chunk) ids.push(id);
-    await pause();
+async function allSeqs(
+  store: Store,
+  orgRowId: number,
+  query: ConsoleQuery<'findings'> | undefined,
+  asOf: number,
+  slices: TimeSlices,
+  each: (chunk: number[]) => void = () => undefined,
+): Promise<number[]> {
+  const seqs: number[] = [];
+  if (!query) return seqs;
+  for await (const chunk of store.console.listAllSeqs(orgRowId, 'findings', query, asOf, rowsPerRead)) {
+    for (const seq of chunk) seqs.push(seq);
+    each(chunk);
+    await slices.pause();
   }
-  return ids;
+  return seqs;
+}
+
+/**
+ * The open findings of a section: the ids of the open ones, read with their seqs (in the same
+ * turn, so of the same rows), and the KEV and overdue ones found among them by seq, in the seq
+ * order of the lists. Counted by seq, as lists of numbers: no set of a million ids is built.
+ */
+async function sectionFindings(
+  store: Store,
+  orgRowId: number,
+  queries: Record<'open' | 'kev', ConsoleQuery<'findings'> | undefined>,
+  asOf: number,
+): Promise<{ findings: SectionFindings; kevCount: number; overdueCount: number }> {
+  const slices = reportSlices();
+  const openSeqs: number[] = [];
+  const open: string[] = [];
+  await allSeqs(store, orgRowId, queries.open, asOf, slices, (chunk) => {
+    const ids = store.console.idsOfSeqs('findings', chunk);
+    chunk.forEach((seq, i) => {
+      if (ids[i] === undefined) return;
+      openSeqs.push(seq);
+      open.push(ids[i]);
+    });
+  });
+  const kevSeqs = await allSeqs(store, orgRowId, queries.kev, asOf, slices);
+  // The overdue list is the open list (the filter, status=open) narrowed to the overdue rows, and
+  // its order (created_at, the seq order) is theirs: the overdue rows, among the open ones, in
+  // order. Listed as a list of its own, its order was sorted again at each minute (1.1-1.5 s).
+  const overdueSeqs = queries.open ? await store.console.overdueFindingSeqs(orgRowId, asOf) : new Int32Array(0);
+  const indexOf = seqIndex(openSeqs);
+  const kevAt = indexOf(kevSeqs);
+  const overdueAt = indexOf(overdueSeqs);
+  const ids = (at: Int32Array) => Array.from(at, (index) => open[index]!);
+  return { findings: { open, kev: ids(kevAt), overdue: ids(overdueAt), kevAt, overdueAt }, kevCount: kevSeqs.length, overdueCount: overdueAt.length };
+}
+
+/** Looks seqs up among `seqs` by a dense array over their range: the index of each found, in order. */
+function seqIndex(seqs: readonly number[]): (wanted: Iterable<number>) => Int32Array {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const seq of seqs) {
+    if (seq < first) first = seq;
+    if (seq > last) last = seq;
+  }
+  const indexBySeq = new Int32Array(seqs.length ? last - first + 1 : 0).fill(-1);
+  seqs.forEach((seq, index) => (indexBySeq[seq - first] = index));
+  return (wanted) => {
+    const found: number[] = [];
+    for (const seq of wanted) {
+      const index = indexBySeq[seq - first] ?? -1;
+      if (index >= 0) found.push(index);
+    }
+    return Int32Array.from(found);
+  };
 }
 
 /** The findings list's total with this query; 0 for a query that keeps nothing. */
@@ -89,12 +156,18 @@ export async function reportSection(
   const org = organization.rowId;
   const withFilter = (more: Record<string, string>) => findingsQuery(filter.text, more);
   // In the stored order: no order of the whole organization is computed for sets of ids.
-  const open = await allIds(store, org, withFilter({ status: 'open', sort: 'created_at' }), asOf);
-  const kev = await allIds(store, org, withFilter({ status: 'open', isKev: 'true', sort: 'created_at' }), asOf);
-  const overdue = await allIds(store, org, withFilter({ overdue: 'true', sort: 'created_at' }), asOf);
-  const bySeverity = Object.fromEntries(
-    await Promise.all(findingSeverities.map(async (severity) => [severity, await total(store, org, withFilter({ status: 'open', severity }), asOf)] as const)),
-  ) as ReportSection['counts']['open_by_severity'];
+  const { findings, kevCount, overdueCount } = await sectionFindings(
+    store,
+    org,
+    {
+      open: withFilter({ status: 'open', sort: 'created_at' }),
+      kev: withFilter({ status: 'open', isKev: 'true', sort: 'created_at' }),
+    },
+    asOf,
+  );
+  // One count after the other: counted side by side, their slices ran one after another in the same turn (a wait of 108 ms).
+  const bySeverity = {} as ReportSection['counts']['open_by_severity'];
+  for (const severity of findingSeverities) bySeverity[severity] = await total(store, org, withFilter({ status: 'open', severity }), asOf);
   const epssImported = store.intel.list().some((record) => record.kind === 'epss' && record.current && record.finished);
   const threshold = store.intel.changes.settings().epss_threshold;
   const highEpss = epssImported ? { threshold, count: await total(store, org, withFilter({ status: 'open', epssMin: String(threshold) }), asOf) } : null;
@@ -104,7 +177,7 @@ export async function reportSection(
   const exceptions = await store.exceptions.list(org, 'active');
   const sync = store.sync.get(org);
 
-  const counts = { open: open.length, open_by_severity: bySeverity, open_kev: kev.length, open_high_epss: highEpss, overdue: overdue.length };
+  const counts = { open: findings.open.length, open_by_severity: bySeverity, open_kev: kevCount, open_high_epss: highEpss, overdue: overdueCount };
   const performanceFigures = {
     deadline_policy: performance.deadline_policy,
     policy_days: Object.fromEntries(slaPolicyKeys.map((key) => [key, performance.policy[key]])),
@@ -114,7 +187,7 @@ export async function reportSection(
     median_days_to_remediate: performance.totals.median_days_to_remediate,
     monthly: performance.monthly.map(({ month, open_at_end, overdue_at_end }) => ({ month, open_at_end, overdue_at_end })),
   };
-  const delta = previous ? await reportDelta(store, org, asOf, { open, kev, overdue }, previous) : null;
+  const delta = previous ? await reportDelta(store, org, asOf, findings, previous) : null;
   const section: ReportSection = {
     organization: { id: organization.id, slug: organization.slug, name: organization.name, kind: organization.kind },
     posture: postureSentence({ counts, performance: performanceFigures }, delta),
@@ -145,27 +218,61 @@ export async function reportSection(
     },
     delta,
   };
-  return { section, findings: { open, kev, overdue } };
+  return { section, findings };
 }
 
-/** What changed since `previous`, from its stored ids and today's. */
-async function reportDelta(
-  store: Store,
-  org: number,
-  asOf: number,
-  now: SectionFindings,
-  previous: PreviousSection,
-): Promise<ReportDelta> {
+/**
+ * What changed since `previous`, from its stored ids and today's: each of today's open findings
+ * found among the previous ones, by position while both lists hold the same ids (no sync
+ * between the two reports), then by a map of the previous ones' ids from where they differ. Each
+ * list in the order of the list it is taken from, as the sets' differences.
+ */
+async function reportDelta(store: Store, org: number, asOf: number, now: SectionFindings, previous: PreviousSection): Promise<ReportDelta> {
   const then = previous.findings;
+  const slices = reportSlices();
+  let same = 0;
+  while (same < now.open.length && same < then.open.length && now.open[same] === then.open[same]) {
+    if (++same % idsBetweenLooks === 0) await slices.pause();
+  }
+  const thenIndex = new Map<string, number>();
+  for (let i = same; i < then.open.length; i++) {
+    thenIndex.set(then.open[i]!, i);
+    if (i % idsBetweenLooks === 0) await slices.pause();
+  }
+  // The index in `then.open` of each of today's open findings, -1 for one that appeared.
+  const thenAt = new Int32Array(now.open.length);
+  const kept = new Uint8Array(then.open.length).fill(1, 0, same);
+  const appeared: string[] = [];
+  for (let i = 0; i < now.open.length; i++) {
+    const index = i < same ? i : (thenIndex.get(now.open[i]!) ?? -1);
+    thenAt[i] = index;
+    if (index >= 0) kept[index] = 1;
+    else appeared.push(now.open[i]!);
+    if (i % idsBetweenLooks === 0) await slices.pause();
+  }
+  const fixed: string[] = [];
+  for (let i = same; i < then.open.length; i++) {
+    if (kept[i] !== 1) fixed.push(then.open[i]!);
+    if (i % idsBetweenLooks === 0) await slices.pause();
+  }
+  /** Today's findings at `at` (indexes in `now.open`) that were not open, or not among `marked`, then. */
+  const newly = async (at: Int32Array, marked: Int32Array) => {
+    const wasMarked = marks(then.open.length, marked);
+    const ids: string[] = [];
+    for (let i = 0; i < at.length; i++) {
+      const index = thenAt[at[i]!]!;
+      if (index < 0 || wasMarked[index] !== 1) ids.push(now.open[at[i]!]!);
+      if (i % idsBetweenLooks === 0) await slices.pause();
+    }
+    return ids;
+  };
   const list = async (ids: string[]) => ({ count: ids.length, findings: await reportFindings(store, org, ids, asOf) });
-  /** The ids in `now` that are not in `then`, in slices with pauses. */
-  const notIn = async (now: readonly string[], then: readonly string[]) => idsNotIn(now, await idSet(then));
   return {
     previous_report_id: previous.id,
     previous_created_at: previous.created_at,
-    fixed: await list(await notIn(then.open, now.open)),
-    appeared: await list(await notIn(now.open, then.open)),
-    newly_kev: await list(await notIn(now.kev, then.kev)),
-    newly_overdue: await list(await notIn(now.overdue, then.overdue)),
+    fixed: await list(fixed),
+    appeared: await list(appeared),
+    newly_kev: await list(await newly(now.kevAt, then.kevAt)),
+    newly_overdue: await list(await newly(now.overdueAt, then.overdueAt)),
   };
 }

@@ -3,64 +3,76 @@
  * delta: one line a finding, `k` or `-` (KEV), `o` or `-` (overdue), then its id, in parts of
  * {@link findingsPerPart} so that each part is a short write and a short read.
  */
+import { TimeSlices } from '../store/derived/time-slices.js';
 
 /** Findings per part: a part's write or read holds the thread a few milliseconds. */
-export const findingsPerPart = 8_000;
+export const findingsPerPart = 4_000;
 
-/** The open findings of a section: every id, and which are KEV and overdue (both among them). */
+/**
+ * The open findings of a section: every id, and which are KEV and overdue (both among them), each
+ * list in its own order; with the index in `open` of each of `kev` and `overdue`, by which the
+ * delta and the kept parts mark them without a set of a million ids.
+ */
 export interface SectionFindings {
   open: string[];
   kev: string[];
   overdue: string[];
+  kevAt: Int32Array;
+  overdueAt: Int32Array;
 }
 
-/** Lets other work run between two parts. */
-export const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Slices with pauses for work that no write can make stale (ids already read, parts kept). */
+export const reportSlices = () => new TimeSlices(() => undefined);
 
-/** Ids handled between two pauses when a set is built or filtered: a few milliseconds' work. */
-const idsPerSlice = 20_000;
+/** Ids handled between two looks at the clock: well under a slice's time. */
+export const idsBetweenLooks = 4_096;
 
-/** The set of `ids`, built with pauses: a million ids at once would hold the thread. */
-export async function idSet(ids: readonly string[]): Promise<Set<string>> {
-  const set = new Set<string>();
-  for (let from = 0; from < ids.length; from += idsPerSlice) {
-    for (const id of ids.slice(from, from + idsPerSlice)) set.add(id);
-    await pause();
-  }
-  return set;
+/** Per finding of `open` (by index), 1 for those `at` names. */
+export function marks(count: number, at: Int32Array): Uint8Array {
+  const marked = new Uint8Array(count);
+  for (const index of at) marked[index] = 1;
+  return marked;
 }
 
-/** The ids of `ids` that `set` does not hold, in order, with pauses. */
-export async function idsNotIn(ids: readonly string[], set: ReadonlySet<string>): Promise<string[]> {
-  const left: string[] = [];
-  for (let from = 0; from < ids.length; from += idsPerSlice) {
-    for (const id of ids.slice(from, from + idsPerSlice)) if (!set.has(id)) left.push(id);
-    await pause();
-  }
-  return left;
-}
+/** A line's marks by `2 × KEV + overdue`. */
+const lineMarks = ['--', '-o', 'k-', 'ko'];
 
-/** The parts of a section's findings, as the store keeps them; `kev` and `overdue` are the sets of those lists. */
-export function* findingParts(findings: SectionFindings, kev: ReadonlySet<string>, overdue: ReadonlySet<string>): Generator<string> {
+/**
+ * The parts of a section's findings, as the store keeps them. Each part is one string added to
+ * line by line: an array of lines joined cost twice as much for 800,000 findings (0.7 s against
+ * 0.4 s, its writing as UTF-8 included).
+ */
+export function* findingParts(findings: SectionFindings): Generator<string> {
+  const isKev = marks(findings.open.length, findings.kevAt);
+  const isOverdue = marks(findings.open.length, findings.overdueAt);
   for (let from = 0; from < findings.open.length || from === 0; from += findingsPerPart) {
-    yield findings.open
-      .slice(from, from + findingsPerPart)
-      .map((id) => `${kev.has(id) ? 'k' : '-'}${overdue.has(id) ? 'o' : '-'}${id}`)
-      .join('\n');
+    let part = '';
+    for (let i = from; i < from + findingsPerPart && i < findings.open.length; i++) {
+      part += `${i > from ? '\n' : ''}${lineMarks[isKev[i]! * 2 + isOverdue[i]!]}${findings.open[i]}`;
+    }
+    yield part;
   }
 }
 
-/** A section's findings read back from its parts, pausing between them. */
+/** A section's findings read back from its parts, pausing between them; `kev` and `overdue` in the order of `open`. */
 export async function readFindingParts(parts: Iterable<string>): Promise<SectionFindings> {
-  const findings: SectionFindings = { open: [], kev: [], overdue: [] };
+  const slices = reportSlices();
+  const open: string[] = [];
+  const kevAt: number[] = [];
+  const overdueAt: number[] = [];
   for (const part of parts) {
     for (const line of part ? part.split('\n') : []) {
-      const id = line.slice(2);
-      findings.open.push(id);
-      if (line[0] === 'k') findings.kev.push(id);
-      if (line[1] === 'o') findings.overdue.push(id);
+      if (line[0] === 'k') kevAt.push(open.length);
+      if (line[1] === 'o') overdueAt.push(open.length);
+      open.push(line.slice(2));
     }
-    await pause();
+    await slices.pause();
   }
-  return findings;
+  return {
+    open,
+    kev: kevAt.map((index) => open[index]!),
+    overdue: overdueAt.map((index) => open[index]!),
+    kevAt: Int32Array.from(kevAt),
+    overdueAt: Int32Array.from(overdueAt),
+  };
 }

@@ -187,7 +187,7 @@ export class Store {
     this.dashboards = new DashboardAggregates(db, versions, this.coverage, context);
     this.agentSettings = new AgentSettingsRecords(db, clock, recordWrite);
     this.savedViews = new SavedViewRecords(db, clock, recordWrite);
-    this.reports = new ReportRecords(db, recordWrite);
+    this.reports = new ReportRecords(db, recordWrite, heldWrite);
     this.endpointContext = new EndpointContext(db, versions, (work) => this.write(() => work(), { changes: ['endpoint-context'] }), clock);
     this.sync = new SyncRecords(db);
     this.syncChanges = new SyncChangeRecords(db);

@@ -59,6 +59,16 @@ async function v1Findings() {
   return (await all('vulnerability-findings')).filter((finding) => linux.has(finding.endpoint_id));
 }
 
+/** The open findings of `findings` past their deadline at the minute of `atMs` (the report's instant), by the policy above. */
+function overdueAt(findings: any[], atMs: number): any[] {
+  const asOf = Math.floor(atMs / 60_000) * 60_000;
+  return findings.filter((finding) => {
+    const bySeverity = policyDays[finding.severity as keyof typeof policyDays];
+    const days = finding.is_kev ? Math.min(bySeverity ?? Infinity, policyDays.kev) : bySeverity;
+    return finding.status === 'open' && days !== null && days !== Infinity && Date.parse(finding.first_detected_at) + days * day < asOf;
+  });
+}
+
 async function makeReport(filter: string): Promise<ReportSummary> {
   const made = await server.app('/orgs/replica/reports', { method: 'POST', body: { filter, template: 'executive' } });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
@@ -82,12 +92,7 @@ describe('reports', () => {
     const findings = await v1Findings();
     const open = findings.filter((finding) => finding.status === 'open');
     expect(open.length).toBeGreaterThan(50);
-    const asOf = Math.floor(nowMs / 60_000) * 60_000;
-    const overdue = open.filter((finding) => {
-      const bySeverity = policyDays[finding.severity as keyof typeof policyDays];
-      const days = finding.is_kev ? Math.min(bySeverity ?? Infinity, policyDays.kev) : bySeverity;
-      return days !== null && days !== Infinity && Date.parse(finding.first_detected_at) + days * day < asOf;
-    });
+    const overdue = overdueAt(open, nowMs);
     expect(section!.counts.open).toBe(open.length);
     expect(section!.counts.open_kev).toBe(open.filter((finding) => finding.is_kev).length);
     for (const severity of ['critical', 'high', 'medium', 'low', 'info'] as const) {
@@ -168,6 +173,21 @@ describe('reports', () => {
 
     const list = (await server.app('/orgs/replica/reports')).body.data as ReportSummary[];
     expect(list.map((report) => report.id)).toEqual([second.id, first.id]);
+  }, 180_000);
+
+  it('names the findings that passed their deadline since the previous report, as an independent reading does', async () => {
+    const findings = await v1Findings();
+    const overdueBefore = new Set(overdueAt(findings, nowMs).map((finding) => finding.id as string));
+    // Past the longest deadline of the policy (180 days): every open finding with one is overdue.
+    nowMs += 200 * day;
+    const newlyOverdue = new Set(overdueAt(findings, nowMs).filter((finding) => !overdueBefore.has(finding.id)).map((finding) => finding.id as string));
+    expect(newlyOverdue.size).toBeGreaterThan(0);
+    const made = await makeReport('tag=internet-facing');
+    const delta = (JSON.parse((await read(made.id, 'json')).toString()) as ReportFigures).sections[0]!.delta!;
+    expect([delta.fixed.count, delta.appeared.count, delta.newly_kev.count]).toEqual([0, 0, 0]);
+    expect(delta.newly_overdue.count).toBe(newlyOverdue.size);
+    expect(delta.newly_overdue.findings.length).toBeGreaterThan(0);
+    expect(delta.newly_overdue.findings.every((finding) => newlyOverdue.has(finding.id))).toBe(true);
   }, 180_000);
 
   it("counts a filter's severity once: its other severities are none, as the list with both would show", async () => {

@@ -113,8 +113,13 @@ export class SortedOrders {
 
   /** Every id of the list in the given order, `chunk` at a time. */
   async *all<C extends CollectionName>(list: SortableList<C>, sort: ListSort<SortKey<C>>, chunk: number): AsyncGenerator<string[]> {
+    for await (const seqs of this.allSeqs(list, sort, chunk)) yield this.idsOf(list.table, seqs);
+  }
+
+  /** Every seq of the list in the given order, `chunk` at a time. */
+  async *allSeqs<C extends CollectionName>(list: SortableList<C>, sort: ListSort<SortKey<C>>, chunk: number): AsyncGenerator<number[]> {
     const order = await this.order(list, sort.key);
-    for (let start = 0; start < order.length; start += chunk) yield this.idsOf(list.table, slice(order, sort.descending, start, start + chunk));
+    for (let start = 0; start < order.length; start += chunk) yield slice(order, sort.descending, start, start + chunk);
   }
 
   /** Whether the order of a list is kept, at the data's current version: its pages then cost a slice. */
@@ -342,4 +347,22 @@ async function readIn<T extends Float64Array | Int32Array>(values: T, readAt: In
 export function idsOfSeqs(db: Database, table: string, seqs: readonly number[]): string[] {
   if (seqs.length === 0) return [];
   return db.column(`SELECT x.id FROM json_each(?) AS page JOIN ${table} x ON x.seq = page.value ORDER BY page.key`, [JSON.stringify(seqs)]) as string[];
+}
+
+/**
+ * The ids of rows by their seqs, one for each seq (undefined for a row no longer there), read as
+ * one value, the ids joined by commas (an id is a UUID: it holds none): sql.js pays a call into
+ * WebAssembly for every value read, which for a million ids costs more than the query.
+ */
+export function packedIdsOfSeqs(db: Database, table: string, seqs: readonly number[]): (string | undefined)[] {
+  if (seqs.length === 0) return [];
+  const page = JSON.stringify(seqs);
+  const row = db.get<{ found: number; ids: string }>(
+    `SELECT count(*) AS found, group_concat(x.id, ',' ORDER BY page.key) AS ids FROM json_each(?) AS page JOIN ${table} x ON x.seq = page.value`,
+    [page],
+  )!;
+  if (row.found === seqs.length) return row.ids.split(',');
+  // A row gone meanwhile: each id by its seq.
+  const found = new Map(db.all<{ seq: number; id: string }>(`SELECT x.seq, x.id FROM json_each(?) AS page JOIN ${table} x ON x.seq = page.value`, [page]).map((found) => [found.seq, found.id]));
+  return seqs.map((seq) => found.get(seq));
 }

@@ -46,9 +46,15 @@ function toSummary(row: SummaryRow): ReportSummary {
  * write of the `reports` kind and never changed; removed with its organization.
  */
 export class ReportRecords {
+  /**
+   * @param write a durable write (the report itself)
+   * @param held a write a crash may lose (a part of a report's findings): the report's durable
+   *   write after its parts keeps them too, and one disk sync per part cost a second a report
+   */
   constructor(
     private readonly db: Database,
     private readonly write: RecordWrite,
+    private readonly held: RecordWrite,
   ) {}
 
   /** Keeps a report. */
@@ -96,7 +102,7 @@ export class ReportRecords {
    * thread for a million ids.
    */
   insertFindings(reportId: string, orgRowId: number, part: number, lines: string): void {
-    this.write(['reports'], () => this.db.run('INSERT INTO report_findings (report_uuid, org_id, part, lines) VALUES (?, ?, ?, ?)', [reportId, orgRowId, part, lines]));
+    this.held(['reports'], () => this.db.run('INSERT INTO report_findings (report_uuid, org_id, part, lines) VALUES (?, ?, ?, ?)', [reportId, orgRowId, part, lines]));
   }
 
   /** Drops the parts of a report that could not be made. */
