@@ -19,7 +19,7 @@ export interface DesktopBridge {
    * to a file the user picks in the native save dialog. Optional: the console offers "Save as
    * PDF" only where the bridge has it, and the browser's print elsewhere.
    */
-  saveReportPdf?(request: SaveReportPdfRequest): Promise<SaveFileResult>;
+  readonly saveReportPdf?: (request: SaveReportPdfRequest) => Promise<SaveFileResult>;
   /** Shows a file saved by {@link saveFile} or {@link saveReportPdf} in this session in the system's file manager. */
   revealInFolder(path: string): Promise<void>;
 }
