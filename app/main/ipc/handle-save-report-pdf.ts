@@ -20,7 +20,7 @@ export const saveReportPdfRequestSchema = z.strictObject({
 }) satisfies z.ZodType<SaveReportPdfRequest>;
 
 /** The scheme the hidden print window loads a report from: served from memory by its own session, nowhere else. */
-export const reportPrintScheme = 'console-report';
+const reportPrintScheme = 'console-report';
 
 /** What the print stylesheet of a report asks of `printToPDF`: its own @page size, margins, running header and page numbers. */
 export const reportPdfOptions: Electron.PrintToPDFOptions = {
