@@ -53,7 +53,7 @@ test.describe('the desktop app', () => {
 
   test('exposes only the desktop bridge', async () => {
     const bridge = await page.evaluate(() => ({ keys: Object.keys(window.desktop ?? {}).sort(), apiBaseUrl: window.desktop?.apiBaseUrl }));
-    expect(bridge.keys).toEqual(['apiBaseUrl', 'appVersion', 'consoleToken', 'revealInFolder', 'saveFile']);
+    expect(bridge.keys).toEqual(['apiBaseUrl', 'appVersion', 'consoleToken', 'revealInFolder', 'saveFile', 'saveReportPdf']);
     expect(page.url().startsWith(bridge.apiBaseUrl ?? '-')).toBe(true);
     const api = JSON.parse(fs.readFileSync(path.join(dataDir, 'api.json'), 'utf8')) as { url: string };
     expect(api.url).toBe(bridge.apiBaseUrl);
@@ -114,6 +114,33 @@ test.describe('the desktop app', () => {
     const entries = Object.keys(unzipSync(fs.readFileSync(target)));
     expect(entries.some((name) => name.endsWith('.plist'))).toBe(true);
     expect(entries.some((name) => name.endsWith('.p7s'))).toBe(true);
+  });
+
+  // The printed page is the unit tests' (app/main/ipc/handle-save-report-pdf.test.ts, with the
+  // network blocked); here Electron really prints: a whole PDF of A4 pages, and the print window gone.
+  test('saves a report as PDF through printToPDF and the native save dialog', async () => {
+    const target = path.join(dataDir, 'report.pdf');
+    await app.evaluate(({ dialog }, filePath) => {
+      dialog.showSaveDialog = (async () => ({ canceled: false, filePath })) as typeof dialog.showSaveDialog;
+    }, target);
+    await app.evaluate(({ Menu }) => Menu.getApplicationMenu()?.getMenuItemById('view-reports')?.click());
+    await expect(page).toHaveURL(/\/orgs\/demo\/reports$/);
+    await expect(page.getByRole('button', { name: 'Print' })).toHaveCount(0);
+    await page.getByLabel('Filter').fill('severity=critical');
+    await page.getByRole('button', { name: 'Make report' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'severity=critical' }).first();
+    await row.getByRole('button', { name: 'Save as PDF' }).click();
+    await expect(row.getByRole('status')).toContainText(`Saved to ${target}`, { timeout: 30_000 });
+    const pdf = fs.readFileSync(target);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    // Every page is A4, 595.3 × 841.9 points (within a point of Skia's rounding).
+    const pages = [...pdf.toString('latin1').matchAll(/\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/g)].map(([, width, height]) => [Number(width), Number(height)]);
+    expect(pages.length).toBeGreaterThan(0);
+    for (const [width, height] of pages) {
+      expect(Math.abs(width! - 595.3)).toBeLessThan(1);
+      expect(Math.abs(height! - 841.9)).toBeLessThan(1);
+    }
+    expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
   });
 
   test('shows the replicas\' sync in its Sync menu', async () => {

@@ -8,7 +8,7 @@
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS: verbatimModuleSyntax allows no ESM import in a .cts file
 import electron = require('electron');
-import type { DesktopBridge, SaveFileRequest } from '../../contracts/desktop/desktop-bridge.js';
+import type { DesktopBridge, SaveFileRequest, SaveReportPdfRequest } from '../../contracts/desktop/desktop-bridge.js';
 import type { InvokeChannel, InvokeChannels, SyncChannel, SyncChannels } from '../../contracts/desktop/ipc-channels.js';
 
 const { contextBridge, ipcRenderer } = electron;
@@ -30,6 +30,7 @@ if (bootstrap) {
     apiBaseUrl: bootstrap.apiBaseUrl,
     appVersion: bootstrap.appVersion,
     saveFile: (request: SaveFileRequest) => invoke('desktop:save-file', request),
+    saveReportPdf: (request: SaveReportPdfRequest) => invoke('desktop:save-report-pdf', request),
     revealInFolder: (path: string) => invoke('desktop:reveal-in-folder', path),
   };
   contextBridge.exposeInMainWorld('desktop', bridge);

@@ -29,17 +29,20 @@ describe('the preload', () => {
     expect(runPreload(bootstrap).required).toEqual(['electron']);
   });
 
-  it('exposes window.desktop: the bootstrap values, saveFile and revealInFolder, nothing else', async () => {
+  it('exposes window.desktop: the bootstrap values, saveFile, saveReportPdf and revealInFolder, nothing else', async () => {
     const { exposed, ipcRenderer } = runPreload(bootstrap);
     expect([...exposed.keys()]).toEqual(['desktop']);
     const desktop = exposed.get('desktop') as Record<string, unknown>;
-    expect(Object.keys(desktop).sort()).toEqual(['apiBaseUrl', 'appVersion', 'consoleToken', 'revealInFolder', 'saveFile']);
+    expect(Object.keys(desktop).sort()).toEqual(['apiBaseUrl', 'appVersion', 'consoleToken', 'revealInFolder', 'saveFile', 'saveReportPdf']);
     expect(desktop).toMatchObject(bootstrap);
     expect(ipcRenderer.sendSync).toHaveBeenCalledWith('desktop:bootstrap');
 
     const request = { suggestedName: 'a.zip', source: { path: '/app/x' } };
     await (desktop.saveFile as (r: unknown) => Promise<unknown>)(request);
     expect(ipcRenderer.invoke).toHaveBeenLastCalledWith('desktop:save-file', request);
+    const pdfRequest = { suggestedName: 'r.pdf', source: { path: '/app/orgs/demo/reports/1' } };
+    await (desktop.saveReportPdf as (r: unknown) => Promise<unknown>)(pdfRequest);
+    expect(ipcRenderer.invoke).toHaveBeenLastCalledWith('desktop:save-report-pdf', pdfRequest);
     await (desktop.revealInFolder as (p: string) => Promise<unknown>)('/tmp/a.zip');
     expect(ipcRenderer.invoke).toHaveBeenLastCalledWith('desktop:reveal-in-folder', '/tmp/a.zip');
   });

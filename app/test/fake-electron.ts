@@ -42,6 +42,8 @@ export class FakeWebContents extends EventEmitter {
   readonly loadURL = vi.fn(async (url: string) => {
     this.mainFrame.url = url;
   });
+  /** Prints nothing: a test sets the PDF bytes it answers (and may look at the page as printed). */
+  readonly printToPDF = vi.fn(async (_options: unknown): Promise<Buffer> => Buffer.alloc(0));
   /** Runs nothing: a test reads the scripts it was given. */
   readonly executeJavaScript = vi.fn(async (_code: string): Promise<unknown> => undefined);
   getURL(): string {
@@ -178,8 +180,16 @@ type HeadersListener = (
   callback: (response: { responseHeaders?: Record<string, string[]> }) => void,
 ) => void;
 
-/** The fake default session. */
+/** The fake `session`: the default one, and the in-memory ones of `fromPartition` (in {@link session.partitions}). */
 export const session = {
+  partitions: new Map<string, FakeSession>(),
+  fromPartition(partition: string): FakeSession {
+    const existing = this.partitions.get(partition);
+    if (existing) return existing;
+    const made = new FakeSession(partition);
+    this.partitions.set(partition, made);
+    return made;
+  },
   defaultSession: {
     permissionRequestHandler: undefined as
       | undefined
@@ -205,6 +215,52 @@ export const session = {
     },
   },
 };
+
+type BeforeRequestListener = (details: { url: string }, callback: (response: { cancel?: boolean }) => void) => void;
+
+/** A session made by `session.fromPartition`: its permission handlers, its request filter, its protocol handlers. */
+export class FakeSession {
+  permissionRequestHandler: ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined;
+  permissionCheckHandler: (() => boolean) | undefined;
+  devicePermissionHandler: (() => boolean) | undefined;
+  beforeRequest: BeforeRequestListener | undefined;
+  readonly protocolHandlers = new Map<string, (request: Request) => Response | Promise<Response>>();
+  readonly webRequest = {
+    onBeforeRequest: (listener: BeforeRequestListener) => {
+      this.beforeRequest = listener;
+    },
+  };
+  readonly protocol = {
+    handle: (scheme: string, handler: (request: Request) => Response | Promise<Response>) => {
+      if (this.protocolHandlers.has(scheme)) throw new Error(`The scheme ${scheme} is already handled`);
+      this.protocolHandlers.set(scheme, handler);
+    },
+  };
+  constructor(readonly partition: string) {}
+  setPermissionRequestHandler(handler: NonNullable<FakeSession['permissionRequestHandler']>): void {
+    this.permissionRequestHandler = handler;
+  }
+  setPermissionCheckHandler(handler: NonNullable<FakeSession['permissionCheckHandler']>): void {
+    this.permissionCheckHandler = handler;
+  }
+  setDevicePermissionHandler(handler: NonNullable<FakeSession['devicePermissionHandler']>): void {
+    this.devicePermissionHandler = handler;
+  }
+  /** Whether the session lets a request for `url` go, as its `onBeforeRequest` listener answers (no listener: it goes). */
+  allowsRequest(url: string): boolean {
+    let cancel = false;
+    this.beforeRequest?.({ url }, (response) => {
+      cancel = response.cancel === true;
+    });
+    return !cancel;
+  }
+  /** What the session's protocol handler serves at `url`, as a page of the session would get it. */
+  async serve(url: string): Promise<Response> {
+    const handler = this.protocolHandlers.get(new URL(url).protocol.slice(0, -1));
+    if (!handler) throw new Error(`No protocol handler for ${url}`);
+    return handler(new Request(url));
+  }
+}
 
 /** The fake `dialog`: a test sets what the save dialog answers. */
 export const dialog = {
@@ -271,4 +327,5 @@ export function resetFakeElectron(): void {
   Notification.instances = [];
   Object.assign(session.defaultSession, { permissionRequestHandler: undefined, permissionCheckHandler: undefined, devicePermissionHandler: undefined });
   session.defaultSession.webRequest.headersReceived = undefined;
+  session.partitions.clear();
 }

@@ -14,7 +14,13 @@ export interface DesktopBridge {
    * dialog. The main process fetches the bytes itself, so they never pass through the renderer.
    */
   saveFile(request: SaveFileRequest): Promise<SaveFileResult>;
-  /** Shows a file saved by {@link saveFile} in this session in the system's file manager. */
+  /**
+   * Prints the report at `source.path` to a PDF (Electron's `printToPDF`, offline) and saves it
+   * to a file the user picks in the native save dialog. Optional: the console offers "Save as
+   * PDF" only where the bridge has it, and the browser's print elsewhere.
+   */
+  readonly saveReportPdf?: (request: SaveReportPdfRequest) => Promise<SaveFileResult>;
+  /** Shows a file saved by {@link saveFile} or {@link saveReportPdf} in this session in the system's file manager. */
   revealInFolder(path: string): Promise<void>;
 }
 
@@ -32,6 +38,16 @@ export interface SaveFileRequest {
   filters?: SaveFileFilter[];
   source: {
     /** A console-relative URL path under /app/, e.g. `/app/orgs/demo/agent-config?platform=macos`. */
+    path: string;
+  };
+}
+
+/** Which report to print to PDF, and the file name to offer. */
+export interface SaveReportPdfRequest {
+  /** A bare file name ending in `.pdf`, e.g. `report-….pdf`. */
+  suggestedName: string;
+  source: {
+    /** The report's HTML under /app/, e.g. `/app/orgs/demo/reports/<id>`. */
     path: string;
   };
 }

@@ -1,4 +1,4 @@
-import type { DesktopBridge, SaveFileRequest, SaveFileResult } from './desktop-bridge.js';
+import type { DesktopBridge, SaveFileRequest, SaveFileResult, SaveReportPdfRequest } from './desktop-bridge.js';
 
 /**
  * The IPC channels between the preload bridge and the main process, with what each carries.
@@ -7,6 +7,7 @@ import type { DesktopBridge, SaveFileRequest, SaveFileResult } from './desktop-b
  */
 export interface InvokeChannels {
   'desktop:save-file': { request: SaveFileRequest; response: SaveFileResult };
+  'desktop:save-report-pdf': { request: SaveReportPdfRequest; response: SaveFileResult };
   'desktop:reveal-in-folder': { request: string; response: void };
 }
 

@@ -1,6 +1,6 @@
 import type { DesktopBridge } from '../../contracts/desktop/desktop-bridge';
 
-export type { DesktopBridge, SaveFileRequest, SaveFileResult } from '../../contracts/desktop/desktop-bridge';
+export type { DesktopBridge, SaveFileRequest, SaveFileResult, SaveReportPdfRequest } from '../../contracts/desktop/desktop-bridge';
 
 declare global {
   interface Window {

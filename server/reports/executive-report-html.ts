@@ -6,6 +6,7 @@
  */
 import type { ReportDelta, ReportFigures, ReportFinding, ReportSection } from '../../contracts/console/reports.js';
 import { findingSeverities } from '../../contracts/enums.js';
+import { reportContentSecurityPolicy } from './report-content-security-policy.js';
 
 /** The console's severity colours (renderer/src/styles/base.css), for the charts. */
 const severityColours: Record<(typeof findingSeverities)[number], string> = {
@@ -195,7 +196,7 @@ export function executiveReportHtml(figures: ReportFigures, signer: string): str
   const title = `Executive report: ${names}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="${reportContentSecurityPolicy}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
 <style>${styles.replace('TITLE', cssString(title))}</style></head>

@@ -16,14 +16,20 @@ function isConsoleAppPath(value: string): boolean {
   return url.origin === anyOrigin && url.pathname.startsWith('/app/');
 }
 
+/** A bare file name the save dialog suggests: never a path. */
+export const suggestedNameSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[^/\\\0]+$/, 'must be a file name, not a path')
+  .refine((name) => name !== '.' && name !== '..', 'must be a file name');
+
+/** A console-relative path of the console API under /app/, which the main process fetches with the console token. */
+export const consoleAppPathSchema = z.string().max(4096).refine(isConsoleAppPath, 'must be a path of the console API under /app/');
+
 /** The argument of `desktop:save-file`, checked before anything is done with it. */
 export const saveFileRequestSchema = z.strictObject({
-  suggestedName: z
-    .string()
-    .min(1)
-    .max(255)
-    .regex(/^[^/\\\0]+$/, 'must be a file name, not a path')
-    .refine((name) => name !== '.' && name !== '..', 'must be a file name'),
+  suggestedName: suggestedNameSchema,
   filters: z
     .array(
       z.strictObject({
@@ -33,9 +39,7 @@ export const saveFileRequestSchema = z.strictObject({
     )
     .max(10)
     .optional(),
-  source: z.strictObject({
-    path: z.string().max(4096).refine(isConsoleAppPath, 'must be a path of the console API under /app/'),
-  }),
+  source: z.strictObject({ path: consoleAppPathSchema }),
 }) satisfies z.ZodType<SaveFileRequest>;
 
 /** Where and how the main process reaches its own server, and what the session has saved. */
@@ -63,9 +67,21 @@ export async function saveFile(request: SaveFileRequest, context: SaveFileContex
   } catch (error) {
     return { saved: false, reason: 'failed', message: (error as Error).message };
   }
+  return saveThroughDialog(bytes, { suggestedName: request.suggestedName, filters: request.filters ?? [] }, context);
+}
+
+/**
+ * Asks where to save with the native save dialog, then writes exactly `bytes` there atomically
+ * (a crash leaves the old file or the new one, never half of it).
+ */
+export async function saveThroughDialog(
+  bytes: Buffer,
+  offer: { suggestedName: string; filters: Electron.FileFilter[] },
+  context: SaveFileContext,
+): Promise<SaveFileResult> {
   const options: Electron.SaveDialogOptions = {
-    defaultPath: path.join(context.defaultFolder, request.suggestedName),
-    filters: request.filters ?? [],
+    defaultPath: path.join(context.defaultFolder, offer.suggestedName),
+    filters: offer.filters,
     properties: ['createDirectory', 'showOverwriteConfirmation'],
   };
   const choice = context.window ? await dialog.showSaveDialog(context.window, options) : await dialog.showSaveDialog(options);
@@ -79,7 +95,8 @@ export async function saveFile(request: SaveFileRequest, context: SaveFileContex
   return { saved: true, path: choice.filePath };
 }
 
-async function fetchFromConsole(sourcePath: string, context: SaveFileContext): Promise<Buffer> {
+/** The bytes the console's server answers at `sourcePath`, fetched with the console token; its error message when it refuses. */
+export async function fetchFromConsole(sourcePath: string, context: SaveFileContext): Promise<Buffer> {
   let response: Response;
   try {
     response = await fetch(new URL(sourcePath, context.serverUrl), {

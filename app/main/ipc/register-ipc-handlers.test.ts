@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ByteServer, startByteServer } from '../../test/byte-server.js';
-import { BrowserWindow, dialog, FakeFrame, ipcMain, resetFakeElectron, shell } from '../../test/fake-electron.js';
+import { type ByteServer, reportPath, startByteServer } from '../../test/byte-server.js';
+import { app, BrowserWindow, dialog, FakeFrame, type FakeWebContents, ipcMain, resetFakeElectron, shell } from '../../test/fake-electron.js';
 import { registerIpcHandlers } from './register-ipc-handlers.js';
 
 vi.mock('electron', () => import('../../test/fake-electron.js'));
@@ -35,6 +35,7 @@ describe('IPC handlers', () => {
   afterEach(() => fs.rmSync(folder, { recursive: true, force: true }));
 
   const request = { suggestedName: 'agent.zip', source: { path: '/app/file' } };
+  const pdfRequest = { suggestedName: 'report.pdf', source: { path: reportPath } };
 
   /** Senders that are not the console window's main frame on the console origin. */
   const untrusted = (): [string, () => ReturnType<typeof window.webContents.ipcEvent>][] => [
@@ -91,14 +92,28 @@ describe('IPC handlers', () => {
     expect(dialog.showSaveDialog.mock.calls[0]?.[0]).toBe(window);
   });
 
+  it('saves a report as PDF through the channel: the printed bytes, offered for reveal', async () => {
+    const pdf = Buffer.from('%PDF-1.7 printed');
+    app.once('web-contents-created', (_event: unknown, contents: FakeWebContents) => contents.printToPDF.mockResolvedValueOnce(pdf));
+    const target = path.join(folder, 'report.pdf');
+    dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: target });
+    await expect(ipcMain.invoke('desktop:save-report-pdf', window.webContents.ipcEvent(), pdfRequest)).resolves.toEqual({ saved: true, path: target });
+    expect(fs.readFileSync(target).equals(pdf)).toBe(true);
+    expect(dialog.showSaveDialog.mock.calls[0]?.[0]).toBe(window);
+    await ipcMain.invoke('desktop:reveal-in-folder', window.webContents.ipcEvent(), target);
+    expect(shell.showItemInFolder).toHaveBeenCalledWith(target);
+  });
+
   describe.each(untrusted())('from %s', (_name, makeEvent) => {
     it('refuses every channel', async () => {
       const requestsBefore = byteServer.tokens.length;
       const event = makeEvent();
       expect(ipcMain.sendSync('desktop:bootstrap', event)).toBeNull();
       await expect(ipcMain.invoke('desktop:save-file', makeEvent(), request)).rejects.toThrow(/sender is not the console window/);
+      await expect(ipcMain.invoke('desktop:save-report-pdf', makeEvent(), pdfRequest)).rejects.toThrow(/sender is not the console window/);
       await expect(ipcMain.invoke('desktop:reveal-in-folder', makeEvent(), '/tmp')).rejects.toThrow(/sender is not the console window/);
       expect(dialog.showSaveDialog).not.toHaveBeenCalled();
+      expect(BrowserWindow.instances.filter((made) => made.options.show === false)).toEqual([]);
       expect(byteServer.tokens).toHaveLength(requestsBefore);
     });
   });
@@ -106,6 +121,9 @@ describe('IPC handlers', () => {
   it('refuses invalid arguments before doing anything', async () => {
     for (const argument of [undefined, 'agent.zip', { ...request, source: { path: '/v1/endpoints' } }, { ...request, suggestedName: '/etc/passwd' }]) {
       await expect(ipcMain.invoke('desktop:save-file', window.webContents.ipcEvent(), argument)).rejects.toThrow(/invalid argument/);
+    }
+    for (const argument of [undefined, request, { ...pdfRequest, suggestedName: 'report.html' }, { ...pdfRequest, source: { path: '/app/file' } }]) {
+      await expect(ipcMain.invoke('desktop:save-report-pdf', window.webContents.ipcEvent(), argument)).rejects.toThrow(/invalid argument/);
     }
     for (const argument of [undefined, 42, '', { path: '/tmp' }]) {
       await expect(ipcMain.invoke('desktop:reveal-in-folder', window.webContents.ipcEvent(), argument)).rejects.toThrow(/invalid argument/);

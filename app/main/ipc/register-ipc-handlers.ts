@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { DesktopBootstrap, InvokeChannel, InvokeChannels } from '../../../contracts/desktop/ipc-channels.js';
 import { revealInFolder, revealInFolderRequestSchema } from './handle-reveal-in-folder.js';
 import { saveFile, saveFileRequestSchema } from './handle-save-file.js';
+import { createReportPrinter, saveReportPdf, saveReportPdfRequestSchema } from './handle-save-report-pdf.js';
 import { isConsoleSender } from './is-console-sender.js';
 
 /** What the IPC handlers need from the running app. */
@@ -23,21 +24,22 @@ export interface IpcContext {
 export function registerIpcHandlers(context: IpcContext): void {
   const fromConsole = (event: Electron.IpcMainEvent | IpcMainInvokeEvent) => isConsoleSender(event, context.consoleWindow(), context.consoleOrigin);
   const savedPaths = new Set<string>();
+  const printReport = createReportPrinter();
+  const saving = () => ({
+    serverUrl: context.serverUrl,
+    consoleToken: context.consoleToken,
+    window: context.consoleWindow(),
+    defaultFolder: context.defaultSaveFolder,
+    savedPaths,
+  });
 
   const bootstrap: DesktopBootstrap = { consoleToken: context.consoleToken, apiBaseUrl: context.serverUrl, appVersion: context.appVersion };
   ipcMain.on('desktop:bootstrap', (event) => {
     event.returnValue = fromConsole(event) ? bootstrap : null;
   });
 
-  handle('desktop:save-file', saveFileRequestSchema, fromConsole, (request) =>
-    saveFile(request, {
-      serverUrl: context.serverUrl,
-      consoleToken: context.consoleToken,
-      window: context.consoleWindow(),
-      defaultFolder: context.defaultSaveFolder,
-      savedPaths,
-    }),
-  );
+  handle('desktop:save-file', saveFileRequestSchema, fromConsole, (request) => saveFile(request, saving()));
+  handle('desktop:save-report-pdf', saveReportPdfRequestSchema, fromConsole, (request) => saveReportPdf(request, printReport, saving()));
   handle('desktop:reveal-in-folder', revealInFolderRequestSchema, fromConsole, async (filePath) => revealInFolder(filePath, savedPaths));
 }
 

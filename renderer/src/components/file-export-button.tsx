@@ -14,10 +14,15 @@ interface FileExportButtonProps {
 
 /** Saves one file the console serves, through the native dialog or as a download, and says where it went or why not. */
 export function FileExportButton({ label, path, suggestedName, filter }: FileExportButtonProps) {
+  return <SaveButton label={label} save={() => saveConsoleFile({ path, suggestedName, filter })} />;
+}
+
+/** A button that saves something, then says where it went or why not. */
+export function SaveButton({ label, save: saveFile }: { label: string; save: () => Promise<SaveOutcome> }) {
   const [outcome, setOutcome] = useState<SaveOutcome | undefined>(undefined);
   const save = async () => {
     setOutcome(undefined);
-    setOutcome(await saveConsoleFile({ path, suggestedName, filter }));
+    setOutcome(await saveFile());
   };
   return (
     <>

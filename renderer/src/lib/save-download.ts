@@ -1,10 +1,23 @@
 import { consoleHeaders } from '../api/console-fetch';
-import { desktopBridge } from '../desktop-bridge';
+import { type SaveFileResult, desktopBridge } from '../desktop-bridge';
 
 /** How saving a file of the console ended. */
 export type SaveOutcome =
   /** `path` where the save dialog put it; `name`, the file a browser download was given. */
   { saved: true; path?: string; name?: string } | { saved: false; message?: string };
+
+// A cancelled dialog is no error: it says nothing.
+function saveOutcome(result: SaveFileResult): SaveOutcome {
+  if (result.saved) return { saved: true, path: result.path };
+  return { saved: false, message: result.reason === 'failed' ? result.message : undefined };
+}
+
+/** The desktop bridge's PDF printer of reports, or undefined where there is none (a browser: it prints with its own print). */
+export function reportPdfSaver(): ((options: { path: string; suggestedName: string }) => Promise<SaveOutcome>) | undefined {
+  const save = desktopBridge()?.saveReportPdf;
+  if (!save) return undefined;
+  return async ({ path, suggestedName }) => saveOutcome(await save({ suggestedName, source: { path } }));
+}
 
 /**
  * Saves a file the console's API serves under /app: through the desktop's native save dialog
@@ -20,9 +33,7 @@ export async function saveConsoleFile(options: {
 }): Promise<SaveOutcome> {
   const bridge = desktopBridge();
   if (bridge) {
-    const result = await bridge.saveFile({ suggestedName: options.suggestedName, filters: [options.filter], source: { path: options.path } });
-    if (result.saved) return { saved: true, path: result.path };
-    return { saved: false, message: result.reason === 'failed' ? result.message : undefined };
+    return saveOutcome(await bridge.saveFile({ suggestedName: options.suggestedName, filters: [options.filter], source: { path: options.path } }));
   }
   const response = await fetch(options.path, { headers: consoleHeaders(), signal: options.signal });
   if (!response.ok || !response.body) {

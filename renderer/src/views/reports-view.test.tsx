@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SaveFileResult, SaveReportPdfRequest } from '../desktop-bridge';
 import { openConsole } from '../test-support/console-page';
 
 describe('reports', () => {
@@ -15,8 +16,49 @@ describe('reports', () => {
     expect(within(row).getByText('severity=critical')).toBeTruthy();
     expect(row.textContent).toContain('lists');
     expect(within(row).getByRole('link', { name: 'Open' }).getAttribute('href')).toMatch(/^\/app\/orgs\/lists\/reports\/[0-9a-f-]{36}$/);
+    // A bridge without a PDF printer (as a browser has none): the browser's print.
     expect(within(row).getByRole('button', { name: 'Print' })).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: 'Save as PDF' })).toBeNull();
     expect(within(row).getByRole('button', { name: 'Save signature' })).toBeTruthy();
+  });
+
+  describe('in a desktop app that prints reports to PDF', () => {
+    const bridge = window.desktop!;
+    afterEach(() => {
+      window.desktop = bridge;
+    });
+
+    it('offers Save as PDF instead of Print, asks the bridge for that report, and says where it went or why not', async () => {
+      const saveReportPdf = vi
+        .fn<(request: SaveReportPdfRequest) => Promise<SaveFileResult>>()
+        .mockResolvedValueOnce({ saved: true, path: '/home/me/report.pdf' })
+        .mockResolvedValueOnce({ saved: false, reason: 'failed', message: 'Could not print the report to PDF: out of memory' });
+      window.desktop = { ...bridge, saveReportPdf };
+      const { user } = openConsole('/orgs/lists/reports');
+      const form = await screen.findByRole('form', { name: 'Make a report' });
+      await user.type(within(form).getByLabelText('Filter'), 'severity=high');
+      await user.click(within(form).getByRole('button', { name: 'Make report' }));
+      const row = await waitFor(
+        () => {
+          const made = within(screen.getByRole('table', { name: 'Reports' }))
+            .getAllByRole('row')
+            .find((candidate) => within(candidate).queryByText('severity=high'));
+          if (!made) throw new Error('The report is not listed yet');
+          return made;
+        },
+        { timeout: 15_000 },
+      );
+      expect(within(row).queryByRole('button', { name: 'Print' })).toBeNull();
+
+      await user.click(within(row).getByRole('button', { name: 'Save as PDF' }));
+      expect(await within(row).findByRole('status')).toHaveProperty('textContent', 'Saved to /home/me/report.pdf');
+      const reportPath = within(row).getByRole('link', { name: 'Open' }).getAttribute('href')!;
+      const reportId = reportPath.split('/').at(-1)!;
+      expect(saveReportPdf).toHaveBeenCalledExactlyOnceWith({ suggestedName: `report-${reportId}.pdf`, source: { path: reportPath } });
+
+      await user.click(within(row).getByRole('button', { name: 'Save as PDF' }));
+      expect(await within(row).findByRole('alert')).toHaveProperty('textContent', 'Could not print the report to PDF: out of memory');
+    });
   });
 
   it('says why a filter is refused, and makes nothing', async () => {

@@ -2,10 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { errorMessage } from '../api/console-fetch';
 import { reportFilePath, reportsQuery, useCreateReport } from '../api/report-queries';
-import { FileExportButton } from '../components/file-export-button';
+import { FileExportButton, SaveButton } from '../components/file-export-button';
 import { QueryFrame } from '../components/query-state';
 import { TableHead } from '../components/table-head';
 import { formatDateTime } from '../lib/format';
+import { reportPdfSaver } from '../lib/save-download';
 
 /** Opens a report in a window of its own and asks the browser to print it: its print stylesheet makes the PDF's pages. */
 function printReport(path: string): void {
@@ -15,11 +16,12 @@ function printReport(path: string): void {
 
 /**
  * The organization's reports: made from a filter of the findings list (here, or with the list's
- * Report button), each kept as it was made and signed; opened, printed (the browser's PDF),
- * saved with its signature.
+ * Report button), each kept as it was made and signed; opened, saved as PDF by the desktop app
+ * (else printed: the browser's PDF), saved with its signature.
  */
 export function ReportsView({ slug }: { slug: string }) {
   const reports = useQuery(reportsQuery(slug));
+  const savePdf = reportPdfSaver();
   const create = useCreateReport(slug);
   const [filter, setFilter] = useState('');
   const filterId = useId();
@@ -35,8 +37,9 @@ export function ReportsView({ slug }: { slug: string }) {
         <h1 id="view-title">Reports</h1>
       </header>
       <p className="hint">
-        An executive report of a filter of the findings list, signed with the organization&apos;s signing identity and kept as it was made. Print it
-        for a PDF; <code>remediation-console verify FILE</code> checks a saved copy against its signature.
+        An executive report of a filter of the findings list, signed with the organization&apos;s signing identity and kept as it was made.{' '}
+        {savePdf ? 'Save as PDF prints it offline' : 'Print it'} for a PDF; <code>remediation-console verify FILE</code> checks a saved copy against its
+        signature.
       </p>
       <form className="inline-form" aria-label="Make a report" onSubmit={submit}>
         <label htmlFor={filterId}>Filter</label>
@@ -62,9 +65,13 @@ export function ReportsView({ slug }: { slug: string }) {
                     <a href={reportFilePath(slug, report.id)} target="_blank" rel="noopener">
                       Open
                     </a>{' '}
-                    <button type="button" onClick={() => printReport(reportFilePath(slug, report.id))}>
-                      Print
-                    </button>{' '}
+                    {savePdf ? (
+                      <SaveButton label="Save as PDF" save={() => savePdf({ path: reportFilePath(slug, report.id), suggestedName: `report-${report.id}.pdf` })} />
+                    ) : (
+                      <button type="button" onClick={() => printReport(reportFilePath(slug, report.id))}>
+                        Print
+                      </button>
+                    )}{' '}
                     <FileExportButton label="Save" path={reportFilePath(slug, report.id)} suggestedName={`report-${report.id}.html`} filter={{ name: 'HTML', extensions: ['html'] }} />{' '}
                     <FileExportButton
                       label="Save signature"

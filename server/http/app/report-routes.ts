@@ -8,6 +8,7 @@ import {
   reportSummarySchema,
 } from '../../../contracts/console/reports.js';
 import { makeReport } from '../../reports/make-report.js';
+import { reportContentSecurityPolicy } from '../../reports/report-content-security-policy.js';
 import { ReportFilterError } from '../../reports/report-filter.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Store } from '../../store/store.js';
@@ -24,9 +25,6 @@ export interface ReportRoutesContext {
   sealer: Sealer;
   productVersion: string;
 }
-
-/** The report's own policy as a header too: it loads nothing, runs nothing. */
-const reportContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 /**
  * An organization's reports (issue 40), under `/app/orgs/:slug/reports`: made from a filter of
