@@ -19,8 +19,8 @@ import type { Store } from '../store/store.js';
 import { type ReportFilter, findingsQuery } from './report-filter.js';
 import { pause } from './report-findings.js';
 
-/** Findings read and written between two pauses: a few milliseconds of work. */
-const findingsPerPage = 5_000;
+/** Findings read and written between two pauses: their CSV and JSON take about 25 ms (medium, 2 cores). */
+const findingsPerPage = 2_000;
 
 /** The suffixes of the appendix files after the report's own file name (`report.html.findings.csv`). */
 export const appendixSuffixes = { csv: '.findings.csv', json: '.findings.json' } as const;
@@ -94,7 +94,8 @@ export async function writeAppendix(
         let csvText = '';
         let jsonText = '';
         for (const item of items) {
-          csvText += csvLine(csvColumns.map((column) => column.value(JSON.parse(item) as Record<string, unknown>)));
+          const parsed = JSON.parse(item) as Record<string, unknown>;
+          csvText += csvLine(csvColumns.map((column) => column.value(parsed)));
           jsonText += `${json.rows === 0 ? '' : ','}\n${item}`;
           csv.rows++;
           json.rows++;
