@@ -4,6 +4,7 @@ import { appRouter } from './http/app/app-router.js';
 import { createHttpApp } from './http/create-http-app.js';
 import { productVersion } from './package-root.js';
 import { serveRenderer } from './http/serve-renderer.js';
+import { dataDirectoryFiles } from './store/engine/data-directory.js';
 import { agentConfigRoute } from './http/v1/agent-config-route.js';
 import type { ConsoleSessions } from './secrets/console-sessions.js';
 import type { Sealer } from './secrets/sealer.js';
@@ -39,7 +40,7 @@ export function consoleAppRouter(parts: ConsoleAppParts): express.Router {
     consoleLinks: parts.consoleLinks,
     apiBaseUrl: parts.baseUrl,
     agentConfig: { sealer: parts.signingSealer, log: parts.log },
-    reports: { sealer: parts.signingSealer, productVersion: productVersion() },
+    reports: { sealer: parts.signingSealer, productVersion: productVersion(), appendixFolder: dataDirectoryFiles(parts.consoleLinks.dataDir).reportAppendices },
     sync: parts.sync,
     sealer: parts.sealer,
   });

@@ -6,11 +6,12 @@
 import { z } from 'zod';
 import { countSchema, dateTimeSchema, severityCountsSchema, uuidSchema } from '../common.js';
 import { deadlinePolicies } from '../fix-by.js';
+import { coverageCountsSchema } from './coverage.js';
 import { savedViewLimits } from './saved-view-basics.js';
 import { threatIntelKinds } from './threat-intel.js';
 
-/** The report templates: the executive summary (the technical one is to come). */
-export const reportTemplates = ['executive'] as const;
+/** The report templates: the executive summary, and the technical report (the executive one, each plan step's endpoints, the scopes' coverage and an appendix of every finding). */
+export const reportTemplates = ['executive', 'technical'] as const;
 export type ReportTemplate = (typeof reportTemplates)[number];
 
 /** The longest filter a report takes: the findings list's own bound on a query string. */
@@ -42,7 +43,15 @@ export const createReportBodySchema = z
           "The name of one of the organization's saved views (without case), instead of `filter`: its filters as the findings list takes them, without its sort and status, which the report sets. " +
           'A view whose filters the findings list does not take is refused, naming them.',
       }),
-    template: z.enum(reportTemplates).default('executive'),
+    template: z
+      .enum(reportTemplates)
+      .default('executive')
+      .meta({
+        description:
+          '`executive` (the default): posture, counts, deadlines, plan, accepted risks and delta. `technical`: the same, then each plan step with its endpoints (hostname, ' +
+          'the open findings the step closes there), the coverage of the scopes, and an appendix of every finding of the filter, uncapped, as CSV and JSON beside the report ' +
+          "(`getReport`'s `format=appendix-csv` and `format=appendix-json`), whose row counts and SHA-256 the signed HTML states.",
+      }),
   })
   .refine((body) => body.view === undefined || body.filter === '', { message: 'Give a filter or a saved view, not both', path: ['view'] })
   .meta({ id: 'CreateReport' });
@@ -72,6 +81,29 @@ export const reportDeltaSchema = z
   })
   .meta({ id: 'ReportDelta' });
 export type ReportDelta = z.infer<typeof reportDeltaSchema>;
+
+/** An endpoint of a plan step: the open findings the step closes on it. */
+export const reportStepEndpointSchema = z.object({ endpoint_id: z.string().nullable(), hostname: z.string().nullable(), closes: countSchema });
+export type ReportStepEndpoint = z.infer<typeof reportStepEndpointSchema>;
+
+/** A scope's coverage as a technical report shows it: the console's coverage counts. */
+export const reportScopeCoverageSchema = z.object({ id: uuidSchema, name: z.string(), status: z.string(), counts: coverageCountsSchema });
+
+/** What the technical template adds to a section. */
+export const reportTechnicalSchema = z
+  .object({
+    plan_steps: z
+      .array(z.object({ rank: z.number().int().min(1), vendor: z.string().nullable(), product: z.string().nullable(), closes: countSchema, endpoints: z.array(reportStepEndpointSchema) }))
+      .meta({ description: "Every step of the plan of the filter's endpoints, in the plan's order, with every endpoint it touches, most findings closed first, then by hostname." }),
+    scopes: z.array(reportScopeCoverageSchema).meta({ description: "The organization's scopes with their coverage counts, by name." }),
+    coverage_gaps: coverageCountsSchema.meta({ description: 'Open critical, high or KEV findings that no active scope covers, less those under an exception in force.' }),
+  })
+  .meta({ id: 'ReportTechnical' });
+export type ReportTechnical = z.infer<typeof reportTechnicalSchema>;
+
+/** One file of a technical report's appendix: rows (items, the CSV's header left out) and SHA-256 of its bytes. */
+export const reportAppendixFileSchema = z.object({ name: z.string(), rows: countSchema, sha256: z.string() });
+export type ReportAppendixFile = z.infer<typeof reportAppendixFileSchema>;
 
 /** One organization's part of a report: every figure it shows, as they were. */
 export const reportSectionSchema = z
@@ -112,6 +144,7 @@ export const reportSectionSchema = z
       intelligence: z.array(z.object({ kind: z.enum(threatIntelKinds), source_date: z.string(), version: z.string().nullable(), sha256: z.string() })),
     }),
     delta: reportDeltaSchema.nullable().meta({ description: 'Null for the first report of this organization, filter and template.' }),
+    technical: reportTechnicalSchema.optional().meta({ description: 'The technical template\'s parts; absent from an executive report.' }),
   })
   .meta({ id: 'ReportSection' });
 export type ReportSection = z.infer<typeof reportSectionSchema>;
@@ -125,6 +158,10 @@ export const reportFiguresSchema = z
     created_at: dateTimeSchema,
     product_version: z.string(),
     sections: z.array(reportSectionSchema),
+    appendix: z
+      .object({ csv: reportAppendixFileSchema, json: reportAppendixFileSchema })
+      .optional()
+      .meta({ description: "A technical report's appendix: every finding of the filter, of each section's organization in turn, in the findings list's order." }),
   })
   .meta({ id: 'ReportFigures' });
 export type ReportFigures = z.infer<typeof reportFiguresSchema>;
@@ -147,10 +184,13 @@ export type ReportSummary = z.infer<typeof reportSummarySchema>;
 export const reportListSchema = z.object({ data: z.array(reportSummarySchema) }).meta({ id: 'ReportList' });
 
 /** `GET /app/orgs/:slug/reports/:reportId` query: which of the report's files. */
-export const reportFormats = ['html', 'p7s', 'json'] as const;
+export const reportFormats = ['html', 'p7s', 'json', 'appendix-csv', 'appendix-json'] as const;
 export const reportQuerySchema = z.object({
   format: z
     .enum(reportFormats, { error: `must be one of ${reportFormats.join(', ')}` })
     .default('html')
-    .meta({ description: '`html` the report, `p7s` its detached CMS signature (DER), `json` its figures.' }),
+    .meta({
+      description:
+        "`html` the report, `p7s` its detached CMS signature (DER), `json` its figures; of a technical report, `appendix-csv` and `appendix-json` its appendix (the findings list's CSV columns, and a JSON array of the list's items).",
+    }),
 });

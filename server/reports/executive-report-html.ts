@@ -20,13 +20,13 @@ const severityColours: Record<(typeof findingSeverities)[number], string> = {
 const escapeMap: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Text as HTML, every character that could open markup escaped. */
-function esc(text: string | number | null | undefined): string {
+export function esc(text: string | number | null | undefined): string {
   return String(text ?? '').replace(/[&<>"']/g, (character) => escapeMap[character]!);
 }
 
-const percent = (share: number | null) => (share === null ? 'n/a' : `${Math.round(share * 1000) / 10} %`);
+export const percent = (share: number | null) => (share === null ? 'n/a' : `${Math.round(share * 1000) / 10} %`);
 const days = (value: number | null) => (value === null ? 'n/a' : `${value} days`);
-const dateOf = (iso: string | null) => (iso === null ? 'never' : iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'));
+export const dateOf = (iso: string | null) => (iso === null ? 'never' : iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'));
 
 const deadlinePolicyNames: Record<ReportSection['performance']['deadline_policy'], string> = {
   'severity-days': 'days per severity',
@@ -110,7 +110,7 @@ function cssString(text: string): string {
   return `"${text.replace(/[\\"\n<>]/g, (character) => `\\${character.codePointAt(0)!.toString(16)} `)}"`;
 }
 
-function sectionHtml(section: ReportSection, figures: ReportFigures): string {
+function sectionHtml(section: ReportSection, figures: ReportFigures, parts: ReportHtmlParts): string {
   const { counts, performance, plan } = section;
   const epss = counts.open_high_epss
     ? `<tr><th>High EPSS (score ≥ ${counts.open_high_epss.threshold})</th><td>${counts.open_high_epss.count}</td></tr>`
@@ -153,6 +153,7 @@ ${risks ? `<table><thead><tr><th>Scope</th><th>Reason</th><th>Expires</th><th>Op
 ${section.accepted_risks_total > section.accepted_risks.length ? `<p class="muted">and ${section.accepted_risks_total - section.accepted_risks.length} more.</p>` : ''}
 </section>
 <section class="part"><h3>Change since the previous report</h3>${deltaPart(section.delta)}</section>
+${parts.sectionParts?.(section) ?? ''}
 <footer class="provenance"><h3>Where these figures come from</h3><ul>
 <li>Data: ${org.kind === 'replica' ? `replica last synced ${esc(dateOf(section.provenance.last_synced_at))}, last matched with its remote ${esc(dateOf(section.provenance.last_matched_at))}` : 'a local organization: its data is kept here, not synced from a remote'}.</li>
 <li>Intelligence files: ${intel ? `<ul>${intel}</ul>` : 'none imported.'}</li>
@@ -187,13 +188,23 @@ svg .axis { font-size: 11px; fill: #5c6b7a; } svg .value { font-size: 11px; fill
   h2, h3, h4 { break-after: avoid; } tr, svg { break-inside: avoid; }
 }`;
 
+/** What another template (technical-report-html.ts) adds to the executive report. */
+export interface ReportHtmlParts {
+  /** The title's first word. */
+  kind?: string;
+  /** HTML after a section's executive parts, before its footer. */
+  sectionParts?: (section: ReportSection) => string;
+  /** HTML after the sections. */
+  trailer?: string;
+}
+
 /**
  * The HTML of an executive report from its figures: what it shows is the figures alone, so the
  * same figures always give the same bytes.
  */
-export function executiveReportHtml(figures: ReportFigures, signer: string): string {
+export function executiveReportHtml(figures: ReportFigures, signer: string, parts: ReportHtmlParts = {}): string {
   const names = figures.sections.map((section) => section.organization.name).join(', ');
-  const title = `Executive report: ${names}`;
+  const title = `${parts.kind ?? 'Executive'} report: ${names}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${reportContentSecurityPolicy}">
@@ -205,7 +216,8 @@ export function executiveReportHtml(figures: ReportFigures, signer: string): str
 <p class="muted">Made ${esc(dateOf(figures.created_at))}. Filter: ${figures.filter ? `<code>${esc(figures.filter)}</code>` : 'none (every finding)'}.</p>
 <p class="signature">Signed by ${esc(signer)} with a detached CMS signature beside this file (<code>.p7s</code>): check it with <code>remediation-console verify FILE</code> or <code>openssl cms -verify -binary -inform DER -in FILE.p7s -content FILE -noverify</code>.</p>
 </header>
-${figures.sections.map((section) => sectionHtml(section, figures)).join('\n')}
+${figures.sections.map((section) => sectionHtml(section, figures, parts)).join('\n')}
+${parts.trailer ?? ''}
 </body></html>
 `;
 }

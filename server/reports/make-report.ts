@@ -4,6 +4,7 @@
  * frozen in the store. A report is never computed again: reading one answers what was kept.
  */
 import { createHash, randomUUID, X509Certificate } from 'node:crypto';
+import fs from 'node:fs';
 import type { ReportFigures, ReportSection, ReportTemplate } from '../../contracts/console/reports.js';
 import { ensureSigner } from '../organizations/manage-organizations.js';
 import type { Sealer } from '../secrets/sealer.js';
@@ -14,12 +15,17 @@ import { executiveReportHtml } from './executive-report-html.js';
 import { type ReportSource, reportFilter } from './report-filter.js';
 import { type SectionFindings, findingParts, readFindingParts, reportSlices } from './report-findings.js';
 import { reportSection } from './report-figures.js';
+import { appendixPaths, writeAppendix } from './report-appendix.js';
+import { technicalParts } from './technical-report.js';
+import { technicalReportHtml } from './technical-report-html.js';
 
 /** How a report is made, beside what it is made of. */
 export interface MakeReportOptions {
   template: ReportTemplate;
   /** The product's version, which the footer names. */
   productVersion: string;
+  /** Where technical reports' appendices are kept (report-appendix.ts); a technical report needs it. */
+  appendixFolder?: string;
 }
 
 /**
@@ -44,6 +50,7 @@ export async function makeReport(store: Store, sealer: Sealer, organizations: re
         ? { id: previous.id, created_at: previous.created_at, findings: await readFindingParts(store.reports.findings(previous.id, organization.rowId)) }
         : undefined;
     const { section, findings } = await reportSection(store, organization, filter, asOf, before);
+    if (options.template === 'technical') section.technical = await technicalParts(store, organization, filter, asOf);
     sections.push(section);
     counted.push({ organization, findings });
   }
@@ -55,9 +62,34 @@ export async function makeReport(store: Store, sealer: Sealer, organizations: re
     product_version: options.productVersion,
     sections,
   };
+  const appendixFiles = options.template === 'technical' ? appendixPaths(requiredAppendixFolder(options), figures.id) : undefined;
+  if (appendixFiles) figures.appendix = await writeAppendix(store, organizations, filter, asOf, appendixFiles);
+  try {
+    return await signAndKeep(store, sealer, owner, figures, counted);
+  } catch (error) {
+    for (const file of Object.values(appendixFiles ?? {})) fs.rmSync(file, { force: true });
+    throw error;
+  }
+}
+
+/** The folder of appendices a technical report needs. */
+function requiredAppendixFolder(options: MakeReportOptions): string {
+  if (options.appendixFolder === undefined) throw new Error('A technical report needs a folder for its appendix');
+  return options.appendixFolder;
+}
+
+/** Draws, signs and keeps a report of `figures`, with the findings each section counted. */
+async function signAndKeep(
+  store: Store,
+  sealer: Sealer,
+  owner: Organization,
+  figures: ReportFigures,
+  counted: { organization: Organization; findings: SectionFindings }[],
+): Promise<StoredReport> {
+  const slugs = figures.sections.map((section) => section.organization.slug);
   const signerPems = await ensureSigner(store, sealer, owner);
   const signer = new X509Certificate(signerPems.certificatePem).subject.split('\n').join(', ');
-  const html = Buffer.from(executiveReportHtml(figures, signer));
+  const html = Buffer.from(figures.template === 'technical' ? technicalReportHtml(figures, signer) : executiveReportHtml(figures, signer));
   // Loaded at the first report: `serve` starts without the signing modules.
   const { signCms } = await import('../agent-config/index.js');
   const signature = await signCms(html, signerPems, { detached: true, signingTime: new Date(figures.created_at) });

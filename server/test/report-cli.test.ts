@@ -60,6 +60,37 @@ describe('report and verify', () => {
     expect(fs.readFileSync(out, 'utf8')).toContain('Compared with the previous report of the same filter');
   }, 120_000);
 
+  it('writes a technical report with its appendix beside it; verify checks the appendix and refuses an edited one', async () => {
+    const out = path.join(folder, 'technical.html');
+    const made = await runCli(['report', '--org', 'acme', '--filter', 'severity=high', '--template', 'technical', '--out', out, '--data-dir', dataDir]);
+    expect(made.status, made.stderr).toBe(0);
+    const csv = `${out}.findings.csv`;
+    const json = `${out}.findings.json`;
+    expect(made.stdout).toContain(path.resolve(csv));
+    expect(made.stdout).toContain(path.resolve(json));
+    const items = JSON.parse(fs.readFileSync(json, 'utf8')) as { id: string; severity: string }[];
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.every((item) => item.severity === 'high')).toBe(true);
+    const lines = fs.readFileSync(csv, 'utf8').trimEnd().split('\r\n');
+    // The header, then a line a finding, in the same order as the JSON.
+    expect(lines).toHaveLength(items.length + 1);
+    expect(lines.slice(1).map((line) => line.slice(0, 36))).toEqual(items.map((item) => item.id));
+    const html = fs.readFileSync(out, 'utf8');
+    expect(html).toContain('Technical report: acme Inc.');
+    expect(html).toContain(`data-rows="${items.length}"`);
+
+    const verified = await runCli(['verify', out]);
+    expect(verified.status, verified.stderr).toBe(0);
+    expect(verified.stdout).toContain(`Appendix technical.html.findings.csv (${items.length} findings): valid`);
+    expect(verified.stdout).toContain(`Appendix technical.html.findings.json (${items.length} findings): valid`);
+
+    fs.appendFileSync(csv, `${lines[1]}\r\n`);
+    const refused = await runCli(['verify', out]);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stdout).toContain('technical.html.findings.csv');
+    expect(refused.stderr).toContain('technical.html.findings.csv changed since the report was signed');
+  }, 120_000);
+
   it('makes one section per organization, and refuses a filter the findings list would not take', async () => {
     const out = path.join(folder, 'both.html');
     const made = await runCli(['report', '--org', 'acme', 'globex', '--filter', 'isKev=true', '--out', out, '--data-dir', dataDir]);

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ReportSummary } from '../../../contracts/console/reports';
+import type { ReportSummary, ReportTemplate, reportFormats } from '../../../contracts/console/reports';
 import { consoleJson } from './console-fetch';
 import { queryKeys } from './query-keys';
 
@@ -12,15 +12,16 @@ export const reportsQuery = (slug: string) =>
     queryFn: ({ signal }) => consoleJson<{ data: ReportSummary[] }>(reportsPath(slug), { signal }).then((answer) => answer.data),
   });
 
-/** A report's file under /app, as it was made: the HTML (to open and print), its signature or its figures. */
-export const reportFilePath = (slug: string, id: string, format: 'html' | 'p7s' | 'json' = 'html') =>
+/** A report's file under /app, as it was made: the HTML (to open and print), its signature, its figures, or a technical report's appendix. */
+export const reportFilePath = (slug: string, id: string, format: (typeof reportFormats)[number] = 'html') =>
   `/app${reportsPath(slug)}/${encodeURIComponent(id)}${format === 'html' ? '' : `?format=${format}`}`;
 
-/** Makes a report of a findings-list filter (its query string); the list of reports is asked again after. */
+/** Makes a report of a findings-list filter (its query string) with a template (executive by default); the list of reports is asked again after. */
 export function useCreateReport(slug: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (filter: string) => consoleJson<ReportSummary>(reportsPath(slug), { method: 'POST', json: { filter, template: 'executive' } }),
+    mutationFn: ({ filter, template = 'executive' }: { filter: string; template?: ReportTemplate }) =>
+      consoleJson<ReportSummary>(reportsPath(slug), { method: 'POST', json: { filter, template } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.reports(slug) }),
   });
 }

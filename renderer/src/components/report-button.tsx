@@ -17,7 +17,7 @@ export function ReportButton({ slug, filters }: { slug: string; filters: ListFil
   const create = useCreateReport(slug);
   return (
     <div className="export">
-      <button type="button" onClick={() => create.mutate(reportFilterOf(filters))} disabled={create.isPending}>
+      <button type="button" onClick={() => create.mutate({ filter: reportFilterOf(filters) })} disabled={create.isPending}>
         {create.isPending ? 'Making report…' : 'Report'}
       </button>
       {create.isSuccess ? (

@@ -61,6 +61,26 @@ describe('reports', () => {
     });
   });
 
+  it('makes a technical report with the template select, listed with its template and its appendix to save', async () => {
+    const { user } = openConsole('/orgs/lists/reports');
+    const form = await screen.findByRole('form', { name: 'Make a report' });
+    await user.type(within(form).getByLabelText('Filter'), 'severity=critical');
+    await user.selectOptions(within(form).getByLabelText('Template'), 'Technical');
+    await user.click(within(form).getByRole('button', { name: 'Make report' }));
+    const table = await screen.findByRole('table', { name: 'Reports' });
+    const row = await waitFor(
+      () => {
+        const found = within(table).getAllByRole('row').find((candidate) => candidate.textContent?.includes('Technical'));
+        expect(found).toBeTruthy();
+        return found!;
+      },
+      { timeout: 15_000 },
+    );
+    expect(within(row).getByText('severity=critical')).toBeTruthy();
+    expect(within(row).getByRole('button', { name: 'Save appendix (CSV)' })).toBeTruthy();
+    expect(within(row).getByRole('button', { name: 'Save appendix (JSON)' })).toBeTruthy();
+  });
+
   it('says why a filter is refused, and makes nothing', async () => {
     const { user } = openConsole('/orgs/lists/reports');
     const form = await screen.findByRole('form', { name: 'Make a report' });

@@ -1,12 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { errorMessage } from '../api/console-fetch';
+import type { ReportTemplate } from '../../../contracts/console/reports';
 import { reportFilePath, reportsQuery, useCreateReport } from '../api/report-queries';
 import { FileExportButton, SaveButton } from '../components/file-export-button';
 import { QueryFrame } from '../components/query-state';
 import { TableHead } from '../components/table-head';
 import { formatDateTime } from '../lib/format';
 import { reportPdfSaver } from '../lib/save-download';
+
+/** The templates' names in the form and the list: every template, as the contract's type requires. */
+const templateLabels: Record<ReportTemplate, string> = { executive: 'Executive', technical: 'Technical' };
 
 /** Opens a report in a window of its own and asks the browser to print it: its print stylesheet makes the PDF's pages. */
 function printReport(path: string): void {
@@ -24,11 +28,13 @@ export function ReportsView({ slug }: { slug: string }) {
   const savePdf = reportPdfSaver();
   const create = useCreateReport(slug);
   const [filter, setFilter] = useState('');
+  const [template, setTemplate] = useState<ReportTemplate>('executive');
   const filterId = useId();
+  const templateId = useId();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate(filter.trim());
+    create.mutate({ filter: filter.trim(), template });
   };
 
   return (
@@ -37,13 +43,23 @@ export function ReportsView({ slug }: { slug: string }) {
         <h1 id="view-title">Reports</h1>
       </header>
       <p className="hint">
-        An executive report of a filter of the findings list, signed with the organization&apos;s signing identity and kept as it was made.{' '}
+        A report of a filter of the findings list, signed with the organization&apos;s signing identity and kept as it was made: executive (the
+        figures, the plan&apos;s top steps, the change since the last one), or technical (the same, each plan step with its endpoints, the scopes&apos;
+        coverage, and an appendix of every finding as CSV and JSON, whose hashes the signed report states).{' '}
         {savePdf ? 'Save as PDF prints it offline' : 'Print it'} for a PDF; <code>remediation-console verify FILE</code> checks a saved copy against its
-        signature.
+        signature, and its appendix beside it.
       </p>
       <form className="inline-form" aria-label="Make a report" onSubmit={submit}>
         <label htmlFor={filterId}>Filter</label>
         <input id={filterId} value={filter} maxLength={2048} placeholder="tag=internet-facing&criticality=critical" onChange={(event) => setFilter(event.target.value)} />
+        <label htmlFor={templateId}>Template</label>
+        <select id={templateId} value={template} onChange={(event) => setTemplate(event.target.value as ReportTemplate)}>
+          {(Object.keys(templateLabels) as ReportTemplate[]).map((name) => (
+            <option key={name} value={name}>
+              {templateLabels[name]}
+            </option>
+          ))}
+        </select>
         <button type="submit" disabled={create.isPending}>
           {create.isPending ? 'Making report…' : 'Make report'}
         </button>
@@ -53,11 +69,12 @@ export function ReportsView({ slug }: { slug: string }) {
         {(data) => (
           <table className="plain-table">
             <caption className="visually-hidden">Reports</caption>
-            <TableHead columns={['Made', 'Filter', 'Organizations', 'Signed by']} actions />
+            <TableHead columns={['Made', 'Template', 'Filter', 'Organizations', 'Signed by']} actions />
             <tbody>
               {data.map((report) => (
                 <tr key={report.id}>
                   <td>{formatDateTime(report.created_at)}</td>
+                  <td>{templateLabels[report.template]}</td>
                   <td>{report.filter ? <code>{report.filter}</code> : 'every finding'}</td>
                   <td>{report.organizations.join(', ')}</td>
                   <td>{report.signer}</td>
@@ -79,6 +96,23 @@ export function ReportsView({ slug }: { slug: string }) {
                       suggestedName={`report-${report.id}.html.p7s`}
                       filter={{ name: 'CMS signature', extensions: ['p7s'] }}
                     />
+                    {report.template === 'technical' ? (
+                      <>
+                        {' '}
+                        <FileExportButton
+                          label="Save appendix (CSV)"
+                          path={reportFilePath(slug, report.id, 'appendix-csv')}
+                          suggestedName={`report-${report.id}.html.findings.csv`}
+                          filter={{ name: 'CSV', extensions: ['csv'] }}
+                        />{' '}
+                        <FileExportButton
+                          label="Save appendix (JSON)"
+                          path={reportFilePath(slug, report.id, 'appendix-json')}
+                          suggestedName={`report-${report.id}.html.findings.json`}
+                          filter={{ name: 'JSON', extensions: ['json'] }}
+                        />
+                      </>
+                    ) : null}
                   </td>
                 </tr>
               ))}

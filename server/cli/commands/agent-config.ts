@@ -7,6 +7,7 @@ import { serverUrlProblem } from '../../organizations/manage-agent-settings.js';
 import { requireOrganization } from '../../organizations/manage-organizations.js';
 import { produceAgentConfig } from '../../organizations/produce-agent-config.js';
 import { agentConfigQuerySchema, checkPlatformProfile } from '../../../contracts/agent-config.js';
+import { checkAppendix } from '../../reports/report-appendix.js';
 import { writeFileAtomically } from '../../store/engine/data-directory.js';
 import { UsageError, fileProblem, headlessSealer, readGivenFile, resolveDataDir, withStore } from '../cli-context.js';
 
@@ -72,6 +73,7 @@ export function registerAgentConfigCommands(program: Command): void {
               `Signed at: ${report.signedAt ?? 'not said (the signature carries no signing time)'}`,
             ].join('\n'),
           );
+          await reportAppendixChecks(bytes, file);
           return;
         }
         const report = await verifyAgentConfig(bytes, { certificatePem });
@@ -96,6 +98,21 @@ export function registerAgentConfigCommands(program: Command): void {
         throw error;
       }
     });
+}
+
+/**
+ * Checks a technical report's appendix files beside it against the hashes its signed HTML
+ * states, printing each; a changed one fails the command. An absent one is said, not failed:
+ * the report may be sent without its appendix.
+ */
+async function reportAppendixChecks(html: Buffer, file: string): Promise<void> {
+  const checks = await checkAppendix(html, file);
+  for (const check of checks) {
+    const state = { ok: 'valid, its SHA-256 is the one the signed report states', changed: 'CHANGED: its SHA-256 is not the one the signed report states', absent: 'not beside the report, not checked' }[check.state];
+    console.log(`Appendix ${path.basename(check.file)} (${check.rows} findings): ${state}`);
+  }
+  const changed = checks.filter((check) => check.state === 'changed');
+  if (changed.length > 0) throw new Error(`Verification failed: ${changed.map((check) => path.basename(check.file)).join(' and ')} changed since the report was signed`);
 }
 
 /**

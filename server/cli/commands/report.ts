@@ -1,17 +1,31 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { reportTemplates } from '../../../contracts/console/reports.js';
 import { requireOrganization } from '../../organizations/manage-organizations.js';
 import { makeReport } from '../../reports/make-report.js';
 import { ReportFilterError } from '../../reports/report-filter.js';
-import { writeFileAtomically } from '../../store/engine/data-directory.js';
+import { type AppendixFormat, AppendixMovedError, appendixPaths, appendixSuffixes } from '../../reports/report-appendix.js';
+import { dataDirectoryFiles, writeFileAtomically } from '../../store/engine/data-directory.js';
 import { UsageError, fileProblem, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
+
+/** Copies a kept report's appendix beside `out` (FILE.findings.csv, FILE.findings.json), a file's bytes at a time: answers the files written. */
+function copyAppendix(files: Record<AppendixFormat, string>, out: string): string[] {
+  return (Object.keys(files) as AppendixFormat[]).map((format) => {
+    const target = out + appendixSuffixes[format];
+    fs.copyFileSync(files[format], target);
+    fs.chmodSync(target, 0o644);
+    return target;
+  });
+}
 
 /** `report` makes a signed report of a findings-list filter, keeps it, and writes it with its signature. */
 export function registerReportCommand(program: Command): void {
   program
     .command('report')
-    .description('make a signed report of a filter of the findings list: FILE (HTML, print it for a PDF) and FILE.p7s (its signature)')
+    .description(
+      'make a signed report of a filter of the findings list: FILE (HTML, print it for a PDF) and FILE.p7s (its signature); a technical report also FILE.findings.csv and FILE.findings.json (its appendix)',
+    )
     .option('--filter <query>', "the findings list's filters as its URL's query string, e.g. tag=internet-facing&criticality=critical", '')
     .option('--view <name>', "a saved view of the first organization, by name, instead of --filter: its filters, without its sort and status")
     .option('--template <template>', reportTemplates.join(' or '), 'executive')
@@ -29,20 +43,27 @@ export function registerReportCommand(program: Command): void {
         let report;
         try {
           const source = options.view === undefined ? { filter: options.filter } : { view: options.view };
-          report = await makeReport(store, headlessSealer(dataDir), organizations, source, { template, productVersion: command.parent!.version()! });
+          report = await makeReport(store, headlessSealer(dataDir), organizations, source, {
+            template,
+            productVersion: command.parent!.version()!,
+            appendixFolder: dataDirectoryFiles(dataDir).reportAppendices,
+          });
         } catch (error) {
           if (error instanceof ReportFilterError) throw new UsageError(`${options.view === undefined ? '--filter' : '--view'}: ${error.message}`);
+          if (error instanceof AppendixMovedError) throw new Error(error.message, { cause: error });
           throw error;
         }
+        const written = [options.out, `${options.out}.p7s`];
         try {
           writeFileAtomically(options.out, report.html, 0o644);
           writeFileAtomically(`${options.out}.p7s`, report.signature, 0o644);
+          if (report.summary.template === 'technical') written.push(...copyAppendix(appendixPaths(dataDirectoryFiles(dataDir).reportAppendices, report.summary.id), options.out));
         } catch (error) {
           throw new Error(`Cannot write --out ${options.out}: ${fileProblem(error)}; the report is kept (${report.summary.id})`, { cause: error });
         }
         console.log(
           [
-            `Wrote ${path.resolve(options.out)} and ${path.resolve(`${options.out}.p7s`)}`,
+            `Wrote ${written.map((file) => path.resolve(file)).join(', ')}`,
             `Report ${report.summary.id} of ${report.summary.organizations.join(', ')}, made ${report.summary.created_at}`,
             `Signed by ${report.summary.signer}`,
             `Verify it with: remediation-console verify ${options.out}`,

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import express from 'express';
 import { fieldErrorSchema, uuidSchema } from '../../../contracts/common.js';
 import {
@@ -6,7 +8,9 @@ import {
   reportListSchema,
   reportQuerySchema,
   reportSummarySchema,
+  type ReportTemplate,
 } from '../../../contracts/console/reports.js';
+import { type AppendixFormat, AppendixMovedError, appendixPaths } from '../../reports/report-appendix.js';
 import { makeReport } from '../../reports/make-report.js';
 import { reportContentSecurityPolicy } from '../../reports/report-content-security-policy.js';
 import { ReportFilterError } from '../../reports/report-filter.js';
@@ -24,6 +28,8 @@ import { uuidParam } from './uuid-param.js';
 export interface ReportRoutesContext {
   sealer: Sealer;
   productVersion: string;
+  /** Where technical reports' appendices are written and read (report-appendix.ts). */
+  appendixFolder: string;
 }
 
 /**
@@ -39,10 +45,15 @@ export function reportRoutes(store: Store, context: ReportRoutesContext): expres
     if (!body) return;
     try {
       const source = body.view === undefined ? { filter: body.filter } : { view: body.view };
-      const report = await makeReport(store, context.sealer, [organizationOf(res)], source, { template: body.template, productVersion: context.productVersion });
+      const report = await makeReport(store, context.sealer, [organizationOf(res)], source, {
+        template: body.template,
+        productVersion: context.productVersion,
+        appendixFolder: context.appendixFolder,
+      });
       res.status(201).location(`reports/${report.summary.id}`).json(report.summary);
     } catch (error) {
       if (error instanceof ReportFilterError) throw new HttpError(400, error.message);
+      if (error instanceof AppendixMovedError) throw new HttpError(409, error.message);
       throw error;
     }
   });
@@ -66,10 +77,28 @@ export function reportRoutes(store: Store, context: ReportRoutesContext): expres
         return;
       case 'json':
         res.type('application/json').send(report.figures);
+        return;
+      default:
+        sendAppendix(res, report.summary.template, appendixPaths(context.appendixFolder, reportId), format);
     }
   });
 
   return router;
+}
+
+/** Streams a technical report's appendix file; an executive report has none (404). */
+function sendAppendix(res: express.Response, template: ReportTemplate, files: Record<AppendixFormat, string>, format: 'appendix-csv' | 'appendix-json'): void {
+  const kind = format === 'appendix-csv' ? 'csv' : 'json';
+  if (template !== 'technical') throw new HttpError(404, 'An executive report has no appendix: make a technical one');
+  const file = files[kind];
+  if (!fs.existsSync(file)) throw new HttpError(404, "The report's appendix is not in this data directory");
+  res
+    .set('Content-Disposition', `attachment; filename="${path.basename(file)}"`)
+    .type(kind === 'csv' ? 'text/csv; charset=utf-8' : 'application/json');
+  // A read that fails midway ends the download as failed, never as a short file that looks whole.
+  fs.createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
 }
 
 /** {@link reportRoutes} in the /app OpenAPI document. */
@@ -87,6 +116,7 @@ export const reportOperations: OpenApiRouteRegistrar = (registry) => {
     responses: {
       201: jsonResponse(reportSummarySchema, 'The report, made and kept; `Location` names it.'),
       400: jsonResponse(fieldErrorSchema, 'The body is not JSON or not a report (a filter and a view both given), the filter names an unknown, repeated, invalid or report-set parameter, or the view is not one of the organization\'s saved views or holds a filter the findings list does not take; the message names it. Nothing is kept.'),
+      409: errorResponse("The findings changed while a technical report's appendix was written: nothing is kept; make it again."),
       413: errorResponse('The body is larger than 8 kB.'),
     },
   });
@@ -104,7 +134,9 @@ export const reportOperations: OpenApiRouteRegistrar = (registry) => {
     path: '/reports/:reportId',
     operationId: 'getReport',
     summary: 'Get a report',
-    description: 'As it was made, never computed again: its HTML (to open or print), its detached CMS signature (`format=p7s`) or its figures (`format=json`).',
+    description:
+      "As it was made, never computed again: its HTML (to open or print), its detached CMS signature (`format=p7s`) or its figures (`format=json`); of a technical report, its appendix, streamed (`format=appendix-csv`, `format=appendix-json`).",
+
     tag: 'Reports',
     params: { reportId: uuidSchema.meta({ description: "The report's id." }) },
     request: { query: reportQuerySchema },
@@ -115,10 +147,11 @@ export const reportOperations: OpenApiRouteRegistrar = (registry) => {
           'text/html': { schema: { type: 'string' } },
           'application/pkcs7-signature': { schema: { type: 'string', format: 'binary' } },
           'application/json': { schema: reportFiguresSchema },
+          'text/csv': { schema: { type: 'string' } },
         },
       },
-      ...queryErrors('The reportId is not a UUID, or `format` is not html, p7s or json.'),
-      404: errorResponse('The organization has no report with this id.'),
+      ...queryErrors('The reportId is not a UUID, or `format` is not html, p7s, json, appendix-csv or appendix-json.'),
+      404: errorResponse('The organization has no report with this id, or an appendix is asked of an executive report (or of one whose appendix is not in this data directory).'),
     },
   });
 };

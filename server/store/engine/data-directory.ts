@@ -37,6 +37,8 @@ export function dataDirectoryFiles(dataDir: string) {
     consoleSessions: path.join(dataDir, 'console-sessions'),
     /** The console links not yet used, one file each (secrets/console-links.ts). */
     consoleLinks: path.join(dataDir, 'console-links'),
+    /** Technical reports' appendices, two files a report (reports/report-appendix.ts). */
+    reportAppendices: path.join(dataDir, 'report-appendices'),
   };
 }
 

@@ -41,6 +41,13 @@ const findingsBetweenLooks = 16_384;
 const fixByMaskValues = derivedValue('plan fix-by filter masks', fixByColumns.dependsOn);
 
 type Value = string | number | null;
+
+/** An endpoint a plan step touches: the open findings the step closes on it. */
+export interface PlanStepEndpoint {
+  endpoint_id: string | null;
+  hostname: string | null;
+  closes: number;
+}
 const lower = (text: string | null) => (text === null ? null : asciiLower(text));
 
 /** A product; for a selection of endpoints, its endpoints are those the selection keeps. */
@@ -251,6 +258,43 @@ export class SoftwareQueries {
       });
     });
     return sortedPlan(plan, sort);
+  }
+
+  /**
+   * The endpoints of the plan steps of `productIds` (steps' `product_id`) in the plan of
+   * `selection`: for each, the endpoints of the open findings the step closes (those
+   * {@link plan} counts, by the same walk), with their hostname and how many it closes there,
+   * most first, then by hostname (the technical report's steps).
+   */
+  async planStepEndpoints(orgRowId: number, selection: EndpointSelection | undefined, productIds: readonly string[]): Promise<Map<string, PlanStepEndpoint[]>> {
+    return onOneVersion(this.versions, [exposureFigures], async (version) => {
+      const figures = await this.figures.of(orgRowId, selects(selection) ? selection : undefined);
+      version.check();
+      const products = targetProducts(figures);
+      const closedOn = new Map<number, Map<number, number>>();
+      for (const id of productIds) {
+        const index = figures.productById.get(id);
+        if (index !== undefined) closedOn.set(index, new Map());
+      }
+      await this.exploit.planFindings(orgRowId, products, selection, new TimeSlices(() => version.check()), undefined, (i, product) => {
+        const counts = closedOn.get(product);
+        if (!counts) return;
+        const endpoint = products.columns.endpoint[i]!;
+        counts.set(endpoint, (counts.get(endpoint) ?? 0) + 1);
+      });
+      const hostnames = new Map(figures.endpointIds.map((id, number) => [id, figures.endpointHostnames[number]?.hostname ?? null]));
+      const answer = new Map<string, PlanStepEndpoint[]>();
+      for (const id of productIds) {
+        const counts = closedOn.get(figures.productById.get(id) ?? -1) ?? new Map<number, number>();
+        const endpoints = [...counts].map(([key, closes]) => {
+          const endpointId = key < 0 ? null : products.columns.endpoints.id[key]!;
+          return { endpoint_id: endpointId, hostname: endpointId === null ? null : (hostnames.get(endpointId) ?? null), closes };
+        });
+        endpoints.sort((a, b) => b.closes - a.closes || asciiLower(a.hostname ?? '').localeCompare(asciiLower(b.hostname ?? '')) || (a.endpoint_id ?? '').localeCompare(b.endpoint_id ?? ''));
+        answer.set(id, endpoints);
+      }
+      return answer;
+    });
   }
 
   /**

@@ -1,0 +1,146 @@
+/**
+ * A technical report's appendix (issue 40): every finding of the report's filter, uncapped, as
+ * the findings list's CSV (the export's registry columns and writer) and as a JSON array of the
+ * list's items, written beside the report a page at a time from the store, never the whole list
+ * in memory, with a pause after each page so that `/health` keeps answering. The row counts and
+ * SHA-256 of both files go into the signed HTML, so the signature covers them.
+ */
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { collections } from '../../contracts/collections.js';
+import type { ReportAppendixFile } from '../../contracts/console/reports.js';
+import { csvLine } from '../../contracts/csv-cells.js';
+import { consoleItems } from '../store/console/console-items.js';
+import { OneVersion } from '../store/derived/one-version.js';
+import { nextTurn } from '../store/derived/time-slices.js';
+import type { Organization } from '../store/records/organization-records.js';
+import type { Store } from '../store/store.js';
+import { type ReportFilter, findingsQuery } from './report-filter.js';
+
+/** Findings read and written between two pauses: their CSV and JSON take about 25 ms (medium, 2 cores). */
+const findingsPerPage = 2_000;
+
+/** The suffixes of the appendix files after the report's own file name (`report.html.findings.csv`). */
+export const appendixSuffixes = { csv: '.findings.csv', json: '.findings.json' } as const;
+export type AppendixFormat = keyof typeof appendixSuffixes;
+
+/** Where a kept report's appendix files are, in the folder of appendices. */
+export function appendixPaths(folder: string, reportId: string): Record<AppendixFormat, string> {
+  const base = path.join(folder, `report-${reportId}.html`);
+  return { csv: base + appendixSuffixes.csv, json: base + appendixSuffixes.json };
+}
+
+/** The data changed while the appendix was written: the report is not kept; making it again reads one version. */
+export class AppendixMovedError extends Error {}
+
+/** A file written through a stream, its bytes hashed and its rows counted on the way. */
+class HashedFile {
+  private readonly stream: fs.WriteStream;
+  private readonly hash = createHash('sha256');
+  rows = 0;
+
+  constructor(readonly file: string) {
+    this.stream = fs.createWriteStream(file, { flags: 'wx', mode: 0o600 });
+  }
+
+  /** Writes `text`, waiting for the stream to drain when its buffer is full. */
+  async write(text: string): Promise<void> {
+    this.hash.update(text);
+    if (!this.stream.write(text)) await once(this.stream, 'drain');
+  }
+
+  /** Closes the file, flushed; answers its row count and hash. */
+  async close(): Promise<ReportAppendixFile> {
+    const closed = once(this.stream, 'close');
+    this.stream.end();
+    await closed;
+    return { name: path.basename(this.file), rows: this.rows, sha256: this.hash.digest('hex') };
+  }
+
+  /** Closes and removes a file that is not to be kept. */
+  discard(): void {
+    this.stream.destroy();
+    fs.rmSync(this.file, { force: true });
+  }
+}
+
+/**
+ * Writes the appendix of a report of `organizations` with `filter` at `asOf` into `files`: each
+ * organization's findings in turn, in the findings list's order with that filter.
+ * @throws AppendixMovedError when the store's items are written meanwhile (both files removed)
+ */
+export async function writeAppendix(
+  store: Store,
+  organizations: readonly Organization[],
+  filter: ReportFilter,
+  asOf: number,
+  files: Record<AppendixFormat, string>,
+): Promise<Record<AppendixFormat, ReportAppendixFile>> {
+  const { csvColumns } = collections.findings;
+  const query = findingsQuery(filter.text)!;
+  const version = new OneVersion(store.changes, [consoleItems]);
+  fs.mkdirSync(path.dirname(files.csv), { recursive: true, mode: 0o700 });
+  const csv = new HashedFile(files.csv);
+  const json = new HashedFile(files.json);
+  try {
+    await csv.write(csvLine(csvColumns.map((column) => column.header)));
+    await json.write('[');
+    for (const organization of organizations) {
+      for await (const ids of store.console.listAllIds(organization.rowId, 'findings', query, asOf, findingsPerPage)) {
+        const items = await store.consoleItems.get('findings', organization.rowId, ids, asOf);
+        if (!version.current) throw new AppendixMovedError('The findings changed while the report\'s appendix was written: make the report again');
+        let csvText = '';
+        let jsonText = '';
+        for (const item of items) {
+          const parsed = JSON.parse(item) as Record<string, unknown>;
+          csvText += csvLine(csvColumns.map((column) => column.value(parsed)));
+          jsonText += `${json.rows === 0 ? '' : ','}\n${item}`;
+          csv.rows++;
+          json.rows++;
+        }
+        await csv.write(csvText);
+        await json.write(jsonText);
+        await nextTurn();
+      }
+    }
+    await json.write('\n]\n');
+    return { csv: await csv.close(), json: await json.close() };
+  } catch (error) {
+    csv.discard();
+    json.discard();
+    throw error;
+  }
+}
+
+/** An appendix file a report's HTML names, as `verify` found it beside the report. */
+export interface AppendixCheck {
+  file: string;
+  rows: number;
+  /** `ok`, `changed` (its SHA-256 is not the one the signed HTML states) or `absent`. */
+  state: 'ok' | 'changed' | 'absent';
+}
+
+/** The appendix rows of a technical report's HTML (technical-report-html.ts): its file names' suffixes, rows and hashes. */
+const appendixRow = /data-appendix-file="[^"]*?(\.findings\.(?:csv|json))" data-rows="(\d+)" data-sha256="([0-9a-f]{64})"/g;
+
+/**
+ * Checks the appendix files a report's HTML names, beside `reportFile` (FILE.findings.csv,
+ * FILE.findings.json), against the hashes the HTML states; none for an executive report. The
+ * files are hashed as streams: an appendix of a million findings is never read whole.
+ */
+export async function checkAppendix(html: Buffer, reportFile: string): Promise<AppendixCheck[]> {
+  const checks: AppendixCheck[] = [];
+  for (const [, suffix, rows, sha256] of html.toString('utf8').matchAll(appendixRow)) {
+    const file = reportFile + suffix!;
+    if (!fs.existsSync(file)) {
+      checks.push({ file, rows: Number(rows), state: 'absent' });
+      continue;
+    }
+    const hash = createHash('sha256');
+    for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+    checks.push({ file, rows: Number(rows), state: hash.digest('hex') === sha256 ? 'ok' : 'changed' });
+  }
+  return checks;
+}
