@@ -8,7 +8,8 @@
  * data directory: BENCH_SIZE and BENCH_DATA_DIR do not matter to it) and imports of a
  * 400,000-row EPSS file (`intel`), fix-by dates of every finding and an exposure tag on 1,000
  * endpoints (`fix-by`), the plan's work packages: list, exports, a status import (`work-packages`),
- * and an executive report of the whole organization, made twice (`reports`).
+ * and reports of the whole organization: an executive one made twice, then a technical one with
+ * its appendix of every finding (`reports`).
  *
  * Environment:
  * - `BENCH_SIZE` (default `large`) and `BENCH_SECONDS` (default 15) per load run.

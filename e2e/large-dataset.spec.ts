@@ -4,24 +4,28 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { type DatasetSize, datasetSizes } from '../contracts/inventory.js';
-import { addSession, expect, listTotal, screenshot, test as consoleTest } from './support/console-page.js';
+import { addSession, expect, listTotal, screenshot, test } from './support/console-page.js';
 import { type ConsoleSessionCookie, cli, consoleUrlOf, openSession, root, serve, stop } from './support/serve-process.js';
 
 // A generated dataset of DESIGN section 8, seeded and served for this file alone: the console
 // must stay usable at scale. `npm test` seeds `medium` (200,000 findings: seeding `large` costs
 // more than the rest of the e2e tests together); `npm run test:slow` runs this file on `large`
-// (20,000 endpoints, 200,000 targets, a million findings) through playwright.slow.config.ts.
-const test = consoleTest.extend<object, { datasetSize: DatasetSize }>({
-  datasetSize: ['medium', { scope: 'worker', option: true }],
-});
+// (20,000 endpoints, 200,000 targets, a million findings): playwright.slow.config.ts sets
+// E2E_DATASET_SIZE. Read from the environment, not a worker option: a worker fixture of its own
+// gave this file a worker of its own, started after every other spec, while the other worker idled.
+const datasetSize = datasetSizeOf(process.env.E2E_DATASET_SIZE ?? 'medium');
 const formatted = (count: number) => count.toLocaleString('en-US');
 
+function datasetSizeOf(name: string): DatasetSize {
+  if (!Object.hasOwn(datasetSizes, name)) throw new Error(`E2E_DATASET_SIZE must be one of ${Object.keys(datasetSizes).join(', ')}, not "${name}"`);
+  return name as DatasetSize;
+}
 let dataDir = '';
 let child: ChildProcess | undefined;
 let consoleUrl: URL;
 let session: ConsoleSessionCookie;
 
-test.beforeAll(async ({ datasetSize }) => {
+test.beforeAll(async () => {
   test.setTimeout(600_000);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-e2e-scale-'));
   const run = (...args: string[]) => execFileSync(process.execPath, [cli, ...args, '--data-dir', dataDir], { cwd: root, encoding: 'utf8' });
@@ -54,7 +58,7 @@ const firstOrderMs = 120_000;
 const findingsGrid = (page: Page) => page.getByRole('grid', { name: 'Vulnerability findings' });
 const row = (page: Page, index: number) => findingsGrid(page).locator(`[role=row][aria-rowindex="${index + 2}"]`);
 
-test('the findings list holds every row, opens deep in them, and goes to the last with End', async ({ page, datasetSize }) => {
+test('the findings list holds every row, opens deep in them, and goes to the last with End', async ({ page }) => {
   test.setTimeout(180_000);
   const { findings } = datasetSizes[datasetSize];
   // Every status: the view opens on the open ones.
@@ -73,7 +77,7 @@ test('the findings list holds every row, opens deep in them, and goes to the las
   await screenshot(page, `${datasetSize}-findings-end`);
 });
 
-test('filters and sorts every finding', async ({ page, datasetSize }) => {
+test('filters and sorts every finding', async ({ page }) => {
   test.setTimeout(180_000);
   await open(page, '/orgs/scale/vulnerability-findings');
   await expect(row(page, 0).locator('[role=gridcell]').first()).toHaveText(/^CVE-/, { timeout: firstOrderMs });
@@ -95,7 +99,7 @@ test('filters and sorts every finding', async ({ page, datasetSize }) => {
   expect(shown[0]).toBe(10);
 });
 
-test('the dashboard and the coverage gaps answer on every finding', async ({ page, datasetSize }) => {
+test('the dashboard and the coverage gaps answer on every finding', async ({ page }) => {
   test.setTimeout(180_000);
   const { findings, endpoints } = datasetSizes[datasetSize];
   await open(page, '/orgs/scale');
