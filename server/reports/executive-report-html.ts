@@ -24,9 +24,9 @@ export function esc(text: string | number | null | undefined): string {
   return String(text ?? '').replace(/[&<>"']/g, (character) => escapeMap[character]!);
 }
 
-export const percent = (share: number | null) => (share === null ? 'n/a' : `${Math.round(share * 1000) / 10} %`);
+const percent = (share: number | null) => (share === null ? 'n/a' : `${Math.round(share * 1000) / 10} %`);
 const days = (value: number | null) => (value === null ? 'n/a' : `${value} days`);
-export const dateOf = (iso: string | null) => (iso === null ? 'never' : iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'));
+const dateOf = (iso: string | null) => (iso === null ? 'never' : iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'));
 
 const deadlinePolicyNames: Record<ReportSection['performance']['deadline_policy'], string> = {
   'severity-days': 'days per severity',
