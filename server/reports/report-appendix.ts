@@ -3,13 +3,16 @@
  * the findings list's CSV (the export's registry columns and writer) and as a JSON array of the
  * list's items, written beside the report a page at a time from the store, never the whole list
  * in memory, with a pause after each page so that `/health` keeps answering. The row counts and
- * SHA-256 of both files go into the signed HTML, so the signature covers them.
+ * SHA-256 of both files go into the signed HTML, so the signature covers them. A report of several
+ * organizations names each row's organization (its slug): an `organization` column first in the
+ * CSV, an `organization` field first in each JSON item; a report of one is the findings list's
+ * export byte for byte, its organization named by the report.
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { collections } from '../../contracts/collections.js';
+import { collections, organizationField } from '../../contracts/collections.js';
 import type { ReportAppendixFile } from '../../contracts/console/reports.js';
 import { csvLine } from '../../contracts/csv-cells.js';
 import { consoleItems } from '../store/console/console-items.js';
@@ -78,7 +81,8 @@ export async function writeAppendix(
   asOf: number,
   files: Record<AppendixFormat, string>,
 ): Promise<Record<AppendixFormat, ReportAppendixFile>> {
-  const { csvColumns } = collections.findings;
+  const several = organizations.length > 1;
+  const csvColumns = several ? collections.findings.csvColumnsOfOrganizations : collections.findings.csvColumns;
   const query = findingsQuery(filter.text)!;
   const version = new OneVersion(store.changes, [consoleItems]);
   fs.mkdirSync(path.dirname(files.csv), { recursive: true, mode: 0o700 });
@@ -88,6 +92,8 @@ export async function writeAppendix(
     await csv.write(csvLine(csvColumns.map((column) => column.header)));
     await json.write('[');
     for (const organization of organizations) {
+      // The item's JSON with its organization first: `{"organization":"acme",` then the item's own fields.
+      const organizationPrefix = several ? `{${JSON.stringify(organizationField)}:${JSON.stringify(organization.slug)},` : '{';
       for await (const ids of store.console.listAllIds(organization.rowId, 'findings', query, asOf, findingsPerPage)) {
         const items = await store.consoleItems.get('findings', organization.rowId, ids, asOf);
         if (!version.current) throw new AppendixMovedError('The findings changed while the report\'s appendix was written: make the report again');
@@ -95,8 +101,9 @@ export async function writeAppendix(
         let jsonText = '';
         for (const item of items) {
           const parsed = JSON.parse(item) as Record<string, unknown>;
+          if (several) parsed[organizationField] = organization.slug;
           csvText += csvLine(csvColumns.map((column) => column.value(parsed)));
-          jsonText += `${json.rows === 0 ? '' : ','}\n${item}`;
+          jsonText += `${json.rows === 0 ? '' : ','}\n${organizationPrefix}${item.slice(1)}`;
           csv.rows++;
           json.rows++;
         }

@@ -142,9 +142,11 @@ describe('reports', () => {
     fs.writeFileSync(edited, firstHtml.toString().replace(/\d+ open finding/, '0 open finding'));
     expect(openssl(edited).status).not.toBe(0);
 
-    const verified = await verifyDetachedSignature(firstHtml, signature, 'report.html.p7s', certificatePem);
-    expect(verified.signer.subject).toBe(first.signer);
-    expect(verified.signedAt).toBe(new Date(Math.floor(Date.parse(first.created_at) / 1000) * 1000).toISOString());
+    const { signers } = await verifyDetachedSignature(firstHtml, signature, 'report.html.p7s', certificatePem);
+    expect(signers).toHaveLength(1);
+    const [verified] = signers;
+    expect(verified!.signer.subject).toBe(first.signer);
+    expect(verified!.signedAt).toBe(new Date(Math.floor(Date.parse(first.created_at) / 1000) * 1000).toISOString());
     await expect(verifyDetachedSignature(fs.readFileSync(edited), signature, 'report.html.p7s', certificatePem)).rejects.toThrow(/changed after signing/);
     expect(execFileSync('openssl', ['x509', '-noout', '-subject', '-in', cert], { encoding: 'utf8' })).toContain('replica');
   });
