@@ -35,6 +35,45 @@ export function appendixPaths(folder: string, reportId: string): Record<Appendix
   return { csv: base + appendixSuffixes.csv, json: base + appendixSuffixes.json };
 }
 
+/** An appendix file's name in the folder of appendices: the report's id, and its format. */
+const appendixFileName = /^report-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.html\.findings\.(?:csv|json)$/;
+
+/**
+ * Removes the appendix files of `reportIds` (a removed organization's technical reports). Called
+ * after the store's durable write of the reports' removal: a crash between leaves files whose
+ * report no longer exists, which {@link sweepOrphanAppendices} removes at the next open.
+ */
+export function removeAppendices(folder: string, reportIds: readonly string[]): void {
+  for (const reportId of reportIds) {
+    for (const file of Object.values(appendixPaths(folder, reportId))) fs.rmSync(file, { force: true });
+  }
+}
+
+/**
+ * Removes the appendix files whose report the store does not keep: those a crash left between an
+ * organization's removal and its files', or while a report was made. Run when the store is
+ * opened for writing, before any report is made: the data directory's lock keeps every other
+ * writer out, so no file here is a report being made. Other files in the folder are left alone.
+ * @returns the files removed
+ */
+export function sweepOrphanAppendices(store: Store, folder: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const reportId = appendixFileName.exec(name)?.[1];
+    if (reportId === undefined || store.reports.has(reportId)) continue;
+    fs.rmSync(path.join(folder, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
 /** The data changed while the appendix was written: the report is not kept; making it again reads one version. */
 export class AppendixMovedError extends Error {}
 

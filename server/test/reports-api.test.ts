@@ -237,4 +237,17 @@ describe('reports', () => {
     expect(answer.body.error).toMatch(message);
     expect((await server.app('/orgs/replica/reports')).body.data.length).toBe(count);
   });
+
+  // Last: it removes the replica.
+  it('goes with its replica when the replica is disconnected, its appendix files too', async () => {
+    const technical = await server.app('/orgs/replica/reports', { method: 'POST', body: { filter: 'severity=critical', template: 'technical' } });
+    expect(technical.status, JSON.stringify(technical.body)).toBe(201);
+    const appendices = path.join(server.sessionDataDir, 'report-appendices');
+    const files = [`report-${technical.body.id}.html.findings.csv`, `report-${technical.body.id}.html.findings.json`];
+    for (const file of files) expect(fs.existsSync(path.join(appendices, file)), file).toBe(true);
+
+    expect((await server.app('/orgs/replica', { method: 'DELETE' })).status).toBe(204);
+    expect(server.store.reports.has(technical.body.id)).toBe(false);
+    expect(fs.readdirSync(appendices).filter((file) => files.includes(file))).toEqual([]);
+  });
 });
