@@ -132,7 +132,7 @@ export async function writeAppendix(
     await json.write('[');
     for (const organization of organizations) {
       // The item's JSON with its organization first: `{"organization":"acme",` then the item's own fields.
-      const organizationPrefix = several ? `{${JSON.stringify(organizationField)}:${JSON.stringify(organization.slug)},` : '{';
+      const organizationPrefix = several ? `{${JSON.stringify(organizationField)}:${JSON.stringify(organization.slug)},` : undefined;
       for await (const ids of store.console.listAllIds(organization.rowId, 'findings', query, asOf, findingsPerPage)) {
         const items = await store.consoleItems.get('findings', organization.rowId, ids, asOf);
         if (!version.current) throw new AppendixMovedError('The findings changed while the report\'s appendix was written: make the report again');
@@ -142,7 +142,7 @@ export async function writeAppendix(
           const parsed = JSON.parse(item) as Record<string, unknown>;
           if (several) parsed[organizationField] = organization.slug;
           csvText += csvLine(csvColumns.map((column) => column.value(parsed)));
-          jsonText += `${json.rows === 0 ? '' : ','}\n${organizationPrefix}${item.slice(1)}`;
+          jsonText += `${json.rows === 0 ? '' : ','}\n${organizationPrefix === undefined ? item : organizationPrefix + item.slice(1)}`;
           csv.rows++;
           json.rows++;
         }
