@@ -21,8 +21,8 @@ export const maxReportFilterLength = 2048;
 /** How many plan steps, exceptions and delta findings a report lists (every count is whole). */
 export const reportListLength = { planSteps: 10, exceptions: 25, deltaFindings: 25 } as const;
 
-/** The most organizations one report has a section of. */
-export const maxReportOrganizations = 50;
+/** The most organizations one report has a section of, and so the most signers its signature has. */
+export const maxReportOrganizations = 100;
 
 /** `POST /app/orgs/:slug/reports` body. */
 export const createReportBodySchema = z

@@ -6,6 +6,7 @@
 import { X509Certificate } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { maxReportOrganizations } from '../../contracts/console/reports.js';
 import { AgentConfigVerificationError } from './errors.js';
 import { oids, pkiEngine, toArrayBuffer } from './pki-engine.js';
 
@@ -76,8 +77,8 @@ export interface VerifiedCmsSigners {
 
 const acceptedDigests = new Set<string>([oids.sha256, oids.sha384, oids.sha512]);
 
-/** More signers than any file made here has (one per organization of a report): a bound on untrusted input. */
-const maxSigners = 64;
+/** The most signers a file made here has (one per organization of a report): a bound on untrusted input. */
+const maxSigners = maxReportOrganizations;
 
 /**
  * Verifies a CMS SignedData of one signer: parses it, checks its signer is the expected

@@ -1,11 +1,13 @@
 /**
  * Making a report (issue 40): the figures of each organization for the filter, the HTML drawn
  * from them, one detached CMS signature by every organization's signing identity (a SignerInfo
- * each, the first organization's first), all kept frozen in the store. A report is never computed again: reading one answers what was kept.
+ * each, the first organization's first), all kept frozen in the store. A report is never
+ * computed again: reading one answers what was kept.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { ReportFigures, ReportSection, ReportTemplate } from '../../contracts/console/reports.js';
+import type { SignerPems } from '../agent-config/cms-signer.js';
 import { ensureSigner } from '../organizations/manage-organizations.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Organization } from '../store/records/organization-records.js';
@@ -91,7 +93,7 @@ async function signAndKeep(
   const slugs = figures.sections.map((section) => section.organization.slug);
   // An organization named twice signs once: CMS verifiers refuse a certificate that signs twice.
   const signing = organizations.filter((organization, index) => organizations.findIndex((other) => other.rowId === organization.rowId) === index);
-  const signerPems = [];
+  const signerPems: SignerPems[] = [];
   for (const organization of signing) signerPems.push(await ensureSigner(store, sealer, organization));
   const signers = signerPems.map((pems, index) => reportSigner(signing[index]!.slug, pems.certificatePem));
   const html = Buffer.from(figures.template === 'technical' ? technicalReportHtml(figures, signers) : executiveReportHtml(figures, signers));
