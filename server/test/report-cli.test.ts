@@ -1,13 +1,17 @@
 /**
  * The `report` and `verify` commands through the built binary: a seeded organization's report
  * of a filter written with its signature, verified and printed with its signer and time, an
- * edited copy refused, a second report compared with the first, and one of two organizations.
+ * edited copy refused, a second report compared with the first, and one of two organizations;
+ * an organization's removal taking its reports' appendix files, and the orphans a crash would
+ * leave swept at the next command's open and at serve's start.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headlessSealer } from '../cli/cli-context.js';
+import { startConsoleServer } from '../start-console-server.js';
 import { runCli } from './support/cli-binary.js';
 
 let folder: string;
@@ -133,5 +137,15 @@ describe('report and verify', () => {
     expect(left().filter((file) => orphans.includes(file))).toEqual([]);
     expect(left()).toEqual(expect.arrayContaining([...appendixOf(acme), 'notes.txt']));
     expect((await runCli(['verify', path.join(folder, 'acme.html')])).stdout).toContain('acme.html.findings.csv');
+
+    // serve's start sweeps too.
+    for (const file of orphans) fs.writeFileSync(path.join(appendices, file), 'left behind');
+    const served = await startConsoleServer({ dataDir, port: 0, command: 'test', sealer: headlessSealer });
+    try {
+      expect(left().filter((file) => orphans.includes(file))).toEqual([]);
+      expect(left()).toEqual(expect.arrayContaining([...appendixOf(acme), 'notes.txt']));
+    } finally {
+      await served.stop();
+    }
   }, 180_000);
 });
