@@ -87,6 +87,9 @@ type FilterShape<F extends Record<string, Filter | ConsoleFilter>> = { [P in key
 const filterShapeOf = <F extends Record<string, Filter | ConsoleFilter>>(filters: F) =>
   Object.fromEntries(Object.entries(filters).map(([param, filter]) => [param, filter.schema])) as FilterShape<F>;
 
+/** The field naming an item's organization (its slug) where items of several are listed together: a report's appendix. */
+export const organizationField = 'organization';
+
 function defineCollection<
   const Item extends z.ZodObject,
   const Filters extends Record<string, Filter>,
@@ -100,6 +103,7 @@ function defineCollection<
   const resourceId = facts.labels.resource.replace(/ (\w)/g, (_, letter: string) => letter.toUpperCase());
   // Typed by the entry's shapes: `extend` on an object schema of a generic shape loses its fields' types.
   const consoleItem = facts.item.extend(facts.consoleFields).meta({ id: `Console${resourceId}` }) as unknown as z.ZodObject<Item['shape'] & ConsoleFields>;
+  const csvColumns = facts.csvColumns ?? Object.keys(consoleItem.shape).map(field);
   return {
     ...facts,
     sortKeys,
@@ -116,7 +120,12 @@ function defineCollection<
     consoleItem,
     /** The list envelope of one page of the console. */
     consoleList: listEnvelopeSchema(consoleItem, `Console${resourceId}List`),
-    csvColumns: facts.csvColumns ?? Object.keys(consoleItem.shape).map(field),
+    csvColumns,
+    /**
+     * The columns of rows of several organizations (a report's appendix): the item's
+     * `organization` (its organization's slug) first, then {@link CollectionFacts.csvColumns}.
+     */
+    csvColumnsOfOrganizations: [field(organizationField), ...csvColumns],
     /** The OpenAPI id of an item, e.g. `RemediationTarget`. */
     resourceId,
   };

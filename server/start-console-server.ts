@@ -4,8 +4,10 @@ import { generateConsoleToken } from './http/app/require-console-token.js';
 import { type RunningServer, startServer } from './http/start-server.js';
 import { ensureDemoOrganization } from './organizations/ensure-demo-organization.js';
 import { packageRoot } from './package-root.js';
+import { sweepOrphanAppendices } from './reports/report-appendix.js';
 import { ConsoleSessions } from './secrets/console-sessions.js';
 import type { Sealer } from './secrets/sealer.js';
+import { dataDirectoryFiles } from './store/engine/data-directory.js';
 import { Store } from './store/store.js';
 import { SyncScheduler } from './sync/sync-scheduler.js';
 import { warmConsoleCaches } from './warm-console-caches.js';
@@ -45,6 +47,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const store = await Store.open({ dataDir: options.dataDir, command: options.command });
   try {
     const sealer = options.sealer(options.dataDir);
+    const swept = sweepOrphanAppendices(store, dataDirectoryFiles(options.dataDir).reportAppendices);
+    if (swept.length > 0) console.error(`Removed ${swept.length} report appendix file(s) whose report is gone: ${swept.join(', ')}`);
     const demoApiKey = await ensureDemoOrganization(store, sealer);
     const consoleToken = generateConsoleToken();
     const sessions = ConsoleSessions.of(options.dataDir);

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { countSchema, dateTimeSchema, severityCountsSchema, uuidSchema } from '../common.js';
 import { deadlinePolicies } from '../fix-by.js';
 import { coverageCountsSchema } from './coverage.js';
+import { slugParamSchema } from './organizations.js';
 import { savedViewLimits } from './saved-view-basics.js';
 import { threatIntelKinds } from './threat-intel.js';
 
@@ -19,6 +20,9 @@ export const maxReportFilterLength = 2048;
 
 /** How many plan steps, exceptions and delta findings a report lists (every count is whole). */
 export const reportListLength = { planSteps: 10, exceptions: 25, deltaFindings: 25 } as const;
+
+/** The most organizations one report has a section of, and so the most signers its signature has. */
+export const maxReportOrganizations = 100;
 
 /** `POST /app/orgs/:slug/reports` body. */
 export const createReportBodySchema = z
@@ -51,6 +55,18 @@ export const createReportBodySchema = z
           '`executive` (the default): posture, counts, deadlines, plan, accepted risks and delta. `technical`: the same, then each plan step with its endpoints (hostname, ' +
           'the open findings the step closes there), the coverage of the scopes, and an appendix of every finding of the filter, uncapped, as CSV and JSON beside the report ' +
           "(`getReport`'s `format=appendix-csv` and `format=appendix-json`), whose row counts and SHA-256 the signed HTML states.",
+      }),
+    organizations: z
+      .array(slugParamSchema)
+      .min(1)
+      .max(maxReportOrganizations)
+      .refine((slugs) => new Set(slugs).size === slugs.length, 'names an organization twice')
+      .optional()
+      .meta({
+        description:
+          "The organizations of the report, by slug, one section each in this order, the path's organization first (the report is kept under it); default the path's alone. " +
+          "The report is signed by each one's signing identity, and a technical report's appendix names each row's organization.",
+        example: ['acme', 'globex'],
       }),
   })
   .refine((body) => body.view === undefined || body.filter === '', { message: 'Give a filter or a saved view, not both', path: ['view'] })
@@ -174,7 +190,7 @@ export const reportSummarySchema = z
     filter: z.string(),
     created_at: dateTimeSchema,
     organizations: z.array(z.string()).meta({ description: 'The slugs of the organizations it has a section of, in order.' }),
-    signer: z.string().meta({ description: "The subject of the certificate that signed it: its organization's signing identity." }),
+    signer: z.string().meta({ description: "The subjects of the certificates that signed it, joined by `; `: each organization's signing identity, in the order of `organizations`." }),
     sha256: z.string().meta({ description: 'SHA-256 of its HTML, lower-case hex.' }),
   })
   .meta({ id: 'ReportSummary' });

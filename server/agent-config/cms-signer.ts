@@ -1,7 +1,9 @@
 /**
  * CMS (PKCS#7) SignedData signing with an organization's key, as Apple's tools sign
  * configuration profiles: SHA-256, signed attributes (content type, signing time, message digest),
- * the signer certificate included, one SignerInfo identified by issuer and serial number.
+ * the signer certificate included, one SignerInfo identified by issuer and serial number. A file
+ * several organizations vouch for (a report of several) gets one SignerInfo and one certificate
+ * each, as RFC 5652 5.1 allows: every signer signs the same content digest independently.
  */
 import { createHash, createPrivateKey, type KeyObject, sign, X509Certificate } from 'node:crypto';
 import * as asn1js from 'asn1js';
@@ -93,22 +95,41 @@ export interface CmsSignOptions {
 }
 
 /**
- * Signs content as a DER CMS SignedData in a ContentInfo, eContentType id-data.
- * @throws AgentConfigSigningError when the key or certificate cannot be used or has expired
+ * Signs content as a DER CMS SignedData in a ContentInfo, eContentType id-data, by `signers`
+ * (one, or several in order: one SignerInfo each, over the same content).
+ * @throws AgentConfigSigningError when a key or certificate cannot be used or has expired
  */
-export async function signCms(content: Uint8Array, pems: SignerPems, options: CmsSignOptions): Promise<Buffer> {
-  const signer = prepareSigner(pems);
-  if (options.signingTime > signer.validTo) {
-    throw new AgentConfigSigningError(`The signing certificate expired on ${signer.validTo.toISOString()}`);
+export async function signCms(content: Uint8Array, signers: SignerPems | readonly SignerPems[], options: CmsSignOptions): Promise<Buffer> {
+  const prepared = (Array.isArray(signers) ? signers : [signers as SignerPems]).map(prepareSigner);
+  if (prepared.length === 0) throw new AgentConfigSigningError('Signing needs at least one signer');
+  for (const signer of prepared) {
+    if (options.signingTime > signer.validTo) {
+      throw new AgentConfigSigningError(`The signing certificate expired on ${signer.validTo.toISOString()}`);
+    }
   }
-  const sha256 = () => new pkijs.AlgorithmIdentifier({ algorithmId: oids.sha256, algorithmParams: new asn1js.Null() });
+  const contentDigest = createHash('sha256').update(content).digest();
+  const signedData = new pkijs.SignedData({
+    version: 1,
+    digestAlgorithms: [sha256Algorithm()],
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({
+      eContentType: oids.data,
+      ...(options.detached ? {} : { eContent: new asn1js.OctetString({ valueHex: toArrayBuffer(content) }) }),
+    }),
+    signerInfos: prepared.map((signer) => signerInfo(signer, contentDigest, options.signingTime)),
+    certificates: prepared.map((signer) => signer.certificate),
+  });
+  const contentInfo = new pkijs.ContentInfo({ contentType: oids.signedData, content: signedData.toSchema(true) });
+  return Buffer.from(contentInfo.toSchema().toBER(false));
+}
+
+const sha256Algorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: oids.sha256, algorithmParams: new asn1js.Null() });
+
+/** One signer's SignerInfo over the content of `contentDigest` (SHA-256), signed at `signingTime`. */
+function signerInfo(signer: PreparedSigner, contentDigest: Buffer, signingTime: Date): pkijs.SignerInfo {
   const signedAttributes = sortedForDer([
     new pkijs.Attribute({ type: oids.contentTypeAttribute, values: [new asn1js.ObjectIdentifier({ value: oids.data })] }),
-    new pkijs.Attribute({ type: oids.signingTimeAttribute, values: [signingTimeValue(options.signingTime)] }),
-    new pkijs.Attribute({
-      type: oids.messageDigestAttribute,
-      values: [new asn1js.OctetString({ valueHex: toArrayBuffer(createHash('sha256').update(content).digest()) })],
-    }),
+    new pkijs.Attribute({ type: oids.signingTimeAttribute, values: [signingTimeValue(signingTime)] }),
+    new pkijs.Attribute({ type: oids.messageDigestAttribute, values: [new asn1js.OctetString({ valueHex: toArrayBuffer(contentDigest) })] }),
   ]);
   // RFC 5652 5.4: the signature covers the DER of the signed attributes as a SET OF.
   const signedAttributesDer = new asn1js.Set({ value: signedAttributes.map((a) => a.toSchema()) }).toBER(false);
@@ -120,32 +141,19 @@ export async function signCms(content: Uint8Array, pems: SignerPems, options: Cm
   } catch (error) {
     throw new AgentConfigSigningError(`Signing failed: ${(error as Error).message}`);
   }
-  const signedData = new pkijs.SignedData({
+  return new pkijs.SignerInfo({
     version: 1,
-    digestAlgorithms: [sha256()],
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({
-      eContentType: oids.data,
-      ...(options.detached ? {} : { eContent: new asn1js.OctetString({ valueHex: toArrayBuffer(content) }) }),
+    sid: new pkijs.IssuerAndSerialNumber({
+      issuer: signer.certificate.issuer,
+      serialNumber: signer.certificate.serialNumber,
     }),
-    signerInfos: [
-      new pkijs.SignerInfo({
-        version: 1,
-        sid: new pkijs.IssuerAndSerialNumber({
-          issuer: signer.certificate.issuer,
-          serialNumber: signer.certificate.serialNumber,
-        }),
-        digestAlgorithm: sha256(),
-        signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes: signedAttributes }),
-        // Apple's tools name the signature algorithm rsaEncryption (RFC 3370 2.2), the form every
-        // CMS verifier, however old, accepts; the digest algorithm above gives the hash.
-        signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: oids.rsaEncryption, algorithmParams: new asn1js.Null() }),
-        signature: new asn1js.OctetString({ valueHex: toArrayBuffer(signature) }),
-      }),
-    ],
-    certificates: [signer.certificate],
+    digestAlgorithm: sha256Algorithm(),
+    signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes: signedAttributes }),
+    // Apple's tools name the signature algorithm rsaEncryption (RFC 3370 2.2), the form every
+    // CMS verifier, however old, accepts; the digest algorithm above gives the hash.
+    signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: oids.rsaEncryption, algorithmParams: new asn1js.Null() }),
+    signature: new asn1js.OctetString({ valueHex: toArrayBuffer(signature) }),
   });
-  const contentInfo = new pkijs.ContentInfo({ contentType: oids.signedData, content: signedData.toSchema(true) });
-  return Buffer.from(contentInfo.toSchema().toBER(false));
 }
 
 /**

@@ -6,6 +6,7 @@
 import { X509Certificate } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { maxReportOrganizations } from '../../contracts/console/reports.js';
 import { AgentConfigVerificationError } from './errors.js';
 import { oids, pkiEngine, toArrayBuffer } from './pki-engine.js';
 
@@ -49,28 +50,53 @@ export interface VerifyCmsOptions {
   /** The signed content of a detached signature; absent for an attached one. */
   detachedContent?: Uint8Array;
   /**
-   * The certificate (DER) that must have signed it. Absent: the certificate embedded in the
-   * signature must have signed it, and a self-issued one must carry a valid self-signature.
+   * The certificate (DER) that must have signed it (one of its signers, where it has several).
+   * Absent: the certificates embedded in the signature must have signed it, and a self-issued
+   * one must carry a valid self-signature.
    */
   expectedCertificate?: Uint8Array;
 }
 
-/** A verified signature: its content, its signer, and when the signer says it signed. */
-export interface VerifiedCms {
-  content: Buffer;
+/** A verified signer: its certificate, and when it says it signed. */
+export interface VerifiedSigner {
   signer: X509Certificate;
   /** The signed signing-time attribute; undefined where the signature carries none. */
   signingTime: Date | undefined;
 }
 
+/** A verified signature: its content, its signer, and when the signer says it signed. */
+export interface VerifiedCms extends VerifiedSigner {
+  content: Buffer;
+}
+
+/** A verified signature of one or more signers, in the signature's order. */
+export interface VerifiedCmsSigners {
+  content: Buffer;
+  signers: VerifiedSigner[];
+}
+
 const acceptedDigests = new Set<string>([oids.sha256, oids.sha384, oids.sha512]);
 
+/** The most signers a file made here has (one per organization of a report): a bound on untrusted input. */
+const maxSigners = maxReportOrganizations;
+
 /**
- * Verifies a CMS SignedData: parses it, finds the one signer, checks it is the expected
+ * Verifies a CMS SignedData of one signer: parses it, checks its signer is the expected
  * certificate (or the embedded one), and checks the message digest and the signature.
  * @throws AgentConfigVerificationError naming the file and what is wrong with it
  */
 export async function verifyCms(cms: Uint8Array, options: VerifyCmsOptions): Promise<VerifiedCms> {
+  const { content, signers } = await verifyCmsSigners(cms, options, { oneSigner: true });
+  return { content, ...signers[0]! };
+}
+
+/**
+ * Verifies a CMS SignedData and every one of its signers (a report of several organizations has
+ * one each): each SignerInfo's digest and signature, by its own certificate, embedded exactly
+ * once; with `expectedCertificate`, that certificate must be one of them.
+ * @throws AgentConfigVerificationError naming the file and what is wrong with it
+ */
+export async function verifyCmsSigners(cms: Uint8Array, options: VerifyCmsOptions, { oneSigner = false } = {}): Promise<VerifiedCmsSigners> {
   const { label } = options;
   const fail = (why: string) => new AgentConfigVerificationError(`${label}: ${why}`);
   const { signedData, content: attached } = parseSignedData(cms, label);
@@ -79,8 +105,77 @@ export async function verifyCms(cms: Uint8Array, options: VerifyCmsOptions): Pro
   if (!options.detachedContent && !attached) throw fail('the signature carries no content');
   const content = attached ?? Buffer.from(options.detachedContent!);
 
-  if (signedData.signerInfos.length !== 1) throw fail(`expected one signer, found ${signedData.signerInfos.length}`);
-  const signerInfo = signedData.signerInfos[0]!;
+  const { signerInfos } = signedData;
+  if (oneSigner ? signerInfos.length !== 1 : signerInfos.length === 0 || signerInfos.length > maxSigners) {
+    throw fail(oneSigner ? `expected one signer, found ${signerInfos.length}` : `expected 1 to ${maxSigners} signers, found ${signerInfos.length}`);
+  }
+  const originalCertificates = signedData.certificates ?? [];
+  const expected = options.expectedCertificate ? pkijs.Certificate.fromBER(toArrayBuffer(options.expectedCertificate)) : undefined;
+  const identifies = (certificate: pkijs.Certificate, sid: pkijs.IssuerAndSerialNumber) =>
+    certificate.issuer.isEqual(sid.issuer) && certificate.serialNumber.isEqual(sid.serialNumber);
+
+  // Each signer's certificate (DER): the expected one for the signer it identifies, else the one embedded.
+  const signerDers: Buffer[] = [];
+  for (const signerInfo of signerInfos) {
+    checkSignerInfo(signerInfo, fail);
+    const sid = signerInfo.sid as pkijs.IssuerAndSerialNumber;
+    let signerDer: Buffer;
+    if (expected && (oneSigner || identifies(expected, sid))) {
+      if (!identifies(expected, sid)) throw fail('signed by a different certificate than the expected one');
+      signerDer = Buffer.from(options.expectedCertificate!);
+    } else {
+      const embedded = originalCertificates.find((certificate): certificate is pkijs.Certificate => certificate instanceof pkijs.Certificate && identifies(certificate, sid));
+      if (!embedded) throw fail('the signature does not include its signer certificate');
+      signerDer = Buffer.from(embedded.toSchema().toBER(false));
+    }
+    if (signerDers.some((der) => der.equals(signerDer))) throw fail('the same certificate signs twice');
+    signerDers.push(signerDer);
+  }
+  if (expected && !oneSigner && !signerInfos.some((signerInfo) => identifies(expected, signerInfo.sid as pkijs.IssuerAndSerialNumber))) {
+    throw fail('the expected certificate is not one of its signers');
+  }
+
+  // Files made here carry exactly their signers' certificates; anything else in that set is
+  // either tampering (a changed byte makes it another certificate) or not our file.
+  for (const certificate of originalCertificates) {
+    if (!(certificate instanceof pkijs.Certificate) || !signerDers.some((der) => Buffer.from(certificate.toSchema().toBER(false)).equals(der))) {
+      throw fail(
+        options.expectedCertificate && oneSigner
+          ? 'the certificate in the signature differs from the expected certificate'
+          : "the signature carries a certificate other than its signers'",
+      );
+    }
+  }
+  // Verify with the signers' certificates alone (the expected one where given), whatever else the file carries.
+  signedData.certificates = signerDers.map((der) => pkijs.Certificate.fromBER(toArrayBuffer(der)));
+
+  const signers: VerifiedSigner[] = [];
+  for (const [index, signerInfo] of signerInfos.entries()) {
+    const signer = readCertificate(signerDers[index]!, label);
+    const isExpected = options.expectedCertificate !== undefined && signerDers[index]!.equals(Buffer.from(options.expectedCertificate));
+    // Self-issued (as organizations' certificates are): its own signature proves it unaltered.
+    // A CA-issued one could only be checked against its CA, which is not this module's business.
+    if (!isExpected && signer.subject === signer.issuer && !signer.verify(signer.publicKey)) {
+      throw fail('the self-signed signer certificate has been altered (its own signature does not verify)');
+    }
+    let result: pkijs.SignedDataVerifyResult;
+    try {
+      result = await signedData.verify(
+        { signer: index, data: options.detachedContent ? toArrayBuffer(options.detachedContent) : undefined, checkChain: false, extendedMode: true },
+        pkiEngine,
+      );
+    } catch (error) {
+      throw fail(describeFailure(error));
+    }
+    if (!result.signatureVerified) throw fail(describeFailure(result));
+    const signingTime = signerInfo.signedAttrs?.attributes.find((a) => a.type === oids.signingTimeAttribute)?.values[0];
+    signers.push({ signer, signingTime: signingTime instanceof asn1js.UTCTime ? signingTime.toDate() : undefined });
+  }
+  return { content, signers };
+}
+
+/** A SignerInfo's algorithm, identifier and content type, as files made here have them. */
+function checkSignerInfo(signerInfo: pkijs.SignerInfo, fail: (why: string) => AgentConfigVerificationError): void {
   if (!acceptedDigests.has(signerInfo.digestAlgorithm.algorithmId)) {
     throw fail(`the digest algorithm ${signerInfo.digestAlgorithm.algorithmId} is not SHA-256, SHA-384 or SHA-512`);
   }
@@ -96,66 +191,6 @@ export async function verifyCms(cms: Uint8Array, options: VerifyCmsOptions): Pro
     // RFC 5652 5.6: the signed content-type attribute must name the content type that was signed.
     throw fail('the signed content type attribute does not match the content');
   }
-  const sid = signerInfo.sid;
-  const originalCertificates = signedData.certificates ?? [];
-  const embedded = originalCertificates.find(
-    (certificate): certificate is pkijs.Certificate =>
-      certificate instanceof pkijs.Certificate &&
-      certificate.issuer.isEqual(sid.issuer) &&
-      certificate.serialNumber.isEqual(sid.serialNumber),
-  );
-  const embeddedDer = embedded ? Buffer.from(embedded.toSchema().toBER(false)) : undefined;
-
-  let signerDer: Buffer;
-  if (options.expectedCertificate) {
-    signerDer = Buffer.from(options.expectedCertificate);
-    const expected = pkijs.Certificate.fromBER(toArrayBuffer(signerDer));
-    if (!expected.issuer.isEqual(sid.issuer) || !expected.serialNumber.isEqual(sid.serialNumber)) {
-      throw fail('signed by a different certificate than the expected one');
-    }
-    // Verify with the expected certificate alone, whatever else the file carries.
-    signedData.certificates = [expected];
-  } else {
-    if (!embedded || !embeddedDer) throw fail('the signature does not include its signer certificate');
-    signerDer = embeddedDer;
-  }
-
-  // Files made here carry exactly their signer's certificate; anything else in that set is
-  // either tampering (a changed byte makes it another certificate) or not our file.
-  for (const certificate of originalCertificates) {
-    if (!(certificate instanceof pkijs.Certificate) || !Buffer.from(certificate.toSchema().toBER(false)).equals(signerDer)) {
-      throw fail(
-        options.expectedCertificate
-          ? 'the certificate in the signature differs from the expected certificate'
-          : "the signature carries a certificate other than its signer's",
-      );
-    }
-  }
-
-  const signer = readCertificate(signerDer, label);
-  // Self-issued (as organizations' certificates are): its own signature proves it unaltered.
-  // A CA-issued one could only be checked against its CA, which is not this module's business.
-  if (!options.expectedCertificate && signer.subject === signer.issuer && !signer.verify(signer.publicKey)) {
-    throw fail('the self-signed signer certificate has been altered (its own signature does not verify)');
-  }
-
-  let result: pkijs.SignedDataVerifyResult;
-  try {
-    result = await signedData.verify(
-      {
-        signer: 0,
-        data: options.detachedContent ? toArrayBuffer(options.detachedContent) : undefined,
-        checkChain: false,
-        extendedMode: true,
-      },
-      pkiEngine,
-    );
-  } catch (error) {
-    throw fail(describeFailure(error));
-  }
-  if (!result.signatureVerified) throw fail(describeFailure(result));
-  const signingTime = signerInfo.signedAttrs?.attributes.find((a) => a.type === oids.signingTimeAttribute)?.values[0];
-  return { content, signer, signingTime: signingTime instanceof asn1js.UTCTime ? signingTime.toDate() : undefined };
 }
 
 function readCertificate(der: Buffer, label: string): X509Certificate {

@@ -36,7 +36,8 @@ export function headlessSealer(dataDir: string): Sealer {
  * Runs `work` on the store of a data directory, closing it (and its lock) afterwards. The store
  * (with the schemas it loads) is imported here, when a command runs, so that the command line
  * starts without it. A command that writes reads the pages it uses, not the whole file (a new key
- * reads a few pages, whatever the file's size).
+ * reads a few pages, whatever the file's size), and first sweeps the report appendices whose
+ * report is gone (report-appendix.ts), as `serve` does at its start.
  */
 export async function withStore<T>(
   dataDir: string,
@@ -46,6 +47,10 @@ export async function withStore<T>(
   const { Store } = await import('../store/store.js');
   const store = await Store.open({ dataDir, pagesOnDemand: true, ...options });
   try {
+    if (!options.readOnly) {
+      const { sweepOrphanAppendices } = await import('../reports/report-appendix.js');
+      sweepOrphanAppendices(store, dataDirectoryFiles(dataDir).reportAppendices);
+    }
     return await work(store);
   } finally {
     store.close();

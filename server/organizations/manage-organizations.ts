@@ -11,6 +11,7 @@ import {
 } from '../../contracts/console/organizations.js';
 import type { FieldIssue } from '../../contracts/common.js';
 import { parseRemoteUrl } from '../../contracts/remote-url.js';
+import { removeAppendices } from '../reports/report-appendix.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { type Organization, slugPattern } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
@@ -118,13 +119,18 @@ async function attachSigningIdentity(store: Store, sealer: Sealer, organization:
 }
 
 /**
- * Removes an organization with its keys and secrets, in one small write. Its inventory is no
- * longer anybody's and goes at the next collection (`store.inventories.collect()`), a chunk
- * of rows per write, rather than in one transaction of a million deletes.
+ * Removes an organization with its keys, secrets and reports, in one small write, then its
+ * technical reports' appendix files from `appendixFolder` (none without one: a store without a
+ * data directory). Its inventory is no longer anybody's and goes at the next collection
+ * (`store.inventories.collect()`), a chunk of rows per write, rather than in one transaction of
+ * a million deletes.
  */
-export function removeOrganization(store: Store, slug: string): void {
+export function removeOrganization(store: Store, slug: string, appendixFolder: string | undefined): void {
   const organization = requireOrganization(store, slug);
+  const technicalReports = store.reports.technicalIds(organization.rowId);
   store.organizations.delete(organization.rowId);
+  // After the removal's durable write: a crash before the files go leaves orphans, which the next open sweeps.
+  if (appendixFolder !== undefined) removeAppendices(appendixFolder, technicalReports);
 }
 
 /** Sets (a given value), rotates (a new random value) or clears an organization's enrollment secret. */

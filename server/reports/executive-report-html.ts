@@ -7,6 +7,7 @@
 import type { ReportDelta, ReportFigures, ReportFinding, ReportSection } from '../../contracts/console/reports.js';
 import { findingSeverities } from '../../contracts/enums.js';
 import { reportContentSecurityPolicy } from './report-content-security-policy.js';
+import { type ReportSigner, signerAttributes } from './report-signers.js';
 
 /** The console's severity colours (renderer/src/styles/base.css), for the charts. */
 const severityColours: Record<(typeof findingSeverities)[number], string> = {
@@ -202,7 +203,7 @@ export interface ReportHtmlParts {
  * The HTML of an executive report from its figures: what it shows is the figures alone, so the
  * same figures always give the same bytes.
  */
-export function executiveReportHtml(figures: ReportFigures, signer: string, parts: ReportHtmlParts = {}): string {
+export function executiveReportHtml(figures: ReportFigures, signers: readonly ReportSigner[], parts: ReportHtmlParts = {}): string {
   const names = figures.sections.map((section) => section.organization.name).join(', ');
   const title = `${parts.kind ?? 'Executive'} report: ${names}`;
   return `<!doctype html>
@@ -214,7 +215,7 @@ export function executiveReportHtml(figures: ReportFigures, signer: string, part
 <body>
 <header><h1>${esc(title)}</h1>
 <p class="muted">Made ${esc(dateOf(figures.created_at))}. Filter: ${figures.filter ? `<code>${esc(figures.filter)}</code>` : 'none (every finding)'}.</p>
-<p class="signature">Signed by ${esc(signer)} with a detached CMS signature beside this file (<code>.p7s</code>): check it with <code>remediation-console verify FILE</code> or <code>openssl cms -verify -binary -inform DER -in FILE.p7s -content FILE -noverify</code>.</p>
+<p class="signature">Signed by ${signers.map((signer) => `<span ${signerAttributes(signer)}>${esc(signer.subject)}</span>`).join(' and ')} with a detached CMS signature beside this file (<code>.p7s</code>${signers.length > 1 ? ', a signer for each organization' : ''}): check it with <code>remediation-console verify FILE</code> or <code>openssl cms -verify -binary -inform DER -in FILE.p7s -content FILE -noverify</code>.</p>
 </header>
 ${figures.sections.map((section) => sectionHtml(section, figures, parts)).join('\n')}
 ${parts.trailer ?? ''}

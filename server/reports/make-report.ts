@@ -1,11 +1,13 @@
 /**
  * Making a report (issue 40): the figures of each organization for the filter, the HTML drawn
- * from them, a detached CMS signature by the first organization's signing identity, all kept
- * frozen in the store. A report is never computed again: reading one answers what was kept.
+ * from them, one detached CMS signature by every organization's signing identity (a SignerInfo
+ * each, the first organization's first), all kept frozen in the store. A report is never
+ * computed again: reading one answers what was kept.
  */
-import { createHash, randomUUID, X509Certificate } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { ReportFigures, ReportSection, ReportTemplate } from '../../contracts/console/reports.js';
+import type { SignerPems } from '../agent-config/cms-signer.js';
 import { ensureSigner } from '../organizations/manage-organizations.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Organization } from '../store/records/organization-records.js';
@@ -16,6 +18,7 @@ import { type ReportSource, reportFilter } from './report-filter.js';
 import { type SectionFindings, findingParts, readFindingParts, reportSlices } from './report-findings.js';
 import { reportSection } from './report-figures.js';
 import { appendixPaths, writeAppendix } from './report-appendix.js';
+import { reportSigner } from './report-signers.js';
 import { technicalParts } from './technical-report.js';
 import { technicalReportHtml } from './technical-report-html.js';
 
@@ -30,7 +33,7 @@ export interface MakeReportOptions {
 
 /**
  * Makes, signs and keeps a report of `organizations` (one section each, in order; the report is
- * kept under and signed by the first) for `source`.
+ * kept under the first, and signed by each) for `source`.
  * @throws ReportFilterError for a filter the findings list would refuse (nothing is kept)
  */
 export async function makeReport(store: Store, sealer: Sealer, organizations: readonly Organization[], source: ReportSource, options: MakeReportOptions): Promise<StoredReport> {
@@ -65,7 +68,7 @@ export async function makeReport(store: Store, sealer: Sealer, organizations: re
   const appendixFiles = options.template === 'technical' ? appendixPaths(requiredAppendixFolder(options), figures.id) : undefined;
   if (appendixFiles) figures.appendix = await writeAppendix(store, organizations, filter, asOf, appendixFiles);
   try {
-    return await signAndKeep(store, sealer, owner, figures, counted);
+    return await signAndKeep(store, sealer, organizations, figures, counted);
   } catch (error) {
     for (const file of Object.values(appendixFiles ?? {})) fs.rmSync(file, { force: true });
     throw error;
@@ -82,14 +85,18 @@ function requiredAppendixFolder(options: MakeReportOptions): string {
 async function signAndKeep(
   store: Store,
   sealer: Sealer,
-  owner: Organization,
+  organizations: readonly Organization[],
   figures: ReportFigures,
   counted: { organization: Organization; findings: SectionFindings }[],
 ): Promise<StoredReport> {
+  const owner = organizations[0]!;
   const slugs = figures.sections.map((section) => section.organization.slug);
-  const signerPems = await ensureSigner(store, sealer, owner);
-  const signer = new X509Certificate(signerPems.certificatePem).subject.split('\n').join(', ');
-  const html = Buffer.from(figures.template === 'technical' ? technicalReportHtml(figures, signer) : executiveReportHtml(figures, signer));
+  // An organization named twice signs once: CMS verifiers refuse a certificate that signs twice.
+  const signing = organizations.filter((organization, index) => organizations.findIndex((other) => other.rowId === organization.rowId) === index);
+  const signerPems: SignerPems[] = [];
+  for (const organization of signing) signerPems.push(await ensureSigner(store, sealer, organization));
+  const signers = signerPems.map((pems, index) => reportSigner(signing[index]!.slug, pems.certificatePem));
+  const html = Buffer.from(figures.template === 'technical' ? technicalReportHtml(figures, signers) : executiveReportHtml(figures, signers));
   // Loaded at the first report: `serve` starts without the signing modules.
   const { signCms } = await import('../agent-config/index.js');
   const signature = await signCms(html, signerPems, { detached: true, signingTime: new Date(figures.created_at) });
@@ -100,7 +107,7 @@ async function signAndKeep(
       filter: figures.filter,
       created_at: figures.created_at,
       organizations: slugs,
-      signer,
+      signer: signers.map((signer) => signer.subject).join('; '),
       sha256: createHash('sha256').update(html).digest('hex'),
     },
     html,

@@ -3,13 +3,16 @@
  * the findings list's CSV (the export's registry columns and writer) and as a JSON array of the
  * list's items, written beside the report a page at a time from the store, never the whole list
  * in memory, with a pause after each page so that `/health` keeps answering. The row counts and
- * SHA-256 of both files go into the signed HTML, so the signature covers them.
+ * SHA-256 of both files go into the signed HTML, so the signature covers them. A report of several
+ * organizations names each row's organization (its slug): an `organization` column first in the
+ * CSV, an `organization` field first in each JSON item; a report of one is the findings list's
+ * export byte for byte, its organization named by the report.
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { collections } from '../../contracts/collections.js';
+import { collections, organizationField } from '../../contracts/collections.js';
 import type { ReportAppendixFile } from '../../contracts/console/reports.js';
 import { csvLine } from '../../contracts/csv-cells.js';
 import { consoleItems } from '../store/console/console-items.js';
@@ -30,6 +33,45 @@ export type AppendixFormat = keyof typeof appendixSuffixes;
 export function appendixPaths(folder: string, reportId: string): Record<AppendixFormat, string> {
   const base = path.join(folder, `report-${reportId}.html`);
   return { csv: base + appendixSuffixes.csv, json: base + appendixSuffixes.json };
+}
+
+/** An appendix file's name in the folder of appendices: the report's id, and its format. */
+const appendixFileName = /^report-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.html\.findings\.(?:csv|json)$/;
+
+/**
+ * Removes the appendix files of `reportIds` (a removed organization's technical reports). Called
+ * after the store's durable write of the reports' removal: a crash between leaves files whose
+ * report no longer exists, which {@link sweepOrphanAppendices} removes at the next open.
+ */
+export function removeAppendices(folder: string, reportIds: readonly string[]): void {
+  for (const reportId of reportIds) {
+    for (const file of Object.values(appendixPaths(folder, reportId))) fs.rmSync(file, { force: true });
+  }
+}
+
+/**
+ * Removes the appendix files whose report the store does not keep: those a crash left between an
+ * organization's removal and its files', or while a report was made. Run when the store is
+ * opened for writing, before any report is made: the data directory's lock keeps every other
+ * writer out, so no file here is a report being made. Other files in the folder are left alone.
+ * @returns the files removed
+ */
+export function sweepOrphanAppendices(store: Store, folder: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const reportId = appendixFileName.exec(name)?.[1];
+    if (reportId === undefined || store.reports.has(reportId)) continue;
+    fs.rmSync(path.join(folder, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
 }
 
 /** The data changed while the appendix was written: the report is not kept; making it again reads one version. */
@@ -78,7 +120,8 @@ export async function writeAppendix(
   asOf: number,
   files: Record<AppendixFormat, string>,
 ): Promise<Record<AppendixFormat, ReportAppendixFile>> {
-  const { csvColumns } = collections.findings;
+  const several = organizations.length > 1;
+  const csvColumns = several ? collections.findings.csvColumnsOfOrganizations : collections.findings.csvColumns;
   const query = findingsQuery(filter.text)!;
   const version = new OneVersion(store.changes, [consoleItems]);
   fs.mkdirSync(path.dirname(files.csv), { recursive: true, mode: 0o700 });
@@ -88,6 +131,8 @@ export async function writeAppendix(
     await csv.write(csvLine(csvColumns.map((column) => column.header)));
     await json.write('[');
     for (const organization of organizations) {
+      // The item's JSON with its organization first: `{"organization":"acme",` then the item's own fields.
+      const organizationPrefix = several ? `{${JSON.stringify(organizationField)}:${JSON.stringify(organization.slug)},` : undefined;
       for await (const ids of store.console.listAllIds(organization.rowId, 'findings', query, asOf, findingsPerPage)) {
         const items = await store.consoleItems.get('findings', organization.rowId, ids, asOf);
         if (!version.current) throw new AppendixMovedError('The findings changed while the report\'s appendix was written: make the report again');
@@ -95,8 +140,9 @@ export async function writeAppendix(
         let jsonText = '';
         for (const item of items) {
           const parsed = JSON.parse(item) as Record<string, unknown>;
+          if (several) parsed[organizationField] = organization.slug;
           csvText += csvLine(csvColumns.map((column) => column.value(parsed)));
-          jsonText += `${json.rows === 0 ? '' : ','}\n${item}`;
+          jsonText += `${json.rows === 0 ? '' : ','}\n${organizationPrefix === undefined ? item : organizationPrefix + item.slice(1)}`;
           csv.rows++;
           json.rows++;
         }

@@ -7,6 +7,7 @@
 import type { CoverageCounts } from '../../contracts/console/coverage.js';
 import type { ReportFigures, ReportSection } from '../../contracts/console/reports.js';
 import { esc, executiveReportHtml } from './executive-report-html.js';
+import type { ReportSigner } from './report-signers.js';
 
 const countsCells = (counts: CoverageCounts) =>
   `<td>${counts.findings}</td><td>${counts.openFindings}</td><td>${counts.endpoints}</td><td>${counts.bySeverity.critical}</td><td>${counts.bySeverity.high}</td>`;
@@ -35,19 +36,20 @@ ${scopes || '<tr><td colspan="7" class="muted">No scope.</td></tr>'}
 }
 
 /** The appendix files' names, rows and hashes. */
-function appendixPart(appendix: ReportFigures['appendix']): string {
+function appendixPart({ appendix, sections }: ReportFigures): string {
   if (!appendix) return '';
+  const organizationFirst = sections.length > 1 ? ", each row's organization (its slug) first" : '';
   const row = (file: NonNullable<ReportFigures['appendix']>['csv'], what: string) =>
     `<tr data-appendix-file="${esc(file.name)}" data-rows="${file.rows}" data-sha256="${file.sha256}"><td><code>${esc(file.name)}</code></td><td>${what}</td><td>${file.rows}</td><td><code>${file.sha256}</code></td></tr>`;
   return `<section class="part appendix"><h2>Appendix: every finding of the filter</h2>
 <p>Beside this file, uncapped, in the findings list's order. Their SHA-256 are part of this signed file: <code>remediation-console verify FILE</code> checks them.</p>
 <table><thead><tr><th>File</th><th>Format</th><th>Findings</th><th>SHA-256</th></tr></thead><tbody>
-${row(appendix.csv, "CSV, the findings list's export columns")}
-${row(appendix.json, "JSON, an array of the findings list's items")}
+${row(appendix.csv, `CSV, the findings list's export columns${organizationFirst}`)}
+${row(appendix.json, `JSON, an array of the findings list's items${organizationFirst}`)}
 </tbody></table></section>`;
 }
 
 /** The HTML of a technical report from its figures: the same figures give the same bytes. */
-export function technicalReportHtml(figures: ReportFigures, signer: string): string {
-  return executiveReportHtml(figures, signer, { kind: 'Technical', sectionParts: technicalSectionParts, trailer: appendixPart(figures.appendix) });
+export function technicalReportHtml(figures: ReportFigures, signers: readonly ReportSigner[]): string {
+  return executiveReportHtml(figures, signers, { kind: 'Technical', sectionParts: technicalSectionParts, trailer: appendixPart(figures) });
 }

@@ -197,7 +197,7 @@ describe('collection', () => {
       }), { changes: ['organizations', 'inventory'] },
     );
     const keptLists = replicaLists(store, kept!);
-    removeOrganization(store, 'removed');
+    removeOrganization(store, 'removed', undefined);
     expect(store.organizations.bySlug('removed')).toBeUndefined();
     expect(store.inventories.orphans()).toEqual([removed!.inventoryId]);
     expect(replicaLists(store, removed!).findings).toEqual([]);

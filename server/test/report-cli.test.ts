@@ -1,13 +1,17 @@
 /**
  * The `report` and `verify` commands through the built binary: a seeded organization's report
  * of a filter written with its signature, verified and printed with its signer and time, an
- * edited copy refused, a second report compared with the first, and one of two organizations.
+ * edited copy refused, a second report compared with the first, and one of two organizations;
+ * an organization's removal taking its reports' appendix files, and the orphans a crash would
+ * leave swept at the next command's open and at serve's start.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headlessSealer } from '../cli/cli-context.js';
+import { startConsoleServer } from '../start-console-server.js';
 import { runCli } from './support/cli-binary.js';
 
 let folder: string;
@@ -105,4 +109,43 @@ describe('report and verify', () => {
     expect(refused.stderr).toContain('Invalid filter parameter "severity"');
     expect(fs.existsSync(path.join(folder, 'no.html'))).toBe(false);
   }, 120_000);
+
+  // Last: it removes globex.
+  it("removes an organization's appendix files with it, and sweeps those whose report is gone at the next open", async () => {
+    const appendices = path.join(dataDir, 'report-appendices');
+    const appendixOf = (made: { stdout: string }) => {
+      const id = /^Report ([0-9a-f-]{36}) /m.exec(made.stdout)![1]!;
+      return [`report-${id}.html.findings.csv`, `report-${id}.html.findings.json`];
+    };
+    const globex = await runCli(['report', '--org', 'globex', '--filter', 'severity=high', '--template', 'technical', '--out', path.join(folder, 'globex.html'), '--data-dir', dataDir]);
+    expect(globex.status, globex.stderr).toBe(0);
+    const acme = await runCli(['report', '--org', 'acme', '--filter', 'severity=low', '--template', 'technical', '--out', path.join(folder, 'acme.html'), '--data-dir', dataDir]);
+    expect(acme.status, acme.stderr).toBe(0);
+    for (const file of [...appendixOf(globex), ...appendixOf(acme)]) expect(fs.existsSync(path.join(appendices, file)), file).toBe(true);
+
+    const removed = await runCli(['orgs', 'remove', '--slug', 'globex', '--yes', '--data-dir', dataDir]);
+    expect(removed.status, removed.stderr).toBe(0);
+    const left = () => fs.readdirSync(appendices);
+    expect(left().filter((file) => appendixOf(globex).includes(file))).toEqual([]);
+    expect(left()).toEqual(expect.arrayContaining(appendixOf(acme)));
+
+    // What a crash between a removal's write and its files' would leave, and a file of somebody else's.
+    const orphans = ['report-00000000-0000-4000-8000-000000000000.html.findings.csv', 'report-00000000-0000-4000-8000-000000000000.html.findings.json'];
+    for (const file of [...orphans, 'notes.txt']) fs.writeFileSync(path.join(appendices, file), 'left behind');
+    const opened = await runCli(['orgs', 'create', '--slug', 'initech', '--name', 'Initech', '--data-dir', dataDir]);
+    expect(opened.status, opened.stderr).toBe(0);
+    expect(left().filter((file) => orphans.includes(file))).toEqual([]);
+    expect(left()).toEqual(expect.arrayContaining([...appendixOf(acme), 'notes.txt']));
+    expect((await runCli(['verify', path.join(folder, 'acme.html')])).stdout).toContain('acme.html.findings.csv');
+
+    // serve's start sweeps too.
+    for (const file of orphans) fs.writeFileSync(path.join(appendices, file), 'left behind');
+    const served = await startConsoleServer({ dataDir, port: 0, command: 'test', sealer: headlessSealer });
+    try {
+      expect(left().filter((file) => orphans.includes(file))).toEqual([]);
+      expect(left()).toEqual(expect.arrayContaining([...appendixOf(acme), 'notes.txt']));
+    } finally {
+      await served.stop();
+    }
+  }, 180_000);
 });

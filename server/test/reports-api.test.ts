@@ -142,9 +142,11 @@ describe('reports', () => {
     fs.writeFileSync(edited, firstHtml.toString().replace(/\d+ open finding/, '0 open finding'));
     expect(openssl(edited).status).not.toBe(0);
 
-    const verified = await verifyDetachedSignature(firstHtml, signature, 'report.html.p7s', certificatePem);
-    expect(verified.signer.subject).toBe(first.signer);
-    expect(verified.signedAt).toBe(new Date(Math.floor(Date.parse(first.created_at) / 1000) * 1000).toISOString());
+    const { signers } = await verifyDetachedSignature(firstHtml, signature, 'report.html.p7s', certificatePem);
+    expect(signers).toHaveLength(1);
+    const [verified] = signers;
+    expect(verified!.signer.subject).toBe(first.signer);
+    expect(verified!.signedAt).toBe(new Date(Math.floor(Date.parse(first.created_at) / 1000) * 1000).toISOString());
     await expect(verifyDetachedSignature(fs.readFileSync(edited), signature, 'report.html.p7s', certificatePem)).rejects.toThrow(/changed after signing/);
     expect(execFileSync('openssl', ['x509', '-noout', '-subject', '-in', cert], { encoding: 'utf8' })).toContain('replica');
   });
@@ -234,5 +236,18 @@ describe('reports', () => {
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatch(message);
     expect((await server.app('/orgs/replica/reports')).body.data.length).toBe(count);
+  });
+
+  // Last: it removes the replica.
+  it('goes with its replica when the replica is disconnected, its appendix files too', async () => {
+    const technical = await server.app('/orgs/replica/reports', { method: 'POST', body: { filter: 'severity=critical', template: 'technical' } });
+    expect(technical.status, JSON.stringify(technical.body)).toBe(201);
+    const appendices = path.join(server.sessionDataDir, 'report-appendices');
+    const files = [`report-${technical.body.id}.html.findings.csv`, `report-${technical.body.id}.html.findings.json`];
+    for (const file of files) expect(fs.existsSync(path.join(appendices, file)), file).toBe(true);
+
+    expect((await server.app('/orgs/replica', { method: 'DELETE' })).status).toBe(204);
+    expect(server.store.reports.has(technical.body.id)).toBe(false);
+    expect(fs.readdirSync(appendices).filter((file) => files.includes(file))).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { requireOrganization } from '../../organizations/manage-organizations.js
 import { produceAgentConfig } from '../../organizations/produce-agent-config.js';
 import { agentConfigQuerySchema, checkPlatformProfile } from '../../../contracts/agent-config.js';
 import { checkAppendix } from '../../reports/report-appendix.js';
+import { checkReportSigners } from '../../reports/report-signers.js';
 import { writeFileAtomically } from '../../store/engine/data-directory.js';
 import { UsageError, fileProblem, headlessSealer, readGivenFile, resolveDataDir, withStore } from '../cli-context.js';
 
@@ -64,13 +65,21 @@ export function registerAgentConfigCommands(program: Command): void {
       const signatureFile = `${file}${detachedSignatureExtension}`;
       try {
         if (fs.existsSync(signatureFile)) {
-          const report = await verifyDetachedSignature(bytes, readGivenFile(signatureFile, 'the signature'), path.basename(signatureFile), certificatePem);
+          const label = path.basename(signatureFile);
+          const { signers } = await verifyDetachedSignature(bytes, readGivenFile(signatureFile, 'the signature'), label, certificatePem);
+          const checked = checkReportSigners(bytes, signers, label);
+          const several = checked.length > 1;
+          const how = options.cert
+            ? several ? 'the given certificate among the signers' : 'signed with the given certificate'
+            : `signed with the certificate${several ? 's' : ''} the signature carries`;
           console.log(
             [
-              `Signature: valid, ${path.basename(signatureFile)} over ${path.basename(file)}${options.cert ? ' (signed with the given certificate)' : ' (signed with the certificate the signature carries)'}`,
-              `Signer: ${report.signer.subject}`,
-              `Fingerprint (SHA-256): ${report.signer.fingerprint}`,
-              `Signed at: ${report.signedAt ?? 'not said (the signature carries no signing time)'}`,
+              `Signature: valid, ${label} over ${path.basename(file)}${several ? `, by ${checked.length} signers` : ''} (${how})`,
+              ...checked.flatMap((signer) => [
+                `Signer: ${signer.signer.subject}${signer.organization === undefined ? '' : ` (organization ${signer.organization})`}`,
+                `Fingerprint (SHA-256): ${signer.signer.fingerprint}`,
+                `Signed at: ${signer.signedAt ?? 'not said (the signature carries no signing time)'}`,
+              ]),
             ].join('\n'),
           );
           await reportAppendixChecks(bytes, file);

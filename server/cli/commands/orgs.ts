@@ -19,6 +19,7 @@ import {
   updateOrganization,
 } from '../../organizations/manage-organizations.js';
 import { pauseSyncs } from '../../sync/sync-settings.js';
+import { dataDirectoryFiles } from '../../store/engine/data-directory.js';
 import { UsageError, confirmAtTerminal, headlessSealer, printTable, readGivenFile, resolveDataDir, withStore } from '../cli-context.js';
 
 function readSecretFile(file: string, what: string): string {
@@ -96,7 +97,8 @@ export function registerOrgsCommands(program: Command): void {
     .option('--yes', 'remove without asking (for scripts: without a terminal, nothing is removed unless given)')
     .option('--data-dir <dir>', 'data directory')
     .action(async (options: { slug: string; yes?: boolean; dataDir?: string }) => {
-      await withStore(resolveDataDir(options.dataDir), { command: 'remediation-console orgs remove' }, async (store) => {
+      const dataDir = resolveDataDir(options.dataDir);
+      await withStore(dataDir, { command: 'remediation-console orgs remove' }, async (store) => {
         const organization = requireOrganization(store, options.slug);
         const what =
           organization.kind === 'replica'
@@ -107,7 +109,7 @@ export function registerOrgsCommands(program: Command): void {
           if (confirmed === undefined) throw new UsageError(`orgs remove would delete ${what}, which cannot be undone: give --yes to confirm (there is no terminal here to ask at)`);
           if (!confirmed) throw new Error(`Nothing was removed: "${organization.slug}" stays as it was`);
         }
-        removeOrganization(store, organization.slug);
+        removeOrganization(store, organization.slug, dataDirectoryFiles(dataDir).reportAppendices);
         // Its rows go now, a chunk per write; interrupted, the next serve or sync finishes it.
         await store.inventories.collect();
         console.log(`Removed organization "${organization.slug}".`);

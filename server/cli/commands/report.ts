@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { reportTemplates } from '../../../contracts/console/reports.js';
+import { maxReportOrganizations, reportTemplates } from '../../../contracts/console/reports.js';
 import { requireOrganization } from '../../organizations/manage-organizations.js';
 import { makeReport } from '../../reports/make-report.js';
 import { ReportFilterError } from '../../reports/report-filter.js';
@@ -40,6 +40,9 @@ export function registerReportCommand(program: Command): void {
       await withStore(dataDir, { command: 'remediation-console report' }, async (store) => {
         const organizations = options.org ? options.org.map((slug) => requireOrganization(store, slug)) : store.organizations.list();
         if (organizations.length === 0) throw new UsageError('There is no organization to report on');
+        if (organizations.length > maxReportOrganizations) {
+          throw new UsageError(`A report has at most ${maxReportOrganizations} organizations, a section and a signer each: name them with --org`);
+        }
         let report;
         try {
           const source = options.view === undefined ? { filter: options.filter } : { view: options.view };

@@ -73,7 +73,7 @@ export function appRouter(context: AppRouterContext): express.Router {
   });
   router.use(sessionRoute(context));
   router.use(sessionsRoutes(context.consoleLinks.sessions));
-  router.use(organizationRoutes({ store, sealer: context.sealer, sync: context.sync }));
+  router.use(organizationRoutes({ store, sealer: context.sealer, sync: context.sync, appendixFolder: context.reports?.appendixFolder }));
   if (context.sync) router.use(syncOverviewRoute(store, context.sync));
   router.use(threatIntelRoutes(store));
   router.use(threatIntelHistoryRoutes(store));

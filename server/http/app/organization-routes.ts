@@ -62,6 +62,8 @@ export interface OrganizationRoutesContext {
   sealer?: Sealer;
   /** Starts a connected replica's first sync and interrupts a disconnected one's. */
   sync?: SyncScheduler;
+  /** Where technical reports' appendices are (report-appendix.ts): a disconnected replica's go with it. */
+  appendixFolder?: string;
 }
 
 /**
@@ -72,7 +74,7 @@ export interface OrganizationRoutesContext {
  * interrupted and its data and sealed key removed (204); a local organization is refused (409).
  */
 export function organizationRoutes(context: OrganizationRoutesContext): express.Router {
-  const { store, sealer, sync } = context;
+  const { store, sealer, sync, appendixFolder } = context;
   const router = express.Router();
 
   router.get('/organizations', (_req, res) => {
@@ -122,7 +124,7 @@ export function organizationRoutes(context: OrganizationRoutesContext): express.
     const remove = () => {
       // A second disconnect may have removed it while the sync stopped.
       if (!store.organizations.bySlug(organization.slug)) throw new HttpError(404, `Organization "${organization.slug}" not found`);
-      removeOrganization(store, organization.slug);
+      removeOrganization(store, organization.slug, appendixFolder);
     };
     if (sync) await sync.disconnect(organization.slug, remove);
     else remove();

@@ -15,6 +15,7 @@ import { makeReport } from '../../reports/make-report.js';
 import { reportContentSecurityPolicy } from '../../reports/report-content-security-policy.js';
 import { ReportFilterError } from '../../reports/report-filter.js';
 import type { Sealer } from '../../secrets/sealer.js';
+import type { Organization } from '../../store/records/organization-records.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
 import { registerOrganizationOperation } from '../openapi/app-operations.js';
@@ -45,7 +46,7 @@ export function reportRoutes(store: Store, context: ReportRoutesContext): expres
     if (!body) return;
     try {
       const source = body.view === undefined ? { filter: body.filter } : { view: body.view };
-      const report = await makeReport(store, context.sealer, [organizationOf(res)], source, {
+      const report = await makeReport(store, context.sealer, reportOrganizations(store, organizationOf(res), body.organizations), source, {
         template: body.template,
         productVersion: context.productVersion,
         appendixFolder: context.appendixFolder,
@@ -86,6 +87,21 @@ export function reportRoutes(store: Store, context: ReportRoutesContext): expres
   return router;
 }
 
+/**
+ * The organizations a report is asked of: `slugs` when given, the path's `organization` first,
+ * else that organization alone.
+ * @throws HttpError 400 naming a slug no organization has, or a first that is not the path's
+ */
+function reportOrganizations(store: Store, organization: Organization, slugs: readonly string[] | undefined): Organization[] {
+  if (slugs === undefined) return [organization];
+  if (slugs[0] !== organization.slug) throw new HttpError(400, `organizations: the first must be "${organization.slug}", the organization the report is kept under`);
+  return slugs.map((slug) => {
+    const named = store.organizations.bySlug(slug);
+    if (!named) throw new HttpError(400, `organizations: no organization "${slug}"`);
+    return named;
+  });
+}
+
 /** Streams a technical report's appendix file; an executive report has none (404). */
 function sendAppendix(res: express.Response, template: ReportTemplate, files: Record<AppendixFormat, string>, format: 'appendix-csv' | 'appendix-json'): void {
   const kind = format === 'appendix-csv' ? 'csv' : 'json';
@@ -109,13 +125,13 @@ export const reportOperations: OpenApiRouteRegistrar = (registry) => {
     operationId: 'createReport',
     summary: 'Make a report',
     description:
-      "Reads the figures of the filter now, draws the report's HTML, signs it with the organization's signing identity (a detached CMS signature; a replica gets one at its first report) and keeps all three, frozen. " +
+      "Reads the figures of the filter now, of each organization of `organizations` (one section each; default the path's alone), draws the report's HTML, signs it with each organization's signing identity (one detached CMS signature, a signer each; a replica gets an identity at its first report) and keeps all three, frozen. " +
       'The delta is against the previous report of the same filter and template.',
     tag: 'Reports',
     request: { body: { required: true, content: { 'application/json': { schema: createReportBodySchema } } } },
     responses: {
       201: jsonResponse(reportSummarySchema, 'The report, made and kept; `Location` names it.'),
-      400: jsonResponse(fieldErrorSchema, 'The body is not JSON or not a report (a filter and a view both given), the filter names an unknown, repeated, invalid or report-set parameter, or the view is not one of the organization\'s saved views or holds a filter the findings list does not take; the message names it. Nothing is kept.'),
+      400: jsonResponse(fieldErrorSchema, 'The body is not JSON or not a report (a filter and a view both given), `organizations` names an organization twice, one not found, or first another than the path\'s, the filter names an unknown, repeated, invalid or report-set parameter, or the view is not one of the organization\'s saved views or holds a filter the findings list does not take; the message names it. Nothing is kept.'),
       409: errorResponse("The findings changed while a technical report's appendix was written: nothing is kept; make it again."),
       413: errorResponse('The body is larger than 8 kB.'),
     },

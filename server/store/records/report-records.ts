@@ -86,6 +86,16 @@ export class ReportRecords {
     return this.db.all<SummaryRow>(`SELECT ${summaryColumns} FROM reports WHERE org_id = ? ORDER BY id DESC`, [orgRowId]).map(toSummary);
   }
 
+  /** The ids of the organization's technical reports: those with appendix files beside the store. */
+  technicalIds(orgRowId: number): string[] {
+    return this.db.all<{ uuid: string }>("SELECT uuid FROM reports WHERE org_id = ? AND template = 'technical'", [orgRowId]).map((row) => row.uuid);
+  }
+
+  /** Whether a report of this id is kept, of any organization. */
+  has(id: string): boolean {
+    return this.db.value('SELECT 1 FROM reports WHERE uuid = ?', [id]) !== undefined;
+  }
+
   /** One of the organization's reports, whole; undefined for an id it has none of. */
   get(orgRowId: number, id: string): StoredReport | undefined {
     const row = this.db.get<SummaryRow & { html: Uint8Array; figures: string; signature: Uint8Array }>(
