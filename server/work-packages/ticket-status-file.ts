@@ -2,6 +2,7 @@ import { parse } from 'csv-parse';
 import type { StatusNameMapping } from '../../contracts/console/work-packages.js';
 import { type StatusMappedBy, type TicketStatus, type TicketSystem, externalIdPattern, ticketStatusImportBounds } from '../../contracts/console/work-package-basics.js';
 import { withoutFormulaGuard } from '../../contracts/csv-cells.js';
+import { nextTurn } from '../store/engine/next-turn.js';
 
 /** A problem of a status file, on the line it names (the header is line 1): nothing of the file is stored. */
 export class TicketStatusFileError extends Error {
@@ -141,7 +142,6 @@ export function ticketDate(text: string): string | undefined {
 const charactersPerTurn = 65_536;
 /** Rows checked between turns of the event loop. */
 const rowsPerTurn = 1_000;
-const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Reads the CSV's records with the line each starts on, fed to csv-parse's stream a piece of
@@ -176,7 +176,7 @@ async function records(text: string): Promise<{ cells: string[]; line: number }[
     const to = newline < 0 ? text.length : newline + 1;
     parser.write(text.slice(from, to));
     from = to;
-    await turn();
+    await nextTurn();
   }
   if (failure === undefined) parser.end();
   await closed;
@@ -229,7 +229,7 @@ export async function parseTicketStatusFile(text: string, ownNames: readonly Sta
   const seen = new Map<string, number>();
   const read: TicketRow[] = [];
   for (const [index, { cells, line }] of rows.entries()) {
-    if (index % rowsPerTurn === rowsPerTurn - 1) await turn();
+    if (index % rowsPerTurn === rowsPerTurn - 1) await nextTurn();
       const cell = (index: number | undefined) => {
         const value = index === undefined ? '' : withoutFormulaGuard(cells[index] ?? '').trim();
         if (value.length > ticketStatusImportBounds.cell) throw new TicketStatusFileError(line, `a cell holds more than ${ticketStatusImportBounds.cell} characters`);

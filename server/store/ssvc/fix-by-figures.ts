@@ -22,7 +22,8 @@ import { type ShownInventory, checkStillShown, shownInventory } from '../basics/
 import type { Database } from '../engine/database.js';
 import { type ChangeVersions, type RecordWrite, derivedValue } from '../derived/change-kinds.js';
 import { DerivedCache } from '../derived/derived-cache.js';
-import { TimeSlices, nextTurn } from '../derived/time-slices.js';
+import { TimeSlices } from '../derived/time-slices.js';
+import { nextTurn } from '../engine/next-turn.js';
 import type { FindingIntel } from '../intel/finding-intel.js';
 import type { FigureSort, ListSearch } from '../inventory/sorted-orders.js';
 import type { CoverageColumns } from '../basics/coverage-columns.js';
