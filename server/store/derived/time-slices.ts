@@ -1,3 +1,4 @@
+import type { Transform } from 'node:stream';
 import { nextTurn } from '../engine/next-turn.js';
 
 /**
@@ -31,4 +32,31 @@ export class TimeSlices {
     this.checkpoint();
     this.started = performance.now();
   }
+}
+
+/** Text given to a parser between two turns of the event loop: a few milliseconds of parsing. */
+const charactersPerTurn = 16_384;
+
+/**
+ * Feeds `text` to a parsing stream (csv-parse's) a piece of whole lines at a time (cut after a
+ * line's end, so that no character is split between two pieces) with a turn of the event loop
+ * after each, so that the server answers meanwhile; ends it and waits until it closed. Answers
+ * the error it failed with (its own, or one its record callback threw), undefined if none.
+ */
+export async function parseInTurns(parser: Transform, text: string): Promise<unknown> {
+  let failure: unknown;
+  // A stream that fails is destroyed, one that ends too: either way it closes.
+  parser.on('error', (error) => (failure ??= error));
+  const closed = new Promise((resolve) => parser.once('close', resolve));
+  parser.resume();
+  for (let from = 0; from < text.length && failure === undefined; ) {
+    const newline = text.indexOf('\n', from + charactersPerTurn);
+    const to = newline < 0 ? text.length : newline + 1;
+    parser.write(text.slice(from, to));
+    from = to;
+    await nextTurn();
+  }
+  if (failure === undefined) parser.end();
+  await closed;
+  return failure;
 }
