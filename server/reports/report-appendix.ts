@@ -17,7 +17,7 @@ import type { ReportAppendixFile } from '../../contracts/console/reports.js';
 import { csvLine } from '../../contracts/csv-cells.js';
 import { consoleItems } from '../store/console/console-items.js';
 import { OneVersion } from '../store/derived/one-version.js';
-import { nextTurn } from '../store/derived/time-slices.js';
+import { nextTurn } from '../store/engine/next-turn.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import { type ReportFilter, findingsQuery } from './report-filter.js';

@@ -1,6 +1,7 @@
 import type { CollectionName } from '../../contracts/collections.js';
 import type { Inventory } from '../../contracts/inventory.js';
 import type { CollectionSink } from './pull-collection.js';
+import { nextTurn } from '../store/engine/next-turn.js';
 
 /** Changes looked up in the store at a time: a few milliseconds. */
 const checkedPerTurn = 500;
@@ -34,7 +35,7 @@ export class PulledChanges {
       const held = new Set<string>();
       for (let start = 0; start < items.length; start += checkedPerTurn) {
         for (const id of unchanged(collection, items.slice(start, start + checkedPerTurn))) held.add(id);
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
       if (held.size > 0) (this.inventory[collection] as unknown[]) = items.filter((item) => !held.has(item.id.toLowerCase()));
     }

@@ -8,6 +8,7 @@ import type { SyncSuccess } from '../store/records/sync-run-records.js';
 import { type CollectionSink, type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
 import { RowsPerWrite } from '../store/inventory/rows-per-write.js';
 import { reserveEstimate, reserveSampleItems } from './reserve-estimate.js';
+import { nextTurn } from '../store/engine/next-turn.js';
 
 /**
  * A full sync's new inventory, written into the store's inventory tables page by page as the
@@ -70,7 +71,7 @@ export class StagedInventory {
         if (held.length < this.rowsPerWrite.size) return undefined;
         const repeated = write();
         // A turn of the event loop, else pages that arrived meanwhile would be written back to back.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
         return repeated;
       },
       end: () => (held.length > 0 || heldInvalidIds.length > 0 ? write() : undefined),

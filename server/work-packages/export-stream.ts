@@ -1,6 +1,7 @@
 import type { WorkPackage } from '../../contracts/console/work-packages.js';
 import type { WorkPackageExportFormat } from '../../contracts/console/work-package-basics.js';
 import { type ExportMeta, exportFormats } from './export-formats.js';
+import { nextTurn } from '../store/engine/next-turn.js';
 
 /** Work packages written per chunk: a few hundred kilobytes at most, then a turn of the event loop. */
 const packagesPerChunk = 100;
@@ -17,7 +18,7 @@ export async function* exportChunks(packages: readonly WorkPackage[], format: Wo
     const to = Math.min(packages.length, from + packagesPerChunk);
     for (let index = from; index < to; index++) text += writer.item(packages[index]!, index, meta);
     yield text;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
   yield writer.end();
 }

@@ -2,6 +2,8 @@ import { parse } from 'csv-parse';
 import type { StatusNameMapping } from '../../contracts/console/work-packages.js';
 import { type StatusMappedBy, type TicketStatus, type TicketSystem, externalIdPattern, ticketStatusImportBounds } from '../../contracts/console/work-package-basics.js';
 import { withoutFormulaGuard } from '../../contracts/csv-cells.js';
+import { parseInTurns } from '../store/derived/time-slices.js';
+import { nextTurn } from '../store/engine/next-turn.js';
 
 /** A problem of a status file, on the line it names (the header is line 1): nothing of the file is stored. */
 export class TicketStatusFileError extends Error {
@@ -137,11 +139,8 @@ export function ticketDate(text: string): string | undefined {
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
 
-/** Text fed to the parser between turns of the event loop: a few milliseconds of parsing. */
-const charactersPerTurn = 65_536;
 /** Rows checked between turns of the event loop. */
 const rowsPerTurn = 1_000;
-const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Reads the CSV's records with the line each starts on, fed to csv-parse's stream a piece of
@@ -151,7 +150,6 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 async function records(text: string): Promise<{ cells: string[]; line: number }[]> {
   const read: { cells: string[]; line: number }[] = [];
   let lastLine = 0;
-  let failure: unknown;
   const parser = parse({
     bom: true,
     skip_empty_lines: true,
@@ -166,20 +164,7 @@ async function records(text: string): Promise<{ cells: string[]; line: number }[
       return null;
     },
   });
-  // A stream that fails is destroyed, one that ends too: either way it closes.
-  parser.on('error', (error) => (failure ??= error));
-  const closed = new Promise((resolve) => parser.once('close', resolve));
-  parser.resume();
-  for (let from = 0; from < text.length && failure === undefined; ) {
-    // Cut after a line's end, so that no character is split between two pieces.
-    const newline = text.indexOf('\n', from + charactersPerTurn);
-    const to = newline < 0 ? text.length : newline + 1;
-    parser.write(text.slice(from, to));
-    from = to;
-    await turn();
-  }
-  if (failure === undefined) parser.end();
-  await closed;
+  const failure = await parseInTurns(parser, text);
   if (failure !== undefined) {
     if (failure instanceof TicketStatusFileError) throw failure;
     const { code, message } = failure as { code?: string; message: string };
@@ -229,7 +214,7 @@ export async function parseTicketStatusFile(text: string, ownNames: readonly Sta
   const seen = new Map<string, number>();
   const read: TicketRow[] = [];
   for (const [index, { cells, line }] of rows.entries()) {
-    if (index % rowsPerTurn === rowsPerTurn - 1) await turn();
+    if (index % rowsPerTurn === rowsPerTurn - 1) await nextTurn();
       const cell = (index: number | undefined) => {
         const value = index === undefined ? '' : withoutFormulaGuard(cells[index] ?? '').trim();
         if (value.length > ticketStatusImportBounds.cell) throw new TicketStatusFileError(line, `a cell holds more than ${ticketStatusImportBounds.cell} characters`);

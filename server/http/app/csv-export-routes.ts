@@ -9,6 +9,7 @@ import { type OpenApiRouteRegistrar, fileResponse, queryErrors } from '../openap
 import { parseQuery } from '../query-parameters.js';
 import { csvLine } from './csv-columns.js';
 import { organizationOf } from './organization-param.js';
+import { nextTurn } from '../../store/engine/next-turn.js';
 
 /** The express path of a collection's export, below `/app/orgs/:slug`. */
 const exportPath = (collection: CollectionName) => `/export/${collections[collection].path}.csv`;
@@ -39,7 +40,7 @@ function exportRoute<C extends CollectionName>(router: express.Router, store: St
         text += csvLine(csvColumns.map((column) => column.value(item)));
       }
       if (!res.write(text)) await new Promise((resolve) => res.once('drain', resolve));
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     res.end();
   });

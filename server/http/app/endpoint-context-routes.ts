@@ -134,7 +134,7 @@ export function endpointContextRoutes(store: Store): express.Router {
     const text = typeof req.body === 'string' ? req.body : '';
     try {
       const org = organizationOf(res).rowId;
-      const lines = parseEndpointContextCsv(text);
+      const lines = await parseEndpointContextCsv(text);
       res.json(await store.fixBy.recording(org, `endpoint context CSV imported (${lines.length} lines)`, () => context.importLines(org, lines)));
     } catch (error) {
       answerRefusal(res, error);

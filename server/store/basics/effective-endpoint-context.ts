@@ -1,4 +1,5 @@
 import { derivedValue } from '../derived/change-kinds.js';
+import type { TimeSlices } from '../derived/time-slices.js';
 import { type EndpointTag, type EndpointTagCount, type TagSource, tagKey } from '../../../contracts/console/endpoint-context.js';
 import { type EndpointCriticality, defaultEndpointCriticality, endpointCriticalities, endpointTagLimits } from '../../../contracts/enums.js';
 import type { ExplicitContext, TagRuleRecord } from './endpoint-context-records.js';
@@ -16,6 +17,8 @@ export interface EndpointContextEntry {
 }
 
 const nothingSet: ExplicitContext = { tags: [], criticality: defaultEndpointCriticality };
+/** Endpoints taken in between two looks at the time slice: a few milliseconds with a few rules. */
+const endpointsPerPause = 128;
 
 /**
  * The context of an organization's endpoints at one version of the data: explicit tags and
@@ -48,16 +51,25 @@ export class EffectiveEndpointContext {
   private readonly tests: ((endpoint: EndpointFacts) => boolean)[];
 
   /**
-   * The context of the endpoints `shown` gives, a chunk at a time (its pauses give other
-   * requests a turn), with what is set on endpoint ids (`explicit`) and the organization's rules.
+   * The context of the endpoints `shown` gives, a chunk at a time, with what is set on endpoint
+   * ids (`explicit`) and the organization's rules, pausing as `slices` says (other requests get
+   * a turn) between chunks and within them.
    */
   static async build(
     shown: AsyncIterable<readonly EndpointFacts[]>,
     explicit: ReadonlyMap<string, ExplicitContext>,
     rules: readonly TagRuleRecord[],
+    slices: TimeSlices,
   ): Promise<EffectiveEndpointContext> {
     const context = new EffectiveEndpointContext(explicit, rules);
-    for await (const chunk of shown) for (const endpoint of chunk) context.addShown(endpoint);
+    for await (const chunk of shown) {
+      // Within a chunk too: a chunk of 1,024 endpoints and their rules held the thread 40 to 60 ms
+      // a turn when the context was built again after a tag on 1,000 endpoints (large, load 4, profiled).
+      for (const [index, endpoint] of chunk.entries()) {
+        if (index % endpointsPerPause === endpointsPerPause - 1) await slices.pause();
+        context.addShown(endpoint);
+      }
+    }
     context.addNotShown();
     return context;
   }

@@ -4,6 +4,7 @@ import { type CheckpointOperation, type OpenLog, planCheckpoint, runBytes } from
 import { files, isMissing } from './engine-files.js';
 import { type FileStep, removeFileSteps, runFileSteps } from './file-steps.js';
 import { writeSnapshotHeaderSteps } from './snapshot-header.js';
+import { nextTurn } from './next-turn.js';
 
 /**
  * What a checkpoint step asks of its runner: a pause (another turn of the event loop), an fsync
@@ -118,7 +119,7 @@ export async function runCheckpointInSlices(steps: Generator<CheckpointStep, voi
   for (const step of steps) {
     if (step.kind === 'sync') await (step.folder ? files.fsync(step.fd) : files.fdatasync(step.fd));
     else if (step.kind === 'remove') await files.unlink(step.file);
-    else await new Promise((resolve) => setImmediate(resolve));
+    else await nextTurn();
     if (stopped()) {
       steps.return();
       return;

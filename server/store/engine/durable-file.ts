@@ -7,6 +7,7 @@ import type { FileWriteSink } from './file-write-tap.js';
 import { HeldPages } from './held-pages.js';
 import { newGeneration, type SnapshotHeader, writeSnapshotHeaderSteps } from './snapshot-header.js';
 import type { StoreImage } from './store-image.js';
+import { nextTurn } from './next-turn.js';
 
 /** When a checkpoint runs: past this share of the snapshot's size in logs, or this many bytes, whichever is larger. */
 const checkpointShare = 0.25;
@@ -115,7 +116,7 @@ export class DurableFile implements FileWriteSink {
     let slices = Math.ceil((2 * this.held.bytes) / sliceBytes);
     while (this.held.bytes > 0 && slices-- > 0 && !this.closed) {
       this.held.handOn(sliceBytes);
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     if (this.closed) return;
     this.held.handOn();
@@ -141,9 +142,9 @@ export class DurableFile implements FileWriteSink {
         this.onCheckpointError(error);
         return;
       }
-      setImmediate(step);
+      void nextTurn().then(step);
     };
-    setImmediate(step);
+    void nextTurn().then(step);
   }
 
   private afterLogCommit(committed: boolean): void {

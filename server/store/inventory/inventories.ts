@@ -5,6 +5,7 @@ import type { InventoryWrites } from './inventory-writes.js';
 import { compactFreePages } from './page-compaction.js';
 import { RowsPerWrite } from './rows-per-write.js';
 import { type OrderingContext, copyInOrder, defaultOrderOf } from './staged-order.js';
+import { nextTurn } from '../engine/next-turn.js';
 
 /**
  * A write through `Store.write` that keeps the caches derived from the data and need not be
@@ -12,8 +13,6 @@ import { type OrderingContext, copyInOrder, defaultOrderOf } from './staged-orde
  * and a crash that loses it leaves them to the next start's collection.
  */
 export type QuietWrite = <T>(work: (writes: InventoryWrites) => T) => T;
-
-const breather = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The store's inventories, beside the organizations that point at them: fresh ids for a new
@@ -110,7 +109,7 @@ export class Inventories {
   async putInDefaultOrder(inventoryId: number, collection: CollectionName, signal?: AbortSignal): Promise<void> {
     const table = tableOf[collection];
     const pause = async () => {
-      await breather();
+      await nextTurn();
       signal?.throwIfAborted();
     };
     const context: OrderingContext = { db: this.db, write: (work) => this.write(() => work()), pause };
@@ -129,7 +128,7 @@ export class Inventories {
     while (this.isOpen()) {
       const rows = this.rowsPerWrite.size;
       const deleted = this.timed(() => this.db.run(`DELETE FROM ${table} WHERE seq IN (SELECT seq FROM ${table} WHERE org_id = ? LIMIT ?)`, [inventoryId, rows]));
-      await breather();
+      await nextTurn();
       if (deleted < rows) return;
     }
   }
@@ -141,7 +140,7 @@ export class Inventories {
       const moved = this.timed(() =>
         this.db.run(`UPDATE ${table} SET org_id = ? WHERE seq IN (SELECT seq FROM ${table} WHERE org_id = ? ORDER BY seq LIMIT ?)`, [to, from, rows]),
       );
-      await breather();
+      await nextTurn();
       if (moved < rows) return;
     }
   }

@@ -1,5 +1,6 @@
 import type { Database } from '../engine/database.js';
 import { RowsPerWrite } from './rows-per-write.js';
+import { nextTurn } from '../engine/next-turn.js';
 
 /**
  * Compaction starts once free pages pass this share of the file: a full sync's collection frees
@@ -38,6 +39,6 @@ export async function compactFreePages(db: Database, write: (work: () => void) =
     const started = performance.now();
     write(() => db.exec(`PRAGMA incremental_vacuum(${moved})`));
     pagesPerWrite.took(performance.now() - started);
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
