@@ -14,6 +14,7 @@ import { type AppendixFormat, AppendixMovedError, appendixPaths } from '../../re
 import { makeReport } from '../../reports/make-report.js';
 import { reportContentSecurityPolicy } from '../../reports/report-content-security-policy.js';
 import { ReportFilterError } from '../../reports/report-filter.js';
+import { SyncDeltaError } from '../../reports/sync-delta.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Store } from '../../store/store.js';
 import { HttpError } from '../http-error.js';
@@ -49,10 +50,11 @@ export function reportRoutes(store: Store, context: ReportRoutesContext): expres
         template: body.template,
         productVersion: context.productVersion,
         appendixFolder: context.appendixFolder,
+        compareSyncs: body.compare_syncs,
       });
       res.status(201).location(`reports/${report.summary.id}`).json(report.summary);
     } catch (error) {
-      if (error instanceof ReportFilterError) throw new HttpError(400, error.message);
+      if (error instanceof ReportFilterError || error instanceof SyncDeltaError) throw new HttpError(400, error.message);
       if (error instanceof AppendixMovedError) throw new HttpError(409, error.message);
       throw error;
     }
@@ -110,12 +112,12 @@ export const reportOperations: OpenApiRouteRegistrar = (registry) => {
     summary: 'Make a report',
     description:
       "Reads the figures of the filter now, draws the report's HTML, signs it with the organization's signing identity (a detached CMS signature; a replica gets one at its first report) and keeps all three, frozen. " +
-      'The delta is against the previous report of the same filter and template.',
+      'The delta is against the previous report of the same filter and template, or, with `compare_syncs`, between two of the organization\'s recorded syncs (`listSyncChanges`), under the filter.',
     tag: 'Reports',
     request: { body: { required: true, content: { 'application/json': { schema: createReportBodySchema } } } },
     responses: {
       201: jsonResponse(reportSummarySchema, 'The report, made and kept; `Location` names it.'),
-      400: jsonResponse(fieldErrorSchema, 'The body is not JSON or not a report (a filter and a view both given), the filter names an unknown, repeated, invalid or report-set parameter, or the view is not one of the organization\'s saved views or holds a filter the findings list does not take; the message names it. Nothing is kept.'),
+      400: jsonResponse(fieldErrorSchema, 'The body is not JSON or not a report (a filter and a view both given), the filter names an unknown, repeated, invalid or report-set parameter, or the view is not one of the organization\'s saved views or holds a filter the findings list does not take, or `compare_syncs` names a sync not recorded, or a span across a sync that did not keep its findings; the message names it. Nothing is kept.'),
       409: errorResponse("The findings changed while a technical report's appendix was written: nothing is kept; make it again."),
       413: errorResponse('The body is larger than 8 kB.'),
     },
