@@ -60,7 +60,6 @@ export const createReportBodySchema = z
         description:
           "Two of the organization's recorded syncs (their ids in `listSyncChanges`), older first: the delta is what changed between them, under the filter, instead of since the previous report. " +
           'Every sync recorded after the first must keep its findings (`findingsKept`); otherwise the report is refused (400), as it is for a sync not recorded.',
-        example: [12, 15],
       }),
   })
   .refine((body) => body.view === undefined || body.filter === '', { message: 'Give a filter or a saved view, not both', path: ['view'] })
