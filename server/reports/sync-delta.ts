@@ -108,7 +108,15 @@ export async function syncDeltaIds(store: Store, span: SyncSpan, input: SyncDelt
     if (firstBetween.has(id) || firstAfter.has(id)) openNow.add(id);
     if (i % idsBetweenLooks === 0) await slices.pause();
   }
-  const matched = await input.matching([...new Set([...firstBetween.keys(), ...firstAfter.keys()])].filter((id) => !openNow.has(id)));
+  const notOpenNow: string[] = [];
+  let looked = 0;
+  for (const [moved, also] of [[firstBetween, undefined], [firstAfter, firstBetween]] as const) {
+    for (const id of moved.keys()) {
+      if (!openNow.has(id) && !also?.has(id)) notOpenNow.push(id);
+      if (++looked % idsBetweenLooks === 0) await slices.pause();
+    }
+  }
+  const matched = await input.matching(notOpenNow);
   const takes = (id: string) => openNow.has(id) || matched.has(id);
   /** Whether a finding open now under the filter was open at the second sync: unless its first move after it opened it. */
   const openAtUntil = (id: string) => firstAfter.get(id) !== 'o';
@@ -117,20 +125,26 @@ export async function syncDeltaIds(store: Store, span: SyncSpan, input: SyncDelt
 
   const fixed: string[] = [];
   const appeared: string[] = [];
+  looked = 0;
   for (const [id, first] of firstBetween) {
-    if (first !== lastBetween.get(id) || !takes(id)) continue;
-    (first === 'c' ? fixed : appeared).push(id);
+    if (first === lastBetween.get(id) && takes(id)) (first === 'c' ? fixed : appeared).push(id);
+    if (++looked % idsBetweenLooks === 0) await slices.pause();
   }
-  const newlyKev: string[] = [];
-  for (const index of now.kevAt) {
-    const id = now.open[index]!;
-    if (openAtUntil(id) && !becameKevAfter.has(id) && (!openAtFrom(id) || becameKev.has(id))) newlyKev.push(id);
-  }
+  /** Today's open findings at `at` (indexes in `now.open`) that `isNew` keeps, pausing as it goes. */
+  const newlyAmong = async (at: Int32Array, isNew: (id: string, index: number) => boolean) => {
+    const ids: string[] = [];
+    for (let i = 0; i < at.length; i++) {
+      const id = now.open[at[i]!]!;
+      if (openAtUntil(id) && isNew(id, at[i]!)) ids.push(id);
+      if (i % idsBetweenLooks === 0) await slices.pause();
+    }
+    return ids;
+  };
   const overdueThen = marks(now.open.length, input.overdueAtFrom);
-  const newlyOverdue: string[] = [];
-  for (const index of input.overdueAtUntil) {
-    const id = now.open[index]!;
-    if (openAtUntil(id) && !(openAtFrom(id) && overdueThen[index] === 1)) newlyOverdue.push(id);
-  }
-  return { fixed, appeared, newlyKev, newlyOverdue };
+  return {
+    fixed,
+    appeared,
+    newlyKev: await newlyAmong(now.kevAt, (id) => !becameKevAfter.has(id) && (!openAtFrom(id) || becameKev.has(id))),
+    newlyOverdue: await newlyAmong(input.overdueAtUntil, (id, index) => !(openAtFrom(id) && overdueThen[index] === 1)),
+  };
 }
