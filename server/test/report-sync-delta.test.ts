@@ -15,6 +15,7 @@ import type { ReportDelta, ReportFigures, ReportSummary } from '../../contracts/
 import type { SyncChanges } from '../../contracts/console/sync-changes.js';
 import { generateInventory } from '../demo/generate.js';
 import { keyFileSealer } from '../secrets/key-file-sealer.js';
+import { SyncChangeTally } from '../store/basics/change-tally.js';
 import { type ConsoleTestServer, startConsoleTestServer } from './support/console-test-server.js';
 import { type FakeRemote, startFakeRemote } from './support/fake-remote.js';
 import { fastPolicy } from './support/sync-fixtures.js';
@@ -205,6 +206,24 @@ describe("a report's delta between two syncs", () => {
     const made = await server.app('/orgs/replica/reports', { method: 'POST', body: { compare_syncs: ids } });
     expect(made.status).toBe(400);
     expect(JSON.stringify(made.body)).toContain(message);
+    expect((await server.app('/orgs/replica/reports')).body.data.length).toBe(before);
+  });
+
+  // Last: it records a sync after the others.
+  it('refuses a span across a sync that did not keep its findings, naming it, and keeps nothing', async () => {
+    // As a sync recorded by an older version, or one that moved more findings than are kept, is recorded.
+    const tally = new SyncChangeTally();
+    tally.merged('endpoints', true);
+    tally.moves = null;
+    const organization = server.store.organizations.list().find((candidate) => candidate.slug === 'replica')!;
+    const at = new Date(nowMs).toISOString();
+    const unkept = server.store.write(() => server.store.syncChanges.record(organization.rowId, { startedAt: at, finishedAt: at, mode: 'incremental' }, tally), {
+      changes: ['sync-records'],
+    })!;
+    const before = (await server.app('/orgs/replica/reports')).body.data.length as number;
+    const made = await server.app('/orgs/replica/reports', { method: 'POST', body: { compare_syncs: [syncs[0]!.id, syncs[2]!.id] } });
+    expect(made.status).toBe(400);
+    expect(made.body.error).toContain(`Sync ${unkept.id} (finished ${at}) did not keep the findings it changed`);
     expect((await server.app('/orgs/replica/reports')).body.data.length).toBe(before);
   });
 });

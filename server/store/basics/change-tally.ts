@@ -101,7 +101,7 @@ export class SyncChangeTally {
   moved(move: FindingMove, ids: readonly string[]): void {
     this.movesCount += ids.length;
     if (this.movesCount > syncFindingMovesKept) this.moves = null;
-    else this.moves?.[move].push(...ids);
+    else if (this.moves) for (const id of ids) this.moves[move].push(id);
   }
 
   /** Counts findings remediated. */
