@@ -9,6 +9,7 @@ import { deadlinePolicies } from '../fix-by.js';
 import { coverageCountsSchema } from './coverage.js';
 import { slugParamSchema } from './organizations.js';
 import { savedViewLimits } from './saved-view-basics.js';
+import { syncChangesIdSchema } from './sync-changes.js';
 import { threatIntelKinds } from './threat-intel.js';
 
 /** The report templates: the executive summary, and the technical report (the executive one, each plan step's endpoints, the scopes' coverage and an appendix of every finding). */
@@ -68,8 +69,20 @@ export const createReportBodySchema = z
           "The report is signed by each one's signing identity, and a technical report's appendix names each row's organization.",
         example: ['acme', 'globex'],
       }),
+    compare_syncs: z
+      .tuple([syncChangesIdSchema, syncChangesIdSchema])
+      .optional()
+      .meta({
+        description:
+          "Two of the organization's recorded syncs (their ids in `listSyncChanges`), older first: the delta is what changed between them, under the filter, instead of since the previous report. " +
+          'Every sync recorded after the first must keep its findings (`findingsKept`); otherwise the report is refused (400), as it is for a sync not recorded.',
+      }),
   })
   .refine((body) => body.view === undefined || body.filter === '', { message: 'Give a filter or a saved view, not both', path: ['view'] })
+  .refine((body) => body.compare_syncs === undefined || body.compare_syncs[0] < body.compare_syncs[1], {
+    message: 'The first sync must be older than the second',
+    path: ['compare_syncs'],
+  })
   .meta({ id: 'CreateReport' });
 export type CreateReportBody = z.output<typeof createReportBodySchema>;
 
@@ -85,11 +98,22 @@ export type ReportFinding = z.infer<typeof reportFindingSchema>;
 /** One list of a delta: how many, and the first {@link reportListLength}.deltaFindings of them. */
 const deltaListSchema = z.object({ count: countSchema, findings: z.array(reportFindingSchema) });
 
-/** What changed since the previous report of the same organization, filter and template. */
+/** A sync a delta is taken at: its record's id and when it finished. */
+const deltaSyncSchema = z.object({ id: syncChangesIdSchema, finished_at: dateTimeSchema });
+
+/**
+ * What changed since the previous report of the same organization, filter and template; or,
+ * asked for (`compare_syncs`), between two of the organization's syncs ("then" the first, "now" the second).
+ */
 export const reportDeltaSchema = z
   .object({
-    previous_report_id: uuidSchema,
-    previous_created_at: dateTimeSchema,
+    previous_report_id: uuidSchema.nullable().meta({ description: 'The report compared with; null for a delta between two syncs.' }),
+    previous_created_at: dateTimeSchema.nullable(),
+    syncs: z
+      .object({ from: deltaSyncSchema, until: deltaSyncSchema })
+      .nullable()
+      .optional()
+      .meta({ description: 'The two syncs compared; absent or null for a delta against the previous report.' }),
     fixed: deltaListSchema.meta({ description: 'Open then, not open now (remediated, or gone from the replica).' }),
     appeared: deltaListSchema.meta({ description: 'Open now, not open then.' }),
     newly_kev: deltaListSchema.meta({ description: 'Open and KEV now, not KEV then.' }),

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
 import { findingSeverities, syncModes } from '../enums.js';
-import { syncChangeFindingsListed, syncChangesKept } from './sync-change-bounds.js';
+import { syncChangeFindingsListed, syncChangesKept, syncFindingMovesKept } from './sync-change-bounds.js';
 
 /** A finding a sync's changes name, as it was after that sync. */
 export const syncChangeFindingSchema = z
@@ -78,6 +78,11 @@ export const syncChangesSchema = z
       description: 'Open critical or KEV findings that were not before this sync: new ones, reopened ones, and open ones that became critical or KEV.',
     }),
     remediated: remediatedFindingsSchema,
+    findingsKept: z.boolean().meta({
+      description:
+        "Whether the record keeps every finding the sync opened and closed, by id: a report's delta between two syncs is taken only across syncs that do. " +
+        `False for a sync recorded by an older version, or one that moved more than ${syncFindingMovesKept} findings.`,
+    }),
   })
   .meta({ id: 'SyncChanges' });
 export type SyncChanges = z.infer<typeof syncChangesSchema>;

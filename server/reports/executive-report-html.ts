@@ -89,11 +89,20 @@ function findingRows(findings: ReportFinding[], count: number): string {
   return `<table><thead><tr><th>CVE</th><th>Severity</th><th>Endpoint</th><th>Finding id</th></tr></thead><tbody>${rows}</tbody></table>${more}`;
 }
 
+/** What a delta compared: two syncs (their records' ids and when they finished), or the previous report. */
+function comparedWith(delta: ReportDelta): string {
+  if (delta.syncs) {
+    const { from, until } = delta.syncs;
+    return `<p>Compared between two syncs of the replica: sync ${from.id}, finished ${esc(dateOf(from.finished_at))}, and sync ${until.id}, finished ${esc(dateOf(until.finished_at))}. "Then" is the first, "now" the second.</p>`;
+  }
+  return `<p>Compared with the previous report of the same filter, made ${esc(dateOf(delta.previous_created_at))} (${esc(delta.previous_report_id)}).</p>`;
+}
+
 function deltaPart(delta: ReportDelta | null): string {
   if (!delta) return '<p class="muted">This is the first report of this filter: the next one will say what changed since.</p>';
   const list = (title: string, part: ReportDelta['fixed']) => `<h4>${title}: ${part.count}</h4>${findingRows(part.findings, part.count)}`;
   return (
-    `<p>Compared with the previous report of the same filter, made ${esc(dateOf(delta.previous_created_at))} (${esc(delta.previous_report_id)}).</p>` +
+    comparedWith(delta) +
     list('Fixed', delta.fixed) +
     list('Appeared', delta.appeared) +
     list('Newly in KEV', delta.newly_kev) +

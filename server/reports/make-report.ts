@@ -16,7 +16,8 @@ import type { Store } from '../store/store.js';
 import { executiveReportHtml } from './executive-report-html.js';
 import { type ReportSource, reportFilter } from './report-filter.js';
 import { type SectionFindings, findingParts, readFindingParts, reportSlices } from './report-findings.js';
-import { reportSection } from './report-figures.js';
+import { type DeltaBase, reportSection } from './report-figures.js';
+import { SyncDeltaError, syncSpan } from './sync-delta.js';
 import { appendixPaths, writeAppendix } from './report-appendix.js';
 import { reportSigner } from './report-signers.js';
 import { technicalParts } from './technical-report.js';
@@ -29,30 +30,36 @@ export interface MakeReportOptions {
   productVersion: string;
   /** Where technical reports' appendices are kept (report-appendix.ts); a technical report needs it. */
   appendixFolder?: string;
+  /** Two recorded syncs of the (one) organization, older first: the delta is taken between them rather than against the previous report. */
+  compareSyncs?: readonly [number, number];
 }
 
 /**
  * Makes, signs and keeps a report of `organizations` (one section each, in order; the report is
  * kept under the first, and signed by each) for `source`.
  * @throws ReportFilterError for a filter the findings list would refuse (nothing is kept)
+ * @throws SyncDeltaError for syncs no delta is taken between, or syncs asked of several organizations (nothing is kept)
  */
 export async function makeReport(store: Store, sealer: Sealer, organizations: readonly Organization[], source: ReportSource, options: MakeReportOptions): Promise<StoredReport> {
   const owner = organizations[0];
   if (!owner) throw new Error('A report needs at least one organization');
   const filter = reportFilter(source, store.savedViews.list(owner.rowId));
+  if (options.compareSyncs && organizations.length > 1) throw new SyncDeltaError('A delta between two syncs is of one organization: name only one');
+  const syncs = options.compareSyncs && syncSpan(store, owner.rowId, options.compareSyncs);
   const asOf = store.deadlines.asOf();
   const slugs = organizations.map((organization) => organization.slug);
-  const previousText = store.reports.previousFigures(owner.rowId, { template: options.template, filter: filter.text, organizations: slugs });
+  const previousText = syncs ? undefined : store.reports.previousFigures(owner.rowId, { template: options.template, filter: filter.text, organizations: slugs });
   // Figures this store wrote itself, with the schema of this version: read as they are (a zod parse of a million ids would hold the thread).
   const previous = previousText === undefined ? undefined : (JSON.parse(previousText) as ReportFigures);
   const sections: ReportSection[] = [];
   const counted: { organization: Organization; findings: SectionFindings }[] = [];
   for (const organization of organizations) {
-    const before =
-      previous && previous.sections.some((section) => section.organization.id === organization.id)
-        ? { id: previous.id, created_at: previous.created_at, findings: await readFindingParts(store.reports.findings(previous.id, organization.rowId)) }
+    const base: DeltaBase | undefined = syncs
+      ? { syncs }
+      : previous && previous.sections.some((section) => section.organization.id === organization.id)
+        ? { previousReport: { id: previous.id, created_at: previous.created_at, findings: await readFindingParts(store.reports.findings(previous.id, organization.rowId)) } }
         : undefined;
-    const { section, findings } = await reportSection(store, organization, filter, asOf, before);
+    const { section, findings } = await reportSection(store, organization, filter, asOf, base);
     if (options.template === 'technical') section.technical = await technicalParts(store, organization, filter, asOf);
     sections.push(section);
     counted.push({ organization, findings });

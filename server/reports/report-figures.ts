@@ -13,6 +13,7 @@ import type { Store } from '../store/store.js';
 import type { TimeSlices } from '../store/derived/time-slices.js';
 import { type SectionFindings, idsBetweenLooks, marks, reportSlices } from './report-findings.js';
 import { type ReportFilter, findingsQuery } from './report-filter.js';
+import { type RecordedSync, type SyncSpan, syncDeltaIds, syncInstant } from './sync-delta.js';
 
 /** Rows a chunk of a list reads (its seqs, then the open ones' ids): a few milliseconds of SQL. */
 const rowsPerRead = 2_048;
@@ -52,7 +53,7 @@ async function sectionFindings(
   orgRowId: number,
   queries: Record<'open' | 'kev', ConsoleQuery<'findings'> | undefined>,
   asOf: number,
-): Promise<{ findings: SectionFindings; kevCount: number; overdueCount: number }> {
+): Promise<{ findings: SectionFindings; openSeqs: number[]; kevCount: number; overdueCount: number }> {
   const slices = reportSlices();
   const openSeqs: number[] = [];
   const open: string[] = [];
@@ -73,7 +74,7 @@ async function sectionFindings(
   const kevAt = indexOf(kevSeqs);
   const overdueAt = indexOf(overdueSeqs);
   const ids = (at: Int32Array) => Array.from(at, (index) => open[index]!);
-  return { findings: { open, kev: ids(kevAt), overdue: ids(overdueAt), kevAt, overdueAt }, kevCount: kevSeqs.length, overdueCount: overdueAt.length };
+  return { findings: { open, kev: ids(kevAt), overdue: ids(overdueAt), kevAt, overdueAt }, openSeqs, kevCount: kevSeqs.length, overdueCount: overdueAt.length };
 }
 
 /** Looks seqs up among `seqs` by a dense array over their range: the index of each found, in order. */
@@ -131,7 +132,7 @@ function postureSentence(section: Pick<ReportSection, 'counts' | 'performance'>,
     `${counts.overdue} overdue`,
   ];
   if (performance.share_in_time !== null) parts.push(`${Math.round(performance.share_in_time * 100)} % of remediated findings with a deadline were remediated in time`);
-  const change = delta ? `; since the previous report, ${delta.fixed.count} fixed and ${delta.appeared.count} appeared` : '';
+  const change = delta ? `; ${delta.syncs ? 'between the two syncs compared' : 'since the previous report'}, ${delta.fixed.count} fixed and ${delta.appeared.count} appeared` : '';
   return `${parts.join(', ')}${change}.`;
 }
 
@@ -142,21 +143,24 @@ export interface PreviousSection {
   findings: SectionFindings;
 }
 
+/** What a section's delta compares: the previous report of the same filter, or two syncs of the organization. */
+export type DeltaBase = { previousReport: PreviousSection } | { syncs: SyncSpan };
+
 /**
  * The section of `organization` for `filter`, at `asOf` (the deadlines' instant), with the
- * delta against `previous` when there is one; and the open findings it counted, for the next.
+ * delta against `base` when there is one; and the open findings it counted, for the next.
  */
 export async function reportSection(
   store: Store,
   organization: Organization,
   filter: ReportFilter,
   asOf: number,
-  previous: PreviousSection | undefined,
+  base: DeltaBase | undefined,
 ): Promise<{ section: ReportSection; findings: SectionFindings }> {
   const org = organization.rowId;
   const withFilter = (more: Record<string, string>) => findingsQuery(filter.text, more);
   // In the stored order: no order of the whole organization is computed for sets of ids.
-  const { findings, kevCount, overdueCount } = await sectionFindings(
+  const { findings, openSeqs, kevCount, overdueCount } = await sectionFindings(
     store,
     org,
     {
@@ -187,7 +191,12 @@ export async function reportSection(
     median_days_to_remediate: performance.totals.median_days_to_remediate,
     monthly: performance.monthly.map(({ month, open_at_end, overdue_at_end }) => ({ month, open_at_end, overdue_at_end })),
   };
-  const delta = previous ? await reportDelta(store, org, asOf, findings, previous) : null;
+  const delta =
+    base === undefined
+      ? null
+      : 'previousReport' in base
+        ? await reportDelta(store, org, asOf, findings, base.previousReport)
+        : await syncsDelta(store, org, filter, asOf, { findings, openSeqs }, base.syncs);
   const section: ReportSection = {
     organization: { id: organization.id, slug: organization.slug, name: organization.name, kind: organization.kind },
     posture: postureSentence({ counts, performance: performanceFigures }, delta),
@@ -266,7 +275,7 @@ async function reportDelta(store: Store, org: number, asOf: number, now: Section
     }
     return ids;
   };
-  const list = async (ids: string[]) => ({ count: ids.length, findings: await reportFindings(store, org, ids, asOf) });
+  const list = deltaList(store, org, asOf);
   return {
     previous_report_id: previous.id,
     previous_created_at: previous.created_at,
@@ -274,5 +283,58 @@ async function reportDelta(store: Store, org: number, asOf: number, now: Section
     appeared: await list(appeared),
     newly_kev: await list(await newly(now.kevAt, then.kevAt)),
     newly_overdue: await list(await newly(now.overdueAt, then.overdueAt)),
+  };
+}
+
+/** A list of a delta: its count, and the first of its findings named. */
+const deltaList = (store: Store, org: number, asOf: number) => async (ids: string[]) => ({ count: ids.length, findings: await reportFindings(store, org, ids, asOf) });
+
+/**
+ * What changed between two syncs of the organization, under the filter (sync-delta.ts): the
+ * overdue findings at each sync's instant found among today's open ones by seq, and the findings
+ * not open now checked against the filter by their seqs among the filter's (any status).
+ */
+async function syncsDelta(
+  store: Store,
+  org: number,
+  filter: ReportFilter,
+  asOf: number,
+  now: { findings: SectionFindings; openSeqs: number[] },
+  span: SyncSpan,
+): Promise<ReportDelta> {
+  const indexOf = seqIndex(now.openSeqs);
+  const overdueAt = async (sync: RecordedSync) => indexOf(now.openSeqs.length ? await store.console.overdueFindingSeqs(org, syncInstant(sync)) : []);
+  const matching = async (ids: string[]): Promise<Set<string>> => {
+    if (filter.text === '') return new Set(ids);
+    const slices = reportSlices();
+    const seqs: { id: string; seq: number }[] = [];
+    for (let from = 0; from < ids.length; from += rowsPerRead) {
+      for (const [id, seq] of store.console.findingSeqsOfIds(org, ids.slice(from, from + rowsPerRead))) seqs.push({ id, seq });
+      await slices.pause();
+    }
+    const taken = new Set<string>();
+    if (seqs.length === 0) return taken;
+    // The filter's findings in any status, found among these by seq chunk by chunk.
+    const candidateAt = seqIndex(seqs.map(({ seq }) => seq));
+    await allSeqs(store, org, findingsQuery(filter.text, { sort: 'created_at' }), asOf, slices, (chunk) => {
+      for (const index of candidateAt(chunk)) taken.add(seqs[index]!.id);
+    });
+    return taken;
+  };
+  const ids = await syncDeltaIds(store, span, {
+    now: now.findings,
+    overdueAtFrom: await overdueAt(span.from),
+    overdueAtUntil: await overdueAt(span.until),
+    matching,
+  });
+  const list = deltaList(store, org, asOf);
+  return {
+    previous_report_id: null,
+    previous_created_at: null,
+    syncs: { from: { id: span.from.id, finished_at: span.from.finishedAt }, until: { id: span.until.id, finished_at: span.until.finishedAt } },
+    fixed: await list(ids.fixed),
+    appeared: await list(ids.appeared),
+    newly_kev: await list(ids.newlyKev),
+    newly_overdue: await list(ids.newlyOverdue),
   };
 }

@@ -18,14 +18,14 @@ import { keyFileSealer } from '../secrets/key-file-sealer.js';
 import { type ConsoleTestServer, startConsoleTestServer } from './support/console-test-server.js';
 import { type FakeRemote, startFakeRemote } from './support/fake-remote.js';
 import { fastPolicy } from './support/sync-fixtures.js';
+import { allV1Items } from './support/v1-items.js';
+import { pastDefaultDeadline } from './support/deadline-oracle.js';
 
 let server: ConsoleTestServer;
 let remote: FakeRemote;
 let folder: string;
 let nowMs = Date.UTC(2026, 6, 1, 9, 30);
 const day = 86_400_000;
-/** The organization's deadlines, days per severity (the defaults), applied below without the product's code. */
-const policyDays = { critical: 15, high: 30, medium: 90, low: 180, info: null, kev: 14 } as const;
 
 beforeAll(async () => {
   folder = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-reports-'));
@@ -46,15 +46,7 @@ afterAll(async () => {
 /** Every finding and endpoint of the replica through /v1, with its own key. */
 async function v1Findings() {
   const key = (await server.app('/orgs/replica/api-keys', { method: 'POST', body: { label: 'report test' } })).body.key as string;
-  const all = async (collection: string) => {
-    const items: any[] = [];
-    for (;;) {
-      const response = await fetch(`${server.url}/v1/${collection}?limit=100&offset=${items.length}`, { headers: { Authorization: `Bearer ${key}` } });
-      const body = (await response.json()) as { data: any[]; total: number };
-      items.push(...body.data);
-      if (items.length >= body.total) return items;
-    }
-  };
+  const all = (collection: string) => allV1Items(server.url, key, collection);
   const linux = new Set((await all('endpoints')).filter((endpoint) => endpoint.operating_system.family === 'linux').map((endpoint) => endpoint.id as string));
   return (await all('vulnerability-findings')).filter((finding) => linux.has(finding.endpoint_id));
 }
@@ -62,11 +54,7 @@ async function v1Findings() {
 /** The open findings of `findings` past their deadline at the minute of `atMs` (the report's instant), by the policy above. */
 function overdueAt(findings: any[], atMs: number): any[] {
   const asOf = Math.floor(atMs / 60_000) * 60_000;
-  return findings.filter((finding) => {
-    const bySeverity = policyDays[finding.severity as keyof typeof policyDays];
-    const days = finding.is_kev ? Math.min(bySeverity ?? Infinity, policyDays.kev) : bySeverity;
-    return finding.status === 'open' && days !== null && days !== Infinity && Date.parse(finding.first_detected_at) + days * day < asOf;
-  });
+  return findings.filter((finding) => pastDefaultDeadline(finding, asOf));
 }
 
 async function makeReport(filter: string): Promise<ReportSummary> {

@@ -16,12 +16,16 @@ export const reportsQuery = (slug: string) =>
 export const reportFilePath = (slug: string, id: string, format: (typeof reportFormats)[number] = 'html') =>
   `/app${reportsPath(slug)}/${encodeURIComponent(id)}${format === 'html' ? '' : `?format=${format}`}`;
 
-/** Makes a report of a findings-list filter (its query string) with a template (executive by default); the list of reports is asked again after. */
+/**
+ * Makes a report of a findings-list filter (its query string) with a template (executive by
+ * default), its delta against the previous report or between two syncs (their records' ids,
+ * older first); the list of reports is asked again after.
+ */
 export function useCreateReport(slug: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ filter, template = 'executive' }: { filter: string; template?: ReportTemplate }) =>
-      consoleJson<ReportSummary>(reportsPath(slug), { method: 'POST', json: { filter, template } }),
+    mutationFn: ({ filter, template = 'executive', compareSyncs }: { filter: string; template?: ReportTemplate; compareSyncs?: [number, number] }) =>
+      consoleJson<ReportSummary>(reportsPath(slug), { method: 'POST', json: { filter, template, ...(compareSyncs ? { compare_syncs: compareSyncs } : {}) } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.reports(slug) }),
   });
 }

@@ -1,6 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SaveFileResult, SaveReportPdfRequest } from '../desktop-bridge';
+import type { ReportFigures } from '../../../contracts/console/reports';
+import type { SyncChanges } from '../../../contracts/console/sync-changes';
+import { consoleJson } from '../api/console-fetch';
+import { formatDateTime } from '../lib/format';
 import { openConsole } from '../test-support/console-page';
 
 describe('reports', () => {
@@ -79,6 +83,40 @@ describe('reports', () => {
     expect(within(row).getByText('severity=critical')).toBeTruthy();
     expect(within(row).getByRole('button', { name: 'Save appendix (CSV)' })).toBeTruthy();
     expect(within(row).getByRole('button', { name: 'Save appendix (JSON)' })).toBeTruthy();
+  });
+
+  it("compares a replica's two syncs chosen in the form: the server's delta is between them", async () => {
+    const syncs = (await consoleJson<{ data: SyncChanges[] }>('/orgs/replica/sync-changes')).data;
+    expect(syncs).toHaveLength(2);
+    const [newest, first] = syncs as [SyncChanges, SyncChanges];
+    const { user } = openConsole('/orgs/replica/reports');
+    const form = await screen.findByRole('form', { name: 'Make a report' });
+    const compared = await within(form).findByLabelText('Compared with');
+    // The previous report, or the first sync: the newest starts no delta.
+    expect(within(compared).getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'the previous report of this filter',
+      `sync ${first.id}, ${formatDateTime(first.finishedAt)}`,
+    ]);
+    expect(within(form).queryByLabelText('until')).toBeNull();
+    await user.selectOptions(compared, `sync ${first.id}, ${formatDateTime(first.finishedAt)}`);
+    const until = within(form).getByLabelText<HTMLSelectElement>('until');
+    expect(until.value).toBe(String(newest.id));
+    await user.click(within(form).getByRole('button', { name: 'Make report' }));
+    const table = await screen.findByRole('table', { name: 'Reports' }, { timeout: 15_000 });
+    const reportPath = within(within(table).getAllByRole('row')[1]!).getByRole('link', { name: 'Open' }).getAttribute('href')!;
+    // What the server made of it: the delta between the two syncs, the three findings the second remediated fixed.
+    const figures = await consoleJson<ReportFigures>(`${reportPath.replace(/^\/app/, '')}?format=json`);
+    const delta = figures.sections[0]!.delta!;
+    expect(delta.syncs).toEqual({ from: { id: first.id, finished_at: first.finishedAt }, until: { id: newest.id, finished_at: newest.finishedAt } });
+    expect(delta.fixed.count).toBe(3);
+  });
+
+  it('offers no syncs to compare for a local organization', async () => {
+    openConsole('/orgs/lists/reports');
+    const form = await screen.findByRole('form', { name: 'Make a report' });
+    // Once the organizations are read (the switcher names them), the form knows this one is local.
+    await screen.findAllByText(/Test lists/);
+    expect(within(form).queryByLabelText('Compared with')).toBeNull();
   });
 
   it('says why a filter is refused, and makes nothing', async () => {

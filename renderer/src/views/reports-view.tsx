@@ -2,7 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { errorMessage } from '../api/console-fetch';
 import type { ReportTemplate } from '../../../contracts/console/reports';
+import type { SyncChanges } from '../../../contracts/console/sync-changes';
+import { organizationsQuery } from '../api/console-queries';
 import { reportFilePath, reportsQuery, useCreateReport } from '../api/report-queries';
+import { syncChangesQuery } from '../api/sync-changes-queries';
 import { FileExportButton, SaveButton } from '../components/file-export-button';
 import { QueryFrame } from '../components/query-state';
 import { TableHead } from '../components/table-head';
@@ -11,6 +14,56 @@ import { reportPdfSaver } from '../lib/save-download';
 
 /** The templates' names in the form and the list: every template, as the contract's type requires. */
 const templateLabels: Record<ReportTemplate, string> = { executive: 'Executive', technical: 'Technical' };
+
+/** A recorded sync as the selects name it. */
+const syncLabel = (sync: SyncChanges) => `sync ${sync.id}, ${formatDateTime(sync.finishedAt)}`;
+
+/**
+ * The syncs a delta can start from (newest first): each whose later syncs all kept the findings
+ * they moved, for the server refuses a span across one that did not; the newest is none's start.
+ */
+function startingSyncs(syncs: readonly SyncChanges[]): SyncChanges[] {
+  const starts: SyncChanges[] = [];
+  for (let i = 1; i < syncs.length && syncs[i - 1]!.findingsKept; i++) starts.push(syncs[i]!);
+  return starts;
+}
+
+/**
+ * What a report's delta compares, for a replica: the previous report of its filter, or two of its
+ * recorded syncs (from one, until a newer one: the newest unless another is chosen).
+ */
+function CompareWith({ syncs, from, until, onFrom, onUntil }: { syncs: readonly SyncChanges[]; from: string; until: string; onFrom: (id: string) => void; onUntil: (id: string) => void }) {
+  const fromId = useId();
+  const untilId = useId();
+  const start = syncs.find((sync) => String(sync.id) === from);
+  return (
+    <>
+      <label htmlFor={fromId}>Compared with</label>
+      <select id={fromId} value={start ? from : ''} onChange={(event) => onFrom(event.target.value)}>
+        <option value="">the previous report of this filter</option>
+        {startingSyncs(syncs).map((sync) => (
+          <option key={sync.id} value={String(sync.id)}>
+            {syncLabel(sync)}
+          </option>
+        ))}
+      </select>
+      {start ? (
+        <>
+          <label htmlFor={untilId}>until</label>
+          <select id={untilId} value={until} onChange={(event) => onUntil(event.target.value)}>
+            {syncs
+              .filter((sync) => sync.id > start.id)
+              .map((sync) => (
+                <option key={sync.id} value={String(sync.id)}>
+                  {syncLabel(sync)}
+                </option>
+              ))}
+          </select>
+        </>
+      ) : null}
+    </>
+  );
+}
 
 /** Opens a report in a window of its own and asks the browser to print it: its print stylesheet makes the PDF's pages. */
 function printReport(path: string): void {
@@ -29,12 +82,21 @@ export function ReportsView({ slug }: { slug: string }) {
   const create = useCreateReport(slug);
   const [filter, setFilter] = useState('');
   const [template, setTemplate] = useState<ReportTemplate>('executive');
+  const [compareFrom, setCompareFrom] = useState('');
+  const [compareUntil, setCompareUntil] = useState('');
   const filterId = useId();
   const templateId = useId();
+  const organizations = useQuery(organizationsQuery());
+  const replica = organizations.data?.find((o) => o.slug === slug)?.kind === 'replica';
+  const syncs = useQuery({ ...syncChangesQuery(slug), enabled: replica });
+  // The chosen syncs, while the list still holds them (the newest as the end unless another, newer than the start, is chosen).
+  const recorded = syncs.data ?? [];
+  const from = startingSyncs(recorded).find((sync) => String(sync.id) === compareFrom);
+  const until = from && (recorded.find((sync) => String(sync.id) === compareUntil && sync.id > from.id) ?? recorded[0]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ filter: filter.trim(), template });
+    create.mutate({ filter: filter.trim(), template, compareSyncs: from && until ? [from.id, until.id] : undefined });
   };
 
   return (
@@ -44,7 +106,7 @@ export function ReportsView({ slug }: { slug: string }) {
       </header>
       <p className="hint">
         A report of a filter of the findings list, signed with the organization&apos;s signing identity and kept as it was made: executive (the
-        figures, the plan&apos;s top steps, the change since the last one), or technical (the same, each plan step with its endpoints, the scopes&apos;
+        figures, the plan&apos;s top steps, the change since the last one, or, for a replica, between two of its syncs), or technical (the same, each plan step with its endpoints, the scopes&apos;
         coverage, and an appendix of every finding as CSV and JSON, whose hashes the signed report states).{' '}
         {savePdf ? 'Save as PDF prints it offline' : 'Print it'} for a PDF; <code>remediation-console verify FILE</code> checks a saved copy against its
         signature, and its appendix beside it.
@@ -60,6 +122,9 @@ export function ReportsView({ slug }: { slug: string }) {
             </option>
           ))}
         </select>
+        {replica && recorded.length > 1 ? (
+          <CompareWith syncs={recorded} from={from ? compareFrom : ''} until={until ? String(until.id) : ''} onFrom={setCompareFrom} onUntil={setCompareUntil} />
+        ) : null}
         <button type="submit" disabled={create.isPending}>
           {create.isPending ? 'Making report…' : 'Make report'}
         </button>

@@ -36,6 +36,14 @@ function describeReconcile(changes: SyncChanges | undefined): string {
   return `The reconcile wrote the differences: ${parts.join('; ')}.`;
 }
 
+/** A replica's recorded syncs, a line each: id, when it finished, its mode, and whether a report's delta can start before it. */
+function recordedSyncs(syncs: readonly SyncChanges[]): string {
+  if (syncs.length === 0) return 'No sync of this replica changed anything yet.';
+  return syncs
+    .map((sync) => `${sync.id}\t${sync.finishedAt}\t${sync.mode}${sync.firstSync ? ' (first)' : ''}${sync.findingsKept ? '' : '\tfindings not kept: no report delta across it'}`)
+    .join('\n');
+}
+
 /** `sync`: syncs one replica or all of them from their remote tenants, with a progress bar. */
 export function registerSyncCommand(program: Command): void {
   program
@@ -44,11 +52,17 @@ export function registerSyncCommand(program: Command): void {
     .option('--org <slug>', 'only this replica, even if its syncs are paused (default: all replicas whose syncs are not paused)')
     .option('--full', 'a full sync even where an incremental one would do')
     .option('--reconcile', 'compare each replica with its whole remote item by item and write only the differences')
+    .option('--list', "list the --org replica's recorded syncs instead of syncing, newest first: their ids are what report --since-sync and --until-sync take")
     .option('--data-dir <dir>', 'data directory')
-    .action(async (options: { org?: string; full?: boolean; reconcile?: boolean; dataDir?: string }) => {
+    .action(async (options: { org?: string; full?: boolean; reconcile?: boolean; list?: boolean; dataDir?: string }) => {
       if (options.full && options.reconcile) throw new UsageError('--full and --reconcile cannot be given together');
+      if (options.list && (options.org === undefined || options.full || options.reconcile)) throw new UsageError('--list needs --org, and neither --full nor --reconcile');
       const dataDir = resolveDataDir(options.dataDir);
       await withStore(dataDir, { command: 'remediation-console sync' }, async (store) => {
+        if (options.list) {
+          console.log(recordedSyncs(store.syncChanges.list(requireOrganization(store, options.org!).rowId)));
+          return;
+        }
         const sealer = headlessSealer(dataDir);
         let organizations = store.organizations.list().filter((organization) => organization.kind === 'replica');
         if (options.org !== undefined) {
@@ -81,6 +95,7 @@ export function registerSyncCommand(program: Command): void {
                 (report.skippedCount > 0 ? `; skipped ${plainCount(report.skippedCount, 'invalid record')} (${report.skippedIds.slice(0, 5).join(', ')})` : '') +
                 '.',
             );
+            if (report.changes) console.log(`Recorded as sync ${report.changes.id}.`);
             if (report.mode === 'reconcile') console.log(describeReconcile(report.changes ? store.syncChanges.get(organization.rowId, report.changes.id) : undefined));
           } catch (error) {
             printer.done();

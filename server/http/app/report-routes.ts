@@ -14,6 +14,7 @@ import { type AppendixFormat, AppendixMovedError, appendixPaths } from '../../re
 import { makeReport } from '../../reports/make-report.js';
 import { reportContentSecurityPolicy } from '../../reports/report-content-security-policy.js';
 import { ReportFilterError } from '../../reports/report-filter.js';
+import { SyncDeltaError } from '../../reports/sync-delta.js';
 import type { Sealer } from '../../secrets/sealer.js';
 import type { Organization } from '../../store/records/organization-records.js';
 import type { Store } from '../../store/store.js';
@@ -50,10 +51,11 @@ export function reportRoutes(store: Store, context: ReportRoutesContext): expres
         template: body.template,
         productVersion: context.productVersion,
         appendixFolder: context.appendixFolder,
+        compareSyncs: body.compare_syncs,
       });
       res.status(201).location(`reports/${report.summary.id}`).json(report.summary);
     } catch (error) {
-      if (error instanceof ReportFilterError) throw new HttpError(400, error.message);
+      if (error instanceof ReportFilterError || error instanceof SyncDeltaError) throw new HttpError(400, error.message);
       if (error instanceof AppendixMovedError) throw new HttpError(409, error.message);
       throw error;
     }
@@ -126,12 +128,12 @@ export const reportOperations: OpenApiRouteRegistrar = (registry) => {
     summary: 'Make a report',
     description:
       "Reads the figures of the filter now, of each organization of `organizations` (one section each; default the path's alone), draws the report's HTML, signs it with each organization's signing identity (one detached CMS signature, a signer each; a replica gets an identity at its first report) and keeps all three, frozen. " +
-      'The delta is against the previous report of the same filter and template.',
+      'The delta is against the previous report of the same filter and template, or, with `compare_syncs`, between two of the organization\'s recorded syncs (`listSyncChanges`), under the filter (of one organization only).',
     tag: 'Reports',
     request: { body: { required: true, content: { 'application/json': { schema: createReportBodySchema } } } },
     responses: {
       201: jsonResponse(reportSummarySchema, 'The report, made and kept; `Location` names it.'),
-      400: jsonResponse(fieldErrorSchema, 'The body is not JSON or not a report (a filter and a view both given), `organizations` names an organization twice, one not found, or first another than the path\'s, the filter names an unknown, repeated, invalid or report-set parameter, or the view is not one of the organization\'s saved views or holds a filter the findings list does not take; the message names it. Nothing is kept.'),
+      400: jsonResponse(fieldErrorSchema, 'The body is not JSON or not a report (a filter and a view both given), `organizations` names an organization twice, one not found, or first another than the path\'s, the filter names an unknown, repeated, invalid or report-set parameter, or the view is not one of the organization\'s saved views or holds a filter the findings list does not take, or `compare_syncs` names a sync not recorded, a span across a sync that did not keep its findings, or is given with several organizations; the message names it. Nothing is kept.'),
       409: errorResponse("The findings changed while a technical report's appendix was written: nothing is kept; make it again."),
       413: errorResponse('The body is larger than 8 kB.'),
     },

@@ -1,5 +1,5 @@
 import type { CollectionName } from '../../../contracts/collections.js';
-import { syncChangeFindingsListed } from '../../../contracts/console/sync-change-bounds.js';
+import { syncChangeFindingsListed, syncFindingMovesKept } from '../../../contracts/console/sync-change-bounds.js';
 import type { NewlyOpenFindings, RemediatedFindings, SyncChangeCounts, SyncChangeFinding } from '../../../contracts/console/sync-changes.js';
 import type { SyncCounts } from '../../../contracts/console/sync.js';
 
@@ -20,6 +20,16 @@ export function isOpenCriticalOrKev(finding: FindingState): boolean {
 
 const noChanges = () => ({ created: 0, updated: 0, removed: 0 });
 
+/** How a sync moved a finding: `o` it became open, `c` it stopped being open, `k` open before and after, it became KEV. */
+export type FindingMove = 'o' | 'c' | 'k';
+
+/** The move of a finding from `before` (undefined: the replica did not hold it) to `after`; undefined for none. */
+export function findingMove(before: { status: string; isKev: boolean } | undefined, after: { status: string; isKev: boolean }): FindingMove | undefined {
+  const wasOpen = before?.status === 'open';
+  if (after.status === 'open') return !wasOpen ? 'o' : after.isKev && !before.isKev ? 'k' : undefined;
+  return wasOpen ? 'c' : undefined;
+}
+
 /**
  * What one sync changed, counted as the sync applies it (an incremental sync's merge, item by
  * item) or as it compares the inventory it staged with the one it replaces (a full sync, in
@@ -31,6 +41,12 @@ export class SyncChangeTally {
   readonly counts: SyncChangeCounts = { endpoints: noChanges(), remediationTargets: noChanges(), scopes: noChanges(), findings: noChanges() };
   readonly newlyOpen: NewlyOpenFindings = { total: 0, critical: 0, kev: 0, findings: [] };
   readonly remediated: RemediatedFindings = { total: 0, findings: [] };
+  /**
+   * Every finding the sync moved, by id, each list whole (a delta between two syncs reads them);
+   * null once they are more than {@link syncFindingMovesKept}, when none is kept.
+   */
+  moves: Record<FindingMove, string[]> | null = { o: [], c: [], k: [] };
+  private movesCount = 0;
 
   /**
    * @param firstSync the replica held nothing before: every item counts as created, and no
@@ -63,6 +79,8 @@ export class SyncChangeTally {
   /** A finding a merge wrote, with its state before (undefined when it is new). */
   mergedFinding(finding: TalliedFinding & { status: string }, before: FindingState | undefined): void {
     this.merged('findings', before !== undefined);
+    const move = findingMove(before, { status: finding.status, isKev: finding.is_kev });
+    if (move) this.moved(move, [finding.id.toLowerCase()]);
     if (isOpenCriticalOrKev({ status: finding.status, severity: finding.severity, isKev: finding.is_kev }) && !(before && isOpenCriticalOrKev(before))) {
       this.addNewlyOpen(1, finding.severity === 'critical' ? 1 : 0, finding.is_kev ? 1 : 0);
       this.listNewlyOpen(finding);
@@ -77,6 +95,13 @@ export class SyncChangeTally {
     this.newlyOpen.total += total;
     this.newlyOpen.critical += critical;
     this.newlyOpen.kev += kev;
+  }
+
+  /** Keeps the ids of findings the sync moved so, while they are few enough to keep. */
+  moved(move: FindingMove, ids: readonly string[]): void {
+    this.movesCount += ids.length;
+    if (this.movesCount > syncFindingMovesKept) this.moves = null;
+    else if (this.moves) for (const id of ids) this.moves[move].push(id);
   }
 
   /** Counts findings remediated. */

@@ -535,4 +535,19 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (report_uuid, org_id, part)
   ) WITHOUT ROWID;
   `,
+  // Which findings each recorded sync opened and closed (sync-change-records.ts), whole rather
+  // than the first few of sync_changes' lists, so that a report's delta can be taken between any
+  // two syncs (reports/sync-delta.ts): 'o' became open (new, or reopened), 'c' stopped being open
+  // (remediated, another status, or gone), 'k' open before and after and became KEV. Deleted with
+  // its sync's record. `findings_kept` is 0 for a sync recorded before this table, or one that
+  // changed more findings than are kept: no delta is taken across it.
+  `
+  CREATE TABLE sync_finding_changes (
+    change_id INTEGER NOT NULL REFERENCES sync_changes(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    finding_id TEXT NOT NULL
+  );
+  CREATE INDEX sync_finding_changes_change ON sync_finding_changes (change_id);
+  ALTER TABLE sync_changes ADD COLUMN findings_kept INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -15,6 +15,10 @@ const openCriticalOrKev = (x: string) => `(${x}.status = 'open' AND (${x}.severi
 /** Of a new row `n` and its old row `o` (null when it is new): open critical or KEV now, and not before. */
 const newlyOpen = `(${openCriticalOrKev('n')} AND (o.seq IS NULL OR NOT ${openCriticalOrKev('o')}))`;
 const remediated = `(n.status = 'remediated' AND o.status = 'open')`;
+/** Of a new row `n` and its old row `o`, the ids of each move (change-tally.ts's findingMove), comma-separated: one value per chunk. */
+const movedIds = `group_concat(CASE WHEN n.status = 'open' AND o.status IS NOT 'open' THEN n.id END) AS opened,
+  group_concat(CASE WHEN n.status <> 'open' AND o.status = 'open' THEN n.id END) AS closed,
+  group_concat(CASE WHEN n.status = 'open' AND o.status = 'open' AND n.is_kev = 1 AND o.is_kev = 0 THEN n.id END) AS became_kev`;
 
 /**
  * A chunk of the new inventory's rows after a seq, each with its old row by id (one index
@@ -28,7 +32,7 @@ const chunkSql = (collection: CollectionName) => {
   return `
     SELECT count(*) AS items, count(o.seq) AS kept, coalesce(sum(o.updated_ms <> n.updated_ms), 0) AS updated, max(n.seq) AS last
       ${findings ? `, coalesce(sum(${newlyOpen}), 0) AS newly_open, coalesce(sum(${newlyOpen} AND n.severity = 'critical'), 0) AS newly_critical,
-                     coalesce(sum(${newlyOpen} AND n.is_kev = 1), 0) AS newly_kev, coalesce(sum(${remediated}), 0) AS remediated` : ''}
+                     coalesce(sum(${newlyOpen} AND n.is_kev = 1), 0) AS newly_kev, coalesce(sum(${remediated}), 0) AS remediated, ${movedIds}` : ''}
     FROM (SELECT seq, id, updated_ms${findings ? ', status, severity, is_kev' : ''} FROM ${table} WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ${rowsPerChunk}) n
     LEFT JOIN ${table} o ON o.org_id = ? AND o.id = n.id`;
 };
@@ -49,6 +53,9 @@ interface ChunkRow {
   newly_critical?: number;
   newly_kev?: number;
   remediated?: number;
+  opened?: string | null;
+  closed?: string | null;
+  became_kev?: string | null;
 }
 
 interface ListedRow {
@@ -85,25 +92,54 @@ export async function compareInventories(db: Database, oldInventoryId: number, n
       after = chunk.last;
       await slices.pause();
     }
-    let old = 0;
-    for (let after = Number.MIN_SAFE_INTEGER; ; ) {
-      const counted = db.get<{ rows: number; last: number | null }>(
-        `SELECT count(*) AS rows, max(seq) AS last FROM (SELECT seq FROM ${table} WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ${rowsPerCount})`,
-        [oldInventoryId, after],
-      )!;
-      if (counted.last === null) break;
-      old += counted.rows;
-      after = counted.last;
-      await slices.pause();
-    }
+    const old = collection === 'findings' ? await countOldFindings(db, tally, { oldInventoryId, newInventoryId }, slices) : await countOldRows(db, table, oldInventoryId, slices);
     counts.removed = old - kept;
   }
   return tally;
 }
 
-/** Counts a chunk's findings newly open and remediated, and lists them while the lists have room. */
+/** Counts the old inventory's rows of `table`, along its (org_id) index. */
+async function countOldRows(db: Database, table: string, oldInventoryId: number, slices: TimeSlices): Promise<number> {
+  let old = 0;
+  for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+    const counted = db.get<{ rows: number; last: number | null }>(
+      `SELECT count(*) AS rows, max(seq) AS last FROM (SELECT seq FROM ${table} WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ${rowsPerCount})`,
+      [oldInventoryId, after],
+    )!;
+    if (counted.last === null) return old;
+    old += counted.rows;
+    after = counted.last;
+    await slices.pause();
+  }
+}
+
+/**
+ * Counts the old inventory's findings, chunk by chunk, and keeps the ids of the open ones the new
+ * one no longer holds (closed: gone from the remote). Each old row is looked up by id in the new.
+ */
+async function countOldFindings(db: Database, tally: SyncChangeTally, inventories: { oldInventoryId: number; newInventoryId: number }, slices: TimeSlices): Promise<number> {
+  let old = 0;
+  for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+    const chunk = db.get<{ rows: number; last: number | null; gone: string | null }>(
+      `SELECT count(*) AS rows, max(o.seq) AS last, group_concat(CASE WHEN o.status = 'open' AND n.seq IS NULL THEN o.id END) AS gone
+       FROM (SELECT seq, id, status FROM findings WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ${rowsPerChunk}) o
+       LEFT JOIN findings n ON n.org_id = ? AND n.id = o.id`,
+      [inventories.oldInventoryId, after, inventories.newInventoryId],
+    )!;
+    if (chunk.last === null) return old;
+    old += chunk.rows;
+    if (chunk.gone) tally.moved('c', chunk.gone.split(','));
+    after = chunk.last;
+    await slices.pause();
+  }
+}
+
+/** Counts a chunk's findings newly open and remediated, lists them while the lists have room, and keeps the ids it moved. */
 function listFindings(db: Database, tally: SyncChangeTally, chunk: ChunkRow, range: { oldInventoryId: number; newInventoryId: number; after: number }): void {
   tally.addNewlyOpen(chunk.newly_open!, chunk.newly_critical!, chunk.newly_kev!);
+  if (chunk.opened) tally.moved('o', chunk.opened.split(','));
+  if (chunk.closed) tally.moved('c', chunk.closed.split(','));
+  if (chunk.became_kev) tally.moved('k', chunk.became_kev.split(','));
   tally.addRemediated(chunk.remediated!);
   const list = (condition: string, room: number) =>
     db

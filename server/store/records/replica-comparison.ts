@@ -86,6 +86,8 @@ export class ReplicaComparison {
   /** Deletes items of an inventory by id (stored, lowercase), in the caller's transaction, counting them in `tally` as removed. */
   remove(inventoryId: number, collection: CollectionName, ids: readonly string[], tally: SyncChangeTally): void {
     for (const id of ids) {
+      // An open finding gone from the remote stopped being open: a delta between syncs counts it.
+      if (collection === 'findings' && this.db.value('SELECT status FROM findings WHERE org_id = ? AND id = ?', [inventoryId, id]) === 'open') tally.moved('c', [id]);
       this.db.run(`DELETE FROM ${tableOf[collection]} WHERE org_id = ? AND id = ?`, [inventoryId, id]);
       tally.counts[collection].removed++;
     }

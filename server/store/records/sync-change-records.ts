@@ -11,8 +11,11 @@ import type { SyncMode } from '../../../contracts/enums.js';
 import type { Database } from '../engine/database.js';
 import { compareInventories } from './inventory-comparison.js';
 import { inventoryOf } from '../basics/inventory-ids.js';
-import type { SyncChangeTally } from '../basics/change-tally.js';
+import type { FindingMove, SyncChangeTally } from '../basics/change-tally.js';
 import { keepNewest } from '../basics/keep-newest.js';
+
+/** Ids of moved findings written per statement (as one JSON value). */
+const movesPerStatement = 4_000;
 
 interface SyncChangesRow {
   id: number;
@@ -23,6 +26,7 @@ interface SyncChangesRow {
   counts: string;
   newly_open: string;
   remediated: string;
+  findings_kept: number;
 }
 
 function toSyncChanges(row: SyncChangesRow): SyncChanges {
@@ -35,6 +39,7 @@ function toSyncChanges(row: SyncChangesRow): SyncChanges {
     counts: JSON.parse(row.counts) as SyncChangeCounts,
     newlyOpen: JSON.parse(row.newly_open) as NewlyOpenFindings,
     remediated: JSON.parse(row.remediated) as RemediatedFindings,
+    findingsKept: row.findings_kept === 1,
   };
 }
 
@@ -79,8 +84,42 @@ export class SyncChangeRecords {
       [orgRowId, sync.startedAt, sync.finishedAt, sync.mode, tally.firstSync ? 1 : 0, JSON.stringify(tally.counts), JSON.stringify(newlyOpen), JSON.stringify(remediated)],
     );
     const id = Number(this.db.value('SELECT last_insert_rowid()'));
+    if (tally.moves) this.keepMoves(id, tally.moves);
     keepNewest(this.db, 'sync_changes', orgRowId, syncChangesKept);
     return { id, finishedAt: sync.finishedAt, newlyOpen: { total: newlyOpen.total, critical: newlyOpen.critical, kev: newlyOpen.kev } };
+  }
+
+  /** Keeps the ids a sync moved, a statement per move and few thousand ids; marks its record as keeping them. */
+  private keepMoves(changeId: number, moves: Record<FindingMove, string[]>): void {
+    for (const [move, ids] of Object.entries(moves)) {
+      for (let from = 0; from < ids.length; from += movesPerStatement) {
+        this.db.run('INSERT INTO sync_finding_changes (change_id, kind, finding_id) SELECT ?, ?, value FROM json_each(?)', [
+          changeId,
+          move,
+          JSON.stringify(ids.slice(from, from + movesPerStatement)),
+        ]);
+      }
+    }
+    this.db.run('UPDATE sync_changes SET findings_kept = 1 WHERE id = ?', [changeId]);
+  }
+
+  /**
+   * The organization's recorded syncs after `afterId`, oldest first, with whether each kept the
+   * findings it moved (a record made before they were kept, or of a sync that moved too many, did not).
+   */
+  recordedAfter(orgRowId: number, afterId: number): { id: number; finishedAt: string; findingsKept: boolean }[] {
+    return this.db
+      .all<{ id: number; finished_at: string; findings_kept: number }>('SELECT id, finished_at, findings_kept FROM sync_changes WHERE org_id = ? AND id > ? ORDER BY id', [orgRowId, afterId])
+      .map((row) => ({ id: row.id, finishedAt: row.finished_at, findingsKept: row.findings_kept === 1 }));
+  }
+
+  /** The findings one recorded sync moved, by move: one value read per move. */
+  moves(changeId: number): Record<FindingMove, string[]> {
+    const moves: Record<FindingMove, string[]> = { o: [], c: [], k: [] };
+    for (const row of this.db.all<{ kind: FindingMove; ids: string }>('SELECT kind, group_concat(finding_id) AS ids FROM sync_finding_changes WHERE change_id = ? GROUP BY kind', [changeId])) {
+      moves[row.kind] = row.ids.split(',');
+    }
+    return moves;
   }
 
   /** The organization's recorded sync changes, newest first. */
