@@ -67,7 +67,7 @@ export const createReportBodySchema = z
         description:
           "The organizations of the report, by slug, one section each in this order, the path's organization first (the report is kept under it); default the path's alone. " +
           "The report is signed by each one's signing identity, and a technical report's appendix names each row's organization.",
-        example: ['acme', 'globex'],
+        example: ['demo'],
       }),
     compare_syncs: z
       .tuple([syncChangesIdSchema, syncChangesIdSchema])
