@@ -19,13 +19,17 @@ export const reportFilePath = (slug: string, id: string, format: (typeof reportF
 /**
  * Makes a report of a findings-list filter (its query string) with a template (executive by
  * default), its delta against the previous report or between two syncs (their records' ids,
- * older first); the list of reports is asked again after.
+ * older first), of this organization alone or with the sections of others (their slugs, this
+ * one first); the list of reports is asked again after.
  */
 export function useCreateReport(slug: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ filter, template = 'executive', compareSyncs }: { filter: string; template?: ReportTemplate; compareSyncs?: [number, number] }) =>
-      consoleJson<ReportSummary>(reportsPath(slug), { method: 'POST', json: { filter, template, ...(compareSyncs ? { compare_syncs: compareSyncs } : {}) } }),
+    mutationFn: ({ filter, template = 'executive', compareSyncs, organizations }: { filter: string; template?: ReportTemplate; compareSyncs?: [number, number]; organizations?: string[] }) =>
+      consoleJson<ReportSummary>(reportsPath(slug), {
+        method: 'POST',
+        json: { filter, template, ...(compareSyncs ? { compare_syncs: compareSyncs } : {}), ...(organizations ? { organizations } : {}) },
+      }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.reports(slug) }),
   });
 }

@@ -111,6 +111,38 @@ describe('reports', () => {
     expect(delta.fixed.count).toBe(3);
   });
 
+  it("makes one report of two organizations with the others' boxes: a section each, counted by the server, signed by both", async () => {
+    const organizations = (await consoleJson<{ data: { slug: string; name: string }[] }>('/organizations')).data;
+    const replica = organizations.find((organization) => organization.slug === 'replica')!;
+    const { user } = openConsole('/orgs/lists/reports');
+    const form = await screen.findByRole('form', { name: 'Make a report' });
+    const sections = await within(form).findByRole('group', { name: 'With the sections of' });
+    // Every organization but this one is offered.
+    expect(within(sections).getAllByRole('checkbox')).toHaveLength(organizations.length - 1);
+    await user.type(within(form).getByLabelText('Filter'), 'severity=critical');
+    await user.click(within(sections).getByRole('checkbox', { name: replica.name }));
+    await user.click(within(form).getByRole('button', { name: 'Make report' }));
+    const table = await screen.findByRole('table', { name: 'Reports' }, { timeout: 15_000 });
+    const row = await waitFor(
+      () => {
+        const made = within(table).getAllByRole('row').find((candidate) => within(candidate).queryByText('lists, replica'));
+        if (!made) throw new Error(`no report of both yet${screen.queryByRole('alert') ? `: ${screen.queryByRole('alert')!.textContent}` : ''}`);
+        return made;
+      },
+      { timeout: 15_000 },
+    );
+    expect(within(row).getByText('severity=critical')).toBeTruthy();
+    const reportPath = within(row).getByRole('link', { name: 'Open' }).getAttribute('href')!;
+    const figures = await consoleJson<ReportFigures>(`${reportPath.replace(/^\/app/, '')}?format=json`);
+    expect(figures.sections.map((section) => section.organization.slug)).toEqual(['lists', 'replica']);
+    for (const section of figures.sections) {
+      const { total } = await consoleJson<{ total: number }>(`/orgs/${section.organization.slug}/vulnerability-findings?severity=critical&status=open&limit=1`);
+      expect(section.counts.open).toBe(total);
+    }
+    // One signer per organization, in their order.
+    expect(within(row).getAllByRole('cell')[4]!.textContent!.split('; ')).toHaveLength(2);
+  });
+
   it('offers no syncs to compare for a local organization', async () => {
     openConsole('/orgs/lists/reports');
     const form = await screen.findByRole('form', { name: 'Make a report' });

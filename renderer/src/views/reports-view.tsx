@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { errorMessage } from '../api/console-fetch';
 import type { ReportTemplate } from '../../../contracts/console/reports';
+import type { ConsoleOrganization } from '../../../contracts/console/organizations';
 import type { SyncChanges } from '../../../contracts/console/sync-changes';
 import { organizationsQuery } from '../api/console-queries';
 import { reportFilePath, reportsQuery, useCreateReport } from '../api/report-queries';
@@ -65,6 +66,28 @@ function CompareWith({ syncs, from, until, onFrom, onUntil }: { syncs: readonly 
   );
 }
 
+/**
+ * The other organizations a report can have a section of, each signing it too (the report is kept
+ * under this one, whose section comes first).
+ */
+function OtherOrganizations({ organizations, chosen, onChange }: { organizations: readonly ConsoleOrganization[]; chosen: readonly string[]; onChange: (slugs: string[]) => void }) {
+  return (
+    <fieldset className="inline-fieldset">
+      <legend>With the sections of</legend>
+      {organizations.map((organization) => (
+        <label key={organization.slug}>
+          <input
+            type="checkbox"
+            checked={chosen.includes(organization.slug)}
+            onChange={(event) => onChange(event.target.checked ? [...chosen, organization.slug] : chosen.filter((slug) => slug !== organization.slug))}
+          />{' '}
+          {organization.name}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 /** Opens a report in a window of its own and asks the browser to print it: its print stylesheet makes the PDF's pages. */
 function printReport(path: string): void {
   const opened = window.open(path, '_blank');
@@ -84,10 +107,14 @@ export function ReportsView({ slug }: { slug: string }) {
   const [template, setTemplate] = useState<ReportTemplate>('executive');
   const [compareFrom, setCompareFrom] = useState('');
   const [compareUntil, setCompareUntil] = useState('');
+  const [withOthers, setWithOthers] = useState<string[]>([]);
   const filterId = useId();
   const templateId = useId();
   const organizations = useQuery(organizationsQuery());
   const replica = organizations.data?.find((o) => o.slug === slug)?.kind === 'replica';
+  const others = organizations.data?.filter((o) => o.slug !== slug) ?? [];
+  // The others checked, while the list still names them: in the list's order, after this one.
+  const sections = others.filter((o) => withOthers.includes(o.slug)).map((o) => o.slug);
   const syncs = useQuery({ ...syncChangesQuery(slug), enabled: replica });
   // The chosen syncs, while the list still holds them (the newest as the end unless another, newer than the start, is chosen).
   const recorded = syncs.data ?? [];
@@ -96,7 +123,12 @@ export function ReportsView({ slug }: { slug: string }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ filter: filter.trim(), template, compareSyncs: from && until ? [from.id, until.id] : undefined });
+    create.mutate({
+      filter: filter.trim(),
+      template,
+      compareSyncs: from && until && sections.length === 0 ? [from.id, until.id] : undefined,
+      organizations: sections.length > 0 ? [slug, ...sections] : undefined,
+    });
   };
 
   return (
@@ -122,7 +154,9 @@ export function ReportsView({ slug }: { slug: string }) {
             </option>
           ))}
         </select>
-        {replica && recorded.length > 1 ? (
+        {others.length > 0 ? <OtherOrganizations organizations={others} chosen={sections} onChange={setWithOthers} /> : null}
+        {/* A delta between syncs is of one organization's syncs: a report of several compares each with its previous report. */}
+        {replica && recorded.length > 1 && sections.length === 0 ? (
           <CompareWith syncs={recorded} from={from ? compareFrom : ''} until={until ? String(until.id) : ''} onFrom={setCompareFrom} onUntil={setCompareUntil} />
         ) : null}
         <button type="submit" disabled={create.isPending}>
