@@ -13,11 +13,13 @@ import type { Sealer } from '../secrets/sealer.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { StoredReport } from '../store/records/report-records.js';
 import type { Store } from '../store/store.js';
+import { consoleItems } from '../store/console/console-items.js';
+import { OneVersion } from '../store/derived/one-version.js';
 import { executiveReportHtml } from './executive-report-html.js';
 import { type ReportSource, reportFilter } from './report-filter.js';
 import { type SectionFindings, findingParts, readFindingParts, reportSlices } from './report-findings.js';
 import { reportSection } from './report-figures.js';
-import { appendixPaths, writeAppendix } from './report-appendix.js';
+import { ReportMovedError, appendixPaths, writeAppendix } from './report-appendix.js';
 import { reportSigner } from './report-signers.js';
 import { technicalParts } from './technical-report.js';
 import { technicalReportHtml } from './technical-report-html.js';
@@ -35,10 +37,14 @@ export interface MakeReportOptions {
  * Makes, signs and keeps a report of `organizations` (one section each, in order; the report is
  * kept under the first, and signed by each) for `source`.
  * @throws ReportFilterError for a filter the findings list would refuse (nothing is kept)
+ * @throws ReportMovedError when the findings' data is written between its first read and its last (nothing is kept)
  */
 export async function makeReport(store: Store, sealer: Sealer, organizations: readonly Organization[], source: ReportSource, options: MakeReportOptions): Promise<StoredReport> {
   const owner = organizations[0];
   if (!owner) throw new Error('A report needs at least one organization');
+  // One version of what the findings show from the report's first read to its last: a write
+  // meanwhile (a sync, an exception, a tag) would mix figures of one with an appendix of another.
+  const version = new OneVersion(store.changes, [consoleItems]);
   const filter = reportFilter(source, store.savedViews.list(owner.rowId));
   const asOf = store.deadlines.asOf();
   const slugs = organizations.map((organization) => organization.slug);
@@ -66,8 +72,10 @@ export async function makeReport(store: Store, sealer: Sealer, organizations: re
     sections,
   };
   const appendixFiles = options.template === 'technical' ? appendixPaths(requiredAppendixFolder(options), figures.id) : undefined;
-  if (appendixFiles) figures.appendix = await writeAppendix(store, organizations, filter, asOf, appendixFiles);
+  if (appendixFiles) figures.appendix = await writeAppendix(store, organizations, filter, asOf, appendixFiles, version);
   try {
+    // Its last read done: the report's own writes follow (its signing identity, its findings).
+    if (!version.current) throw new ReportMovedError();
     return await signAndKeep(store, sealer, organizations, figures, counted);
   } catch (error) {
     for (const file of Object.values(appendixFiles ?? {})) fs.rmSync(file, { force: true });
