@@ -13,12 +13,14 @@ import type { Sealer } from '../secrets/sealer.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { StoredReport } from '../store/records/report-records.js';
 import type { Store } from '../store/store.js';
+import { consoleItems } from '../store/console/console-items.js';
+import { OneVersion } from '../store/derived/one-version.js';
 import { executiveReportHtml } from './executive-report-html.js';
 import { type ReportSource, reportFilter } from './report-filter.js';
 import { type SectionFindings, findingParts, readFindingParts, reportSlices } from './report-findings.js';
 import { type DeltaBase, reportSection } from './report-figures.js';
 import { SyncDeltaError, syncSpan } from './sync-delta.js';
-import { appendixPaths, writeAppendix } from './report-appendix.js';
+import { ReportMovedError, appendixPaths, writeAppendix } from './report-appendix.js';
 import { reportSigner } from './report-signers.js';
 import { technicalParts } from './technical-report.js';
 import { technicalReportHtml } from './technical-report-html.js';
@@ -39,10 +41,14 @@ export interface MakeReportOptions {
  * kept under the first, and signed by each) for `source`.
  * @throws ReportFilterError for a filter the findings list would refuse (nothing is kept)
  * @throws SyncDeltaError for syncs no delta is taken between, or syncs asked of several organizations (nothing is kept)
+ * @throws ReportMovedError when the findings' data is written between its first read and its last (nothing is kept)
  */
 export async function makeReport(store: Store, sealer: Sealer, organizations: readonly Organization[], source: ReportSource, options: MakeReportOptions): Promise<StoredReport> {
   const owner = organizations[0];
   if (!owner) throw new Error('A report needs at least one organization');
+  // One version of what the findings show from the report's first read to its last: a write
+  // meanwhile (a sync, an exception, a tag) would mix figures of one with an appendix of another.
+  const version = new OneVersion(store.changes, [consoleItems]);
   const filter = reportFilter(source, store.savedViews.list(owner.rowId));
   if (options.compareSyncs && organizations.length > 1) throw new SyncDeltaError('A delta between two syncs is of one organization: name only one');
   const syncs = options.compareSyncs && syncSpan(store, owner.rowId, options.compareSyncs);
@@ -51,34 +57,51 @@ export async function makeReport(store: Store, sealer: Sealer, organizations: re
   const previousText = syncs ? undefined : store.reports.previousFigures(owner.rowId, { template: options.template, filter: filter.text, organizations: slugs });
   // Figures this store wrote itself, with the schema of this version: read as they are (a zod parse of a million ids would hold the thread).
   const previous = previousText === undefined ? undefined : (JSON.parse(previousText) as ReportFigures);
+  const id = randomUUID();
   const sections: ReportSection[] = [];
-  const counted: { organization: Organization; findings: SectionFindings }[] = [];
-  for (const organization of organizations) {
-    const base: DeltaBase | undefined = syncs
-      ? { syncs }
-      : previous && previous.sections.some((section) => section.organization.id === organization.id)
-        ? { previousReport: { id: previous.id, created_at: previous.created_at, findings: await readFindingParts(store.reports.findings(previous.id, organization.rowId)) } }
-        : undefined;
-    const { section, findings } = await reportSection(store, organization, filter, asOf, base);
-    if (options.template === 'technical') section.technical = await technicalParts(store, organization, filter, asOf);
-    sections.push(section);
-    counted.push({ organization, findings });
-  }
-  const figures: ReportFigures = {
-    id: randomUUID(),
-    template: options.template,
-    filter: filter.text,
-    created_at: new Date(store.now()).toISOString(),
-    product_version: options.productVersion,
-    sections,
-  };
-  const appendixFiles = options.template === 'technical' ? appendixPaths(requiredAppendixFolder(options), figures.id) : undefined;
-  if (appendixFiles) figures.appendix = await writeAppendix(store, organizations, filter, asOf, appendixFiles);
+  const appendixFiles = options.template === 'technical' ? appendixPaths(requiredAppendixFolder(options), id) : undefined;
   try {
-    return await signAndKeep(store, sealer, organizations, figures, counted);
+    for (const organization of organizations) {
+      const base: DeltaBase | undefined = syncs
+        ? { syncs }
+        : previous && previous.sections.some((section) => section.organization.id === organization.id)
+          ? { previousReport: { id: previous.id, created_at: previous.created_at, findings: await readFindingParts(store.reports.findings(previous.id, organization.rowId)) } }
+          : undefined;
+      const { section, findings } = await reportSection(store, organization, filter, asOf, base);
+      // Kept at once, unlisted until the report is: its million ids are not held through the other sections and the appendix.
+      await keepFindings(store, id, organization, findings);
+      if (options.template === 'technical') section.technical = await technicalParts(store, organization, filter, asOf);
+      sections.push(section);
+    }
+    const figures: ReportFigures = {
+      id,
+      template: options.template,
+      filter: filter.text,
+      created_at: new Date(store.now()).toISOString(),
+      product_version: options.productVersion,
+      sections,
+    };
+    if (appendixFiles) figures.appendix = await writeAppendix(store, organizations, filter, asOf, appendixFiles, version);
+    // Its last read done: the report's own writes follow (its signing identity, the report).
+    if (!version.current) throw new ReportMovedError();
+    return await signAndKeep(store, sealer, organizations, figures);
   } catch (error) {
+    store.reports.dropFindings(id);
     for (const file of Object.values(appendixFiles ?? {})) fs.rmSync(file, { force: true });
     throw error;
+  }
+}
+
+/**
+ * Keeps the open findings a section counted, a part a write with pauses between; the report,
+ * kept last, lists them: they are never seen half kept.
+ */
+async function keepFindings(store: Store, reportId: string, organization: Organization, findings: SectionFindings): Promise<void> {
+  const slices = reportSlices();
+  let part = 0;
+  for (const lines of findingParts(findings)) {
+    store.reports.insertFindings(reportId, organization.rowId, part++, lines);
+    await slices.pause();
   }
 }
 
@@ -88,14 +111,8 @@ function requiredAppendixFolder(options: MakeReportOptions): string {
   return options.appendixFolder;
 }
 
-/** Draws, signs and keeps a report of `figures`, with the findings each section counted. */
-async function signAndKeep(
-  store: Store,
-  sealer: Sealer,
-  organizations: readonly Organization[],
-  figures: ReportFigures,
-  counted: { organization: Organization; findings: SectionFindings }[],
-): Promise<StoredReport> {
+/** Draws, signs and keeps a report of `figures`, whose sections' findings are kept already. */
+async function signAndKeep(store: Store, sealer: Sealer, organizations: readonly Organization[], figures: ReportFigures): Promise<StoredReport> {
   const owner = organizations[0]!;
   const slugs = figures.sections.map((section) => section.organization.slug);
   // An organization named twice signs once: CMS verifiers refuse a certificate that signs twice.
@@ -121,22 +138,8 @@ async function signAndKeep(
     figures: JSON.stringify(figures),
     signature,
   };
-  try {
-    // The findings first, a part a write with pauses between; the report last, which lists it: it is never seen half kept.
-    for (const { organization, findings } of counted) {
-      const slices = reportSlices();
-      let part = 0;
-      for (const lines of findingParts(findings)) {
-        store.reports.insertFindings(figures.id, organization.rowId, part++, lines);
-        await slices.pause();
-      }
-    }
-    // The parts' pages logged and synced in slices, off this thread: the report's durable write then logs little.
-    await store.settle();
-    store.reports.insert({ ...report, orgRowId: owner.rowId });
-  } catch (error) {
-    store.reports.dropFindings(figures.id);
-    throw error;
-  }
+  // The parts' pages logged and synced in slices, off this thread: the report's durable write then logs little.
+  await store.settle();
+  store.reports.insert({ ...report, orgRowId: owner.rowId });
   return report;
 }

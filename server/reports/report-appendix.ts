@@ -15,15 +15,21 @@ import path from 'node:path';
 import { collections, organizationField } from '../../contracts/collections.js';
 import type { ReportAppendixFile } from '../../contracts/console/reports.js';
 import { csvLine } from '../../contracts/csv-cells.js';
-import { consoleItems } from '../store/console/console-items.js';
-import { OneVersion } from '../store/derived/one-version.js';
-import { nextTurn } from '../store/engine/next-turn.js';
+import type { OneVersion } from '../store/derived/one-version.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import { type ReportFilter, findingsQuery } from './report-filter.js';
+import { reportSlices } from './report-findings.js';
 
-/** Findings read and written between two pauses: their CSV and JSON take about 25 ms (medium, 2 cores). */
-const findingsPerPage = 2_000;
+/** Ids of the findings list read at a time: its keyset page, cheap beside the items. */
+const idsPerPage = 2_000;
+
+/**
+ * Findings whose items are read and written between two looks at the clock: a few milliseconds
+ * (medium, 2 cores). A page of 2,000 read and written in one go took 25 ms on a quiet machine,
+ * and 150-570 ms at load 6, which `/health` waited.
+ */
+const findingsPerLook = 200;
 
 /** The suffixes of the appendix files after the report's own file name (`report.html.findings.csv`). */
 export const appendixSuffixes = { csv: '.findings.csv', json: '.findings.json' } as const;
@@ -74,8 +80,12 @@ export function sweepOrphanAppendices(store: Store, folder: string): string[] {
   return removed;
 }
 
-/** The data changed while the appendix was written: the report is not kept; making it again reads one version. */
-export class AppendixMovedError extends Error {}
+/** The data changed while the report was made (its figures or its appendix): it is not kept; making it again reads one version. */
+export class ReportMovedError extends Error {
+  constructor() {
+    super('The findings changed while the report was made: make the report again');
+  }
+}
 
 /** A file written through a stream, its bytes hashed and its rows counted on the way. */
 class HashedFile {
@@ -89,8 +99,10 @@ class HashedFile {
 
   /** Writes `text`, waiting for the stream to drain when its buffer is full. */
   async write(text: string): Promise<void> {
-    this.hash.update(text);
-    if (!this.stream.write(text)) await once(this.stream, 'drain');
+    // Encoded once for the hash and the file, which would each encode the string again.
+    const bytes = Buffer.from(text);
+    this.hash.update(bytes);
+    if (!this.stream.write(bytes)) await once(this.stream, 'drain');
   }
 
   /** Closes the file, flushed; answers its row count and hash. */
@@ -101,17 +113,20 @@ class HashedFile {
     return { name: path.basename(this.file), rows: this.rows, sha256: this.hash.digest('hex') };
   }
 
-  /** Closes and removes a file that is not to be kept. */
-  discard(): void {
+  /** Closes and removes a file that is not to be kept, once closed: a stream still opening would create it after. */
+  async discard(): Promise<void> {
+    const closed = this.stream.closed ? undefined : once(this.stream, 'close');
     this.stream.destroy();
+    await closed;
     fs.rmSync(this.file, { force: true });
   }
 }
 
 /**
  * Writes the appendix of a report of `organizations` with `filter` at `asOf` into `files`: each
- * organization's findings in turn, in the findings list's order with that filter.
- * @throws AppendixMovedError when the store's items are written meanwhile (both files removed)
+ * organization's findings in turn, in the findings list's order with that filter, in time slices (TimeSlices)
+ * with a pause between them.
+ * @throws ReportMovedError when the store's items are written after `version` was taken (both files removed)
  */
 export async function writeAppendix(
   store: Store,
@@ -119,12 +134,16 @@ export async function writeAppendix(
   filter: ReportFilter,
   asOf: number,
   files: Record<AppendixFormat, string>,
+  version: OneVersion,
 ): Promise<Record<AppendixFormat, ReportAppendixFile>> {
   const several = organizations.length > 1;
   const csvColumns = several ? collections.findings.csvColumnsOfOrganizations : collections.findings.csvColumns;
   const query = findingsQuery(filter.text)!;
-  const version = new OneVersion(store.changes, [consoleItems]);
+  // The version is checked after each read of items, where it matters, not at the pauses.
+  const slices = reportSlices();
   fs.mkdirSync(path.dirname(files.csv), { recursive: true, mode: 0o700 });
+  // A write since the report's first read: no file is begun.
+  if (!version.current) throw new ReportMovedError();
   const csv = new HashedFile(files.csv);
   const json = new HashedFile(files.json);
   try {
@@ -133,29 +152,31 @@ export async function writeAppendix(
     for (const organization of organizations) {
       // The item's JSON with its organization first: `{"organization":"acme",` then the item's own fields.
       const organizationPrefix = several ? `{${JSON.stringify(organizationField)}:${JSON.stringify(organization.slug)},` : undefined;
-      for await (const ids of store.console.listAllIds(organization.rowId, 'findings', query, asOf, findingsPerPage)) {
-        const items = await store.consoleItems.get('findings', organization.rowId, ids, asOf);
-        if (!version.current) throw new AppendixMovedError('The findings changed while the report\'s appendix was written: make the report again');
-        let csvText = '';
-        let jsonText = '';
-        for (const item of items) {
-          const parsed = JSON.parse(item) as Record<string, unknown>;
-          if (several) parsed[organizationField] = organization.slug;
-          csvText += csvLine(csvColumns.map((column) => column.value(parsed)));
-          jsonText += `${json.rows === 0 ? '' : ','}\n${organizationPrefix === undefined ? item : organizationPrefix + item.slice(1)}`;
-          csv.rows++;
-          json.rows++;
+      for await (const page of store.console.listAllIds(organization.rowId, 'findings', query, asOf, idsPerPage)) {
+        for (let from = 0; from < page.length; from += findingsPerLook) {
+          const items = await store.consoleItems.get('findings', organization.rowId, page.slice(from, from + findingsPerLook), asOf);
+          // Items of another version than the report's figures would not be the findings they counted.
+          if (!version.current) throw new ReportMovedError();
+          let csvText = '';
+          let jsonText = '';
+          for (const item of items) {
+            const parsed = JSON.parse(item) as Record<string, unknown>;
+            if (several) parsed[organizationField] = organization.slug;
+            csvText += csvLine(csvColumns.map((column) => column.value(parsed)));
+            jsonText += `${json.rows === 0 ? '' : ','}\n${organizationPrefix === undefined ? item : organizationPrefix + item.slice(1)}`;
+            csv.rows++;
+            json.rows++;
+          }
+          await csv.write(csvText);
+          await json.write(jsonText);
+          await slices.pause();
         }
-        await csv.write(csvText);
-        await json.write(jsonText);
-        await nextTurn();
       }
     }
     await json.write('\n]\n');
     return { csv: await csv.close(), json: await json.close() };
   } catch (error) {
-    csv.discard();
-    json.discard();
+    await Promise.all([csv.discard(), json.discard()]);
     throw error;
   }
 }

@@ -6,9 +6,11 @@
  * states against the files served.
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportFigures, ReportSummary } from '../../contracts/console/reports.js';
 import { generateInventory } from '../demo/generate.js';
+import { dataDirectoryFiles } from '../store/engine/data-directory.js';
 import { type ConsoleTestServer, startConsoleTestServer } from './support/console-test-server.js';
 
 let server: ConsoleTestServer;
@@ -106,4 +108,31 @@ describe('the technical report', () => {
     expect((await read(made.body.id, 'appendix-csv')).status).toBe(404);
     expect(JSON.parse((await read(made.body.id, 'json')).bytes.toString()).sections[0].technical).toBeUndefined();
   });
+});
+
+describe('a report whose data is written while it is made', () => {
+  it('is refused (409) when the write lands between its figures and its appendix, and nothing of it is kept', async () => {
+    const { coverage } = server.store;
+    const gaps = coverage.gaps.bind(coverage);
+    // The technical parts' last read, after every figure and before the appendix: a real write through the app lands there, once.
+    coverage.gaps = async (...args: Parameters<typeof gaps>) => {
+      coverage.gaps = gaps;
+      const tagged = await server.app('/orgs/acme/endpoint-context/bulk', { method: 'POST', body: { filter: '', add_tags: ['tagged-meanwhile'] } });
+      expect(tagged.status, JSON.stringify(tagged.body)).toBe(200);
+      return gaps(...args);
+    };
+    const appendices = dataDirectoryFiles(server.sessionDataDir).reportAppendices;
+    const filesBefore = fs.readdirSync(appendices).sort();
+    const reportsBefore = (await server.app('/orgs/acme/reports')).body.data as ReportSummary[];
+
+    const made = await server.app('/orgs/acme/reports', { method: 'POST', body: { filter, template: 'technical' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(409);
+    expect(JSON.stringify(made.body)).toContain('make the report again');
+    expect(coverage.gaps).toBe(gaps);
+    expect((await server.app('/orgs/acme/reports')).body.data).toEqual(reportsBefore);
+    expect(fs.readdirSync(appendices).sort()).toEqual(filesBefore);
+
+    const again = await server.app('/orgs/acme/reports', { method: 'POST', body: { filter, template: 'technical' } });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+  }, 120_000);
 });

@@ -6,7 +6,7 @@ import { requireOrganization } from '../../organizations/manage-organizations.js
 import { makeReport } from '../../reports/make-report.js';
 import { ReportFilterError } from '../../reports/report-filter.js';
 import { SyncDeltaError } from '../../reports/sync-delta.js';
-import { type AppendixFormat, AppendixMovedError, appendixPaths, appendixSuffixes } from '../../reports/report-appendix.js';
+import { type AppendixFormat, ReportMovedError, appendixPaths, appendixSuffixes } from '../../reports/report-appendix.js';
 import { dataDirectoryFiles, writeFileAtomically } from '../../store/engine/data-directory.js';
 import { UsageError, fileProblem, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
 
@@ -71,7 +71,7 @@ export function registerReportCommand(program: Command): void {
         } catch (error) {
           if (error instanceof ReportFilterError) throw new UsageError(`${options.view === undefined ? '--filter' : '--view'}: ${error.message}`);
           if (error instanceof SyncDeltaError) throw new UsageError(`--since-sync/--until-sync: ${error.message}`);
-          if (error instanceof AppendixMovedError) throw new Error(error.message, { cause: error });
+          if (error instanceof ReportMovedError) throw new Error(error.message, { cause: error });
           throw error;
         }
         const written = [options.out, `${options.out}.p7s`];

@@ -10,7 +10,7 @@ import {
   reportSummarySchema,
   type ReportTemplate,
 } from '../../../contracts/console/reports.js';
-import { type AppendixFormat, AppendixMovedError, appendixPaths } from '../../reports/report-appendix.js';
+import { type AppendixFormat, ReportMovedError, appendixPaths } from '../../reports/report-appendix.js';
 import { makeReport } from '../../reports/make-report.js';
 import { reportContentSecurityPolicy } from '../../reports/report-content-security-policy.js';
 import { ReportFilterError } from '../../reports/report-filter.js';
@@ -56,7 +56,7 @@ export function reportRoutes(store: Store, context: ReportRoutesContext): expres
       res.status(201).location(`reports/${report.summary.id}`).json(report.summary);
     } catch (error) {
       if (error instanceof ReportFilterError || error instanceof SyncDeltaError) throw new HttpError(400, error.message);
-      if (error instanceof AppendixMovedError) throw new HttpError(409, error.message);
+      if (error instanceof ReportMovedError) throw new HttpError(409, error.message);
       throw error;
     }
   });

@@ -27,6 +27,7 @@ import { planOrder, remediationPlan, sortedPlan } from './remediation-plan.js';
 import { idsOfSeqs } from '../inventory/sorted-orders.js';
 import { compareSqlValues } from '../derived/sql-value-order.js';
 import { TimeSlices } from '../derived/time-slices.js';
+import { sortInSlices } from '../derived/sort-in-slices.js';
 import type { ListSort } from '../../../contracts/list-queries.js';
 import { type ExploitFigure, type ExploitFigures, type TargetProducts, productExploitFigures } from '../intel/exploit-figures.js';
 
@@ -276,7 +277,8 @@ export class SoftwareQueries {
         const index = figures.productById.get(id);
         if (index !== undefined) closedOn.set(index, new Map());
       }
-      await this.exploit.planFindings(orgRowId, products, selection, new TimeSlices(() => version.check()), undefined, (i, product) => {
+      const slices = new TimeSlices(() => version.check());
+      await this.exploit.planFindings(orgRowId, products, selection, slices, undefined, (i, product) => {
         const counts = closedOn.get(product);
         if (!counts) return;
         const endpoint = products.columns.endpoint[i]!;
@@ -290,8 +292,9 @@ export class SoftwareQueries {
           const endpointId = key < 0 ? null : products.columns.endpoints.id[key]!;
           return { endpoint_id: endpointId, hostname: endpointId === null ? null : (hostnames.get(endpointId) ?? null), closes };
         });
-        endpoints.sort((a, b) => b.closes - a.closes || asciiLower(a.hostname ?? '').localeCompare(asciiLower(b.hostname ?? '')) || (a.endpoint_id ?? '').localeCompare(b.endpoint_id ?? ''));
-        answer.set(id, endpoints);
+        // Sorted in slices, with a pause after each step: every step's endpoints were built and sorted in one turn.
+        answer.set(id, await sortInSlices(endpoints, mostClosedFirst, slices));
+        await slices.pause();
       }
       return answer;
     });
@@ -313,6 +316,11 @@ export class SoftwareQueries {
     });
     return earliest;
   }
+}
+
+/** A plan step's endpoints, those where it closes most first, then by hostname and id. */
+function mostClosedFirst(a: PlanStepEndpoint, b: PlanStepEndpoint): number {
+  return b.closes - a.closes || asciiLower(a.hostname ?? '').localeCompare(asciiLower(b.hostname ?? '')) || (a.endpoint_id ?? '').localeCompare(b.endpoint_id ?? '');
 }
 
 /** What the exploit figures of products and plan steps are summed by (intel/exploit-figures.ts): the figures' columns and excepted findings, and each target's product. */
