@@ -7,7 +7,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { ReportFigures, ReportSection, ReportTemplate } from '../../contracts/console/reports.js';
-import type { SignerPems } from '../agent-config/cms-signer.js';
+import type { SignerPems, signCms as signCmsType } from '../agent-config/cms-signer.js';
 import { ensureSigner } from '../organizations/manage-organizations.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Organization } from '../store/records/organization-records.js';
@@ -15,6 +15,7 @@ import type { StoredReport } from '../store/records/report-records.js';
 import type { Store } from '../store/store.js';
 import { consoleItems } from '../store/console/console-items.js';
 import { OneVersion } from '../store/derived/one-version.js';
+import { nextTurn } from '../store/engine/next-turn.js';
 import { executiveReportHtml } from './executive-report-html.js';
 import { type ReportSource, reportFilter } from './report-filter.js';
 import { type SectionFindings, findingParts, readFindingParts, reportSlices } from './report-findings.js';
@@ -49,6 +50,10 @@ export async function makeReport(store: Store, sealer: Sealer, organizations: re
   // One version of what the findings show from the report's first read to its last: a write
   // meanwhile (a sync, an exception, a tag) would mix figures of one with an appendix of another.
   const version = new OneVersion(store.changes, [consoleItems]);
+  // Loaded while the figures are read (`serve` starts without the signing modules): their first
+  // evaluation held the thread 100 ms, in the same turn as the report's durable write.
+  const signing = import('../agent-config/index.js');
+  signing.catch(() => undefined);
   const filter = reportFilter(source, store.savedViews.list(owner.rowId));
   if (options.compareSyncs && organizations.length > 1) throw new SyncDeltaError('A delta between two syncs is of one organization: name only one');
   const syncs = options.compareSyncs && syncSpan(store, owner.rowId, options.compareSyncs);
@@ -84,7 +89,7 @@ export async function makeReport(store: Store, sealer: Sealer, organizations: re
     if (appendixFiles) figures.appendix = await writeAppendix(store, organizations, filter, asOf, appendixFiles, version);
     // Its last read done: the report's own writes follow (its signing identity, the report).
     if (!version.current) throw new ReportMovedError();
-    return await signAndKeep(store, sealer, organizations, figures);
+    return await signAndKeep(store, sealer, organizations, figures, await signing);
   } catch (error) {
     store.reports.dropFindings(id);
     for (const file of Object.values(appendixFiles ?? {})) fs.rmSync(file, { force: true });
@@ -112,7 +117,13 @@ function requiredAppendixFolder(options: MakeReportOptions): string {
 }
 
 /** Draws, signs and keeps a report of `figures`, whose sections' findings are kept already. */
-async function signAndKeep(store: Store, sealer: Sealer, organizations: readonly Organization[], figures: ReportFigures): Promise<StoredReport> {
+async function signAndKeep(
+  store: Store,
+  sealer: Sealer,
+  organizations: readonly Organization[],
+  figures: ReportFigures,
+  { signCms }: { signCms: typeof signCmsType },
+): Promise<StoredReport> {
   const owner = organizations[0]!;
   const slugs = figures.sections.map((section) => section.organization.slug);
   // An organization named twice signs once: CMS verifiers refuse a certificate that signs twice.
@@ -120,10 +131,13 @@ async function signAndKeep(store: Store, sealer: Sealer, organizations: readonly
   const signerPems: SignerPems[] = [];
   for (const organization of signing) signerPems.push(await ensureSigner(store, sealer, organization));
   const signers = signerPems.map((pems, index) => reportSigner(signing[index]!.slug, pems.certificatePem));
+  // A turn between the steps, each short but together long on `large` (the HTML and the figures
+  // are megabytes): an await of a settled promise gives none.
+  await nextTurn();
   const html = Buffer.from(figures.template === 'technical' ? technicalReportHtml(figures, signers) : executiveReportHtml(figures, signers));
-  // Loaded at the first report: `serve` starts without the signing modules.
-  const { signCms } = await import('../agent-config/index.js');
+  await nextTurn();
   const signature = await signCms(html, signerPems, { detached: true, signingTime: new Date(figures.created_at) });
+  await nextTurn();
   const report: StoredReport = {
     summary: {
       id: figures.id,
