@@ -24,7 +24,13 @@ describe('exploit intelligence in the store', () => {
     // The tables of that migration and those after it (import changes and settings, fix-by, …), dropped as before it ran.
     const laterTables = new Set(migrations.slice(intelMigration).flatMap((migration) => [...migration.matchAll(/CREATE TABLE (\w+)/g)].map((match) => (match[1] ?? '').replace(/_new$/, ''))));
     expect([...laterTables]).toEqual(expect.arrayContaining(['intel_imports', 'epss_current', 'epss_history', 'kev_entries', 'intel_changes', 'intel_settings']));
-    (store as unknown as Internals).db.exec(`${[...laterTables].map((table) => `DROP TABLE ${table};`).join(' ')} PRAGMA user_version = ${intelMigration};`);
+    // Columns those migrations added to older tables, dropped too (sync_changes' findings_kept).
+    const laterColumns = migrations
+      .slice(intelMigration)
+      .flatMap((migration) => [...migration.matchAll(/ALTER TABLE (\w+) ADD COLUMN (\w+)/g)])
+      .filter((match) => !laterTables.has(match[1]!))
+      .map((match) => `ALTER TABLE ${match[1]} DROP COLUMN ${match[2]};`);
+    (store as unknown as Internals).db.exec(`${[...laterTables].map((table) => `DROP TABLE ${table};`).join(' ')} ${laterColumns.join(' ')} PRAGMA user_version = ${intelMigration};`);
     store.close();
     const reopened = await Store.open({ dataDir, command: 'test' });
     try {
