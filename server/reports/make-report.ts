@@ -152,8 +152,7 @@ async function signAndKeep(
     figures: JSON.stringify(figures),
     signature,
   };
-  // The parts' pages logged and synced in slices, off this thread: the report's durable write then logs little.
-  await store.settle();
-  store.reports.insert({ ...report, orgRowId: owner.rowId });
+  // Its pages and its findings parts' logged in slices and fsynced off this thread.
+  await store.reports.insert({ ...report, orgRowId: owner.rowId });
   return report;
 }

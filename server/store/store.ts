@@ -16,7 +16,7 @@ import { Exceptions } from './remediation/exceptions.js';
 import { ExposureFiguresCache } from './exposure/exposure-figures.js';
 import { dataDirectoryFiles } from './engine/data-directory.js';
 import { type DataDirectoryLock, lockDataDirectory } from './engine/data-directory-lock.js';
-import { type ChangeKind, ChangeVersions, type RecordWrite } from './derived/change-kinds.js';
+import { type ChangeKind, ChangeVersions, type RecordWrite, type SettledRecordWrite } from './derived/change-kinds.js';
 import type { Inventory } from '../../contracts/inventory.js';
 import { Database } from './engine/database.js';
 import { Inventories } from './inventory/inventories.js';
@@ -187,7 +187,8 @@ export class Store {
     this.dashboards = new DashboardAggregates(db, versions, this.coverage, context);
     this.agentSettings = new AgentSettingsRecords(db, clock, recordWrite);
     this.savedViews = new SavedViewRecords(db, clock, recordWrite);
-    this.reports = new ReportRecords(db, recordWrite, heldWrite);
+    const settledWrite: SettledRecordWrite = (kinds, work) => this.writeSettled(() => work(), { changes: kinds });
+    this.reports = new ReportRecords(db, recordWrite, heldWrite, settledWrite);
     this.endpointContext = new EndpointContext(db, versions, (work) => this.write(() => work(), { changes: ['endpoint-context'] }), clock);
     this.sync = new SyncRecords(db);
     this.syncChanges = new SyncChangeRecords(db);
@@ -206,7 +207,7 @@ export class Store {
       {
         write: recordWrite,
         held: heldWrite,
-        settled: (kinds, work) => this.writeSettled(() => work(), { changes: kinds }),
+        settled: settledWrite,
       },
       clock,
     );

@@ -47,6 +47,13 @@ export type ChangeKind = (typeof changeKinds)[number];
  */
 export type RecordWrite = <T>(kinds: readonly ChangeKind[], work: () => T) => T;
 
+/**
+ * A write of a record, as {@link RecordWrite}, that resolves once it and those before it are
+ * durable, its pages logged in slices and fsynced off the thread (Store.writeSettled): for a
+ * write of megabytes, whose log and fsync would hold the thread answering requests.
+ */
+export type SettledRecordWrite = <T>(kinds: readonly ChangeKind[], work: () => T) => Promise<T>;
+
 declare const declared: unique symbol;
 
 /**

@@ -1,6 +1,6 @@
 import type { ThreatIntelImport, ThreatIntelImportAnswer, ThreatIntelKind } from '../../../contracts/console/threat-intel.js';
 import type { Database } from '../engine/database.js';
-import type { ChangeKind, RecordWrite } from '../derived/change-kinds.js';
+import type { ChangeKind, RecordWrite, SettledRecordWrite } from '../derived/change-kinds.js';
 import { TimeSlices } from '../derived/time-slices.js';
 import { RowsPerWrite } from '../inventory/rows-per-write.js';
 import { type EpssFile, scores } from './epss-file.js';
@@ -23,7 +23,7 @@ export interface ThreatIntelWrites {
   /** A write logged with a later one (Store.write, not durable). */
   held: RecordWrite;
   /** A write that resolves once it and those before it are durable, fsynced off the thread (Store.writeSettled). */
-  settled<T>(kinds: readonly ChangeKind[], work: () => T): Promise<T>;
+  settled: SettledRecordWrite;
 }
 
 /** What every write of intelligence changes: the imports, the figures, the catalogs, the settings. */

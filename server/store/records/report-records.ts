@@ -1,5 +1,5 @@
 import type { ReportSummary, ReportTemplate } from '../../../contracts/console/reports.js';
-import type { RecordWrite } from '../derived/change-kinds.js';
+import type { RecordWrite, SettledRecordWrite } from '../derived/change-kinds.js';
 import type { Database } from '../engine/database.js';
 
 /** A report as it is kept: made once, never recomputed (issue 40, "frozen"). */
@@ -50,17 +50,20 @@ export class ReportRecords {
    * @param write a durable write (the report itself)
    * @param held a write a crash may lose (a part of a report's findings): the report's durable
    *   write after its parts keeps them too, and one disk sync per part cost a second a report
+   * @param settled a write that resolves once durable, fsynced off the thread (the report: its
+   *   megabytes of HTML and figures logged and fsynced at once held the thread over 100 ms)
    */
   constructor(
     private readonly db: Database,
     private readonly write: RecordWrite,
     private readonly held: RecordWrite,
+    private readonly settled: SettledRecordWrite,
   ) {}
 
-  /** Keeps a report. */
-  insert(report: NewReport): void {
+  /** Keeps a report: resolves once it is durable. */
+  async insert(report: NewReport): Promise<void> {
     const { summary } = report;
-    this.write(['reports'], () =>
+    await this.settled(['reports'], () =>
       this.db.run(
         `INSERT INTO reports (uuid, org_id, organizations, template, filter, created_at, html, figures, signature, signer, sha256)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
