@@ -50,9 +50,10 @@ export async function makeReport(store: Store, sealer: Sealer, organizations: re
   // One version of what the findings show from the report's first read to its last: a write
   // meanwhile (a sync, an exception, a tag) would mix figures of one with an appendix of another.
   const version = new OneVersion(store.changes, [consoleItems]);
-  // Loaded while the figures are read (`serve` starts without the signing modules): their first
-  // evaluation held the thread 100 ms, in the same turn as the report's durable write.
-  const signing = import('../agent-config/index.js');
+  // Loaded while the figures are read (`serve` starts without the signing modules): the signer
+  // alone, whose first load turns at most 17 ms, not agent-config's index with its file writers
+  // (309 ms, one turn of 124 ms).
+  const signing = import('../agent-config/cms-signer.js');
   signing.catch(() => undefined);
   const filter = reportFilter(source, store.savedViews.list(owner.rowId));
   if (options.compareSyncs && organizations.length > 1) throw new SyncDeltaError('A delta between two syncs is of one organization: name only one');
