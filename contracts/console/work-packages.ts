@@ -193,7 +193,8 @@ export const statusNameMappingSchema = z
     status: z
       .string()
       .trim()
-      .min(1, 'must not be empty')
+      // Not `min(1)`: the document shows this pattern, which refuses a blank name before it is trimmed.
+      .regex(/\S/, 'must not be empty')
       .max(statusMappingBounds.name, `must be at most ${statusMappingBounds.name} characters`)
       .meta({ description: "A Jira status name (\"Ready for QA\") or a ServiceNow state (its label or number), compared without case.", example: 'Deployed' }),
     maps_to: z.enum(ticketStatuses, { error: `must be one of ${ticketStatuses.join(', ')}` }),
