@@ -58,7 +58,6 @@ export function registerReportCommand(program: Command): void {
         if (organizations.length > maxReportOrganizations) {
           throw new UsageError(`A report has at most ${maxReportOrganizations} organizations, a section and a signer each: name them with --org`);
         }
-        if (compareSyncs && organizations.length > 1) throw new UsageError('--since-sync and --until-sync compare syncs of one organization: name it with --org');
         let report;
         try {
           const source = options.view === undefined ? { filter: options.filter } : { view: options.view };
