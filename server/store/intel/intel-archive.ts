@@ -1,4 +1,5 @@
-import { unzipSync } from 'fflate';
+import { createRequire } from 'node:module';
+import type * as Fflate from 'fflate';
 import { threatIntelFileBounds } from '../../../contracts/console/threat-intel.js';
 import { IntelFileError } from './intel-file-error.js';
 
@@ -19,6 +20,13 @@ export function isZip(bytes: Uint8Array): boolean {
 export function isTar(bytes: Uint8Array): boolean {
   return bytes.byteLength >= 512 && new TextDecoder().decode(bytes.subarray(257, 262)) === 'ustar';
 }
+
+/**
+ * fflate, loaded by the first zip archive: its module took about 75 ms to load, which every
+ * command that opens a store paid, and few of them read an archive.
+ */
+let fflate: typeof Fflate | undefined;
+const unzipSync: typeof Fflate.unzipSync = (data, options) => (fflate ??= createRequire(import.meta.url)('fflate') as typeof Fflate).unzipSync(data, options);
 
 /**
  * The files of a zip archive whose names `wanted` keeps, unzipped by fflate. The archive is
