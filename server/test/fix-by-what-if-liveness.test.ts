@@ -11,13 +11,12 @@ import { whileHealthAsked } from './support/health-waits.js';
 import { sampleInventory } from './support/sample-inventory.js';
 
 /**
- * The longest the recording may hold the event loop: slices of 20 ms, stretched by a loaded
- * machine (38 to 57 ms measured under a load of 7 on 2 cores; 65,536 findings between looks at
- * the clock held it 67 ms and more, the recording before the answer 138 ms of /health).
+ * A freeze, not a speed target: the wait itself is a figure of `npm run bench` (section `fix-by`,
+ * "an exposure tag on 1,000 endpoints"), as the hostile remote's are
+ * (docs/decisions/tests-docs-and-ci/the-hostile-remotes-waits-are-measured.md). The bounds of
+ * 100 and 300 ms this test had failed under a load of 8 to 12 on code that was right.
  */
-const heldLoopMs = 100;
-/** The slowest /health meanwhile: a request takes a few turns of the loop, each possibly behind a slice (95 to 159 ms measured under that load). */
-const healthMs = 300;
+const freezeMs = 2_000;
 
 let server: ConsoleTestServer;
 const inventory = sampleInventory({ endpoints: 3000, targetsPerEndpoint: 4, findingsPerTarget: 8, scopes: 5 });
@@ -29,7 +28,7 @@ afterAll(async () => {
   await server.close();
 });
 
-it('an exposure tag on 1,000 endpoints answers, then its effect reaches the feed with its cause while /health answers within the slices', async () => {
+it('an exposure tag on 1,000 endpoints answers, then its effect reaches the feed with its cause while /health answers (no freeze)', async () => {
   const open = inventory.findings.filter((finding) => finding.status === 'open').length;
   // The dates as the console has them after its warm-up: the "before" is their kept columns.
   expect((await server.app('/orgs/big/fix-by-summary')).body.open).toBe(open);
@@ -51,6 +50,6 @@ it('an exposure tag on 1,000 endpoints answers, then its effect reaches the feed
   expect(tagged.length).toBe(inventory.findings.filter((finding) => finding.status === 'open' && windows.has(finding.endpoint_id!)).length);
   expect(latest.findings_changed).toBeGreaterThan(0);
   expect(latest.findings_changed).toBeLessThanOrEqual(tagged.length);
-  expect(heldMs).toBeLessThan(heldLoopMs);
-  expect(feed.healthMaxMs).toBeLessThan(healthMs);
+  expect(heldMs).toBeLessThan(freezeMs);
+  expect(feed.healthMaxMs).toBeLessThan(freezeMs);
 }, 60_000);
