@@ -32,8 +32,14 @@ export const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).j
  * 10 ms, the Linux default): the figure the machine's other work disturbs least.
  */
 export function cpuMilliseconds(pid: number): number {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
+}
+
+/** {@link cpuMilliseconds} in its two parts: user and system (kernel) time, in milliseconds. */
+export function cpuTimes(pid: number): { user: number; system: number } {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
 /**
