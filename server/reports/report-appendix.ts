@@ -62,7 +62,7 @@ export function removeAppendices(folder: string, reportIds: readonly string[]): 
  * writer out, so no file here is a report being made. Other files in the folder are left alone.
  * @returns the files removed
  */
-export function sweepOrphanAppendices(store: Store, folder: string): string[] {
+function sweepOrphanAppendices(store: Store, folder: string): string[] {
   let names: string[];
   try {
     names = fs.readdirSync(folder);
@@ -78,6 +78,18 @@ export function sweepOrphanAppendices(store: Store, folder: string): string[] {
     removed.push(name);
   }
   return removed;
+}
+
+/**
+ * Removes what reports the store does not keep left behind (a crash while a report was made, or
+ * between an organization's removal and its files'): their findings parts in the store, then their
+ * appendix files ({@link sweepOrphanAppendices}). Run when the store is opened for writing, before
+ * any report is made.
+ * @returns the appendix files removed, and the number of reports whose findings parts were dropped
+ */
+export function sweepUnkeptReports(store: Store, folder: string): { files: string[]; findingParts: number } {
+  const findingParts = store.reports.dropUnkeptFindings();
+  return { files: sweepOrphanAppendices(store, folder), findingParts };
 }
 
 /** The data changed while the report was made (its figures or its appendix): it is not kept; making it again reads one version. */
