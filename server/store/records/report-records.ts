@@ -70,10 +70,14 @@ export class ReportRecords {
   /** Keeps a report: resolves once it is durable. */
   async insert(report: NewReport): Promise<void> {
     const { summary } = report;
+    // The figures (4 MiB on `large`) bound as their UTF-8 bytes and cast back to the TEXT they are
+    // kept as: sql.js copies bytes at once, but encodes a string bound as text in a loop of its own,
+    // which took half of the report's last turn (50 of 117 ms of CPU).
+    const figures = Buffer.from(report.figures);
     await this.settled(['reports'], () =>
       this.db.run(
         `INSERT INTO reports (uuid, org_id, organizations, template, filter, created_at, html, figures, signature, signer, sha256)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?)`,
         [
           summary.id,
           report.orgRowId,
@@ -82,7 +86,7 @@ export class ReportRecords {
           summary.filter,
           summary.created_at,
           report.html,
-          report.figures,
+          figures,
           report.signature,
           summary.signer,
           summary.sha256,
