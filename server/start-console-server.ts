@@ -4,7 +4,7 @@ import { generateConsoleToken } from './http/app/require-console-token.js';
 import { type RunningServer, startServer } from './http/start-server.js';
 import { ensureDemoOrganization } from './organizations/ensure-demo-organization.js';
 import { packageRoot } from './package-root.js';
-import { sweepOrphanAppendices } from './reports/report-appendix.js';
+import { sweepUnkeptReports } from './reports/report-appendix.js';
 import { ConsoleSessions } from './secrets/console-sessions.js';
 import type { Sealer } from './secrets/sealer.js';
 import { dataDirectoryFiles } from './store/engine/data-directory.js';
@@ -47,8 +47,9 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const store = await Store.open({ dataDir: options.dataDir, command: options.command });
   try {
     const sealer = options.sealer(options.dataDir);
-    const swept = sweepOrphanAppendices(store, dataDirectoryFiles(options.dataDir).reportAppendices);
-    if (swept.length > 0) console.error(`Removed ${swept.length} report appendix file(s) whose report is gone: ${swept.join(', ')}`);
+    const swept = sweepUnkeptReports(store, dataDirectoryFiles(options.dataDir).reportAppendices);
+    if (swept.files.length > 0) console.error(`Removed ${swept.files.length} report appendix file(s) whose report is gone: ${swept.files.join(', ')}`);
+    if (swept.findingParts > 0) console.error(`Removed the findings parts of ${swept.findingParts} report(s) not kept (a report interrupted while it was made)`);
     const demoApiKey = await ensureDemoOrganization(store, sealer);
     const consoleToken = generateConsoleToken();
     const sessions = ConsoleSessions.of(options.dataDir);

@@ -36,8 +36,8 @@ export function headlessSealer(dataDir: string): Sealer {
  * Runs `work` on the store of a data directory, closing it (and its lock) afterwards. The store
  * (with the schemas it loads) is imported here, when a command runs, so that the command line
  * starts without it. A command that writes reads the pages it uses, not the whole file (a new key
- * reads a few pages, whatever the file's size), and first sweeps the report appendices whose
- * report is gone (report-appendix.ts), as `serve` does at its start.
+ * reads a few pages, whatever the file's size), and first sweeps the report appendices and findings parts
+ * whose report is not kept (report-appendix.ts), as `serve` does at its start.
  */
 export async function withStore<T>(
   dataDir: string,
@@ -48,8 +48,8 @@ export async function withStore<T>(
   const store = await Store.open({ dataDir, pagesOnDemand: true, ...options });
   try {
     if (!options.readOnly) {
-      const { sweepOrphanAppendices } = await import('../reports/report-appendix.js');
-      sweepOrphanAppendices(store, dataDirectoryFiles(dataDir).reportAppendices);
+      const { sweepUnkeptReports } = await import('../reports/report-appendix.js');
+      sweepUnkeptReports(store, dataDirectoryFiles(dataDir).reportAppendices);
     }
     return await work(store);
   } finally {

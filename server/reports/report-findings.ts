@@ -45,6 +45,7 @@ const lineMarks = ['--', '-o', 'k-', 'ko'];
 export function* findingParts(findings: SectionFindings): Generator<string> {
   const isKev = marks(findings.open.length, findings.kevAt);
   const isOverdue = marks(findings.open.length, findings.overdueAt);
+  // A part 0 even of no findings: it marks the section's organization, under which the report is listed (report-records.ts).
   for (let from = 0; from < findings.open.length || from === 0; from += findingsPerPart) {
     let part = '';
     for (let i = from; i < from + findingsPerPart && i < findings.open.length; i++) {

@@ -3,7 +3,8 @@
  * of a filter written with its signature, verified and printed with its signer and time, an
  * edited copy refused, a second report compared with the first, and one of two organizations;
  * an organization's removal taking its reports' appendix files, and the orphans a crash would
- * leave swept at the next command's open and at serve's start.
+ * leave swept at the next command's open and at serve's start, as are the findings parts of a
+ * report the process died making.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headlessSealer } from '../cli/cli-context.js';
 import { startConsoleServer } from '../start-console-server.js';
+import { Store } from '../store/store.js';
 import { runCli } from './support/cli-binary.js';
 
 let folder: string;
@@ -109,6 +111,51 @@ describe('report and verify', () => {
     expect(refused.stderr).toContain('Invalid filter parameter "severity"');
     expect(fs.existsSync(path.join(folder, 'no.html'))).toBe(false);
   }, 120_000);
+
+  it("sweeps the findings parts of a report the process died making, at the next command's open and at serve's start", async () => {
+    const out = path.join(folder, 'kept.html');
+    const kept = await runCli(['report', '--org', 'acme', '--filter', 'severity=medium', '--out', out, '--data-dir', dataDir]);
+    expect(kept.status, kept.stderr).toBe(0);
+    const keptId = /^Report ([0-9a-f-]{36}) /m.exec(kept.stdout)![1]!;
+    const unkeptId = '00000000-0000-4000-8000-00000000beef';
+    /** Each report's number of findings parts of acme, in the store as a reader sees it. */
+    const parts = async () => {
+      const store = await Store.open({ dataDir, readOnly: true });
+      try {
+        const acme = store.organizations.bySlug('acme')!.rowId;
+        return [keptId, unkeptId].map((id) => [...store.reports.findings(id, acme)].length);
+      } finally {
+        store.close();
+      }
+    };
+    /** What a process killed after a report's first findings parts and before the report leaves. */
+    const dieMidReport = async () => {
+      const store = await Store.open({ dataDir, command: 'test' });
+      try {
+        const acme = store.organizations.bySlug('acme')!.rowId;
+        for (const part of [0, 1]) store.reports.insertFindings(unkeptId, acme, part, `k-CVE-${part}`);
+      } finally {
+        store.close();
+      }
+    };
+    await dieMidReport();
+    const [keptParts, unkeptParts] = await parts();
+    expect(keptParts).toBeGreaterThan(0);
+    expect(unkeptParts).toBe(2);
+
+    const opened = await runCli(['orgs', 'create', '--slug', 'hooli', '--name', 'Hooli', '--data-dir', dataDir]);
+    expect(opened.status, opened.stderr).toBe(0);
+    expect(await parts()).toEqual([keptParts, 0]);
+    // The kept report is whole: its delta reads its parts.
+    const again = await runCli(['report', '--org', 'acme', '--filter', 'severity=medium', '--out', path.join(folder, 'kept-again.html'), '--data-dir', dataDir]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(folder, 'kept-again.html'), 'utf8')).not.toContain('This is the first report of this filter');
+
+    await dieMidReport();
+    const served = await startConsoleServer({ dataDir, port: 0, command: 'test', sealer: headlessSealer });
+    await served.stop();
+    expect(await parts()).toEqual([keptParts, 0]);
+  }, 180_000);
 
   // Last: it removes globex.
   it("removes an organization's appendix files with it, and sweeps those whose report is gone at the next open", async () => {

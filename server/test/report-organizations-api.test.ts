@@ -3,7 +3,8 @@
  * demo organizations: signed by each one's identity in one detached CMS signature, which
  * openssl verifies signer by signer and the real `verify` command prints signer by signer; a
  * copy edited, or signed without one of them or by another identity, refused; and a technical
- * report's appendix naming each row's organization, checked against /v1 of each.
+ * report's appendix naming each row's organization, checked against /v1 of each; the report
+ * listed and read under each organization it covers.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -152,6 +153,30 @@ describe('a report of two organizations', () => {
     const other = await runCli(['verify', otherFile]);
     expect(other.status).not.toBe(0);
     expect(other.stderr).toContain("which is not the identity of any of the report's organizations");
+  }, 120_000);
+
+  it('is listed under each organization it covers, and read from any of them; a report of one organization only under it', async () => {
+    const alone = await server.app('/orgs/globex/reports', { method: 'POST', body: { filter, template: 'executive' } });
+    expect(alone.status, JSON.stringify(alone.body)).toBe(201);
+    const aloneId = (alone.body as ReportSummary).id;
+    const listed = async (slug: string) => {
+      const list = await server.app(`/orgs/${slug}/reports`);
+      expect(list.status).toBe(200);
+      return (list.body as { data: ReportSummary[] }).data.map((summary) => summary.id);
+    };
+    expect(await listed('acme')).toContain(report.id);
+    expect(await listed('acme')).not.toContain(aloneId);
+    // Newest first, the report of both among globex's own.
+    const ofGlobex = await listed('globex');
+    expect(ofGlobex.indexOf(aloneId)).toBeLessThan(ofGlobex.indexOf(report.id));
+    expect(ofGlobex.indexOf(report.id)).toBeGreaterThanOrEqual(0);
+    for (const format of ['html', 'p7s', 'json']) {
+      const fromGlobex = await fetch(`${server.url}/app/orgs/globex/reports/${report.id}?format=${format}`, { headers: { 'x-console-token': server.consoleToken } });
+      expect(fromGlobex.status, format).toBe(200);
+      expect(Buffer.from(await fromGlobex.arrayBuffer()).equals(await read(report.id, format)), format).toBe(true);
+    }
+    const notAcmes = await fetch(`${server.url}/app/orgs/acme/reports/${aloneId}`, { headers: { 'x-console-token': server.consoleToken } });
+    expect(notAcmes.status).toBe(404);
   }, 120_000);
 
   it('is refused when the organizations are not the path\'s first, or one is unknown or named twice', async () => {

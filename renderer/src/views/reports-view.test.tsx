@@ -111,10 +111,10 @@ describe('reports', () => {
     expect(delta.fixed.count).toBe(3);
   });
 
-  it("makes one report of two organizations with the others' boxes: a section each, counted by the server, signed by both", async () => {
+  it("makes one report of two organizations with the others' boxes: a section each, counted by the server, signed by both, listed under both", async () => {
     const organizations = (await consoleJson<{ data: { slug: string; name: string }[] }>('/organizations')).data;
     const replica = organizations.find((organization) => organization.slug === 'replica')!;
-    const { user } = openConsole('/orgs/lists/reports');
+    const { user, router } = openConsole('/orgs/lists/reports');
     const form = await screen.findByRole('form', { name: 'Make a report' });
     const sections = await within(form).findByRole('group', { name: 'With the sections of' });
     // Every organization but this one is offered.
@@ -141,6 +141,23 @@ describe('reports', () => {
     }
     // One signer per organization, in their order.
     expect(within(row).getAllByRole('cell')[4]!.textContent!.split('; ')).toHaveLength(2);
+
+    // Listed under the other organization too, and opened from there.
+    await router.navigate('/orgs/replica/reports');
+    const reportId = reportPath.split('/').at(-1)!;
+    const underReplica = await waitFor(
+      () => {
+        const link = within(screen.getByRole('table', { name: 'Reports' }))
+          .getAllByRole('link', { name: 'Open' })
+          .find((candidate) => candidate.getAttribute('href') === `/app/orgs/replica/reports/${reportId}`);
+        if (!link) throw new Error("the report is not listed under replica's Reports");
+        return link;
+      },
+      { timeout: 15_000 },
+    );
+    expect(underReplica).toBeTruthy();
+    const fromReplica = await consoleJson<ReportFigures>(`/orgs/replica/reports/${reportId}?format=json`);
+    expect(fromReplica).toEqual(figures);
   });
 
   it('offers no syncs to compare for a local organization', async () => {

@@ -143,7 +143,7 @@ export const reportOperations: OpenApiRouteRegistrar = (registry) => {
     path: '/reports',
     operationId: 'listReports',
     summary: "List the organization's reports",
-    description: 'Newest first.',
+    description: 'Newest first: those kept under the organization, and those of several organizations with a section of it.',
     tag: 'Reports',
     responses: { 200: jsonResponse(reportListSchema, 'The reports.') },
   });
@@ -169,7 +169,7 @@ export const reportOperations: OpenApiRouteRegistrar = (registry) => {
         },
       },
       ...queryErrors('The reportId is not a UUID, or `format` is not html, p7s, json, appendix-csv or appendix-json.'),
-      404: errorResponse('The organization has no report with this id, or an appendix is asked of an executive report (or of one whose appendix is not in this data directory).'),
+      404: errorResponse('No report with this id covers the organization (kept under it, or with a section of it), or an appendix is asked of an executive report (or of one whose appendix is not in this data directory).'),
     },
   });
 };
