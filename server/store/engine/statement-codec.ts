@@ -141,7 +141,7 @@ export function decodeStatement(bytes: Buffer): RecordedStatement {
       const length = u32();
       need(length);
       at += length;
-      return Uint8Array.prototype.slice.call(bytes, at - length, at);
+      return new Uint8Array(bytes.subarray(at - length, at));
     }
     throw new StatementCodecError(`A statement frame holds a value of unknown type ${type}`);
   };
