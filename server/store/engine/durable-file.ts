@@ -241,7 +241,7 @@ export class DurableFile implements FileWriteSink {
 
   private afterLogCommit(committed: boolean): void {
     if (!committed) return;
-    if (this.logBytes() > checkpointThresholdBytes(this.snapshotBytes()) || this.replayMicroseconds > replayBudgetMicroseconds) {
+    if (this.checkpointDue()) {
       if (this.checkpointing) this.checkpointAgain = true;
       else void this.checkpoint();
     }
@@ -292,17 +292,27 @@ export class DurableFile implements FileWriteSink {
   }
 
   /**
-   * Makes held writes durable and closes the log, without a checkpoint: a command line's
-   * process would otherwise fold its statements into pages at every run. A checkpoint under way
-   * is stopped between two slices; its logs stay, replayed at the next open. When the log
-   * cannot take the held writes, it is closed all the same and the error thrown.
+   * Makes held writes durable and closes the log; checkpoints only when one is due or under way
+   * (a command line's process would otherwise fold its statements into pages at every run).
+   * When the log cannot take the held writes, it is closed all the same, without a
+   * checkpoint, and the error thrown.
    */
   close(): void {
     if (this.closed) return;
-    this.closed = true;
-    if (this.running) this.running.stopped = true;
+    let failed: unknown;
     try {
       this.commit();
+    } catch (error) {
+      failed = error;
+    }
+    // A checkpoint that was due is done here: otherwise a command line, which closes before a
+    // checkpoint in slices ends, would leave the logs to grow run after run.
+    const due = this.running !== undefined || this.checkpointDue();
+    // Closed first: the checkpoint then starts no new log only to remove it.
+    this.closed = true;
+    try {
+      if (failed) throw failed;
+      if (due) this.checkpointNow();
     } finally {
       this.current.close();
       if (this.current.isEmpty) runFileSteps(removeFileSteps(this.current.file));
@@ -335,6 +345,11 @@ export class DurableFile implements FileWriteSink {
   private startLog(): ChangeLogWriter {
     const sequence = this.nextNumber++;
     return ChangeLogWriter.create(logFile(this.databaseFile, sequence), { sequence, salt: this.salt });
+  }
+
+  /** Whether the logs cost too much to replay at open: past a share of the snapshot, or their statements past the budget. */
+  private checkpointDue(): boolean {
+    return this.logBytes() > checkpointThresholdBytes(this.snapshotBytes()) || this.replayMicroseconds > replayBudgetMicroseconds;
   }
 
   private logBytes(): number {
