@@ -143,7 +143,9 @@ export async function measureWrites(source: WritesSource, workDir: string, log: 
   }
 
   log('generating the dataset with 1 % changed for the in-process remote');
-  const inventory = generateInventory(source.size, source.seed);
+  // Dated from today as `seed` dated the source's (seedOrganization): otherwise every changed item's created_at
+  // differs from the replica's, and the merge moves each collection's rows after the first of them.
+  const inventory = generateInventory(source.size, source.seed, { dayMs: Date.now() });
   changeOnePercent(inventory);
   let fake = await startFakeRemote({ inventory, cacheOrder: true, apiKey: source.key, port });
   let fakeOpen = true;

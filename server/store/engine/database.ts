@@ -20,11 +20,18 @@ const vacuumOlderStoreFromShare = 0.1;
 /** Raised when a database file is newer than this program or is not a database of ours. */
 export class IncompatibleDatabaseError extends Error {}
 
+/** A statement that changes the schema or rewrites the file. */
+const schemaOrFileStatement = /^\s*(CREATE|DROP|ALTER|VACUUM|PRAGMA|REINDEX|ANALYZE|ATTACH|DETACH)\b/i;
+/** One that does so in the temporary database only, which is not in the file. */
+const temporaryStatement = /^\s*(CREATE\s+(TEMP|TEMPORARY)\b|CREATE\s+(UNIQUE\s+)?INDEX\s+(IF\s+NOT\s+EXISTS\s+)?temp\.|DROP\s+(TABLE|INDEX)\s+(IF\s+EXISTS\s+)?temp\.)/i;
+
 /**
- * Statements that change the schema or rewrite the file: a transaction with one of them is
- * logged as pages (a migration always is), whatever its size.
+ * Whether `sql` changes the schema or rewrites the file: a transaction with such a statement is
+ * logged as pages (a migration always is), whatever its size. Temporary tables and indexes are
+ * not in the file, and are replayed as statements. A script is split at its semicolons, which
+ * may cut a string literal: that errs towards pages.
  */
-const changesSchemaOrFile = /\b(CREATE|DROP|ALTER|VACUUM|PRAGMA|REINDEX|ANALYZE|ATTACH|DETACH)\b/i;
+const changesSchemaOrFile = (sql: string) => sql.split(';').some((statement) => schemaOrFileStatement.test(statement) && !temporaryStatement.test(statement));
 
 /**
  * A sql.js database with cached prepared statements and transactions, made durable by its
@@ -179,7 +186,7 @@ export class Database {
   private record(statement: RecordedStatement, startedAt: number): void {
     this.recordedMicroseconds += (performance.now() - startedAt) * 1000;
     if (!this.recorded || !this.durable) return;
-    if (changesSchemaOrFile.test(statement.sql)) this.recorded = undefined;
+    if (changesSchemaOrFile(statement.sql)) this.recorded = undefined;
     else this.recorded.push(encodeStatement(statement));
   }
 

@@ -131,8 +131,9 @@ export class DurableFile implements FileWriteSink {
 
   truncate(size: number): void {
     this.truncatedInTransaction = true;
-    this.size = size;
+    // A fold this truncation makes first records the file as it was before it.
     this.held.truncate(size);
+    this.size = size;
   }
 
   /**
