@@ -34,6 +34,20 @@ const transactionKinds = (file: string) =>
     ),
   );
 
+/**
+ * Closes `db` after copying its files as a crash would leave them, opens the copy and checks it
+ * holds the same rows and passes SQLite's integrity check; the copy is left open.
+ */
+async function reopenedAfterCrash(file: string, db: Database): Promise<{ expected: unknown[]; copy: string; reopened: Database }> {
+  const expected = rows(db);
+  const copy = crashCopy(file);
+  db.close();
+  const reopened = await Database.open(copy);
+  expect(rows(reopened)).toEqual(expected);
+  expect(reopened.value('PRAGMA integrity_check')).toBe('ok');
+  return { expected, copy, reopened };
+}
+
 async function openWithTable(): Promise<{ file: string; db: Database }> {
   const file = newDatabaseFile();
   const db = await Database.open(file);
@@ -130,12 +144,7 @@ describe('the statement log', () => {
     db.exec('CREATE TABLE other (x); CREATE INDEX notes_data ON notes (data)');
     for (let i = 0; i < 50; i++) db.run('INSERT INTO notes (label) VALUES (?)', [`after ${i}`]);
     expect(transactionKinds(file)).toEqual([...Array<string>(50).fill('S'), 'F', ...Array<string>(50).fill('S')]);
-    const expected = rows(db);
-    const copy = crashCopy(file);
-    db.close();
-    const reopened = await Database.open(copy);
-    expect(rows(reopened)).toEqual(expected);
-    expect(reopened.value('PRAGMA integrity_check')).toBe('ok');
+    const { expected, copy, reopened } = await reopenedAfterCrash(file, db);
     expect(reopened.column("SELECT name FROM sqlite_master WHERE name IN ('other', 'notes_data') ORDER BY name")).toEqual(['notes_data', 'other']);
     // A checkpoint folds the logs into the snapshot: the snapshot alone then holds the rows.
     await reopened.checkpoint();
@@ -162,13 +171,7 @@ describe('the statement log', () => {
       db.exec('CREATE INDEX notes_id_label ON notes (id, label)');
     });
     expect(transactionKinds(file).slice(-3)).toEqual(['S', 'S', 'F']);
-    const expected = rows(db);
-    const copy = crashCopy(file);
-    db.close();
-    const reopened = await Database.open(copy);
-    expect(rows(reopened)).toEqual(expected);
-    expect(reopened.value('PRAGMA integrity_check')).toBe('ok');
-    reopened.close();
+    (await reopenedAfterCrash(file, db)).reopened.close();
   });
 
   it('refuses a write made through a read method, which the log would miss', async () => {
