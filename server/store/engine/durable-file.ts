@@ -27,9 +27,9 @@ const holdMostBytes = 192 * 2 ** 20;
 /** Held pages handed on in one turn of the event loop. */
 const sliceBytes = 4 * 2 ** 20;
 /**
- * A checkpoint runs once replaying the statements logged since the last fold would take this
- * long at open (what they took to run when recorded): the bound on cold start the statement log
- * adds (docs/decisions/the-engine-sqljs-on-disk/a-log-of-statements.md).
+ * The statements logged since the last fold take at most this long to run (what they took
+ * when recorded): the bound on what replaying them adds to cold start; past it, transactions
+ * are logged as pages after a fold (docs/decisions/the-engine-sqljs-on-disk/a-log-of-statements.md).
  */
 export const replayBudgetMicroseconds = 1_000_000;
 
@@ -52,7 +52,8 @@ export interface RecordedWrites {
  * Pages logged after statements are preceded by a fold: every page written since the last one,
  * as the file now holds it, for a replay that gave the same rows in other bytes.
  * Checkpoints fold the logs into the snapshot, between requests, when the logs pass a share of
- * the snapshot or their statements would take {@link replayBudgetMicroseconds} to replay.
+ * the snapshot; statements are logged only while replaying them stays within
+ * {@link replayBudgetMicroseconds}.
  */
 export class DurableFile implements FileWriteSink {
   private current: ChangeLogWriter;
@@ -161,9 +162,17 @@ export class DurableFile implements FileWriteSink {
     this.transactionPageBytes = 0;
   }
 
-  /** Whether the transaction's writes are logged as its statements: fewer bytes than its pages, and none of them on their way to the log. */
-  private logsAsStatements(statements: Buffer[] | undefined): statements is Buffer[] {
+  /**
+   * Whether the transaction's writes are logged as its statements: fewer bytes than its pages,
+   * none of them on their way to the log, and the statements since the last fold, with these,
+   * within what an open may spend replaying them ({@link replayBudgetMicroseconds}). Past it the
+   * transaction is logged as pages, after a fold, which starts the budget again: a bulk job
+   * (a full sync's staging) then costs what its pages do, not a checkpoint per second of it.
+   */
+  private logsAsStatements(writes: RecordedWrites | undefined): boolean {
+    const statements = writes?.statements;
     if (!statements || this.heldFromPageCommits || this.truncatedInTransaction || this.current.hasOpenFrames) return false;
+    if (this.replayMicroseconds + writes.microseconds > replayBudgetMicroseconds) return false;
     let bytes = 0;
     for (const statement of statements) bytes += statement.length + logFormat.statementHeaderBytes;
     return bytes <= this.transactionPageBytes;
@@ -176,7 +185,7 @@ export class DurableFile implements FileWriteSink {
    * with the next durable commit, by {@link settle}, or a slice per turn past {@link holdBytes}.
    */
   commit({ durable = true, writes }: { durable?: boolean; writes?: RecordedWrites } = {}): void {
-    const asStatements = this.logsAsStatements(writes?.statements);
+    const asStatements = this.logsAsStatements(writes);
     this.transactionPageBytes = 0;
     this.truncatedInTransaction = false;
     if (asStatements) {
@@ -348,9 +357,9 @@ export class DurableFile implements FileWriteSink {
     return ChangeLogWriter.create(logFile(this.databaseFile, sequence), { sequence, salt: this.salt });
   }
 
-  /** Whether the logs cost too much to replay at open: past a share of the snapshot, or their statements past the budget. */
+  /** Whether the logs cost too much to replay at open: past a share of the snapshot (their statements stay within the budget, see logsAsStatements). */
   private checkpointDue(): boolean {
-    return this.logBytes() > checkpointThresholdBytes(this.snapshotBytes()) || this.replayMicroseconds > replayBudgetMicroseconds;
+    return this.logBytes() > checkpointThresholdBytes(this.snapshotBytes());
   }
 
   private logBytes(): number {

@@ -174,6 +174,18 @@ describe('the statement log', () => {
     (await reopenedAfterCrash(file, db)).reopened.close();
   });
 
+  it('logs a transaction as pages, after a fold, once the statements since the last fold would take past the replay budget', async () => {
+    const { file, db } = await openWithTable();
+    db.run("INSERT INTO notes (label) VALUES ('quick')");
+    // One statement that runs well over a second, to insert one row.
+    db.run(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000000) INSERT INTO notes (label) SELECT 'slow ' || count(*) FROM n",
+    );
+    db.run("INSERT INTO notes (label) VALUES ('after')");
+    expect(transactionKinds(file).slice(-3)).toEqual(['S', 'F', 'S']);
+    (await reopenedAfterCrash(file, db)).reopened.close();
+  });
+
   it('refuses a write made through a read method, which the log would miss', async () => {
     const { db } = await openWithTable();
     expect(() => db.all("INSERT INTO notes (label) VALUES ('unseen') RETURNING id")).toThrow(/A read changed the database/);
