@@ -423,7 +423,7 @@ export class Database {
     }
   }
 
-  /** Checkpoints, closes the change log and the database. */
+  /** Makes held writes durable (checkpointing only when one is due, DurableFile.close), closes the change log and the database. */
   close(): void {
     try {
       this.durable?.close();
