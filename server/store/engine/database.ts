@@ -330,6 +330,10 @@ export class Database {
     try {
       this.db.exec(sql);
       this.record({ kind: 'exec', sql }, startedAt);
+    } catch (error) {
+      // The statements of the script before the one that failed stay applied: only pages say what they did.
+      this.recorded = undefined;
+      throw error;
     } finally {
       this.writing = false;
       this.writeVersion++;

@@ -186,6 +186,17 @@ describe('the statement log', () => {
     (await reopenedAfterCrash(file, db)).reopened.close();
   });
 
+  it('logs as pages a script that failed part way, whose statements before the failure stay applied', async () => {
+    const { file, db } = await openWithTable();
+    db.run("INSERT INTO notes (label) VALUES ('before')");
+    expect(() => db.exec("INSERT INTO notes (label) VALUES ('applied'); INSERT INTO notes (label) VALUES (NULL)")).toThrow(/NOT NULL/);
+    db.run("INSERT INTO notes (label) VALUES ('after')");
+    expect(transactionKinds(file).slice(-3)).toEqual(['S', 'F', 'S']);
+    const { reopened } = await reopenedAfterCrash(file, db);
+    expect(reopened.column('SELECT label FROM notes ORDER BY id')).toEqual(['before', 'applied', 'after']);
+    reopened.close();
+  });
+
   it('refuses a write made through a read method, which the log would miss', async () => {
     const { db } = await openWithTable();
     expect(() => db.all("INSERT INTO notes (label) VALUES ('unseen') RETURNING id")).toThrow(/A read changed the database/);
