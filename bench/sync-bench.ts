@@ -75,11 +75,11 @@ const seconds = (since: number) => (performance.now() - since) / 1000;
 const itemCount = (report: SyncReport) => Object.values(report.counts).reduce((sum, n) => sum + n, 0);
 const peakBytes = () => process.resourceUsage().maxRSS * 1024;
 
-/** Changes `updated_at` (and a field) of every hundredth item of each collection; new arrays, so the remote re-sorts. */
-export function changeOnePercent(inventory: Inventory): void {
+/** Changes `updated_at` (and a field) of every hundredth item of each collection (those at `residue` of 100); new arrays, so the remote re-sorts. */
+export function changeOnePercent(inventory: Inventory, residue = 50): void {
   const now = new Date().toISOString();
   const touch = <T extends { updated_at: string }>(items: T[], change: (item: T) => Partial<T>) =>
-    items.map((item, i) => (i % 100 === 50 ? { ...item, ...change(item), updated_at: now } : item));
+    items.map((item, i) => (i % 100 === residue ? { ...item, ...change(item), updated_at: now } : item));
   inventory.endpoints = touch(inventory.endpoints, (e) => ({ hostname: `${e.hostname}-renamed` }));
   inventory.remediationTargets = touch(inventory.remediationTargets, () => ({ status: 'resolved' as const }));
   inventory.scopes = touch(inventory.scopes, () => ({ status: 'paused' as const }));

@@ -15,6 +15,8 @@ import { generateInventory } from '../server/demo/index.js';
 import { startFakeRemote } from '../server/test/support/fake-remote.js';
 import { type BulkChangeFigures, measureBulkTag } from './bulk-tag-bench.js';
 import { type ProcessFigures, measuredCli } from './measured-cli.js';
+import { logFiles } from '../server/store/engine/change-log.js';
+import { Store } from '../server/store/store.js';
 import { leaveReplayLog } from './replay-log.js';
 import { cli, copyDataDir, firstOkAnswer, startServe, stop } from './support.js';
 import { changeOnePercent, warmFakeRemote } from './sync-bench.js';
@@ -47,6 +49,29 @@ export interface WritesFigures {
   bulkTag: BulkChangeFigures[];
   /** `serve` to its first 200 on the copy, without a log, then with one of the checkpoint threshold to replay. */
   coldStart: { withoutLogSeconds: number; withLogSeconds: number; logBytes: number };
+  /** Seven daily syncs of the replica, a different 1 % changed each day, after the 1 % sync. */
+  week: ProcessFigures[];
+  /** `serve` to its first 200 on the replica after the week, with the logs the week left to replay. */
+  afterWeek: { coldStartSeconds: number; logBytes: number; fileBytes: number };
+}
+
+/** The days of {@link WritesFigures.week}: each changes the items at its own residue of 100 (the 1 % sync's is 50). */
+const weekResidues = [57, 64, 71, 78, 85, 92, 99];
+
+/** The bytes of the change logs beside a data directory's database. */
+const logBytesOf = (dataDir: string) => logFiles(path.join(dataDir, 'inventory.sqlite')).reduce((sum, { file }) => sum + fs.statSync(file).size, 0);
+
+/**
+ * Folds a closed data directory's change logs into its snapshot (a store closes without a
+ * checkpoint), for {@link leaveReplayLog}, whose log of pages must follow no statements.
+ */
+async function foldLogs(dataDir: string): Promise<void> {
+  const store = await Store.open({ dataDir, command: 'bench' });
+  try {
+    await store.checkpoint();
+  } finally {
+    store.close();
+  }
 }
 
 /** Seconds from spawning `serve` on `dataDir` to its first 200 answer. */
@@ -92,6 +117,7 @@ export async function measureWrites(source: WritesSource, workDir: string, log: 
   const secretRotation = await measuredCli(remoteDir, 'orgs', 'enrollment-secret', '--org', source.slug, '--rotate');
   log('cold start, without a log and with one of the checkpoint threshold');
   const withoutLogSeconds = await coldStartSeconds(remoteDir, source.key);
+  await foldLogs(remoteDir);
   const logBytes = leaveReplayLog(remoteDir);
   const coldStart = { withoutLogSeconds, withLogSeconds: await coldStartSeconds(remoteDir, source.key), logBytes };
 
@@ -117,13 +143,36 @@ export async function measureWrites(source: WritesSource, workDir: string, log: 
   }
 
   log('generating the dataset with 1 % changed for the in-process remote');
-  const inventory = generateInventory(source.size, source.seed);
+  // Dated from today as `seed` dated the source's (seedOrganization): otherwise every changed item's created_at
+  // differs from the replica's, and the merge moves each collection's rows after the first of them.
+  const inventory = generateInventory(source.size, source.seed, { dayMs: Date.now() });
   changeOnePercent(inventory);
-  const fake = await startFakeRemote({ inventory, cacheOrder: true, apiKey: source.key, port });
+  let fake = await startFakeRemote({ inventory, cacheOrder: true, apiKey: source.key, port });
+  let fakeOpen = true;
+  const closeFake = async () => {
+    if (fakeOpen) await fake.close();
+    fakeOpen = false;
+  };
   try {
     await warmFakeRemote(fake);
     log('incremental sync, 1 % changed');
     const onePercentSync = await measuredCli(replicaDir, 'sync', '--org', 'replica');
+    const onePercentItems = syncedItems(onePercentSync, 'incremental');
+    await closeFake();
+    const week: ProcessFigures[] = [];
+    for (const [day, residue] of weekResidues.entries()) {
+      changeOnePercent(inventory, residue);
+      fake = await startFakeRemote({ inventory, cacheOrder: true, apiKey: source.key, port });
+      fakeOpen = true;
+      await warmFakeRemote(fake);
+      log(`a week of daily syncs: day ${day + 1}, 1 % changed`);
+      week.push(await measuredCli(replicaDir, 'sync', '--org', 'replica'));
+      syncedItems(week.at(-1)!, 'incremental');
+      await closeFake();
+    }
+    // A key of the replica's own, made before its logs are measured (it logs a statement of its own).
+    const replicaKey = cli(replicaDir, 'keys', 'create', '--org', 'replica').trim();
+    const afterWeek = { logBytes: logBytesOf(replicaDir), fileBytes: fileBytes(replicaDir), coldStartSeconds: await coldStartSeconds(replicaDir, replicaKey) };
     return {
       sourceFileBytes,
       replicaFileBytes: fileBytes(replicaDir),
@@ -132,11 +181,13 @@ export async function measureWrites(source: WritesSource, workDir: string, log: 
       fullSync,
       unchangedSync,
       onePercentSync,
-      onePercentItems: syncedItems(onePercentSync, 'incremental'),
+      onePercentItems,
       bulkTag,
       coldStart,
+      week,
+      afterWeek,
     };
   } finally {
-    await fake.close();
+    await closeFake();
   }
 }

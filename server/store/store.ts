@@ -307,7 +307,7 @@ export class Store {
     return !this.closed && this.db.isHealthy();
   }
 
-  /** Checkpoints, closes the database and releases the data-directory lock. */
+  /** Closes the database (its logs durable; a checkpoint only when one is due) and releases the data-directory lock. */
   close(): void {
     if (this.closed) return;
     this.closed = true;

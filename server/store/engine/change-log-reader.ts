@@ -2,8 +2,27 @@ import zlib from 'node:zlib';
 import { type LogFrame, type LogFrameRef, logFormat } from './change-log.js';
 import { files } from './engine-files.js';
 import { decodeStamp, type SequenceStamp } from './sequence-stamp.js';
+import { decodeStatement, type RecordedStatement } from './statement-codec.js';
 
-const { magic, headerBytes, legacyMagic, writeFrame, truncateFrame, commitFrame, endMark, writeHeaderBytes, truncateBytes, commitBytes } = logFormat;
+const {
+  magic,
+  pagesOnlyMagic,
+  headerBytes,
+  legacyMagic,
+  writeFrame,
+  truncateFrame,
+  commitFrame,
+  statementFrame,
+  durationFrame,
+  foldFrame,
+  endMark,
+  writeHeaderBytes,
+  truncateBytes,
+  statementHeaderBytes,
+  durationBytes,
+  foldBytes,
+  commitBytes,
+} = logFormat;
 
 /** A log file is read this much at a time: a log of any size is read in bounded memory. */
 const windowBytes = 4 * 2 ** 20;
@@ -35,7 +54,10 @@ export interface Pause {
 function* scanLog(read: ReadAt): Generator<Pause, ScannedLog, void> {
   const transactions: LogFrameRef[][] = [];
   const isLegacy = read(0, legacyMagic.length).equals(legacyMagic);
-  const header = isLegacy ? 'legacy' : decodeStamp(magic, read(0, headerBytes));
+  const current = isLegacy ? undefined : decodeStamp(magic, read(0, headerBytes));
+  const header = isLegacy ? 'legacy' : (current ?? decodeStamp(pagesOnlyMagic, read(0, headerBytes)));
+  // Statements, their durations and folds are frames of `RCLOG 3` only: in an older log they are a corrupt tail.
+  const takesStatements = current !== undefined;
   if (!header) return { header, transactions, committedBytes: 0 };
   let committedBytes = isLegacy ? legacyMagic.length : headerBytes;
   let position = committedBytes;
@@ -59,6 +81,22 @@ function* scanLog(read: ReadAt): Generator<Pause, ScannedLog, void> {
       frames.push({ kind: 'truncate', size: Number(frame.readBigUInt64LE(1)) });
       checksum = zlib.crc32(frame, checksum);
       position += truncateBytes;
+    } else if (kind === statementFrame && takesStatements) {
+      const frameHeader = read(position, statementHeaderBytes);
+      if (frameHeader.length < statementHeaderBytes) break;
+      const length = frameHeader.readUInt32LE(1);
+      const frame = read(position, statementHeaderBytes + length);
+      if (frame.length < statementHeaderBytes + length) break;
+      frames.push({ kind: 'statement', length, position: position + statementHeaderBytes });
+      checksum = zlib.crc32(frame, checksum);
+      position += frame.length;
+      if (Math.floor(position / windowBytes) !== Math.floor((position - frame.length) / windowBytes)) yield { kind: 'pause' };
+    } else if ((kind === durationFrame || kind === foldFrame) && takesStatements) {
+      const frame = read(position, kind === durationFrame ? durationBytes : foldBytes);
+      if (frame.length < (kind === durationFrame ? durationBytes : foldBytes)) break;
+      frames.push(kind === durationFrame ? { kind: 'duration', microseconds: frame.readUInt32LE(1) } : { kind: 'truncate', size: Number(frame.readBigUInt64LE(1)), fold: true });
+      checksum = zlib.crc32(frame, checksum);
+      position += frame.length;
     } else if (kind === commitFrame) {
       const frame = read(position, commitBytes);
       const intact =
@@ -79,14 +117,21 @@ function* scanLog(read: ReadAt): Generator<Pause, ScannedLog, void> {
   return { header, transactions, committedBytes };
 }
 
+/** A frame parsed from bytes in memory: a page's bytes, or a statement decoded. */
+export type ParsedFrame = LogFrame | { kind: 'statement'; statement: RecordedStatement } | Exclude<LogFrameRef, { kind: 'write' | 'statement' }>;
+
 /** Parses log bytes held in memory; everything after the last intact commit is left out. */
-export function parseLog(bytes: Uint8Array): { header: ScannedLog['header']; transactions: LogFrame[][]; committedBytes: number } {
+export function parseLog(bytes: Uint8Array): { header: ScannedLog['header']; transactions: ParsedFrame[][]; committedBytes: number } {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const { header, transactions, committedBytes } = toEnd(scanLog((position, length) => buffer.subarray(position, position + length)));
   return {
     header,
     transactions: transactions.map((frames) =>
-      frames.map((frame) => (frame.kind === 'write' ? { kind: 'write', offset: frame.offset, bytes: buffer.subarray(frame.position, frame.position + frame.length) } : frame)),
+      frames.map((frame): ParsedFrame => {
+        if (frame.kind === 'write') return { kind: 'write', offset: frame.offset, bytes: buffer.subarray(frame.position, frame.position + frame.length) };
+        if (frame.kind === 'statement') return { kind: 'statement', statement: decodeStatement(buffer.subarray(frame.position, frame.position + frame.length)) };
+        return frame;
+      }),
     ),
     committedBytes,
   };
@@ -109,16 +154,19 @@ export function scanLogFile(fd: number): Generator<Pause, ScannedLog, void> {
   });
 }
 
-/** The bytes of a write frame of the log open at `fd`. */
-export function readFrameBytes(fd: number, frame: Extract<LogFrameRef, { kind: 'write' }>, into = Buffer.allocUnsafe(frame.length)): Buffer {
+/** The bytes of a write or statement frame of the log open at `fd`. */
+export function readFrameBytes(fd: number, frame: Extract<LogFrameRef, { kind: 'write' | 'statement' }>, into = Buffer.allocUnsafe(frame.length)): Buffer {
   if (readFully(fd, into.subarray(0, frame.length), frame.position) < frame.length) throw new Error('A change log is shorter than its committed frames');
   return into.subarray(0, frame.length);
 }
 
-/** The frames of `transactions`, with their bytes read from the log open at `fd` one at a time. */
-export function* framesWithBytes(fd: number, transactions: readonly LogFrameRef[][]): Generator<LogFrame> {
+/** The page frames of `transactions`, with their bytes read from the log open at `fd` one at a time. */
+export function* framesWithBytes(fd: number, transactions: readonly (readonly LogFrameRef[])[]): Generator<LogFrame> {
   for (const frames of transactions) {
-    for (const frame of frames) yield frame.kind === 'write' ? { kind: 'write', offset: frame.offset, bytes: readFrameBytes(fd, frame) } : frame;
+    for (const frame of frames) {
+      if (frame.kind === 'write') yield { kind: 'write', offset: frame.offset, bytes: readFrameBytes(fd, frame) };
+      else if (frame.kind === 'truncate') yield { kind: 'truncate', size: frame.size };
+    }
   }
 }
 

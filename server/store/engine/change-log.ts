@@ -20,27 +20,67 @@ import { encodeStamp, type SequenceStamp, stampBytes } from './sequence-stamp.js
 /** The log format's bytes, shared with its reader (change-log-reader.ts). */
 export const logFormat = {
   /** The header: this magic, then the log's sequence and salt (sequence-stamp.ts). */
-  magic: Buffer.from('RCLOG 2\n'),
+  magic: Buffer.from('RCLOG 3\n'),
+  /** Logs of pages only, from before statements: the same header and frames, still replayed. */
+  pagesOnlyMagic: Buffer.from('RCLOG 2\n'),
   headerBytes: stampBytes,
   /** The header of logs written before sequences (8 bytes, the magic alone): the sequence is the file's number. */
   legacyMagic: Buffer.from('RCLOG 1\n'),
   writeFrame: 0x57,
   truncateFrame: 0x54,
   commitFrame: 0x43,
+  /** `S` u32 length, then a statement and its bound values (statement-codec.ts). */
+  statementFrame: 0x53,
+  /** `M` u32: the microseconds the transaction's statements took to run (what replaying it costs). */
+  durationFrame: 0x4d,
+  /** `F` u64 size: the file is this size, and the transaction's `W` frames are every page written since the last fold. */
+  foldFrame: 0x46,
   endMark: 0x52434c43,
   writeHeaderBytes: 1 + 4 + 8,
   truncateBytes: 1 + 8,
+  statementHeaderBytes: 1 + 4,
+  durationBytes: 1 + 4,
+  foldBytes: 1 + 8,
   commitBytes: 1 + 8 + 4 + 4,
 } as const;
-const { magic, headerBytes, writeFrame, truncateFrame, commitFrame, endMark, writeHeaderBytes, truncateBytes, commitBytes } = logFormat;
+const {
+  magic,
+  headerBytes,
+  writeFrame,
+  truncateFrame,
+  commitFrame,
+  statementFrame,
+  durationFrame,
+  foldFrame,
+  endMark,
+  writeHeaderBytes,
+  truncateBytes,
+  statementHeaderBytes,
+  durationBytes,
+  foldBytes,
+  commitBytes,
+} = logFormat;
 /** Frames are gathered in memory up to this size, then written out ahead of their commit. */
 const bufferBytes = 4 * 2 ** 20;
 
-/** One change of a transaction. */
+/** One change of a transaction's pages. */
 export type LogFrame = { kind: 'write'; offset: number; bytes: Uint8Array } | { kind: 'truncate'; size: number };
 
-/** A change of a transaction, located in its log file: a write's bytes are read when applied. */
-export type LogFrameRef = { kind: 'write'; offset: number; length: number; position: number } | { kind: 'truncate'; size: number };
+/** A change of a transaction's pages, located in its log file: a write's bytes are read when applied. */
+export type PageFrameRef = { kind: 'write'; offset: number; length: number; position: number } | { kind: 'truncate'; size: number };
+
+/**
+ * A frame of a transaction, located in its log file. A fold's `F` reads as a truncation to its
+ * size (the file is that size, then its pages are written), with `fold` set.
+ */
+export type LogFrameRef =
+  | PageFrameRef
+  | { kind: 'truncate'; size: number; fold: true }
+  | { kind: 'statement'; length: number; position: number }
+  | { kind: 'duration'; microseconds: number };
+
+/** Whether a frame changes the file's bytes (what a checkpoint and the image at open apply). */
+export const isPageFrame = (frame: LogFrameRef): frame is PageFrameRef => frame.kind === 'write' || frame.kind === 'truncate';
 
 /**
  * The logs of a database file: `inventory.sqlite` has `inventory.sqlite.log.1`, `.log.2`, …,
@@ -65,7 +105,7 @@ export function logFile(databaseFile: string, number: number): string {
  * The size of the file after `frames` applied to a file of `size` bytes, and the most it
  * reaches meanwhile.
  */
-export function extentAfter(size: number, frames: Iterable<LogFrame | LogFrameRef>): { size: number; largest: number } {
+export function extentAfter(size: number, frames: Iterable<LogFrame | PageFrameRef>): { size: number; largest: number } {
   let largest = size;
   for (const frame of frames) {
     size = frame.kind === 'write' ? Math.max(size, frame.offset + ('bytes' in frame ? frame.bytes.length : frame.length)) : frame.size;
@@ -164,6 +204,36 @@ export class ChangeLogWriter {
     frame[0] = truncateFrame;
     frame.writeBigUInt64LE(BigInt(size), 1);
     this.add(frame);
+  }
+
+  /** Adds a statement with its bound values, encoded (statement-codec.ts), to the open transaction. */
+  statement(encoded: Uint8Array): void {
+    const frame = Buffer.allocUnsafe(statementHeaderBytes + encoded.length);
+    frame[0] = statementFrame;
+    frame.writeUInt32LE(encoded.length, 1);
+    frame.set(encoded, statementHeaderBytes);
+    this.add(frame);
+  }
+
+  /** Records what the open transaction's statements took to run, in microseconds (bounded to u32). */
+  duration(microseconds: number): void {
+    const frame = Buffer.allocUnsafe(durationBytes);
+    frame[0] = durationFrame;
+    frame.writeUInt32LE(Math.min(0xffffffff, Math.max(0, Math.round(microseconds))), 1);
+    this.add(frame);
+  }
+
+  /** Opens a fold in the open transaction: the file is `size` bytes, and the `W` frames after it are every page written since the last fold. */
+  fold(size: number): void {
+    const frame = Buffer.allocUnsafe(foldBytes);
+    frame[0] = foldFrame;
+    frame.writeBigUInt64LE(BigInt(size), 1);
+    this.add(frame);
+  }
+
+  /** Whether the open transaction has frames already (a bulk write's pages handed on before its commit). */
+  get hasOpenFrames(): boolean {
+    return this.transactionBytes > 0;
   }
 
   /**

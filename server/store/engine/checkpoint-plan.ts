@@ -1,4 +1,4 @@
-import type { LogFrameRef } from './change-log.js';
+import { isPageFrame, type LogFrameRef, type PageFrameRef } from './change-log.js';
 import type { Pause } from './change-log-reader.js';
 
 /**
@@ -14,7 +14,7 @@ export const runBytes = 2 ** 20;
 /** A write of a checkpoint: a frame of the log open at `fd`. */
 export interface PlannedWrite {
   fd: number;
-  frame: Extract<LogFrameRef, { kind: 'write' }>;
+  frame: Extract<PageFrameRef, { kind: 'write' }>;
 }
 
 /** What a checkpoint does to the snapshot, in this order. */
@@ -88,14 +88,18 @@ export function* planCheckpoint(logs: readonly OpenLog[]): Generator<Pause, Chec
 function* everyFrame(logs: readonly OpenLog[]): Generator<Pause, CheckpointOperation[], void> {
   const operations: CheckpointOperation[] = [];
   for (const { fd, frame } of framesOf(logs)) {
-    operations.push(frame.kind === 'write' ? { kind: 'write', fd, frame } : frame);
+    operations.push(frame.kind === 'write' ? { kind: 'write', fd, frame } : { kind: 'truncate', size: frame.size });
     if (operations.length % framesPerPause === 0) yield { kind: 'pause' };
   }
   return operations;
 }
 
-function* framesOf(logs: readonly OpenLog[]): Generator<{ fd: number; frame: LogFrameRef }> {
-  for (const { fd, transactions } of logs) for (const frames of transactions) for (const frame of frames) yield { fd, frame };
+/**
+ * The page frames of the logs, in order: statements are left out, as the logs a checkpoint
+ * folds end in a fold (durable-file.ts), whose pages hold what every statement before it did.
+ */
+function* framesOf(logs: readonly OpenLog[]): Generator<{ fd: number; frame: PageFrameRef }> {
+  for (const { fd, transactions } of logs) for (const frames of transactions) for (const frame of frames) if (isPageFrame(frame)) yield { fd, frame };
 }
 
 function greatestCommonDivisor(a: number, b: number): number {

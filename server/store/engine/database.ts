@@ -1,10 +1,11 @@
 import type { BindParams, Database as SqlJsDatabase, SqlValue, Statement } from 'sql.js';
 import { DurableFile } from './durable-file.js';
+import { encodeStatement, type RecordedStatement } from './statement-codec.js';
 import type { FileWriteSink, FileWriteTap } from './file-write-tap.js';
 import { migrations } from './migrations.js';
 import { loadSqlJs } from './sql-js.js';
 import type { SnapshotPages } from './snapshot-pages.js';
-import { readStoreImage } from './store-image.js';
+import { type RecordedTransaction, readStoreImage } from './store-image.js';
 
 /** A number that changes whenever what it stands for does (the database: {@link Database.version}). */
 export interface VersionSource {
@@ -18,6 +19,19 @@ const vacuumOlderStoreFromShare = 0.1;
 
 /** Raised when a database file is newer than this program or is not a database of ours. */
 export class IncompatibleDatabaseError extends Error {}
+
+/** A statement that changes the schema or rewrites the file. */
+const schemaOrFileStatement = /^\s*(CREATE|DROP|ALTER|VACUUM|PRAGMA|REINDEX|ANALYZE|ATTACH|DETACH)\b/i;
+/** One that does so in the temporary database only, which is not in the file. */
+const temporaryStatement = /^\s*(CREATE\s+(TEMP|TEMPORARY)\b|CREATE\s+(UNIQUE\s+)?INDEX\s+(IF\s+NOT\s+EXISTS\s+)?temp\.|DROP\s+(TABLE|INDEX)\s+(IF\s+EXISTS\s+)?temp\.)/i;
+
+/**
+ * Whether `sql` changes the schema or rewrites the file: a transaction with such a statement is
+ * logged as pages (a migration always is), whatever its size. Temporary tables and indexes are
+ * not in the file, and are replayed as statements. A script is split at its semicolons, which
+ * may cut a string literal: that errs towards pages.
+ */
+const changesSchemaOrFile = (sql: string) => sql.split(';').some((statement) => schemaOrFileStatement.test(statement) && !temporaryStatement.test(statement));
 
 /**
  * A sql.js database with cached prepared statements and transactions, made durable by its
@@ -38,6 +52,20 @@ export class Database {
   private unwritable: Error | undefined;
   /** The in-memory file's size: what SQLite wrote, or the room {@link reserve} made. */
   private fileBytes: number;
+  /**
+   * The statements of the open top-level transaction (or of the statement outside one), each
+   * encoded, for the log to keep instead of their pages; undefined once one of them must be
+   * logged as pages. `savepoints` marks where each open savepoint's begin, to cut what a
+   * rollback to it undoes.
+   */
+  private recorded: Buffer[] | undefined = [];
+  private readonly savepoints: number[] = [];
+  /** What the recorded statements took to run. */
+  private recordedMicroseconds = 0;
+  /** A write method is running: a row changed meanwhile is recorded (the guard, {@link watchRowChanges}). */
+  private writing = false;
+  /** A row changed while no write method ran: a write made through a read method, which the log would miss. */
+  private unrecordedWrite: string | undefined;
 
   private constructor(
     private readonly db: SqlJsDatabase,
@@ -89,6 +117,8 @@ export class Database {
       // a transaction begins a read transaction by asking the file system whether a hot journal
       // exists and by reading the change counter, which made a lookup by id several times slower.
       database.db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -32768');
+      database.watchRowChanges();
+      database.replay(image?.statements ?? []);
       if (!readOnly) database.giveFreePagesBackOnAsk();
       database.migrate();
       return database;
@@ -96,6 +126,68 @@ export class Database {
       image?.pages?.close();
       throw error;
     }
+  }
+
+  /**
+   * The guard of the statement log: SQLite tells of every row a statement changes (of a rowid
+   * table); one changed while no write method runs was changed by a read method (a write
+   * statement given to {@link all}, say), whose statement the log does not keep. That read
+   * then throws, and the database refuses every further write.
+   */
+  private watchRowChanges(): void {
+    this.db.updateHook((operation, _database, table) => {
+      if (!this.writing) this.unrecordedWrite ??= `${operation} of a row of ${table}`;
+    });
+  }
+
+  private refuseUnrecordedWrite(sql: string): void {
+    if (this.unrecordedWrite === undefined) return;
+    this.unwritable ??= new Error(`A read changed the database (${this.unrecordedWrite}, by ${sql.slice(0, 200)}): writes go through run, exec or transaction, or the log misses them. Restart to reopen what is on disk.`);
+    throw this.unwritable;
+  }
+
+  /**
+   * Replays the transactions of statements the logs recorded after their last pages
+   * (store-image.ts), in order, one transaction each, before the migrations: they were made on
+   * this schema. Their pages are the log's already (DurableFile.replayed).
+   */
+  private replay(transactions: readonly RecordedTransaction[]): void {
+    this.writing = true;
+    try {
+      for (const { statements, microseconds } of transactions) {
+        this.db.exec('BEGIN');
+        try {
+          for (const statement of statements) this.runRecorded(statement);
+          this.db.exec('COMMIT');
+        } catch (error) {
+          this.db.exec('ROLLBACK');
+          throw new Error(`A logged transaction of ${statements.length} statements does not replay: ${(error as Error).message}`, { cause: error });
+        }
+        this.durable?.replayed(microseconds);
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private runRecorded(statement: RecordedStatement): void {
+    if (statement.kind === 'exec') this.db.exec(statement.sql);
+    else {
+      const prepared = this.statement(statement.sql);
+      try {
+        prepared.run(statement.params);
+      } finally {
+        prepared.reset();
+      }
+    }
+  }
+
+  /** Keeps a write for the log (unless the transaction is logged as pages already), with the time it took. */
+  private record(statement: RecordedStatement, startedAt: number): void {
+    this.recordedMicroseconds += (performance.now() - startedAt) * 1000;
+    if (!this.recorded || !this.durable) return;
+    if (changesSchemaOrFile(statement.sql)) this.recorded = undefined;
+    else this.recorded.push(encodeStatement(statement));
   }
 
   /** sql.js's name of the in-memory file. */
@@ -138,9 +230,15 @@ export class Database {
     }
     if (current === migrations.length) return;
     this.transaction(() => {
+      this.recorded = undefined;
       for (let version = current + 1; version <= migrations.length; version++) {
-        this.db.exec(migrations[version - 1]!);
-        this.db.exec(`PRAGMA user_version = ${version}`);
+        this.writing = true;
+        try {
+          this.db.exec(migrations[version - 1]!);
+          this.db.exec(`PRAGMA user_version = ${version}`);
+        } finally {
+          this.writing = false;
+        }
       }
     });
     // A migration may rewrite whole tables: the snapshot takes it at once, not a long log.
@@ -166,6 +264,7 @@ export class Database {
       return rows;
     } finally {
       statement.reset();
+      this.refuseUnrecordedWrite(sql);
     }
   }
 
@@ -177,6 +276,7 @@ export class Database {
       return statement.step() ? (statement.getAsObject() as T) : undefined;
     } finally {
       statement.reset();
+      this.refuseUnrecordedWrite(sql);
     }
   }
 
@@ -190,6 +290,7 @@ export class Database {
       return values;
     } finally {
       statement.reset();
+      this.refuseUnrecordedWrite(sql);
     }
   }
 
@@ -201,15 +302,20 @@ export class Database {
       return statement.step() ? statement.get()[0] : undefined;
     } finally {
       statement.reset();
+      this.refuseUnrecordedWrite(sql);
     }
   }
 
   /** Runs a statement that returns no rows; returns the number of rows it changed. */
   run(sql: string, params: BindParams = []): number {
     const statement = this.statement(sql);
+    const startedAt = performance.now();
+    this.writing = true;
     try {
       statement.run(params);
+      this.record({ kind: 'run', sql, params }, startedAt);
     } finally {
+      this.writing = false;
       statement.reset();
       this.writeVersion++;
       this.commitOutsideTransaction();
@@ -219,9 +325,17 @@ export class Database {
 
   /** Runs several statements of a script, without parameters. */
   exec(sql: string): void {
+    const startedAt = performance.now();
+    this.writing = true;
     try {
       this.db.exec(sql);
+      this.record({ kind: 'exec', sql }, startedAt);
+    } catch (error) {
+      // The statements of the script before the one that failed stay applied: only pages say what they did.
+      this.recorded = undefined;
+      throw error;
     } finally {
+      this.writing = false;
       this.writeVersion++;
       this.commitOutsideTransaction();
     }
@@ -241,16 +355,21 @@ export class Database {
     const savepoint = `sp${this.transactionDepth}`;
     this.db.exec(this.transactionDepth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
     this.transactionDepth++;
+    // Where this savepoint's statements begin: a rollback to it cuts them off.
+    this.savepoints.push(this.recorded?.length ?? 0);
     try {
       const result = work();
       this.transactionDepth--;
+      this.savepoints.pop();
       this.db.exec(this.transactionDepth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
       this.writeVersion++;
       this.commitOutsideTransaction(durable);
       return result;
     } catch (error) {
       this.transactionDepth--;
+      const mark = this.savepoints.pop()!;
       this.db.exec(this.transactionDepth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      if (this.recorded) this.recorded.length = mark;
       this.writeVersion++;
       // Pages a large transaction spilled before it rolled back were written back: the log keeps both, which nets to nothing.
       this.commitOutsideTransaction(durable);
@@ -264,9 +383,13 @@ export class Database {
    * every further write (a restart reopens the state on disk).
    */
   private commitOutsideTransaction(durable = true): void {
-    if (this.transactionDepth !== 0 || !this.durable) return;
+    if (this.transactionDepth !== 0) return;
+    const writes = { statements: this.recorded, microseconds: this.recordedMicroseconds };
+    this.recorded = [];
+    this.recordedMicroseconds = 0;
+    if (!this.durable) return;
     try {
-      this.durable.commit({ durable });
+      this.durable.commit({ durable, writes });
     } catch (error) {
       this.unwritable = new Error(`The store could not write its change log: ${(error as Error).message}. Restart to reopen what is on disk.`, { cause: error });
       throw this.unwritable;
@@ -304,7 +427,7 @@ export class Database {
     }
   }
 
-  /** Checkpoints, closes the change log and the database. */
+  /** Makes held writes durable (checkpointing only when one is due, DurableFile.close), closes the change log and the database. */
   close(): void {
     try {
       this.durable?.close();

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ChangeLogWriter, logFile } from './change-log.js';
+import { ChangeLogWriter, logFile, logFormat } from './change-log.js';
 import { checkpointSteps, type LogToFold, runCheckpoint, runCheckpointInSlices } from './checkpoint.js';
 import { files } from './engine-files.js';
 import { removeFileSteps, runFileSteps, syncFolderSteps } from './file-steps.js';
@@ -26,14 +26,34 @@ const holdBytes = 128 * 2 ** 20;
 const holdMostBytes = 192 * 2 ** 20;
 /** Held pages handed on in one turn of the event loop. */
 const sliceBytes = 4 * 2 ** 20;
-/** A checkpoint runs once no write came for this long. */
-const idleMs = 5_000;
+/**
+ * The statements logged since the last fold take at most this long to run (what they took
+ * when recorded): the bound on what replaying them adds to cold start; past it, transactions
+ * are logged as pages after a fold (docs/decisions/the-engine-sqljs-on-disk/a-log-of-statements.md).
+ */
+export const replayBudgetMicroseconds = 1_000_000;
+
+/** A transaction's writes as the database recorded them, offered to {@link DurableFile.commit}. */
+export interface RecordedWrites {
+  /**
+   * Its statements, each a statement frame's body (statement-codec.ts); undefined when it must
+   * be logged as pages (a migration, a schema change, VACUUM, a truncation of the file).
+   */
+  statements: Buffer[] | undefined;
+  /** What they took to run. */
+  microseconds: number;
+}
 
 /**
  * The database file on disk: a snapshot and change logs (docs/decisions/the-engine-sqljs-on-disk/checkpoints-write-in-place.md, "Checkpoints write
  * in place"). The tap gives it SQLite's writes; {@link commit} makes them durable at each point
- * where no transaction is open; checkpoints fold the logs into the snapshot, between requests,
- * when the logs pass a share of the snapshot, when the store is idle, and at close.
+ * where no transaction is open, as the transaction's statements when they are fewer bytes than
+ * its pages, else as pages (docs/decisions/the-engine-sqljs-on-disk/a-log-of-statements.md).
+ * Pages logged after statements are preceded by a fold: every page written since the last one,
+ * as the file now holds it, for a replay that gave the same rows in other bytes.
+ * Checkpoints fold the logs into the snapshot, between requests, when the logs pass a share of
+ * the snapshot; statements are logged only while replaying them stays within
+ * {@link replayBudgetMicroseconds}.
  */
 export class DurableFile implements FileWriteSink {
   private current: ChangeLogWriter;
@@ -52,8 +72,18 @@ export class DurableFile implements FileWriteSink {
   private running: { logs: LogToFold[]; stopped: boolean } | undefined;
   /** The logs passed the threshold while a checkpoint ran: another follows it. */
   private checkpointAgain = false;
-  private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Pages statements changed since the last fold: the log has their statements, not their bytes. */
+  private readonly statementPages: HeldPages;
+  /** What replaying the statements logged since the last fold would take. */
+  private replayMicroseconds = 0;
+  /** Held pages include some of a transaction logged as pages: the next one cannot be logged as statements. */
+  private heldFromPageCommits = false;
+  /** Bytes of pages SQLite wrote since the last commit, and whether it cut the file meanwhile. */
+  private transactionPageBytes = 0;
+  private truncatedInTransaction = false;
+  /** The file's size as SQLite's writes made it (what a fold records). */
+  private size: number;
 
   /**
    * Takes over what the open found (only the lock holder opens one of these): removes the logs
@@ -63,7 +93,7 @@ export class DurableFile implements FileWriteSink {
    */
   constructor(
     private readonly databaseFile: string,
-    found: Pick<StoreImage, 'header' | 'base' | 'logs' | 'stale' | 'setAside'>,
+    found: Pick<StoreImage, 'header' | 'base' | 'logs' | 'stale' | 'setAside' | 'fileBytes'>,
     /** Reads the in-memory file's bytes at an offset (FileWriteTap.readAt). */
     readAt: (offset: number, into: Uint8Array) => void,
     private readonly onCheckpointError: (error: unknown) => void,
@@ -78,15 +108,74 @@ export class DurableFile implements FileWriteSink {
     this.folded = found.logs.map((log) => ({ file: log.file, sequence: log.number, size: log.committedBytes }));
     this.nextNumber = found.base + found.logs.length + 1;
     this.current = this.startLog();
-    this.held = new HeldPages({ write: (offset, bytes) => this.current.write(offset, bytes), truncate: (size) => this.current.truncate(size) }, readAt);
+    this.size = found.fileBytes;
+    this.statementPages = new HeldPages({ write: (offset, bytes) => this.current.write(offset, bytes), truncate: (size) => this.current.truncate(size) }, readAt);
+    const pagesToLog = {
+      write: (offset: number, bytes: Uint8Array) => {
+        this.foldFirst();
+        this.current.write(offset, bytes);
+      },
+      truncate: (size: number) => {
+        this.foldFirst();
+        this.current.truncate(size);
+      },
+    };
+    this.held = new HeldPages(pagesToLog, readAt);
   }
 
   write(offset: number, bytes: Uint8Array): void {
+    if (this.held.bytes === 0) this.heldFromPageCommits = false;
+    this.transactionPageBytes += bytes.length;
+    this.size = Math.max(this.size, offset + bytes.length);
     this.held.write(offset, bytes);
   }
 
   truncate(size: number): void {
+    this.truncatedInTransaction = true;
+    // A fold this truncation makes first records the file as it was before it.
     this.held.truncate(size);
+    this.size = size;
+  }
+
+  /**
+   * Before the first page frame that follows statements: a fold, the size of the file and
+   * every page statements changed since the last fold, read from the file as it is now. The
+   * pages a replay of those statements would make are the same rows in other bytes, on which
+   * the page frames that follow would not fit; an open applies the fold instead, and skips the
+   * statements before it. Always the first frame of its transaction: frames enter a
+   * transaction after statements only through here.
+   */
+  private foldFirst(): void {
+    if (this.statementPages.bytes === 0) return;
+    this.current.fold(this.size);
+    this.statementPages.handOn();
+    this.replayMicroseconds = 0;
+  }
+
+  /**
+   * Takes what a replay of recorded statements at open wrote: pages the log has statements
+   * for, to fold before pages are logged next, never logged again.
+   */
+  replayed(microseconds: number): void {
+    this.held.moveTo(this.statementPages);
+    this.replayMicroseconds += microseconds;
+    this.transactionPageBytes = 0;
+  }
+
+  /**
+   * Whether the transaction's writes are logged as its statements: fewer bytes than its pages,
+   * none of them on their way to the log, and the statements since the last fold, with these,
+   * within what an open may spend replaying them ({@link replayBudgetMicroseconds}). Past it the
+   * transaction is logged as pages, after a fold, which starts the budget again: a bulk job
+   * (a full sync's staging) then costs what its pages do, not a checkpoint per second of it.
+   */
+  private logsAsStatements(writes: RecordedWrites | undefined): boolean {
+    const statements = writes?.statements;
+    if (!statements || this.heldFromPageCommits || this.truncatedInTransaction || this.current.hasOpenFrames) return false;
+    if (this.replayMicroseconds + writes.microseconds > replayBudgetMicroseconds) return false;
+    let bytes = 0;
+    for (const statement of statements) bytes += statement.length + logFormat.statementHeaderBytes;
+    return bytes <= this.transactionPageBytes;
   }
 
   /**
@@ -95,15 +184,28 @@ export class DurableFile implements FileWriteSink {
    * which a crash may lose: the sync stages again) leaves its pages held, to be logged once each
    * with the next durable commit, by {@link settle}, or a slice per turn past {@link holdBytes}.
    */
-  commit({ durable = true }: { durable?: boolean } = {}): void {
+  commit({ durable = true, writes }: { durable?: boolean; writes?: RecordedWrites } = {}): void {
+    const asStatements = this.logsAsStatements(writes);
+    this.transactionPageBytes = 0;
+    this.truncatedInTransaction = false;
+    if (asStatements) {
+      this.held.moveTo(this.statementPages);
+      // A transaction rolled back: the pages it spilled were written back as they were.
+      if (writes!.statements!.length === 0) return;
+      for (const statement of writes!.statements!) this.current.statement(statement);
+      this.current.duration(writes!.microseconds);
+      this.replayMicroseconds += writes!.microseconds;
+      this.afterLogCommit(this.current.commit({ durable }));
+      return;
+    }
     if (durable) {
       this.held.handOn();
       this.afterLogCommit(this.current.commit());
       return;
     }
+    this.heldFromPageCommits = this.held.bytes > 0;
     if (this.held.bytes > holdMostBytes) this.held.handOn(this.held.bytes - holdBytes);
     if (this.held.bytes > holdBytes) this.handOnInSlices();
-    this.checkpointWhenIdle();
   }
 
   /**
@@ -149,18 +251,10 @@ export class DurableFile implements FileWriteSink {
 
   private afterLogCommit(committed: boolean): void {
     if (!committed) return;
-    if (this.logBytes() > checkpointThresholdBytes(this.snapshotBytes())) {
+    if (this.checkpointDue()) {
       if (this.checkpointing) this.checkpointAgain = true;
       else void this.checkpoint();
-      return;
     }
-    this.checkpointWhenIdle();
-  }
-
-  private checkpointWhenIdle(): void {
-    clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => void this.checkpoint(), idleMs);
-    this.idleTimer.unref();
   }
 
   /**
@@ -168,7 +262,6 @@ export class DurableFile implements FileWriteSink {
    * Resolves when done (a checkpoint already running is waited for, then another runs).
    */
   async checkpoint(): Promise<void> {
-    clearTimeout(this.idleTimer);
     await this.settle();
     while (this.checkpointing) await this.checkpointing;
     if (this.closed) return;
@@ -203,15 +296,16 @@ export class DurableFile implements FileWriteSink {
    * page over a newer one's is not.
    */
   checkpointNow(): void {
-    clearTimeout(this.idleTimer);
     const stoppedLogs = this.running?.logs ?? [];
     if (this.running) this.running.stopped = true;
     runCheckpoint(checkpointSteps(this.databaseFile, [...stoppedLogs, ...this.takeLogs()], this.salt));
   }
 
   /**
-   * Makes held writes durable, checkpoints what it can and closes the log. When the log cannot
-   * take them, it is closed all the same, without a checkpoint, and the error thrown.
+   * Makes held writes durable and closes the log; checkpoints only when one is due or under way
+   * (a command line's process would otherwise fold its statements into pages at every run).
+   * When the log cannot take the held writes, it is closed all the same, without a
+   * checkpoint, and the error thrown.
    */
   close(): void {
     if (this.closed) return;
@@ -221,13 +315,15 @@ export class DurableFile implements FileWriteSink {
     } catch (error) {
       failed = error;
     }
+    // A checkpoint that was due is done here: otherwise a command line, which closes before a
+    // checkpoint in slices ends, would leave the logs to grow run after run.
+    const due = this.running !== undefined || this.checkpointDue();
     // Closed first: the checkpoint then starts no new log only to remove it.
     this.closed = true;
     try {
       if (failed) throw failed;
-      this.checkpointNow();
+      if (due) this.checkpointNow();
     } finally {
-      clearTimeout(this.idleTimer);
       this.current.close();
       if (this.current.isEmpty) runFileSteps(removeFileSteps(this.current.file));
     }
@@ -242,6 +338,8 @@ export class DurableFile implements FileWriteSink {
   private takeLogs(): LogToFold[] {
     const logs = this.folded.map(({ file, sequence }) => ({ file, sequence }));
     this.folded = [];
+    // The logs end in a fold when statements were logged since the last: the snapshot takes pages only.
+    this.foldFirst();
     this.held.handOn();
     this.current.commit();
     if (!this.current.isEmpty) {
@@ -257,6 +355,11 @@ export class DurableFile implements FileWriteSink {
   private startLog(): ChangeLogWriter {
     const sequence = this.nextNumber++;
     return ChangeLogWriter.create(logFile(this.databaseFile, sequence), { sequence, salt: this.salt });
+  }
+
+  /** Whether the logs cost too much to replay at open: past a share of the snapshot (their statements stay within the budget, see logsAsStatements). */
+  private checkpointDue(): boolean {
+    return this.logBytes() > checkpointThresholdBytes(this.snapshotBytes());
   }
 
   private logBytes(): number {

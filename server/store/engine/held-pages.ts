@@ -44,6 +44,26 @@ export class HeldPages {
     this.sink.truncate(size);
   }
 
+  /**
+   * Moves every held page to `other`, which then hands them on (or never: a statement log's
+   * pages, durable-file.ts); this holds none after.
+   */
+  moveTo(other: HeldPages): void {
+    if (this.offsets.size === 0) return;
+    if (other.offsets.size > 0 && other.pageBytes !== this.pageBytes) other.handOn();
+    other.pageBytes = this.pageBytes;
+    for (const offset of this.offsets) {
+      other.offsets.delete(offset);
+      other.offsets.add(offset);
+    }
+    this.offsets.clear();
+  }
+
+  /** Forgets the held pages at or past `size` (the file was cut there). */
+  dropFrom(size: number): void {
+    for (const offset of this.offsets) if (offset >= size) this.offsets.delete(offset);
+  }
+
   /** Hands on the least recently written pages, up to `maxBytes` of them (all by default). */
   handOn(maxBytes = Infinity): void {
     if (this.offsets.size === 0) return;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { logFiles, logFormat } from './change-log.js';
+import { logFile, logFiles, logFormat } from './change-log.js';
 import { Database } from './database.js';
 import { encodeStamp } from './sequence-stamp.js';
 import { snapshotHeaderFile } from './snapshot-header.js';
@@ -60,7 +60,11 @@ describe('logs bound to the snapshot they extend', () => {
     await db.checkpoint();
     const snapshot = fs.readFileSync(file);
     const header = fs.readFileSync(snapshotHeaderFile(file));
-    db.run("INSERT INTO keys VALUES (3, 'active')");
+    // A pragma in the transaction logs it as pages, the one kind of transaction every log format has.
+    db.transaction(() => {
+      db.run("INSERT INTO keys VALUES (3, 'active')");
+      db.exec('PRAGMA foreign_keys = ON');
+    });
     const log = logFiles(file).at(-1)!;
     const logBytes = fs.readFileSync(log.file);
     db.close();
@@ -90,6 +94,8 @@ describe('logs bound to the snapshot they extend', () => {
       const reopened = await Database.open(reopenedFile);
       expect(keys(reopened).map((key) => key.id)).toEqual([1, 2, 3, 4]);
       expect(reopened.value('PRAGMA integrity_check')).toBe('ok');
+      expect(fs.readFileSync(logFile(reopenedFile, 8)).subarray(0, logFormat.magic.length)).toEqual(logFormat.magic);
+      await reopened.checkpoint();
       reopened.close();
       expect(logFiles(reopenedFile)).toEqual([]);
     }

@@ -1,10 +1,18 @@
-import { applyFrames, extentAfter, type LogFrame, type LogFrameRef, logFiles } from './change-log.js';
-import { framesWithBytes, type ScannedLog, scanLogFile, toEnd } from './change-log-reader.js';
+import { applyFrames, extentAfter, isPageFrame, type LogFrame, type LogFrameRef, logFiles, type PageFrameRef } from './change-log.js';
+import { framesWithBytes, readFrameBytes, type ScannedLog, scanLogFile, toEnd } from './change-log-reader.js';
 import { type DatabaseFileBytes, readDatabaseFile, roomAfter, roomyBuffer } from './database-file.js';
 import { files, isMissing } from './engine-files.js';
 import { chainLogs, type LogChain } from './log-chain.js';
 import { readSnapshotHeader, type SnapshotHeader } from './snapshot-header.js';
 import { SnapshotPages } from './snapshot-pages.js';
+import { decodeStatement, type RecordedStatement } from './statement-codec.js';
+
+/** A transaction of statements a log recorded, to replay at open (Database.open). */
+export interface RecordedTransaction {
+  statements: RecordedStatement[];
+  /** What its statements took to run when they were recorded. */
+  microseconds: number;
+}
 
 /** A log replayed at open, with its committed size (what follows is a torn tail). */
 export interface FoundLog {
@@ -18,6 +26,8 @@ export interface FoundLog {
 export interface StoreImage {
   /** The file's bytes and `reserveBytes` zeros after them; undefined for a store not created yet. */
   bytes: Uint8Array | undefined;
+  /** The file's size in `bytes` (the rest is room). */
+  fileBytes: number;
   /** The snapshot's header; undefined for a new store or one from before headers. */
   header: SnapshotHeader | undefined;
   /** The sequence the snapshot holds (log-chain.ts): the replayed logs follow it. */
@@ -32,6 +42,11 @@ export interface StoreImage {
   warning?: string;
   /** With `onDemand`: the snapshot's bytes not in `bytes` yet, read there as they are asked for. */
   pages?: SnapshotPages;
+  /**
+   * The transactions of statements recorded after the logs' last page or fold transaction, in
+   * order: the open replays them on `bytes` (those before it are in its pages already).
+   */
+  statements: RecordedTransaction[];
 }
 
 /** A log found beside the snapshot, open, and scanned. */
@@ -78,8 +93,42 @@ const closeLogs = (opened: OpenLog[]) => {
   for (const { fd } of opened) files.closeSync(fd);
 };
 
+/**
+ * The logs' transactions split as an open applies them: the pages of every page or fold
+ * transaction, in order, then the statement transactions after the last of those. A page
+ * transaction right after statements (not a fold) is refused: its pages were taken on another
+ * file than the one the statements make again, and the writer never logs one.
+ */
+function splitTransactions(logs: readonly OpenLog[]): { pages: { fd: number; transactions: PageFrameRef[][] }[]; statements: { fd: number; frames: LogFrameRef[] }[] } {
+  const pages: { fd: number; transactions: PageFrameRef[][] }[] = [];
+  let statements: { fd: number; frames: LogFrameRef[] }[] = [];
+  for (const { fd, file, scan } of logs) {
+    const ofLog: PageFrameRef[][] = [];
+    for (const frames of scan.transactions) {
+      if (frames.some((frame) => frame.kind === 'statement')) {
+        statements.push({ fd, frames });
+        continue;
+      }
+      const isFold = frames[0]?.kind === 'truncate' && 'fold' in frames[0];
+      if (statements.length > 0 && !isFold) throw new Error(`${file} logs pages after statements without a fold between them: it cannot be replayed`);
+      statements = [];
+      ofLog.push(frames.filter(isPageFrame));
+    }
+    pages.push({ fd, transactions: ofLog });
+  }
+  return { pages, statements };
+}
+
+/** The statement transactions, read and decoded. */
+function readStatements(statements: { fd: number; frames: LogFrameRef[] }[]): RecordedTransaction[] {
+  return statements.map(({ fd, frames }) => ({
+    statements: frames.flatMap((frame) => (frame.kind === 'statement' ? [decodeStatement(readFrameBytes(fd, frame))] : [])),
+    microseconds: frames.reduce((sum, frame) => sum + (frame.kind === 'duration' ? frame.microseconds : 0), 0),
+  }));
+}
+
 /** What an image says of its logs besides its bytes. */
-function imageOfLogs(header: SnapshotHeader | undefined, chain: LogChain<OpenLog>): Omit<StoreImage, 'bytes' | 'pages'> {
+function imageOfLogs(header: SnapshotHeader | undefined, chain: LogChain<OpenLog>): Omit<StoreImage, 'bytes' | 'fileBytes' | 'pages' | 'statements'> {
   return {
     header,
     base: chain.base,
@@ -111,7 +160,8 @@ export async function readStoreImage(
       const moved = chain.setAside.length > 0 && readSnapshotHeader(file)?.sequence !== header?.sequence;
       const raced = (logFiles(file).at(-1)?.number ?? 0) > newest + 1 || moved;
       if (!holdsLock && attempt < 20 && raced) continue;
-      return { bytes: replay(snapshot, reserveBytes, chain.replay), ...imageOfLogs(header, chain) };
+      const { pages, statements } = splitTransactions(chain.replay);
+      return { ...replay(snapshot, reserveBytes, pages), ...imageOfLogs(header, chain), statements: readStatements(statements) };
     } finally {
       closeLogs(opened);
     }
@@ -142,13 +192,14 @@ function imageOnDemand(file: string, reserveBytes: number): StoreImage | undefin
     }
     const { header, chain, opened: all } = openLogs(file);
     opened = all;
-    const extent = extentAfter(snapshotBytes, committedFrames(chain.replay));
+    const split = splitTransactions(chain.replay);
+    const extent = extentAfter(snapshotBytes, committedFrames(split.pages));
     const room = roomAfter(snapshotBytes, reserveBytes, true);
     pages = SnapshotPages.ofFile(snapshot, roomyBuffer(extent.largest, room), snapshotBytes);
     let size = snapshotBytes;
-    for (const { fd, scan } of chain.replay) size = applyFrames(pages.image, size, notedBy(pages, framesWithBytes(fd, scan.transactions)));
+    for (const { fd, transactions } of split.pages) size = applyFrames(pages.image, size, notedBy(pages, framesWithBytes(fd, transactions)));
     pages.beforeRead(0, 100);
-    return { bytes: pages.image.subarray(0, size + room), ...imageOfLogs(header, chain), pages };
+    return { bytes: pages.image.subarray(0, size + room), fileBytes: size, ...imageOfLogs(header, chain), pages, statements: readStatements(split.statements) };
   } catch (error) {
     if (pages) pages.close();
     else files.closeSync(snapshot);
@@ -158,8 +209,8 @@ function imageOnDemand(file: string, reserveBytes: number): StoreImage | undefin
   }
 }
 
-/** The frames of the logs' committed transactions, in order. */
-const committedFrames = (logs: OpenLog[]) => logs.flatMap(({ scan }): LogFrameRef[] => scan.transactions.flat());
+/** The page frames of the logs' committed transactions, in order. */
+const committedFrames = (logs: { transactions: PageFrameRef[][] }[]) => logs.flatMap(({ transactions }) => transactions.flat());
 
 /** A log's frames, each told to `pages` before it is applied to their image. */
 function* notedBy(pages: SnapshotPages, frames: Iterable<LogFrame>): Iterable<LogFrame> {
@@ -174,9 +225,13 @@ function* notedBy(pages: SnapshotPages, frames: Iterable<LogFrame>): Iterable<Lo
  * The snapshot with the logs' committed transactions applied, their bytes read a frame at a
  * time, and at least `reserveBytes` (or the room the snapshot was read with) after them.
  */
-function replay(snapshot: DatabaseFileBytes | undefined, reserveBytes: number, logs: OpenLog[]): Uint8Array | undefined {
+function replay(
+  snapshot: DatabaseFileBytes | undefined,
+  reserveBytes: number,
+  logs: { fd: number; transactions: PageFrameRef[][] }[],
+): { bytes: Uint8Array | undefined; fileBytes: number } {
   const refs = committedFrames(logs);
-  if (refs.length === 0) return snapshot?.bytes;
+  if (refs.length === 0) return { bytes: snapshot?.bytes, fileBytes: snapshot?.fileBytes ?? 0 };
   const baseSize = snapshot?.fileBytes ?? 0;
   const room = snapshot ? Math.max(reserveBytes, snapshot.bytes.length - baseSize) : reserveBytes;
   const extent = extentAfter(baseSize, refs);
@@ -187,6 +242,6 @@ function replay(snapshot: DatabaseFileBytes | undefined, reserveBytes: number, l
     image = grown;
   }
   let size = baseSize;
-  for (const { fd, scan } of logs) size = applyFrames(image, size, framesWithBytes(fd, scan.transactions));
-  return image.subarray(0, size + room);
+  for (const { fd, transactions } of logs) size = applyFrames(image, size, framesWithBytes(fd, transactions));
+  return { bytes: image.subarray(0, size + room), fileBytes: size };
 }
