@@ -5,7 +5,7 @@ import { files } from './engine-files.js';
 import { removeFileSteps, runFileSteps, syncFolderSteps } from './file-steps.js';
 import type { FileWriteSink } from './file-write-tap.js';
 import { HeldPages } from './held-pages.js';
-import { newGeneration, type SnapshotHeader, writeSnapshotHeaderSteps } from './snapshot-header.js';
+import { needsHeaderOfThisBuild, newGeneration, type SnapshotHeader, writeSnapshotHeaderSteps } from './snapshot-header.js';
 import type { StoreImage } from './store-image.js';
 import { nextTurn } from './next-turn.js';
 
@@ -102,7 +102,7 @@ export class DurableFile implements FileWriteSink {
     for (const file of found.setAside) files.renameSync(file, `${file}.unreplayed`);
     if (found.setAside.length > 0) runFileSteps(syncFolderSteps(path.dirname(databaseFile)));
     const header: SnapshotHeader = found.header ?? newGeneration(found.base);
-    if (!found.header) runFileSteps(writeSnapshotHeaderSteps(databaseFile, header));
+    if (needsHeaderOfThisBuild(found.header)) runFileSteps(writeSnapshotHeaderSteps(databaseFile, header));
     this.salt = header.salt;
     for (const log of found.logs) if (log.size > log.committedBytes) files.truncateSync(log.file, log.committedBytes);
     this.folded = found.logs.map((log) => ({ file: log.file, sequence: log.number, size: log.committedBytes }));

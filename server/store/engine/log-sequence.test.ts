@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { logFile, logFiles, logFormat } from './change-log.js';
 import { Database } from './database.js';
-import { encodeStamp } from './sequence-stamp.js';
+import { decodeStamp, encodeStamp } from './sequence-stamp.js';
 import { snapshotHeaderFile } from './snapshot-header.js';
 
 const folders: string[] = [];
@@ -148,5 +148,29 @@ describe('logs bound to the snapshot they extend', () => {
     const reopened = await Database.open(file);
     expect(keys(reopened).map((key) => key.id)).toEqual([1, 2, 6]);
     reopened.close();
+  });
+
+  it("takes a header of the build before logs of statements as it is, writes its own at the first writable open, and that one an older build refuses", async () => {
+    const { file, log, logBytes } = await crashedWithALog();
+    expect(logBytes.subarray(0, 8).toString()).toBe('RCLOG 3\n');
+    fs.writeFileSync(log.file, logBytes);
+    // The header as the build before logs of statements wrote it: same sequence and salt, RCSNAP1.
+    const ours = fs.readFileSync(snapshotHeaderFile(file));
+    expect(ours.subarray(0, 8).toString()).toBe('RCSNAP2\n');
+    const stamp = { sequence: Number(ours.readBigUInt64LE(8)), salt: ours.subarray(16, 24).toString('hex') };
+    const older = encodeStamp(Buffer.from('RCSNAP1\n'), stamp);
+    fs.writeFileSync(snapshotHeaderFile(file), older);
+    const readOnly = await Database.open(file, { readOnly: true });
+    expect(keys(readOnly).map((key) => key.id)).toEqual([1, 2, 3]);
+    readOnly.close();
+    expect(fs.readFileSync(snapshotHeaderFile(file))).toEqual(older);
+
+    const db = await Database.open(file);
+    expect(keys(db).map((key) => key.id)).toEqual([1, 2, 3]);
+    db.close();
+    const rewritten = fs.readFileSync(snapshotHeaderFile(file));
+    expect(rewritten).toEqual(encodeStamp(Buffer.from('RCSNAP2\n'), stamp));
+    // An older build reads the header with its own magic only: this one does not decode, and it refuses the store ("damaged") before it lists a log.
+    expect(decodeStamp(Buffer.from('RCSNAP1\n'), rewritten)).toBeUndefined();
   });
 });

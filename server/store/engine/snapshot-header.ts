@@ -17,10 +17,22 @@ export interface SnapshotHeader extends SequenceStamp {
   sequence: number;
   /** 8 random bytes, hex, drawn when the generation starts (a new store, or one from before logs had sequences). */
   salt: string;
+  /**
+   * The header is of a build before logs of statements (`RCSNAP1`): the first writable open
+   * rewrites it ({@link needsHeaderOfThisBuild}) before it writes a log.
+   */
+  beforeStatementLogs?: true;
 }
 
-/** The header file's magic; a sequence stamp follows (sequence-stamp.ts). */
-const magic = Buffer.from('RCSNAP1\n');
+/**
+ * The header file's magic; a sequence stamp follows (sequence-stamp.ts). `RCSNAP2` since logs of
+ * statements (`RCLOG 3`): a build before them reads a header of another magic as damaged and
+ * refuses to open the store, where, meeting an `RCLOG 3` log as the last one, it would remove it
+ * as a log torn at its creation.
+ */
+const magic = Buffer.from('RCSNAP2\n');
+/** The magic of builds before logs of statements, still read. */
+const magicBeforeStatementLogs = Buffer.from('RCSNAP1\n');
 
 /** The header file of a database file. */
 export const snapshotHeaderFile = (databaseFile: string) => `${databaseFile}.header`;
@@ -44,11 +56,16 @@ export function readSnapshotHeader(databaseFile: string): SnapshotHeader | undef
   } finally {
     files.closeSync(fd);
   }
+  const older = decodeStamp(magicBeforeStatementLogs, bytes);
+  if (older) return { ...older, beforeStatementLogs: true };
   const stamp = decodeStamp(magic, bytes);
   // Written by rename of a complete, fsynced file: a damaged one is not a crash's doing.
   if (!stamp) throw new Error(`${file} is damaged: it says which change logs the database's snapshot already holds. Restore the data directory from a backup.`);
   return stamp;
 }
+
+/** Whether `header` must be written (again) before this build logs: there is none, or it is of a build before logs of statements. */
+export const needsHeaderOfThisBuild = (header: SnapshotHeader | undefined): boolean => header === undefined || header.beforeStatementLogs === true;
 
 /** Replaces the header beside a database file, atomically (see replaceFileSteps). */
 export function writeSnapshotHeaderSteps(databaseFile: string, header: SnapshotHeader): Generator<FileStep, void, void> {
