@@ -1,10 +1,16 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import v8 from 'node:v8';
-import initSqlJs, { type SqlJsStatic } from 'sql.js';
+import type InitSqlJs from 'sql.js';
+import type { SqlJsStatic } from 'sql.js';
 import { FileWriteTap, type ProbeDatabase, type WasmImports, type WasmInstance } from './file-write-tap.js';
 
 const require = createRequire(import.meta.url);
+/**
+ * sql.js's CommonJS module, required rather than imported: the ESM loader parses a CommonJS
+ * module's whole text for its exports first, about 14 ms of CPU for this one at every start.
+ */
+const initSqlJs = require('sql.js') as typeof InitSqlJs;
 
 /** sql.js with the tap on its file writes (see file-write-tap.ts). */
 export interface LoadedSqlJs {
