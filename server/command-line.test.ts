@@ -5,7 +5,7 @@ import { buildProgram } from './command-line.js';
 const names = async (argv: string[]) => (await buildProgram(argv)).commands.map((command) => command.name());
 
 describe('buildProgram', () => {
-  it('registers only the command named, or every command once for help and mistakes', async () => {
+  it('registers only the command named, none for the version alone, or every command once for help and mistakes', async () => {
     expect(await names(['serve', '--port', '0'])).toEqual(['serve']);
     expect(await names(['verify', 'file'])).toEqual(['agent-config', 'verify']);
     expect(await names(['plan', 'export', '--format', 'json'])).toEqual(['plan']);
@@ -13,6 +13,9 @@ describe('buildProgram', () => {
     const all = ['serve', 'orgs', 'keys', 'seed', 'agent-config', 'verify', 'sync', 'console-url', 'sessions', 'intel', 'plan', 'fix-by', 'views', 'report'];
     expect(await names(['no-such-command'])).toEqual(all);
     expect(await names(['--help'])).toEqual(all);
+    expect(await names(['--version'])).toEqual([]);
+    expect(await names(['-V'])).toEqual([]);
+    expect(await names(['--version', 'orgs'])).toEqual(all);
   });
 });
 

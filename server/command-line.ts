@@ -38,9 +38,13 @@ const commands: Record<string, () => Promise<Register>> = {
  */
 const readsStoreWhole = (argv: string[]) => argv[0] === 'orgs' && (argv[1] === 'list' || argv[1] === 'cert');
 
+/** Whether `argv` asks only for the version, which needs no command's modules. */
+const asksVersionOnly = (argv: string[]) => argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V');
+
 /**
  * The `remediation-console` command line of DESIGN section 7. With `argv`, only the command it
- * names is registered when it names one; otherwise (help, a mistake) all are, for the listing.
+ * names is registered when it names one, none when it asks for the version only; otherwise
+ * (help, a mistake) all are, for the listing.
  */
 export async function buildProgram(argv: string[] = []): Promise<Command> {
   const program = new Command('remediation-console')
@@ -48,7 +52,7 @@ export async function buildProgram(argv: string[] = []): Promise<Command> {
     .version(productVersion(), '-V, --version', 'print the version')
     .showHelpAfterError()
     .exitOverride();
-  const named = argv[0] !== undefined && Object.hasOwn(commands, argv[0]) ? [argv[0]] : Object.keys(commands);
+  const named = argv[0] !== undefined && Object.hasOwn(commands, argv[0]) ? [argv[0]] : asksVersionOnly(argv) ? [] : Object.keys(commands);
   // A module may register several commands (agent-config and verify): each registers once.
   for (const register of new Set(await Promise.all(named.map((name) => commands[name]!())))) register(program);
   return program;

@@ -1,4 +1,5 @@
-import ipaddr from 'ipaddr.js';
+import { createRequire } from 'node:module';
+import type Ipaddr from 'ipaddr.js';
 import type { TagRuleCondition } from '../../../contracts/console/endpoint-context.js';
 import { GlobError, compileGlob } from '../../../contracts/glob.js';
 
@@ -22,11 +23,18 @@ export class TagRuleConditionError extends Error {
   }
 }
 
+/**
+ * ipaddr.js, loaded by the first range or the first address that is not a dotted quad: its
+ * module took about 10 ms of CPU to load, which every command that opens a store paid.
+ */
+let loadedIpaddr: typeof Ipaddr | undefined;
+const ipaddr = (): typeof Ipaddr => (loadedIpaddr ??= createRequire(import.meta.url)('ipaddr.js') as typeof Ipaddr);
+
 /** A CIDR range, or a bare address as its single-address range; throws {@link TagRuleConditionError}. */
-function parseRange(cidr: string, field: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+function parseRange(cidr: string, field: string): [Ipaddr.IPv4 | Ipaddr.IPv6, number] {
   try {
-    if (cidr.includes('/')) return ipaddr.parseCIDR(cidr);
-    const address = ipaddr.parse(cidr);
+    if (cidr.includes('/')) return ipaddr().parseCIDR(cidr);
+    const address = ipaddr().parse(cidr);
     return [address, address.kind() === 'ipv4' ? 32 : 128];
   } catch {
     throw new TagRuleConditionError(field, `"${cidr}" is not an IPv4 or IPv6 CIDR range`);
@@ -34,7 +42,7 @@ function parseRange(cidr: string, field: string): [ipaddr.IPv4 | ipaddr.IPv6, nu
 }
 
 /** An address as a rule compares it: IPv4 as an unsigned 32-bit number (the common case, read without ipaddr), else ipaddr's IPv6. */
-type Address = number | ipaddr.IPv6;
+type Address = number | Ipaddr.IPv6;
 
 const dottedQuad = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
@@ -46,9 +54,9 @@ function parseAddress(ip: string | null): Address | undefined {
     const octets = quad.slice(1).map(Number);
     return octets.every((octet) => octet <= 255) ? octets.reduce((value, octet) => value * 256 + octet, 0) : undefined;
   }
-  if (!ipaddr.isValid(ip)) return undefined;
-  const address = ipaddr.process(ip);
-  return address.kind() === 'ipv4' ? parseAddress(address.toString()) : (address as ipaddr.IPv6);
+  if (!ipaddr().isValid(ip)) return undefined;
+  const address = ipaddr().process(ip);
+  return address.kind() === 'ipv4' ? parseAddress(address.toString()) : (address as Ipaddr.IPv6);
 }
 
 /** Each endpoint's address, read once however many IP conditions test it (facts are read anew for each version of the data). */
