@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { DatasetSize } from '../contracts/inventory.js';
+import type { DatasetSize, Inventory } from '../contracts/inventory.js';
 import { generateInventory } from '../server/demo/index.js';
 import { startFakeRemote } from '../server/test/support/fake-remote.js';
 import { type BulkChangeFigures, measureBulkTag } from './bulk-tag-bench.js';
@@ -94,6 +94,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+const dayMs = 86_400_000;
+
+/** Moves the update time of the items `changeOnePercent` changed at `residue` back by `ms`. */
+function dateBack(inventory: Inventory, residue: number, ms: number): void {
+  for (const items of [inventory.endpoints, inventory.remediationTargets, inventory.scopes, inventory.findings] as { updated_at: string }[][]) {
+    for (let i = residue; i < items.length; i += 100) items[i]!.updated_at = new Date(Date.parse(items[i]!.updated_at) - ms).toISOString();
+  }
+}
+
 /** The items a `sync` printed, after checking it was of the mode expected. */
 function syncedItems(figures: ProcessFigures, mode: 'full' | 'incremental'): number {
   const match = /\((full|incremental)\): (\d+) endpoints, (\d+) remediation targets, (\d+) scopes, (\d+) findings/.exec(figures.stdout);
@@ -160,7 +169,14 @@ export async function measureWrites(source: WritesSource, workDir: string, log: 
     const onePercentItems = syncedItems(onePercentSync, 'incremental');
     await closeFake();
     const week: ProcessFigures[] = [];
+    let syncedResidue = 50;
     for (const [day, residue] of weekResidues.entries()) {
+      // A day has passed since the last sync: what it took is dated a day back, past the sync's
+      // margin (incrementalMarginMs, 10 min), which would otherwise pull every earlier day's
+      // changes again (the week's syncs run minutes apart: on large, day 4 pulled 50,000 and
+      // turned into a full sync).
+      dateBack(inventory, syncedResidue, dayMs);
+      syncedResidue = residue;
       changeOnePercent(inventory, residue);
       fake = await startFakeRemote({ inventory, cacheOrder: true, apiKey: source.key, port });
       fakeOpen = true;

@@ -75,7 +75,7 @@ export async function reportWrites(source: WritesSource, workDir: string, say: (
   const total = (pick: (day: ProcessFigures) => number) => week.reduce((sum, day) => sum + pick(day), 0);
   say(
     `A week of daily syncs: after the 1 % sync above, seven more \`sync\` processes of the replica, each after a different 1 % of each collection ` +
-      `changed on the in-process remote (every hundredth item, at another residue each day), checkpoints included where they ran. ` +
+      `changed on the in-process remote (every hundredth item, at another residue each day; what the sync before took dated a day back, as a day between syncs leaves it), checkpoints included where they ran. ` +
       `Percentages are of the replica's file after the week (${mib(weekFile)}).`,
   );
   say();
