@@ -1,5 +1,5 @@
 import type { BindParams, Database as SqlJsDatabase, SqlValue, Statement } from 'sql.js';
-import { DurableFile } from './durable-file.js';
+import { DurableFile, replayBudgetMicroseconds } from './durable-file.js';
 import { encodeStatement, type RecordedStatement } from './statement-codec.js';
 import type { FileWriteSink, FileWriteTap } from './file-write-tap.js';
 import { migrations } from './migrations.js';
@@ -186,7 +186,9 @@ export class Database {
   private record(statement: RecordedStatement, startedAt: number): void {
     this.recordedMicroseconds += (performance.now() - startedAt) * 1000;
     if (!this.recorded || !this.durable) return;
-    if (changesSchemaOrFile(statement.sql)) this.recorded = undefined;
+    // A transaction that took longer than the whole replay budget goes as pages whatever came before it
+    // (DurableFile.logsAsStatements): its statements are no longer encoded and held for nothing.
+    if (changesSchemaOrFile(statement.sql) || this.recordedMicroseconds > replayBudgetMicroseconds) this.recorded = undefined;
     else this.recorded.push(encodeStatement(statement));
   }
 
