@@ -152,3 +152,26 @@ test('j and the arrows move the rows of a page just opened, before anything has 
   await page.keyboard.press('ArrowDown');
   await expect(selected(grid)).toHaveAttribute('aria-rowindex', '3');
 });
+
+test('↓ pressed before a search has answered still leaves the focus on the rows, once the new rows show', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/endpoints');
+  const grid = page.getByRole('grid', { name: 'Endpoints' });
+  await loaded(grid);
+  // The search's rows come late: ↓ reaches the table of the old search, which the new one replaces.
+  let answered = false;
+  await page.route(/\/app\/orgs\/demo\/endpoints\?.*q=wks/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    answered = true;
+    await route.continue();
+  });
+  await page.keyboard.press('/');
+  await page.keyboard.type('wks');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowDown');
+  expect(answered).toBe(false);
+  await expect(page).toHaveURL(/q=wks/);
+  await loaded(grid);
+  await expect(grid).toBeFocused();
+  await page.keyboard.press('j');
+  await expect(selected(grid)).toHaveAttribute('aria-rowindex', '2');
+});

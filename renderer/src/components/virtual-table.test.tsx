@@ -63,3 +63,28 @@ describe('the virtual table', () => {
     expect(await screen.findByText(/row 2 selected/)).toBeTruthy();
   });
 });
+
+describe('the focus across a new search', () => {
+  it('goes to the new table when the one that had it is replaced (a search rendered after ↓ reached the old rows)', async () => {
+    const { router } = openConsole(findingsList);
+    const old = await screen.findByRole('grid', { name: 'Vulnerability findings' });
+    await loadedRow(old, 0);
+    old.focus();
+    await router.navigate(`${findingsList}?sort=cve_id`);
+    await waitFor(() => expect(screen.getByRole('grid', { name: 'Vulnerability findings' })).not.toBe(old), { timeout: 10_000 });
+    const replacement = screen.getByRole('grid', { name: 'Vulnerability findings' });
+    expect(document.activeElement).toBe(replacement);
+  });
+
+  it('stays where the user put it meanwhile', async () => {
+    const { router } = openConsole(findingsList);
+    const old = await screen.findByRole('grid', { name: 'Vulnerability findings' });
+    await loadedRow(old, 0);
+    old.focus();
+    const search = screen.getByRole('searchbox', { name: 'Search' });
+    await router.navigate(`${findingsList}?sort=cve_id`);
+    search.focus();
+    await waitFor(() => expect(screen.getByRole('grid', { name: 'Vulnerability findings' })).not.toBe(old), { timeout: 10_000 });
+    expect(document.activeElement).toBe(search);
+  });
+});

@@ -1,6 +1,6 @@
 import { type QueryKey, type UseQueryOptions, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type ReactNode, memo, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, type RefObject, memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { ListPage } from '../../../contracts/common';
 import { pageSize } from '../api/list-pages';
 import { QueryError, QueryFrame } from './query-state';
@@ -65,6 +65,15 @@ interface VirtualTableProps<T, K extends QueryKey> {
   onSort?: (key: string) => void;
   /** The height of every row, in pixels: taller for a list whose cells hold two lines. */
   rowHeight?: number;
+  /**
+   * Held by a view across the tables it makes anew (new filters make a new table, by its key):
+   * the element whose focus goes to the next table's rows once they show, if it still has it
+   * then. A table removed while it had the focus sets the page's body (where the focus falls);
+   * the view sets its search box when ↓ is pressed there before any rows show. The router renders
+   * a new search in a transition, so ↓ pressed just after Enter reached the old table, or none,
+   * and the focus was left nowhere.
+   */
+  focusHandOff?: RefObject<Element | null>;
 }
 
 /** One line of text with the row's padding. */
@@ -146,6 +155,18 @@ function Grid<T extends { id: string }, K extends QueryKey>(props: VirtualTableP
     },
     [open],
   );
+
+  const { focusHandOff } = props;
+  useLayoutEffect(() => {
+    const grid = scrollRef.current;
+    if (!grid || !focusHandOff) return;
+    if (focusHandOff.current && document.activeElement === focusHandOff.current) grid.focus();
+    focusHandOff.current = null;
+    // Run before React removes the grid from the page: the focus is still on it then.
+    return () => {
+      focusHandOff.current = document.activeElement === grid ? document.body : null;
+    };
+  }, [focusHandOff]);
 
   // Keys pressed while nothing has the focus (after a page opens, or a click outside any control)
   // go to the page's first grid, so that j, k and the arrows move its rows without a click first.

@@ -64,14 +64,16 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
   };
   const open = useCallback((item: ConsoleItem<C>) => navigate(paths.item(slug, collection, item.id), openFromTable), [navigate, slug, collection]);
   const section = useRef<HTMLElement>(null);
-  // ↓ in the search box goes on to the rows, as from a search field to its results.
+  const focusHandOff = useRef<Element | null>(null);
+  // ↓ in the search box goes on to the rows, as from a search field to its results; while a new
+  // search's rows are still to come, once they show (any other key first cancels it).
   const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'ArrowDown') focusHandOff.current = null;
     if (event.key !== 'ArrowDown' || !(event.target instanceof HTMLInputElement) || event.target.name !== 'q') return;
+    event.preventDefault();
     const grid = section.current?.querySelector<HTMLElement>('[role=grid]');
-    if (grid) {
-      event.preventDefault();
-      grid.focus();
-    }
+    if (grid) grid.focus();
+    else focusHandOff.current = event.target;
   };
 
   return (
@@ -100,6 +102,7 @@ export function ListView<C extends CollectionName>({ slug, collection }: { slug:
         emptyMessage={`No ${labels.noun}s match these filters.`}
         sort={sort}
         onSort={onSort}
+        focusHandOff={focusHandOff}
       />
     </section>
   );
