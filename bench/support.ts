@@ -57,6 +57,17 @@ export async function untilIdle(pid: number): Promise<void> {
   }
 }
 
+/**
+ * Resolves once a `serve` has settled: its dashboard of `slug` read, and the rest of its warm-up
+ * (server/warm-console-caches.ts, which it starts 2 s after start) done. A figure taken before
+ * shares the thread with that warm-up and measures both.
+ */
+export async function untilWarm(serve: { url: string; consoleToken: string; child: ChildProcess }, slug: string): Promise<void> {
+  const response = await fetch(`${serve.url}/app/orgs/${slug}/dashboard`, { headers: { 'x-console-script-token': serve.consoleToken } });
+  if (response.status !== 200) throw new Error(`the dashboard of ${slug} answered ${response.status}`);
+  await untilIdle(serve.child.pid!);
+}
+
 /** Peak resident memory of a process in bytes, from /proc. */
 export function peakResidentBytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -18,7 +18,7 @@ import { type ProcessFigures, measuredCli } from './measured-cli.js';
 import { logFiles } from '../server/store/engine/change-log.js';
 import { Store } from '../server/store/store.js';
 import { leaveReplayLog } from './replay-log.js';
-import { cli, copyDataDir, firstOkAnswer, startServe, stop } from './support.js';
+import { cli, copyDataDir, firstOkAnswer, startServe, stop, untilWarm } from './support.js';
 import { changeOnePercent, warmFakeRemote } from './sync-bench.js';
 
 /** The seeded data directory the writes start from. */
@@ -136,7 +136,11 @@ export async function measureWrites(source: WritesSource, workDir: string, log: 
   let unchangedSync: ProcessFigures;
   let bulkTag: BulkChangeFigures[];
   try {
-    log('a bulk tag of every endpoint through serve, and its removal');
+    log('a bulk tag of every endpoint through serve, and its removal, once serve has settled');
+    // Right after start, the first tag shared the thread with serve's warm-up: 8.34 s on `large`;
+    // on `medium` at load 10, 6.9–8.4 s with the builds before and after the log of statements
+    // alike, and 0.3–1.2 s for either once settled.
+    await untilWarm(serve, source.slug);
     bulkTag = await measureBulkTag({ ...serve, pid: serve.child.pid! }, source.slug);
     const keyFile = path.join(workDir, 'writes-remote-key.txt');
     fs.writeFileSync(keyFile, source.key, { mode: 0o600 });
