@@ -355,6 +355,7 @@ export class Database {
 
   private runTransaction<T>(work: () => T, durable: boolean): T {
     const savepoint = `sp${this.transactionDepth}`;
+    if (this.transactionDepth === 0 && this.durable && !this.durable.mayLogStatements()) this.recorded = undefined;
     this.db.exec(this.transactionDepth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
     this.transactionDepth++;
     // Where this savepoint's statements begin: a rollback to it cuts them off.

@@ -179,6 +179,17 @@ export class DurableFile implements FileWriteSink {
   }
 
   /**
+   * Whether a transaction starting now could be logged as its statements: not while pages
+   * committed before it are held (they go first, as pages), nor while a transaction's frames are
+   * open, nor once the statements since the last fold have used the replay budget. When it
+   * cannot, the database does not encode its statements for nothing: a full sync's staging
+   * spent about 7 % of its CPU so on `large`.
+   */
+  mayLogStatements(): boolean {
+    return !(this.heldFromPageCommits && this.held.bytes > 0) && !this.current.hasOpenFrames && this.replayMicroseconds < replayBudgetMicroseconds;
+  }
+
+  /**
    * Closes a transaction of the log; call where no transaction is open. A durable commit is on
    * disk when this returns, with everything before it. One that is not (a sync's staged pages,
    * which a crash may lose: the sync stages again) leaves its pages held, to be logged once each

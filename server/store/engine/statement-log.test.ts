@@ -186,6 +186,26 @@ describe('the statement log', () => {
     (await reopenedAfterCrash(file, db)).reopened.close();
   });
 
+  it('says at a transaction\'s start when it will surely be logged as pages (its statements then go unencoded), and only then', async () => {
+    const { file, db } = await openWithTable();
+    const durable = (db as unknown as { durable: { mayLogStatements(): boolean } }).durable;
+    const said: boolean[] = [];
+    const write = (label: string, durableWrite: boolean) => {
+      said.push(durable.mayLogStatements());
+      db.transaction(() => db.run('INSERT INTO notes (label, data) VALUES (?, zeroblob(20000))', [label]), { durable: durableWrite });
+    };
+    write('statements', true);
+    // A schema change is logged as pages; not durable, they stay held…
+    db.transaction(() => db.exec('CREATE TABLE other (id INTEGER PRIMARY KEY)'), { durable: false });
+    // …so the writes after it go as pages too, the durable one with them.
+    write('after held pages', false);
+    write('durable', true);
+    write('statements again', true);
+    expect(said).toEqual([true, false, false, true]);
+    expect(transactionKinds(file).slice(-3)).toEqual(['S', 'F', 'S']);
+    (await reopenedAfterCrash(file, db)).reopened.close();
+  });
+
   it('logs as pages a script that failed part way, whose statements before the failure stay applied', async () => {
     const { file, db } = await openWithTable();
     db.run("INSERT INTO notes (label) VALUES ('before')");
