@@ -158,14 +158,19 @@ export class ThreatIntel {
     const unchanged = replaces ? await this.unchangedRows(file, slices) : undefined;
     const changedRows = unchanged ? file.rows - unchanged.reduce((sum, same) => sum + same, 0) : 0;
     const write = changedRows > file.rows * changedShareAsPages ? this.writes.heldAsPages : this.writes.held;
-    const named = this.epss.namedCveKeys();
+    // The rows kept as history, marked by looking up the few hundred CVEs named rather than each of the file's rows in a set.
+    const named = new Uint8Array(file.rows);
+    for (const key of this.epss.namedCveKeys()) {
+      const row = rowScoring(file, key);
+      if (row >= 0) named[row] = 1;
+    }
     const rowsPerWrite = new RowsPerWrite(500, 8_000, 10);
     for (let from = 0; from < file.rows; ) {
       const to = Math.min(file.rows, from + rowsPerWrite.size);
       const kept: number[] = [];
       const changed: number[] = [];
       for (let index = from; index < to; index++) {
-        if (named.has(file.keys[index]!)) kept.push(index);
+        if (named[index] === 1) kept.push(index);
         if (unchanged && unchanged[index] === 0) changed.push(index);
       }
       const started = performance.now();
@@ -193,7 +198,8 @@ export class ThreatIntel {
       const stored = this.epss.currentAfter(after, 5_000);
       if (stored.length === 0) break;
       const dropped: number[] = [];
-      for (const [key, epss, percentile] of stored) {
+      for (let at = 0; at < stored.length; at++) {
+        const [key, epss, percentile] = stored[at]!;
         const row = rowScoring(file, key);
         if (row < 0) dropped.push(key);
         else if (file.epss[row] === epss && file.percentile[row] === percentile) unchanged[row] = 1;
