@@ -67,6 +67,12 @@ export interface WriteOptions {
    */
   durable?: boolean;
   /**
+   * True for a piece of a bulk job that changes most rows of a table: logged as its pages
+   * (held ones once each) rather than its statements, which, piece after piece, would be more
+   * bytes than the pages they all rewrite (Database.transaction). Default false.
+   */
+  asPages?: boolean;
+  /**
    * What the write changes (derived/change-kinds.ts): the values derived from these kinds are
    * dropped when it ends, and the others stay, so that creating a key does not make the next
    * dashboard read a million findings again, nor a page a sync stages restart a computation in
@@ -207,6 +213,7 @@ export class Store {
       {
         write: recordWrite,
         held: heldWrite,
+        heldAsPages: (kinds, work) => this.write(() => work(), { changes: kinds, durable: false, asPages: true }),
         settled: settledWrite,
       },
       clock,
@@ -248,7 +255,7 @@ export class Store {
    */
   write<T>(work: (inventory: InventoryWrites) => T, options: WriteOptions): T {
     if (this.readOnly) throw new Error('This store was opened read-only');
-    return this.changes.during(options.changes, () => this.db.transaction(() => work(this.inventoryWrites), { durable: options.durable }));
+    return this.changes.during(options.changes, () => this.db.transaction(() => work(this.inventoryWrites), { durable: options.durable, asPages: options.asPages }));
   }
 
   /** Replaces an inventory's rows with `inventory` (a seed of a local organization), in one write of the `inventory` kind. */

@@ -270,6 +270,24 @@ export class Database {
     }
   }
 
+  /**
+   * All rows as arrays of their values, in the order the query names its columns: for a pass
+   * over many rows, which {@link all} would slow with an object and the columns' names a row
+   * (400,000 rows of three columns: 1.1 s as objects, 0.24 s as arrays).
+   */
+  rows(sql: string, params: BindParams = []): SqlValue[][] {
+    const statement = this.statement(sql);
+    try {
+      statement.bind(params);
+      const rows: SqlValue[][] = [];
+      while (statement.step()) rows.push(statement.get());
+      return rows;
+    } finally {
+      statement.reset();
+      this.refuseUnrecordedWrite(sql);
+    }
+  }
+
   /** The first row as an object, or undefined. */
   get<T = Record<string, SqlValue>>(sql: string, params: BindParams = []): T | undefined {
     const statement = this.statement(sql);
@@ -346,10 +364,14 @@ export class Database {
   /**
    * Runs `work` in a transaction (a savepoint when nested): all of it is applied, or none. A
    * write that is not `durable` may be lost by a crash, with the ones after it (see
-   * DurableFile.commit).
+   * DurableFile.commit). A top-level one `asPages` is logged as its pages whatever its
+   * statements' bytes: a piece of a bulk job that rewrites the same pages piece after piece,
+   * whose statements would each be fewer bytes than its pages but more than the job's pages
+   * together (held pages are logged once each).
    */
-  transaction<T>(work: () => T, { durable = true }: { durable?: boolean } = {}): T {
+  transaction<T>(work: () => T, { durable = true, asPages = false }: { durable?: boolean; asPages?: boolean } = {}): T {
     if (this.unwritable) throw this.unwritable;
+    if (asPages && this.transactionDepth === 0) this.recorded = undefined;
     return this.runTransaction(work, durable);
   }
 

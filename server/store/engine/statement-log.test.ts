@@ -206,6 +206,21 @@ describe('the statement log', () => {
     (await reopenedAfterCrash(file, db)).reopened.close();
   });
 
+  it('logs a transaction asked as pages as its pages, after a fold, and reads rows as arrays', async () => {
+    const { file, db } = await openWithTable();
+    db.run("INSERT INTO notes (label) VALUES ('before')");
+    // As a piece of an EPSS import that changes most of the table (threat-intel.ts).
+    db.transaction(() => db.run("INSERT INTO notes (label) VALUES ('bulk')"), { asPages: true });
+    db.run("INSERT INTO notes (label) VALUES ('after')");
+    expect(transactionKinds(file).slice(-3)).toEqual(['S', 'F', 'S']);
+    expect(db.rows('SELECT id, label FROM notes ORDER BY id')).toEqual([
+      [1, 'before'],
+      [2, 'bulk'],
+      [3, 'after'],
+    ]);
+    (await reopenedAfterCrash(file, db)).reopened.close();
+  });
+
   it('logs as pages a script that failed part way, whose statements before the failure stay applied', async () => {
     const { file, db } = await openWithTable();
     db.run("INSERT INTO notes (label) VALUES ('before')");

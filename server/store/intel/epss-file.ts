@@ -239,9 +239,9 @@ async function indexRefusingRepeats(keys: Float64Array, slices: TimeSlices): Pro
   return index;
 }
 
-/** Whether a file scores the CVE of `key`. */
-export function scores(file: EpssFile, key: number): boolean {
-  return file.index.has(key);
+/** The row of a file that scores the CVE of `key`, or -1 when the file does not score it. */
+export function rowScoring(file: EpssFile, key: number): number {
+  return file.index.rowOf(key);
 }
 
 function grown(values: Float64Array, capacity: number): Float64Array<ArrayBuffer> {

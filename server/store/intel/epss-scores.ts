@@ -12,56 +12,57 @@ export interface EpssHistoryPoint extends EpssScore {
   importId: number;
 }
 
+/** A row of epss_current as stored: a CVE's key, its score and its percentile. */
+export type StoredEpssScore = [key: number, epss: number, percentile: number];
+
 /**
- * Rows a statement writes, their figures bound as numbers: no JSON to build, encode and parse
- * per row (which, for 400,000 rows, was most of an import's time and of the garbage the thread
- * answering requests had to collect). A remainder is written a row at a time.
+ * The rows one statement writes: 128 at most, then halves for what remains (64, 32, … 1),
+ * their figures bound as numbers: no JSON to build, encode and parse per row (which, for
+ * 400,000 rows, was most of an import's time and of the garbage the thread answering requests
+ * had to collect). A log of statements records each statement's text with its values, so a
+ * remainder in a few statements costs a few texts, not one a row.
  */
-const rowsPerStatement = 128;
+const statementRows = [128, 64, 32, 16, 8, 4, 2, 1] as const;
+
+/** The text of a statement for each of {@link statementRows}, made once (the database keeps a statement per text). */
+const textsBySize = (textOf: (rows: number) => string) => new Map(statementRows.map((rows) => [rows, textOf(rows)]));
 
 /** `VALUES` of `rows` rows of `columns` parameters each. */
-const valuesOf = (rows: number, columns: number) => `VALUES ${Array.from({ length: rows }, () => `(${Array.from({ length: columns }, () => '?').join(', ')})`).join(', ')}`;
+const valuesOf = (rows: number, columns: number) => `VALUES ${Array.from({ length: rows }, () => `(${Array.from({ length: columns }, () => '?').join(',')})`).join(',')}`;
 
-/** The statement writing `rows` rows as the current figures, changing only those whose figures differ. */
-const upsertCurrentOf = (rows: number) =>
-  `INSERT INTO epss_current (cve_key, epss, percentile) ${valuesOf(rows, 3)}
-   ON CONFLICT (cve_key) DO UPDATE SET epss = excluded.epss, percentile = excluded.percentile
-     WHERE epss IS NOT excluded.epss OR percentile IS NOT excluded.percentile`;
+/** The statements writing rows as the current figures: only rows new or changed are given them (EpssScores.writeCurrent). */
+const upsertCurrent = textsBySize(
+  (rows) => `INSERT INTO epss_current (cve_key, epss, percentile) ${valuesOf(rows, 3)}
+   ON CONFLICT (cve_key) DO UPDATE SET epss = excluded.epss, percentile = excluded.percentile`,
+);
 
-/** The statement keeping `rows` rows as history. */
-const insertHistoryOf = (rows: number) => `INSERT OR REPLACE INTO epss_history (import_id, cve_key, epss, percentile) ${valuesOf(rows, 4)}`;
-
-/** Each statement's text for a full statement and for one row, made once (the database keeps a statement per text). */
-const upsertCurrent = { many: upsertCurrentOf(rowsPerStatement), one: upsertCurrentOf(1) };
-const insertHistory = { many: insertHistoryOf(rowsPerStatement), one: insertHistoryOf(1) };
+/** The statements keeping rows as history. */
+const insertHistory = textsBySize((rows) => `INSERT OR REPLACE INTO epss_history (import_id, cve_key, epss, percentile) ${valuesOf(rows, 4)}`);
 
 /**
  * The SQL of epss_current (the figures of the current EPSS import, one row per CVE it scores,
  * by cve-key.ts's key) and epss_history (the figures of the last EPSS imports for the CVEs some
- * organization's inventory names). A piece is written by statements of {@link rowsPerStatement}
+ * organization's inventory names). A piece is written by statements of {@link statementRows}
  * rows, in the caller's write.
  */
 export class EpssScores {
   constructor(private readonly db: Database) {}
 
   /**
-   * Writes rows `from`–`to` of a file as the current figures, changing only the rows whose
-   * figures differ (an unchanged row writes no page); answers how many rows changed.
+   * Writes the rows at `indexes` of a file as the current figures: the caller gives only the
+   * rows that are new or differ from the stored ones (currentAfter), so that what an import
+   * writes, and a log of statements records, follows the rows it changes.
    */
-  writeCurrent(keys: Float64Array, epss: Float64Array, percentile: Float64Array, from: number, to: number): number {
-    let changed = 0;
-    for (let at = from; at < to; ) {
-      const full = to - at >= rowsPerStatement;
-      const params: number[] = [];
-      for (const end = at + (full ? rowsPerStatement : 1); at < end; at++) params.push(keys[at]!, epss[at]!, percentile[at]!);
-      changed += this.db.run(full ? upsertCurrent.many : upsertCurrent.one, params);
-    }
-    return changed;
+  writeCurrent(keys: Float64Array, epss: Float64Array, percentile: Float64Array, indexes: readonly number[]): void {
+    this.runInStatements(upsertCurrent, indexes.length, (at, params) => {
+      const index = indexes[at]!;
+      params.push(keys[index]!, epss[index]!, percentile[index]!);
+    });
   }
 
-  /** Up to `limit` keys of the current figures after `after`, in key order: a pass over them in pieces. */
-  currentKeysAfter(after: number, limit: number): number[] {
-    return this.db.column('SELECT cve_key FROM epss_current WHERE cve_key > ? ORDER BY cve_key LIMIT ?', [after, limit]) as number[];
+  /** Up to `limit` current figures of keys after `after`, in key order: a pass over them in pieces. */
+  currentAfter(after: number, limit: number): StoredEpssScore[] {
+    return this.db.rows('SELECT cve_key, epss, percentile FROM epss_current WHERE cve_key > ? ORDER BY cve_key LIMIT ?', [after, limit]) as StoredEpssScore[];
   }
 
   /** Deletes current figures by key (CVEs the current file no longer scores). */
@@ -71,14 +72,19 @@ export class EpssScores {
 
   /** Keeps the rows at `indexes` of a file as the history of import `importId`. */
   writeHistory(importId: number, keys: Float64Array, epss: Float64Array, percentile: Float64Array, indexes: readonly number[]): void {
-    for (let at = 0; at < indexes.length; ) {
-      const full = indexes.length - at >= rowsPerStatement;
+    this.runInStatements(insertHistory, indexes.length, (at, params) => {
+      const index = indexes[at]!;
+      params.push(importId, keys[index]!, epss[index]!, percentile[index]!);
+    });
+  }
+
+  /** Runs `count` rows through the statements of `texts`, the largest that fit first; `bind` adds row `at`'s values. */
+  private runInStatements(texts: ReadonlyMap<number, string>, count: number, bind: (at: number, params: number[]) => void): void {
+    for (let at = 0; at < count; ) {
+      const rows = statementRows.find((size) => size <= count - at)!;
       const params: number[] = [];
-      for (const end = at + (full ? rowsPerStatement : 1); at < end; at++) {
-        const index = indexes[at]!;
-        params.push(importId, keys[index]!, epss[index]!, percentile[index]!);
-      }
-      this.db.run(full ? insertHistory.many : insertHistory.one, params);
+      for (const end = at + rows; at < end; at++) bind(at, params);
+      this.db.run(texts.get(rows)!, params);
     }
   }
 

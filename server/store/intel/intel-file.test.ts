@@ -4,7 +4,7 @@ import { epssCsv } from '../../test/support/epss-files.js';
 import { scanMilliseconds } from '../../test/support/linear-time.js';
 import { TimeSlices } from '../derived/time-slices.js';
 import { cveIdOfKey, cveKey } from './cve-key.js';
-import { scores } from './epss-file.js';
+import { rowScoring } from './epss-file.js';
 import { readIntelFile } from './intel-file.js';
 
 const read = (text: string | Uint8Array) => readIntelFile(typeof text === 'string' ? new TextEncoder().encode(text) : text, new TimeSlices(() => undefined));
@@ -57,7 +57,7 @@ describe('reading an intelligence file', () => {
     expect(file.kind === 'epss' && [...file.epss.percentile]).toEqual(written.map(Number));
   });
 
-  it('knows which CVEs a file scores, in any row order, and names both lines of the first row that scores a CVE again', async () => {
+  it('knows which row scores each CVE a file scores, in any row order, and names both lines of the first row that scores a CVE again', async () => {
     const rows: [string, string, string][] = [
       ['CVE-2024-9000', '0.5', '0.5'],
       ['CVE-1999-0001', '0.1', '0.1'],
@@ -65,8 +65,8 @@ describe('reading an intelligence file', () => {
     ];
     const file = await read(epssCsv('v1', '2026-06-01', rows));
     if (file.kind !== 'epss') throw new Error(file.kind);
-    for (const [cve] of rows) expect(scores(file.epss, cveKey(cve)!), cve).toBe(true);
-    for (const cve of ['CVE-1999-0002', 'CVE-2024-9001', 'CVE-2025-1000']) expect(scores(file.epss, cveKey(cve)!), cve).toBe(false);
+    for (const [index, [cve]] of rows.entries()) expect(rowScoring(file.epss, cveKey(cve)!), cve).toBe(index);
+    for (const cve of ['CVE-1999-0002', 'CVE-2024-9001', 'CVE-2025-1000']) expect(rowScoring(file.epss, cveKey(cve)!), cve).toBe(-1);
     const twice = [...rows, ['CVE-2024-9001', '0.3', '0.3'], ['CVE-1999-0001', '0.4', '0.4'], ['CVE-2024-9000', '0.6', '0.6']] as [string, string, string][];
     await expect(read(epssCsv('v1', '2026-06-01', twice))).rejects.toThrow('Line 7 of the EPSS file: CVE-1999-0001 is scored twice (line 4 too).');
   });

@@ -3,7 +3,7 @@ import type { Database } from '../engine/database.js';
 import type { ChangeKind, RecordWrite, SettledRecordWrite } from '../derived/change-kinds.js';
 import { TimeSlices } from '../derived/time-slices.js';
 import { RowsPerWrite } from '../inventory/rows-per-write.js';
-import { type EpssFile, scores } from './epss-file.js';
+import { type EpssFile, rowScoring } from './epss-file.js';
 import { EpssScores } from './epss-scores.js';
 import { readIntelFile } from './intel-file.js';
 import type { VulnrichmentRecord } from './vulnrichment-file.js';
@@ -22,9 +22,20 @@ export interface ThreatIntelWrites {
   write: RecordWrite;
   /** A write logged with a later one (Store.write, not durable). */
   held: RecordWrite;
+  /** A held write logged as its pages, not its statements: a piece of an import that changes most rows (Store.write, asPages). */
+  heldAsPages: RecordWrite;
   /** A write that resolves once it and those before it are durable, fsynced off the thread (Store.writeSettled). */
   settled: SettledRecordWrite;
 }
+
+/**
+ * An EPSS import that changes more than this share of its file's rows logs its pieces as pages:
+ * a changed row's statement is about 35 bytes in a log of statements, a stored row about 27 in
+ * the table's pages, which changes spread over the file all rewrite; and the statements of a
+ * whole file would take past the replay budget, then logged again as pages by a fold
+ * (docs/decisions/exploit-intelligence/current-epss-figures-change-only-where-they.md).
+ */
+const changedShareAsPages = 0.25;
 
 /** What every write of intelligence changes: the imports, the figures, the catalogs, the settings. */
 const intelWrite: readonly ChangeKind[] = ['threat-intel'];
@@ -138,34 +149,65 @@ export class ThreatIntel {
   /**
    * Writes an EPSS file's figures in pieces, as many rows a write as keep it near 10 ms
    * (RowsPerWrite): the history of the CVEs some inventory names, and, when the file replaces
-   * the current one, the current figures (only the rows that changed), then deletes the current
-   * figures of CVEs the file no longer scores. The pieces are held writes, logged in slices by
-   * the settled write that finishes the import.
+   * the current one, the current figures of the rows that are new or changed
+   * ({@link unchangedRows}, which deletes those of CVEs the file no longer scores). The
+   * pieces are held writes, logged in slices by the settled write that finishes the import:
+   * as statements when few rows change, as pages past {@link changedShareAsPages} of them.
    */
   private async writeEpss(id: number, file: EpssFile, replaces: boolean, slices: TimeSlices): Promise<void> {
-    const named = this.epss.namedCveKeys();
+    const unchanged = replaces ? await this.unchangedRows(file, slices) : undefined;
+    const changedRows = unchanged ? file.rows - unchanged.reduce((sum, same) => sum + same, 0) : 0;
+    const write = changedRows > file.rows * changedShareAsPages ? this.writes.heldAsPages : this.writes.held;
+    // The rows kept as history, marked by looking up the few hundred CVEs named rather than each of the file's rows in a set.
+    const named = new Uint8Array(file.rows);
+    for (const key of this.epss.namedCveKeys()) {
+      const row = rowScoring(file, key);
+      if (row >= 0) named[row] = 1;
+    }
     const rowsPerWrite = new RowsPerWrite(500, 8_000, 10);
     for (let from = 0; from < file.rows; ) {
       const to = Math.min(file.rows, from + rowsPerWrite.size);
       const kept: number[] = [];
-      for (let index = from; index < to; index++) if (named.has(file.keys[index]!)) kept.push(index);
+      const changed: number[] = [];
+      for (let index = from; index < to; index++) {
+        if (named[index] === 1) kept.push(index);
+        if (unchanged && unchanged[index] === 0) changed.push(index);
+      }
       const started = performance.now();
-      this.writes.held(intelWrite, () => {
+      write(intelWrite, () => {
         this.epss.writeHistory(id, file.keys, file.epss, file.percentile, kept);
-        if (replaces) this.epss.writeCurrent(file.keys, file.epss, file.percentile, from, to);
+        this.epss.writeCurrent(file.keys, file.epss, file.percentile, changed);
       });
       rowsPerWrite.took(performance.now() - started);
       from = to;
       await slices.pause();
     }
-    if (!replaces) return;
+  }
+
+  /**
+   * A pass over the current figures in key order, 5,000 rows a slice, against the file's rows
+   * by key (its index, constant time a row): answers which rows of the file hold figures equal
+   * to the stored ones (1), so that only the others are written, and deletes the figures of
+   * CVEs the file no longer scores as it goes. An import's writes, and a log of its statements
+   * (which records each bound value), then follow the rows it changes, not the rows of the file
+   * (docs/decisions/exploit-intelligence/current-epss-figures-change-only-where-they.md).
+   */
+  private async unchangedRows(file: EpssFile, slices: TimeSlices): Promise<Uint8Array> {
+    const unchanged = new Uint8Array(file.rows);
     for (let after = -1; ; ) {
-      const keys = this.epss.currentKeysAfter(after, 5_000);
-      if (keys.length === 0) break;
-      const dropped = keys.filter((key) => !scores(file, key));
+      const stored = this.epss.currentAfter(after, 5_000);
+      if (stored.length === 0) break;
+      const dropped: number[] = [];
+      for (let at = 0; at < stored.length; at++) {
+        const [key, epss, percentile] = stored[at]!;
+        const row = rowScoring(file, key);
+        if (row < 0) dropped.push(key);
+        else if (file.epss[row] === epss && file.percentile[row] === percentile) unchanged[row] = 1;
+      }
       if (dropped.length > 0) this.writes.held(intelWrite, () => this.epss.deleteCurrent(dropped));
-      after = keys.at(-1)!;
+      after = stored.at(-1)![0];
       await slices.pause();
     }
+    return unchanged;
   }
 }
