@@ -26,6 +26,12 @@ export interface StepWrite {
   durability: StepDurability;
   /** Log what held writes left, a slice per turn, before the step's own write: a bulk job's last step. */
   settleFirst?: boolean;
+  /**
+   * Logged as its pages, never its statements (Store.write `asPages`): a full sync's staging
+   * writes a whole inventory, whose statements piece after piece would be about as many bytes
+   * as its pages and take past the replay budget, folding all the same.
+   */
+  asPages?: boolean;
 }
 
 /**
@@ -36,7 +42,7 @@ export interface StepWrite {
  * failure's record and the user's settings are small writes fsynced `on-thread`.
  */
 export const syncStepWrites = {
-  stage: { changes: ['staged-inventory'], durability: 'held' },
+  stage: { changes: ['staged-inventory'], durability: 'held', asPages: true },
   swap: { changes: ['inventory', 'organizations', 'sync-records'], durability: 'settled', settleFirst: true },
   apply: { changes: ['inventory', 'sync-records'], durability: 'settled' },
   recordUnchanged: { changes: ['sync-records'], durability: 'settled' },
@@ -60,7 +66,7 @@ export class OrganizationRemovedError extends Error {
 
 /** What the steps write through: the store's writes (Store.write, writeSettled, settle), and the records they write. */
 export interface SyncStepsWiring {
-  write: <T>(work: (inventory: InventoryWrites) => T, options: { changes: readonly ChangeKind[]; durable?: boolean }) => T;
+  write: <T>(work: (inventory: InventoryWrites) => T, options: { changes: readonly ChangeKind[]; durable?: boolean; asPages?: boolean }) => T;
   writeSettled: <T>(work: (inventory: InventoryWrites) => T, options: { changes: readonly ChangeKind[] }) => Promise<T>;
   settle: () => Promise<void>;
   organizations: OrganizationRecords;
@@ -153,8 +159,8 @@ export class SyncSteps {
 
   /** Runs a step whose write is done (held or fsynced) when it returns. */
   private now<T>(step: StepsWith<'held' | 'on-thread'>, work: (writes: InventoryWrites) => T): T {
-    const { changes, durability } = syncStepWrites[step];
-    return this.wiring.write(work, { changes, durable: durability === 'on-thread' });
+    const write: StepWrite = syncStepWrites[step];
+    return this.wiring.write(work, { changes: write.changes, durable: write.durability === 'on-thread', asPages: write.asPages });
   }
 
   /** Runs a step whose write resolves once logged and fsynced in the thread pool. */

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { removeOrganization } from '../organizations/manage-organizations.js';
+import { logFiles } from '../store/engine/change-log.js';
+import { parseLog } from '../store/engine/change-log-reader.js';
 import { keyFileSealer } from '../secrets/key-file-sealer.js';
 import { Store } from '../store/store.js';
 import { type FakeRemote, type FakeRemoteOptions, startFakeRemote } from '../test/support/fake-remote.js';
@@ -124,6 +126,26 @@ describe('a full sync stages its pages', () => {
     await storeDigest(dataDir);
     store = await Store.open({ dataDir, readOnly: true });
     stores.push(store);
+    expect(replicaLists(store, organization)).toEqual(expectedLists(remote.options.inventory));
+  });
+
+  it('logs its staging as pages: no statement of it reaches the change log', async () => {
+    const remote = await startFakeRemote({ inventory: sampleInventory(sizes) });
+    remotes.push(remote);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-staged-pages-'));
+    folders.push(dataDir);
+    const store = await Store.open({ dataDir });
+    stores.push(store);
+    const organization = store.write(() => store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl: remote.url }), {
+      changes: ['organizations', 'inventory'],
+    });
+    await store.checkpoint();
+    await syncOrganization(store, organization, { baseUrl: remote.url, apiKey: remote.apiKey }, { full: true, policy: fastPolicy });
+    const logged = logFiles(path.join(dataDir, 'inventory.sqlite')).flatMap(({ file }) => parseLog(fs.readFileSync(file)).transactions.flat());
+    const statements = logged.flatMap((frame) => (frame.kind === 'statement' ? [frame.statement.sql] : []));
+    expect(logged.some((frame) => frame.kind === 'write')).toBe(true);
+    // The swap and the sync's record may be statements; a staged row never is.
+    expect(statements.filter((sql) => /INSERT INTO (endpoints|remediation_targets|scopes|findings)\b/i.test(sql))).toEqual([]);
     expect(replicaLists(store, organization)).toEqual(expectedLists(remote.options.inventory));
   });
 
