@@ -174,6 +174,20 @@ describe('an incremental sync', () => {
     expect(lists()).toEqual(expectedLists(remote.options.inventory));
   });
 
+  it('with new changes beside what its margin brings back, merges and counts only the new ones', async () => {
+    const { remote, store, organization, sync, lists } = await setUp();
+    await sync();
+    const { endpoints } = remote.options.inventory;
+    endpoints[3] = { ...endpoints[3]!, hostname: 'renamed.example.test', updated_at: new Date().toISOString() };
+    await sync();
+    // Endpoint 3 comes back in the margin, unchanged; endpoint 5 changed since.
+    endpoints[5] = { ...endpoints[5]!, hostname: 'also-renamed.example.test', updated_at: new Date().toISOString() };
+    const report = await sync();
+    expect(report.counts.endpoints).toBe(2);
+    expect(store.syncChanges.get(organization.rowId, report.changes!.id)!.counts.endpoints).toEqual({ created: 0, updated: 1, removed: 0 });
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+  });
+
   it('turns full when there are more changes than it keeps in memory', async () => {
     const { remote, sync, lists } = await setUp();
     await sync();
