@@ -188,6 +188,29 @@ describe('an incremental sync', () => {
     expect(lists()).toEqual(expectedLists(remote.options.inventory));
   });
 
+  it("keeps the replica's totals while it writes nothing, and counts them again after it writes", async () => {
+    const { remote, store, organization, sync } = await setUp();
+    await sync();
+    const { findings } = remote.options.inventory;
+    const counted = store.sync.replicaTotals(organization.rowId)!;
+    expect(counted).toMatchObject({ findings: findings.length, openFindings: findings.filter((finding) => finding.status === 'open').length });
+
+    // Nothing new: the check takes the totals kept, and counts nothing.
+    const countList = vi.spyOn(store.inventory, 'countList');
+    expect((await sync()).mode).toBe('incremental');
+    expect(countList).not.toHaveBeenCalled();
+    expect(store.sync.replicaTotals(organization.rowId)).toEqual(counted);
+
+    // An open finding remediated: the merge wrote, the check counts again.
+    const open = findings.findIndex((finding) => finding.status === 'open');
+    const now = new Date().toISOString();
+    findings[open] = { ...findings[open]!, status: 'remediated', remediated_at: now, updated_at: now };
+    const report = await sync();
+    expect(report.countDifferences).toBeUndefined();
+    expect(countList).toHaveBeenCalled();
+    expect(store.sync.replicaTotals(organization.rowId)).toEqual({ ...counted, openFindings: counted.openFindings - 1 });
+  });
+
   it('turns full when there are more changes than it keeps in memory', async () => {
     const { remote, sync, lists } = await setUp();
     await sync();
