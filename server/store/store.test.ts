@@ -162,7 +162,7 @@ describe('Store', () => {
       ALTER TABLE sync_state DROP COLUMN reconcile_interval_hours; ALTER TABLE sync_state DROP COLUMN last_reconciled_at;
       ALTER TABLE sync_state DROP COLUMN last_reconcile_changed; ALTER TABLE sync_state DROP COLUMN last_matched_at;
       ALTER TABLE sync_state DROP COLUMN count_differences; ALTER TABLE sync_state DROP COLUMN count_baseline;
-      ALTER TABLE sync_state DROP COLUMN syncs_paused;
+      ALTER TABLE sync_state DROP COLUMN syncs_paused; ALTER TABLE sync_state DROP COLUMN replica_totals;
       PRAGMA user_version = 2;`);
     store.close();
     const reopened = await Store.open({ dataDir, command: 'test' });

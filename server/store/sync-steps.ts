@@ -98,7 +98,7 @@ export class SyncSteps {
     return this.settled('swap', () => {
       this.stillThere(organization);
       organizations.setInventory(organization.rowId, inventoryId);
-      sync.recordSuccess(organization.rowId, success);
+      sync.recordSuccess(organization.rowId, success, { dataWritten: true });
       return syncChanges.record(organization.rowId, success, tally);
     });
   }
@@ -117,7 +117,7 @@ export class SyncSteps {
     return this.settled('apply', (writes) => {
       const tally = new SyncChangeTally();
       change(writes, this.stillThere(organization).inventoryId, tally);
-      sync.recordSuccess(organization.rowId, success);
+      sync.recordSuccess(organization.rowId, success, { dataWritten: true });
       return syncChanges.record(organization.rowId, success, tally);
     });
   }
@@ -129,7 +129,7 @@ export class SyncSteps {
   async recordUnchanged(organization: Organization, success: SyncSuccess): Promise<undefined> {
     await this.settled('recordUnchanged', () => {
       this.stillThere(organization);
-      this.wiring.sync.recordSuccess(organization.rowId, success);
+      this.wiring.sync.recordSuccess(organization.rowId, success, { dataWritten: false });
     });
     return undefined;
   }

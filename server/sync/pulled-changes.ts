@@ -26,19 +26,22 @@ export class PulledChanges {
   }
 
   /**
-   * Keeps only the changes `unchanged` does not name (by lowercase id), asking it about
-   * {@link checkedPerTurn} items at a time with a turn of the event loop between.
+   * Whether any change is new: one `unchanged` does not name (by lowercase id). Asks it about
+   * {@link checkedPerTurn} items at a time, with a turn of the event loop between, and stops at
+   * the first slice holding a new one: a sync that brought only what the last one merged (its
+   * margin) looks each up, one that brought changes looks up a slice, and its merge leaves the
+   * rest out as it reads each row anyway (InventoryWrites.merge, `skipUnchanged`).
    */
-  async dropUnchanged(unchanged: (collection: CollectionName, items: readonly Inventory[CollectionName][number][]) => Set<string>): Promise<void> {
+  async anyNew(unchanged: (collection: CollectionName, items: readonly Inventory[CollectionName][number][]) => Set<string>): Promise<boolean> {
     for (const collection of Object.keys(this.inventory) as CollectionName[]) {
       const items = this.inventory[collection] as Inventory[CollectionName][number][];
-      const held = new Set<string>();
       for (let start = 0; start < items.length; start += checkedPerTurn) {
-        for (const id of unchanged(collection, items.slice(start, start + checkedPerTurn))) held.add(id);
+        const slice = items.slice(start, start + checkedPerTurn);
+        if (unchanged(collection, slice).size < slice.length) return true;
         await nextTurn();
       }
-      if (held.size > 0) (this.inventory[collection] as unknown[]) = items.filter((item) => !held.has(item.id.toLowerCase()));
     }
+    return false;
   }
 
   /** The sink of one collection's changes. */

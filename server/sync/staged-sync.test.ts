@@ -196,6 +196,43 @@ describe('an incremental sync', () => {
     expect(lists()).toEqual(expectedLists(remote.options.inventory));
   });
 
+  it('with new changes beside what its margin brings back, merges and counts only the new ones', async () => {
+    const { remote, store, organization, sync, lists } = await setUp();
+    await sync();
+    const { endpoints } = remote.options.inventory;
+    endpoints[3] = { ...endpoints[3]!, hostname: 'renamed.example.test', updated_at: new Date().toISOString() };
+    await sync();
+    // Endpoint 3 comes back in the margin, unchanged; endpoint 5 changed since.
+    endpoints[5] = { ...endpoints[5]!, hostname: 'also-renamed.example.test', updated_at: new Date().toISOString() };
+    const report = await sync();
+    expect(report.counts.endpoints).toBe(2);
+    expect(store.syncChanges.get(organization.rowId, report.changes!.id)!.counts.endpoints).toEqual({ created: 0, updated: 1, removed: 0 });
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+  });
+
+  it("keeps the replica's totals while it writes nothing, and counts them again after it writes", async () => {
+    const { remote, store, organization, sync } = await setUp();
+    await sync();
+    const { findings } = remote.options.inventory;
+    const counted = store.sync.replicaTotals(organization.rowId)!;
+    expect(counted).toMatchObject({ findings: findings.length, openFindings: findings.filter((finding) => finding.status === 'open').length });
+
+    // Nothing new: the check takes the totals kept, and counts nothing.
+    const countList = vi.spyOn(store.inventory, 'countList');
+    expect((await sync()).mode).toBe('incremental');
+    expect(countList).not.toHaveBeenCalled();
+    expect(store.sync.replicaTotals(organization.rowId)).toEqual(counted);
+
+    // An open finding remediated: the merge wrote, the check counts again.
+    const open = findings.findIndex((finding) => finding.status === 'open');
+    const now = new Date().toISOString();
+    findings[open] = { ...findings[open]!, status: 'remediated', remediated_at: now, updated_at: now };
+    const report = await sync();
+    expect(report.countDifferences).toBeUndefined();
+    expect(countList).toHaveBeenCalled();
+    expect(store.sync.replicaTotals(organization.rowId)).toEqual({ ...counted, openFindings: counted.openFindings - 1 });
+  });
+
   it('turns full when there are more changes than it keeps in memory', async () => {
     const { remote, sync, lists } = await setUp();
     await sync();

@@ -263,10 +263,11 @@ class SyncRun {
 /**
  * Applies an incremental sync's changes in one transaction with its record and what it changed
  * (counted by the merge from the rows it reads anyway): all of them or none (a merge half
- * applied would show readers a mix). Finding nothing new (the margin brings back what the last
- * sync merged: those are left out), it writes the record alone, keeping the caches derived from
- * the data, and records no changes. Rows beyond the remote's totals mean the remote deleted
- * some: {@link DeletionsFound}, and a reconcile instead. Answers the changes recorded, in brief.
+ * applied would show readers a mix). The margin brings back what the last sync merged: the
+ * merge leaves those out. Finding nothing new, it writes the record alone, keeping the caches
+ * derived from the data, and records no changes. Rows beyond the remote's totals mean the
+ * remote deleted some: {@link DeletionsFound}, and a reconcile instead. Answers the changes
+ * recorded, in brief.
  */
 async function applyChanges(
   store: Store,
@@ -275,16 +276,16 @@ async function applyChanges(
   totals: SyncCounts,
   success: SyncSuccess,
 ): Promise<SyncChangesSummary | undefined> {
-  await changes.dropUnchanged((collection, items) => store.inventory.unchanged(organization.rowId, collection, items));
+  const anyNew = await changes.anyNew((collection, items) => store.inventory.unchanged(organization.rowId, collection, items));
   // The counts come from the list totals' cache, kept while the data does not change.
   const before = await store.inventory.counts(organization.rowId);
   const beyondTotals = (added: SyncCounts) => syncOrder.some((collection) => before[collection] + added[collection] > totals[collection]);
-  if (changes.count === 0) {
+  if (!anyNew) {
     if (beyondTotals({ endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 })) throw new DeletionsFound();
     return store.syncSteps.recordUnchanged(organization, success);
   }
   return store.syncSteps.apply(organization, success, (writes, inventoryId, tally) => {
-    const added = writes.merge(inventoryId, changes.inventory, tally);
+    const added = writes.merge(inventoryId, changes.inventory, tally, { skipUnchanged: true });
     // Rolled back by the throw: the merge is undone.
     if (beyondTotals(added)) throw new DeletionsFound();
   });

@@ -550,4 +550,8 @@ export const migrations: readonly string[] = [
   CREATE INDEX sync_finding_changes_change ON sync_finding_changes (change_id);
   ALTER TABLE sync_changes ADD COLUMN findings_kept INTEGER NOT NULL DEFAULT 0;
   `,
+  // The replica's totals of each count check as last counted (sync-run-records.ts), kept while
+  // its data does not change, so that the check after a sync that wrote nothing counts nothing;
+  // null until the next check counts them.
+  `ALTER TABLE sync_state ADD COLUMN replica_totals TEXT;`,
 ];

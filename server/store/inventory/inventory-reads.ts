@@ -6,6 +6,19 @@ import { DerivedCache } from '../derived/derived-cache.js';
 import { InventorySwapped, type ShownInventory, inventoryOf, shownInventory, tableOf } from '../basics/inventory-ids.js';
 import type { ListTotals } from './list-totals.js';
 
+/** A remote item's times, and those of the row stored for it (a row read as `SELECT *`, typed by column name). */
+interface UpdateTimes {
+  readonly created_at?: unknown;
+  readonly updated_at?: unknown;
+}
+
+/**
+ * Whether a stored row holds `item` as of the same update (created_at and updated_at as
+ * stored): merging it again would change nothing, since an item that changes gets a new
+ * updated_at (`updatedSince` rests on it).
+ */
+export const sameUpdate = (stored: UpdateTimes, item: UpdateTimes): boolean => stored.created_at === item.created_at && stored.updated_at === item.updated_at;
+
 // The values this file keeps, by name and the kinds of change they are read from (derived/change-kinds.ts).
 const skipPositions = derivedValue('v1 list skip positions', ['inventory']);
 
@@ -103,7 +116,7 @@ export class InventoryReads {
         inventoryId,
         id,
       ]);
-      if (row?.created_at === item.created_at && row.updated_at === item.updated_at) held.add(id);
+      if (row && sameUpdate(row, item)) held.add(id);
     }
     return held;
   }

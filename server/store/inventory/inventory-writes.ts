@@ -9,6 +9,7 @@ import type { CollectionName } from '../../../contracts/collections.js';
 import type { Database } from '../engine/database.js';
 import { type InventoryTable, inventoryTables, tableOf } from '../basics/inventory-ids.js';
 import type { SyncChangeTally } from '../basics/change-tally.js';
+import { sameUpdate } from './inventory-reads.js';
 
 interface Timestamped {
   id: string;
@@ -106,8 +107,11 @@ export class InventoryWrites {
    * others are placed by re-inserting only the rows that sort after the first of them, which
    * for new items (usually the newest) is none. Deletes nothing; answers how many rows each
    * collection gained. With a `tally`, counts there what each item changed (a sync's changes).
+   * With `skipUnchanged`, an item whose row holds it as of the same update (sameUpdate) is left
+   * out, uncounted: an incremental sync's margin brings back what the previous one merged, and
+   * the merge reads each item's row anyway, so no lookup of its own is made for them.
    */
-  merge(inventoryId: number, changes: Inventory, tally?: SyncChangeTally): AddedRows {
+  merge(inventoryId: number, changes: Inventory, tally?: SyncChangeTally, { skipUnchanged = false } = {}): AddedRows {
     this.cveRefs.clear();
     this.textRefs.clear();
     // What the merge changed is told by the rows it reads anyway: each item's stored row, or none.
@@ -121,16 +125,17 @@ export class InventoryWrites {
       : undefined;
     // Texts a changed finding no longer uses stay until the inventory is replaced by a full sync.
     return {
-      endpoints: this.mergeInto('endpoints', inventoryId, changes.endpoints, (item, seq, stored) => this.writeEndpoint(inventoryId, item, seq, stored), seen('endpoints')),
+      endpoints: this.mergeInto('endpoints', inventoryId, changes.endpoints, (item, seq, stored) => this.writeEndpoint(inventoryId, item, seq, stored), seen('endpoints'), skipUnchanged),
       remediationTargets: this.mergeInto(
         'remediation_targets',
         inventoryId,
         changes.remediationTargets,
         (item, seq, stored) => this.writeTarget(inventoryId, item, seq, stored),
         seen('remediationTargets'),
+        skipUnchanged,
       ),
-      scopes: this.mergeInto('scopes', inventoryId, changes.scopes, (item, seq, stored) => this.writeScope(inventoryId, item, seq, stored), seen('scopes')),
-      findings: this.mergeInto('findings', inventoryId, changes.findings, (item, seq, stored) => this.writeFinding(inventoryId, item, seq, stored), seenFinding),
+      scopes: this.mergeInto('scopes', inventoryId, changes.scopes, (item, seq, stored) => this.writeScope(inventoryId, item, seq, stored), seen('scopes'), skipUnchanged),
+      findings: this.mergeInto('findings', inventoryId, changes.findings, (item, seq, stored) => this.writeFinding(inventoryId, item, seq, stored), seenFinding, skipUnchanged),
     };
   }
 
@@ -179,12 +184,14 @@ export class InventoryWrites {
     inventoryId: number,
     items: readonly T[],
     write: (item: T, seq: number | null, stored?: StoredRow) => void,
-    seen?: (item: T, stored: StoredRow | undefined) => void,
+    seen: ((item: T, stored: StoredRow | undefined) => void) | undefined,
+    skipUnchanged: boolean,
   ): number {
     const placed: T[] = [];
     let added = 0;
     for (const item of items) {
       const existing = this.db.get<StoredRow>(`SELECT * FROM ${table} WHERE org_id = ? AND id = ?`, [inventoryId, lower(item.id)]);
+      if (skipUnchanged && existing && sameUpdate(existing, item)) continue;
       seen?.(item, existing);
       if (!existing) added++;
       if (existing && Date.parse(existing.created_at as string) === Date.parse(item.created_at)) {

@@ -22,6 +22,7 @@ interface SyncStateRow {
   count_differences: string;
   count_baseline: string;
   syncs_paused: number;
+  replica_totals: string | null;
 }
 
 /** How many skipped ids are kept: enough to find the bad records, bounded whatever the remote sends. */
@@ -30,9 +31,18 @@ export const skippedIdsKept = 100;
 /** Per count check, the remote's total less the replica's, as seen right after a reconcile; checks left out were equal. */
 export type CountBaseline = Partial<Record<SyncCountCheckId, number>>;
 
+/** The replica's total of each count check, as the last check counted them. */
+export type ReplicaTotals = Record<SyncCountCheckId, number>;
+
 /** A sync state with what is kept for the syncs alone. */
 interface StoredState extends SyncState {
   countBaseline: CountBaseline;
+  /**
+   * The replica's totals as the last count check counted them, kept while its data stays as it
+   * was (a sync that wrote nothing keeps them, one that wrote drops them): the check after a sync
+   * that found nothing new then counts nothing. Null: counted at the next check.
+   */
+  replicaTotals: ReplicaTotals | null;
 }
 
 const emptyState = (): StoredState => ({
@@ -54,6 +64,7 @@ const emptyState = (): StoredState => ({
   countDifferences: [],
   countBaseline: {},
   paused: false,
+  replicaTotals: null,
 });
 
 /** The outcome of a successful sync, as recorded. */
@@ -75,6 +86,8 @@ export interface CountCheckOutcome {
   differences: SyncCountDifference[];
   /** Right after a reconcile or full sync: the differences seen, which later checks take as matching. */
   baseline?: CountBaseline;
+  /** The replica's totals the check counted or took as kept ({@link SyncRecords.replicaTotals}); none: counted at the next check. */
+  replicaTotals?: ReplicaTotals;
 }
 
 /** The later of two instants (ISO strings), either possibly null. */
@@ -86,8 +99,13 @@ export class SyncRecords {
 
   /** The sync state of an organization; the empty state when it never synced. */
   get(orgRowId: number): SyncState {
-    const { countBaseline: _baseline, ...state } = this.stored(orgRowId);
+    const { countBaseline: _baseline, replicaTotals: _totals, ...state } = this.stored(orgRowId);
     return state;
+  }
+
+  /** The replica's totals as the last count check counted them, while its data has not changed since; null otherwise. */
+  replicaTotals(orgRowId: number): ReplicaTotals | null {
+    return this.stored(orgRowId).replicaTotals;
   }
 
   /** The differences of the totals seen right after the organization's last reconcile or full sync. */
@@ -99,12 +117,14 @@ export class SyncRecords {
    * Records a successful sync, in the caller's transaction (the one that wrote its data). A
    * reconcile or a full sync leaves the replica equal to its remote: it is reconciled and
    * matched then; both reset the count of incremental syncs since the last full comparison.
+   * `dataWritten`: the sync changed the replica's data, whose totals are counted again.
    */
-  recordSuccess(orgRowId: number, success: SyncSuccess): void {
+  recordSuccess(orgRowId: number, success: SyncSuccess, { dataWritten }: { dataWritten: boolean }): void {
     const previous = this.stored(orgRowId);
     const compared = success.mode !== 'incremental';
     this.save(orgRowId, {
       ...previous,
+      replicaTotals: dataWritten ? null : previous.replicaTotals,
       lastAttemptAt: success.startedAt,
       lastAttemptMode: success.mode,
       lastSuccessAt: success.finishedAt,
@@ -145,6 +165,7 @@ export class SyncRecords {
       countDifferences: outcome.differences,
       lastMatchedAt: outcome.differences.length === 0 ? later(previous.lastMatchedAt, outcome.checkedAt) : previous.lastMatchedAt,
       countBaseline: outcome.baseline ?? previous.countBaseline,
+      replicaTotals: outcome.replicaTotals ?? null,
     });
   }
 
@@ -180,6 +201,7 @@ export class SyncRecords {
       countDifferences: JSON.parse(row.count_differences) as SyncCountDifference[],
       countBaseline: JSON.parse(row.count_baseline) as CountBaseline,
       paused: row.syncs_paused === 1,
+      replicaTotals: row.replica_totals === null ? null : (JSON.parse(row.replica_totals) as ReplicaTotals),
     };
   }
 
@@ -188,8 +210,8 @@ export class SyncRecords {
       `INSERT OR REPLACE INTO sync_state (org_id, last_attempt_at, last_attempt_mode, last_success_at,
          last_success_started_at, last_success_mode, incrementals_since_full, remote_honours_updated_since,
          last_error, counts, skipped_count, skipped_ids, reconcile_interval_hours, last_reconciled_at,
-         last_reconcile_changed, last_matched_at, count_differences, count_baseline, syncs_paused)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         last_reconcile_changed, last_matched_at, count_differences, count_baseline, syncs_paused, replica_totals)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         orgRowId, state.lastAttemptAt, state.lastAttemptMode, state.lastSuccessAt, state.lastSuccessStartedAt,
         state.lastSuccessMode, state.incrementalsSinceFull,
@@ -197,6 +219,7 @@ export class SyncRecords {
         state.counts === null ? null : JSON.stringify(state.counts), state.skippedCount, JSON.stringify(state.skippedIds),
         state.reconcileIntervalHours, state.lastReconciledAt, state.lastReconcileChanged, state.lastMatchedAt,
         JSON.stringify(state.countDifferences), JSON.stringify(state.countBaseline), state.paused ? 1 : 0,
+        state.replicaTotals === null ? null : JSON.stringify(state.replicaTotals),
       ],
     );
   }
