@@ -21,7 +21,7 @@
  *   The `writes`, `waits`, `reconcile`, `intel`, `fix-by`, `work-packages` and `reports` sections write, so they work on copies of it.
  * - `BENCH_SEED`: the seed of the dataset (default 7): the one seeded, or BENCH_DATA_DIR's, which
  *   the `writes` section's in-process remote generates again with 1 % changed.
- * - `BENCH_REPORT`: the file under docs/ to write (default bench.md).
+ * - `BENCH_REPORT`: the file to write, under docs/ unless an absolute path (default bench.md).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -162,7 +162,7 @@ async function main() {
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }
-  const out = path.join(root, 'docs', process.env.BENCH_REPORT ?? 'bench.md');
+  const out = path.resolve(root, 'docs', process.env.BENCH_REPORT ?? 'bench.md');
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const text = `${report.join('\n')}\n`;
   fs.writeFileSync(out, only && fs.existsSync(out) ? spliceSections(fs.readFileSync(out, 'utf8'), text) : text);
