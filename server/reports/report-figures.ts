@@ -19,27 +19,33 @@ import { type RecordedSync, type SyncSpan, syncDeltaIds, syncInstant } from './s
 const rowsPerRead = 2_048;
 
 /**
- * Every seq of the findings list with this query, in its order; none for a query that keeps
- * nothing. A chunk's read is synchronous SQL, and on figures already computed the list's
- * generator never waits on anything but promises: the slices' pauses let `/health` and other
- * requests answer meanwhile (without them, 200,000 ids held the thread 3.8 s). `each` sees
- * every chunk as it is read, before any pause of its own.
+ * Each chunk of the seqs of the findings list with this query, in its order, given to `each` as
+ * it is read; none for a query that keeps nothing. A chunk's read is synchronous SQL, and on
+ * figures already computed the list's generator never waits on anything but promises: the
+ * slices' pauses let `/health` and other requests answer meanwhile (without them, 200,000 ids
+ * held the thread 3.8 s).
  */
-async function allSeqs(
+async function eachSeqChunk(
   store: Store,
   orgRowId: number,
   query: ConsoleQuery<'findings'> | undefined,
   asOf: number,
   slices: TimeSlices,
-  each: (chunk: number[]) => void | Promise<void> = () => undefined,
-): Promise<number[]> {
-  const seqs: number[] = [];
-  if (!query) return seqs;
+  each: (chunk: number[]) => void | Promise<void>,
+): Promise<void> {
+  if (!query) return;
   for await (const chunk of store.console.listAllSeqs(orgRowId, 'findings', query, asOf, rowsPerRead)) {
-    for (const seq of chunk) seqs.push(seq);
     await each(chunk);
     await slices.pause();
   }
+}
+
+/** Every seq of the findings list with this query, in its order (see {@link eachSeqChunk}). */
+async function allSeqs(store: Store, orgRowId: number, query: ConsoleQuery<'findings'> | undefined, asOf: number, slices: TimeSlices): Promise<number[]> {
+  const seqs: number[] = [];
+  await eachSeqChunk(store, orgRowId, query, asOf, slices, (chunk) => {
+    for (const seq of chunk) seqs.push(seq);
+  });
   return seqs;
 }
 
@@ -57,7 +63,8 @@ async function sectionFindings(
   const slices = reportSlices();
   const openSeqs: number[] = [];
   const open: string[] = [];
-  await allSeqs(store, orgRowId, queries.open, asOf, slices, (chunk) => {
+  // Only the open ones' seqs and ids are kept: the list's million seqs are not gathered a second time.
+  await eachSeqChunk(store, orgRowId, queries.open, asOf, slices, (chunk) => {
     const ids = store.console.idsOfSeqs('findings', chunk);
     chunk.forEach((seq, i) => {
       if (ids[i] === undefined) return;
@@ -327,7 +334,7 @@ async function syncsDelta(
     if (seqs.length === 0) return taken;
     // The filter's findings in any status, found among these by seq chunk by chunk.
     const candidateAt = await seqIndex(seqs.map(({ seq }) => seq), slices);
-    await allSeqs(store, org, findingsQuery(filter.text, { sort: 'created_at' }), asOf, slices, async (chunk) => {
+    await eachSeqChunk(store, org, findingsQuery(filter.text, { sort: 'created_at' }), asOf, slices, async (chunk) => {
       for (const index of await candidateAt(chunk)) taken.add(seqs[index]!.id);
     });
     return taken;
