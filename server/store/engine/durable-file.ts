@@ -293,8 +293,6 @@ export class DurableFile implements FileWriteSink {
    * Resolves when done (a checkpoint already running is waited for, then another runs).
    */
   async checkpoint(): Promise<void> {
-    // The logs it takes end in a fold (takeLogs): begun here in slices, not at once there.
-    await this.foldInSlices();
     await this.settle();
     while (this.checkpointing) await this.checkpointing;
     if (this.closed) return;
