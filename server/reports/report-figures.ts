@@ -11,7 +11,7 @@ import { slaPolicyKeys } from '../../contracts/remediation-deadlines.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import type { TimeSlices } from '../store/derived/time-slices.js';
-import { type SectionFindings, idsBetweenLooks, marks, reportSlices } from './report-findings.js';
+import { type SectionFindings, idsAt, idsBetweenLooks, marks, reportSlices } from './report-findings.js';
 import { type ReportFilter, findingsQuery } from './report-filter.js';
 import { type RecordedSync, type SyncSpan, syncDeltaIds, syncInstant } from './sync-delta.js';
 
@@ -19,27 +19,33 @@ import { type RecordedSync, type SyncSpan, syncDeltaIds, syncInstant } from './s
 const rowsPerRead = 2_048;
 
 /**
- * Every seq of the findings list with this query, in its order; none for a query that keeps
- * nothing. A chunk's read is synchronous SQL, and on figures already computed the list's
- * generator never waits on anything but promises: the slices' pauses let `/health` and other
- * requests answer meanwhile (without them, 200,000 ids held the thread 3.8 s). `each` sees
- * every chunk as it is read, before any pause.
+ * Each chunk of the seqs of the findings list with this query, in its order, given to `each` as
+ * it is read; none for a query that keeps nothing. A chunk's read is synchronous SQL, and on
+ * figures already computed the list's generator never waits on anything but promises: the
+ * slices' pauses let `/health` and other requests answer meanwhile (without them, 200,000 ids
+ * held the thread 3.8 s).
  */
-async function allSeqs(
+async function eachSeqChunk(
   store: Store,
   orgRowId: number,
   query: ConsoleQuery<'findings'> | undefined,
   asOf: number,
   slices: TimeSlices,
-  each: (chunk: number[]) => void = () => undefined,
-): Promise<number[]> {
-  const seqs: number[] = [];
-  if (!query) return seqs;
+  each: (chunk: number[]) => void | Promise<void>,
+): Promise<void> {
+  if (!query) return;
   for await (const chunk of store.console.listAllSeqs(orgRowId, 'findings', query, asOf, rowsPerRead)) {
-    for (const seq of chunk) seqs.push(seq);
-    each(chunk);
+    await each(chunk);
     await slices.pause();
   }
+}
+
+/** Every seq of the findings list with this query, in its order (see {@link eachSeqChunk}). */
+async function allSeqs(store: Store, orgRowId: number, query: ConsoleQuery<'findings'> | undefined, asOf: number, slices: TimeSlices): Promise<number[]> {
+  const seqs: number[] = [];
+  await eachSeqChunk(store, orgRowId, query, asOf, slices, (chunk) => {
+    for (const seq of chunk) seqs.push(seq);
+  });
   return seqs;
 }
 
@@ -57,7 +63,8 @@ async function sectionFindings(
   const slices = reportSlices();
   const openSeqs: number[] = [];
   const open: string[] = [];
-  await allSeqs(store, orgRowId, queries.open, asOf, slices, (chunk) => {
+  // Only the open ones' seqs and ids are kept: the list's million seqs are not gathered a second time.
+  await eachSeqChunk(store, orgRowId, queries.open, asOf, slices, (chunk) => {
     const ids = store.console.idsOfSeqs('findings', chunk);
     chunk.forEach((seq, i) => {
       if (ids[i] === undefined) return;
@@ -70,30 +77,41 @@ async function sectionFindings(
   // its order (created_at, the seq order) is theirs: the overdue rows, among the open ones, in
   // order. Listed as a list of its own, its order was sorted again at each minute (1.1-1.5 s).
   const overdueSeqs = queries.open ? await store.console.overdueFindingSeqs(orgRowId, asOf) : new Int32Array(0);
-  const indexOf = seqIndex(openSeqs);
-  const kevAt = indexOf(kevSeqs);
-  const overdueAt = indexOf(overdueSeqs);
-  const ids = (at: Int32Array) => Array.from(at, (index) => open[index]!);
-  return { findings: { open, kev: ids(kevAt), overdue: ids(overdueAt), kevAt, overdueAt }, openSeqs, kevCount: kevSeqs.length, overdueCount: overdueAt.length };
+  // A million open findings on `large`: the index, its look-ups and the lists, each with pauses
+  // (in one go they held the thread 95 ms of CPU, 210 ms at load 9).
+  const indexOf = await seqIndex(openSeqs, slices);
+  const kevAt = await indexOf(kevSeqs);
+  const overdueAt = await indexOf(overdueSeqs);
+  const findings = { open, kev: await idsAt(open, kevAt, slices), overdue: await idsAt(open, overdueAt, slices), kevAt, overdueAt };
+  return { findings, openSeqs, kevCount: kevSeqs.length, overdueCount: overdueAt.length };
 }
 
-/** Looks seqs up among `seqs` by a dense array over their range: the index of each found, in order. */
-function seqIndex(seqs: readonly number[]): (wanted: Iterable<number>) => Int32Array {
+/**
+ * Looks seqs up among `seqs` by a dense array over their range, built and read with `slices`'
+ * pauses: the index in `seqs` of each of `wanted` found, in the order of `wanted`.
+ */
+async function seqIndex(seqs: readonly number[], slices: TimeSlices): Promise<(wanted: ArrayLike<number>) => Promise<Int32Array>> {
   let first = Infinity;
   let last = -Infinity;
-  for (const seq of seqs) {
-    if (seq < first) first = seq;
-    if (seq > last) last = seq;
+  for (let i = 0; i < seqs.length; i++) {
+    if (seqs[i]! < first) first = seqs[i]!;
+    if (seqs[i]! > last) last = seqs[i]!;
+    if (i % idsBetweenLooks === 0) await slices.pause();
   }
   const indexBySeq = new Int32Array(seqs.length ? last - first + 1 : 0).fill(-1);
-  seqs.forEach((seq, index) => (indexBySeq[seq - first] = index));
-  return (wanted) => {
-    const found: number[] = [];
-    for (const seq of wanted) {
-      const index = indexBySeq[seq - first] ?? -1;
-      if (index >= 0) found.push(index);
+  for (let i = 0; i < seqs.length; i++) {
+    indexBySeq[seqs[i]! - first] = i;
+    if (i % idsBetweenLooks === 0) await slices.pause();
+  }
+  return async (wanted) => {
+    const found = new Int32Array(wanted.length);
+    let count = 0;
+    for (let i = 0; i < wanted.length; i++) {
+      const index = indexBySeq[wanted[i]! - first] ?? -1;
+      if (index >= 0) found[count++] = index;
+      if (i % idsBetweenLooks === 0) await slices.pause();
     }
-    return Int32Array.from(found);
+    return found.slice(0, count);
   };
 }
 
@@ -302,11 +320,11 @@ async function syncsDelta(
   now: { findings: SectionFindings; openSeqs: number[] },
   span: SyncSpan,
 ): Promise<ReportDelta> {
-  const indexOf = seqIndex(now.openSeqs);
+  const slices = reportSlices();
+  const indexOf = await seqIndex(now.openSeqs, slices);
   const overdueAt = async (sync: RecordedSync) => indexOf(now.openSeqs.length ? await store.console.overdueFindingSeqs(org, syncInstant(sync)) : []);
   const matching = async (ids: string[]): Promise<Set<string>> => {
     if (filter.text === '') return new Set(ids);
-    const slices = reportSlices();
     const seqs: { id: string; seq: number }[] = [];
     for (let from = 0; from < ids.length; from += rowsPerRead) {
       for (const [id, seq] of store.console.findingSeqsOfIds(org, ids.slice(from, from + rowsPerRead))) seqs.push({ id, seq });
@@ -315,9 +333,9 @@ async function syncsDelta(
     const taken = new Set<string>();
     if (seqs.length === 0) return taken;
     // The filter's findings in any status, found among these by seq chunk by chunk.
-    const candidateAt = seqIndex(seqs.map(({ seq }) => seq));
-    await allSeqs(store, org, findingsQuery(filter.text, { sort: 'created_at' }), asOf, slices, (chunk) => {
-      for (const index of candidateAt(chunk)) taken.add(seqs[index]!.id);
+    const candidateAt = await seqIndex(seqs.map(({ seq }) => seq), slices);
+    await eachSeqChunk(store, org, findingsQuery(filter.text, { sort: 'created_at' }), asOf, slices, async (chunk) => {
+      for (const index of await candidateAt(chunk)) taken.add(seqs[index]!.id);
     });
     return taken;
   };

@@ -27,6 +27,16 @@ export const reportSlices = () => new TimeSlices(() => undefined);
 /** Ids handled between two looks at the clock: well under a slice's time. */
 export const idsBetweenLooks = 4_096;
 
+/** The ids of `open` at the indexes `at` names, in their order, with `slices`' pauses. */
+export async function idsAt(open: readonly string[], at: Int32Array, slices: TimeSlices): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < at.length; i++) {
+    ids.push(open[at[i]!]!);
+    if (i % idsBetweenLooks === 0) await slices.pause();
+  }
+  return ids;
+}
+
 /** Per finding of `open` (by index), 1 for those `at` names. */
 export function marks(count: number, at: Int32Array): Uint8Array {
   const marked = new Uint8Array(count);
@@ -69,11 +79,7 @@ export async function readFindingParts(parts: Iterable<string>): Promise<Section
     }
     await slices.pause();
   }
-  return {
-    open,
-    kev: kevAt.map((index) => open[index]!),
-    overdue: overdueAt.map((index) => open[index]!),
-    kevAt: Int32Array.from(kevAt),
-    overdueAt: Int32Array.from(overdueAt),
-  };
+  const kev = Int32Array.from(kevAt);
+  const overdue = Int32Array.from(overdueAt);
+  return { open, kev: await idsAt(open, kev, slices), overdue: await idsAt(open, overdue, slices), kevAt: kev, overdueAt: overdue };
 }
