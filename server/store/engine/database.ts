@@ -60,12 +60,7 @@ export class Database {
    */
   private recorded: Buffer[] | undefined = [];
   private readonly savepoints: number[] = [];
-  /**
-   * What the recorded statements took to run, in the process's CPU time: their replay at open
-   * costs that much CPU, whereas their wall time grows with the machine's load (at load 8 on
-   * 2 cores, a 1 % sync's statements took past the 1 s budget and went as 149 MiB of pages,
-   * against 2.2 MiB of statements on a quiet machine).
-   */
+  /** What the recorded statements took to run. */
   private recordedMicroseconds = 0;
   /** A write method is running: a row changed meanwhile is recorded (the guard, {@link watchRowChanges}). */
   private writing = false;
@@ -187,16 +182,10 @@ export class Database {
     }
   }
 
-  /** The CPU time when a write starts that may be logged as its statements; none when it will not be (a transaction going as pages, no log). */
-  private startRecording(): NodeJS.CpuUsage | undefined {
-    return this.recorded && this.durable ? process.cpuUsage() : undefined;
-  }
-
   /** Keeps a write for the log (unless the transaction is logged as pages already), with the time it took. */
-  private record(statement: RecordedStatement, startedAt: NodeJS.CpuUsage | undefined): void {
-    if (!startedAt || !this.recorded || !this.durable) return;
-    const { user, system } = process.cpuUsage(startedAt);
-    this.recordedMicroseconds += user + system;
+  private record(statement: RecordedStatement, startedAt: number): void {
+    this.recordedMicroseconds += (performance.now() - startedAt) * 1000;
+    if (!this.recorded || !this.durable) return;
     // A transaction that took longer than the whole replay budget goes as pages whatever came before it
     // (DurableFile.logsAsStatements): its statements are no longer encoded and held for nothing.
     if (changesSchemaOrFile(statement.sql) || this.recordedMicroseconds > replayBudgetMicroseconds) this.recorded = undefined;
@@ -340,7 +329,7 @@ export class Database {
   /** Runs a statement that returns no rows; returns the number of rows it changed. */
   run(sql: string, params: BindParams = []): number {
     const statement = this.statement(sql);
-    const startedAt = this.startRecording();
+    const startedAt = performance.now();
     this.writing = true;
     try {
       statement.run(params);
@@ -356,7 +345,7 @@ export class Database {
 
   /** Runs several statements of a script, without parameters. */
   exec(sql: string): void {
-    const startedAt = this.startRecording();
+    const startedAt = performance.now();
     this.writing = true;
     try {
       this.db.exec(sql);

@@ -222,21 +222,6 @@ describe('the statement log', () => {
     (await reopenedAfterCrash(file, db)).reopened.close();
   });
 
-  it('counts the CPU time statements took against the replay budget, not the wall time a loaded machine stretches', async () => {
-    const { file, db } = await openWithTable();
-    // A statement that waits 1.2 s without using the CPU, as one waits for a core under load.
-    const sqlJs = (db as unknown as { db: { create_function(name: string, fn: (ms: number) => number): void } }).db;
-    sqlJs.create_function('wait_ms', (ms) => {
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-      return 0;
-    });
-    db.run("INSERT INTO notes (label) VALUES ('quick')");
-    db.run("INSERT INTO notes (label) VALUES ('waited ' || wait_ms(1200))");
-    db.run("INSERT INTO notes (label) VALUES ('after')");
-    expect(transactionKinds(file).slice(-3)).toEqual(['S', 'S', 'S']);
-    db.close();
-  });
-
   it('logs as pages a script that failed part way, whose statements before the failure stay applied', async () => {
     const { file, db } = await openWithTable();
     db.run("INSERT INTO notes (label) VALUES ('before')");
