@@ -371,13 +371,13 @@ export class Database {
    */
   transaction<T>(work: () => T, { durable = true, asPages = false }: { durable?: boolean; asPages?: boolean } = {}): T {
     if (this.unwritable) throw this.unwritable;
-    if (asPages && this.transactionDepth === 0) this.recorded = undefined;
+    // A transaction that goes as pages (asked, or sure to: DurableFile.mayLogStatements) encodes none of its statements.
+    if (this.transactionDepth === 0 && (asPages || (this.durable && !this.durable.mayLogStatements()))) this.recorded = undefined;
     return this.runTransaction(work, durable);
   }
 
   private runTransaction<T>(work: () => T, durable: boolean): T {
     const savepoint = `sp${this.transactionDepth}`;
-    if (this.transactionDepth === 0 && this.durable && !this.durable.mayLogStatements()) this.recorded = undefined;
     this.db.exec(this.transactionDepth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
     this.transactionDepth++;
     // Where this savepoint's statements begin: a rollback to it cuts them off.
