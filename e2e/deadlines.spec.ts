@@ -52,11 +52,14 @@ test('the dashboard card leads to the remediation performance, whose overdue fin
   await page.mouse.move(0, 0);
   await expectAccessible(page);
 
-  // The figure links to the findings list, overdue only: as many, each marked overdue.
+  // The figure links to the findings list, overdue only: as many (at the same minute), each marked overdue.
   await page.getByRole('list', { name: 'Summary' }).getByRole('link', { name: /Open and overdue/ }).click();
   await expect(page).toHaveURL(/vulnerability-findings\?overdue=true$/);
   await expect(page.getByRole('checkbox', { name: 'Overdue only' })).toBeChecked();
-  expect(await listTotal(page)).toBe(overdue);
+  // Counted at the list's own minute: a finding or two more may have fallen due since the figure's.
+  const listed = await listTotal(page);
+  expect(listed - overdue).toBeGreaterThanOrEqual(0);
+  expect(listed - overdue).toBeLessThanOrEqual(2);
   const grid = page.getByRole('grid', { name: 'Vulnerability findings' });
   await expect(page.getByLabel('Status')).toHaveValue('open');
   await expect(grid.getByRole('columnheader', { name: 'Status' })).toHaveCount(0);
@@ -106,8 +109,11 @@ test('a deadline set in the console changes which findings are overdue, and bad 
   await screenshot(page, 'deadlines-saved');
   await expectAccessible(page);
 
+  // The list counts at its own minute: a finding or two more may have fallen due since the figure's.
   await page.getByRole('list', { name: 'Summary' }).getByRole('link', { name: /Open and overdue/ }).click();
-  expect(await listTotal(page)).toBe(after);
+  const listed = await listTotal(page);
+  expect(listed - after).toBeGreaterThanOrEqual(0);
+  expect(listed - after).toBeLessThanOrEqual(2);
 
   // The critical ones under a year's deadline, due a year after their detection.
   await openConsole(page, '/orgs/demo/vulnerability-findings?severity=critical&status=open&sort=due_at');
