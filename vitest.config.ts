@@ -12,7 +12,11 @@ export default defineConfig({
   test: {
     ...runOptions,
     projects: [
-      { extends: true, test: { name: 'server', include: ['server/**/*.test.ts', 'app/**/*.test.ts'] } },
+      // One module graph per worker: importing the server's modules for each of its 136 files again
+      // was 80 s of CI (docs/decisions/tests-docs-and-ci/server-tests-share-their-workers-modules.md).
+      { extends: true, test: { name: 'server', include: ['server/**/*.test.ts'], isolate: false } },
+      // The main process's tests replace modules (vi.mock of electron): each file its own graph.
+      { extends: true, test: { name: 'app', include: ['app/**/*.test.ts'] } },
       {
         // The console's component tests, in jsdom, against one console server their global setup starts (docs/decisions/tests-docs-and-ci/component-tests-of-the-console.md, "Component tests of the console").
         extends: true,

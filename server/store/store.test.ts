@@ -64,6 +64,17 @@ describe('Store', () => {
     store.close();
   });
 
+  it('lists API keys in the order they were made, those of one millisecond too', async () => {
+    const { store, organization } = await storeWithOrganization(newDataDir());
+    const labels = Array.from({ length: 20 }, (_, n) => `key ${n}`);
+    for (const label of labels) store.write(() => store.apiKeys.create(organization.rowId, label), { changes: ['api-keys'] });
+    const listed = store.apiKeys.list(organization.rowId);
+    // Made one after the other, some share a millisecond: their random ids must not order them.
+    expect(new Set(listed.map((key) => key.createdAt)).size).toBeLessThan(labels.length);
+    expect(listed.map((key) => key.label)).toEqual(labels);
+    store.close();
+  });
+
   it('stores API keys only as hashes', async () => {
     const dataDir = newDataDir();
     const { store, organization } = await storeWithOrganization(dataDir);

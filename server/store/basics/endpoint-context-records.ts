@@ -105,7 +105,7 @@ export class EndpointContextRecords {
   rules(orgRowId: number): TagRuleRecord[] {
     return this.db
       .all<Omit<TagRuleRecord, 'conditions'> & { conditions: string }>(
-        'SELECT id, tag, conditions, note, created_at, updated_at FROM tag_rules WHERE org_id = ? ORDER BY created_at, id',
+        'SELECT id, tag, conditions, note, created_at, updated_at FROM tag_rules WHERE org_id = ? ORDER BY created_at, rowid',
         [orgRowId],
       )
       .map((row) => ({ ...row, conditions: JSON.parse(row.conditions) as TagRuleCondition[] }));

@@ -54,7 +54,7 @@ export class ApiKeyRecords {
   list(orgRowId: number): ApiKeyInfo[] {
     return this.db
       .all<{ id: string; hint: string; label: string | null; created_at: string; revoked_at: string | null }>(
-        'SELECT id, hint, label, created_at, revoked_at FROM api_keys WHERE org_id = ? ORDER BY created_at, id',
+        'SELECT id, hint, label, created_at, revoked_at FROM api_keys WHERE org_id = ? ORDER BY created_at, rowid',
         [orgRowId],
       )
       .map((row) => ({ id: row.id, hint: row.hint, label: row.label, createdAt: row.created_at, revokedAt: row.revoked_at }));
