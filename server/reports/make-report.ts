@@ -60,7 +60,7 @@ export async function makeReport(store: Store, sealer: Sealer, organizations: re
   const syncs = options.compareSyncs && syncSpan(store, owner.rowId, options.compareSyncs);
   const asOf = store.deadlines.asOf();
   const slugs = organizations.map((organization) => organization.slug);
-  const previousText = syncs ? undefined : store.reports.previousFigures(owner.rowId, { template: options.template, filter: filter.text, organizations: slugs });
+  const previousText = syncs ? undefined : await store.reports.previousFigures(owner.rowId, { template: options.template, filter: filter.text, organizations: slugs });
   // Figures this store wrote itself, with the schema of this version: read as they are (a zod parse of a million ids would hold the thread).
   const previous = previousText === undefined ? undefined : (JSON.parse(previousText) as ReportFigures);
   const id = randomUUID();

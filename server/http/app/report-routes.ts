@@ -65,10 +65,10 @@ export function reportRoutes(store: Store, context: ReportRoutesContext): expres
     res.json({ data: store.reports.list(organizationOf(res).rowId) });
   });
 
-  router.get('/reports/:reportId', (req, res) => {
+  router.get('/reports/:reportId', async (req, res) => {
     const reportId = uuidParam(req, 'reportId');
     const { format } = parseQuery(req, reportQuerySchema);
-    const report = store.reports.get(organizationOf(res).rowId, reportId);
+    const report = await store.reports.get(organizationOf(res).rowId, reportId);
     if (!report) throw new HttpError(404, `Report ${reportId} not found`);
     const name = `report-${reportId}.html`;
     switch (format) {

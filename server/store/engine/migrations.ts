@@ -554,4 +554,7 @@ export const migrations: readonly string[] = [
   // its data does not change, so that the check after a sync that wrote nothing counts nothing;
   // null until the next check counts them.
   `ALTER TABLE sync_state ADD COLUMN replica_totals TEXT;`,
+  // How a report's HTML and figures are kept (report-records.ts): 'identity' as they are (every
+  // report made before this version), 'gzip' compressed, off the server's thread, before the write.
+  `ALTER TABLE reports ADD COLUMN encoding TEXT NOT NULL DEFAULT 'identity';`,
 ];

@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import type { ReportSummary, ReportTemplate } from '../../../contracts/console/reports.js';
 import type { RecordWrite, SettledRecordWrite } from '../derived/change-kinds.js';
 import type { Database } from '../engine/database.js';
@@ -28,6 +30,25 @@ interface SummaryRow {
 }
 
 const summaryColumns = 'uuid, template, filter, created_at, organizations, signer, sha256';
+
+/** zlib's gzip and gunzip on its thread pool: megabytes of a report are never (de)compressed on the server's thread. */
+const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
+
+/**
+ * How a report's HTML and figures are kept: `gzip` for every report made now, `identity` for those
+ * made before. Kept as they were (6 MiB on `large`), one statement bound and wrote them in the
+ * report's last turn: 136 ms, the slowest `/health` wait of a technical report
+ * (docs/decisions/reports/a-technical-report-holds-no-turn-and-reads-one-version.md).
+ */
+type ContentEncoding = 'identity' | 'gzip';
+
+/** A kept HTML or figures column as its bytes, however it was kept. */
+async function decoded(value: Uint8Array | string, encoding: ContentEncoding): Promise<Buffer> {
+  // Copied out of sql.js's memory at once: a later statement may reuse it while zlib reads.
+  const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value);
+  return encoding === 'gzip' ? gunzip(bytes) : bytes;
+}
 
 /**
  * A report covers the organization (`?`, twice) it is kept under and every other it has a section
@@ -67,17 +88,14 @@ export class ReportRecords {
     private readonly settled: SettledRecordWrite,
   ) {}
 
-  /** Keeps a report: resolves once it is durable. */
+  /** Keeps a report, its HTML and figures compressed: resolves once it is durable. */
   async insert(report: NewReport): Promise<void> {
     const { summary } = report;
-    // The figures (4 MiB on `large`) bound as their UTF-8 bytes and cast back to the TEXT they are
-    // kept as: sql.js copies bytes at once, but encodes a string bound as text in a loop of its own,
-    // which took half of the report's last turn (50 of 117 ms of CPU).
-    const figures = Buffer.from(report.figures);
+    const [html, figures] = await Promise.all([gzip(report.html), gzip(Buffer.from(report.figures))]);
     await this.settled(['reports'], () =>
       this.db.run(
-        `INSERT INTO reports (uuid, org_id, organizations, template, filter, created_at, html, figures, signature, signer, sha256)
-         VALUES (?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?)`,
+        `INSERT INTO reports (uuid, org_id, organizations, template, filter, created_at, html, figures, signature, signer, sha256, encoding)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'gzip')`,
         [
           summary.id,
           report.orgRowId,
@@ -85,7 +103,7 @@ export class ReportRecords {
           summary.template,
           summary.filter,
           summary.created_at,
-          report.html,
+          html,
           figures,
           report.signature,
           summary.signer,
@@ -111,13 +129,16 @@ export class ReportRecords {
   }
 
   /** One of the reports that cover the organization, whole; undefined for an id it has none of. */
-  get(orgRowId: number, id: string): StoredReport | undefined {
-    const row = this.db.get<SummaryRow & { html: Uint8Array; figures: string; signature: Uint8Array }>(
-      `SELECT ${summaryColumns}, html, figures, signature FROM reports WHERE uuid = ? AND ${coversOrganization}`,
+  async get(orgRowId: number, id: string): Promise<StoredReport | undefined> {
+    const row = this.db.get<SummaryRow & { html: Uint8Array; figures: Uint8Array | string; signature: Uint8Array; encoding: ContentEncoding }>(
+      `SELECT ${summaryColumns}, html, figures, signature, encoding FROM reports WHERE uuid = ? AND ${coversOrganization}`,
       [id, orgRowId, orgRowId],
     );
     if (!row) return undefined;
-    return { summary: toSummary(row), html: Buffer.from(row.html), figures: row.figures, signature: Buffer.from(row.signature) };
+    const summary = toSummary(row);
+    const signature = Buffer.from(row.signature);
+    const [html, figures] = await Promise.all([decoded(row.html, row.encoding), decoded(row.figures, row.encoding)]);
+    return { summary, html, figures: figures.toString('utf8'), signature };
   }
 
   /**
@@ -164,10 +185,11 @@ export class ReportRecords {
   }
 
   /** The figures (JSON text) of the newest report of the same organizations, template and filter: what a new one's delta compares with. */
-  previousFigures(orgRowId: number, key: { template: ReportTemplate; filter: string; organizations: readonly string[] }): string | undefined {
-    return this.db.get<{ figures: string }>(
-      'SELECT figures FROM reports WHERE org_id = ? AND template = ? AND filter = ? AND organizations = ? ORDER BY id DESC LIMIT 1',
+  async previousFigures(orgRowId: number, key: { template: ReportTemplate; filter: string; organizations: readonly string[] }): Promise<string | undefined> {
+    const row = this.db.get<{ figures: Uint8Array | string; encoding: ContentEncoding }>(
+      'SELECT figures, encoding FROM reports WHERE org_id = ? AND template = ? AND filter = ? AND organizations = ? ORDER BY id DESC LIMIT 1',
       [orgRowId, key.template, key.filter, JSON.stringify(key.organizations)],
-    )?.figures;
+    );
+    return row && (await decoded(row.figures, row.encoding)).toString('utf8');
   }
 }
