@@ -18,11 +18,16 @@ function reportOf(orgRowId: number, filter: string): NewReport {
   };
 }
 
+/** A store in memory with one organization, `acme`, and the store's database for looking at what it keeps. */
+async function storeWithAcme() {
+  const store = await Store.open();
+  const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), { changes: ['organizations', 'inventory'] });
+  return { store, db: (store as unknown as Internals).db, organization };
+}
+
 describe('kept reports', () => {
   it('keep their HTML and figures compressed, and give back the bytes they were made with', async () => {
-    const store = await Store.open();
-    const db = (store as unknown as Internals).db;
-    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), { changes: ['organizations', 'inventory'] });
+    const { store, db, organization } = await storeWithAcme();
     const report = reportOf(organization.rowId, 'tag=internet-facing');
     await store.reports.insert(report);
 
@@ -40,9 +45,7 @@ describe('kept reports', () => {
   });
 
   it('made before they were compressed, read as they were kept', async () => {
-    const store = await Store.open();
-    const db = (store as unknown as Internals).db;
-    const organization = store.write(() => store.organizations.insert({ slug: 'acme', name: 'Acme', kind: 'local' }), { changes: ['organizations', 'inventory'] });
+    const { store, db, organization } = await storeWithAcme();
     const report = reportOf(organization.rowId, '');
     await store.reports.insert(report);
     // As the version before kept it: the HTML's bytes and the figures' text, and the column's default.
