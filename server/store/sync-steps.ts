@@ -117,7 +117,8 @@ export class SyncSteps {
     return this.settled('apply', (writes) => {
       const tally = new SyncChangeTally();
       change(writes, this.stillThere(organization).inventoryId, tally);
-      sync.recordSuccess(organization.rowId, success, { dataWritten: true });
+      // A reconcile's deletions are not in the merge's moves: its totals are counted again.
+      sync.recordSuccess(organization.rowId, success, { dataWritten: true, totalsMoved: success.mode === 'incremental' ? tally.totals.by : undefined });
       return syncChanges.record(organization.rowId, success, tally);
     });
   }

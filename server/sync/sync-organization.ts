@@ -277,8 +277,11 @@ async function applyChanges(
   success: SyncSuccess,
 ): Promise<SyncChangesSummary | undefined> {
   const anyNew = await changes.anyNew((collection, items) => store.inventory.unchanged(organization.rowId, collection, items));
-  // The counts come from the list totals' cache, kept while the data does not change.
-  const before = await store.inventory.counts(organization.rowId);
+  // The totals the last count check kept, while the data has not changed since; else the list totals' cache, counted.
+  const kept = store.sync.replicaTotals(organization.rowId);
+  const before = kept
+    ? { endpoints: kept.endpoints, remediationTargets: kept.remediationTargets, scopes: kept.scopes, findings: kept.findings }
+    : await store.inventory.counts(organization.rowId);
   const beyondTotals = (added: SyncCounts) => syncOrder.some((collection) => before[collection] + added[collection] > totals[collection]);
   if (!anyNew) {
     if (beyondTotals({ endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 })) throw new DeletionsFound();
@@ -329,6 +332,11 @@ async function checkCounts(store: Store, organization: Organization, remote: Rem
 /** Each collection's total on the remote, by one request of one item each. */
 async function remoteTotals(remote: RemoteTenant, policy: SyncPolicy, signal?: AbortSignal): Promise<SyncCounts> {
   const totals: SyncCounts = { endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 };
-  for (const collection of syncOrder) totals[collection] = (await fetchPage(remote, `${collections[collection].v1Path}?limit=1&offset=0`, policy, signal)).total;
+  // Asked at once: four small requests, each a round trip the sync otherwise waits on in turn.
+  await Promise.all(
+    syncOrder.map(async (collection) => {
+      totals[collection] = (await fetchPage(remote, `${collections[collection].v1Path}?limit=1&offset=0`, policy, signal)).total;
+    }),
+  );
   return totals;
 }

@@ -2,6 +2,7 @@ import type { CollectionName } from '../../../contracts/collections.js';
 import { syncChangeFindingsListed, syncFindingMovesKept } from '../../../contracts/console/sync-change-bounds.js';
 import type { NewlyOpenFindings, RemediatedFindings, SyncChangeCounts, SyncChangeFinding } from '../../../contracts/console/sync-changes.js';
 import type { SyncCounts } from '../../../contracts/console/sync.js';
+import { CountCheckMoves } from './count-check-moves.js';
 
 /** A finding a sync's changes list, before its endpoint's hostname is looked up. */
 export type TalliedFinding = Omit<SyncChangeFinding, 'endpoint_hostname'>;
@@ -47,6 +48,8 @@ export class SyncChangeTally {
    */
   moves: Record<FindingMove, string[]> | null = { o: [], c: [], k: [] };
   private movesCount = 0;
+  /** How an incremental sync's merge moved the count check's totals (a reconcile's or full sync's are counted again). */
+  readonly totals = new CountCheckMoves();
 
   /**
    * @param firstSync the replica held nothing before: every item counts as created, and no

@@ -9,6 +9,7 @@ import type { CollectionName } from '../../../contracts/collections.js';
 import type { Database } from '../engine/database.js';
 import { type InventoryTable, inventoryTables, tableOf } from '../basics/inventory-ids.js';
 import type { SyncChangeTally } from '../basics/change-tally.js';
+import { hasAgent } from '../basics/count-check-moves.js';
 import { sameUpdate } from './inventory-reads.js';
 
 interface Timestamped {
@@ -115,13 +116,18 @@ export class InventoryWrites {
     this.cveRefs.clear();
     this.textRefs.clear();
     // What the merge changed is told by the rows it reads anyway: each item's stored row, or none.
-    const seen = (collection: CollectionName) => (tally ? (_item: unknown, stored: StoredRow | undefined) => tally.merged(collection, stored !== undefined) : undefined);
+    const seen = (collection: CollectionName) =>
+      tally
+        ? (item: object, stored: StoredRow | undefined) => {
+            tally.merged(collection, stored !== undefined);
+            tally.totals.merged(collection, item, stored);
+          }
+        : undefined;
     const seenFinding = tally
-      ? (finding: VulnerabilityFinding, stored: StoredRow | undefined) =>
-          tally.mergedFinding(
-            finding,
-            stored && { status: stored.status as string, severity: stored.severity as string, isKev: stored.is_kev === 1 },
-          )
+      ? (finding: VulnerabilityFinding, stored: StoredRow | undefined) => {
+          tally.mergedFinding(finding, stored && { status: stored.status as string, severity: stored.severity as string, isKev: stored.is_kev === 1 });
+          tally.totals.merged('findings', finding, stored);
+        }
       : undefined;
     // Texts a changed finding no longer uses stay until the inventory is replaced by a full sync.
     return {
@@ -323,7 +329,7 @@ export class InventoryWrites {
       {
         seq, org_id: inventoryId, id: lower(e.id), hostname: e.hostname, ip: e.ip, mac_address: e.mac_address, os_name: os.name,
         os_version: os.version, os_family: os.family, os_vendor: os.vendor, os_architecture: os.architecture,
-        agent_id: lower(e.agent_id), agent_version: e.agent_version, has_agent: e.agent_id === null ? 0 : 1,
+        agent_id: lower(e.agent_id), agent_version: e.agent_version, has_agent: Number(hasAgent(e)),
         created_at: e.created_at, updated_at: e.updated_at, updated_ms: Date.parse(e.updated_at),
       },
       stored,

@@ -91,6 +91,9 @@ export interface CountCheckOutcome {
 }
 
 /** The later of two instants (ISO strings), either possibly null. */
+/** Totals kept, each moved by `by`. */
+const moved = (totals: ReplicaTotals, by: ReplicaTotals) => Object.fromEntries(Object.entries(totals).map(([id, total]) => [id, total + by[id as keyof ReplicaTotals]])) as ReplicaTotals;
+
 const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b);
 
 /** The SQL of the sync_state table. */
@@ -117,14 +120,16 @@ export class SyncRecords {
    * Records a successful sync, in the caller's transaction (the one that wrote its data). A
    * reconcile or a full sync leaves the replica equal to its remote: it is reconciled and
    * matched then; both reset the count of incremental syncs since the last full comparison.
-   * `dataWritten`: the sync changed the replica's data, whose totals are counted again.
+   * `dataWritten`: the sync changed the replica's data, whose totals are counted again, unless
+   * `totalsMoved` says how far its writes moved each (an incremental sync's merge): the totals
+   * kept are moved by it.
    */
-  recordSuccess(orgRowId: number, success: SyncSuccess, { dataWritten }: { dataWritten: boolean }): void {
+  recordSuccess(orgRowId: number, success: SyncSuccess, { dataWritten, totalsMoved }: { dataWritten: boolean; totalsMoved?: ReplicaTotals }): void {
     const previous = this.stored(orgRowId);
     const compared = success.mode !== 'incremental';
     this.save(orgRowId, {
       ...previous,
-      replicaTotals: dataWritten ? null : previous.replicaTotals,
+      replicaTotals: !dataWritten ? previous.replicaTotals : totalsMoved && previous.replicaTotals ? moved(previous.replicaTotals, totalsMoved) : null,
       lastAttemptAt: success.startedAt,
       lastAttemptMode: success.mode,
       lastSuccessAt: success.finishedAt,
