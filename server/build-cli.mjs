@@ -2,7 +2,7 @@
 // bin/remediation-console.js loads: a few files to read, not the ~290 modules of dist/server,
 // dist/contracts and zod (docs/decisions/tests-docs-and-ci/the-command-line-is-bundled.md).
 // dist/server stays as tsc emits it: the desktop app imports it.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -10,13 +10,15 @@ const root = path.resolve(import.meta.dirname, '..');
 const { dependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 /**
- * The dependencies bundled: zod (95 modules, the largest share of a command's start), what imports
- * it (one copy of zod, which zod-to-openapi extends) and commander. The others stay packages
- * loaded from node_modules: sql.js reads its .wasm beside it, express and its CommonJS
- * dependencies load only for `serve`, and the modules required with createRequire
- * (sql.js, fflate, ipaddr.js) are not seen by esbuild anyway.
+ * The dependencies bundled: zod (95 modules, the largest share of a command's start) and commander
+ * (8). The others stay packages loaded from node_modules: sql.js reads its .wasm beside it,
+ * express and its CommonJS dependencies load only for `serve`, and the modules required with
+ * createRequire (sql.js, fflate, ipaddr.js) are not seen by esbuild anyway.
  */
-const bundled = new Set(['zod', '@asteasolutions/zod-to-openapi', 'commander']);
+const bundled = new Set(['zod', 'commander']);
+
+// Chunks are named by their hashes: those of an earlier build would stay beside the new ones.
+rmSync(path.join(root, 'dist', 'cli'), { recursive: true, force: true });
 
 const { metafile } = await build({
   absWorkingDir: root,
