@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// The command line runs from the build in dist/: `npm run build` makes it.
+// The command line runs from its bundle in dist/cli: `npm run build` makes it.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const entry = new URL('../dist/server/command-line.js', import.meta.url);
+const entry = new URL('../dist/cli/command-line.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
   console.error('remediation-console is not built yet: run "npm run build" first.');
   process.exit(1);

@@ -3,7 +3,7 @@
  * raw single-valued strings of the query; the platform/profile combination is checked apart by
  * {@link checkPlatformProfile}, because its message names both parameters, not one.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type AgentPlatform, type AgentProfile, agentPlatforms, agentProfiles, mdmProfiles } from './enums.js';
 
 const platformList = agentPlatforms.join(', ');

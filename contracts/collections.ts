@@ -8,7 +8,7 @@
  *
  * Adding a filter is one line in `filters` here and its control in the console's view.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { collectionBasics } from './collection-basics.js';
 import { dateTimeSchema, listEnvelopeSchema, osFamilySchema } from './common.js';
 import { endpointContextFilters, osFamilyFilter } from './console/endpoint-context-filters.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { findingSeverities, osFamilies } from './enums.js';
 import { textBounds } from './text-bounds.js';
 

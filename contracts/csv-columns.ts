@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** A CSV column: its header and how it is read from an item's JSON. */
 export interface CsvColumn {

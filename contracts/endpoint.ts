@@ -1,5 +1,5 @@
 import { boundedText, dateTimeSchema, osFamilySchema, uuidSchema } from './common.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { textBounds } from './text-bounds.js';
 
 const short = boundedText(textBounds.short);

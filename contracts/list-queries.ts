@@ -4,7 +4,7 @@
  * yields the typed value the store runs. The collections' own queries are built from these in
  * collections.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const pageSizeMessage = 'must be an integer from 1 to 100';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * How a query string is read into single values, for the routes that parse a request's query

@@ -1,5 +1,5 @@
 import { boundedText, cvssScoreSchema, dateTimeSchema, uuidSchema } from './common.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { targetStatuses, targetTypes } from './enums.js';
 import { listBounds, textBounds } from './text-bounds.js';
 

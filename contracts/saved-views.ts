@@ -5,7 +5,7 @@
  * view never holds a filter its route refuses; a report (issue 40, item 2) reads its filters
  * back through {@link parseSavedViewQuery}.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { collectionBasics } from './collection-basics.js';
 import { type CollectionName, collectionNames, collections } from './collections.js';
 import { countSchema, dateTimeSchema, uuidSchema } from './common.js';

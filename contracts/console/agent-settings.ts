@@ -3,7 +3,7 @@
  * agents, kept locally with the organization and across syncs, never shown by /v1. The server
  * URL has no default: a local organization without one produces no file.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { baseUrlOrBlankPattern } from '../address-patterns.js';
 import { agentPlatforms, agentProfiles } from '../enums.js';
 import { uuidSchema } from '../common.js';

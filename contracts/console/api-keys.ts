@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { dateTimeSchema, uuidSchema } from '../common.js';
 
 /** A local API key as listed; the key itself is shown once, when it is created. */

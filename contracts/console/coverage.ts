@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { collections } from '../collections.js';
 import { countSchema, severityCountsSchema, uuidSchema } from '../common.js';
 import { findingStatuses } from '../enums.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { countSchema, severityCountsSchema } from '../common.js';
 import { findingSeverities, osFamilies } from '../enums.js';
 import { endpointContextQueryShape } from './endpoint-context-filters.js';

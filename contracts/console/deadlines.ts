@@ -3,7 +3,7 @@
  * `/app/orgs/:slug/remediation-performance`): the days to remediate per severity and for KEV
  * findings (the rule is remediation-deadlines.ts), and how the organization keeps to them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { countSchema, dateTimeSchema, severityCountsSchema } from '../common.js';
 import { findingSeverities } from '../enums.js';
 import { endpointContextQueryShape } from './endpoint-context-filters.js';

@@ -3,7 +3,7 @@
  * endpoint, kept per organization by endpoint id across syncs, and tag rules that tag every
  * endpoint matching a condition at read time. Served under /app only, never by /v1.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { cidrPattern } from '../address-patterns.js';
 import { countSchema, dateTimeSchema, uuidSchema } from '../common.js';
 import { endpointCriticalities, endpointTagLimits, filterableOsFamilies } from '../enums.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { countSchema, dateTimeSchema, uuidSchema } from '../common.js';
 import { exceptionLimits, exceptionReasons, exceptionStates, exceptionsFileFormat } from './exception-basics.js';
 

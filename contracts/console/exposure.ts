@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { countSchema, severityCountsSchema } from '../common.js';
 import { riskScoreExplanation } from '../risk-score.js';
 

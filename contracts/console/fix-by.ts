@@ -5,7 +5,7 @@
  * decision, fix-by date and path, and the findings' filters by them. The rules are
  * contracts/fix-by.ts, the tables contracts/ssvc-tables.ts. Console only, never in /v1.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
 import { deadlinePolicies, defaultFixBySettings, dueWindows, fixByInputs, unknownCountsAs } from '../fix-by.js';
 import type { ConsoleFilter } from '../list-queries.js';

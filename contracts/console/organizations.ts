@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { dateTimeSchema, uuidSchema } from '../common.js';
 import { baseUrlPattern } from '../address-patterns.js';
 import { organizationKinds } from '../enums.js';

@@ -3,7 +3,7 @@
  * signed (`/app/orgs/:slug/reports`). The figures a report shows are kept as this JSON beside
  * its HTML and never computed again: a report opened next month shows the day it was made.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { countSchema, dateTimeSchema, severityCountsSchema, uuidSchema } from '../common.js';
 import { deadlinePolicies } from '../fix-by.js';
 import { coverageCountsSchema } from './coverage.js';

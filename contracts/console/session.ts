@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { dateTimeSchema } from '../common.js';
 import { secretProtections } from '../enums.js';
 

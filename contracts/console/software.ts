@@ -5,7 +5,7 @@
  * version of its remediation target), and the products in the order that closes the most open
  * critical or KEV findings for the fewest endpoints touched.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { countSchema, listEnvelopeSchema } from '../common.js';
 import { targetStatuses } from '../enums.js';
 import { limitSchema, offsetSchema, sortSchema, textSchema } from '../list-queries.js';

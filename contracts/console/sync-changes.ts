@@ -4,7 +4,7 @@
  * remediated. Only a sync that changed something is recorded, in the transaction that applied
  * it; the last {@link syncChangesKept} are kept per replica.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
 import { findingSeverities, syncModes } from '../enums.js';
 import { syncChangeFindingsListed, syncChangesKept, syncFindingMovesKept } from './sync-change-bounds.js';

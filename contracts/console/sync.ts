@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
 import { syncModes, syncPhases } from '../enums.js';
 import { syncChangesSummarySchema } from './sync-changes.js';

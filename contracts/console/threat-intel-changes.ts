@@ -5,7 +5,7 @@
  * (`/app/intel/settings`); and where the remote's `is_kev` and the imported catalogs disagree
  * (`/app/orgs/:slug/intel/kev-agreement`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
 import { threatIntelKinds } from './threat-intel.js';
 import { intelChangesKept } from './threat-intel-basics.js';

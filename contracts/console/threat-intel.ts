@@ -3,7 +3,7 @@
  * FIRST's EPSS daily CSV and the KEV catalogs of CISA and ENISA, each recognised by its content.
  * Intelligence is local to the installation, kept across syncs and never served by /v1.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
 import { epssAttribution } from './threat-intel-basics.js';
 

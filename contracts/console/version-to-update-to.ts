@@ -4,7 +4,7 @@
  * Versions are ordered as server/store/exposure/version-order.ts says (docs/console.md,
  * "Which version to update to").
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { countSchema } from '../common.js';
 
 /**

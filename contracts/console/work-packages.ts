@@ -4,7 +4,7 @@
  * from a ticket system's CSV export, and, after each sync, whether a step closed as done still
  * has open findings. The console's own records, never in /v1.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { countSchema, dateTimeSchema } from '../common.js';
 import { endpointCriticalities, findingSeverities } from '../enums.js';
 import { planSelectionQueryShape } from './endpoint-context-filters.js';

@@ -1,5 +1,5 @@
 import express from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type CollectionName, collectionNames, collectionSchemas, collections } from '../../../contracts/collections.js';
 import { consoleItems } from '../../store/console/console-items.js';
 import { OneVersion } from '../../store/derived/one-version.js';

@@ -1,5 +1,5 @@
 import express from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ConsoleQuery, collectionSchemas } from '../../../contracts/collections.js';
 import { type FieldIssue, fieldErrorSchema, uuidSchema } from '../../../contracts/common.js';
 import {

@@ -1,5 +1,5 @@
 import express from 'express';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { fieldErrorSchema, uuidSchema } from '../../../contracts/common.js';
 import {
   consoleExceptionSchema,

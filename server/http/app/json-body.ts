@@ -1,5 +1,5 @@
 import express from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FieldErrorBody, FieldIssue } from '../../../contracts/common.js';
 
 // The one way /app reads a JSON body: `jsonBody` on the route reads it, `parsedBody` in the

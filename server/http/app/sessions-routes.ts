@@ -1,5 +1,5 @@
 import express from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ConsoleCredential, consoleCredentialListSchema, signedOutSchema } from '../../../contracts/console/session.js';
 import type { ConsoleCredentialRecord, ConsoleSessions } from '../../secrets/console-sessions.js';
 import { HttpError } from '../http-error.js';

@@ -1,5 +1,5 @@
 import express from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { fieldErrorSchema } from '../../../contracts/common.js';
 import { epssHistorySchema } from '../../../contracts/console/threat-intel.js';
 import { intelChangeListSchema, intelChangesKept, intelSettingsSchema, kevAgreementSchema } from '../../../contracts/console/threat-intel-changes.js';

@@ -1,5 +1,6 @@
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { type ZodRawShape, z } from 'zod';
+import type { ZodRawShape } from 'zod';
+import * as z from 'zod';
 import { slugParamSchema } from '../../../contracts/console/organizations.js';
 import { consoleTokenHeader, scriptTokenHeader } from '../app/require-console-token.js';
 import { type Responses, errorResponse, guardAndServerErrors, mergeResponses } from './responses.js';

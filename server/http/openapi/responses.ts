@@ -4,7 +4,7 @@
  * lists every status code the server really answers it with.
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorSchema } from '../../../contracts/common.js';
 import { maxQueryLength } from '../query-parameters.js';
 

@@ -1,5 +1,5 @@
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import * as z from 'zod';
 import { collectionNames, collections } from '../../../contracts/collections.js';
 import { uuidSchema } from '../../../contracts/common.js';
 import { generateDocument } from './generate-document.js';

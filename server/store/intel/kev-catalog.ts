@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { threatIntelFileBounds } from '../../../contracts/console/threat-intel.js';
 import { textBounds } from '../../../contracts/text-bounds.js';
 import { calendarDate, IntelFileError, sourceDateTime } from './intel-file-error.js';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { packageRoot } from '../../package-root.js';
 
-/** The product's command line as users run it: bin/remediation-console.js over the build in dist/. */
+/** The product's command line as users run it: bin/remediation-console.js over its bundle in dist/cli. */
 export const cliBinary = path.join(packageRoot(), 'bin', 'remediation-console.js');
 
 /** What a run of the command line printed, and its exit code. */
