@@ -29,14 +29,12 @@ const instantiate = (bytes: Uint8Array, imports: WasmImports) => webAssembly.ins
  * executed; 1.8 million by default). At the default a CLI command's few statements, and the
  * tap's probes, tier up SQLite's largest functions (its statement loop alone is 100 KB of code,
  * 100 to 200 ms of CPU to compile) on a background thread, for a process that ends before the
- * compiled code repays it: about 30 % of `orgs list`'s CPU. A thousand times the default keeps
+ * compiled code repays it: about 30 % of `orgs list`'s CPU. A hundred times the default keeps
  * the baseline compiler's code until a function has run for a while (a long command, `serve`
- * under requests), which then tiers up as before; at a hundred times, a sync with nothing
- * changed of `large` still tiered up two functions (83 and 156 ms of compiling, the thread
- * waiting on it) (docs/decisions/the-engine-sqljs-on-disk/sqlite-tiers-up-once-it-has-run-a-while.md).
- * V8 reads the flag as a 32-bit integer: this is near its largest.
+ * under requests), which then tiers up as before
+ * (docs/decisions/the-engine-sqljs-on-disk/sqlite-tiers-up-once-it-has-run-a-while.md).
  */
-const wasmTieringBudget = 1_800_000_000;
+const wasmTieringBudget = 180_000_000;
 
 let loading: Promise<LoadedSqlJs> | undefined;
 
