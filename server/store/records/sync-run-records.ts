@@ -90,10 +90,10 @@ export interface CountCheckOutcome {
   replicaTotals?: ReplicaTotals;
 }
 
-/** The later of two instants (ISO strings), either possibly null. */
 /** Totals kept, each moved by `by`. */
 const moved = (totals: ReplicaTotals, by: ReplicaTotals) => Object.fromEntries(Object.entries(totals).map(([id, total]) => [id, total + by[id as keyof ReplicaTotals]])) as ReplicaTotals;
 
+/** The later of two instants (ISO strings), either possibly null. */
 const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b);
 
 /** The SQL of the sync_state table. */
