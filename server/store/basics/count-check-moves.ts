@@ -1,10 +1,7 @@
-import type { SqlValue } from 'sql.js';
 import type { CollectionName } from '../../../contracts/collections.js';
 import type { Endpoint } from '../../../contracts/endpoint.js';
 import { type SyncCountCheckId, syncCountChecks } from '../../../contracts/console/sync-basics.js';
-
-/** A row of an inventory table, by column. */
-type StoredRow = Record<string, SqlValue>;
+import type { StoredRow } from './inventory-ids.js';
 
 /** Whether an endpoint has an agent: its `has_agent` column, and the `hasAgent` filter. */
 export const hasAgent = (endpoint: Pick<Endpoint, 'agent_id'>) => endpoint.agent_id !== null;

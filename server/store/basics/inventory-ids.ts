@@ -1,3 +1,4 @@
+import type { SqlValue } from 'sql.js';
 import type { CollectionName } from '../../../contracts/collections.js';
 import type { Database } from '../engine/database.js';
 
@@ -10,6 +11,9 @@ export const inventoryTables = ['findings', 'remediation_targets', 'scopes', 'en
 
 /** One of {@link inventoryTables}. */
 export type InventoryTable = (typeof inventoryTables)[number];
+
+/** A row of an inventory table, by column. */
+export type StoredRow = Record<string, SqlValue>;
 
 /** The table of each collection. */
 export const tableOf: Record<CollectionName, InventoryTable> = {

@@ -7,7 +7,7 @@ import type { Scope } from '../../../contracts/scope.js';
 import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding.js';
 import type { CollectionName } from '../../../contracts/collections.js';
 import type { Database } from '../engine/database.js';
-import { type InventoryTable, inventoryTables, tableOf } from '../basics/inventory-ids.js';
+import { type InventoryTable, type StoredRow, inventoryTables, tableOf } from '../basics/inventory-ids.js';
 import type { SyncChangeTally } from '../basics/change-tally.js';
 import { hasAgent } from '../basics/count-check-moves.js';
 import { sameUpdate } from './inventory-reads.js';
@@ -41,8 +41,6 @@ function compareKeys(a: SortKey, b: SortKey): number {
 /** From this many rows on, a replace rebuilds the indexes rather than updating them. */
 const bulkLoadRows = 100_000;
 
-/** A row of an inventory table, by column. */
-type StoredRow = Record<string, SqlValue>;
 
 /** Rows added to each collection by a merge. */
 export type AddedRows = Record<CollectionName, number>;
