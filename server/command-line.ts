@@ -4,6 +4,7 @@ import { OrganizationInputError } from './organizations/manage-organizations.js'
 import { UsageError, dataDirArgument, resolveDataDir } from './cli/cli-context.js';
 import { dropReadsAhead, readDatabaseFileAhead } from './store/engine/database-file.js';
 import { dataDirectoryFiles } from './store/engine/data-directory.js';
+import { withLoopAlive } from './cli/with-loop-alive.js';
 import { productVersion } from './package-root.js';
 
 type Register = (program: Command) => void;
@@ -65,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
     readDatabaseFileAhead(dataDirectoryFiles(resolveDataDir(dataDirArgument(argv))).database);
   }
   try {
-    await (await buildProgram(argv)).parseAsync(argv, { from: 'user' });
+    await withLoopAlive(async () => (await buildProgram(argv)).parseAsync(argv, { from: 'user' }));
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
