@@ -31,7 +31,10 @@ export const logFormat = {
   commitFrame: 0x43,
   /** `S` u32 length, then a statement and its bound values (statement-codec.ts). */
   statementFrame: 0x53,
-  /** `M` u32: the microseconds the transaction's statements took to run (what replaying it costs). */
+  /**
+   * `M` u32: the microseconds the transaction's statements took to run when recorded. Builds
+   * before 2026-11-29 count it against the replay budget at open; later ones time the replay.
+   */
   durationFrame: 0x4d,
   /** `F` u64 size: the file is this size, and the transaction's `W` frames are every page written since the last fold. */
   foldFrame: 0x46,

@@ -10,8 +10,6 @@ import { decodeStatement, type RecordedStatement } from './statement-codec.js';
 /** A transaction of statements a log recorded, to replay at open (Database.open). */
 export interface RecordedTransaction {
   statements: RecordedStatement[];
-  /** What its statements took to run when they were recorded. */
-  microseconds: number;
 }
 
 /** A log replayed at open, with its committed size (what follows is a torn tail). */
@@ -123,7 +121,6 @@ function splitTransactions(logs: readonly OpenLog[]): { pages: { fd: number; tra
 function readStatements(statements: { fd: number; frames: LogFrameRef[] }[]): RecordedTransaction[] {
   return statements.map(({ fd, frames }) => ({
     statements: frames.flatMap((frame) => (frame.kind === 'statement' ? [decodeStatement(readFrameBytes(fd, frame))] : [])),
-    microseconds: frames.reduce((sum, frame) => sum + (frame.kind === 'duration' ? frame.microseconds : 0), 0),
   }));
 }
 
