@@ -164,8 +164,8 @@ export class Database {
           this.db.exec('ROLLBACK');
           throw new Error(`A logged transaction of ${statements.length} statements does not replay: ${(error as Error).message}`, { cause: error });
         }
-        // What the replay took, not what the statements took when recorded (with the merge's reads
-        // around them, two to three times as long on `large`): what the next open will spend again.
+        // What the replay took, not what the statements took when recorded (under another load, with
+        // other pages already read): it is what the next open will spend again.
         this.durable?.replayed((performance.now() - startedAt) * 1000);
       }
     } finally {

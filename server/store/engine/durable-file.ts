@@ -30,8 +30,8 @@ const sliceBytes = 4 * 2 ** 20;
  * The statements logged since the last fold take at most this long to run: the bound on what
  * replaying them adds to cold start (1.2 s on `large` without a log, against the 3 s target).
  * Those an open replayed count what their replay took; those written since, what they took when
- * recorded, which is more (the merge's reads around them). Past it, transactions are logged as
- * pages after a fold (docs/decisions/the-engine-sqljs-on-disk/a-log-of-statements.md).
+ * recorded (on `large`, about what an open then takes to replay them). Past it, transactions are
+ * logged as pages after a fold (docs/decisions/the-engine-sqljs-on-disk/a-log-of-statements.md).
  */
 export const replayBudgetMicroseconds = 1_500_000;
 

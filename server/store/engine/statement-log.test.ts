@@ -190,8 +190,8 @@ describe('the statement log', () => {
 
   it('counts the statements an open replayed at what the replay took, not at what they took when recorded', async () => {
     const { file, db } = await openWithTable();
-    // A statement recorded as taking 60 % of the replay budget, as the merge of a 1 % sync of
-    // `large` records about 1 s of statements that an open replays in 0.4 s.
+    // A statement recorded as taking 60 % of the replay budget (a clock that jumps), which an
+    // open then replays in a few milliseconds.
     const recordedAsSlow = (into: Database, label: string) => {
       let clock = 0;
       const now = vi.spyOn(performance, 'now').mockImplementation(() => (clock += (0.6 * replayBudgetMicroseconds) / 1000));
