@@ -18,7 +18,7 @@ import { Store } from '../server/store/store.js';
 import { type FakeRemote, startFakeRemote } from '../server/test/support/fake-remote.js';
 import { fetchPage } from '../server/sync/remote-pages.js';
 import { type SyncReport, syncOrganization } from '../server/sync/sync-organization.js';
-import { defaultSyncPolicy } from '../server/sync/sync-policy.js';
+import { type SyncPolicy, commandLineSyncPolicy, defaultSyncPolicy } from '../server/sync/sync-policy.js';
 import { syncOrder } from '../server/sync/sync-collections.js';
 import { collections } from '../contracts/collections.js';
 import { syncCountChecks } from '../contracts/console/sync-basics.js';
@@ -28,8 +28,16 @@ import { cli, peakResidentBytes, resetPeakResidentBytes, root, startServe, stop 
 export interface SyncBenchFigures {
   size: DatasetSize;
   items: number;
-  /** Full sync from a `serve` process on loopback (target ≤ 120 s for large); NaN when left out. */
+  /**
+   * Full sync from a `serve` process on loopback, as the `sync` command runs it (its staging's
+   * writes of 250 ms, commandLineSyncPolicy; target ≤ 120 s for large); NaN when left out.
+   */
   fullFromServe: number;
+  /**
+   * The same full sync into a new replica at the pace of the syncs `serve` and the app run (writes
+   * of 20 ms, so that requests wait no longer; the command line's pace before 2026-11-29 too).
+   */
+  fullFromServeAtServersPace: number;
   /** Incremental sync from the same `serve` when nothing changed: probe, empty pages, persist. */
   unchangedFromServe: number;
   /** A full sync again from the same `serve` into the same replica, which it replaces (its collection after it not counted). */
@@ -39,7 +47,7 @@ export interface SyncBenchFigures {
   slowLinkDelayMs: number;
   /** The most requests the slow link's proxy had in flight at once during that sync. */
   slowLinkMostInFlight: number;
-  /** Full sync from the in-process remote: the sync's own cost with a fast remote. */
+  /** Full sync from the in-process remote: the sync's own cost with a fast remote (at the pace of `serve`'s syncs, as below). */
   fullFromMemory: number;
   /** Incremental sync with 1% of every collection changed (target ≤ 10 s for large). */
   incremental: number;
@@ -131,17 +139,23 @@ async function startDelayProxy(target: string, delayMs: number): Promise<{ url: 
 
 /**
  * A full sync of the remote at `remoteUrl` into the replica `r` of a data directory (connected
- * first when new), then its collection and a checkpoint, as the `sync` command runs them;
- * answers its items, seconds and the replica's {@link FullSyncWeight}.
+ * first when new), then its collection and a checkpoint, as the `sync` command runs them (its
+ * policy unless `policy` says another); answers its items, seconds and the replica's
+ * {@link FullSyncWeight}.
  */
-async function fullSync(dataDir: string, remoteUrl: string, apiKey: string): Promise<{ items: number; seconds: number; weight: FullSyncWeight }> {
+async function fullSync(
+  dataDir: string,
+  remoteUrl: string,
+  apiKey: string,
+  policy: Partial<SyncPolicy> = commandLineSyncPolicy,
+): Promise<{ items: number; seconds: number; weight: FullSyncWeight }> {
   const store = await Store.open({ dataDir, command: 'sync-bench' });
   try {
     const sealer = keyFileSealer(dataDirectoryFiles(dataDir).sealingKey);
     const organization = store.organizations.bySlug('r') ?? (await connectReplicaOrganization(store, sealer, { slug: 'r', remoteUrl, apiKey }));
     resetPeakResidentBytes(process.pid);
     const started = performance.now();
-    const items = itemCount(await syncOrganization(store, organization, { baseUrl: remoteUrl, apiKey }, { full: true }));
+    const items = itemCount(await syncOrganization(store, organization, { baseUrl: remoteUrl, apiKey }, { full: true, policy }));
     const took = seconds(started);
     const collecting = performance.now();
     await store.inventories.collect();
@@ -195,7 +209,19 @@ async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: 
       throw error;
     });
     const slowLinkMostInFlight = await proxy.close();
-    return { items, fullFromServe, unchangedFromServe, fullAgainFromServe, fullThroughSlowLink: slow.seconds, slowLinkMostInFlight, firstFullWeight, repeatedFullWeight };
+    log("full sync from serve at the pace of serve's own syncs");
+    const { seconds: fullFromServeAtServersPace } = await fullSync(path.join(localDir, 'servers-pace'), serve.url, apiKey, {});
+    return {
+      items,
+      fullFromServe,
+      fullFromServeAtServersPace,
+      unchangedFromServe,
+      fullAgainFromServe,
+      fullThroughSlowLink: slow.seconds,
+      slowLinkMostInFlight,
+      firstFullWeight,
+      repeatedFullWeight,
+    };
   } finally {
     await stop(serve.child);
   }
@@ -219,6 +245,7 @@ export async function measureSync(
     const fromServeOnly = {
       size,
       fullFromServe: fromServeFigures?.fullFromServe ?? Number.NaN,
+      fullFromServeAtServersPace: fromServeFigures?.fullFromServeAtServersPace ?? Number.NaN,
       unchangedFromServe: fromServeFigures?.unchangedFromServe ?? Number.NaN,
       fullAgainFromServe: fromServeFigures?.fullAgainFromServe ?? Number.NaN,
       fullThroughSlowLink: fromServeFigures?.fullThroughSlowLink ?? Number.NaN,

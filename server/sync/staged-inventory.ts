@@ -21,13 +21,20 @@ import { nextTurn } from '../store/engine/next-turn.js';
  */
 export class StagedInventory {
   readonly inventoryId: number;
+  /**
+   * Rows per staged write, as the writes' time allows: from a page (100) up to 100 rows for
+   * each millisecond a write may take (2,000 at 20 ms), about what a quick machine writes.
+   */
+  private readonly rowsPerWrite: RowsPerWrite;
 
-  constructor(private readonly store: Store) {
+  /** `writeMs`: how long one staged write aims to take (SyncPolicy.stagedWriteMs). */
+  constructor(
+    private readonly store: Store,
+    writeMs: number,
+  ) {
     this.inventoryId = store.inventories.stage();
+    this.rowsPerWrite = new RowsPerWrite(100, Math.max(100, Math.round(writeMs * 100)), writeMs);
   }
-
-  /** Rows per staged write: a page (100) to 20 pages, as the writes' time allows. */
-  private readonly rowsPerWrite = new RowsPerWrite(100, 2_000);
 
   /**
    * Pulls a collection into the staged inventory. Pages are written in the order they came, as

@@ -175,7 +175,7 @@ class SyncRun {
     full: async () => {
       const { store, organization } = this;
       this.begin('full');
-      const inventory = new StagedInventory(store);
+      const inventory = new StagedInventory(store, this.policy.stagedWriteMs);
       try {
         const pulled = await this.pullAll((collection, pullOptions) => inventory.pull(collection, pullOptions), undefined);
         // A replica that never synced held nothing: its first sync's changes are its counts alone.

@@ -52,6 +52,12 @@ export interface SyncPolicy {
    * this over the pages in flight, until a page of the smallest size needs more (page-window.ts).
    */
   pagesHeldMaxBytes: number;
+  /**
+   * How long one write of a full sync's staging aims to take (rows-per-write.ts). A process that
+   * answers requests while it syncs (`serve`, the desktop app) makes them wait no longer than
+   * this; a longer write rewrites the index pages its rows share fewer times in all.
+   */
+  stagedWriteMs: number;
 }
 
 /** The product's policy. */
@@ -73,7 +79,16 @@ export const defaultSyncPolicy: SyncPolicy = {
   pageBudget: syncPageBudget,
   pageMaxBytes: pageBodyMaxBytes,
   pagesHeldMaxBytes,
+  stagedWriteMs: 20,
 };
+
+/**
+ * What the command line changes in the product's policy: its process answers no request while
+ * it syncs, so its staging writes take 250 ms each rather than 20. On `large`, a full sync from
+ * `serve` took 142–151 s at 20 ms, 124 s at 100, 108–111 s at 250, 110 s at 1,000 (the peak
+ * 110 MB higher); docs/decisions/sync/rows-per-write-near-20-ms.md.
+ */
+export const commandLineSyncPolicy: Partial<SyncPolicy> = { stagedWriteMs: 250 };
 
 /** The delay before retry number `attempt` (1 = first retry): exponential, with "equal jitter". */
 export function backoffDelay(attempt: number, policy: SyncPolicy, random: () => number = Math.random): number {

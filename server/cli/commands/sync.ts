@@ -3,6 +3,7 @@ import { readRemoteTenant, requireOrganization } from '../../organizations/manag
 import { progressPrinter } from '../../sync/progress-printer.js';
 import { SyncFailedError } from '../../sync/sync-errors.js';
 import { syncOrganization } from '../../sync/sync-organization.js';
+import { commandLineSyncPolicy } from '../../sync/sync-policy.js';
 import { UsageError, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
 import type { SyncCountDifference } from '../../../contracts/console/sync.js';
 import { syncCountChecks } from '../../../contracts/console/sync-basics.js';
@@ -85,7 +86,12 @@ export function registerSyncCommand(program: Command): void {
           const printer = progressPrinter();
           try {
             if (!remote) throw new SyncFailedError(`"${organization.slug}" has no remote tenant connected`);
-            const report = await syncOrganization(store, organization, remote, { full: options.full, reconcile: options.reconcile, onProgress: printer.update });
+            const report = await syncOrganization(store, organization, remote, {
+              full: options.full,
+              reconcile: options.reconcile,
+              policy: commandLineSyncPolicy,
+              onProgress: printer.update,
+            });
             printer.done();
             const { counts } = report;
             if (report.countDifferences) console.log(`The replica's totals differed from the remote's (${describeDifferences(report.countDifferences)}): reconciled.`);
