@@ -42,44 +42,57 @@ export interface OpenLog {
  */
 export function* planCheckpoint(logs: readonly OpenLog[]): Generator<Pause, CheckpointOperation[], void> {
   let unit = 0;
+  let end = 0;
   let frames = 0;
   for (const { frame } of framesOf(logs)) {
     if (++frames % framesPerPause === 0) yield { kind: 'pause' };
-    unit = frame.kind === 'write' ? greatestCommonDivisor(greatestCommonDivisor(unit, frame.offset), frame.length) : greatestCommonDivisor(unit, frame.size);
+    if (frame.kind === 'write') {
+      unit = greatestCommonDivisor(greatestCommonDivisor(unit, frame.offset), frame.length);
+      end = Math.max(end, frame.offset + frame.length);
+    } else unit = greatestCommonDivisor(unit, frame.size);
   }
   if (unit < smallestPageBytes) return yield* everyFrame(logs);
 
-  const pages = new Map<number, PlannedWrite>();
+  // Where each page's last version is, by page number: its log (index + 1; 0 for none) and its
+  // position there. Typed arrays of the file's pages, about 12 bytes a page: a map of objects
+  // took about 130 bytes a page, 24 MiB at the checkpoint that ends a full sync of `large`.
+  const logOf = new Uint32Array(end / unit);
+  const positionOf = new Float64Array(end / unit);
+  let pagesBelow = 0;
   let smallestTruncation: number | undefined;
   let lastSize = 0;
-  for (const { fd, frame } of framesOf(logs)) {
+  for (const { log, frame } of framesOf(logs)) {
     if (++frames % framesPerPause === 0) yield { kind: 'pause' };
     if (frame.kind === 'write') {
-      for (let at = 0; at < frame.length; at += unit) {
-        pages.set(frame.offset + at, { fd, frame: { kind: 'write', offset: frame.offset + at, length: unit, position: frame.position + at } });
+      const first = frame.offset / unit;
+      for (let page = first; page < first + frame.length / unit; page++) {
+        logOf[page] = log + 1;
+        positionOf[page] = frame.position + (page - first) * unit;
       }
+      pagesBelow = Math.max(pagesBelow, first + frame.length / unit);
       lastSize = Math.max(lastSize, frame.offset + frame.length);
     } else {
-      for (const offset of pages.keys()) if (offset >= frame.size) pages.delete(offset);
+      const cut = Math.min(pagesBelow, frame.size / unit);
+      logOf.fill(0, cut, pagesBelow);
+      pagesBelow = cut;
       smallestTruncation = Math.min(smallestTruncation ?? frame.size, frame.size);
       lastSize = frame.size;
     }
   }
-  // A typed array sorts numbers without a comparison callback: several times faster on large logs.
-  const offsets = Float64Array.from(pages.keys()).sort();
   const writes: CheckpointOperation[] = [];
   let last: PlannedWrite | undefined;
-  for (const [i, offset] of offsets.entries()) {
-    const page = pages.get(offset)!;
-    const follows =
-      last !== undefined &&
-      last.fd === page.fd &&
-      last.frame.offset + last.frame.length === offset &&
-      last.frame.position + last.frame.length === page.frame.position &&
-      last.frame.length < runBytes;
-    if (follows) last!.frame.length += unit;
-    else writes.push({ kind: 'write', ...(last = page) });
-    if (i % framesPerPause === framesPerPause - 1) yield { kind: 'pause' };
+  for (let page = 0; page < pagesBelow; page++) {
+    if (page % framesPerPause === framesPerPause - 1) yield { kind: 'pause' };
+    if (logOf[page] === 0) continue;
+    const fd = logs[logOf[page]! - 1]!.fd;
+    const offset = page * unit;
+    const position = positionOf[page]!;
+    if (last !== undefined && last.fd === fd && last.frame.offset + last.frame.length === offset && last.frame.position + last.frame.length === position && last.frame.length < runBytes) {
+      last.frame.length += unit;
+    } else {
+      last = { fd, frame: { kind: 'write', offset, length: unit, position } };
+      writes.push({ kind: 'write', ...last });
+    }
   }
   if (smallestTruncation === undefined) return writes;
   return [{ kind: 'truncate', size: smallestTruncation }, ...writes, { kind: 'truncate', size: lastSize }];
@@ -98,8 +111,10 @@ function* everyFrame(logs: readonly OpenLog[]): Generator<Pause, CheckpointOpera
  * The page frames of the logs, in order: statements are left out, as the logs a checkpoint
  * folds end in a fold (durable-file.ts), whose pages hold what every statement before it did.
  */
-function* framesOf(logs: readonly OpenLog[]): Generator<{ fd: number; frame: PageFrameRef }> {
-  for (const { fd, transactions } of logs) for (const frames of transactions) for (const frame of frames) if (isPageFrame(frame)) yield { fd, frame };
+function* framesOf(logs: readonly OpenLog[]): Generator<{ log: number; fd: number; frame: PageFrameRef }> {
+  for (const [log, { fd, transactions }] of logs.entries()) {
+    for (const frames of transactions) for (const frame of frames) if (isPageFrame(frame)) yield { log, fd, frame };
+  }
 }
 
 function greatestCommonDivisor(a: number, b: number): number {
