@@ -120,6 +120,9 @@ test('Escape goes back to the table an item was opened from: a detail page\'s re
   await page.keyboard.press('j');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/vulnerability-findings\/[0-9a-f-]{36}$/);
+  // The finding's page shown, as an analyst sees it before pressing a key: its Escape is the
+  // page's own, taken once the page is there.
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(/CVE-\d{4}-\d+/);
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/\/coverage-gaps/);
 
