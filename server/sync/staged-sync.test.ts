@@ -158,7 +158,6 @@ describe('a full sync stages its pages', () => {
     expect(reserve.mock.calls[0]![0]).toBeGreaterThan(0);
   });
 
-
   it('stages as many rows a write as its policy lets a write take', async () => {
     const inventory = sampleInventory({ ...sizes, endpoints: 100, findingsPerTarget: 5 });
     const rowsPerStagedWrite = async (stagedWriteMs: number) => {
@@ -170,12 +169,13 @@ describe('a full sync stages its pages', () => {
     // Every write here takes more than a hundredth of a millisecond and less than five seconds.
     const short = await rowsPerStagedWrite(0.01);
     const long = await rowsPerStagedWrite(10_000);
-    expect(short).toEqual([...Array<number>(15).fill(100)]);
+    expect(short).toEqual(Array<number>(15).fill(100));
     // One count for the whole sync, doubled after each quick write since the endpoints' first.
     expect(long.length).toBeLessThanOrEqual(2);
     expect(Math.max(...long)).toBeGreaterThanOrEqual(800);
     expect(long.reduce((sum, rows) => sum + rows)).toBe(inventory.findings.length);
   });
+
   it('puts pages that break the default order in it', async () => {
     const inventory = sampleInventory(sizes);
     // Every other findings page comes reversed, and the endpoints come newest first.

@@ -86,7 +86,7 @@ export const defaultSyncPolicy: SyncPolicy = {
  * What the command line changes in the product's policy: its process answers no request while
  * it syncs, so its staging writes take 250 ms each rather than 20. On `large`, a full sync from
  * `serve` took 142–151 s at 20 ms, 124 s at 100, 108–111 s at 250, 110 s at 1,000 (the peak
- * 110 MB higher); docs/decisions/sync/rows-per-write-near-20-ms.md.
+ * 110 MB higher); docs/decisions/sync/the-command-line-stages-in-writes-of-250-ms.md.
  */
 export const commandLineSyncPolicy: Partial<SyncPolicy> = { stagedWriteMs: 250 };
 
