@@ -158,7 +158,7 @@ async function fullSync(
     const items = itemCount(await syncOrganization(store, organization, { baseUrl: remoteUrl, apiKey }, { full: true, policy }));
     const took = seconds(started);
     const collecting = performance.now();
-    await store.inventories.collect();
+    await store.inventories.collect(policy.stagedWriteMs ?? defaultSyncPolicy.stagedWriteMs);
     const collectSeconds = seconds(collecting);
     await store.checkpoint();
     const peakBytes = peakResidentBytes(process.pid);

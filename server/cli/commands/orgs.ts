@@ -18,6 +18,7 @@ import {
   requireOrganization,
   updateOrganization,
 } from '../../organizations/manage-organizations.js';
+import { commandLineWriteMs } from '../../sync/sync-policy.js';
 import { pauseSyncs } from '../../sync/sync-settings.js';
 import { dataDirectoryFiles } from '../../store/engine/data-directory.js';
 import { UsageError, confirmAtTerminal, headlessSealer, printTable, readGivenFile, resolveDataDir, withStore } from '../cli-context.js';
@@ -111,7 +112,7 @@ export function registerOrgsCommands(program: Command): void {
         }
         removeOrganization(store, organization.slug, dataDirectoryFiles(dataDir).reportAppendices);
         // Its rows go now, a chunk per write; interrupted, the next serve or sync finishes it.
-        await store.inventories.collect();
+        await store.inventories.collect(commandLineWriteMs);
         console.log(`Removed organization "${organization.slug}".`);
       });
     });

@@ -3,7 +3,7 @@ import { readRemoteTenant, requireOrganization } from '../../organizations/manag
 import { progressPrinter } from '../../sync/progress-printer.js';
 import { SyncFailedError } from '../../sync/sync-errors.js';
 import { syncOrganization } from '../../sync/sync-organization.js';
-import { commandLineSyncPolicy } from '../../sync/sync-policy.js';
+import { commandLineSyncPolicy, commandLineWriteMs } from '../../sync/sync-policy.js';
 import { UsageError, headlessSealer, resolveDataDir, withStore } from '../cli-context.js';
 import type { SyncCountDifference } from '../../../contracts/console/sync.js';
 import { syncCountChecks } from '../../../contracts/console/sync-basics.js';
@@ -77,7 +77,7 @@ export function registerSyncCommand(program: Command): void {
         }
         if (organizations.length === 0) {
           console.log('No replica organizations to sync: connect one with "orgs connect".');
-          await store.inventories.collect();
+          await store.inventories.collect(commandLineWriteMs);
           return;
         }
         const failures: string[] = [];
@@ -111,7 +111,7 @@ export function registerSyncCommand(program: Command): void {
         }
         // The inventories the full syncs replaced, what failed ones staged, and what an earlier
         // process left: a chunk per write, before the store closes.
-        await store.inventories.collect();
+        await store.inventories.collect(commandLineWriteMs);
         if (failures.length > 0) throw new SyncFailedError(failures.join('\n'));
       });
     });

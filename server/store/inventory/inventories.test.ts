@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { VulnerabilityFinding } from '../../../contracts/vulnerability-finding.js';
 import { demoInventory, inDefaultOrder } from '../../test/support/fixtures.js';
+import { Database } from '../engine/database.js';
 import { Store } from '../store.js';
 
 const stores: Store[] = [];
@@ -81,5 +82,26 @@ describe('Inventories', () => {
     expect(ids).toEqual(inDefaultOrder(findings).map((finding) => finding.id));
     // The originals went: only the copies, moved back under the staged id, are left.
     expect(store.inventories.orphans()).toEqual([]);
+  });
+
+  it('collects in as many rows a write as its pace lets a write take', async () => {
+    const findings = demoInventory(3).findings.slice(0, 2_900);
+    const rowsPerDelete = async (writeMs: number) => {
+      const store = await emptyStore();
+      const orphan = store.inventories.stage();
+      store.write((writes) => writes.append(orphan, 'findings', findings, []), { changes: ['inventory'] });
+      store.inventories.release(orphan);
+      const run = vi.spyOn(Database.prototype, 'run');
+      try {
+        await store.inventories.collect(writeMs);
+        return run.mock.calls.filter(([sql]) => sql.startsWith('DELETE FROM findings')).map(([, params]) => (params as number[])[1]);
+      } finally {
+        run.mockRestore();
+        expect(store.inventories.orphans()).toEqual([]);
+      }
+    };
+    // Every write here takes more than a hundredth of a millisecond and less than five seconds.
+    expect(await rowsPerDelete(0.01)).toEqual(Array<number>(12).fill(250));
+    expect(await rowsPerDelete(10_000)).toEqual([250, 500, 1_000, 2_000]);
   });
 });

@@ -3,7 +3,7 @@ import type { Database } from '../engine/database.js';
 import { type InventoryTable, inventoryIdsIn, inventoryTables, tableOf } from '../basics/inventory-ids.js';
 import type { InventoryWrites } from './inventory-writes.js';
 import { compactFreePages } from './page-compaction.js';
-import { RowsPerWrite } from './rows-per-write.js';
+import { RowsPerWrite, defaultWriteMs } from './rows-per-write.js';
 import { type OrderingContext, copyInOrder, defaultOrderOf } from './staged-order.js';
 import { nextTurn } from '../engine/next-turn.js';
 
@@ -29,7 +29,7 @@ export class Inventories {
   private readonly staging = new Set<number>();
   private collecting: Promise<void> | undefined;
   private collectAgain = false;
-  /** Rows a delete or a move takes per write. */
+  /** Rows a move takes per write, and a delete outside collection. */
   private readonly rowsPerWrite = new RowsPerWrite(250, 4_000);
 
   constructor(
@@ -67,7 +67,7 @@ export class Inventories {
 
   /** Deletes an inventory's rows of the given collections, a chunk per write. */
   async delete(inventoryId: number, collections: readonly CollectionName[]): Promise<void> {
-    for (const collection of collections) await this.deleteRows(tableOf[collection], inventoryId);
+    for (const collection of collections) await this.deleteRows(tableOf[collection], inventoryId, this.rowsPerWrite);
   }
 
   /**
@@ -75,8 +75,13 @@ export class Inventories {
    * no finding uses any more, then gives the pages they held back (page-compaction.ts). One collection runs at a time: asked again meanwhile, it makes
    * another pass when done, and the promise resolves after it. A store that closes stops it
    * between two chunks; what is left goes at the next collection.
+   *
+   * `writeMs`: how long each of its writes aims to take. A process that answers requests meanwhile
+   * keeps the default; the command line, which answers none, passes its sync's longer writes
+   * (docs/decisions/sync/the-command-line-stages-in-writes-of-250-ms.md). A call that joins a
+   * collection under way goes at that collection's pace.
    */
-  collect(): Promise<void> {
+  collect(writeMs = defaultWriteMs): Promise<void> {
     if (this.collecting) {
       this.collectAgain = true;
       return this.collecting;
@@ -85,14 +90,15 @@ export class Inventories {
       // Past this await `collecting` is set, so the finally below always clears it.
       await Promise.resolve();
       try {
+        const rowsPerWrite = new RowsPerWrite(250, Math.max(4_000, Math.round(writeMs * 200)), writeMs);
         do {
           this.collectAgain = false;
           if (!this.isOpen()) return;
           const orphans = this.orphans();
-          for (const inventoryId of orphans) for (const table of inventoryTables) await this.deleteRows(table, inventoryId);
+          for (const inventoryId of orphans) for (const table of inventoryTables) await this.deleteRows(table, inventoryId, rowsPerWrite);
           if (orphans.length > 0 && this.isOpen()) this.write((writes) => writes.dropUnusedTexts());
         } while (this.collectAgain);
-        await compactFreePages(this.db, (work) => this.write(work), this.isOpen);
+        await compactFreePages(this.db, (work) => this.write(work), this.isOpen, writeMs);
       } finally {
         this.collecting = undefined;
       }
@@ -117,17 +123,17 @@ export class Inventories {
     const spare = this.stage();
     try {
       await copyInOrder(context, table, order, spare);
-      await this.deleteRows(table, inventoryId);
+      await this.deleteRows(table, inventoryId, this.rowsPerWrite);
       await this.moveRows(table, spare, inventoryId);
     } finally {
       this.release(spare);
     }
   }
 
-  private async deleteRows(table: InventoryTable, inventoryId: number): Promise<void> {
+  private async deleteRows(table: InventoryTable, inventoryId: number, rowsPerWrite: RowsPerWrite): Promise<void> {
     while (this.isOpen()) {
-      const rows = this.rowsPerWrite.size;
-      const deleted = this.timed(() => this.db.run(`DELETE FROM ${table} WHERE seq IN (SELECT seq FROM ${table} WHERE org_id = ? LIMIT ?)`, [inventoryId, rows]));
+      const rows = rowsPerWrite.size;
+      const deleted = this.timed(rowsPerWrite, () => this.db.run(`DELETE FROM ${table} WHERE seq IN (SELECT seq FROM ${table} WHERE org_id = ? LIMIT ?)`, [inventoryId, rows]));
       await nextTurn();
       if (deleted < rows) return;
     }
@@ -137,7 +143,7 @@ export class Inventories {
   private async moveRows(table: InventoryTable, from: number, to: number): Promise<void> {
     for (;;) {
       const rows = this.rowsPerWrite.size;
-      const moved = this.timed(() =>
+      const moved = this.timed(this.rowsPerWrite, () =>
         this.db.run(`UPDATE ${table} SET org_id = ? WHERE seq IN (SELECT seq FROM ${table} WHERE org_id = ? ORDER BY seq LIMIT ?)`, [to, from, rows]),
       );
       await nextTurn();
@@ -145,11 +151,11 @@ export class Inventories {
     }
   }
 
-  /** A quiet write of `work`, its time told to {@link rowsPerWrite}. */
-  private timed(work: () => number): number {
+  /** A quiet write of `work`, its time told to `rowsPerWrite`. */
+  private timed(rowsPerWrite: RowsPerWrite, work: () => number): number {
     const started = performance.now();
     const changed = this.write(work);
-    this.rowsPerWrite.took(performance.now() - started);
+    rowsPerWrite.took(performance.now() - started);
     return changed;
   }
 }

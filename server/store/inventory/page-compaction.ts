@@ -1,5 +1,5 @@
 import type { Database } from '../engine/database.js';
-import { RowsPerWrite } from './rows-per-write.js';
+import { RowsPerWrite, defaultWriteMs } from './rows-per-write.js';
 import { nextTurn } from '../engine/next-turn.js';
 
 /**
@@ -23,15 +23,16 @@ export function pageCounts(db: Database): { pages: number; free: number } {
  * not fsynced, as collection's own (a crash loses the slices not logged yet, and the next
  * collection compacts again). The change log carries each cut as a truncation, which the
  * checkpoint applies to the snapshot on disk. Stops between two writes once `isOpen` says no.
+ * `writeMs`: how long a write aims to take (Inventories.collect's); the most pages a write moves grows with it.
  */
-export async function compactFreePages(db: Database, write: (work: () => void) => void, isOpen: () => boolean): Promise<void> {
+export async function compactFreePages(db: Database, write: (work: () => void) => void, isOpen: () => boolean, writeMs = defaultWriteMs): Promise<void> {
   const { pages, free } = pageCounts(db);
   if (free <= pages * compactFromShare) return;
   // Each cut hands the pages held before it to the log at once (held-pages.ts): collection's,
   // up to 128 MiB, go first, a slice per turn of the event loop.
   await db.settle();
   // The smallest step: 256 pages (1 MiB of 4 KiB pages), about 8 ms at the 30 µs a page moved measured on a small table.
-  const pagesPerWrite = new RowsPerWrite(256, 8_192);
+  const pagesPerWrite = new RowsPerWrite(256, Math.max(8_192, Math.round((writeMs / defaultWriteMs) * 8_192)), writeMs);
   while (isOpen()) {
     const left = pageCounts(db).free;
     if (left === 0) return;

@@ -1,3 +1,6 @@
+/** How long a bulk job's write aims to take where requests may wait behind it. */
+export const defaultWriteMs = 20;
+
 /**
  * How many rows a bulk job (a sync's staging, a collection) writes per `Store.write`, adapted
  * to how long its writes take: each write's pages go to the change log whole, and a write of
@@ -11,7 +14,7 @@ export class RowsPerWrite {
   constructor(
     private readonly min: number,
     private readonly max: number,
-    private readonly targetMs = 20,
+    private readonly targetMs = defaultWriteMs,
   ) {
     this.rows = min;
   }
