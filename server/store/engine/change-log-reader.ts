@@ -38,7 +38,7 @@ export interface ScannedLog {
   committedBytes: number;
 }
 
-/** Returns up to `length` bytes at `position` of a log (fewer at its end). */
+/** Returns up to `length` bytes at `position` of a log (fewer at its end), valid until the next call. */
 type ReadAt = (position: number, length: number) => Buffer;
 
 /** Asked of whoever runs a scan in slices: another turn of the event loop. */
@@ -71,7 +71,7 @@ function* scanLog(read: ReadAt): Generator<Pause, ScannedLog, void> {
       const length = frameHeader.readUInt32LE(1);
       const frame = read(position, writeHeaderBytes + length);
       if (frame.length < writeHeaderBytes + length) break;
-      frames.push({ kind: 'write', offset: Number(frameHeader.readBigUInt64LE(5)), length, position: position + writeHeaderBytes });
+      frames.push({ kind: 'write', offset: Number(frame.readBigUInt64LE(5)), length, position: position + writeHeaderBytes });
       checksum = zlib.crc32(frame, checksum);
       position += frame.length;
       if (Math.floor(position / windowBytes) !== Math.floor((position - frame.length) / windowBytes)) yield { kind: 'pause' };
@@ -142,12 +142,16 @@ export function parseLog(bytes: Uint8Array): { header: ScannedLog['header']; tra
  * `yield*` between requests, or to its end with {@link toEnd}.
  */
 export function scanLogFile(fd: number): Generator<Pause, ScannedLog, void> {
-  let window = Buffer.alloc(0);
+  // One buffer, read into again for each window (a larger one only for a frame larger than it):
+  // a new buffer per window left each to the collector, and the checkpoint that ends a full sync
+  // of `large` held about 50 MiB of them at once, its process's peak.
+  let buffer = Buffer.allocUnsafe(windowBytes);
+  let window = buffer.subarray(0, 0);
   let windowStart = 0;
   return scanLog((position, length) => {
     if (position < windowStart || position + length > windowStart + window.length) {
-      window = Buffer.allocUnsafe(Math.max(length, windowBytes));
-      window = window.subarray(0, readFully(fd, window, position));
+      if (length > buffer.length) buffer = Buffer.allocUnsafe(length);
+      window = buffer.subarray(0, readFully(fd, buffer, position));
       windowStart = position;
     }
     return window.subarray(position - windowStart, position - windowStart + length);

@@ -1,9 +1,11 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChangeLogWriter, logFile, logFormat } from './change-log.js';
-import { parseLog } from './change-log-reader.js';
+import { framesWithBytes, parseLog, readFrameBytes, scanLogFile, toEnd } from './change-log-reader.js';
+import { decodeStatement, encodeStatement } from './statement-codec.js';
 import { readSnapshotHeader, snapshotHeaderFile } from './snapshot-header.js';
 import { readStoreImage } from './store-image.js';
 import { Store } from '../store.js';
@@ -156,6 +158,75 @@ describe('the change log', () => {
     const reopened = await Store.open({ dataDir, readOnly: true });
     expect(reopened.apiKeys.list(organization.rowId)).toHaveLength(30);
     reopened.close();
+  });
+
+  it('logs frames of any size as they were when handed to it, across its buffer and the reader’s windows (4 MiB)', () => {
+    const log = path.join(newDataDir(), 'inventory.sqlite.log.1');
+    const writer = ChangeLogWriter.create(log, { sequence: 1, salt: '0123456789abcdef' });
+    let state = 7;
+    const next = (below: number) => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      return state % below;
+    };
+    // One source buffer, filled again for each write: the writer must copy what it is handed.
+    const source = Buffer.alloc(9 * 2 ** 20);
+    // Pages compared by digest: a deep comparison of megabytes, byte by byte, takes minutes.
+    const digest = (bytes: Uint8Array) => `${bytes.length} ${crypto.createHash('sha256').update(bytes).digest('hex')}`;
+    type Expected = { kind: 'write'; offset: number; bytes: string } | { kind: 'truncate'; size: number } | { kind: 'statement'; sql: string };
+    const committed: Expected[][] = [];
+    let open: Expected[] = [];
+    for (let step = 0; step < 120; step++) {
+      const roll = next(100);
+      if (roll < 70) {
+        // Mostly pages and runs of pages, now and then one past the buffer's size.
+        const length = next(10) === 0 ? 4 * 2 ** 20 + next(5 * 2 ** 20) : 1 + next(600_000);
+        source.fill(step % 251, 0, length);
+        source[length - 1] = next(256);
+        const offset = next(1_000) * 4096;
+        writer.write(offset, source.subarray(0, length));
+        open.push({ kind: 'write', offset, bytes: digest(source.subarray(0, length)) });
+      } else if (roll < 80) {
+        const size = next(1_000) * 4096;
+        writer.truncate(size);
+        open.push({ kind: 'truncate', size });
+      } else if (roll < 88) {
+        const sql = `UPDATE t SET x = ${step}`;
+        writer.statement(encodeStatement({ kind: 'exec', sql }));
+        open.push({ kind: 'statement', sql });
+      } else if (open.length > 0) {
+        writer.commit({ durable: roll < 94 });
+        committed.push(open);
+        open = [];
+      }
+    }
+    writer.commit();
+    if (open.length > 0) committed.push(open);
+    writer.close();
+    const bytes = fs.readFileSync(log);
+    expect(bytes.length).toBeGreaterThan(3 * 4 * 2 ** 20);
+    const asExpected = (frame: { kind: string; offset?: number; bytes?: Uint8Array; size?: number; statement?: { sql: string } }): Expected =>
+      frame.kind === 'write'
+        ? { kind: 'write', offset: frame.offset!, bytes: digest(frame.bytes!) }
+        : frame.kind === 'truncate'
+          ? { kind: 'truncate', size: frame.size! }
+          : { kind: 'statement', sql: frame.statement!.sql };
+    expect(parseLog(bytes).transactions.map((frames) => frames.map(asExpected))).toEqual(committed);
+    // The file read a window at a time, as a checkpoint and an open read it.
+    const fd = fs.openSync(log, 'r');
+    try {
+      const { transactions, committedBytes } = toEnd(scanLogFile(fd));
+      expect(committedBytes).toBe(bytes.length);
+      const read = transactions.map((frames) =>
+        frames.map((frame) =>
+          frame.kind === 'statement'
+            ? asExpected({ kind: 'statement', statement: decodeStatement(readFrameBytes(fd, frame)) as { sql: string } })
+            : asExpected([...framesWithBytes(fd, [[frame]])][0]!),
+        ),
+      );
+      expect(read).toEqual(committed);
+    } finally {
+      fs.closeSync(fd);
+    }
   });
 
   it('refuses every append after a write of its file failed, so that nothing after it can be lost at replay', () => {
