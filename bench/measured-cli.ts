@@ -21,6 +21,8 @@ export interface ProcessFigures {
   bytesPassed: number;
   peakResidentBytes: number;
   stdout: string;
+  /** Each line the process printed, with the seconds from spawn to when it came. */
+  stdoutLines: { line: string; seconds: number }[];
 }
 
 const preload = pathToFileURL(path.join(root, 'bench', 'io-at-exit.mjs')).href;
@@ -39,7 +41,16 @@ export async function measuredCli(dataDir: string, ...args: string[]): Promise<P
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const stdoutLines: ProcessFigures['stdoutLines'] = [];
+    child.stdout.on('data', (chunk: Buffer) => {
+      const seconds = (performance.now() - started) / 1000;
+      // The lines this chunk completes: from the start of the last incomplete one.
+      const pendingLine = stdout.lastIndexOf('\n') + 1;
+      stdout += chunk.toString();
+      const lines = stdout.slice(pendingLine).split('\n');
+      lines.pop();
+      for (const line of lines) stdoutLines.push({ line, seconds });
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
     const seconds = (performance.now() - started) / 1000;
@@ -53,6 +64,7 @@ export async function measuredCli(dataDir: string, ...args: string[]): Promise<P
       bytesPassed: io.wchar!,
       peakResidentBytes,
       stdout,
+      stdoutLines,
     };
   } finally {
     fs.rmSync(path.dirname(figuresFile), { recursive: true, force: true });

@@ -2,7 +2,9 @@
  * Sync figures: a full sync from a loopback `serve` seeded with a dataset, the same full sync
  * through a proxy that answers each request 50 ms late (a slow link), then a full and an
  * incremental sync (1% of every collection changed) from an in-process remote serving the same
- * generated dataset, whose changes the benchmark controls. Peak memory is this process's.
+ * generated dataset, whose changes the benchmark controls. The full syncs from `serve` at the
+ * command's pace are the `sync` command's own processes, and their peak memory theirs; the rest
+ * run in this process.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,10 +20,11 @@ import { Store } from '../server/store/store.js';
 import { type FakeRemote, startFakeRemote } from '../server/test/support/fake-remote.js';
 import { fetchPage } from '../server/sync/remote-pages.js';
 import { type SyncReport, syncOrganization } from '../server/sync/sync-organization.js';
-import { type SyncPolicy, commandLineSyncPolicy, defaultSyncPolicy } from '../server/sync/sync-policy.js';
+import { type SyncPolicy, defaultSyncPolicy } from '../server/sync/sync-policy.js';
 import { syncOrder } from '../server/sync/sync-collections.js';
 import { collections } from '../contracts/collections.js';
 import { syncCountChecks } from '../contracts/console/sync-basics.js';
+import { measuredCli } from './measured-cli.js';
 import { cli, peakResidentBytes, resetPeakResidentBytes, root, startServe, stop } from './support.js';
 
 /** What {@link measureSync} measured; times in seconds, memory in bytes. */
@@ -29,8 +32,9 @@ export interface SyncBenchFigures {
   size: DatasetSize;
   items: number;
   /**
-   * Full sync from a `serve` process on loopback, as the `sync` command runs it (its staging's
-   * writes of 250 ms, commandLineSyncPolicy; target ≤ 120 s for large); NaN when left out.
+   * Full sync from a `serve` process on loopback by the `sync` command (its staging's writes of
+   * 250 ms, commandLineSyncPolicy), from spawn to its summary line (target ≤ 120 s for large);
+   * NaN when left out.
    */
   fullFromServe: number;
   /**
@@ -76,9 +80,9 @@ export interface FullSyncWeight {
   logBytes: number;
   /** Free pages, as a share of the file's pages. */
   freeShare: number;
-  /** Peak resident memory of this process during the sync and its collection (VmHWM, reset before). */
+  /** Peak resident memory (VmHWM) of the syncing process: the `sync` command's, its collection and closing checkpoint included. */
   peakBytes: number;
-  /** The collection's time after the sync (its deletes, then the pages given back), seconds. */
+  /** The collection's time after the sync (its deletes, then the pages given back; in the command, up to its exit, the checkpoint at close included), seconds. */
   collectSeconds: number;
 }
 
@@ -137,18 +141,55 @@ async function startDelayProxy(target: string, delayMs: number): Promise<{ url: 
   };
 }
 
+/** A replica's {@link FullSyncWeight} as `store` holds it, with the sync's peak and collection's seconds. */
+function weightOf(store: Store, dataDir: string, peakBytes: number, collectSeconds: number): FullSyncWeight {
+  const { bytes, freeBytes } = store.pageBytes();
+  const database = dataDirectoryFiles(dataDir).database;
+  const logBytes = fs
+    .readdirSync(path.dirname(database))
+    .filter((name) => name.startsWith(`${path.basename(database)}.log.`))
+    .reduce((sum, name) => sum + fs.statSync(path.join(path.dirname(database), name)).size, 0);
+  return { dataBytes: bytes - freeBytes, fileBytes: fs.statSync(database).size, logBytes, freeShare: freeBytes / bytes, peakBytes, collectSeconds };
+}
+
 /**
  * A full sync of the remote at `remoteUrl` into the replica `r` of a data directory (connected
- * first when new), then its collection and a checkpoint, as the `sync` command runs them (its
- * policy unless `policy` says another); answers its items, seconds and the replica's
- * {@link FullSyncWeight}.
+ * first when new) by the `sync` command, a process of its own as a user runs it: its staging,
+ * then the collection and the checkpoint its close makes. Answers its items, the seconds from
+ * spawn to its summary line (node's start and the store's opening included), and the replica's
+ * {@link FullSyncWeight}: the process's peak, and the seconds from that line to its exit as
+ * the collection's.
  */
-async function fullSync(
-  dataDir: string,
-  remoteUrl: string,
-  apiKey: string,
-  policy: Partial<SyncPolicy> = commandLineSyncPolicy,
-): Promise<{ items: number; seconds: number; weight: FullSyncWeight }> {
+async function commandFullSync(dataDir: string, remoteUrl: string, apiKey: string): Promise<{ items: number; seconds: number; weight: FullSyncWeight }> {
+  if (!fs.existsSync(dataDirectoryFiles(dataDir).database)) {
+    const keyFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rc-sync-bench-key-')), 'key');
+    fs.writeFileSync(keyFile, apiKey, { mode: 0o600 });
+    try {
+      cli(dataDir, 'orgs', 'connect', '--slug', 'r', '--remote', remoteUrl, '--api-key-file', keyFile);
+    } finally {
+      fs.rmSync(path.dirname(keyFile), { recursive: true, force: true });
+    }
+  }
+  const figures = await measuredCli(dataDir, 'sync', '--org', 'r', '--full');
+  const summary = figures.stdoutLines.find(({ line }) => line.startsWith('Synced '));
+  if (!summary) throw new Error(`the sync command printed no summary line:\n${figures.stdout}`);
+  // "Synced "r" (full): 20000 endpoints, 200 remediation targets, 1000 scopes, 1000000 findings."
+  const items = [...summary.line.slice(summary.line.indexOf(':')).matchAll(/(\d+) /g)].reduce((sum, [, count]) => sum + Number(count), 0);
+  const store = await Store.open({ dataDir, readOnly: true });
+  try {
+    return { items, seconds: summary.seconds, weight: weightOf(store, dataDir, figures.peakResidentBytes, figures.seconds - summary.seconds) };
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * A full sync of the remote at `remoteUrl` into the replica `r` of a data directory (connected
+ * first when new) in this process, with `policy` (serve's pace: the command cannot take it),
+ * then its collection and a checkpoint, as the `sync` command runs them; answers its items,
+ * seconds and the replica's {@link FullSyncWeight}.
+ */
+async function fullSync(dataDir: string, remoteUrl: string, apiKey: string, policy: Partial<SyncPolicy>): Promise<{ items: number; seconds: number; weight: FullSyncWeight }> {
   const store = await Store.open({ dataDir, command: 'sync-bench' });
   try {
     const sealer = keyFileSealer(dataDirectoryFiles(dataDir).sealingKey);
@@ -161,15 +202,7 @@ async function fullSync(
     await store.inventories.collect(policy.stagedWriteMs ?? defaultSyncPolicy.stagedWriteMs);
     const collectSeconds = seconds(collecting);
     await store.checkpoint();
-    const peakBytes = peakResidentBytes(process.pid);
-    const { bytes, freeBytes } = store.pageBytes();
-    const database = dataDirectoryFiles(dataDir).database;
-    const logBytes = fs
-      .readdirSync(path.dirname(database))
-      .filter((name) => name.startsWith(`${path.basename(database)}.log.`))
-      .reduce((sum, name) => sum + fs.statSync(path.join(path.dirname(database), name)).size, 0);
-    const weight = { dataBytes: bytes - freeBytes, fileBytes: fs.statSync(database).size, logBytes, freeShare: freeBytes / bytes, peakBytes, collectSeconds };
-    return { items, seconds: took, weight };
+    return { items, seconds: took, weight: weightOf(store, dataDir, peakResidentBytes(process.pid), collectSeconds) };
   } finally {
     store.close();
   }
@@ -189,7 +222,7 @@ async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: 
   try {
     log('full sync from serve');
     const dataDir = path.join(localDir, 'loopback');
-    const { items, seconds: fullFromServe, weight: firstFullWeight } = await fullSync(dataDir, serve.url, apiKey);
+    const { items, seconds: fullFromServe, weight: firstFullWeight } = await commandFullSync(dataDir, serve.url, apiKey);
     log('incremental sync from serve, nothing changed');
     const store = await Store.open({ dataDir, command: 'sync-bench' });
     let unchangedFromServe: number;
@@ -201,10 +234,10 @@ async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: 
       store.close();
     }
     log('full sync from serve again, into the same replica');
-    const { seconds: fullAgainFromServe, weight: repeatedFullWeight } = await fullSync(dataDir, serve.url, apiKey);
+    const { seconds: fullAgainFromServe, weight: repeatedFullWeight } = await commandFullSync(dataDir, serve.url, apiKey);
     log(`full sync from serve through a proxy answering ${slowLinkDelayMs} ms late`);
     const proxy = await startDelayProxy(serve.url, slowLinkDelayMs);
-    const slow = await fullSync(path.join(localDir, 'slow-link'), proxy.url, apiKey).catch(async (error: unknown) => {
+    const slow = await commandFullSync(path.join(localDir, 'slow-link'), proxy.url, apiKey).catch(async (error: unknown) => {
       await proxy.close();
       throw error;
     });
