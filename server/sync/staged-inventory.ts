@@ -33,7 +33,7 @@ export class StagedInventory {
     writeMs: number,
   ) {
     this.inventoryId = store.inventories.stage();
-    this.rowsPerWrite = new RowsPerWrite(100, Math.max(100, Math.round(writeMs * 100)), writeMs);
+    this.rowsPerWrite = RowsPerWrite.paced(100, 2_000, writeMs);
   }
 
   /**

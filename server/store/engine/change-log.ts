@@ -66,7 +66,7 @@ const {
 /** Frames are gathered in memory up to this size, then written out ahead of their commit. */
 const bufferBytes = 4 * 2 ** 20;
 /** The largest frame header, or frame without a body (a commit's). */
-const largestHeaderBytes = 32;
+const largestHeaderBytes = Math.max(writeHeaderBytes, truncateBytes, statementHeaderBytes, durationBytes, foldBytes, commitBytes);
 
 /** One change of a transaction's pages. */
 export type LogFrame = { kind: 'write'; offset: number; bytes: Uint8Array } | { kind: 'truncate'; size: number };

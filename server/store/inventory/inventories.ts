@@ -90,7 +90,7 @@ export class Inventories {
       // Past this await `collecting` is set, so the finally below always clears it.
       await Promise.resolve();
       try {
-        const rowsPerWrite = new RowsPerWrite(250, Math.max(4_000, Math.round(writeMs * 200)), writeMs);
+        const rowsPerWrite = RowsPerWrite.paced(250, 4_000, writeMs);
         do {
           this.collectAgain = false;
           if (!this.isOpen()) return;

@@ -32,7 +32,7 @@ export async function compactFreePages(db: Database, write: (work: () => void) =
   // up to 128 MiB, go first, a slice per turn of the event loop.
   await db.settle();
   // The smallest step: 256 pages (1 MiB of 4 KiB pages), about 8 ms at the 30 µs a page moved measured on a small table.
-  const pagesPerWrite = new RowsPerWrite(256, Math.max(8_192, Math.round((writeMs / defaultWriteMs) * 8_192)), writeMs);
+  const pagesPerWrite = RowsPerWrite.paced(256, 8_192, writeMs);
   while (isOpen()) {
     const left = pageCounts(db).free;
     if (left === 0) return;

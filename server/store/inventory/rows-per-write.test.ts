@@ -14,4 +14,14 @@ describe('RowsPerWrite', () => {
     for (const ms of [90, 90, 90, 90]) rows.took(ms);
     expect(rows.size).toBe(100);
   });
+
+  it('takes as many more rows at most as its writes may take longer than the default pace', () => {
+    const most = (rows: RowsPerWrite) => {
+      for (let write = 0; write < 20; write++) rows.took(0);
+      return rows.size;
+    };
+    expect(most(RowsPerWrite.paced(100, 2_000, 20))).toBe(2_000);
+    expect(most(RowsPerWrite.paced(100, 2_000, 250))).toBe(25_000);
+    expect(most(RowsPerWrite.paced(100, 2_000, 0.01))).toBe(100);
+  });
 });

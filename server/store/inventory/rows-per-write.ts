@@ -19,6 +19,15 @@ export class RowsPerWrite {
     this.rows = min;
   }
 
+  /**
+   * Rows per write for a job whose writes aim at `writeMs`: at most `maxAtDefaultPace` at
+   * {@link defaultWriteMs}, and as many more or fewer as the writes are longer or shorter (the
+   * command line's 250 ms writes take 12.5 times as many), never under `min`.
+   */
+  static paced(min: number, maxAtDefaultPace: number, writeMs: number): RowsPerWrite {
+    return new RowsPerWrite(min, Math.max(min, Math.round((maxAtDefaultPace * writeMs) / defaultWriteMs)), writeMs);
+  }
+
   /** The rows the next write takes. */
   get size(): number {
     return this.rows;
