@@ -4,6 +4,7 @@ import type { ReplicaSync, ServerFailure, ServerThreadCommand, ServerThreadEvent
 import { answerSealingRequests, type SealingEnd, sealingChannel } from './secrets/sealer-across-threads.js';
 import type { Sealer } from './secrets/sealer.js';
 import { DataDirectoryLockedError } from './store/engine/data-directory-lock.js';
+import { threadScript } from './remote/thread-script.js';
 
 /** How the product's server is started, headless (`serve`) or in the desktop app. */
 export interface ConsoleServerWorkerOptions {
@@ -128,7 +129,7 @@ export function startConsoleServerWorker(options: ConsoleServerWorkerOptions): P
     command: options.command,
     sealing: sealing.asking,
   };
-  const [script, evaluate] = workerScript();
+  const [script, evaluate] = threadScript(new URL('./console-server-worker.js', import.meta.url), import.meta.url);
   const worker = new Worker(script, { eval: evaluate, workerData, transferList: [sealing.asking.port] });
   worker.once('exit', stopAnswering);
 
@@ -158,19 +159,6 @@ export function startConsoleServerWorker(options: ConsoleServerWorkerOptions): P
     worker.on('error', onError);
     worker.on('exit', onExit);
   });
-}
-
-/**
- * The worker's entry beside this module: the built one (dist/, app.asar), or, when this module
- * runs from the TypeScript sources (tests, tsx), the source entry, which the worker compiles with
- * tsx as it loads it.
- */
-function workerScript(): [script: URL | string, evaluate: boolean] {
-  const built = new URL('./console-server-worker.js', import.meta.url);
-  if (!import.meta.url.endsWith('.ts')) return [built, false];
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const source = new URL('./console-server-worker.ts', import.meta.url).href;
-  return [`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`, true];
 }
 
 /** The error a {@link ServerFailure} describes, raised in this thread as it was in the server's. */
