@@ -73,11 +73,16 @@ describe('the packaged desktop app', () => {
     }
   });
 
-  it("ships the server's worker entry beside the module that starts it, where that module looks for it", () => {
-    const starter = extractFile(path.join(unpacked, 'resources', 'app.asar'), 'dist/server/start-console-server-worker.js').toString('utf8');
-    const entry = /new URL\('\.\/([\w.-]+\.js)', import\.meta\.url\)/.exec(starter)?.[1];
-    expect(entry).toBe('console-server-worker.js');
-    expect(asarFiles).toContain(`/dist/server/${entry}`);
+  it("ships the worker threads' entries beside the modules that start them, where those modules look for them", () => {
+    for (const [starterPath, expected] of [
+      ['dist/server/start-console-server-worker.js', 'console-server-worker.js'],
+      ['dist/server/sync/fetching-thread.js', 'fetching-thread-worker.js'],
+    ] as const) {
+      const starter = extractFile(path.join(unpacked, 'resources', 'app.asar'), starterPath).toString('utf8');
+      const entry = /new URL\('\.\/([\w.-]+\.js)', import\.meta\.url\)/.exec(starter)?.[1];
+      expect(entry).toBe(expected);
+      expect(asarFiles).toContain(`/${path.posix.dirname(starterPath)}/${entry}`);
+    }
   });
 
   it('ships no sources, source maps or development dependencies', () => {

@@ -22,9 +22,14 @@ rmSync(path.join(root, 'dist', 'cli'), { recursive: true, force: true });
 
 const { metafile } = await build({
   absWorkingDir: root,
-  // The worker thread's entry is an entry of its own, beside the command line's: the server
-  // starts it from './console-server-worker.js' next to the module that starts it.
-  entryPoints: { 'command-line': 'server/command-line.ts', 'console-server-worker': 'server/console-server-worker.ts' },
+  // The worker threads' entries are entries of their own, beside the command line's: the server
+  // starts its thread from './console-server-worker.js' next to the module that starts it, a sync
+  // its fetching thread from './fetching-thread-worker.js'.
+  entryPoints: {
+    'command-line': 'server/command-line.ts',
+    'console-server-worker': 'server/console-server-worker.ts',
+    'fetching-thread-worker': 'server/sync/fetching-thread-worker.ts',
+  },
   outdir: 'dist/cli',
   // Chunks sit beside the entries, so that URLs made from import.meta.url resolve as from one
   // folder; each command's dynamic import() stays a chunk loaded when that command runs.

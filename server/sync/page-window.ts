@@ -8,6 +8,13 @@ import { sleep } from './sync-policy.js';
 const roundPagesAtLeast = 16;
 
 /**
+ * Pages held, arrived and not yet taken by the sync, for each page the window may have in flight:
+ * the fetching thread goes on while the sync's thread writes (a write of the command line takes
+ * 250 ms, in which a link of 50 ms brings some 50 pages of `large`), within the bytes a sync holds.
+ */
+const heldPagesPerPageInFlight = 4;
+
+/**
  * How many of a remote's pages a sync has in flight at once, for every list it pages: the
  * window. It grows by one page after each round (twice the pages it holds) whose throughput beat
  * the round before's by at least half of what one more page in flight adds on a link bound by
@@ -15,6 +22,11 @@ const roundPagesAtLeast = 16;
  * is the bottleneck; it never passes `bound`, which is polite to the remote. A remote that
  * pushes back (429, 5xx, a timeout) halves it (additive increase, multiplicative decrease), and a
  * `Retry-After` holds every request, not only the one it answered, until its time has passed.
+ *
+ * It also keeps the bytes the sync holds within their bound: each page in flight counts as its
+ * cap ({@link pageBytes}), each page arrived and not yet taken as what it weighed, and a request
+ * is sent only while one more page at its cap fits; pages held are also at most
+ * {@link heldPagesPerPageInFlight} times the bound.
  */
 export class PageWindow {
   private size: number;
@@ -22,6 +34,9 @@ export class PageWindow {
   private most: number;
   private pageCap: number;
   private inFlight = 0;
+  /** Pages arrived and not yet taken ({@link taken}), and their bytes. */
+  private heldPages = 0;
+  private heldBytes = 0;
   /** No request is sent before this time (`performance.now()`): a remote's `Retry-After`. */
   private notBefore = 0;
   private roundStarted = performance.now();
@@ -44,11 +59,6 @@ export class PageWindow {
     this.size = Math.max(1, Math.min(bound, initial));
   }
 
-  /** The most pages in flight and arrived at once. */
-  get bound(): number {
-    return this.most;
-  }
-
   /** The most bytes of one page's body now: the held bytes' share of each page in flight. */
   get pageBytes(): number {
     return this.pageCap;
@@ -67,20 +77,38 @@ export class PageWindow {
     return true;
   }
 
-  /** Whether one more request may be sent now. */
+  /**
+   * Whether one more request may be sent now: the window has room, and the bytes held do for one
+   * more page at its cap (one page may always come when none is held).
+   */
   get hasRoom(): boolean {
-    return this.inFlight < this.size;
+    if (this.inFlight >= this.size) return false;
+    if (this.inFlight + this.heldPages === 0) return true;
+    return (this.inFlight + 1) * this.pageCap + this.heldBytes <= this.heldMaxBytes && this.inFlight + this.heldPages < heldPagesPerPageInFlight * this.most;
   }
 
-  /** A request takes its place in the window (its retries included) until {@link leave}. */
+  /** A request takes its place in the window (its retries included) until it {@link arrived} or {@link failed}. */
   enter(): void {
     this.inFlight++;
   }
 
-  /** A request left the window; `answered` says a page arrived, which counts toward the round's throughput. */
-  leave(answered: boolean): void {
+  /** A request's page arrived, weighing `bytes`: it is held until {@link taken}, and counts toward the round's throughput. */
+  arrived(bytes: number): void {
     this.inFlight--;
-    if (answered) this.answered();
+    this.heldPages++;
+    this.heldBytes += bytes;
+    this.answered();
+  }
+
+  /** A request left the window without a page (it failed, or its list stopped). */
+  failed(): void {
+    this.inFlight--;
+  }
+
+  /** The sync took a page held, or dropped it: its bytes are free. */
+  taken(bytes: number): void {
+    this.heldPages--;
+    this.heldBytes -= bytes;
   }
 
   /** Waits until no `Retry-After` holds the remote's requests back. */

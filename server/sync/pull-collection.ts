@@ -1,9 +1,10 @@
 import type { RemoteTenant } from '../remote/remote-tenant.js';
 import type { Inventory } from '../../contracts/inventory.js';
-import { PageTooHeavyError, type RawPage, fetchPage } from './remote-pages.js';
-import { type CollectionName, collectionSchemas, collections } from '../../contracts/collections.js';
+import { PageTooHeavyError } from './remote-pages.js';
+import { type CollectionName, collections } from '../../contracts/collections.js';
 import { RemoteRefusedError, SyncFailedError, remoteFailureMessage } from './sync-errors.js';
-import type { PageWindow } from './page-window.js';
+import type { ListPages, RemotePages } from './fetching-thread.js';
+import type { FetchedPage, ListRequest } from './fetching-thread-channel.js';
 import type { PageSize } from './page-size.js';
 import type { SyncPolicy } from './sync-policy.js';
 import { skippedIdsKept } from '../store/records/sync-run-records.js';
@@ -61,8 +62,8 @@ export interface PullOptions {
   policy: SyncPolicy;
   /** The sync's page budget. */
   pages: PageBudget;
-  /** The sync's pages in flight, shared by its pulls: what it learnt of the link carries over. */
-  window: PageWindow;
+  /** The sync's requests of the remote's lists, on the fetching thread: its window of pages in flight carries over from pull to pull. */
+  remotePages: RemotePages;
   /** The page size the sync asks, shared by its pulls: a refused size is not asked again. */
   pageSize: PageSize;
   /** Only items updated at or after this time (the `updatedSince` extension). */
@@ -70,9 +71,6 @@ export interface PullOptions {
   signal?: AbortSignal;
   onPage?: (fetched: number, total: number) => void;
 }
-
-/** The longest id of a skipped item that is remembered and reported: longer than a uuid's 36 characters, and bounded. */
-const longestId = 64;
 
 /** The remote's data changed while it was paged: the pages read do not make one consistent list. */
 class ShiftedError extends Error {}
@@ -105,18 +103,18 @@ export async function pullCollection<C extends CollectionName>(collection: C, si
 }
 
 async function pullOnce<C extends CollectionName>(collection: C, sink: CollectionSink<C>, options: PullOptions): Promise<PulledCollection> {
-  const { remote, policy, window, signal } = options;
+  const { remote, remotePages, signal } = options;
   const { v1Path: path } = collections[collection];
-  const schema = collectionSchemas[collection].input;
   const since = options.updatedSince === undefined ? '' : `&updatedSince=${encodeURIComponent(options.updatedSince)}`;
   const limit = options.pageSize.limit;
-  const fetchAt = async (offset: number) => {
+  const request = (from: number, stride: number, end: number): ListRequest => ({ collection, before: `${path}?limit=${limit}&offset=`, after: since, from, stride, end });
+  const nextOf = async (pages: ListPages): Promise<FetchedPage<C>> => {
     try {
-      return await fetchPage(remote, `${path}?limit=${limit}&offset=${offset}${since}`, policy, signal, window);
+      return (await pages.next()) as FetchedPage<C>;
     } catch (error) {
       const refused = (error instanceof RemoteRefusedError && error.status === 400) || error instanceof PageTooHeavyError;
       if (refused && options.pageSize.refused(limit)) throw new SmallerPagesError();
-      if (error instanceof PageTooHeavyError && window.heavier()) throw new SmallerPagesError();
+      if (error instanceof PageTooHeavyError && (await remotePages.heavier())) throw new SmallerPagesError();
       throw error;
     }
   };
@@ -128,101 +126,74 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
   let count = 0;
   let fetched = 0;
 
-  const take = async (page: RawPage, total: number): Promise<void> => {
-    const items: Inventory[C][number][] = [];
+  const take = async (page: FetchedPage<C>, total: number): Promise<void> => {
     const invalidIds: string[] = [];
-    for (const raw of page.data) {
-      const rawId = (raw as { id?: unknown } | null)?.id;
-      // An id longer than any uuid is no id: it is neither remembered nor recorded.
-      const id = typeof rawId === 'string' && rawId.length <= longestId ? rawId.toLowerCase() : undefined;
-      if (id !== undefined && skippedSeen.has(id)) throw new ShiftedError(`the id ${id} came twice`);
-      const parsed = schema.safeParse(raw);
-      if (parsed.success) items.push(parsed.data);
-      else {
-        skippedCount++;
-        if (id === undefined) continue;
-        skippedSeen.add(id);
-        invalidIds.push(id);
-        if (skippedIds.length < skippedIdsKept) skippedIds.push(id);
-      }
+    for (const id of page.invalidIds) {
+      skippedCount++;
+      if (id === null) continue;
+      if (skippedSeen.has(id)) throw new ShiftedError(`the id ${id} came twice`);
+      skippedSeen.add(id);
+      invalidIds.push(id);
+      if (skippedIds.length < skippedIdsKept) skippedIds.push(id);
     }
-    // An invalid item of this page may repeat a valid one before it in the page.
-    const early = items.find((item) => skippedSeen.has(item.id.toLowerCase()));
+    // A valid item may repeat an invalid one of this page or of a page before.
+    const early = skippedSeen.size === 0 ? undefined : page.items.find((item) => skippedSeen.has(item.id.toLowerCase()));
     if (early) throw new ShiftedError(`the id ${early.id.toLowerCase()} came twice`);
-    const repeated = await sink.add(items, invalidIds);
+    const repeated = await sink.add(page.items, invalidIds);
     if (repeated !== undefined) throw new ShiftedError(`the id ${repeated} came twice`);
-    count += items.length;
-    fetched += page.data.length;
+    count += page.items.length;
+    fetched += page.length;
     options.onPage?.(fetched, total);
   };
 
   // The first page tells the total and the remote's page size (it may cap below ours).
   const listName = collections[collection].labels.title.toLowerCase();
   options.pages.take(1, remote, path, () => `the first page of ${listName}`);
-  window.enter();
-  let first: RawPage | undefined;
+  const firstPages = remotePages.list(request(0, 1, 1), signal);
+  let first: FetchedPage<C>;
   try {
-    first = await fetchAt(0);
+    first = await nextOf(firstPages);
   } finally {
-    window.leave(first !== undefined);
+    firstPages.stop();
   }
   const { total } = first;
-  const stride = first.data.length;
+  const stride = first.length;
   if (stride === 0 && total > 0) throw new ShiftedError(`the list ended after 0 of ${total} items`);
   if (stride > total) throw new ShiftedError(`${stride} items arrived where the total said ${total}`);
   const pagesLeft = stride === 0 ? 0 : Math.ceil((total - stride) / stride);
   options.pages.take(pagesLeft, remote, path, () => `${total} ${listName} in pages of ${stride} would take ${pagesLeft + 1} pages`);
   await take(first, total);
+  if (pagesLeft === 0) return ended(sink, { count, skippedCount, skippedIds });
 
-  const fetchChecked = async (offset: number): Promise<RawPage> => {
-    const page = await fetchAt(offset);
-    if (page.total !== total) throw new ShiftedError(`the total went from ${total} to ${page.total}`);
-    const expected = Math.min(stride, total - offset);
-    if (page.data.length < expected) throw new ShiftedError(`the list ended after ${offset + page.data.length} of ${total} items`);
-    if (page.data.length > expected) throw new ShiftedError(`more items arrived than the total of ${total}`);
-    return page;
-  };
-  // Pages in flight as the window allows (page-window.ts), so that the remote's answer time, not
-  // our work, bounds a sync; a page that arrives makes room for the next request at once, while
-  // the pages before it are validated and staged. Pages are taken in order, from a queue of the
-  // pages in flight and those arrived: at most the window's bound in all, which is what memory
-  // holds. Each offset is computed as its page is requested: a total, however large, allocates nothing.
-  const queue: Promise<RawPage>[] = [];
-  let nextOffset = stride;
-  let stopped = false;
-  const fill = () => {
-    while (!stopped && nextOffset < total && window.hasRoom && queue.length < window.bound) {
-      window.enter();
-      const page = fetchChecked(nextOffset);
-      nextOffset += stride;
-      // Its failure is also handled here: one after an earlier failure is no unhandled rejection.
-      page.then(
-        () => {
-          window.leave(true);
-          fill();
-        },
-        () => window.leave(false),
-      );
-      queue.push(page);
-    }
-  };
+  // The rest is requested by the fetching thread as the sync's window allows (page-window.ts), so
+  // that the remote's answer time, not our work, bounds a sync: pages arrive and are validated
+  // there while this thread writes the ones before them, and come here in order. Each offset is
+  // computed as its page is requested: a total, however large, allocates nothing.
   // Pages that arrived meanwhile are taken one after another in microtasks, never giving the
   // event loop a turn: a turn once a slice of the thread's time is spent, so that other requests
   // are answered between pages (a reconcile compares each page with the replica's rows).
+  const rest = remotePages.list(request(stride, stride, total), signal);
   const slices = new TimeSlices(() => signal?.throwIfAborted());
   try {
-    fill();
-    while (queue.length > 0) {
-      const page = await queue.shift()!;
-      fill();
+    for (let offset = stride; offset < total; offset += stride) {
+      const page = await nextOf(rest);
+      if (page.total !== total) throw new ShiftedError(`the total went from ${total} to ${page.total}`);
+      const expected = Math.min(stride, total - offset);
+      if (page.length < expected) throw new ShiftedError(`the list ended after ${offset + page.length} of ${total} items`);
+      if (page.length > expected) throw new ShiftedError(`more items arrived than the total of ${total}`);
       await take(page, total);
       await slices.pause();
     }
   } finally {
-    // The pull ended (or failed): the pages still in flight ask for no more.
-    stopped = true;
+    // The pull ended (or failed): the pages still in flight are not wanted.
+    rest.stop();
   }
+  return ended(sink, { count, skippedCount, skippedIds });
+}
+
+/** Has the sink take in what it still holds: answers what was pulled, or fails when an id came twice. */
+async function ended<C extends CollectionName>(sink: CollectionSink<C>, pulled: PulledCollection): Promise<PulledCollection> {
   const repeated = await sink.end();
   if (repeated !== undefined) throw new ShiftedError(`the id ${repeated} came twice`);
-  return { count, skippedCount, skippedIds };
+  return pulled;
 }

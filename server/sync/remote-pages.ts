@@ -11,6 +11,8 @@ const attemptsWhenNothingListens = 2;
 export interface RawPage {
   data: unknown[];
   total: number;
+  /** What its body weighed. */
+  bytes: number;
 }
 
 /** A page weighed more than its cap (remote-bounds.ts): the sync fails, unless smaller pages are left to ask (page-size.ts) or heavier ones may come (page-window.ts). */
@@ -95,5 +97,5 @@ async function fetchPageOnce(remote: RemoteTenant, pathAndQuery: string, policy:
   }
   const limit = Number(new URLSearchParams(pathAndQuery.split('?')[1]).get('limit'));
   if (page.data.length > limit) throw beyond(`${page.data.length} items in one page, where at most the ${limit} asked for may come`);
-  return { data: page.data, total };
+  return { data: page.data, total, bytes: bytes.length };
 }

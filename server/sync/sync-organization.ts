@@ -12,7 +12,7 @@ import { PageBudget, type PullOptions, type PulledCollection, pullCollection } f
 import { PulledChanges, TooManyChanges } from './pulled-changes.js';
 import { checkDoneAfterSync } from '../work-packages/done-check.js';
 import { fetchPage } from './remote-pages.js';
-import { PageWindow } from './page-window.js';
+import { FetchingThread, type RemotePages } from './fetching-thread.js';
 import { PageSize } from './page-size.js';
 import { collections, type CollectionName } from '../../contracts/collections.js';
 import { StagedInventory } from './staged-inventory.js';
@@ -73,11 +73,15 @@ type Pull = (collection: CollectionName, options: PullOptions) => Promise<Pulled
 export async function syncOrganization(store: Store, organization: Organization, remote: RemoteTenant, options: SyncOptions = {}): Promise<SyncReport> {
   const run = new SyncRun(store, organization, remote, options);
   let state: SyncMachineState = 'choosing';
-  while (state !== 'done' && state !== 'failed') {
-    const from: RunningState = state;
-    const event = await run.step(from);
-    state = nextSyncState(from, event);
-    options.onTransition?.({ from, event, to: state });
+  try {
+    while (state !== 'done' && state !== 'failed') {
+      const from: RunningState = state;
+      const event = await run.step(from);
+      state = nextSyncState(from, event);
+      options.onTransition?.({ from, event, to: state });
+    }
+  } finally {
+    run.close();
   }
   if (state !== 'done') return run.fail();
   const report = run.report();
@@ -101,8 +105,8 @@ class SyncRun {
   private attempts = 0;
   private mode: SyncMode | undefined;
   private pages: PageBudget;
-  /** The link's pages in flight and page size, learnt over the whole sync, whatever kinds it runs. */
-  private readonly window: PageWindow;
+  /** The sync's requests of the remote's lists, whose window of pages in flight, like the page size, is learnt over the whole sync, whatever kinds it runs. */
+  private readonly remotePages: RemotePages;
   private readonly pageSize: PageSize;
   private honours = false;
   private outcome: { success: SyncSuccess; changed: SyncChangesSummary | undefined } | undefined;
@@ -119,8 +123,13 @@ class SyncRun {
     this.policy = { ...defaultSyncPolicy, ...options.policy };
     this.previous = store.sync.get(organization.rowId);
     this.pages = new PageBudget(this.policy.pageBudget);
-    this.window = new PageWindow(this.policy.pagesInFlightBound, this.policy.pagesInFlightAtFirst, this.policy.pageMaxBytes, this.policy.pagesHeldMaxBytes);
+    this.remotePages = FetchingThread.shared().open(remote, this.policy);
     this.pageSize = new PageSize(this.policy.pageSize, this.policy.specPageSize);
+  }
+
+  /** The sync ended: its requests of the remote's lists end with it. */
+  close(): void {
+    this.remotePages.close();
   }
 
   /** Runs a state's work and answers its event; what it throws is kept for {@link fail}. */
@@ -241,7 +250,7 @@ class SyncRun {
 
   /** Pulls the four collections in order through `pull`, telling the progress. */
   private async pullAll(pull: Pull, updatedSince: string | undefined) {
-    const { remote, policy, pages, window, pageSize, options } = this;
+    const { remote, policy, pages, remotePages, pageSize, options } = this;
     const { signal } = options;
     const counts: SyncCounts = { endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 };
     const skippedIds: string[] = [];
@@ -249,7 +258,7 @@ class SyncRun {
     for (const collection of syncOrder) {
       this.progress({ phase: 'fetching', collection, fetched: 0, total: 0 });
       const onPage = (fetched: number, total: number) => this.progress({ phase: 'fetching', collection, fetched, total });
-      const pulled = await pull(collection, { remote, policy, pages, window, pageSize, updatedSince, signal, onPage });
+      const pulled = await pull(collection, { remote, policy, pages, remotePages, pageSize, updatedSince, signal, onPage });
       counts[collection] = pulled.count;
       skippedCount += pulled.skippedCount;
       skippedIds.push(...pulled.skippedIds);

@@ -1,0 +1,70 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FetchingThread } from './fetching-thread.js';
+import { defaultSyncPolicy } from './sync-policy.js';
+
+/** Pages of the list, items each, and how late the remote answers each page. */
+const pages = 40;
+const limit = 10;
+const answerMs = 20;
+
+/**
+ * A remote in a process of its own, so that it answers while this thread is busy: every list
+ * page holds `limit` empty (invalid) items of a total of `pages` pages, sent `answerMs` late;
+ * `/control` answers when each page was asked for.
+ */
+const remoteScript = `
+const http = require('node:http');
+const asked = [];
+http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://remote');
+  if (url.pathname === '/control') return res.end(JSON.stringify(asked));
+  asked.push({ offset: Number(url.searchParams.get('offset')), at: Date.now() });
+  const limit = Number(url.searchParams.get('limit'));
+  setTimeout(() => res.end(JSON.stringify({ data: Array.from({ length: limit }, () => ({})), total: ${pages * limit} })), ${answerMs});
+}).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port); });
+`;
+
+let child: ChildProcess;
+let baseUrl: string;
+
+beforeAll(async () => {
+  child = spawn(process.execPath, ['-e', remoteScript], { stdio: ['ignore', 'pipe', 'inherit'] });
+  baseUrl = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+});
+afterAll(() => child.kill());
+
+/** Holds this thread for `ms`, as a write of the staging does. */
+function busy(ms: number): void {
+  for (const until = performance.now() + ms; performance.now() < until; );
+}
+
+describe("the sync's fetching thread", () => {
+  it('goes on requesting pages while the thread that syncs is busy, and hands them on in order', async () => {
+    const remotePages = FetchingThread.shared().open({ baseUrl, apiKey: 'key' }, { ...defaultSyncPolicy, pagesInFlightAtFirst: 4, pagesInFlightBound: 4 });
+    try {
+      const list = remotePages.list({ collection: 'scopes', before: `/v1/scopes?limit=${limit}&offset=`, after: '', from: 0, stride: limit, end: pages * limit });
+      const offsets = [(await list.next()).offset];
+      const busyFrom = Date.now();
+      busy(400);
+      const busyTo = Date.now();
+      while (offsets.length < pages) {
+        const page = await list.next();
+        expect(page).toMatchObject({ total: pages * limit, length: limit, items: [] });
+        expect(page.invalidIds).toEqual(Array(limit).fill(null));
+        offsets.push(page.offset);
+      }
+      list.stop();
+      expect(offsets).toEqual(Array.from({ length: pages }, (_, page) => page * limit));
+      const asked = (await (await fetch(`${baseUrl}/control`)).json()) as { offset: number; at: number }[];
+      // Four in flight at a time, refilled as each answer arrives: pages held up to four times
+      // that. The pages asked while this thread was busy are far more than the four in flight
+      // when it became so.
+      const askedWhileBusy = asked.filter((request) => request.at > busyFrom + answerMs && request.at < busyTo);
+      expect(askedWhileBusy.length).toBeGreaterThanOrEqual(8);
+      expect(askedWhileBusy.length).toBeLessThanOrEqual(16);
+    } finally {
+      remotePages.close();
+    }
+  });
+});
