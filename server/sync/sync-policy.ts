@@ -37,8 +37,8 @@ export interface SyncPolicy {
   /** Pages in flight when a sync starts; the window grows from there as the throughput does (page-window.ts). */
   pagesInFlightAtFirst: number;
   /**
-   * The most pages in flight at once, ever: polite to the remote. Also the most pages a pull
-   * holds, in flight and arrived: what memory holds (within {@link pagesHeldMaxBytes} together).
+   * The most pages in flight at once, ever: polite to the remote. A pull holds up to four times
+   * as many, in flight and arrived, within {@link pagesHeldMaxBytes} together (page-window.ts).
    */
   pagesInFlightBound: number;
   /** The largest `total` a list may announce (remote-bounds.ts). */
