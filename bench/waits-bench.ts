@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type HealthPing, pingHealth } from './health-pings.js';
+import { checkpointThresholdBytes } from '../server/store/engine/durable-file.js';
 import { copyDataDir, requestAlone, startServe, stop } from './support.js';
 
 /** The seeded data directory to serve, and its organization. */
@@ -110,8 +111,10 @@ export async function whileSync(server: Server, slug: string, what: string, mode
 }
 
 /**
- * The waits from now until the served store's change logs are folded into its snapshot (the
- * threshold's checkpoints a sync leaves running, and the idle one 5 s after the last write).
+ * The waits from now until the served store's change logs are folded into its snapshot as far
+ * as the threshold's checkpoints a sync leaves running fold them: the logs are then under the
+ * threshold (a share of the snapshot), where they stay until later writes pass it again. What
+ * is left is logged pages and statements under that share, replayed at an open.
  */
 async function whileCheckpoints(server: Server, dataDir: string): Promise<WaitRow> {
   const logBytes = () =>
@@ -122,16 +125,16 @@ async function whileCheckpoints(server: Server, dataDir: string): Promise<WaitRo
   const pinger = pingHealth(server.url);
   const started = performance.now();
   const startBytes = logBytes();
+  const snapshotBytes = () => fs.statSync(path.join(dataDir, 'inventory.sqlite')).size;
   try {
-    // A store keeps one log open for its next write: folded means that one alone, with no transaction.
-    while (logBytes() > 64) {
+    while (logBytes() >= checkpointThresholdBytes(snapshotBytes())) {
       if (performance.now() - started > 300_000) throw new Error(`the change logs of ${dataDir} were not folded in 5 minutes`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   } finally {
     await pinger.stop();
   }
-  const what = `checkpoints after it, until its logs are folded (${(startBytes / 2 ** 20).toFixed(0)} MiB of logs at its end, ${((performance.now() - started) / 1000).toFixed(1)} s)`;
+  const what = `checkpoints after it, until its logs are under the checkpoints' threshold (${(startBytes / 2 ** 20).toFixed(0)} MiB of logs at its end, ${(logBytes() / 2 ** 20).toFixed(0)} MiB after, ${((performance.now() - started) / 1000).toFixed(1)} s)`;
   return { what, pings: await pinger.stop() };
 }
 
