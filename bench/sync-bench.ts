@@ -33,7 +33,7 @@ export interface SyncBenchFigures {
   items: number;
   /**
    * Full sync from a `serve` process on loopback by the `sync` command (its staging's writes of
-   * 250 ms, commandLineSyncPolicy), from spawn to its summary line (target ≤ 120 s for large);
+   * 100 ms, commandLineSyncPolicy), from spawn to its summary line (target ≤ 120 s for large);
    * NaN when left out.
    */
   fullFromServe: number;

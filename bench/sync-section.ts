@@ -43,7 +43,7 @@ export async function syncSection(size: string, say: (line?: string) => void): P
   say(`| measure | value | target |`);
   say(`|---|---|---|`);
   say(
-    `| full sync from a \`serve\` remote on loopback by the \`sync\` command (staging writes of 250 ms), from its spawn to its summary line | ${s(figures.fullFromServe)} | ≤ 120 s |`,
+    `| full sync from a \`serve\` remote on loopback by the \`sync\` command (staging writes of 100 ms), from its spawn to its summary line | ${s(figures.fullFromServe)} | ≤ 120 s |`,
   );
   say(
     `| the same full sync into a new replica at the pace of \`serve\`'s and the app's own syncs (staging writes of 20 ms; the command's pace before 2026-11-29) | ${s(figures.fullFromServeAtServersPace)} | |`,

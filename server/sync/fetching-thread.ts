@@ -150,7 +150,7 @@ const youngGenerationMb = 4;
  * The thread that requests the pages of the syncs' lists, one for the process while syncs run:
  * started by a sync when none runs, ended when the last one ends. The remote's answers arrive,
  * are read and validated there while the sync's thread writes the pages before them, so that a
- * write (250 ms in the command line) does not hold the link
+ * write (100 ms in the command line) does not hold the link
  * (docs/decisions/sync/pages-are-fetched-on-a-thread-of-their-own.md).
  */
 export class FetchingThread {

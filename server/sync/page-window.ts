@@ -10,7 +10,8 @@ const roundPagesAtLeast = 16;
 /**
  * Pages held, arrived and not yet taken by the sync, for each page the window may have in flight:
  * the fetching thread goes on while the sync's thread writes (a write of the command line takes
- * 250 ms, in which a link of 50 ms brings some 50 pages of `large`), within the bytes a sync holds.
+ * 100 ms, in which a link of 50 ms brings some 20 pages of `large`, one of 250 ms some 50),
+ * within the bytes a sync holds.
  */
 const heldPagesPerPageInFlight = 4;
 
