@@ -34,7 +34,7 @@ describe('the bytes a window holds', () => {
     expect(fill(window)).toBe(1);
   });
 
-  it('hold at most four times the bound in pages, however light they are', () => {
+  it('hold at most twice the bound in pages, however light they are', () => {
     const window = new PageWindow(2, 2, 1 << 20, 1 << 20);
     let held = 0;
     for (let round = 0; round < 20; round++) {
@@ -42,7 +42,7 @@ describe('the bytes a window holds', () => {
       for (let page = 0; page < sent; page++) window.arrived(100);
       held += sent;
     }
-    expect(held).toBe(8);
+    expect(held).toBe(4);
     window.taken(100);
     expect(fill(window)).toBe(1);
   });

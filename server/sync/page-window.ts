@@ -10,10 +10,10 @@ const roundPagesAtLeast = 16;
 /**
  * Pages held, arrived and not yet taken by the sync, for each page the window may have in flight:
  * the fetching thread goes on while the sync's thread writes (a write of the command line takes
- * 100 ms, in which a link of 50 ms brings some 20 pages of `large`, one of 250 ms some 50),
- * within the bytes a sync holds.
+ * 100 ms, in which a link of 50 ms brings some 20 pages of `large`), within the bytes a sync
+ * holds. Four times as many took the command's peak 15 MiB higher for nothing.
  */
-const heldPagesPerPageInFlight = 4;
+const heldPagesPerPageInFlight = 2;
 
 /**
  * How many of a remote's pages a sync has in flight at once, for every list it pages: the

@@ -37,7 +37,7 @@ export interface SyncPolicy {
   /** Pages in flight when a sync starts; the window grows from there as the throughput does (page-window.ts). */
   pagesInFlightAtFirst: number;
   /**
-   * The most pages in flight at once, ever: polite to the remote. A pull holds up to four times
+   * The most pages in flight at once, ever: polite to the remote. A pull holds up to twice
    * as many, in flight and arrived, within {@link pagesHeldMaxBytes} together (page-window.ts).
    */
   pagesInFlightBound: number;
