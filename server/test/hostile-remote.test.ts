@@ -101,11 +101,19 @@ async function runMode(mode: HostileMode, slug: string = mode): Promise<Run> {
   return { remote, lastError: status.state.lastError, skippedCount: status.state.skippedCount, slowestHealthMs, healthSamples, rssBefore, rssPeak };
 }
 
+/**
+ * What a sync's fetching thread takes besides, whatever the remote sends: its isolate and modules
+ * (20 MiB idle), its 4 MiB young generation and what its old generation and buffers hold under a
+ * sync (docs/decisions/sync/pages-are-fetched-on-a-thread-of-their-own.md). It starts with the
+ * sync, after `rssBefore` is read.
+ */
+const fetchingThreadBytes = 48 << 20;
+
 /** What every mode must hold: the server answered 200 throughout and never froze, memory stayed bounded, the other organization is as it was. */
 async function expectUnharmed(run: Run): Promise<void> {
   expect(run.healthSamples).toBeGreaterThan(0);
   expect(run.slowestHealthMs).toBeLessThan(freezeMs);
-  expect(run.rssPeak).toBeLessThan(1.5 * run.rssBefore);
+  expect(run.rssPeak).toBeLessThan(1.5 * run.rssBefore + fetchingThreadBytes);
   expect((await fetch(`${server.url}/health`)).status).toBe(200);
   expect(await homeLists()).toEqual(homeBefore);
 }
