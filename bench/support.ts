@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ConsoleSessionCookie, createScriptToken, openSession } from '../e2e/support/serve-process.js';
+import { logFiles } from '../server/store/engine/change-log.js';
 
 /** The repository root, where the built CLI lives. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -163,6 +164,11 @@ export function requestAlone(
     request.on('error', reject);
     request.end(options.body);
   });
+}
+
+/** The bytes of a database file's change logs now (engine's `logFiles`); a log a checkpoint removes meanwhile counts as none. */
+export function changeLogBytes(databaseFile: string): number {
+  return logFiles(databaseFile).reduce((sum, { file }) => sum + (fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0), 0);
 }
 
 export const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;

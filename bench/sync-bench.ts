@@ -25,7 +25,7 @@ import { syncOrder } from '../server/sync/sync-collections.js';
 import { collections } from '../contracts/collections.js';
 import { syncCountChecks } from '../contracts/console/sync-basics.js';
 import { measuredCli } from './measured-cli.js';
-import { cli, peakResidentBytes, resetPeakResidentBytes, root, startServe, stop } from './support.js';
+import { changeLogBytes, cli, peakResidentBytes, resetPeakResidentBytes, root, startServe, stop } from './support.js';
 
 /** What {@link measureSync} measured; times in seconds, memory in bytes. */
 export interface SyncBenchFigures {
@@ -145,11 +145,7 @@ async function startDelayProxy(target: string, delayMs: number): Promise<{ url: 
 function weightOf(store: Store, dataDir: string, peakBytes: number, collectSeconds: number): FullSyncWeight {
   const { bytes, freeBytes } = store.pageBytes();
   const database = dataDirectoryFiles(dataDir).database;
-  const logBytes = fs
-    .readdirSync(path.dirname(database))
-    .filter((name) => name.startsWith(`${path.basename(database)}.log.`))
-    .reduce((sum, name) => sum + fs.statSync(path.join(path.dirname(database), name)).size, 0);
-  return { dataBytes: bytes - freeBytes, fileBytes: fs.statSync(database).size, logBytes, freeShare: freeBytes / bytes, peakBytes, collectSeconds };
+  return { dataBytes: bytes - freeBytes, fileBytes: fs.statSync(database).size, logBytes: changeLogBytes(database), freeShare: freeBytes / bytes, peakBytes, collectSeconds };
 }
 
 /**

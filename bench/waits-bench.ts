@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type HealthPing, pingHealth } from './health-pings.js';
 import { checkpointThresholdBytes } from '../server/store/engine/durable-file.js';
-import { copyDataDir, requestAlone, startServe, stop } from './support.js';
+import { dataDirectoryFiles } from '../server/store/engine/data-directory.js';
+import { changeLogBytes, copyDataDir, requestAlone, startServe, stop } from './support.js';
 
 /** The seeded data directory to serve, and its organization. */
 export interface WaitsSource {
@@ -117,15 +118,12 @@ export async function whileSync(server: Server, slug: string, what: string, mode
  * is left is logged pages and statements under that share, replayed at an open.
  */
 async function whileCheckpoints(server: Server, dataDir: string): Promise<WaitRow> {
-  const logBytes = () =>
-    fs
-      .readdirSync(dataDir)
-      .filter((name) => name.startsWith('inventory.sqlite.log.'))
-      .reduce((sum, name) => sum + (fs.statSync(path.join(dataDir, name), { throwIfNoEntry: false })?.size ?? 0), 0);
+  const { database } = dataDirectoryFiles(dataDir);
+  const logBytes = () => changeLogBytes(database);
   const pinger = pingHealth(server.url);
   const started = performance.now();
   const startBytes = logBytes();
-  const snapshotBytes = () => fs.statSync(path.join(dataDir, 'inventory.sqlite')).size;
+  const snapshotBytes = () => fs.statSync(database).size;
   try {
     while (logBytes() >= checkpointThresholdBytes(snapshotBytes())) {
       if (performance.now() - started > 300_000) throw new Error(`the change logs of ${dataDir} were not folded in 5 minutes`);
