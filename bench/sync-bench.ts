@@ -44,7 +44,7 @@ export interface SyncBenchFigures {
   fullFromServeAtServersPace: number;
   /** Incremental sync from the same `serve` when nothing changed: probe, empty pages, persist. */
   unchangedFromServe: number;
-  /** A full sync again from the same `serve` into the same replica, which it replaces (its collection after it not counted). */
+  /** A full sync again from the same `serve` into the same replica, which it compares with its remote: nothing differs (its collection after it not counted). */
   fullAgainFromServe: number;
   /** The same full sync as {@link fullFromServe}, into a new replica, through a proxy answering {@link slowLinkDelayMs} late (target ≤ 1.2 × it). */
   fullThroughSlowLink: number;

@@ -49,7 +49,7 @@ export async function syncSection(size: string, say: (line?: string) => void): P
     `| the same full sync into a new replica at the pace of \`serve\`'s and the app's own syncs (staging writes of 20 ms; the command's pace before 2026-11-29) | ${s(figures.fullFromServeAtServersPace)} | |`,
   );
   say(`| incremental sync from that remote, nothing changed | ${s(figures.unchangedFromServe)} | |`);
-  say(`| full sync again by the command from that remote into the same replica (replacing it; its collection not counted) | ${s(figures.fullAgainFromServe)} | |`);
+  say(`| full sync again by the command from that remote into the same replica (nothing differs: it compares, and would stage a new copy past 50,000 differences; its collection not counted) | ${s(figures.fullAgainFromServe)} | |`);
   const ratio = figures.fullThroughSlowLink / figures.fullFromServe;
   say(
     `| the same full sync by the command through a proxy answering each request ${figures.slowLinkDelayMs} ms late (bench/delay-proxy.mjs), into a new replica | ` +
@@ -58,7 +58,7 @@ export async function syncSection(size: string, say: (line?: string) => void): P
   say(`| full sync from an in-process remote (staging writes of 20 ms) | ${s(figures.fullFromMemory)} | |`);
   say(`| incremental sync, 1% changed (${figures.incrementalItems.toLocaleString('en')} items) | ${s(figures.incremental)} | ≤ 10 s |`);
   say(`| incremental sync from the in-process remote, nothing changed | ${s(figures.unchangedFromMemory)} | |`);
-  say(`| full sync again from the in-process remote (replacing the replica) | ${s(figures.fullAgainFromMemory)} | |`);
+  say(`| full sync again from the in-process remote (nothing differs: it compares) | ${s(figures.fullAgainFromMemory)} | |`);
   const weighed = (label: string, weight: FullSyncWeight | null) => {
     if (!weight) return;
     const data = weight.dataBytes;
@@ -72,7 +72,7 @@ export async function syncSection(size: string, say: (line?: string) => void): P
     say(`| ${label}: collection after it, to the command's exit (deletes, the pages given back, the checkpoint at close) | ${weight.collectSeconds.toFixed(1)} s | |`);
   };
   weighed('after the first full sync from `serve`', figures.firstFullWeight);
-  weighed('after a repeated full sync from `serve` into the same replica', figures.repeatedFullWeight);
+  weighed('after a repeated full sync from `serve` into the same replica (nothing differs: compared, not staged)', figures.repeatedFullWeight);
   say(`| peak resident memory of the benchmark's syncing process after the syncs from \`serve\` (the one at \`serve\`'s pace ran in it) | ${mib(figures.peakAfterServeSync)} | |`);
   say(`| peak resident memory at the end (the in-process remote's copy of the data included) | ${mib(figures.peakAtEnd)} | |`);
   say();

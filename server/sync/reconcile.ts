@@ -1,12 +1,12 @@
 import type { CollectionName } from '../../contracts/collections.js';
 import type { SyncChangesSummary } from '../../contracts/console/sync-changes.js';
-import { ShardedMap } from '../store/derived/sharded-map.js';
 import { TimeSlices } from '../store/derived/time-slices.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import type { SyncSuccess } from '../store/records/sync-run-records.js';
 import type { CollectionSink } from './pull-collection.js';
 import { PulledChanges, TooManyChanges } from './pulled-changes.js';
+import { SeqSet } from './seq-set.js';
 import { syncOrder } from './sync-collections.js';
 
 /**
@@ -23,8 +23,8 @@ export class ReconcileDifferences {
   readonly changes: PulledChanges;
   /** The ids of the replica that the remote no longer has, per collection (stored, lowercase). */
   readonly removed: Record<CollectionName, string[]> = { endpoints: [], remediationTargets: [], scopes: [], findings: [] };
-  /** The ids of the valid items the remote sent, per collection; split over maps so that growing one never holds the thread long. */
-  private readonly sent = new Map<CollectionName, ShardedMap<true>>();
+  /** The replica's rows of the valid items the remote sent, per collection, by seq: a bit each, not an id string. */
+  private readonly sent = new Map<CollectionName, SeqSet>();
 
   constructor(
     private readonly store: Store,
@@ -40,27 +40,41 @@ export class ReconcileDifferences {
   }
 
   /**
-   * The sink of one collection: notes the ids of each page's valid items, and keeps those of
-   * them that differ from the replica. An invalid item is not noted: the replica's row of its id,
-   * if any, is removed, as a full sync would drop it (it is not sent valid).
+   * The sink of one collection: notes the replica's rows of each page's valid items, and keeps
+   * the items that differ from the replica. An invalid item is not noted: the replica's row of
+   * its id, if any, is removed, as a full sync would drop it (it is not sent valid). An id sent
+   * twice is answered: within a page by the page's ids, across pages by the row noted already
+   * (an item the replica holds) or by the changes kept (one it does not hold as it is).
    */
   sink<C extends CollectionName>(collection: C): CollectionSink<C> {
-    let sent = new ShardedMap<true>();
+    let sent = new SeqSet();
     this.sent.set(collection, sent);
     const changed = this.changes.sink(collection);
     return {
       add: (items, invalidIds) => {
+        const pageIds = new Set<string>();
         for (const item of items) {
           const id = item.id.toLowerCase();
-          if (sent.get(id)) return id;
-          sent.set(id, true);
+          if (pageIds.has(id)) return id;
+          pageIds.add(id);
         }
-        const repeated = invalidIds.find((id) => sent.get(id.toLowerCase()));
-        return changed.add(this.store.replicaComparison.differing(this.organization.rowId, collection, items), []) ?? repeated;
+        const repeatedInPage = invalidIds.find((id) => pageIds.has(id.toLowerCase()));
+        if (repeatedInPage !== undefined) return repeatedInPage;
+        const { differing, held } = this.store.replicaComparison.differing(this.organization.rowId, collection, items, invalidIds);
+        for (const { id, seq } of held) {
+          if (!pageIds.has(id)) {
+            // An invalid item's row: sent valid on an earlier page, its id came twice.
+            if (sent.has(seq)) return id;
+          } else if (!sent.add(seq)) return id;
+        }
+        return changed.add(
+          differing,
+          invalidIds.map((id) => id.toLowerCase()),
+        );
       },
       end: () => undefined,
       discard: async () => {
-        sent = new ShardedMap<true>();
+        sent = new SeqSet();
         this.sent.set(collection, sent);
         await changed.discard();
       },
@@ -78,7 +92,7 @@ export class ReconcileDifferences {
       const sent = this.sent.get(collection);
       if (!sent) throw new Error(`The reconcile did not pull the ${collection}`);
       const room = this.maxItems - this.count;
-      const missing = await this.store.replicaComparison.missing(this.organization.rowId, collection, (id) => sent.get(id) === true, room, slices);
+      const missing = await this.store.replicaComparison.missing(this.organization.rowId, collection, (seq) => sent.has(seq), room, slices);
       if (missing.length > room) throw new TooManyChanges(`More than ${this.maxItems} differences`);
       this.removed[collection] = missing;
     }

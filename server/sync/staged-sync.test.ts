@@ -43,6 +43,59 @@ function nextState(remote: FakeRemote): void {
   inventory.findings = [...inventory.findings.slice(1), { ...inventory.findings[0]!, id: '00000003-0000-4000-8000-00000000abcd' }];
 }
 
+/**
+ * A full sync of a replica that holds data compares first and writes the differences; one that
+ * keeps none of them in memory stages at once, as every full sync into an empty replica does.
+ */
+const restage = { incrementalMaxItems: 0 };
+
+describe('a full sync of a replica that holds data', () => {
+  it('compares it with the remote and writes only the differences: no second copy is staged', async () => {
+    const { remote, store, sync, lists } = await setUp();
+    await sync();
+    nextState(remote);
+    const stage = vi.spyOn(store.syncSteps, 'stage');
+    const version = store.changes.written(['inventory']);
+    const report = await sync({ full: true });
+    expect(report.mode).toBe('full');
+    expect(report.counts).toEqual({ endpoints: 30, remediationTargets: 90, scopes: 5, findings: 270 });
+    expect(stage).not.toHaveBeenCalled();
+    expect(store.inventories.orphans()).toEqual([]);
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    expect(store.changes.written(['inventory'])).not.toBe(version);
+    expect(report.changes).not.toBeNull();
+  });
+
+  it('with nothing different writes its record alone, keeping the derived caches', async () => {
+    const { store, sync, lists } = await setUp();
+    await sync();
+    const before = lists();
+    const version = store.changes.written(['inventory']);
+    const report = await sync({ full: true });
+    expect(report.mode).toBe('full');
+    expect(report.changes).toBeNull();
+    expect(store.changes.written(['inventory'])).toBe(version);
+    expect(lists()).toEqual(before);
+  });
+
+  it('stages a new copy past the differences a sync keeps in memory, pulling the remote again', async () => {
+    const { remote, store, sync, lists } = await setUp();
+    await sync();
+    nextState(remote);
+    const before = remote.requests.length;
+    const stage = vi.spyOn(store.syncSteps, 'stage');
+    // Every endpoint was renamed: 30 differences, past the 5 kept.
+    const report = await sync({ full: true, policy: { incrementalMaxItems: 5 } });
+    expect(report.mode).toBe('full');
+    expect(stage).toHaveBeenCalled();
+    expect(store.inventories.orphans()).toHaveLength(1);
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    // The first page of endpoints, asked by the comparison and again by the staging.
+    const firstPages = remote.requests.slice(before).filter(({ collection, offset, limit, updatedSince }) => collection === 'endpoints' && offset === 0 && limit > 1 && !updatedSince);
+    expect(firstPages).toHaveLength(2);
+  });
+});
+
 describe('a full sync stages its pages', () => {
   it('shows readers the previous replica, complete, until the swap, and the new one after it; staging keeps the derived caches', async () => {
     const { remote, store, sync, lists } = await setUp();
@@ -57,7 +110,7 @@ describe('a full sync stages its pages', () => {
       if (collection === 'findings' && offset === 100) seen.push({ lists: lists(), version: store.changes.written(['inventory']) });
       return undefined;
     };
-    const report = await sync({ full: true });
+    const report = await sync({ full: true, policy: restage });
     expect(report.mode).toBe('full');
     expect(seen).toEqual([{ lists: before, version }]);
     expect(lists()).toEqual(expectedLists(remote.options.inventory));
@@ -74,7 +127,7 @@ describe('a full sync stages its pages', () => {
       if (collection === 'findings' && offset === 200) controller.abort(new SyncFailedError('The sync was interrupted'));
       return undefined;
     };
-    await expect(sync({ full: true, signal: controller.signal })).rejects.toThrow(/interrupted/);
+    await expect(sync({ full: true, signal: controller.signal, policy: restage })).rejects.toThrow(/interrupted/);
     expect(lists()).toEqual(before);
     expect(store.inventories.orphans()).toHaveLength(1);
     await store.inventories.collect();
@@ -86,7 +139,7 @@ describe('a full sync stages its pages', () => {
     const { remote, store, sync, lists } = await setUp();
     await sync();
     nextState(remote);
-    await sync({ full: true });
+    await sync({ full: true, policy: restage });
     expect(store.inventories.orphans()).toHaveLength(1);
     await store.inventories.collect();
     expect(store.inventories.orphans()).toEqual([]);
@@ -104,7 +157,7 @@ describe('a full sync stages its pages', () => {
       changes: ['organizations', 'inventory'],
     });
     const fullSync = async () => {
-      await syncOrganization(store, organization, { baseUrl: remote.url, apiKey: remote.apiKey }, { full: true, policy: fastPolicy });
+      await syncOrganization(store, organization, { baseUrl: remote.url, apiKey: remote.apiKey }, { full: true, policy: { ...fastPolicy, ...restage } });
       await store.inventories.collect();
       await store.checkpoint();
       const { bytes, freeBytes } = store.pageBytes();
@@ -188,7 +241,7 @@ describe('a full sync stages its pages', () => {
     expect(lists()).toEqual(expectedLists(remote.options.inventory));
     remote.options.order = 'newest-first';
     nextState(remote);
-    await sync({ full: true });
+    await sync({ full: true, policy: restage });
     expect(lists()).toEqual(expectedLists(remote.options.inventory));
   });
 });

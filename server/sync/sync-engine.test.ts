@@ -182,6 +182,22 @@ describe('paging safety', () => {
     const short = await setUp({ fault: ({ collection }) => (collection === 'scopes' ? { page: (page) => ({ ...page, total: page.total + 1 }) } : undefined) });
     expect(await failure(short.sync())).toMatch(/scopes changed.*ended after 4 of 5/);
   });
+
+  it('detects an id that comes twice when comparing a replica that holds data, whether it holds the item or not', async () => {
+    const { remote, sync, lists } = await setUp();
+    await sync();
+    const before = lists();
+    // The first endpoint comes first on the first page of ten and again on the second: as the
+    // replica holds it, or under an id it does not hold.
+    for (const first of [before.endpoints[0], { ...(before.endpoints[0] as object), id: '00000001-0000-4000-8000-0000000fffff' }]) {
+      remote.options.fault = ({ collection, offset }) =>
+        collection === 'endpoints' && offset <= 10 ? { page: (page) => ({ ...page, data: [first as (typeof page.data)[number], ...page.data.slice(1)] }) } : undefined;
+      const policy = { pageSize: 10 };
+      expect(await failure(sync({ full: true, policy }))).toMatch(/endpoints changed.*came twice/);
+      expect(await failure(sync({ reconcile: true, policy }))).toMatch(/endpoints changed.*came twice/);
+      expect(lists()).toEqual(before);
+    }
+  });
 });
 
 describe('bounds on what the remote sends', () => {

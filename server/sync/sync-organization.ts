@@ -60,7 +60,9 @@ type Pull = (collection: CollectionName, options: PullOptions) => Promise<Pulled
  * it chooses its mode, runs it, checks the remote's totals, and moves on the events each step
  * answers, in a loop, until it is done or failed. A full sync stages the four collections in
  * the store page by page under a new inventory and then points the organization at it in one
- * small transaction with the sync state (staged-inventory.ts); an incremental one (the remote
+ * small transaction with the sync state (staged-inventory.ts), unless the replica already holds
+ * data: then it compares first, as a reconcile, and stages only past `incrementalMaxItems`
+ * differences; an incremental one (the remote
  * honours `updatedSince` and no reconcile is due) pulls only the changes and merges them in one
  * transaction; a reconcile (reconcile.ts: due on the replica's interval, after `fullSyncEvery`
  * incremental ones, or asked for) compares the whole remote with the replica page by page and
@@ -109,6 +111,13 @@ class SyncRun {
   private readonly remotePages: RemotePages;
   private readonly pageSize: PageSize;
   private honours = false;
+  /**
+   * A full sync of a replica that already holds data compares the remote with it and writes the
+   * differences, as a reconcile does, before it stages a whole new copy: the file and memory then
+   * hold one inventory, not two (docs/decisions/sync/a-full-sync-of-a-replica-with-data-compares-first.md).
+   * Only on the way in from choosing: a full sync after too many changes stages at once.
+   */
+  private compareFirst = false;
   private outcome: { success: SyncSuccess; changed: SyncChangesSummary | undefined } | undefined;
   /** The totals that differed after the incremental sync and started a reconcile. */
   private countDifferences: SyncCountDifference[] | undefined;
@@ -148,7 +157,10 @@ class SyncRun {
       this.progress({ phase: 'checking', fetched: 0, total: 0 });
       const fullDue = options.full || previous.lastSuccessStartedAt === null;
       this.honours = await remoteHonoursUpdatedSince(this.remote, policy, options.signal);
-      if (fullDue || (!this.honours && !options.reconcile)) return 'full-due';
+      if (fullDue || (!this.honours && !options.reconcile)) {
+        this.compareFirst = previous.lastSuccessStartedAt !== null;
+        return 'full-due';
+      }
       return options.reconcile || reconcileDue(previous, policy) ? 'reconcile-due' : 'incremental-due';
     },
     incremental: async () => {
@@ -170,12 +182,7 @@ class SyncRun {
     reconcile: async () => {
       this.begin('reconcile');
       try {
-        const differences = new ReconcileDifferences(this.store, this.organization, this.policy.incrementalMaxItems);
-        const pulled = await this.pullAll((collection, pullOptions) => pullCollection(collection, differences.sink(collection), pullOptions), undefined);
-        await differences.findRemoved(this.options.signal);
-        const success = this.succeeded(pulled);
-        this.outcome = { success, changed: await differences.apply(success) };
-        return 'applied';
+        return await this.applyDifferences();
       } catch (error) {
         if (error instanceof TooManyChanges) return 'too-many-changes';
         throw error;
@@ -184,6 +191,16 @@ class SyncRun {
     full: async () => {
       const { store, organization } = this;
       this.begin('full');
+      if (this.compareFirst) {
+        this.compareFirst = false;
+        try {
+          return await this.applyDifferences();
+        } catch (error) {
+          if (!(error instanceof TooManyChanges)) throw error;
+          // More differences than a sync keeps in memory: the pull starts again, staged.
+          this.begin('full');
+        }
+      }
       const inventory = new StagedInventory(store, this.policy.stagedWriteMs);
       try {
         const pulled = await this.pullAll((collection, pullOptions) => inventory.pull(collection, pullOptions), undefined);
@@ -208,6 +225,21 @@ class SyncRun {
       return 'counts-differ';
     },
   };
+
+  /**
+   * Pulls the whole remote and compares it with the replica page by page, then applies only the
+   * differences, deletions included, in one transaction (reconcile.ts): what a reconcile does,
+   * and what a full sync of a replica that holds data does first. Throws {@link TooManyChanges}
+   * past `incrementalMaxItems` differences.
+   */
+  private async applyDifferences(): Promise<'applied'> {
+    const differences = new ReconcileDifferences(this.store, this.organization, this.policy.incrementalMaxItems);
+    const pulled = await this.pullAll((collection, pullOptions) => pullCollection(collection, differences.sink(collection), pullOptions), undefined);
+    await differences.findRemoved(this.options.signal);
+    const success = this.succeeded(pulled);
+    this.outcome = { success, changed: await differences.apply(success) };
+    return 'applied';
+  }
 
   /** What the sync did, once done: the last mode's outcome, and the differences that started it, if any. */
   report(): SyncReport {

@@ -34,13 +34,18 @@ async function expectCoverageOf(store: Store, orgRowId: number, inventory: Inven
   for (const exception of listed) expect(exception.findings, exception.id).toBe(inventory.findings.filter((f) => scopeNames(exception, f)).length);
 }
 
-it('keeps exceptions across a full sync, covering what their scopes name in the new data', async () => {
+// A full sync of a replica that holds data compares it with the remote; one that keeps no
+// difference in memory stages a new inventory and swaps it in, as the first sync does.
+it.each([
+  { way: 'compares', policy: {}, replaces: false },
+  { way: 'stages', policy: { incrementalMaxItems: 0 }, replaces: true },
+])('keeps exceptions across a full sync that $way, covering what their scopes name in the new data', async ({ policy, replaces }) => {
   const remote = await startFakeRemote({ inventory: sampleInventory({ endpoints: 30, targetsPerEndpoint: 3, findingsPerTarget: 3, scopes: 5 }) });
   remotes.push(remote);
   const store = await Store.open({ clock: () => now });
   stores.push(store);
   const organization = store.write(() => store.organizations.insert({ slug: 'replica', name: 'Replica', kind: 'replica', remoteUrl: remote.url }), { changes: ['organizations', 'inventory'] });
-  const sync = (full: boolean) => syncOrganization(store, organization, { baseUrl: remote.url, apiKey: remote.apiKey }, { full, policy: fastPolicy });
+  const sync = (full: boolean) => syncOrganization(store, organization, { baseUrl: remote.url, apiKey: remote.apiKey }, { full, policy: { ...fastPolicy, ...policy } });
   await sync(true);
 
   const { inventory } = remote.options;
@@ -66,7 +71,7 @@ it('keeps exceptions across a full sync, covering what their scopes name in the 
   inventory.findings = [...inventory.findings.slice(1), { ...first, id: '00000003-0000-4000-8000-00000000abcd' }];
   const inventoryBefore = store.organizations.bySlug('replica')!.inventoryId;
   expect((await sync(true)).mode).toBe('full');
-  expect(store.organizations.bySlug('replica')!.inventoryId).not.toBe(inventoryBefore);
+  expect(store.organizations.bySlug('replica')!.inventoryId !== inventoryBefore).toBe(replaces);
 
   expect(store.exceptions.exportFile(organization.rowId, { slug: 'replica', name: 'Replica' }).exceptions).toEqual(records);
   await expectCoverageOf(store, organization.rowId, inventory);

@@ -34,8 +34,8 @@ function asStored(item: object): Record<string, unknown> {
 /**
  * The reads and the delete of a reconcile (sync/reconcile.ts), which compares a replica with
  * its whole remote: each page of the remote against the replica's rows of the same ids (one
- * statement per page, along the `(org_id, id)` index), and the replica's ids, a chunk at a time
- * in slices of the event loop's time, against the ids the remote sent.
+ * statement per page, along the `(org_id, id)` index), and the replica's rows, a chunk at a time
+ * in slices of the event loop's time, against the rows the remote sent.
  */
 export class ReplicaComparison {
   constructor(private readonly db: Database) {}
@@ -43,31 +43,39 @@ export class ReplicaComparison {
   /**
    * The items of a page of the remote that the replica does not hold as they are: new ones, and
    * those whose JSON as /v1 would answer it differs in any field, whatever their `updated_at`
-   * says (a remote re-seeded with older timestamps).
+   * says (a remote re-seeded with older timestamps); and the replica's rows of the page's ids
+   * (`held`: each row's id, stored, and seq), those of `otherIds` too (the page's invalid items).
    */
-  differing<C extends CollectionName>(orgRowId: number, collection: C, items: readonly Item<C>[]): Item<C>[] {
-    if (items.length === 0) return [];
-    const { table, joins, json } = collectionTables[collection];
+  differing<C extends CollectionName>(
+    orgRowId: number,
+    collection: C,
+    items: readonly Item<C>[],
+    otherIds: readonly string[] = [],
+  ): { differing: Item<C>[]; held: { id: string; seq: number }[] } {
     const ids = items.map((item) => item.id.toLowerCase());
-    const rows = this.db.all<{ id: string; json: string }>(
-      `SELECT x.id AS id, ${json} AS json FROM ${table} x ${joins} WHERE x.org_id = ? AND x.id IN (${ids.map(() => '?').join(', ')})`,
-      [inventoryOf(this.db, orgRowId), ...ids],
+    const asked = [...ids, ...otherIds.map((id) => id.toLowerCase())];
+    if (asked.length === 0) return { differing: [], held: [] };
+    const { table, joins, json } = collectionTables[collection];
+    const rows = this.db.all<{ id: string; seq: number; json: string }>(
+      `SELECT x.id AS id, x.seq AS seq, ${json} AS json FROM ${table} x ${joins} WHERE x.org_id = ? AND x.id IN (${asked.map(() => '?').join(', ')})`,
+      [inventoryOf(this.db, orgRowId), ...asked],
     );
     const stored = new Map(rows.map((row) => [row.id, row.json]));
-    return items.filter((item, index) => {
+    const differing = items.filter((item, index) => {
       const json = stored.get(ids[index]!);
       return json === undefined || !isDeepStrictEqual(JSON.parse(json), asStored(item));
     });
+    return { differing, held: rows.map(({ id, seq }) => ({ id, seq })) };
   }
 
   /**
-   * The ids of the replica's collection that `kept` does not name (the remote no longer has
-   * them), in the lists' order; read {@link idsPerRead} at a time, pausing as `slices` says (the
+   * The ids of the replica's collection whose rows `kept` does not name by seq (the remote no
+   * longer has them), in the lists' order; read {@link idsPerRead} at a time, pausing as `slices` says (the
    * caller's, shared by its walks over several collections, so that walks too short to pause
    * each do not add up to a long hold). Stops after `limit` of them (the caller then gives up on
    * holding them).
    */
-  async missing(orgRowId: number, collection: CollectionName, kept: (id: string) => boolean, limit: number, slices: TimeSlices): Promise<string[]> {
+  async missing(orgRowId: number, collection: CollectionName, kept: (seq: number) => boolean, limit: number, slices: TimeSlices): Promise<string[]> {
     const inventoryId = inventoryOf(this.db, orgRowId);
     const missing: string[] = [];
     for (let after = Number.MIN_SAFE_INTEGER; missing.length <= limit; ) {
@@ -75,7 +83,7 @@ export class ReplicaComparison {
         inventoryId,
         after,
       ]);
-      for (const row of rows) if (!kept(row.id)) missing.push(row.id);
+      for (const row of rows) if (!kept(row.seq)) missing.push(row.id);
       if (rows.length < idsPerRead) break;
       after = rows[rows.length - 1]!.seq;
       await slices.pause();
