@@ -58,11 +58,18 @@ export interface SyncBenchFigures {
   incrementalItems: number;
   /** Incremental sync from the in-process remote right after it, nothing changed: what it writes is its record. */
   unchangedFromMemory: number;
-  /** A second full sync from the in-process remote: it replaces an inventory (and compares with it) rather than filling an empty one. */
+  /** A second full sync from the in-process remote, nothing different: it compares the replica with it rather than filling an empty one. */
   fullAgainFromMemory: number;
   /** What the replica holds after its first full sync from `serve`, and after a repeated one into it (targets: file ≤ 1.1 × data, free ≤ 10 %, peak ≤ 1.5 × data). */
   firstFullWeight: FullSyncWeight | null;
   repeatedFullWeight: FullSyncWeight | null;
+  /**
+   * A full sync by the command into the same replica once the remote was seeded again with
+   * another seed: more than 50,000 differences, so it gives up comparing and stages a new copy
+   * beside the replica's (time to its summary line, then its weight).
+   */
+  fullRestagedFromServe: number;
+  restagedFullWeight: FullSyncWeight | null;
   /** Peak resident memory of this process (`process.resourceUsage().maxRSS`), after the serve-based syncs and at the end. */
   peakAfterServeSync: number;
   peakAtEnd: number;
@@ -214,7 +221,7 @@ async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: 
   cli(remoteDir, 'orgs', 'create', '--slug', 'bench', '--name', 'Benchmark');
   const apiKey = cli(remoteDir, 'keys', 'create', '--org', 'bench').trim();
   cli(remoteDir, 'seed', '--org', 'bench', '--size', size, '--seed', '7');
-  const serve = await startServe(remoteDir);
+  let serve = await startServe(remoteDir);
   try {
     log('full sync from serve');
     const dataDir = path.join(localDir, 'loopback');
@@ -240,6 +247,11 @@ async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: 
     const slowLinkMostInFlight = await proxy.close();
     log("full sync from serve at the pace of serve's own syncs");
     const { seconds: fullFromServeAtServersPace } = await fullSync(path.join(localDir, 'servers-pace'), serve.url, apiKey, {});
+    log('the remote seeded again with another seed, then a full sync into the same replica: it stages');
+    await stop(serve.child);
+    cli(remoteDir, 'seed', '--org', 'bench', '--size', size, '--seed', '8');
+    serve = await startServe(remoteDir, Number(new URL(serve.url).port));
+    const { seconds: fullRestagedFromServe, weight: restagedFullWeight } = await commandFullSync(dataDir, serve.url, apiKey);
     return {
       items,
       fullFromServe,
@@ -250,6 +262,8 @@ async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: 
       slowLinkMostInFlight,
       firstFullWeight,
       repeatedFullWeight,
+      fullRestagedFromServe,
+      restagedFullWeight,
     };
   } finally {
     await stop(serve.child);
@@ -282,6 +296,8 @@ export async function measureSync(
       slowLinkMostInFlight: fromServeFigures?.slowLinkMostInFlight ?? Number.NaN,
       firstFullWeight: fromServeFigures?.firstFullWeight ?? null,
       repeatedFullWeight: fromServeFigures?.repeatedFullWeight ?? null,
+      fullRestagedFromServe: fromServeFigures?.fullRestagedFromServe ?? Number.NaN,
+      restagedFullWeight: fromServeFigures?.restagedFullWeight ?? null,
       peakAfterServeSync,
     };
     if (!fromMemory) {

@@ -73,6 +73,10 @@ export async function syncSection(size: string, say: (line?: string) => void): P
   };
   weighed('after the first full sync from `serve`', figures.firstFullWeight);
   weighed('after a repeated full sync from `serve` into the same replica (nothing differs: compared, not staged)', figures.repeatedFullWeight);
+  say(
+    `| full sync by the command into the same replica after the remote was seeded again with another seed (more than 50,000 differences: it stops comparing, pulls again and stages a new copy; to its summary line) | ${s(figures.fullRestagedFromServe)} | ≤ 120 s |`,
+  );
+  weighed('after that full sync past 50,000 differences (staged beside the replica)', figures.restagedFullWeight);
   say(`| peak resident memory of the benchmark's syncing process after the syncs from \`serve\` (the one at \`serve\`'s pace ran in it) | ${mib(figures.peakAfterServeSync)} | |`);
   say(`| peak resident memory at the end (the in-process remote's copy of the data included) | ${mib(figures.peakAtEnd)} | |`);
   say();
