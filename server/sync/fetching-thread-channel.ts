@@ -17,8 +17,12 @@ export interface ListRequest {
 
 /** What the sync's thread tells the fetching thread. */
 export type FetchingCommand =
-  /** A sync starts: its window of pages in flight (page-window.ts) lives in the fetching thread until `close`. */
-  | { type: 'open'; session: number; remote: RemoteTenant; policy: SyncPolicy }
+  /**
+   * A sync's first list of more than a page: its window of pages in flight (page-window.ts) lives
+   * in the fetching thread until `close`; `heavy` when its pages of one page were let weigh up to
+   * the bound of a body already (PageWindow.heavier).
+   */
+  | { type: 'open'; session: number; remote: RemoteTenant; policy: SyncPolicy; heavy: boolean }
   | { type: 'close'; session: number }
   /** Pages a list: its pages come back in order, each as soon as it and those before it arrived. */
   | { type: 'list'; session: number; list: number; request: ListRequest }

@@ -3,37 +3,16 @@
 // while the sync's thread writes the pages before them.
 import { setMaxListeners } from 'node:events';
 import { parentPort } from 'node:worker_threads';
-import { collectionSchemas } from '../../contracts/collections.js';
 import type { FetchFailure, FetchedPage, FetchingCommand, FetchingEvent, ListRequest } from './fetching-thread-channel.js';
 import { PageWindow } from './page-window.js';
 import { PageTooHeavyError, type RawPage, fetchPage } from './remote-pages.js';
+import { validatedPage } from './validated-page.js';
 import { RemoteRefusedError, SyncFailedError } from './sync-errors.js';
 import type { RemoteTenant } from '../remote/remote-tenant.js';
 import type { SyncPolicy } from './sync-policy.js';
 
 const channel = parentPort!;
 const post = (event: FetchingEvent) => channel.postMessage(event);
-
-/** The longest id of a skipped item that is remembered and reported: longer than a uuid's 36 characters, and bounded. */
-const longestId = 64;
-
-/** A page's items validated against their collection's input schema: the valid ones, and the ids of the others. */
-function validated(request: ListRequest, offset: number, raw: RawPage): FetchedPage {
-  const schema = collectionSchemas[request.collection].input;
-  const items: FetchedPage['items'] = [];
-  const invalidIds: (string | null)[] = [];
-  for (const item of raw.data) {
-    const parsed = schema.safeParse(item);
-    if (parsed.success) {
-      items.push(parsed.data);
-      continue;
-    }
-    const rawId = (item as { id?: unknown } | null)?.id;
-    // An id longer than any uuid is no id: it is neither remembered nor recorded.
-    invalidIds.push(typeof rawId === 'string' && rawId.length <= longestId ? rawId.toLowerCase() : null);
-  }
-  return { offset, total: raw.total, length: raw.data.length, bytes: raw.bytes, items, invalidIds };
-}
 
 /** A failure as the sync's thread raises it again. */
 function failureOf(error: unknown): FetchFailure {
@@ -133,7 +112,7 @@ class ListPaging {
       window.taken(raw.bytes);
       return;
     }
-    this.arrived.set(offset, validated(request, offset, raw));
+    this.arrived.set(offset, validatedPage(request, offset, raw));
     this.handOn();
     session.fill();
   }
@@ -157,7 +136,9 @@ const sessions = new Map<number, Session>();
 
 channel.on('message', (command: FetchingCommand) => {
   if (command.type === 'open') {
-    sessions.set(command.session, new Session(command.session, command.remote, command.policy));
+    const session = new Session(command.session, command.remote, command.policy);
+    if (command.heavy) session.window.heavier();
+    sessions.set(command.session, session);
     return;
   }
   const session = sessions.get(command.session);

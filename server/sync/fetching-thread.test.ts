@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchingThread } from './fetching-thread.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FetchingThread, RemotePages } from './fetching-thread.js';
 import { defaultSyncPolicy } from './sync-policy.js';
 
 /** Pages of the list, items each, and how late the remote answers each page. */
@@ -42,7 +42,7 @@ function busy(ms: number): void {
 
 describe("the sync's fetching thread", () => {
   it('goes on requesting pages while the thread that syncs is busy, and hands them on in order', async () => {
-    const remotePages = FetchingThread.shared().open({ baseUrl, apiKey: 'key' }, { ...defaultSyncPolicy, pagesInFlightAtFirst: 8, pagesInFlightBound: 8 });
+    const remotePages = new RemotePages({ baseUrl, apiKey: 'key' }, { ...defaultSyncPolicy, pagesInFlightAtFirst: 8, pagesInFlightBound: 8 });
     try {
       const list = remotePages.list({ collection: 'scopes', before: `/v1/scopes?limit=${limit}&offset=`, after: '', from: 0, stride: limit, end: pages * limit });
       const offsets = [(await list.next()).offset];
@@ -67,6 +67,25 @@ describe("the sync's fetching thread", () => {
       expect(askedWhileBusy.length).toBeLessThanOrEqual(16);
     } finally {
       remotePages.close();
+    }
+  });
+
+  it('is started by the first list of more than a page: a list of one page is fetched on the thread that syncs', async () => {
+    const shared = vi.spyOn(FetchingThread, 'shared');
+    const remotePages = new RemotePages({ baseUrl, apiKey: 'key' }, defaultSyncPolicy);
+    try {
+      const request = { collection: 'scopes' as const, before: `/v1/scopes?limit=${limit}&offset=`, after: '' };
+      const one = remotePages.list({ ...request, from: limit, stride: limit, end: 2 * limit });
+      expect(await one.next()).toMatchObject({ offset: limit, total: pages * limit, length: limit });
+      one.stop();
+      expect(shared).not.toHaveBeenCalled();
+      const more = remotePages.list({ ...request, from: 0, stride: limit, end: 2 * limit });
+      expect([(await more.next()).offset, (await more.next()).offset]).toEqual([0, limit]);
+      more.stop();
+      expect(shared).toHaveBeenCalledOnce();
+    } finally {
+      remotePages.close();
+      shared.mockRestore();
     }
   });
 });

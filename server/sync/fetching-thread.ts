@@ -2,9 +2,11 @@ import { Worker } from 'node:worker_threads';
 import type { FetchFailure, FetchedPage, FetchingCommand, FetchingEvent, ListRequest } from './fetching-thread-channel.js';
 import type { RemoteTenant } from '../remote/remote-tenant.js';
 import { threadScript } from '../remote/thread-script.js';
-import { PageTooHeavyError } from './remote-pages.js';
+import { PageWindow } from './page-window.js';
+import { PageTooHeavyError, fetchPage } from './remote-pages.js';
 import { RemoteRefusedError, SyncFailedError } from './sync-errors.js';
 import type { SyncPolicy } from './sync-policy.js';
+import { validatedPage } from './validated-page.js';
 
 /** The error a {@link FetchFailure} describes, raised in this thread as the fetching thread raised it. */
 function errorOf(failure: FetchFailure): Error {
@@ -24,11 +26,17 @@ function errorOf(failure: FetchFailure): Error {
 }
 
 /**
- * The pages of one list, in order, as the fetching thread hands them on. {@link next} answers
- * the next page, or rejects with why it could not be had (or with the sync's signal's reason);
- * {@link stop} ends the list, whatever is in flight.
+ * The pages of one list, in order. {@link next} answers the next page, or rejects with why it
+ * could not be had (or with the sync's signal's reason); {@link stop} ends the list, whatever is
+ * in flight.
  */
-export class ListPages {
+export interface ListPages {
+  next(): Promise<FetchedPage>;
+  stop(): void;
+}
+
+/** A list's pages as the fetching thread hands them on. */
+class ThreadListPages implements ListPages {
   private readonly arrived: FetchedPage[] = [];
   private failure: Error | undefined;
   private waiting: { resolve: (page: FetchedPage) => void; reject: (error: unknown) => void } | undefined;
@@ -96,46 +104,121 @@ export class ListPages {
 }
 
 /**
- * A sync's requests of its remote's lists, made on the fetching thread ({@link FetchingThread})
- * within the sync's window of pages in flight (page-window.ts), which lives there and carries
- * over from list to list until {@link close}.
+ * A list of one page (each list's first, and a rest that fits in one page), requested, read and
+ * validated on the sync's own thread: a sync whose lists each fit in a page (one that finds
+ * nothing new) never starts the fetching thread, whose start (its modules, and a connection of
+ * its own to the remote) was most of what such a sync took.
+ */
+class OnePage implements ListPages {
+  private readonly controller = new AbortController();
+  private page: Promise<FetchedPage> | undefined;
+
+  constructor(
+    remote: RemoteTenant,
+    policy: SyncPolicy,
+    window: PageWindow,
+    request: ListRequest,
+    private readonly onStop: () => void,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    const page = fetchPage(remote, `${request.before}${request.from}${request.after}`, policy, this.controller.signal, window).then((raw) =>
+      validatedPage(request, request.from, raw),
+    );
+    // Read by next(); a page stopped before is not wanted, nor its failure.
+    page.catch(() => undefined);
+    this.page = page;
+  }
+
+  next(): Promise<FetchedPage> {
+    this.signal?.throwIfAborted();
+    const page = this.page;
+    this.page = undefined;
+    return page ?? Promise.reject(new Error('The list had one page'));
+  }
+
+  stop(): void {
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.controller.abort(new Error('The list was stopped'));
+    this.onStop();
+  }
+
+  private readonly onAbort = () => this.controller.abort(this.signal!.reason);
+}
+
+/**
+ * A sync's requests of its remote's lists. A list of one page is requested on the sync's own
+ * thread ({@link OnePage}); a longer one on the fetching thread ({@link FetchingThread}), started
+ * at the first such list, within the sync's window of pages in flight (page-window.ts), which
+ * lives there and carries over from list to list until {@link close}. The pages of one page
+ * have a window of their own here, of the same bounds: it holds back their requests while a
+ * `Retry-After` runs, and says what a page may weigh.
  */
 export class RemotePages {
   private nextList = 1;
   private nextAsk = 1;
   /** @internal */
-  readonly lists = new Map<number, ListPages>();
+  readonly lists = new Map<number, ThreadListPages>();
   /** @internal */
   readonly asks = new Map<number, (heavier: boolean) => void>();
+  private readonly onePages = new Set<OnePage>();
+  private readonly window: PageWindow;
+  private attached: { thread: FetchingThread; session: number } | undefined;
 
   constructor(
-    private readonly thread: FetchingThread,
     /** @internal */
-    readonly session: number,
-  ) {}
+    readonly remote: RemoteTenant,
+    /** @internal */
+    readonly policy: SyncPolicy,
+  ) {
+    this.window = new PageWindow(policy.pagesInFlightBound, policy.pagesInFlightAtFirst, policy.pageMaxBytes, policy.pagesHeldMaxBytes);
+  }
 
   /** Pages a list (the pages of `request`); `signal` interrupts the wait for its pages. */
   list(request: ListRequest, signal?: AbortSignal): ListPages {
+    if (request.from + request.stride >= request.end) {
+      const page: OnePage = new OnePage(this.remote, this.policy, this.window, request, () => this.onePages.delete(page), signal);
+      this.onePages.add(page);
+      return page;
+    }
+    const { thread, session } = this.thread();
     const id = this.nextList++;
-    const pages = new ListPages((command) => this.thread.send(command), this.session, id, () => this.lists.delete(id), signal);
+    const pages = new ThreadListPages((command) => thread.send(command), session, id, () => this.lists.delete(id), signal);
     this.lists.set(id, pages);
-    this.thread.send({ type: 'list', session: this.session, list: id, request });
+    thread.send({ type: 'list', session, list: id, request });
     return pages;
   }
 
-  /** Pages of the smallest size weighed more than their share: answers whether heavier ones may come now (PageWindow.heavier). */
-  heavier(): Promise<boolean> {
+  /**
+   * Pages of the smallest size weighed more than their share: answers whether heavier ones may
+   * come now (PageWindow.heavier), here and on the fetching thread, which starts so if it has not.
+   */
+  async heavier(): Promise<boolean> {
+    const here = this.window.heavier();
+    if (!this.attached) return here;
+    const { thread, session } = this.attached;
     const ask = this.nextAsk++;
-    return new Promise((resolve) => {
+    const there = await new Promise<boolean>((resolve) => {
       this.asks.set(ask, resolve);
-      this.thread.send({ type: 'heavier', session: this.session, ask });
+      thread.send({ type: 'heavier', session, ask });
     });
+    return here || there;
   }
 
   /** The sync ended: its lists stop, its window is forgotten. */
   close(): void {
+    for (const page of [...this.onePages]) page.stop();
     for (const list of [...this.lists.values()]) list.stop();
-    this.thread.close(this);
+    if (this.attached) this.attached.thread.close(this.attached.session);
+  }
+
+  /** Whether pages may weigh up to the bound of a body: the fetching thread's window starts so. */
+  get heavy(): boolean {
+    return this.window.heavy;
+  }
+
+  private thread(): { thread: FetchingThread; session: number } {
+    return (this.attached ??= FetchingThread.shared().attach(this));
   }
 }
 
@@ -179,12 +262,12 @@ export class FetchingThread {
     return (FetchingThread.current ??= new FetchingThread());
   }
 
-  /** A sync starts: answers its requests of `remote`'s lists, under `policy`. */
-  open(remote: RemoteTenant, policy: SyncPolicy): RemotePages {
-    const pages = new RemotePages(this, this.nextSession++);
-    this.sessions.set(pages.session, pages);
-    this.send({ type: 'open', session: pages.session, remote, policy });
-    return pages;
+  /** @internal A sync's first list of more than a page: the thread pages its lists from now on, in a session of its own. */
+  attach(pages: RemotePages): { thread: FetchingThread; session: number } {
+    const session = this.nextSession++;
+    this.sessions.set(session, pages);
+    this.send({ type: 'open', session, remote: pages.remote, policy: pages.policy, heavy: pages.heavy });
+    return { thread: this, session };
   }
 
   /** @internal */
@@ -193,9 +276,9 @@ export class FetchingThread {
   }
 
   /** @internal The last sync that used the thread ends it: an idle thread would hold its memory until the next. */
-  close(pages: RemotePages): void {
-    if (!this.sessions.delete(pages.session)) return;
-    this.send({ type: 'close', session: pages.session });
+  close(session: number): void {
+    if (!this.sessions.delete(session)) return;
+    this.send({ type: 'close', session });
     if (this.sessions.size > 0) return;
     if (FetchingThread.current === this) FetchingThread.current = undefined;
     void this.worker.terminate();

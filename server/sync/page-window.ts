@@ -60,6 +60,11 @@ export class PageWindow {
     this.size = Math.max(1, Math.min(bound, initial));
   }
 
+  /** Whether pages may weigh up to the bound of a body ({@link heavier}, or a share of the held bytes as large). */
+  get heavy(): boolean {
+    return this.pageCap >= this.pageMaxBytes;
+  }
+
   /** The most bytes of one page's body now: the held bytes' share of each page in flight. */
   get pageBytes(): number {
     return this.pageCap;

@@ -12,6 +12,7 @@ import { smallInventory } from '../test/support/fixtures.js';
 import { storeDigest } from '../test/support/store-digest.js';
 import { sampleInventory } from '../test/support/sample-inventory.js';
 import { expectedLists, fastPolicy, replicaLists, storeWithReplica } from '../test/support/sync-fixtures.js';
+import { FetchingThread } from './fetching-thread.js';
 import { SyncFailedError } from './sync-errors.js';
 import { type SyncOptions, syncOrganization } from './sync-organization.js';
 import { SyncScheduler } from './sync-scheduler.js';
@@ -247,6 +248,18 @@ describe('a full sync stages its pages', () => {
 });
 
 describe('an incremental sync', () => {
+  it('that finds nothing new never starts the fetching thread: each of its lists fits in one page', async () => {
+    const { sync } = await setUp();
+    await sync();
+    const shared = vi.spyOn(FetchingThread, 'shared');
+    try {
+      expect((await sync()).mode).toBe('incremental');
+      expect(shared).not.toHaveBeenCalled();
+    } finally {
+      shared.mockRestore();
+    }
+  });
+
   it('that finds nothing new writes its record alone, keeping the derived caches', async () => {
     const { remote, store, organization, sync, lists } = await setUp();
     await sync();

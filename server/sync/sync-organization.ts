@@ -12,7 +12,7 @@ import { PageBudget, type PullOptions, type PulledCollection, pullCollection } f
 import { PulledChanges, TooManyChanges } from './pulled-changes.js';
 import { checkDoneAfterSync } from '../work-packages/done-check.js';
 import { fetchPage } from './remote-pages.js';
-import { FetchingThread, type RemotePages } from './fetching-thread.js';
+import { RemotePages } from './fetching-thread.js';
 import { PageSize } from './page-size.js';
 import { collections, type CollectionName } from '../../contracts/collections.js';
 import { StagedInventory } from './staged-inventory.js';
@@ -132,7 +132,7 @@ class SyncRun {
     this.policy = { ...defaultSyncPolicy, ...options.policy };
     this.previous = store.sync.get(organization.rowId);
     this.pages = new PageBudget(this.policy.pageBudget);
-    this.remotePages = FetchingThread.shared().open(remote, this.policy);
+    this.remotePages = new RemotePages(remote, this.policy);
     this.pageSize = new PageSize(this.policy.pageSize, this.policy.specPageSize);
   }
 
