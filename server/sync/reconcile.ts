@@ -67,10 +67,7 @@ export class ReconcileDifferences {
             if (sent.has(seq)) return id;
           } else if (!sent.add(seq)) return id;
         }
-        return changed.add(
-          differing,
-          invalidIds.map((id) => id.toLowerCase()),
-        );
+        return changed.add(differing, invalidIds.map((id) => id.toLowerCase()));
       },
       end: () => undefined,
       discard: async () => {

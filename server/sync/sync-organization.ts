@@ -62,11 +62,11 @@ type Pull = (collection: CollectionName, options: PullOptions) => Promise<Pulled
  * the store page by page under a new inventory and then points the organization at it in one
  * small transaction with the sync state (staged-inventory.ts), unless the replica already holds
  * data: then it compares first, as a reconcile, and stages only past `incrementalMaxItems`
- * differences; an incremental one (the remote
- * honours `updatedSince` and no reconcile is due) pulls only the changes and merges them in one
- * transaction; a reconcile (reconcile.ts: due on the replica's interval, after `fullSyncEvery`
- * incremental ones, or asked for) compares the whole remote with the replica page by page and
- * applies only the differences, deletions included, in one transaction. Each records what it
+ * differences; an incremental one (the remote honours `updatedSince` and no reconcile is due)
+ * pulls only the changes and merges them in one transaction; a reconcile (reconcile.ts: due on
+ * the replica's interval, after `fullSyncEvery` incremental ones, or asked for) compares the
+ * whole remote with the replica page by page and applies only the differences, deletions
+ * included, in one transaction. Each records what it
  * changed in that same transaction (the store's sync steps, store/sync-steps.ts). After an
  * incremental sync the remote's totals are compared with the replica's (count-check.ts): a
  * difference starts a reconcile at once. A failure leaves the replica as it was and records

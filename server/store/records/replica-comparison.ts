@@ -70,9 +70,9 @@ export class ReplicaComparison {
 
   /**
    * The ids of the replica's collection whose rows `kept` does not name by seq (the remote no
-   * longer has them), in the lists' order; read {@link idsPerRead} at a time, pausing as `slices` says (the
-   * caller's, shared by its walks over several collections, so that walks too short to pause
-   * each do not add up to a long hold). Stops after `limit` of them (the caller then gives up on
+   * longer has them), in the lists' order; read {@link idsPerRead} at a time, pausing as
+   * `slices` says (the caller's, shared by its walks over several collections, so that walks too
+   * short to pause each do not add up to a long hold). Stops after `limit` of them (the caller then gives up on
    * holding them).
    */
   async missing(orgRowId: number, collection: CollectionName, kept: (seq: number) => boolean, limit: number, slices: TimeSlices): Promise<string[]> {
