@@ -29,8 +29,8 @@ export type FetchingCommand =
   /** The sync took a page of the list (its bytes are free), or stops the list (what is in flight is aborted, what is held freed). */
   | { type: 'took'; session: number; list: number }
   | { type: 'stop'; session: number; list: number }
-  /** Pages of the smallest size were heavier than their share: asks the window to let heavier ones in (PageWindow.heavier). */
-  | { type: 'heavier'; session: number; ask: number };
+  /** Pages of the smallest size were heavier than their share: the window lets heavier ones in (PageWindow.heavier), as the sync's own did. */
+  | { type: 'heavier'; session: number };
 
 /** A page as the fetching thread read and validated it. */
 export interface FetchedPage<C extends CollectionName = CollectionName> {
@@ -58,5 +58,4 @@ export type FetchFailure =
 export type FetchingEvent =
   | { type: 'page'; session: number; list: number; page: FetchedPage }
   /** The list's next page failed: no page of it comes after. */
-  | { type: 'failed'; session: number; list: number; failure: FetchFailure }
-  | { type: 'heavier'; session: number; ask: number; heavier: boolean };
+  | { type: 'failed'; session: number; list: number; failure: FetchFailure };

@@ -164,7 +164,7 @@ channel.on('message', (command: FetchingCommand) => {
       session.fill();
       return;
     case 'heavier':
-      post({ type: 'heavier', session: session.id, ask: command.ask, heavier: session.window.heavier() });
+      session.window.heavier();
       return;
   }
 });

@@ -156,11 +156,8 @@ class OnePage implements ListPages {
  */
 export class RemotePages {
   private nextList = 1;
-  private nextAsk = 1;
   /** @internal */
   readonly lists = new Map<number, ThreadListPages>();
-  /** @internal */
-  readonly asks = new Map<number, (heavier: boolean) => void>();
   private readonly onePages = new Set<OnePage>();
   private readonly window: PageWindow;
   private attached: { thread: FetchingThread; session: number } | undefined;
@@ -191,18 +188,14 @@ export class RemotePages {
 
   /**
    * Pages of the smallest size weighed more than their share: answers whether heavier ones may
-   * come now (PageWindow.heavier), here and on the fetching thread, which starts so if it has not.
+   * come now (PageWindow.heavier). The fetching thread's window follows this one: told so when it
+   * runs (before any list asked after this), started so ({@link heavy}) when it starts later. Both
+   * windows have the same bounds and change only here, so this one's answer is the thread's too.
    */
-  async heavier(): Promise<boolean> {
-    const here = this.window.heavier();
-    if (!this.attached) return here;
-    const { thread, session } = this.attached;
-    const ask = this.nextAsk++;
-    const there = await new Promise<boolean>((resolve) => {
-      this.asks.set(ask, resolve);
-      thread.send({ type: 'heavier', session, ask });
-    });
-    return here || there;
+  heavier(): boolean {
+    if (!this.window.heavier()) return false;
+    if (this.attached) this.attached.thread.send({ type: 'heavier', session: this.attached.session });
+    return true;
   }
 
   /** The sync ended: its lists stop, its window is forgotten. */
@@ -250,7 +243,6 @@ export class FetchingThread {
       if (FetchingThread.current === this) FetchingThread.current = undefined;
       for (const session of this.sessions.values()) {
         for (const list of session.lists.values()) list.failed(why);
-        for (const answer of session.asks.values()) answer(false);
       }
     };
     this.worker.on('error', (error) => ended(new Error(`The sync's fetching thread failed: ${error.message}`, { cause: error })));
@@ -287,11 +279,6 @@ export class FetchingThread {
   private received(event: FetchingEvent): void {
     const session = this.sessions.get(event.session);
     if (!session) return;
-    if (event.type === 'heavier') {
-      session.asks.get(event.ask)?.(event.heavier);
-      session.asks.delete(event.ask);
-      return;
-    }
     const list = session.lists.get(event.list);
     if (event.type === 'page') list?.page(event.page);
     else list?.failed(errorOf(event.failure));

@@ -114,7 +114,7 @@ async function pullOnce<C extends CollectionName>(collection: C, sink: Collectio
     } catch (error) {
       const refused = (error instanceof RemoteRefusedError && error.status === 400) || error instanceof PageTooHeavyError;
       if (refused && options.pageSize.refused(limit)) throw new SmallerPagesError();
-      if (error instanceof PageTooHeavyError && (await remotePages.heavier())) throw new SmallerPagesError();
+      if (error instanceof PageTooHeavyError && remotePages.heavier()) throw new SmallerPagesError();
       throw error;
     }
   };
