@@ -47,12 +47,19 @@ globalThis.Date = class extends RealDate {
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
+/**
+ * Kills this process `delayMicroseconds` from now, from a thread of its own. The delay counts from
+ * this call, not from when the thread has started: a thread starts in tens of milliseconds on a
+ * loaded machine, longer than a recovery takes, and a CI run once saw every recovery end before
+ * its kill.
+ */
 function startKiller(delayMicroseconds: number): void {
   new Worker(
     `const { workerData } = require('node:worker_threads');
-     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.delay / 1000);
+     const wait = workerData.deadline - (performance.timeOrigin + performance.now());
+     if (wait > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait);
      process.kill(workerData.pid, 'SIGKILL');`,
-    { eval: true, workerData: { delay: delayMicroseconds, pid: process.pid } },
+    { eval: true, workerData: { deadline: performance.timeOrigin + performance.now() + delayMicroseconds / 1000, pid: process.pid } },
   );
 }
 
