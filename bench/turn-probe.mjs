@@ -79,7 +79,7 @@ if (!isMainThread && typeof workerData === 'object' && workerData !== null && 'd
         const seen = new Set();
         for (let id = leaf.id; id !== undefined; id = parents.get(id)) {
           const node = nodes.get(id);
-          if (!/dist\/server/.test(node.callFrame.url) || seen.has(name(node))) continue;
+          if (!/dist\/(server|cli)\//.test(node.callFrame.url) || seen.has(name(node))) continue;
           seen.add(name(node));
           ours.set(name(node), (ours.get(name(node)) ?? 0) + 1);
         }
