@@ -148,7 +148,7 @@ async function main() {
     }
     if (runs('waits')) {
       const { dataDir, key } = prepareDataDir(workDir);
-      await reportWaits({ dataDir, key, slug }, workDir, say);
+      await reportWaits({ dataDir, key, slug, size, seed }, workDir, say);
     }
     if (runs('reconcile')) {
       const { dataDir, key } = prepareDataDir(workDir);

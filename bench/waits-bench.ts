@@ -3,13 +3,16 @@
  * `/health` asked every 10 ms while each heavy request runs (bench/health-pings.ts), one at a
  * time, in the order a console in use meets them: the first sorted pages of the findings, the
  * coverage gaps, a write and the dashboard after it, then a new replica's full sync from a
- * second `serve` (fetching, then applying) and a sync that finds nothing new.
+ * second `serve` (fetching, then applying), a sync that finds nothing new, and, from a remote
+ * with 1 % changed in its place (changed-remote.ts), a day's sync and a full sync that compares.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { type HealthPing, pingHealth } from './health-pings.js';
 import { checkpointThresholdBytes } from '../server/store/engine/durable-file.js';
 import { dataDirectoryFiles } from '../server/store/engine/data-directory.js';
+import type { DatasetSize } from '../contracts/inventory.js';
+import { startChangedRemote } from './changed-remote.js';
 import { changeLogBytes, copyDataDir, requestAlone, startServe, stop } from './support.js';
 
 /** The seeded data directory to serve, and its organization. */
@@ -18,6 +21,9 @@ export interface WaitsSource {
   /** An API key of its organization, for the replica that syncs from a second `serve` of it. */
   key: string;
   slug: string;
+  /** What it was seeded with, for the remote with 1 % changed that then takes that `serve`'s place. */
+  size: DatasetSize;
+  seed: number;
 }
 
 /** The waits while one piece of work ran; `requestMs` is the heavy request's own time, when it is one request. */
@@ -187,9 +193,37 @@ export async function measureWaits(source: WaitsSource, workDir: string, log: (l
     // The Changes view's one request (issue 15): the first time since the syncs, then repeated.
     await measure("the replica's Changes view (listSyncChanges), first time", 'GET', '/orgs/replica/sync-changes');
     await measure("the replica's Changes view (listSyncChanges), repeated", 'GET', '/orgs/replica/sync-changes');
+    rows.push(...(await whileChangedRemote(serve, source, Number(new URL(remote.url).port), () => stop(remote.child), log)));
     return rows;
   } finally {
     await stop(serve.child);
     await stop(remote.child);
   }
+}
+
+/**
+ * The replica's syncs of a day's change: the remote `serve` is stopped and a remote with 1 % of
+ * each collection changed takes its port (changed-remote.ts); the replica syncs (incremental), then,
+ * another 1 % changed, runs a full sync, which compares the replica with the remote and writes the
+ * differences in one transaction (under 50,000 of them, it stages nothing).
+ */
+async function whileChangedRemote(serve: Server, source: WaitsSource, port: number, stopRemote: () => Promise<void>, log: (line: string) => void): Promise<WaitRow[]> {
+  await stopRemote();
+  const rows: WaitRow[] = [];
+  const changed = { size: source.size, seed: source.seed, apiKey: source.key, port };
+  log('a sync of the replica with 1 % changed (the remote generated again, in a process of its own)');
+  let remote = await startChangedRemote({ ...changed, residues: [50] });
+  try {
+    rows.push(...(await whileSync(serve, 'replica', 'its sync with 1 % of each collection changed (a remote of the same dataset in its place)', 'incremental', () => consoleRequest(serve, 'POST', '/orgs/replica/sync'))));
+  } finally {
+    await remote.close();
+  }
+  log('a full sync of the replica with another 1 % changed');
+  remote = await startChangedRemote({ ...changed, residues: [50, 25] });
+  try {
+    rows.push(...(await whileSync(serve, 'replica', 'its full sync, another 1 % changed (compares, writes the differences)', 'full', () => consoleRequest(serve, 'POST', '/orgs/replica/sync?full=true'))));
+  } finally {
+    await remote.close();
+  }
+  return rows;
 }
