@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { smallInventory } from '../test/support/fixtures.js';
 import { type DatabaseFileBytes, dropReadsAhead, growthRoom, readDatabaseFile, readDatabaseFileAhead } from './engine/database-file.js';
 import { dataDirectoryFiles, writeFileAtomically } from './engine/data-directory.js';
@@ -67,10 +67,19 @@ describe('Store', () => {
   it('lists API keys in the order they were made, those of one millisecond too', async () => {
     const { store, organization } = await storeWithOrganization(newDataDir());
     const labels = Array.from({ length: 20 }, (_, n) => `key ${n}`);
-    for (const label of labels) store.write(() => store.apiKeys.create(organization.rowId, label), { changes: ['api-keys'] });
+    // Five keys in each millisecond, whatever the machine's pace (a loaded one made each in a millisecond of its own).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-11-28T10:00:00.000Z') });
+    try {
+      for (const [n, label] of labels.entries()) {
+        if (n % 5 === 0) vi.setSystemTime(Date.now() + 1);
+        store.write(() => store.apiKeys.create(organization.rowId, label), { changes: ['api-keys'] });
+      }
+    } finally {
+      vi.useRealTimers();
+    }
     const listed = store.apiKeys.list(organization.rowId);
     // Made one after the other, some share a millisecond: their random ids must not order them.
-    expect(new Set(listed.map((key) => key.createdAt)).size).toBeLessThan(labels.length);
+    expect(new Set(listed.map((key) => key.createdAt)).size).toBe(4);
     expect(listed.map((key) => key.label)).toEqual(labels);
     store.close();
   });
