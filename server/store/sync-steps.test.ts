@@ -39,6 +39,7 @@ async function setUp() {
 const steps: Record<keyof typeof syncStepWrites, (store: Store, organization: Organization, staged: number) => unknown> = {
   stage: (store, _organization, staged) => store.syncSteps.stage(staged, 'endpoints', inventory.endpoints, []),
   swap: (store, organization, staged) => store.syncSteps.swap(organization, staged, success, new SyncChangeTally()),
+  applyPart: (store, organization) => store.syncSteps.applyPart(organization, new SyncChangeTally(), (writes, inventoryId, tally) => writes.merge(inventoryId, inventory, tally)),
   apply: (store, organization) => store.syncSteps.apply(organization, { ...success, mode: 'incremental' }, (writes, inventoryId, tally) => writes.merge(inventoryId, inventory, tally)),
   recordUnchanged: (store, organization) => store.syncSteps.recordUnchanged(organization, success),
   recordCountCheck: (store, organization) => store.syncSteps.recordCountCheck(organization.rowId, { checkedAt: success.finishedAt, differences: [] }),
@@ -61,6 +62,41 @@ describe("the store's sync steps", () => {
     const changed = [...versions()].filter(([kind, version]) => before.versions.get(kind) !== version).map(([kind]) => kind);
     expect(changed.sort()).toEqual([...changes].sort());
     store.inventories.release(staged);
+  });
+
+  it('apply changes in parts, a pause between two, holding the readers until the last records the sync and what all of them changed', async () => {
+    const { store, organization } = await setUp();
+    const slices = [0, 4, 8].map((start) => ({ ...inventory, endpoints: inventory.endpoints.slice(start, start + 4), remediationTargets: [], scopes: [], findings: start === 8 ? inventory.findings : [] }));
+    const seen: { held: boolean; endpoints: number; lastSuccessAt: string | null }[] = [];
+    const pause = async () => {
+      seen.push({ held: store.syncSteps.whenApplied(organization.rowId) !== undefined, endpoints: (await store.inventory.counts(organization.rowId)).endpoints, lastSuccessAt: store.sync.get(organization.rowId).lastSuccessAt });
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    const incremental = { ...success, mode: 'incremental' as const };
+    const parts = slices.map((part) => (writes: Parameters<Parameters<typeof store.syncSteps.applyPart>[2]>[0], inventoryId: number, tally: SyncChangeTally) => void writes.merge(inventoryId, part, tally));
+    const summary = await store.syncSteps.applyInParts(organization, incremental, parts, pause);
+    expect(seen).toEqual([
+      { held: true, endpoints: 4, lastSuccessAt: null },
+      { held: true, endpoints: 8, lastSuccessAt: null },
+    ]);
+    expect(store.syncSteps.whenApplied(organization.rowId)).toBeUndefined();
+    expect(await store.inventory.counts(organization.rowId)).toMatchObject({ endpoints: inventory.endpoints.length, findings: inventory.findings.length });
+    expect(store.sync.get(organization.rowId)).toMatchObject({ lastSuccessMode: 'incremental', lastSuccessAt: incremental.finishedAt });
+    expect(store.syncChanges.list(organization.rowId)).toHaveLength(1);
+    expect(store.syncChanges.get(organization.rowId, summary!.id)?.counts).toMatchObject({ endpoints: { created: inventory.endpoints.length }, findings: { created: inventory.findings.length } });
+  });
+
+  it('stop applying parts at a failure: the parts before it stay, nothing is recorded, the readers go on', async () => {
+    const { store, organization } = await setUp();
+    const part = (endpoints: typeof inventory.endpoints) => (writes: Parameters<Parameters<typeof store.syncSteps.applyPart>[2]>[0], inventoryId: number, tally: SyncChangeTally) =>
+      void writes.merge(inventoryId, { endpoints, remediationTargets: [], scopes: [], findings: [] }, tally);
+    const held = store.syncSteps.applyInParts(organization, success, [part(inventory.endpoints.slice(0, 2)), part(inventory.endpoints.slice(2))], () => Promise.reject(new Error('The sync was interrupted')));
+    const waiting = store.syncSteps.whenApplied(organization.rowId);
+    await expect(held).rejects.toThrow('The sync was interrupted');
+    await expect(waiting).resolves.toBeUndefined();
+    expect(store.syncSteps.whenApplied(organization.rowId)).toBeUndefined();
+    expect((await store.inventory.counts(organization.rowId)).endpoints).toBe(2);
+    expect(store.sync.get(organization.rowId)).toMatchObject({ lastSuccessAt: null });
   });
 
   it('roll back and say so when the organization was removed meanwhile; a failure of a removed one is not recorded', async () => {

@@ -37,13 +37,15 @@ export interface StepWrite {
 /**
  * The writes of a replica's syncs, by step: the one place that says what each changes and how
  * durable it is, so that the sync (server/sync) names neither. A full sync's staged pages are
- * `held` (a crash loses a staging, which the next sync does again); the write that ends a sync
+ * `held` (a crash loses a staging, which the next sync does again), and so are the parts of a
+ * merge in parts but the last (a crash keeps a prefix of them); the write that ends a sync
  * (its swap, merge or record) is `settled`, its fsync off the thread that answers requests; a
  * failure's record and the user's settings are small writes fsynced `on-thread`.
  */
 export const syncStepWrites = {
   stage: { changes: ['staged-inventory'], durability: 'held', asPages: true },
   swap: { changes: ['inventory', 'organizations', 'sync-records'], durability: 'settled', settleFirst: true },
+  applyPart: { changes: ['inventory'], durability: 'held' },
   apply: { changes: ['inventory', 'sync-records'], durability: 'settled' },
   recordUnchanged: { changes: ['sync-records'], durability: 'settled' },
   recordCountCheck: { changes: ['sync-records'], durability: 'settled' },
@@ -76,11 +78,23 @@ export interface SyncStepsWiring {
 
 /**
  * The named durable steps of a replica's sync (see {@link syncStepWrites}); each is one
- * transaction: all of it or none. The steps that write to an organization's data or sync state
+ * transaction: all of it or none (a merge in parts is one such step per part). The steps that write to an organization's data or sync state
  * check, inside their transaction, that it was not removed meanwhile.
  */
 export class SyncSteps {
+  /** The organizations (by row id) whose sync applies its changes in parts now: each entry resolves when that ends, applied or not. */
+  private readonly applying = new Map<number, Promise<void>>();
+
   constructor(private readonly wiring: SyncStepsWiring) {}
+
+  /**
+   * While a sync of the organization applies its changes in parts ({@link applyInParts}), a promise
+   * that resolves once it has ended, applied or failed; otherwise undefined. A reader of the
+   * organization's data waits on it, so that it never reads a change half applied.
+   */
+  whenApplied(orgRowId: number): Promise<void> | undefined {
+    return this.applying.get(orgRowId);
+  }
 
   /** Appends a page (or a few) of a collection to a staged inventory, which no organization shows yet. */
   stage<C extends CollectionName>(inventoryId: number, collection: C, items: readonly Inventory[C][number][], invalidIds: readonly string[]): AppendOutcome {
@@ -106,21 +120,59 @@ export class SyncSteps {
   /**
    * Applies changes to the organization's inventory (`change` writes them into the inventory it
    * shows, counting them in the tally; a throw rolls all back) with the sync's success and what
-   * it changed. Answers the changes recorded, in brief.
+   * it changed, in one transaction. Answers the changes recorded, in brief.
    */
   apply(
     organization: Organization,
     success: SyncSuccess,
     change: (writes: InventoryWrites, inventoryId: number, tally: SyncChangeTally) => void,
   ): Promise<SyncChangesSummary | undefined> {
+    return this.applyInParts(organization, success, [change], () => Promise.resolve());
+  }
+
+  /**
+   * Applies changes in parts, each its own transaction with a turn of the event loop (`pause`)
+   * between them, the last one with the sync's success and what all of them changed: a merge too
+   * large for one write to leave the thread to other requests within its bound. The parts are
+   * `held` writes and the last is settled: a crash keeps a prefix of them, never a part without
+   * the ones before, and the next sync, which starts from this one's predecessor, brings the rest
+   * again. Meanwhile {@link whenApplied} holds the organization's readers. Answers the changes
+   * recorded, in brief.
+   */
+  async applyInParts(
+    organization: Organization,
+    success: SyncSuccess,
+    parts: readonly ((writes: InventoryWrites, inventoryId: number, tally: SyncChangeTally) => void)[],
+    pause: () => Promise<void>,
+  ): Promise<SyncChangesSummary | undefined> {
+    const tally = new SyncChangeTally();
     const { sync, syncChanges } = this.wiring;
-    return this.settled('apply', (writes) => {
-      const tally = new SyncChangeTally();
-      change(writes, this.stillThere(organization).inventoryId, tally);
-      // A reconcile's deletions are not in the merge's moves: its totals are counted again.
-      sync.recordSuccess(organization.rowId, success, { dataWritten: true, totalsMoved: success.mode === 'incremental' ? tally.totals.by : undefined });
-      return syncChanges.record(organization.rowId, success, tally);
-    });
+    const last = () =>
+      this.settled('apply', (writes) => {
+        parts.at(-1)?.(writes, this.stillThere(organization).inventoryId, tally);
+        // A reconcile's deletions are not in the merge's moves: its totals are counted again.
+        sync.recordSuccess(organization.rowId, success, { dataWritten: true, totalsMoved: success.mode === 'incremental' ? tally.totals.by : undefined });
+        return syncChanges.record(organization.rowId, success, tally);
+      });
+    if (parts.length <= 1) return last();
+    if (this.applying.has(organization.rowId)) throw new Error(`The changes of "${organization.slug}" are being applied already`);
+    let ended!: () => void;
+    this.applying.set(organization.rowId, new Promise<void>((resolve) => (ended = resolve)));
+    try {
+      for (const part of parts.slice(0, -1)) {
+        this.applyPart(organization, tally, part);
+        await pause();
+      }
+      return await last();
+    } finally {
+      this.applying.delete(organization.rowId);
+      ended();
+    }
+  }
+
+  /** One part of {@link applyInParts} but the last: its changes alone, counted in `tally`. */
+  applyPart(organization: Organization, tally: SyncChangeTally, change: (writes: InventoryWrites, inventoryId: number, tally: SyncChangeTally) => void): void {
+    this.now('applyPart', (writes) => change(writes, this.stillThere(organization).inventoryId, tally));
   }
 
   /**

@@ -6,6 +6,12 @@ import { nextTurn } from '../store/engine/next-turn.js';
 /** Changes looked up in the store at a time: a few milliseconds. */
 const checkedPerTurn = 500;
 
+/** A turn of the event loop between two parts of a merge (SyncSteps.applyInParts); an aborted sync stops there, the parts before it applied. */
+export async function betweenParts(signal?: AbortSignal): Promise<void> {
+  await nextTurn();
+  signal?.throwIfAborted();
+}
+
 /** An incremental sync found more changes than it keeps in memory: a full sync (staged) does it instead. */
 export class TooManyChanges extends Error {}
 
@@ -42,6 +48,47 @@ export class PulledChanges {
       }
     }
     return false;
+  }
+
+  /**
+   * The changes in parts of at most `itemsPerPart` items, in the order the merge takes them
+   * (collection after collection, each in the order pulled); one part when they fit in one.
+   */
+  parts(itemsPerPart: number): Inventory[] {
+    const parts: Inventory[] = [];
+    let part: Inventory = { endpoints: [], remediationTargets: [], scopes: [], findings: [] };
+    let size = 0;
+    for (const collection of Object.keys(this.inventory) as CollectionName[]) {
+      for (const item of this.inventory[collection]) {
+        if (size === itemsPerPart) {
+          parts.push(part);
+          part = { endpoints: [], remediationTargets: [], scopes: [], findings: [] };
+          size = 0;
+        }
+        (part[collection] as unknown[]).push(item);
+        size++;
+      }
+    }
+    parts.push(part);
+    return parts;
+  }
+
+  /**
+   * How many rows each collection would gain by the merge: the changes whose id `held` does not
+   * find (it answers how many of a slice's ids the replica holds), asked {@link checkedPerTurn}
+   * at a time, a turn of the event loop between.
+   */
+  async added(held: (collection: CollectionName, ids: readonly string[]) => number): Promise<Record<CollectionName, number>> {
+    const added: Record<CollectionName, number> = { endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 };
+    for (const collection of Object.keys(this.inventory) as CollectionName[]) {
+      const items = this.inventory[collection] as readonly { id: string }[];
+      for (let start = 0; start < items.length; start += checkedPerTurn) {
+        const ids = items.slice(start, start + checkedPerTurn).map((item) => item.id.toLowerCase());
+        added[collection] += ids.length - held(collection, ids);
+        await nextTurn();
+      }
+    }
+    return added;
   }
 
   /** The sink of one collection's changes. */

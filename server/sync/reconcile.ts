@@ -5,7 +5,7 @@ import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import type { SyncSuccess } from '../store/records/sync-run-records.js';
 import type { CollectionSink } from './pull-collection.js';
-import { PulledChanges, TooManyChanges } from './pulled-changes.js';
+import { PulledChanges, TooManyChanges, betweenParts } from './pulled-changes.js';
 import { SeqSet } from './seq-set.js';
 import { syncOrder } from './sync-collections.js';
 
@@ -96,19 +96,36 @@ export class ReconcileDifferences {
   }
 
   /**
-   * Applies the differences in one transaction with the sync's record and what it changed
-   * (counted as the merge and the deletes go): all or none. Finding none, it writes the record
-   * alone, keeping the caches derived from the data. Answers the changes recorded, in brief.
+   * Applies the differences with the sync's record and what it changed (counted as the merge and
+   * the deletes go): in one transaction, or past `itemsPerWrite` of them in parts, the deletions
+   * first, that the organization's readers wait for (SyncSteps.applyInParts). Finding none, it
+   * writes the record alone, keeping the caches derived from the data. Answers the changes
+   * recorded, in brief.
    */
-  async apply(success: SyncSuccess): Promise<SyncChangesSummary | undefined> {
+  async apply(success: SyncSuccess, itemsPerWrite: number, signal?: AbortSignal): Promise<SyncChangesSummary | undefined> {
     const { store, organization } = this;
     const recorded: SyncSuccess = { ...success, reconcileChanged: this.count };
     if (this.count === 0) return store.syncSteps.recordUnchanged(organization, recorded);
-    return store.syncSteps.apply(organization, recorded, (writes, inventoryId, tally) => {
-      for (const collection of syncOrder) store.replicaComparison.remove(inventoryId, collection, this.removed[collection], tally);
-      // Texts and CVE ids no finding uses any more stay, as after an incremental sync's merge, until
-      // a full sync replaces the inventory: dropping them is a pass over every text and CVE.
-      writes.merge(inventoryId, this.changes.inventory, tally);
-    });
+    // Texts and CVE ids no finding uses any more stay, as after an incremental sync's merge, until
+    // a full sync replaces the inventory: dropping them is a pass over every text and CVE.
+    if (this.count <= itemsPerWrite) {
+      return store.syncSteps.apply(organization, recorded, (writes, inventoryId, tally) => {
+        for (const collection of syncOrder) store.replicaComparison.remove(inventoryId, collection, this.removed[collection], tally);
+        writes.merge(inventoryId, this.changes.inventory, tally);
+      });
+    }
+    type Part = Parameters<typeof store.syncSteps.applyInParts>[2][number];
+    const removals = syncOrder.flatMap((collection) =>
+      inSlices(this.removed[collection], itemsPerWrite).map((ids): Part => (_writes, inventoryId, tally) => store.replicaComparison.remove(inventoryId, collection, ids, tally)),
+    );
+    const merges = this.changes.parts(itemsPerWrite).map((part): Part => (writes, inventoryId, tally) => void writes.merge(inventoryId, part, tally));
+    return store.syncSteps.applyInParts(organization, recorded, [...removals, ...merges], () => betweenParts(signal));
   }
+}
+
+/** `items` in consecutive slices of at most `size`. */
+function inSlices<T>(items: readonly T[], size: number): T[][] {
+  const slices: T[][] = [];
+  for (let start = 0; start < items.length; start += size) slices.push(items.slice(start, start + size));
+  return slices;
 }

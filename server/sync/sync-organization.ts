@@ -9,7 +9,7 @@ import { type SyncSuccess, skippedIdsKept } from '../store/records/sync-run-reco
 import { OrganizationRemovedError } from '../store/sync-steps.js';
 import { remoteHonoursUpdatedSince } from './probe-updated-since.js';
 import { PageBudget, type PullOptions, type PulledCollection, pullCollection } from './pull-collection.js';
-import { PulledChanges, TooManyChanges } from './pulled-changes.js';
+import { PulledChanges, TooManyChanges, betweenParts } from './pulled-changes.js';
 import { checkDoneAfterSync } from '../work-packages/done-check.js';
 import { fetchPage } from './remote-pages.js';
 import { RemotePages } from './fetching-thread.js';
@@ -171,7 +171,7 @@ class SyncRun {
         const since = new Date(Date.parse(this.previous.lastSuccessStartedAt!) - policy.incrementalMarginMs).toISOString();
         const changes = new PulledChanges(policy.incrementalMaxItems);
         const success = this.succeeded(await this.pullAll((collection, pullOptions) => pullCollection(collection, changes.sink(collection), pullOptions), since));
-        this.outcome = { success, changed: await applyChanges(store, organization, changes, totals, success) };
+        this.outcome = { success, changed: await applyChanges(store, organization, changes, totals, success, { itemsPerWrite: policy.mergeItemsPerWrite, signal: options.signal }) };
         return 'applied';
       } catch (error) {
         if (error instanceof DeletionsFound) return 'deletions-found';
@@ -237,7 +237,7 @@ class SyncRun {
     const pulled = await this.pullAll((collection, pullOptions) => pullCollection(collection, differences.sink(collection), pullOptions), undefined);
     await differences.findRemoved(this.options.signal);
     const success = this.succeeded(pulled);
-    this.outcome = { success, changed: await differences.apply(success) };
+    this.outcome = { success, changed: await differences.apply(success, this.policy.mergeItemsPerWrite, this.options.signal) };
     return 'applied';
   }
 
@@ -302,13 +302,14 @@ class SyncRun {
 }
 
 /**
- * Applies an incremental sync's changes in one transaction with its record and what it changed
- * (counted by the merge from the rows it reads anyway): all of them or none (a merge half
- * applied would show readers a mix). The margin brings back what the last sync merged: the
- * merge leaves those out. Finding nothing new, it writes the record alone, keeping the caches
- * derived from the data, and records no changes. Rows beyond the remote's totals mean the
- * remote deleted some: {@link DeletionsFound}, and a reconcile instead. Answers the changes
- * recorded, in brief.
+ * Applies an incremental sync's changes with its record and what it changed (counted by the
+ * merge from the rows it reads anyway): in one transaction, or past `itemsPerWrite` changes in
+ * parts that the organization's readers wait for (SyncSteps.applyInParts), so that none sees a
+ * merge half applied. The margin brings back what the last sync merged: the merge leaves those
+ * out. Finding nothing new, it writes the record alone, keeping the caches derived from the data,
+ * and records no changes. Rows beyond the remote's totals mean the remote deleted some:
+ * {@link DeletionsFound}, and a reconcile instead; a merge in parts counts the rows it would add
+ * before it writes any. Answers the changes recorded, in brief.
  */
 async function applyChanges(
   store: Store,
@@ -316,6 +317,7 @@ async function applyChanges(
   changes: PulledChanges,
   totals: SyncCounts,
   success: SyncSuccess,
+  { itemsPerWrite, signal }: { itemsPerWrite: number; signal?: AbortSignal },
 ): Promise<SyncChangesSummary | undefined> {
   const anyNew = await changes.anyNew((collection, items) => store.inventory.unchanged(organization.rowId, collection, items));
   // The totals the last count check kept, while the data has not changed since; else the list totals' cache, counted.
@@ -328,12 +330,23 @@ async function applyChanges(
     if (beyondTotals({ endpoints: 0, remediationTargets: 0, scopes: 0, findings: 0 })) throw new DeletionsFound();
     return store.syncSteps.recordUnchanged(organization, success);
   }
-  return store.syncSteps.apply(organization, success, (writes, inventoryId, tally) => {
-    const added = writes.merge(inventoryId, changes.inventory, tally, { skipUnchanged: true });
-    // Rolled back by the throw: the merge is undone.
-    if (beyondTotals(added)) throw new DeletionsFound();
-  });
+  const parts = changes.parts(itemsPerWrite);
+  if (parts.length === 1) {
+    return store.syncSteps.apply(organization, success, (writes, inventoryId, tally) => {
+      const added = writes.merge(inventoryId, changes.inventory, tally, { skipUnchanged: true });
+      // Rolled back by the throw: the merge is undone.
+      if (beyondTotals(added)) throw new DeletionsFound();
+    });
+  }
+  if (beyondTotals(await changes.added((collection, ids) => store.inventory.heldCount(organization.rowId, collection, ids)))) throw new DeletionsFound();
+  return store.syncSteps.applyInParts(
+    organization,
+    success,
+    parts.map((part) => (writes, inventoryId, tally) => void writes.merge(inventoryId, part, tally, { skipUnchanged: true })),
+    () => betweenParts(signal),
+  );
 }
+
 
 /** An incremental sync found rows the remote no longer has; the transaction rolls back, and a reconcile runs instead. */
 class DeletionsFound extends Error {}

@@ -58,12 +58,22 @@ export function v1Pipeline(options: { store: Store; extensions: V1Extension[]; l
         throw new HttpError(401, problem, unauthorized);
       }
       if (!found) throw new HttpError(404, `No such path: ${pathOf(target).slice(0, 200)}`);
-      const request: V1Request = { url: target, organization, id: decodedParameter(found.parameter) };
       if (!read) throw methodNotAllowed(req.method);
-
-      const answer = found.route(request);
-      if (answer instanceof Promise) answer.then((settled) => send(req, res, settled)).catch((error: unknown) => fail(req, res, target, error));
-      else send(req, res, answer);
+      const answerFor = (current: V1Request['organization']) => {
+        const answer = found.route({ url: target, organization: current, id: decodedParameter(found.parameter) });
+        if (answer instanceof Promise) answer.then((settled) => send(req, res, settled)).catch((error: unknown) => fail(req, res, target, error));
+        else send(req, res, answer);
+      };
+      // A sync applying the organization's changes in parts (SyncSteps.applyInParts): answered after its last part, never half applied.
+      const applying = store.syncSteps.whenApplied(organization.rowId);
+      if (!applying) return answerFor(organization);
+      applying
+        .then(() => {
+          const current = answers.organizationOf(key!);
+          if (!current) throw new HttpError(401, 'The API key is not valid', unauthorized);
+          answerFor(current);
+        })
+        .catch((error: unknown) => fail(req, res, target, error));
     } catch (error) {
       fail(req, res, target, error);
     }

@@ -101,6 +101,15 @@ export class InventoryReads {
     return this.totals.counted(tableOf[collection], shown, listConditions(shown.inventoryId, collection, query));
   }
 
+  /** How many of `ids` (stored, lowercase) the organization holds in `collection`. */
+  heldCount(orgRowId: number, collection: CollectionName, ids: readonly string[]): number {
+    const inventoryId = inventoryOf(this.db, orgRowId);
+    const table = tableOf[collection];
+    let held = 0;
+    for (const id of ids) if (this.db.value(`SELECT 1 FROM ${table} WHERE org_id = ? AND id = ?`, [inventoryId, id]) !== undefined) held++;
+    return held;
+  }
+
   /**
    * The ids of `items` the organization holds as of the same update (created_at and updated_at
    * as stored): merging them again would change nothing, since an item that changes gets a new
