@@ -22,9 +22,9 @@ export interface SyncPolicy {
   /** Subtracted from the last success's start for incremental syncs: clock skew and slow commits. */
   incrementalMarginMs: number;
   /**
-   * Most changes an incremental sync (or differences a reconcile) holds in memory and merges in
-   * one transaction; past it the sync turns full, which stages page by page, so that memory stays
-   * bounded whatever the change.
+   * Most changes an incremental sync (or differences a reconcile) holds in memory and merges (in
+   * one transaction, or in parts past {@link mergeItemsPerWrite}); past it the sync turns full,
+   * which stages page by page, so that memory stays bounded whatever the change.
    */
   incrementalMaxItems: number;
   /**
