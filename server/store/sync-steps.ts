@@ -158,15 +158,21 @@ export class SyncSteps {
     if (this.applying.has(organization.rowId)) throw new Error(`The changes of "${organization.slug}" are being applied already`);
     let ended!: () => void;
     this.applying.set(organization.rowId, new Promise<void>((resolve) => (ended = resolve)));
+    const release = () => {
+      this.applying.delete(organization.rowId);
+      ended();
+    };
     try {
       for (const part of parts.slice(0, -1)) {
         this.applyPart(organization, tally, part);
         await pause();
       }
-      return await last();
+      const recorded = last();
+      // The last part has committed (a settled write commits at once): the readers need not wait for its fsync.
+      release();
+      return await recorded;
     } finally {
-      this.applying.delete(organization.rowId);
-      ended();
+      release();
     }
   }
 
