@@ -42,6 +42,21 @@ describe('warmConsoleCaches', () => {
     store.close();
   });
 
+  it('reads an organization whose sync applies its changes in parts once the last part is written', async () => {
+    vi.useFakeTimers();
+    const { store, warmed, rowId } = await storeWithTwoOrganizations();
+    let applied!: () => void;
+    const parts = new Promise<void>((resolve) => (applied = resolve));
+    vi.spyOn(store.syncSteps, 'whenApplied').mockImplementation((org) => (org === rowId('acme') ? parts : undefined));
+    const stop = warmConsoleCaches(store, scheduler());
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(warmed).toEqual([]);
+    applied();
+    await vi.waitFor(() => expect(warmed).toEqual([rowId('acme'), rowId('globex')]));
+    stop();
+    store.close();
+  });
+
   it('does nothing once stopped', async () => {
     vi.useFakeTimers();
     const { store, warmed } = await storeWithTwoOrganizations();

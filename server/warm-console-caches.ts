@@ -27,6 +27,10 @@ export function warmConsoleCaches(store: Store, scheduler: SyncScheduler): () =>
         const organization = store.organizations.bySlug(slug);
         if (stopped || !organization) continue;
         try {
+          // Read after a sync that applies this organization's changes in parts has written its last,
+          // never half applied: what the warm-up computes it may also record (a what-if's comparison).
+          await store.syncSteps.whenApplied(organization.rowId);
+          if (stopped) continue;
           await store.dashboards.dashboard(organization.rowId);
           await store.software.plan(organization.rowId);
           await store.deadlines.performance(organization.rowId);
