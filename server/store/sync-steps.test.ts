@@ -9,7 +9,7 @@ import type { Organization } from './records/organization-records.js';
 import { SyncChangeTally } from './basics/change-tally.js';
 import type { SyncSuccess } from './records/sync-run-records.js';
 import { Store } from './store.js';
-import { OrganizationRemovedError, syncStepWrites } from './sync-steps.js';
+import { type InventoryChange, OrganizationRemovedError, syncStepWrites } from './sync-steps.js';
 
 const folders: string[] = [];
 const stores: Store[] = [];
@@ -73,7 +73,7 @@ describe("the store's sync steps", () => {
       await new Promise((resolve) => setImmediate(resolve));
     };
     const incremental = { ...success, mode: 'incremental' as const };
-    const parts = slices.map((part) => (writes: Parameters<Parameters<typeof store.syncSteps.applyPart>[2]>[0], inventoryId: number, tally: SyncChangeTally) => void writes.merge(inventoryId, part, tally));
+    const parts = slices.map((part): InventoryChange => (writes, inventoryId, tally) => void writes.merge(inventoryId, part, tally));
     const summary = await store.syncSteps.applyInParts(organization, incremental, parts, pause);
     expect(seen).toEqual([
       { held: true, endpoints: 4, lastSuccessAt: null },
@@ -88,8 +88,10 @@ describe("the store's sync steps", () => {
 
   it('stop applying parts at a failure: the parts before it stay, nothing is recorded, the readers go on', async () => {
     const { store, organization } = await setUp();
-    const part = (endpoints: typeof inventory.endpoints) => (writes: Parameters<Parameters<typeof store.syncSteps.applyPart>[2]>[0], inventoryId: number, tally: SyncChangeTally) =>
-      void writes.merge(inventoryId, { endpoints, remediationTargets: [], scopes: [], findings: [] }, tally);
+    const part =
+      (endpoints: typeof inventory.endpoints): InventoryChange =>
+      (writes, inventoryId, tally) =>
+        void writes.merge(inventoryId, { endpoints, remediationTargets: [], scopes: [], findings: [] }, tally);
     const held = store.syncSteps.applyInParts(organization, success, [part(inventory.endpoints.slice(0, 2)), part(inventory.endpoints.slice(2))], () => Promise.reject(new Error('The sync was interrupted')));
     const waiting = store.syncSteps.whenApplied(organization.rowId);
     await expect(held).rejects.toThrow('The sync was interrupted');

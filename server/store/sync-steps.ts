@@ -58,6 +58,9 @@ type Steps = typeof syncStepWrites;
 /** The steps whose write has durability `D`. */
 type StepsWith<D extends StepDurability> = { [S in keyof Steps]: Steps[S]['durability'] extends D ? S : never }[keyof Steps];
 
+/** Changes a sync writes into the inventory the organization shows (`inventoryId`), counting them in `tally`; a throw rolls its transaction back. */
+export type InventoryChange = (writes: InventoryWrites, inventoryId: number, tally: SyncChangeTally) => void;
+
 /** A step found its organization removed during the sync: its write rolled back. */
 export class OrganizationRemovedError extends Error {
   constructor(slug: string) {
@@ -125,7 +128,7 @@ export class SyncSteps {
   apply(
     organization: Organization,
     success: SyncSuccess,
-    change: (writes: InventoryWrites, inventoryId: number, tally: SyncChangeTally) => void,
+    change: InventoryChange,
   ): Promise<SyncChangesSummary | undefined> {
     return this.applyInParts(organization, success, [change], () => Promise.resolve());
   }
@@ -142,7 +145,7 @@ export class SyncSteps {
   async applyInParts(
     organization: Organization,
     success: SyncSuccess,
-    parts: readonly ((writes: InventoryWrites, inventoryId: number, tally: SyncChangeTally) => void)[],
+    parts: readonly InventoryChange[],
     pause: () => Promise<void>,
   ): Promise<SyncChangesSummary | undefined> {
     const tally = new SyncChangeTally();
@@ -177,7 +180,7 @@ export class SyncSteps {
   }
 
   /** One part of {@link applyInParts} but the last: its changes alone, counted in `tally`. */
-  applyPart(organization: Organization, tally: SyncChangeTally, change: (writes: InventoryWrites, inventoryId: number, tally: SyncChangeTally) => void): void {
+  applyPart(organization: Organization, tally: SyncChangeTally, change: InventoryChange): void {
     this.now('applyPart', (writes) => change(writes, this.stillThere(organization).inventoryId, tally));
   }
 

@@ -4,6 +4,7 @@ import { TimeSlices } from '../store/derived/time-slices.js';
 import type { Organization } from '../store/records/organization-records.js';
 import type { Store } from '../store/store.js';
 import type { SyncSuccess } from '../store/records/sync-run-records.js';
+import type { InventoryChange } from '../store/sync-steps.js';
 import type { CollectionSink } from './pull-collection.js';
 import { PulledChanges, TooManyChanges, betweenParts } from './pulled-changes.js';
 import { SeqSet } from './seq-set.js';
@@ -12,8 +13,9 @@ import { syncOrder } from './sync-collections.js';
 /**
  * What a reconcile finds, collection by collection, as the remote's pages arrive: the items the
  * replica does not hold as they are (new or different in any field, whatever their
- * `updated_at`), kept in memory for the one transaction that applies them, and the ids the
- * remote sent, to find afterwards the replica's items it no longer has. Each page is compared
+ * `updated_at`), kept in memory until they are applied ({@link ReconcileDifferences.apply}), and
+ * the replica's rows the remote sent (a bit per seq), to find afterwards the replica's items it
+ * no longer has. Each page is compared
  * with the replica's rows of its ids (store/replica-comparison.ts); nothing else of the remote
  * is held. The differences are bounded as an incremental sync's changes are: past `maxItems`,
  * {@link TooManyChanges}, and a full sync (staged page by page) does it instead.
@@ -114,11 +116,10 @@ export class ReconcileDifferences {
         writes.merge(inventoryId, this.changes.inventory, tally);
       });
     }
-    type Part = Parameters<typeof store.syncSteps.applyInParts>[2][number];
     const removals = syncOrder.flatMap((collection) =>
-      inSlices(this.removed[collection], itemsPerWrite).map((ids): Part => (_writes, inventoryId, tally) => store.replicaComparison.remove(inventoryId, collection, ids, tally)),
+      inSlices(this.removed[collection], itemsPerWrite).map((ids): InventoryChange => (_writes, inventoryId, tally) => store.replicaComparison.remove(inventoryId, collection, ids, tally)),
     );
-    const merges = this.changes.parts(itemsPerWrite).map((part): Part => (writes, inventoryId, tally) => void writes.merge(inventoryId, part, tally));
+    const merges = this.changes.parts(itemsPerWrite).map((part): InventoryChange => (writes, inventoryId, tally) => void writes.merge(inventoryId, part, tally));
     return store.syncSteps.applyInParts(organization, recorded, [...removals, ...merges], () => betweenParts(signal));
   }
 }

@@ -63,14 +63,15 @@ type Pull = (collection: CollectionName, options: PullOptions) => Promise<Pulled
  * small transaction with the sync state (staged-inventory.ts), unless the replica already holds
  * data: then it compares first, as a reconcile, and stages only past `incrementalMaxItems`
  * differences; an incremental one (the remote honours `updatedSince` and no reconcile is due)
- * pulls only the changes and merges them in one transaction; a reconcile (reconcile.ts: due on
- * the replica's interval, after `fullSyncEvery` incremental ones, or asked for) compares the
- * whole remote with the replica page by page and applies only the differences, deletions
- * included, in one transaction. Each records what it
- * changed in that same transaction (the store's sync steps, store/sync-steps.ts). After an
+ * pulls only the changes and merges them; a reconcile (reconcile.ts: due on the replica's
+ * interval, after `fullSyncEvery` incremental ones, or asked for) compares the whole remote with
+ * the replica page by page and applies only the differences, deletions included. A merge or the
+ * differences go in one transaction, or past `mergeItemsPerWrite` in parts that the
+ * organization's readers wait for (SyncSteps.applyInParts); each records what it changed with
+ * its last write (the store's sync steps, store/sync-steps.ts). After an
  * incremental sync the remote's totals are compared with the replica's (count-check.ts): a
- * difference starts a reconcile at once. A failure leaves the replica as it was and records
- * why; what it staged is left to collection (`store.inventories.collect()`, which the caller runs).
+ * difference starts a reconcile at once. A failure leaves the replica as it was (but for the
+ * parts of a merge in parts written before it) and records why; what it staged is left to collection (`store.inventories.collect()`, which the caller runs).
  */
 export async function syncOrganization(store: Store, organization: Organization, remote: RemoteTenant, options: SyncOptions = {}): Promise<SyncReport> {
   const run = new SyncRun(store, organization, remote, options);
@@ -228,7 +229,7 @@ class SyncRun {
 
   /**
    * Pulls the whole remote and compares it with the replica page by page, then applies only the
-   * differences, deletions included, in one transaction (reconcile.ts): what a reconcile does,
+   * differences, deletions included (reconcile.ts, ReconcileDifferences.apply): what a reconcile does,
    * and what a full sync of a replica that holds data does first. Throws {@link TooManyChanges}
    * past `incrementalMaxItems` differences.
    */
