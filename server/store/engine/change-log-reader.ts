@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
-import { type LogFrame, type LogFrameRef, logFormat } from './change-log.js';
+import { type LogFrame, type LogFrameRef, logFormat, type PageFrameRef } from './change-log.js';
 import { files } from './engine-files.js';
+import { inflatePage, type SnapshotBase } from './page-delta.js';
 import { decodeStamp, type SequenceStamp } from './sequence-stamp.js';
 import { decodeStatement, type RecordedStatement } from './statement-codec.js';
 
@@ -15,8 +16,10 @@ const {
   statementFrame,
   durationFrame,
   foldFrame,
+  deltaFrame,
   endMark,
   writeHeaderBytes,
+  deltaHeaderBytes,
   truncateBytes,
   statementHeaderBytes,
   durationBytes,
@@ -75,6 +78,16 @@ function* scanLog(read: ReadAt): Generator<Pause, ScannedLog, void> {
       checksum = zlib.crc32(frame, checksum);
       position += frame.length;
       if (Math.floor(position / windowBytes) !== Math.floor((position - frame.length) / windowBytes)) yield { kind: 'pause' };
+    } else if (kind === deltaFrame && takesStatements) {
+      const frameHeader = read(position, deltaHeaderBytes);
+      if (frameHeader.length < deltaHeaderBytes) break;
+      const deflatedBytes = frameHeader.readUInt32LE(1);
+      const frame = read(position, deltaHeaderBytes + deflatedBytes);
+      if (frame.length < deltaHeaderBytes + deflatedBytes) break;
+      frames.push({ kind: 'write', offset: Number(frame.readBigUInt64LE(5)), length: frame.readUInt32LE(13), position: position + deltaHeaderBytes, deflatedBytes });
+      checksum = zlib.crc32(frame, checksum);
+      position += frame.length;
+      if (Math.floor(position / windowBytes) !== Math.floor((position - frame.length) / windowBytes)) yield { kind: 'pause' };
     } else if (kind === truncateFrame) {
       const frame = read(position, truncateBytes);
       if (frame.length < truncateBytes) break;
@@ -117,8 +130,12 @@ function* scanLog(read: ReadAt): Generator<Pause, ScannedLog, void> {
   return { header, transactions, committedBytes };
 }
 
-/** A frame parsed from bytes in memory: a page's bytes, or a statement decoded. */
-export type ParsedFrame = LogFrame | { kind: 'statement'; statement: RecordedStatement } | Exclude<LogFrameRef, { kind: 'write' | 'statement' }>;
+/** A frame parsed from bytes in memory: a page's bytes, a delta's (still deflated), or a statement decoded. */
+export type ParsedFrame =
+  | LogFrame
+  | { kind: 'delta'; offset: number; length: number; deflated: Uint8Array }
+  | { kind: 'statement'; statement: RecordedStatement }
+  | Exclude<LogFrameRef, { kind: 'write' | 'statement' }>;
 
 /** Parses log bytes held in memory; everything after the last intact commit is left out. */
 export function parseLog(bytes: Uint8Array): { header: ScannedLog['header']; transactions: ParsedFrame[][]; committedBytes: number } {
@@ -128,6 +145,8 @@ export function parseLog(bytes: Uint8Array): { header: ScannedLog['header']; tra
     header,
     transactions: transactions.map((frames) =>
       frames.map((frame): ParsedFrame => {
+        if (frame.kind === 'write' && frame.deflatedBytes !== undefined)
+          return { kind: 'delta', offset: frame.offset, length: frame.length, deflated: buffer.subarray(frame.position, frame.position + frame.deflatedBytes) };
         if (frame.kind === 'write') return { kind: 'write', offset: frame.offset, bytes: buffer.subarray(frame.position, frame.position + frame.length) };
         if (frame.kind === 'statement') return { kind: 'statement', statement: decodeStatement(buffer.subarray(frame.position, frame.position + frame.length)) };
         return frame;
@@ -158,21 +177,40 @@ export function scanLogFile(fd: number): Generator<Pause, ScannedLog, void> {
   });
 }
 
-/** The bytes of a write or statement frame of the log open at `fd`. */
+/** The bytes of a write (not a delta: {@link framesWithBytes}) or statement frame of the log open at `fd`. */
 export function readFrameBytes(fd: number, frame: Extract<LogFrameRef, { kind: 'write' | 'statement' }>, into = Buffer.allocUnsafe(frame.length)): Buffer {
+  if ('deflatedBytes' in frame && frame.deflatedBytes !== undefined) throw new Error('A delta page was read as a whole page');
   if (readFully(fd, into.subarray(0, frame.length), frame.position) < frame.length) throw new Error('A change log is shorter than its committed frames');
   return into.subarray(0, frame.length);
 }
 
-/** The page frames of `transactions`, with their bytes read from the log open at `fd` one at a time. */
-export function* framesWithBytes(fd: number, transactions: readonly (readonly LogFrameRef[])[]): Generator<LogFrame> {
+/**
+ * The page frames of `transactions`, with their bytes read from the log open at `fd` one at a
+ * time; a delta's are inflated against `base`, unless `skip` says a later frame replaces them
+ * (then it is left out: its base may be gone, when a checkpoint was writing the snapshot).
+ */
+export function* framesWithBytes(
+  fd: number,
+  transactions: readonly (readonly LogFrameRef[])[],
+  base?: SnapshotBase,
+  skip: (frame: PageFrameRefOfWrite) => boolean = () => false,
+): Generator<LogFrame> {
   for (const frames of transactions) {
     for (const frame of frames) {
-      if (frame.kind === 'write') yield { kind: 'write', offset: frame.offset, bytes: readFrameBytes(fd, frame) };
+      if (frame.kind === 'write' && frame.deflatedBytes !== undefined) {
+        if (skip(frame)) continue;
+        if (!base) throw new Error('A change log holds a delta page, and no snapshot was given to read it against');
+        const deflated = Buffer.allocUnsafe(frame.deflatedBytes);
+        if (readFully(fd, deflated, frame.position) < frame.deflatedBytes) throw new Error('A change log is shorter than its committed frames');
+        yield { kind: 'write', offset: frame.offset, bytes: inflatePage(deflated, base.read(frame.offset, frame.length), frame.length) };
+      } else if (frame.kind === 'write') yield { kind: 'write', offset: frame.offset, bytes: readFrameBytes(fd, frame) };
       else if (frame.kind === 'truncate') yield { kind: 'truncate', size: frame.size };
     }
   }
 }
+
+/** A write or delta frame, located. */
+export type PageFrameRefOfWrite = Extract<PageFrameRef, { kind: 'write' }>;
 
 /** Runs a scan to its end at once. */
 export function toEnd<T>(steps: Generator<Pause, T, void>): T {

@@ -12,6 +12,8 @@ import { encodeStamp, type SequenceStamp, stampBytes } from './sequence-stamp.js
  * A log file is a header (its sequence and its generation's salt: snapshot-header.ts binds it to
  * the snapshot it extends), then transactions. A transaction is frames, then a commit frame:
  * - `W` u32 length, u64 offset, bytes: SQLite wrote these bytes at this offset;
+ * - `D` u32 length, u64 offset, u32 page length, then a page's bytes deflated against the
+ *   snapshot's bytes at its offset (a fold's page, a delta: see {@link logFormat});
  * - `T` u64 size: SQLite truncated the file to this size;
  * - `C` u64 length of the transaction's frames, u32 CRC-32 of them, u32 end mark.
  * A transaction counts only with its commit frame and a matching checksum: a torn or corrupt
@@ -36,10 +38,19 @@ export const logFormat = {
    * before 2026-11-29 count it against the replay budget at open; later ones time the replay.
    */
   durationFrame: 0x4d,
-  /** `F` u64 size: the file is this size, and the transaction's `W` frames are every page written since the last fold. */
+  /** `F` u64 size: the file is this size, and the transaction's `W` and `D` frames are every page written since the last fold. */
   foldFrame: 0x46,
+  /**
+   * `D` u32 length, u64 offset, u32 page length, then the page's bytes as raw DEFLATE whose
+   * preset dictionary is the snapshot file's bytes at that offset (zeros past its end). A fold
+   * writes its pages so while no checkpoint is writing the snapshot, and a checkpoint first logs
+   * every such page whole (durable-file.ts): the snapshot a delta was taken against is the one an
+   * open reads it against (docs/decisions/the-engine-sqljs-on-disk/a-folds-pages-are-deltas.md).
+   */
+  deltaFrame: 0x44,
   endMark: 0x52434c43,
   writeHeaderBytes: 1 + 4 + 8,
+  deltaHeaderBytes: 1 + 4 + 8 + 4,
   truncateBytes: 1 + 8,
   statementHeaderBytes: 1 + 4,
   durationBytes: 1 + 4,
@@ -55,8 +66,10 @@ const {
   statementFrame,
   durationFrame,
   foldFrame,
+  deltaFrame,
   endMark,
   writeHeaderBytes,
+  deltaHeaderBytes,
   truncateBytes,
   statementHeaderBytes,
   durationBytes,
@@ -66,13 +79,17 @@ const {
 /** Frames are gathered in memory up to this size, then written out ahead of their commit. */
 const bufferBytes = 4 * 2 ** 20;
 /** The largest frame header, or frame without a body (a commit's). */
-const largestHeaderBytes = Math.max(writeHeaderBytes, truncateBytes, statementHeaderBytes, durationBytes, foldBytes, commitBytes);
+const largestHeaderBytes = Math.max(writeHeaderBytes, deltaHeaderBytes, truncateBytes, statementHeaderBytes, durationBytes, foldBytes, commitBytes);
 
 /** One change of a transaction's pages. */
 export type LogFrame = { kind: 'write'; offset: number; bytes: Uint8Array } | { kind: 'truncate'; size: number };
 
-/** A change of a transaction's pages, located in its log file: a write's bytes are read when applied. */
-export type PageFrameRef = { kind: 'write'; offset: number; length: number; position: number } | { kind: 'truncate'; size: number };
+/**
+ * A change of a transaction's pages, located in its log file: a write's bytes are read when
+ * applied. `length` is the bytes written to the file; a delta's (`D`) body is `deflatedBytes`
+ * long at `position`, and gives them with the snapshot's bytes at `offset`.
+ */
+export type PageFrameRef = { kind: 'write'; offset: number; length: number; position: number; deflatedBytes?: number } | { kind: 'truncate'; size: number };
 
 /**
  * A frame of a transaction, located in its log file. A fold's `F` reads as a truncation to its
@@ -210,6 +227,16 @@ export class ChangeLogWriter {
     this.add(header.subarray(0, writeHeaderBytes), bytes);
   }
 
+  /** Adds a page of `pageBytes` bytes at `offset` as a delta: `deflated` against the snapshot's bytes there ({@link logFormat}'s `D`). */
+  delta(offset: number, pageBytes: number, deflated: Uint8Array): void {
+    const header = this.header;
+    header[0] = deltaFrame;
+    header.writeUInt32LE(deflated.length, 1);
+    header.writeBigUInt64LE(BigInt(offset), 5);
+    header.writeUInt32LE(pageBytes, 13);
+    this.add(header.subarray(0, deltaHeaderBytes), deflated);
+  }
+
   truncate(size: number): void {
     const header = this.header;
     header[0] = truncateFrame;
@@ -233,7 +260,7 @@ export class ChangeLogWriter {
     this.add(header.subarray(0, durationBytes));
   }
 
-  /** Opens a fold in the open transaction: the file is `size` bytes, and the `W` frames after it are every page written since the last fold. */
+  /** Opens a fold in the open transaction: the file is `size` bytes, and the `W` and `D` frames after it are every page written since the last fold. */
   fold(size: number): void {
     const header = this.header;
     header[0] = foldFrame;

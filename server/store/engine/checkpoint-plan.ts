@@ -58,6 +58,8 @@ export function* planCheckpoint(logs: readonly OpenLog[]): Generator<Pause, Chec
   // took about 130 bytes a page, 24 MiB at the checkpoint that ends a full sync of `large`.
   const logOf = new Uint32Array(end / unit);
   const positionOf = new Float64Array(end / unit);
+  // A delta is read against the snapshot this checkpoint overwrites: the writer logs every page whose last version is one whole before it starts (durable-file.ts).
+  const isDelta = new Uint8Array(end / unit);
   let pagesBelow = 0;
   let smallestTruncation: number | undefined;
   let lastSize = 0;
@@ -68,6 +70,7 @@ export function* planCheckpoint(logs: readonly OpenLog[]): Generator<Pause, Chec
       for (let page = first; page < first + frame.length / unit; page++) {
         logOf[page] = log + 1;
         positionOf[page] = frame.position + (page - first) * unit;
+        isDelta[page] = frame.deflatedBytes === undefined ? 0 : 1;
       }
       pagesBelow = Math.max(pagesBelow, first + frame.length / unit);
       lastSize = Math.max(lastSize, frame.offset + frame.length);
@@ -84,6 +87,7 @@ export function* planCheckpoint(logs: readonly OpenLog[]): Generator<Pause, Chec
   for (let page = 0; page < pagesBelow; page++) {
     if (page % framesPerPause === framesPerPause - 1) yield { kind: 'pause' };
     if (logOf[page] === 0) continue;
+    if (isDelta[page] === 1) throw new Error(`A checkpoint met page ${page} logged last as a delta: the logs it folds must end with that page whole`);
     const fd = logs[logOf[page]! - 1]!.fd;
     const offset = page * unit;
     const position = positionOf[page]!;
@@ -101,6 +105,7 @@ export function* planCheckpoint(logs: readonly OpenLog[]): Generator<Pause, Chec
 function* everyFrame(logs: readonly OpenLog[]): Generator<Pause, CheckpointOperation[], void> {
   const operations: CheckpointOperation[] = [];
   for (const { fd, frame } of framesOf(logs)) {
+    if (frame.kind === 'write' && frame.deflatedBytes !== undefined) throw new Error('A checkpoint met a delta page in logs of writes that are not whole pages');
     operations.push(frame.kind === 'write' ? { kind: 'write', fd, frame } : { kind: 'truncate', size: frame.size });
     if (operations.length % framesPerPause === 0) yield { kind: 'pause' };
   }

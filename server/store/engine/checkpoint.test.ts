@@ -151,7 +151,7 @@ describe('a durable file whose held pages cannot be logged', () => {
     const databaseFile = path.join(folder, 'inventory.sqlite');
     const failure = new Error('no space left on the device');
     const errors: unknown[] = [];
-    const file = new DurableFile(databaseFile, { header: undefined, base: 0, logs: [], stale: [], setAside: [], fileBytes: 0 }, () => {
+    const file = new DurableFile(databaseFile, { header: undefined, base: 0, logs: [], stale: [], setAside: [], fileBytes: 0, deltaPages: { offsets: [], pageBytes: 0 } }, () => {
       throw failure;
     }, (error) => errors.push(error));
     file.write(0, Buffer.alloc(512, 1));

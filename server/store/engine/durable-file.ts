@@ -8,6 +8,7 @@ import { HeldPages } from './held-pages.js';
 import { needsHeaderOfThisBuild, newGeneration, type SnapshotHeader, writeSnapshotHeaderSteps } from './snapshot-header.js';
 import type { StoreImage } from './store-image.js';
 import { nextTurn } from './next-turn.js';
+import { deflatePage, SnapshotBase } from './page-delta.js';
 
 /** When a checkpoint runs: past this share of the snapshot's size in logs, or this many bytes, whichever is larger. */
 const checkpointShare = 0.25;
@@ -27,13 +28,25 @@ const holdMostBytes = 192 * 2 ** 20;
 /** Held pages handed on in one turn of the event loop. */
 const sliceBytes = 4 * 2 ** 20;
 /**
- * The statements logged since the last fold take at most this long to run: the bound on what
- * replaying them adds to cold start (1.2 s on `large` without a log, against the 3 s target).
- * Those an open replayed count what their replay took; those written since, what they took when
- * recorded (on `large`, about what an open then takes to replay them). Past it, transactions are
- * logged as pages after a fold (docs/decisions/the-engine-sqljs-on-disk/a-log-of-statements.md).
+ * The statements logged since the last fold and the pages logged as deltas take at most this
+ * long to replay: the bound on what the logs add to cold start (1.2 s on `large` without a log,
+ * against the 3 s target). Statements an open replayed count what their replay took; those
+ * written since, what they took when recorded (on `large`, about what an open then takes to
+ * replay them). Past it, a fold of the statements' pages follows them
+ * (docs/decisions/the-engine-sqljs-on-disk/a-log-of-statements.md, a-folds-pages-are-deltas.md).
  */
 export const replayBudgetMicroseconds = 1_500_000;
+/**
+ * What an open takes to apply one page logged as a delta (page-delta.ts): 538 ms for the 61,367
+ * of three days of 1 % syncs of `large`, about 9 µs each. The deltas count against the replay
+ * budget with the statements.
+ */
+const deltaReplayMicroseconds = 10;
+/**
+ * Past this share of the replay budget in deltas, a checkpoint runs: deltas are taken against
+ * the snapshot, so only a checkpoint makes them fewer, and the statements need room beside them.
+ */
+const deltaShareOfBudget = 0.8;
 
 /** A transaction's writes as the database recorded them, offered to {@link DurableFile.commit}. */
 export interface RecordedWrites {
@@ -52,10 +65,11 @@ export interface RecordedWrites {
  * where no transaction is open, as the transaction's statements when they are fewer bytes than
  * its pages, else as pages (docs/decisions/the-engine-sqljs-on-disk/a-log-of-statements.md).
  * Pages logged after statements are preceded by a fold: every page written since the last one,
- * as the file now holds it, for a replay that gave the same rows in other bytes.
+ * as the file now holds it, for a replay that gave the same rows in other bytes, each as a
+ * delta against the snapshot while no checkpoint writes it (page-delta.ts).
  * Checkpoints fold the logs into the snapshot, between requests, when the logs pass a share of
- * the snapshot; statements are logged only while replaying them stays within
- * {@link replayBudgetMicroseconds}.
+ * the snapshot or the deltas a share of {@link replayBudgetMicroseconds}; past that budget the
+ * statements since the last fold are folded.
  */
 export class DurableFile implements FileWriteSink {
   private current: ChangeLogWriter;
@@ -88,6 +102,16 @@ export class DurableFile implements FileWriteSink {
   private truncatedInTransaction = false;
   /** The file's size as SQLite's writes made it (what a fold records). */
   private size: number;
+  /** Pages whose last version in the logs is a delta: logged whole before a checkpoint writes the snapshot they were taken against. */
+  private readonly deltaPages: Set<number>;
+  /** The size of the pages logged as deltas. */
+  private deltaPageBytes = 0;
+  /** The snapshot file as on disk, which a delta is taken against. */
+  private readonly base: SnapshotBase;
+  /** The snapshot has been fsynced since it was last written (by a checkpoint, or before this process opened it). */
+  private baseIsDurable = false;
+  /** The checkpoint's first fold is logging the delta pages whole. */
+  private loggingDeltasWhole = false;
 
   /**
    * Takes over what the open found (only the lock holder opens one of these): removes the logs
@@ -97,7 +121,7 @@ export class DurableFile implements FileWriteSink {
    */
   constructor(
     private readonly databaseFile: string,
-    found: Pick<StoreImage, 'header' | 'base' | 'logs' | 'stale' | 'setAside' | 'fileBytes'>,
+    found: Pick<StoreImage, 'header' | 'base' | 'logs' | 'stale' | 'setAside' | 'fileBytes' | 'deltaPages'>,
     /** Reads the in-memory file's bytes at an offset (FileWriteTap.readAt). */
     readAt: (offset: number, into: Uint8Array) => void,
     private readonly onCheckpointError: (error: unknown) => void,
@@ -113,14 +137,28 @@ export class DurableFile implements FileWriteSink {
     this.nextNumber = found.base + found.logs.length + 1;
     this.current = this.startLog();
     this.size = found.fileBytes;
-    this.statementPages = new HeldPages({ write: (offset, bytes) => this.current.write(offset, bytes), truncate: (size) => this.current.truncate(size) }, readAt);
+    this.base = SnapshotBase.ofFile(databaseFile);
+    this.deltaPages = new Set(found.deltaPages.offsets);
+    this.deltaPageBytes = found.deltaPages.pageBytes;
+    this.statementPages = new HeldPages(
+      {
+        write: (offset, bytes) => this.logFoldedPages(offset, bytes),
+        truncate: (size) => {
+          this.forgetDeltasFrom(size);
+          this.current.truncate(size);
+        },
+      },
+      readAt,
+    );
     const pagesToLog = {
       write: (offset: number, bytes: Uint8Array) => {
         this.foldFirst();
+        this.forgetDeltas(offset, bytes.length);
         this.current.write(offset, bytes);
       },
       truncate: (size: number) => {
         this.foldFirst();
+        this.forgetDeltasFrom(size);
         this.current.truncate(size);
       },
     };
@@ -176,6 +214,72 @@ export class DurableFile implements FileWriteSink {
     }
   }
 
+  /**
+   * Logs pages of a fold (a run of adjacent ones, read from the in-memory file): each as a delta
+   * against the snapshot while no checkpoint is writing it, a page at a time, unless the delta is
+   * no smaller; whole otherwise. About 18 µs a page on `large` (deflate at level 1), and a tenth
+   * to a twentieth of its bytes.
+   */
+  private logFoldedPages(offset: number, run: Uint8Array): void {
+    const pageBytes = this.statementPages.pageSize;
+    if (!this.foldsAsDeltas() || this.loggingDeltasWhole || pageBytes === 0 || run.length % pageBytes !== 0 || offset % pageBytes !== 0) {
+      this.forgetDeltas(offset, run.length);
+      this.current.write(offset, run);
+      return;
+    }
+    if (!this.baseIsDurable) {
+      this.base.sync();
+      this.baseIsDurable = true;
+    }
+    const base = this.base.read(offset, run.length);
+    for (let at = 0; at < run.length; at += pageBytes) {
+      const page = run.subarray(at, at + pageBytes);
+      const deflated = deflatePage(page, base.subarray(at, at + pageBytes));
+      if (deflated.length >= pageBytes) {
+        this.deltaPages.delete(offset + at);
+        this.current.write(offset + at, page);
+      } else {
+        this.deltaPageBytes = pageBytes;
+        this.deltaPages.add(offset + at);
+        this.current.delta(offset + at, pageBytes, deflated);
+      }
+    }
+  }
+
+  /** The pages of `length` bytes at `offset` are logged whole next: their deltas no longer count. */
+  private forgetDeltas(offset: number, length: number): void {
+    if (this.deltaPages.size === 0) return;
+    const unit = this.deltaPageBytes;
+    for (let page = offset - (offset % unit); page < offset + length; page += unit) this.deltaPages.delete(page);
+  }
+
+  /** The file was cut to `size`: the pages past it are gone, and their deltas with them. */
+  private forgetDeltasFrom(size: number): void {
+    for (const page of this.deltaPages) if (page + this.deltaPageBytes > size) this.deltaPages.delete(page);
+  }
+
+  /** Whether a fold now would log its pages as deltas: not while a checkpoint writes the snapshot. */
+  private foldsAsDeltas(): boolean {
+    return this.running === undefined;
+  }
+
+  /**
+   * Past the replay budget, a fold of the statements' pages as deltas, in a transaction of its
+   * own: an open then applies the deltas instead of replaying the statements. Logging the
+   * transaction that passed the budget as pages instead wrote its 150 MiB of pages whole (a
+   * 1 % sync of `large`), where its statements and the fold's deltas took 2 and about 15 MiB.
+   */
+  private foldPastBudget(): void {
+    if (this.replayCost() <= replayBudgetMicroseconds || this.statementPages.bytes === 0) return;
+    this.foldFirst();
+    this.afterLogCommit(this.current.commit());
+  }
+
+  /** What replaying the log since the snapshot would take: the statements since the last fold, and the pages logged as deltas. */
+  private replayCost(): number {
+    return this.replayMicroseconds + this.deltaPages.size * deltaReplayMicroseconds;
+  }
+
   /** Ends a fold begun in slices, if one is: a commit never closes a fold without all its pages. */
   private endFold(): void {
     if (this.folding) this.foldFirst();
@@ -194,15 +298,16 @@ export class DurableFile implements FileWriteSink {
 
   /**
    * Whether the transaction's writes are logged as its statements: fewer bytes than its pages,
-   * none of them on their way to the log, and the statements since the last fold, with these,
-   * within what an open may spend replaying them ({@link replayBudgetMicroseconds}). Past it the
-   * transaction is logged as pages, after a fold, which starts the budget again: a bulk job
-   * (a full sync's staging) then costs what its pages do, not a checkpoint per second of it.
+   * and none of them on their way to the log. While a checkpoint writes the snapshot (a fold
+   * then logs whole pages), also within what an open may spend replaying the log
+   * ({@link replayBudgetMicroseconds}): past it the transaction is logged as pages, after a
+   * fold, which starts the budget again. Otherwise a fold follows them ({@link foldPastBudget}).
    */
   private logsAsStatements(writes: RecordedWrites | undefined): boolean {
     const statements = writes?.statements;
     if (!statements || this.heldFromPageCommits || this.truncatedInTransaction || this.current.hasOpenFrames) return false;
-    if (this.replayMicroseconds + writes.microseconds > replayBudgetMicroseconds) return false;
+    // Past the budget, statements are still logged when their fold can follow as deltas (foldPastBudget).
+    if (!this.foldsAsDeltas() && this.replayCost() + writes.microseconds > replayBudgetMicroseconds) return false;
     let bytes = 0;
     for (const statement of statements) bytes += statement.length + logFormat.statementHeaderBytes;
     return bytes <= this.transactionPageBytes;
@@ -211,12 +316,12 @@ export class DurableFile implements FileWriteSink {
   /**
    * Whether a transaction starting now could be logged as its statements: not while pages
    * committed before it are held (they go first, as pages), nor while a transaction's frames are
-   * open, nor once the statements since the last fold have used the replay budget. When it
+   * open, nor while a checkpoint writes the snapshot once the log has used the replay budget. When it
    * cannot, the database does not encode its statements for nothing: a full sync's staging
    * spent about 7 % of its CPU so on `large`.
    */
   mayLogStatements(): boolean {
-    return !(this.heldFromPageCommits && this.held.bytes > 0) && !this.current.hasOpenFrames && this.replayMicroseconds < replayBudgetMicroseconds;
+    return !(this.heldFromPageCommits && this.held.bytes > 0) && !this.current.hasOpenFrames && (this.foldsAsDeltas() || this.replayCost() < replayBudgetMicroseconds);
   }
 
   /**
@@ -237,6 +342,9 @@ export class DurableFile implements FileWriteSink {
       this.current.duration(writes!.microseconds);
       this.replayMicroseconds += writes!.microseconds;
       this.afterLogCommit(this.current.commit({ durable }));
+      if (durable) this.foldPastBudget();
+      // A write that need not be durable folds a slice per turn; the settle or durable commit after it ends the fold.
+      else if (this.replayCost() > replayBudgetMicroseconds) this.foldInSlices().catch(this.onCheckpointError);
       return;
     }
     if (durable) {
@@ -256,8 +364,8 @@ export class DurableFile implements FileWriteSink {
    * log or fsync at once.
    */
   async settle(): Promise<void> {
-    // The held pages follow a fold of the statements' pages, itself in slices.
-    if (this.held.bytes > 0) await this.foldInSlices();
+    // The held pages follow a fold of the statements' pages, itself in slices; so does a fold past the replay budget.
+    if (this.held.bytes > 0 || this.replayCost() > replayBudgetMicroseconds) await this.foldInSlices();
     // Writes go on meanwhile: after twice what was held, what is left is handed on at once.
     let slices = Math.ceil((2 * this.held.bytes) / sliceBytes);
     while (this.held.bytes > 0 && slices-- > 0 && !this.closed) {
@@ -316,6 +424,8 @@ export class DurableFile implements FileWriteSink {
       this.running = run;
       try {
         await runCheckpointInSlices(checkpointSteps(this.databaseFile, logs, this.salt), () => run.stopped);
+        // Its fsync made the snapshot durable (unless stopped: checkpointNow then ends the work).
+        if (!run.stopped) this.baseIsDurable = true;
       } catch (error) {
         // The logs stay, and are replayed at the next open: nothing is lost.
         this.folded.unshift(...logs.map((log) => ({ ...log, size: 0 })));
@@ -344,6 +454,7 @@ export class DurableFile implements FileWriteSink {
     const stoppedLogs = this.running?.logs ?? [];
     if (this.running) this.running.stopped = true;
     runCheckpoint(checkpointSteps(this.databaseFile, [...stoppedLogs, ...this.takeLogs()], this.salt));
+    this.baseIsDurable = true;
   }
 
   /**
@@ -369,6 +480,7 @@ export class DurableFile implements FileWriteSink {
       if (failed) throw failed;
       if (due) this.checkpointNow();
     } finally {
+      this.base.close();
       this.current.close();
       if (this.current.isEmpty) runFileSteps(removeFileSteps(this.current.file));
     }
@@ -383,8 +495,18 @@ export class DurableFile implements FileWriteSink {
   private takeLogs(): LogToFold[] {
     const logs = this.folded.map(({ file, sequence }) => ({ file, sequence }));
     this.folded = [];
-    // The logs end in a fold when statements were logged since the last: the snapshot takes pages only.
-    this.foldFirst();
+    // The logs end in a fold when statements were logged since the last, or pages as deltas:
+    // the snapshot takes whole pages only, and the deltas' base is what it is about to change.
+    for (const page of this.deltaPages) this.statementPages.hold(page, this.deltaPageBytes);
+    this.loggingDeltasWhole = true;
+    try {
+      this.foldFirst();
+    } finally {
+      this.loggingDeltasWhole = false;
+    }
+    // From here the snapshot is being written: deltas wait until it is durable again.
+    this.baseIsDurable = false;
+    this.base.close();
     this.held.handOn();
     this.current.commit();
     if (!this.current.isEmpty) {
@@ -402,9 +524,12 @@ export class DurableFile implements FileWriteSink {
     return ChangeLogWriter.create(logFile(this.databaseFile, sequence), { sequence, salt: this.salt });
   }
 
-  /** Whether the logs cost too much to replay at open: past a share of the snapshot (their statements stay within the budget, see logsAsStatements). */
+  /**
+   * Whether the logs cost too much to replay at open: past a share of the snapshot, or deltas
+   * past their share of the replay budget (statements stay within it, see logsAsStatements).
+   */
   private checkpointDue(): boolean {
-    return this.logBytes() > checkpointThresholdBytes(this.snapshotBytes());
+    return this.logBytes() > checkpointThresholdBytes(this.snapshotBytes()) || this.deltaPages.size * deltaReplayMicroseconds > deltaShareOfBudget * replayBudgetMicroseconds;
   }
 
   private logBytes(): number {

@@ -21,6 +21,11 @@ export class HeldPages {
     private readonly readAt: (offset: number, into: Uint8Array) => void,
   ) {}
 
+  /** The size of the pages held (0 before the first). */
+  get pageSize(): number {
+    return this.pageBytes;
+  }
+
   /** The bytes held. */
   get bytes(): number {
     return this.offsets.size * this.pageBytes;
@@ -35,6 +40,14 @@ export class HeldPages {
       }
       this.pageBytes = bytes.length;
     }
+    this.offsets.delete(offset);
+    this.offsets.add(offset);
+  }
+
+  /** Holds the page of `pageBytes` at `offset` as if SQLite had written it: it is handed on as the file holds it then. */
+  hold(offset: number, pageBytes: number): void {
+    if (pageBytes !== this.pageBytes) this.handOn();
+    this.pageBytes = pageBytes;
     this.offsets.delete(offset);
     this.offsets.add(offset);
   }

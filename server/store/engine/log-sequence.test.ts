@@ -150,15 +150,15 @@ describe('logs bound to the snapshot they extend', () => {
     reopened.close();
   });
 
-  it("takes a header of the build before logs of statements as it is, writes its own at the first writable open, and that one an older build refuses", async () => {
+  it.each(['RCSNAP1\n', 'RCSNAP2\n'])("takes a header of an older build (%j) as it is, writes its own at the first writable open, and that one an older build refuses", async (olderMagic) => {
     const { file, log, logBytes } = await crashedWithALog();
     expect(logBytes.subarray(0, 8).toString()).toBe('RCLOG 3\n');
     fs.writeFileSync(log.file, logBytes);
-    // The header as the build before logs of statements wrote it: same sequence and salt, RCSNAP1.
+    // The header as the older build wrote it: same sequence and salt, its magic.
     const ours = fs.readFileSync(snapshotHeaderFile(file));
-    expect(ours.subarray(0, 8).toString()).toBe('RCSNAP2\n');
+    expect(ours.subarray(0, 8).toString()).toBe('RCSNAP3\n');
     const stamp = { sequence: Number(ours.readBigUInt64LE(8)), salt: ours.subarray(16, 24).toString('hex') };
-    const older = encodeStamp(Buffer.from('RCSNAP1\n'), stamp);
+    const older = encodeStamp(Buffer.from(olderMagic), stamp);
     fs.writeFileSync(snapshotHeaderFile(file), older);
     const readOnly = await Database.open(file, { readOnly: true });
     expect(keys(readOnly).map((key) => key.id)).toEqual([1, 2, 3]);
@@ -169,8 +169,8 @@ describe('logs bound to the snapshot they extend', () => {
     expect(keys(db).map((key) => key.id)).toEqual([1, 2, 3]);
     db.close();
     const rewritten = fs.readFileSync(snapshotHeaderFile(file));
-    expect(rewritten).toEqual(encodeStamp(Buffer.from('RCSNAP2\n'), stamp));
-    // An older build reads the header with its own magic only: this one does not decode, and it refuses the store ("damaged") before it lists a log.
-    expect(decodeStamp(Buffer.from('RCSNAP1\n'), rewritten)).toBeUndefined();
+    expect(rewritten).toEqual(encodeStamp(Buffer.from('RCSNAP3\n'), stamp));
+    // An older build reads the headers of its own magic and its predecessors' only: this one does not decode, and it refuses the store ("damaged") before it lists a log.
+    expect(decodeStamp(Buffer.from(olderMagic), rewritten)).toBeUndefined();
   });
 });

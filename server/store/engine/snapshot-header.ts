@@ -18,21 +18,24 @@ export interface SnapshotHeader extends SequenceStamp {
   /** 8 random bytes, hex, drawn when the generation starts (a new store, or one from before logs had sequences). */
   salt: string;
   /**
-   * The header is of a build before logs of statements (`RCSNAP1`): the first writable open
-   * rewrites it ({@link needsHeaderOfThisBuild}) before it writes a log.
+   * The header is of an older build: before logs of statements (`RCSNAP1`) or before delta
+   * pages (`RCSNAP2`). The first writable open rewrites it ({@link needsHeaderOfThisBuild})
+   * before it writes a log.
    */
-  beforeStatementLogs?: true;
+  ofAnOlderBuild?: true;
 }
 
 /**
- * The header file's magic; a sequence stamp follows (sequence-stamp.ts). `RCSNAP2` since logs of
- * statements (`RCLOG 3`): a build before them reads a header of another magic as damaged and
- * refuses to open the store, where, meeting an `RCLOG 3` log as the last one, it would remove it
- * as a log torn at its creation.
+ * The header file's magic; a sequence stamp follows (sequence-stamp.ts). A build reads a header
+ * of another magic than its own and its predecessors' as damaged and refuses to open the store:
+ * `RCSNAP2` since logs of statements (`RCLOG 3`), which a build before them, meeting one as the
+ * last log, would remove as torn at its creation; `RCSNAP3` since delta pages (`D` frames),
+ * which a build before them would take for a torn tail and cut off, with every transaction
+ * after it.
  */
-const magic = Buffer.from('RCSNAP2\n');
-/** The magic of builds before logs of statements, still read. */
-const magicBeforeStatementLogs = Buffer.from('RCSNAP1\n');
+const magic = Buffer.from('RCSNAP3\n');
+/** The magics of older builds, still read: before logs of statements, and before delta pages. */
+const olderMagics = [Buffer.from('RCSNAP1\n'), Buffer.from('RCSNAP2\n')];
 
 /** The header file of a database file. */
 export const snapshotHeaderFile = (databaseFile: string) => `${databaseFile}.header`;
@@ -56,16 +59,18 @@ export function readSnapshotHeader(databaseFile: string): SnapshotHeader | undef
   } finally {
     files.closeSync(fd);
   }
-  const older = decodeStamp(magicBeforeStatementLogs, bytes);
-  if (older) return { ...older, beforeStatementLogs: true };
+  for (const olderMagic of olderMagics) {
+    const older = decodeStamp(olderMagic, bytes);
+    if (older) return { ...older, ofAnOlderBuild: true };
+  }
   const stamp = decodeStamp(magic, bytes);
   // Written by rename of a complete, fsynced file: a damaged one is not a crash's doing.
   if (!stamp) throw new Error(`${file} is damaged: it says which change logs the database's snapshot already holds. Restore the data directory from a backup.`);
   return stamp;
 }
 
-/** Whether `header` must be written (again) before this build logs: there is none, or it is of a build before logs of statements. */
-export const needsHeaderOfThisBuild = (header: SnapshotHeader | undefined): boolean => header === undefined || header.beforeStatementLogs === true;
+/** Whether `header` must be written (again) before this build logs: there is none, or it is of an older build. */
+export const needsHeaderOfThisBuild = (header: SnapshotHeader | undefined): boolean => header === undefined || header.ofAnOlderBuild === true;
 
 /** Replaces the header beside a database file, atomically (see replaceFileSteps). */
 export function writeSnapshotHeaderSteps(databaseFile: string, header: SnapshotHeader): Generator<FileStep, void, void> {

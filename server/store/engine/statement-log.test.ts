@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { databaseCopies } from '../../test/support/database-copies.js';
 import { logFiles } from './change-log.js';
 import { parseLog, type ParsedFrame } from './change-log-reader.js';
 import { Database } from './database.js';
@@ -9,22 +9,8 @@ import { replayBudgetMicroseconds } from './durable-file.js';
 import { nextTurn } from './next-turn.js';
 import { decodeStatement, encodeStatement, type RecordedStatement } from './statement-codec.js';
 
-const folders: string[] = [];
-const newDatabaseFile = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-statement-log-'));
-  folders.push(dir);
-  return path.join(dir, 'inventory.sqlite');
-};
-afterEach(() => {
-  for (const dir of folders.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-/** The files of a database as a crash now would leave them, copied to a new folder; the copy's database file. */
-const crashCopy = (file: string) => {
-  const copy = newDatabaseFile();
-  for (const name of fs.readdirSync(path.dirname(file))) fs.copyFileSync(path.join(path.dirname(file), name), path.join(path.dirname(copy), name));
-  return copy;
-};
+const { newDatabaseFile, crashCopy, removeAll } = databaseCopies('rc-statement-log-');
+afterEach(removeAll);
 
 const rows = (db: Database) => db.all('SELECT rowid, id, label, data FROM notes ORDER BY rowid');
 
@@ -176,7 +162,7 @@ describe('the statement log', () => {
     (await reopenedAfterCrash(file, db)).reopened.close();
   });
 
-  it('logs a transaction as pages, after a fold, once the statements since the last fold would take past the replay budget', async () => {
+  it('folds the pages of the statements since the last fold, as deltas, once they would take past the replay budget', async () => {
     const { file, db } = await openWithTable();
     db.run("INSERT INTO notes (label) VALUES ('quick')");
     // One statement that runs well over the budget (1.5 s), to insert one row: some 3.5 s on a
@@ -185,7 +171,10 @@ describe('the statement log', () => {
       "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 24000000) INSERT INTO notes (label) SELECT 'slow ' || count(*) FROM n",
     );
     db.run("INSERT INTO notes (label) VALUES ('after')");
+    // The slow statement is logged, then its fold in a transaction of its own, whose pages are deltas against the snapshot.
     expect(transactionKinds(file).slice(-3)).toEqual(['S', 'F', 'S']);
+    const fold = logFiles(file).flatMap(({ file: log }) => parseLog(fs.readFileSync(log)).transactions).at(-2)!;
+    expect(fold.some((frame) => frame.kind === 'delta')).toBe(true);
     (await reopenedAfterCrash(file, db)).reopened.close();
   });
 
@@ -203,7 +192,7 @@ describe('the statement log', () => {
       }
     };
     recordedAsSlow(db, 'first');
-    // In the same process the two recorded times add up past the budget: pages, with a fold.
+    // In the same process the two recorded times add up past the budget: its statements, then a fold.
     recordedAsSlow(db, 'second');
     expect(transactionKinds(file).slice(-2)).toEqual(['S', 'F']);
     recordedAsSlow(db, 'third');

@@ -4,6 +4,7 @@ import { type DatabaseFileBytes, readDatabaseFile, roomAfter, roomyBuffer } from
 import { files, isMissing } from './engine-files.js';
 import { chainLogs, type LogChain } from './log-chain.js';
 import { readSnapshotHeader, type SnapshotHeader } from './snapshot-header.js';
+import { type DeltaPages, lastDeltas, SnapshotBase } from './page-delta.js';
 import { SnapshotPages } from './snapshot-pages.js';
 import { decodeStatement, type RecordedStatement } from './statement-codec.js';
 
@@ -38,6 +39,8 @@ export interface StoreImage {
   setAside: string[];
   /** Why logs were set aside. */
   warning?: string;
+  /** The pages whose last version in the logs is a delta (page-delta.ts), by offset, and their size: logged whole before the next checkpoint. */
+  deltaPages: DeltaPages;
   /** With `onDemand`: the snapshot's bytes not in `bytes` yet, read there as they are asked for. */
   pages?: SnapshotPages;
   /**
@@ -125,7 +128,7 @@ function readStatements(statements: { fd: number; frames: LogFrameRef[] }[]): Re
 }
 
 /** What an image says of its logs besides its bytes. */
-function imageOfLogs(header: SnapshotHeader | undefined, chain: LogChain<OpenLog>): Omit<StoreImage, 'bytes' | 'fileBytes' | 'pages' | 'statements'> {
+function imageOfLogs(header: SnapshotHeader | undefined, chain: LogChain<OpenLog>): Omit<StoreImage, 'bytes' | 'fileBytes' | 'pages' | 'statements' | 'deltaPages'> {
   return {
     header,
     base: chain.base,
@@ -150,16 +153,21 @@ export async function readStoreImage(
   if (onDemandImage) return onDemandImage;
   for (let attempt = 0; ; attempt++) {
     const { header, chain, opened } = openLogs(file);
+    const base = SnapshotBase.ofFile(file);
     try {
       const snapshot = await readDatabaseFile(file, reserveBytes, { forWriting: holdsLock });
+      const { pages, statements } = splitTransactions(chain.replay);
+      const deltas = lastDeltas(committedFrames(pages));
+      const image = replay(snapshot, reserveBytes, pages, base, deltas);
       const newest = opened.at(-1)?.number ?? 0;
       // A checkpoint ran meanwhile: the snapshot may hold logs not listed, or the logs after the header read are gone.
       const moved = chain.setAside.length > 0 && readSnapshotHeader(file)?.sequence !== header?.sequence;
-      const raced = (logFiles(file).at(-1)?.number ?? 0) > newest + 1 || moved;
+      // A checkpoint starts a log before it writes the snapshot: deltas read against the snapshot since then may have met its new bytes.
+      const raced = (logFiles(file).at(-1)?.number ?? 0) > newest + (deltas.size > 0 ? 0 : 1) || moved;
       if (!holdsLock && attempt < 20 && raced) continue;
-      const { pages, statements } = splitTransactions(chain.replay);
-      return { ...replay(snapshot, reserveBytes, pages), ...imageOfLogs(header, chain), statements: readStatements(statements) };
+      return { ...image, ...imageOfLogs(header, chain), deltaPages: deltaPagesOf(deltas), statements: readStatements(statements) };
     } finally {
+      base.close();
       closeLogs(opened);
     }
   }
@@ -193,10 +201,19 @@ function imageOnDemand(file: string, reserveBytes: number): StoreImage | undefin
     const extent = extentAfter(snapshotBytes, committedFrames(split.pages));
     const room = roomAfter(snapshotBytes, reserveBytes, true);
     pages = SnapshotPages.ofFile(snapshot, roomyBuffer(extent.largest, room), snapshotBytes);
+    const base = SnapshotBase.ofDescriptor(snapshot);
+    const deltas = lastDeltas(committedFrames(split.pages));
     let size = snapshotBytes;
-    for (const { fd, transactions } of split.pages) size = applyFrames(pages.image, size, notedBy(pages, framesWithBytes(fd, transactions)));
+    for (const { fd, transactions } of split.pages) size = applyFrames(pages.image, size, notedBy(pages, framesWithBytes(fd, transactions, base, (frame) => deltas.get(frame.offset) !== frame)));
     pages.beforeRead(0, 100);
-    return { bytes: pages.image.subarray(0, size + room), fileBytes: size, ...imageOfLogs(header, chain), pages, statements: readStatements(split.statements) };
+    return {
+      bytes: pages.image.subarray(0, size + room),
+      fileBytes: size,
+      ...imageOfLogs(header, chain),
+      deltaPages: deltaPagesOf(deltas),
+      pages,
+      statements: readStatements(split.statements),
+    };
   } catch (error) {
     if (pages) pages.close();
     else files.closeSync(snapshot);
@@ -204,6 +221,12 @@ function imageOnDemand(file: string, reserveBytes: number): StoreImage | undefin
   } finally {
     closeLogs(opened);
   }
+}
+
+/** The pages `deltas` gives their last version. */
+function deltaPagesOf(deltas: ReturnType<typeof lastDeltas>): DeltaPages {
+  const offsets = [...deltas.keys()];
+  return { offsets, pageBytes: offsets.length === 0 ? 0 : deltas.get(offsets[0]!)!.length };
 }
 
 /** The page frames of the logs' committed transactions, in order. */
@@ -220,12 +243,15 @@ function* notedBy(pages: SnapshotPages, frames: Iterable<LogFrame>): Iterable<Lo
 
 /**
  * The snapshot with the logs' committed transactions applied, their bytes read a frame at a
- * time, and at least `reserveBytes` (or the room the snapshot was read with) after them.
+ * time (a delta's read against `base`, only when `deltas` has it), and at least `reserveBytes`
+ * (or the room the snapshot was read with) after them.
  */
 function replay(
   snapshot: DatabaseFileBytes | undefined,
   reserveBytes: number,
   logs: { fd: number; transactions: PageFrameRef[][] }[],
+  base: SnapshotBase,
+  deltas: ReturnType<typeof lastDeltas>,
 ): { bytes: Uint8Array | undefined; fileBytes: number } {
   const refs = committedFrames(logs);
   if (refs.length === 0) return { bytes: snapshot?.bytes, fileBytes: snapshot?.fileBytes ?? 0 };
@@ -239,6 +265,6 @@ function replay(
     image = grown;
   }
   let size = baseSize;
-  for (const { fd, transactions } of logs) size = applyFrames(image, size, framesWithBytes(fd, transactions));
+  for (const { fd, transactions } of logs) size = applyFrames(image, size, framesWithBytes(fd, transactions, base, (frame) => deltas.get(frame.offset) !== frame));
   return { bytes: image.subarray(0, size + room), fileBytes: size };
 }
