@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import { type LogFrame, type LogFrameRef, logFormat, type PageFrameRef } from './change-log.js';
 import { files } from './engine-files.js';
-import { inflatePage, type SnapshotBase } from './page-delta.js';
+import { type DeltaBase, inflatePage } from './page-delta.js';
 import { decodeStamp, type SequenceStamp } from './sequence-stamp.js';
 import { decodeStatement, type RecordedStatement } from './statement-codec.js';
 
@@ -29,6 +29,8 @@ const {
 
 /** A log file is read this much at a time: a log of any size is read in bounded memory. */
 const windowBytes = 4 * 2 ** 20;
+/** The deltas an open applies are read this much at a time. */
+const deltaWindowBytes = 2 ** 20;
 
 /**
  * A log's header, committed transactions, located, and where the last of them ends (the rest is
@@ -192,16 +194,28 @@ export function readFrameBytes(fd: number, frame: Extract<LogFrameRef, { kind: '
 export function* framesWithBytes(
   fd: number,
   transactions: readonly (readonly LogFrameRef[])[],
-  base?: SnapshotBase,
+  base?: DeltaBase,
   skip: (frame: PageFrameRefOfWrite) => boolean = () => false,
 ): Generator<LogFrame> {
+  // Deltas are a few hundred bytes each, in the order of the file: read a window at a time, not one read each.
+  let window = Buffer.allocUnsafe(0);
+  let windowStart = 0;
+  let windowLength = 0;
+  const deflatedBytes = (frame: PageFrameRefOfWrite & { deflatedBytes: number }) => {
+    if (frame.position < windowStart || frame.position + frame.deflatedBytes > windowStart + windowLength) {
+      if (window.length < frame.deflatedBytes) window = Buffer.allocUnsafe(Math.max(frame.deflatedBytes, deltaWindowBytes));
+      windowStart = frame.position;
+      windowLength = readFully(fd, window, frame.position);
+      if (windowLength < frame.deflatedBytes) throw new Error('A change log is shorter than its committed frames');
+    }
+    return window.subarray(frame.position - windowStart, frame.position - windowStart + frame.deflatedBytes);
+  };
   for (const frames of transactions) {
     for (const frame of frames) {
       if (frame.kind === 'write' && frame.deflatedBytes !== undefined) {
         if (skip(frame)) continue;
         if (!base) throw new Error('A change log holds a delta page, and no snapshot was given to read it against');
-        const deflated = Buffer.allocUnsafe(frame.deflatedBytes);
-        if (readFully(fd, deflated, frame.position) < frame.deflatedBytes) throw new Error('A change log is shorter than its committed frames');
+        const deflated = deflatedBytes(frame as PageFrameRefOfWrite & { deflatedBytes: number });
         yield { kind: 'write', offset: frame.offset, bytes: inflatePage(deflated, base.read(frame.offset, frame.length), frame.length) };
       } else if (frame.kind === 'write') yield { kind: 'write', offset: frame.offset, bytes: readFrameBytes(fd, frame) };
       else if (frame.kind === 'truncate') yield { kind: 'truncate', size: frame.size };

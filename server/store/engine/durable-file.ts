@@ -79,6 +79,8 @@ export class DurableFile implements FileWriteSink {
   private handingOn = false;
   /** A fold's frame is in the open transaction, its pages still being handed on a slice per turn ({@link settle}). */
   private folding = false;
+  /** Those slices, until the last. */
+  private foldUnderWay: Promise<void> | undefined;
   /** Logs written before `current`, oldest first, waiting for a checkpoint. */
   private folded: (LogToFold & { size: number })[];
   /** The snapshot generation's salt, which every log carries. */
@@ -202,16 +204,22 @@ export class DurableFile implements FileWriteSink {
    * {@link foldFirst} a slice per turn of the event loop: its pages (tens of MiB after a
    * report's million ids kept as statements) read and logged at once held the thread 210 ms.
    * Between two slices the open transaction has frames, so no write is logged as statements,
-   * and whatever else reaches the log (a write's pages, a commit) ends the fold first.
+   * and whatever else reaches the log (a write's pages, a commit) ends the fold first. A fold
+   * under way is waited for, not ended at once: a settle right after a sync's last part would
+   * otherwise end the fold that part began (past the replay budget) in one turn.
    */
-  private async foldInSlices(): Promise<void> {
-    if (this.folding || this.statementPages.bytes === 0) return;
+  private foldInSlices(): Promise<void> {
+    if (this.folding) return this.foldUnderWay ?? Promise.resolve();
+    if (this.statementPages.bytes === 0) return Promise.resolve();
     this.current.fold(this.size);
     this.folding = true;
-    while (this.folding && this.statementPages.bytes > 0 && !this.closed) {
-      this.statementPages.handOn(sliceBytes);
-      await nextTurn();
-    }
+    this.foldUnderWay = (async () => {
+      while (this.folding && this.statementPages.bytes > 0 && !this.closed) {
+        this.statementPages.handOn(sliceBytes);
+        await nextTurn();
+      }
+    })();
+    return this.foldUnderWay;
   }
 
   /**
@@ -264,15 +272,16 @@ export class DurableFile implements FileWriteSink {
   }
 
   /**
-   * Past the replay budget, a fold of the statements' pages as deltas, in a transaction of its
-   * own: an open then applies the deltas instead of replaying the statements. Logging the
-   * transaction that passed the budget as pages instead wrote its 150 MiB of pages whole (a
-   * 1 % sync of `large`), where its statements and the fold's deltas took 2 and about 15 MiB.
+   * Past the replay budget, a fold of the statements' pages as deltas: an open then applies the
+   * deltas instead of replaying the statements. Logging the transaction that passed the budget
+   * as pages instead wrote its 150 MiB of pages whole (a 1 % sync of `large`), where its
+   * statements and the fold's deltas took 2 and about 15 MiB. The fold is a settle's, a slice
+   * per turn, committed in the thread pool (a fold of a day's pages takes about a second of
+   * deflating); a commit, a checkpoint or the close meanwhile ends it at once.
    */
   private foldPastBudget(): void {
-    if (this.replayCost() <= replayBudgetMicroseconds || this.statementPages.bytes === 0) return;
-    this.foldFirst();
-    this.afterLogCommit(this.current.commit());
+    if (this.replayCost() <= replayBudgetMicroseconds || this.statementPages.bytes === 0 || this.folding) return;
+    this.settle().catch(this.onCheckpointError);
   }
 
   /** What replaying the log since the snapshot would take: the statements since the last fold, and the pages logged as deltas. */
@@ -342,9 +351,7 @@ export class DurableFile implements FileWriteSink {
       this.current.duration(writes!.microseconds);
       this.replayMicroseconds += writes!.microseconds;
       this.afterLogCommit(this.current.commit({ durable }));
-      if (durable) this.foldPastBudget();
-      // A write that need not be durable folds a slice per turn; the settle or durable commit after it ends the fold.
-      else if (this.replayCost() > replayBudgetMicroseconds) this.foldInSlices().catch(this.onCheckpointError);
+      this.foldPastBudget();
       return;
     }
     if (durable) {

@@ -4,7 +4,7 @@ import { type DatabaseFileBytes, readDatabaseFile, roomAfter, roomyBuffer } from
 import { files, isMissing } from './engine-files.js';
 import { chainLogs, type LogChain } from './log-chain.js';
 import { readSnapshotHeader, type SnapshotHeader } from './snapshot-header.js';
-import { type DeltaPages, lastDeltas, SnapshotBase } from './page-delta.js';
+import { basesOverwritten, type DeltaPages, lastDeltas, SnapshotBase } from './page-delta.js';
 import { SnapshotPages } from './snapshot-pages.js';
 import { decodeStatement, type RecordedStatement } from './statement-codec.js';
 
@@ -264,7 +264,11 @@ function replay(
     grown.set(image.subarray(0, baseSize));
     image = grown;
   }
+  // A delta's base is the snapshot's bytes, in the image until a frame before it changes them (then read from the file).
+  const overwritten = basesOverwritten(refs, deltas);
+  const snapshotBytes = image;
+  const imageBase = { read: (offset: number, length: number) => (overwritten.has(offset) ? base.read(offset, length) : snapshotBytes.subarray(offset, offset + length)) };
   let size = baseSize;
-  for (const { fd, transactions } of logs) size = applyFrames(image, size, framesWithBytes(fd, transactions, base, (frame) => deltas.get(frame.offset) !== frame));
+  for (const { fd, transactions } of logs) size = applyFrames(image, size, framesWithBytes(fd, transactions, imageBase, (frame) => deltas.get(frame.offset) !== frame));
   return { bytes: image.subarray(0, size + room), fileBytes: size };
 }
