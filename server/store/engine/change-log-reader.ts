@@ -197,29 +197,41 @@ export function* framesWithBytes(
   base?: DeltaBase,
   skip: (frame: PageFrameRefOfWrite) => boolean = () => false,
 ): Generator<LogFrame> {
-  // Deltas are a few hundred bytes each, in the order of the file: read a window at a time, not one read each.
-  let window = Buffer.allocUnsafe(0);
-  let windowStart = 0;
-  let windowLength = 0;
-  const deflatedBytes = (frame: PageFrameRefOfWrite & { deflatedBytes: number }) => {
-    if (frame.position < windowStart || frame.position + frame.deflatedBytes > windowStart + windowLength) {
-      if (window.length < frame.deflatedBytes) window = Buffer.allocUnsafe(Math.max(frame.deflatedBytes, deltaWindowBytes));
-      windowStart = frame.position;
-      windowLength = readFully(fd, window, frame.position);
-      if (windowLength < frame.deflatedBytes) throw new Error('A change log is shorter than its committed frames');
-    }
-    return window.subarray(frame.position - windowStart, frame.position - windowStart + frame.deflatedBytes);
-  };
+  const bodies = new DeltaBodies(fd);
   for (const frames of transactions) {
     for (const frame of frames) {
       if (frame.kind === 'write' && frame.deflatedBytes !== undefined) {
         if (skip(frame)) continue;
         if (!base) throw new Error('A change log holds a delta page, and no snapshot was given to read it against');
-        const deflated = deflatedBytes(frame as PageFrameRefOfWrite & { deflatedBytes: number });
+        const deflated = bodies.of(frame);
         yield { kind: 'write', offset: frame.offset, bytes: inflatePage(deflated, base.read(frame.offset, frame.length), frame.length) };
       } else if (frame.kind === 'write') yield { kind: 'write', offset: frame.offset, bytes: readFrameBytes(fd, frame) };
       else if (frame.kind === 'truncate') yield { kind: 'truncate', size: frame.size };
     }
+  }
+}
+
+/**
+ * The bodies of delta frames (pages deflated) of the log open at `fd`, read a window at a time:
+ * they are a few hundred bytes each, in the order of the file. Each is valid until the next.
+ */
+export class DeltaBodies {
+  private window = Buffer.allocUnsafe(0);
+  private start = 0;
+  private length = 0;
+
+  constructor(private readonly fd: number) {}
+
+  of(frame: PageFrameRefOfWrite): Buffer {
+    const bytes = frame.deflatedBytes;
+    if (bytes === undefined) throw new Error('A whole page was read as a delta');
+    if (frame.position < this.start || frame.position + bytes > this.start + this.length) {
+      if (this.window.length < bytes) this.window = Buffer.allocUnsafe(Math.max(bytes, deltaWindowBytes));
+      this.start = frame.position;
+      this.length = readFully(this.fd, this.window, frame.position);
+      if (this.length < bytes) throw new Error('A change log is shorter than its committed frames');
+    }
+    return this.window.subarray(frame.position - this.start, frame.position - this.start + bytes);
   }
 }
 

@@ -65,8 +65,8 @@ describe('pages folded as deltas against the snapshot', () => {
     db.close();
     expect(logFiles(file)).toEqual([]);
 
-    // The next process finds the deltas in the logs it replays.
-    const next = await Database.open(taken);
+    // The next process finds the deltas in the logs it replays; a command's (pages on demand) applies each as its page is first read.
+    const next = await Database.open(taken, { pagesOnDemand: true });
     await next.checkpoint();
     next.close();
     expect(logFiles(taken)).toEqual([]);
@@ -100,10 +100,12 @@ describe('pages folded as deltas against the snapshot', () => {
     expect(errors).toHaveLength(1);
     expect(writes).toBeGreaterThan(2);
     const afterFailure = crashCopy(file);
-    const reopened = await Database.open(afterFailure);
-    expect(rows(reopened)).toEqual(expected);
-    expect(reopened.value('PRAGMA integrity_check')).toBe('ok');
-    reopened.close();
+    for (const pagesOnDemand of [false, true]) {
+      const reopened = await Database.open(crashCopy(afterFailure), { pagesOnDemand });
+      expect(rows(reopened)).toEqual(expected);
+      expect(reopened.value('PRAGMA integrity_check')).toBe('ok');
+      reopened.close();
+    }
 
     // More statements, folded as deltas against the snapshot the failed checkpoint left.
     changeATenth(db, 'again');
@@ -114,11 +116,16 @@ describe('pages folded as deltas against the snapshot', () => {
     const copy = crashCopy(file);
     await db.checkpoint();
     db.close();
-    for (const reopenedFile of [copy, file]) {
-      const opened = await Database.open(reopenedFile);
+    for (const [reopenedFile, pagesOnDemand] of [[crashCopy(copy), false], [copy, true], [file, false]] as const) {
+      const opened = await Database.open(reopenedFile, { pagesOnDemand });
       expect(rows(opened)).toEqual(again);
       expect(opened.value('PRAGMA integrity_check')).toBe('ok');
+      // A checkpoint by this process logs the delta pages whole first, read as they are asked for.
+      await opened.checkpoint();
       opened.close();
+      const folded = await Database.open(reopenedFile);
+      expect(rows(folded)).toEqual(again);
+      folded.close();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { applyFrames, extentAfter, isPageFrame, type LogFrame, type LogFrameRef, logFiles, type PageFrameRef } from './change-log.js';
-import { framesWithBytes, readFrameBytes, type ScannedLog, scanLogFile, toEnd } from './change-log-reader.js';
+import { DeltaBodies, framesWithBytes, type PageFrameRefOfWrite, readFrameBytes, type ScannedLog, scanLogFile, toEnd } from './change-log-reader.js';
 import { type DatabaseFileBytes, readDatabaseFile, roomAfter, roomyBuffer } from './database-file.js';
 import { files, isMissing } from './engine-files.js';
 import { chainLogs, type LogChain } from './log-chain.js';
@@ -204,7 +204,16 @@ function imageOnDemand(file: string, reserveBytes: number): StoreImage | undefin
     const base = SnapshotBase.ofDescriptor(snapshot);
     const deltas = lastDeltas(committedFrames(split.pages));
     let size = snapshotBytes;
-    for (const { fd, transactions } of split.pages) size = applyFrames(pages.image, size, notedBy(pages, framesWithBytes(fd, transactions, base, (frame) => deltas.get(frame.offset) !== frame)));
+    // A page's last delta is applied when SQLite first reads the page (SnapshotPages.deferDelta), after every other frame: nothing after it changes its page.
+    const onDemand = pages;
+    const deferred = (frame: PageFrameRefOfWrite) => deltas.get(frame.offset) === frame && onDemand.defers(frame.offset, frame.length);
+    for (const { fd, transactions } of split.pages) {
+      size = applyFrames(pages.image, size, notedBy(pages, framesWithBytes(fd, transactions, base, (frame) => deltas.get(frame.offset) !== frame || deferred(frame))));
+    }
+    for (const { fd, transactions } of split.pages) {
+      const bodies = new DeltaBodies(fd);
+      for (const frame of transactions.flat()) if (frame.kind === 'write' && deferred(frame)) pages.deferDelta(frame.offset, Uint8Array.from(bodies.of(frame)));
+    }
     pages.beforeRead(0, 100);
     return {
       bytes: pages.image.subarray(0, size + room),
