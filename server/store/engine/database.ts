@@ -20,6 +20,12 @@ const vacuumOlderStoreFromShare = 0.1;
 /** Raised when a database file is newer than this program or is not a database of ours. */
 export class IncompatibleDatabaseError extends Error {}
 
+/** When a statement started: the clock, and the time spent applying deltas by then. */
+interface Started {
+  at: number;
+  deltaMicroseconds: number;
+}
+
 /** A statement that changes the schema or rewrites the file. */
 const schemaOrFileStatement = /^\s*(CREATE|DROP|ALTER|VACUUM|PRAGMA|REINDEX|ANALYZE|ATTACH|DETACH)\b/i;
 /** One that does so in the temporary database only, which is not in the file. */
@@ -155,7 +161,7 @@ export class Database {
     this.writing = true;
     try {
       for (const { statements } of transactions) {
-        const startedAt = performance.now();
+        const startedAt = this.started();
         this.db.exec('BEGIN');
         try {
           for (const statement of statements) this.runRecorded(statement);
@@ -166,7 +172,7 @@ export class Database {
         }
         // What the replay took, not what the statements took when recorded (under another load, with
         // other pages already read): it is what the next open will spend again.
-        this.durable?.replayed((performance.now() - startedAt) * 1000);
+        this.durable?.replayed(this.elapsedMicroseconds(startedAt));
       }
     } finally {
       this.writing = false;
@@ -186,13 +192,27 @@ export class Database {
   }
 
   /** Keeps a write for the log (unless the transaction is logged as pages already), with the time it took. */
-  private record(statement: RecordedStatement, startedAt: number): void {
-    this.recordedMicroseconds += (performance.now() - startedAt) * 1000;
+  private record(statement: RecordedStatement, startedAt: Started): void {
+    this.recordedMicroseconds += this.elapsedMicroseconds(startedAt);
     if (!this.recorded || !this.durable) return;
     // A transaction that took longer than the whole replay budget goes as pages whatever came before it
     // (DurableFile.logsAsStatements): its statements are no longer encoded and held for nothing.
     if (changesSchemaOrFile(statement.sql) || this.recordedMicroseconds > replayBudgetMicroseconds) this.recorded = undefined;
     else this.recorded.push(encodeStatement(statement));
+  }
+
+  /** When a statement or a replayed transaction started, for {@link elapsedMicroseconds}. */
+  private started(): Started {
+    return { at: performance.now(), deltaMicroseconds: this.pages?.deltaMicroseconds ?? 0 };
+  }
+
+  /**
+   * What a statement or a replayed transaction took since `started`, less the deltas applied
+   * meanwhile as their pages were first read (SnapshotPages.deferDelta): the replay budget
+   * counts those apart, at what `serve`'s open takes to apply them all.
+   */
+  private elapsedMicroseconds(started: Started): number {
+    return (performance.now() - started.at) * 1000 - ((this.pages?.deltaMicroseconds ?? 0) - started.deltaMicroseconds);
   }
 
   /** sql.js's name of the in-memory file. */
@@ -332,7 +352,7 @@ export class Database {
   /** Runs a statement that returns no rows; returns the number of rows it changed. */
   run(sql: string, params: BindParams = []): number {
     const statement = this.statement(sql);
-    const startedAt = performance.now();
+    const startedAt = this.started();
     this.writing = true;
     try {
       statement.run(params);
@@ -348,7 +368,7 @@ export class Database {
 
   /** Runs several statements of a script, without parameters. */
   exec(sql: string): void {
-    const startedAt = performance.now();
+    const startedAt = this.started();
     this.writing = true;
     try {
       this.db.exec(sql);
