@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import zlib from 'node:zlib';
-import { inflateSync } from 'fflate';
+import type * as Fflate from 'fflate';
 import type { PageFrameRef } from './change-log.js';
 import { files, isMissing } from './engine-files.js';
 
@@ -18,6 +19,13 @@ const level = 1;
 export function deflatePage(page: Uint8Array, base: Uint8Array): Buffer {
   return zlib.deflateRawSync(page, { level, dictionary: base });
 }
+
+/**
+ * fflate, loaded by the first delta applied: its module takes about 75 ms to load, which every
+ * command that opens a store would pay (store/intel/intel-archive.ts loads it so too).
+ */
+let fflate: typeof Fflate | undefined;
+const inflateSync = (data: Uint8Array, options: Fflate.InflateOptions) => (fflate ??= createRequire(import.meta.url)('fflate') as typeof Fflate).inflateSync(data, options);
 
 /** Where {@link inflatePage} inflates: one byte more than a page, to tell a delta that gives more. */
 let inflated = new Uint8Array(4097);
