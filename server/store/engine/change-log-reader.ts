@@ -70,23 +70,17 @@ function* scanLog(read: ReadAt): Generator<Pause, ScannedLog, void> {
   let checksum = 0;
   for (;;) {
     const kind = read(position, 1)[0];
-    if (kind === writeFrame) {
-      const frameHeader = read(position, writeHeaderBytes);
-      if (frameHeader.length < writeHeaderBytes) break;
-      const length = frameHeader.readUInt32LE(1);
-      const frame = read(position, writeHeaderBytes + length);
-      if (frame.length < writeHeaderBytes + length) break;
-      frames.push({ kind: 'write', offset: Number(frame.readBigUInt64LE(5)), length, position: position + writeHeaderBytes });
-      checksum = zlib.crc32(frame, checksum);
-      position += frame.length;
-      if (Math.floor(position / windowBytes) !== Math.floor((position - frame.length) / windowBytes)) yield { kind: 'pause' };
-    } else if (kind === deltaFrame && takesStatements) {
-      const frameHeader = read(position, deltaHeaderBytes);
-      if (frameHeader.length < deltaHeaderBytes) break;
-      const deflatedBytes = frameHeader.readUInt32LE(1);
-      const frame = read(position, deltaHeaderBytes + deflatedBytes);
-      if (frame.length < deltaHeaderBytes + deflatedBytes) break;
-      frames.push({ kind: 'write', offset: Number(frame.readBigUInt64LE(5)), length: frame.readUInt32LE(13), position: position + deltaHeaderBytes, deflatedBytes });
+    if (kind === writeFrame || (kind === deltaFrame && takesStatements)) {
+      // Both a u32 body length and a u64 offset; a delta's header then gives its page's length.
+      const isDelta = kind === deltaFrame;
+      const frameHeaderBytes = isDelta ? deltaHeaderBytes : writeHeaderBytes;
+      const frameHeader = read(position, frameHeaderBytes);
+      if (frameHeader.length < frameHeaderBytes) break;
+      const bodyBytes = frameHeader.readUInt32LE(1);
+      const frame = read(position, frameHeaderBytes + bodyBytes);
+      if (frame.length < frameHeaderBytes + bodyBytes) break;
+      const located = { kind: 'write', offset: Number(frame.readBigUInt64LE(5)), position: position + frameHeaderBytes } as const;
+      frames.push(isDelta ? { ...located, length: frame.readUInt32LE(13), deflatedBytes: bodyBytes } : { ...located, length: bodyBytes });
       checksum = zlib.crc32(frame, checksum);
       position += frame.length;
       if (Math.floor(position / windowBytes) !== Math.floor((position - frame.length) / windowBytes)) yield { kind: 'pause' };

@@ -157,8 +157,9 @@ export async function readStoreImage(
     try {
       const snapshot = await readDatabaseFile(file, reserveBytes, { forWriting: holdsLock });
       const { pages, statements } = splitTransactions(chain.replay);
-      const deltas = lastDeltas(committedFrames(pages));
-      const image = replay(snapshot, reserveBytes, pages, base, deltas);
+      const frames = committedFrames(pages);
+      const deltas = lastDeltas(frames);
+      const image = replay(snapshot, reserveBytes, pages, frames, base, deltas);
       const newest = opened.at(-1)?.number ?? 0;
       // A checkpoint ran meanwhile: the snapshot may hold logs not listed, or the logs after the header read are gone.
       const moved = chain.setAside.length > 0 && readSnapshotHeader(file)?.sequence !== header?.sequence;
@@ -198,11 +199,12 @@ function imageOnDemand(file: string, reserveBytes: number): StoreImage | undefin
     const { header, chain, opened: all } = openLogs(file);
     opened = all;
     const split = splitTransactions(chain.replay);
-    const extent = extentAfter(snapshotBytes, committedFrames(split.pages));
+    const frames = committedFrames(split.pages);
+    const extent = extentAfter(snapshotBytes, frames);
     const room = roomAfter(snapshotBytes, reserveBytes, true);
     pages = SnapshotPages.ofFile(snapshot, roomyBuffer(extent.largest, room), snapshotBytes);
     const base = SnapshotBase.ofDescriptor(snapshot);
-    const deltas = lastDeltas(committedFrames(split.pages));
+    const deltas = lastDeltas(frames);
     let size = snapshotBytes;
     // A page's last delta is applied when SQLite first reads the page (SnapshotPages.deferDelta), after every other frame: nothing after it changes its page.
     const onDemand = pages;
@@ -259,10 +261,11 @@ function replay(
   snapshot: DatabaseFileBytes | undefined,
   reserveBytes: number,
   logs: { fd: number; transactions: PageFrameRef[][] }[],
+  /** The logs' page frames, in order (committedFrames). */
+  refs: readonly PageFrameRef[],
   base: SnapshotBase,
   deltas: ReturnType<typeof lastDeltas>,
 ): { bytes: Uint8Array | undefined; fileBytes: number } {
-  const refs = committedFrames(logs);
   if (refs.length === 0) return { bytes: snapshot?.bytes, fileBytes: snapshot?.fileBytes ?? 0 };
   const baseSize = snapshot?.fileBytes ?? 0;
   const room = snapshot ? Math.max(reserveBytes, snapshot.bytes.length - baseSize) : reserveBytes;
