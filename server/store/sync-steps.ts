@@ -161,7 +161,11 @@ export class SyncSteps {
     if (this.applying.has(organization.rowId)) throw new Error(`The changes of "${organization.slug}" are being applied already`);
     let ended!: () => void;
     this.applying.set(organization.rowId, new Promise<void>((resolve) => (ended = resolve)));
+    let released = false;
+    // Once only: a second release, after the last part's fsync, would remove the gate of a sync begun meanwhile.
     const release = () => {
+      if (released) return;
+      released = true;
       this.applying.delete(organization.rowId);
       ended();
     };
