@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { databaseCopies } from '../../test/support/database-copies.js';
 import { logFiles } from './change-log.js';
 import { parseLog } from './change-log-reader.js';
@@ -8,6 +8,20 @@ import { files } from './engine-files.js';
 
 const { newDatabaseFile, crashCopy, removeAll } = databaseCopies('rc-page-delta-');
 afterEach(removeAll);
+
+/** Milliseconds the clock jumps while a delta is inflated (0: it does not), and the deltas inflated. */
+const slowInflate = vi.hoisted(() => ({ ms: 0, inflated: 0 }));
+vi.mock('./page-delta.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('./page-delta.js')>();
+  return {
+    ...original,
+    inflatePage: (...args: Parameters<typeof original.inflatePage>) => {
+      slowInflate.inflated++;
+      if (slowInflate.ms > 0) vi.advanceTimersByTime(slowInflate.ms);
+      return original.inflatePage(...args);
+    },
+  };
+});
 
 const rows = (db: Database) => db.all('SELECT id, label FROM notes ORDER BY id');
 
@@ -127,5 +141,30 @@ describe('pages folded as deltas against the snapshot', () => {
       expect(rows(folded)).toEqual(again);
       folded.close();
     }
+  });
+
+  it('applied as a command first reads their pages, count apart from the statement that read them against the replay budget', async () => {
+    const { file, db } = await foldedAfterStatements();
+    db.close();
+    const reopened = await Database.open(file, { pagesOnDemand: true });
+    // Only the clock is faked: it runs as it does, and jumps 50 ms at each delta inflated.
+    vi.useFakeTimers({ toFake: ['performance'], shouldAdvanceTime: true });
+    slowInflate.ms = 50;
+    slowInflate.inflated = 0;
+    try {
+      reopened.run("UPDATE notes SET label = label || '!'");
+    } finally {
+      slowInflate.ms = 0;
+      vi.useRealTimers();
+    }
+    // Every deferred delta was applied by the statement: counted at their own cost, not at its 50 ms each.
+    expect(slowInflate.inflated).toBeGreaterThan(20);
+    const transactions = logFiles(file).flatMap(({ file: log }) => parseLog(fs.readFileSync(log)).transactions);
+    const durations = transactions.at(-1)!.flatMap((frame) => (frame.kind === 'duration' ? [frame.microseconds] : []));
+    // Counted with the deltas' 50 ms each, it passed the whole budget and went as pages.
+    expect(durations, 'the update logged as a statement, with the time it took').toHaveLength(1);
+    expect(durations[0]).toBeLessThan(slowInflate.inflated * 50_000);
+    expect(durations[0]).toBeLessThan(500_000);
+    reopened.close();
   });
 });
