@@ -5,6 +5,7 @@ import { logFiles } from './change-log.js';
 import { parseLog } from './change-log-reader.js';
 import { Database } from './database.js';
 import { files } from './engine-files.js';
+import type * as PageDelta from './page-delta.js';
 
 const { newDatabaseFile, crashCopy, removeAll } = databaseCopies('rc-page-delta-');
 afterEach(removeAll);
@@ -12,7 +13,7 @@ afterEach(removeAll);
 /** Milliseconds the clock jumps while a delta is inflated (0: it does not), and the deltas inflated. */
 const slowInflate = vi.hoisted(() => ({ ms: 0, inflated: 0 }));
 vi.mock('./page-delta.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('./page-delta.js')>();
+  const original = await importOriginal<typeof PageDelta>();
   return {
     ...original,
     inflatePage: (...args: Parameters<typeof original.inflatePage>) => {
