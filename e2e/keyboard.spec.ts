@@ -178,3 +178,25 @@ test('↓ pressed before a search has answered still leaves the focus on the row
   await page.keyboard.press('j');
   await expect(selected(grid)).toHaveAttribute('aria-rowindex', '2');
 });
+
+test('Escape pressed right after Enter opened a row, before the item\'s page is shown, comes back to the list', async ({ page }) => {
+  await openConsole(page, '/orgs/demo/endpoints');
+  const grid = page.getByRole('grid', { name: 'Endpoints' });
+  await loaded(grid);
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => void (frame === page.mainFrame() && visited.push(new URL(frame.url()).pathname)));
+  // A slow laptop: the item's page takes a while to render, and the keys come meanwhile.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 30 });
+  for (let row = 1; row <= 2; row++) {
+    await grid.focus();
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await expect(page).toHaveURL(new RegExp(`/orgs/demo/endpoints\\?row=${row - 1}$`));
+  }
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await loaded(grid);
+  // Each Enter did open its item: the Escape came back from it.
+  expect(visited.filter((visitedPath) => /\/endpoints\/[0-9a-f-]{36}$/.test(visitedPath))).toHaveLength(2);
+});

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider, createBrowserRouter } from 'react-router';
 import { cliCommand } from '../../contracts/cli-command';
 import { type ConsoleAccess, openConsoleAccess } from './api/console-token';
+import { listenForEscapeBack } from './lib/opened-from-table';
 import { queryClient } from './api/query-client';
 import { routes } from './views/routes';
 import './styles/base.css';
@@ -34,11 +35,13 @@ function MissingSession({ refusal }: { refusal: string | undefined }) {
 const root = createRoot(document.getElementById('root')!);
 
 function render(access: ConsoleAccess) {
+  const router = access.open ? createBrowserRouter(routes) : undefined;
+  if (router) listenForEscapeBack(router);
   root.render(
     <StrictMode>
       {access.open ? (
         <QueryClientProvider client={queryClient}>
-          <RouterProvider router={createBrowserRouter(routes)} />
+          <RouterProvider router={router!} />
         </QueryClientProvider>
       ) : (
         <MissingSession refusal={access.refusal} />

@@ -5,7 +5,6 @@ import { collectionBasics } from '../../../contracts/collection-basics';
 import type { CollectionName, ConsoleItem } from '../../../contracts/collections';
 import { itemQuery } from '../api/console-queries';
 import { QueryFrame } from '../components/query-state';
-import { useEscapeBack } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 
 interface DetailFrameProps<C extends CollectionName> {
@@ -18,14 +17,11 @@ interface DetailFrameProps<C extends CollectionName> {
 
 /**
  * The frame of an item's detail page: it fetches the item, shows its loading and error states,
- * the way back to its list, and the heading. Escape goes back: to the table the item was opened
- * from (the previous history entry, so with its filters, scroll position and selected row), or
- * else to the collection's list.
+ * the way back to its list, and the heading. Escape goes back (its route's `escapeBack`, routes.tsx).
  */
 export function DetailFrame<C extends CollectionName>({ slug, collection, id, title, children }: DetailFrameProps<C>) {
   const query = useQuery(itemQuery(slug, collection, id));
   const { labels } = collectionBasics[collection];
-  useEscapeBack(paths.list(slug, collection));
   return (
     <section className="view view--detail" aria-labelledby="view-title">
       <nav aria-label="Breadcrumb" className="breadcrumb">

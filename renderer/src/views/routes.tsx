@@ -10,6 +10,7 @@ import { syncChangesQuery } from '../api/sync-changes-queries';
 import { syncChangesSection } from '../../../contracts/console/views';
 import { queryClient } from '../api/query-client';
 import { QueryFrame } from '../components/query-state';
+import { escapeBack } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { AgentConfigView } from './agent-config-view';
 import { ApiKeysView } from './api-keys-view';
@@ -113,7 +114,11 @@ function collectionRoutes(collection: CollectionName, Detail: (props: { slug: st
   const { path } = collectionBasics[collection];
   return [
     { path, loader: prefetchList(collection), element: withParams((slug) => <ListView slug={slug} collection={collection} />) },
-    { path: `${path}/:id`, element: withParams((slug, id) => <Detail slug={slug} id={id} />) },
+    {
+      path: `${path}/:id`,
+      handle: escapeBack(({ slug = '' }) => paths.list(slug, collection)),
+      element: withParams((slug, id) => <Detail slug={slug} id={id} />),
+    },
   ];
 }
 
@@ -132,8 +137,17 @@ export const routes: RouteObject[] = [
       ...collectionRoutes('scopes', ScopeDetail),
       ...collectionRoutes('findings', FindingDetail),
       { path: 'software', loader: prefetchSoftware, element: withParams((slug) => <SoftwareView slug={slug} />) },
-      { path: 'software/:id', loader: prefetchProduct, element: withParams((slug, id) => <SoftwareProductView slug={slug} productId={id} />) },
-      { path: 'software/:id/versions/:versionId', element: withParams((slug, id) => <SoftwareVersionRoute slug={slug} productId={id} />) },
+      {
+        path: 'software/:id',
+        loader: prefetchProduct,
+        handle: escapeBack(({ slug = '' }) => paths.software(slug)),
+        element: withParams((slug, id) => <SoftwareProductView slug={slug} productId={id} />),
+      },
+      {
+        path: 'software/:id/versions/:versionId',
+        handle: escapeBack(({ slug = '', id = '' }) => paths.softwareProduct(slug, id)),
+        element: withParams((slug, id) => <SoftwareVersionRoute slug={slug} productId={id} />),
+      },
       { path: 'remediation-plan', loader: prefetchPlan, element: withParams((slug) => <RemediationPlanView slug={slug} />) },
       { path: 'remediation-performance', loader: prefetchPerformance, element: withParams((slug) => <RemediationPerformanceView slug={slug} />) },
       { path: 'reports', element: withParams((slug) => <ReportsView slug={slug} />) },

@@ -6,7 +6,7 @@ import { ExposureFigures } from '../components/exposure-figures';
 import { QueryFrame } from '../components/query-state';
 import { UpdateToLine } from '../components/version-to-update-to';
 import { VirtualTable } from '../components/virtual-table';
-import { openFromTable, useEscapeBack } from '../lib/opened-from-table';
+import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { productLabel } from '../lib/software-names';
 import { versionColumns } from './software-columns';
@@ -18,7 +18,6 @@ export function SoftwareProductView({ slug, productId }: { slug: string; product
   const url = useTableUrl();
   const navigate = useNavigate();
   const pageQuery = useCallback((offset: number) => softwareVersionsPageQuery(slug, productId, offset), [slug, productId]);
-  useEscapeBack(paths.software(slug));
   return (
     <section className="view view--detail" aria-labelledby="view-title">
       <nav aria-label="Breadcrumb" className="breadcrumb">

@@ -5,7 +5,7 @@ import { type SoftwareInstallRow, softwareInstallsPageQuery, softwareVersionQuer
 import { ExposureFigures } from '../components/exposure-figures';
 import { QueryFrame } from '../components/query-state';
 import { VirtualTable } from '../components/virtual-table';
-import { openFromTable, useEscapeBack } from '../lib/opened-from-table';
+import { openFromTable } from '../lib/opened-from-table';
 import { paths } from '../lib/paths';
 import { productLabel, versionLabel } from '../lib/software-names';
 import { installColumns } from './software-columns';
@@ -33,7 +33,6 @@ export function SoftwareVersionView({ slug, productId, versionId }: SoftwareVers
     [navigate, slug],
   );
   const product = version.data?.product;
-  useEscapeBack(paths.softwareProduct(slug, productId));
   return (
     <section className="view view--detail" aria-labelledby="view-title">
       <nav aria-label="Breadcrumb" className="breadcrumb">
