@@ -8,8 +8,9 @@ import { trialCount } from './support/trial-count.js';
 
 /**
  * Crash safety (issues 13 and 27): a child process runs writes of every kind
- * (support/crash-writer.ts: keys, secrets, syncs, a full sync's staging and swap, checkpoints,
- * two failed checkpoints whose logs the next one folds three at once) and is killed with
+ * (support/crash-writer.ts: keys, secrets, syncs, a full sync's staging and swap, merges past
+ * the replay budget whose pages are folded as deltas, checkpoints, two failed checkpoints whose
+ * logs the next one folds three at once) and is killed with
  * SIGKILL at random moments inside one of them. Reopened, the data directory must hold exactly
  * the state before that write or after it (every row compared through a digest, and
  * `PRAGMA integrity_check` ok: support/store-digest.ts) — never a mix, never an error — and

@@ -1,5 +1,5 @@
 /** The kinds of write the crash-safety test kills a process in. */
-export type WriteKind = 'key' | 'secret' | 'sync' | 'staged' | 'merge' | 'remove' | 'checkpoint' | 'failed-checkpoint' | 'compaction';
+export type WriteKind = 'key' | 'secret' | 'sync' | 'staged' | 'merge' | 'fold' | 'remove' | 'checkpoint' | 'failed-checkpoint' | 'compaction';
 
 /**
  * The crash writer's writes, in order (after it creates three organizations). Two checkpoints
@@ -9,5 +9,5 @@ export type WriteKind = 'key' | 'secret' | 'sync' | 'staged' | 'merge' | 'remove
  * with the clock the crash writer counts, so a write after it would not write the same twice.
  */
 export const sequence: readonly WriteKind[] = [
-  'key', 'sync', 'secret', 'checkpoint', 'staged', 'merge', 'failed-checkpoint', 'key', 'remove', 'secret', 'failed-checkpoint', 'staged', 'sync', 'checkpoint', 'key', 'merge', 'remove', 'compaction',
+  'key', 'sync', 'secret', 'checkpoint', 'fold', 'staged', 'merge', 'failed-checkpoint', 'key', 'remove', 'secret', 'failed-checkpoint', 'staged', 'sync', 'checkpoint', 'key', 'fold', 'merge', 'remove', 'compaction',
 ];

@@ -4,6 +4,7 @@ import { collectionNames } from '../../../contracts/collections.js';
 import type { Inventory } from '../../../contracts/inventory.js';
 import { changeKinds } from '../../store/derived/change-kinds.js';
 import { files } from '../../store/engine/engine-files.js';
+import { replayBudgetMicroseconds } from '../../store/engine/durable-file.js';
 import { SyncChangeTally } from '../../store/basics/change-tally.js';
 import type { Store } from '../../store/store.js';
 import type { WriteKind } from './crash-writer-sequence.js';
@@ -58,6 +59,19 @@ export async function crashWrites(store: Store, staged: (index: number) => Promi
         // As an incremental sync applies its changes (SyncSteps.apply): committed at once, fsynced in the thread pool.
         await store.syncSteps.apply(org, recordedSuccess, (writes, inventoryId, tally) => writes.merge(inventoryId, changes(index), tally));
         break;
+      case 'fold':
+        // Two merges whose statements count 90 % of the replay budget each (a clock that jumps
+        // once, restored before anything else runs): both logged as statements, then, past the
+        // budget, the pages they changed folded as deltas against the snapshot, a slice per turn,
+        // which the settle awaits. The next checkpoint logs those pages whole before it writes the snapshot.
+        for (const seed of [index, -index]) {
+          await countedAs(0.9 * replayBudgetMicroseconds, () =>
+            store.syncSteps.apply(org, recordedSuccess, (writes, inventoryId, tally) => writes.merge(inventoryId, changes(seed), tally)),
+          );
+        }
+        await store.settle();
+        if (foldedDeltaPages(store) === 0) throw new Error('The writes past the replay budget folded no page as a delta');
+        break;
       case 'remove':
         store.write(() => store.organizations.delete(orgs.pop()!.rowId), { changes: changeKinds });
         break;
@@ -90,4 +104,25 @@ export async function crashWrites(store: Store, staged: (index: number) => Promi
       }
     }
   };
+}
+
+/**
+ * Runs `work` (synchronous, or whose synchronous part is what counts) with a clock that jumps
+ * `microseconds` after its first reading: the write's first statement then counts as taking that
+ * much longer, and nothing else does. Answers what `work` answers.
+ */
+function countedAs<T>(microseconds: number, work: () => T): T {
+  const now = performance.now;
+  let readings = 0;
+  performance.now = () => now.call(performance) + (readings++ === 0 ? 0 : microseconds / 1000);
+  try {
+    return work();
+  } finally {
+    performance.now = now;
+  }
+}
+
+/** The pages the store's logs hold as deltas, by the durable file's count (private: a check of the test's own). */
+function foldedDeltaPages(store: Store): number {
+  return (store as unknown as { db: { durable: { deltaPages: Set<number> } } }).db.durable.deltaPages.size;
 }
