@@ -8,7 +8,7 @@ import { Store } from '../store/store.js';
 import { sequence } from './support/crash-writer-sequence.js';
 import { crashWrites } from './support/crash-writes.js';
 import { type DiskEvent, SimulatedDisk } from './support/power-loss-disk.js';
-import { storeDigest } from './support/store-digest.js';
+import { databaseDigest, liveDigest, storeDigest } from './support/store-digest.js';
 import { trialCount } from './support/trial-count.js';
 
 /**
@@ -59,29 +59,35 @@ function allowedAt(events: readonly DiskEvent[], at: number, digests: Map<number
 }
 
 /**
- * Opens the store on `disk` as its next writer would, checks it, closes it (folding the logs),
- * and digests what is left; an error is the outcome's integrity.
+ * Opens the store on `disk` as its next writer would (a command line's with `pagesOnDemand`:
+ * its snapshot's pages, and their last deltas, read as SQLite asks for them), checks it and
+ * what it reads, closes it (folding the logs), and digests what is left; an error is the
+ * outcome's integrity.
  */
-async function openAfterPowerLoss(dataDir: string, disk: SimulatedDisk): Promise<{ digest: string; integrity: unknown; warnings: unknown[] }> {
+async function openAfterPowerLoss(dataDir: string, disk: SimulatedDisk, pagesOnDemand = false): Promise<{ digest: string; integrity: unknown; warnings: unknown[] }> {
   try {
-    return await openAndCheck(dataDir, disk);
+    return await openAndCheck(dataDir, disk, pagesOnDemand);
   } catch (error) {
     return { digest: 'none', integrity: `the open failed: ${String(error)}`, warnings: [] };
   }
 }
 
-async function openAndCheck(dataDir: string, disk: SimulatedDisk): Promise<{ digest: string; integrity: unknown; warnings: unknown[] }> {
+async function openAndCheck(dataDir: string, disk: SimulatedDisk, pagesOnDemand: boolean): Promise<{ digest: string; integrity: unknown; warnings: unknown[] }> {
   const restore = useFileSystem(disk.fileSystem());
   const warn = vi.spyOn(console, 'error').mockImplementation(() => undefined);
   try {
-    const db = await Database.open(path.join(dataDir, 'inventory.sqlite'), { onCheckpointError: (error) => console.error(error) });
+    const db = await Database.open(path.join(dataDir, 'inventory.sqlite'), { pagesOnDemand, onCheckpointError: (error) => console.error(error) });
     let integrity: unknown;
+    let opened: string;
     try {
       integrity = db.value('PRAGMA integrity_check');
+      opened = databaseDigest(db);
     } finally {
       db.close();
     }
     const digest = await storeDigest(dataDir);
+    // What the open read is what it left on disk: the same rows.
+    if (opened !== digest) integrity = `the open read ${opened}, and left ${digest} on disk`;
     // A log's close waits on its last fsync in the thread pool: done before the disk is swapped.
     await new Promise((resolve) => setImmediate(resolve));
     return { digest, integrity, warnings: warn.mock.calls.map((call) => call[0]) };
@@ -90,6 +96,9 @@ async function openAndCheck(dataDir: string, disk: SimulatedDisk): Promise<{ dig
     restore();
   }
 }
+
+/** The pages the store's logs hold as deltas, by its durable file's count (private: the test's check of its own writes). */
+const deltaPagesOf = (store: Store) => (store as unknown as { db: { durable: { deltaPages: Set<number> } } }).db.durable.deltaPages.size;
 
 /** The indexes of a subset of `count` pending changes: each kept with even odds. */
 const someOf = (next: () => number, count: number) => Array.from({ length: count }, (_, i) => i).filter(() => next() < 0.5);
@@ -100,18 +109,21 @@ describe('power loss', () => {
     const disk = new SimulatedDisk([dataDir]);
     const digests = new Map<number, string>();
     const staged = new Map<number, string>();
+    // The pages the logs hold as deltas after each write: the slow merges' folds must have logged some.
+    const deltaPagesAfter: number[] = [];
     const restore = useFileSystem(disk.fileSystem());
     try {
       const store = await Store.open({ dataDir, command: 'power-loss' });
       const write = await crashWrites(store, async (index) => {
-        staged.set(index, await storeDigest(dataDir));
+        staged.set(index, liveDigest(store));
       });
-      digests.set(-1, await storeDigest(dataDir));
+      digests.set(-1, liveDigest(store));
       disk.mark('done -1');
       for (const [index, kind] of sequence.entries()) {
         disk.mark(`begin ${index} ${kind}`);
         await write(kind, index);
-        digests.set(index, await storeDigest(dataDir));
+        digests.set(index, liveDigest(store));
+        deltaPagesAfter.push(deltaPagesOf(store));
         disk.mark(`done ${index}`);
       }
       store.close();
@@ -119,6 +131,7 @@ describe('power loss', () => {
     } finally {
       restore();
     }
+    expect(Math.max(...deltaPagesAfter)).toBeGreaterThan(0);
     const { events } = disk;
     const next = random(27);
     // Before each fsync the most is pending; and at the end, when the last checkpoint's removals are synced.
@@ -140,7 +153,8 @@ describe('power loss', () => {
       for (const [c, chosen] of choices.entries()) {
         trials++;
         const afterLoss = replay.powerLoss(chosen);
-        const opened = await openAfterPowerLoss(dataDir, afterLoss);
+        // Every second trial opens as a command line does, its pages (and their deltas) read on demand.
+        const opened = await openAfterPowerLoss(dataDir, afterLoss, trials % 2 === 0);
         const trial = `power lost at event ${at} of ${events.length} (after "${label}"), subset ${c}`;
         if (opened.integrity !== 'ok' || opened.warnings.length > 0) failures.push(`${trial}: integrity ${String(opened.integrity)}, ${opened.warnings.map(String).join('; ')}`);
         else if (allowed && !allowed.has(opened.digest)) failures.push(`${trial}: a state that never was (${opened.digest}, allowed ${[...allowed].join(', ')})`);

@@ -59,18 +59,16 @@ export async function crashWrites(store: Store, staged: (index: number) => Promi
         // As an incremental sync applies its changes (SyncSteps.apply): committed at once, fsynced in the thread pool.
         await store.syncSteps.apply(org, recordedSuccess, (writes, inventoryId, tally) => writes.merge(inventoryId, changes(index), tally));
         break;
-      case 'fold':
-        // Two merges whose statements count 90 % of the replay budget each (a clock that jumps
-        // once, restored before anything else runs): both logged as statements, then, past the
-        // budget, the pages they changed folded as deltas against the snapshot, a slice per turn,
-        // which the settle awaits. The next checkpoint logs those pages whole before it writes the snapshot.
-        for (const seed of [index, -index]) {
-          await countedAs(0.9 * replayBudgetMicroseconds, () =>
-            store.syncSteps.apply(org, recordedSuccess, (writes, inventoryId, tally) => writes.merge(inventoryId, changes(seed), tally)),
-          );
-        }
+      case 'slow-merge':
+        // A merge whose first statement counts 90 % of the replay budget (a clock that jumps once,
+        // restored before anything else runs): logged as statements. The second in a row passes
+        // the budget: the pages the statements changed are then folded as deltas against the
+        // snapshot, a slice per turn, which the settle awaits; the next checkpoint logs those
+        // pages whole before it writes the snapshot.
+        await countedAs(0.9 * replayBudgetMicroseconds, () =>
+          store.syncSteps.apply(org, recordedSuccess, (writes, inventoryId, tally) => writes.merge(inventoryId, changes(index), tally)),
+        );
         await store.settle();
-        if (foldedDeltaPages(store) === 0) throw new Error('The writes past the replay budget folded no page as a delta');
         break;
       case 'remove':
         store.write(() => store.organizations.delete(orgs.pop()!.rowId), { changes: changeKinds });
@@ -120,9 +118,4 @@ function countedAs<T>(microseconds: number, work: () => T): T {
   } finally {
     performance.now = now;
   }
-}
-
-/** The pages the store's logs hold as deltas, by the durable file's count (private: a check of the test's own). */
-function foldedDeltaPages(store: Store): number {
-  return (store as unknown as { db: { durable: { deltaPages: Set<number> } } }).db.durable.deltaPages.size;
 }

@@ -1,18 +1,33 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { loadSqlJs } from '../../store/engine/sql-js.js';
-import { readStoreImage } from '../../store/engine/store-image.js';
-
-// The product's loader: sql.js keeps the first module a process initialises.
-const { SQL } = await loadSqlJs();
+import { Database } from '../../store/engine/database.js';
+import type { Store } from '../../store/store.js';
 
 /**
- * A digest of every row of every table of what a data directory's files hold (the snapshot with
- * its logs replayed), read with a plain sql.js of its own: two states are the same data exactly
- * when their digests are equal.
+ * A digest of every row of every table of what a data directory's files hold: the snapshot with
+ * its logs replayed, pages and statements alike, as a reader without the lock opens them
+ * (read-only: nothing is written). Two states are the same data exactly when their digests are
+ * equal. The snapshot's bytes with the logs' pages alone left out every write logged as
+ * statements (most writes, since the log of statements): a write that changed a key or a secret
+ * digested as the state before it.
  */
 export async function storeDigest(dataDir: string): Promise<string> {
-  return digestOf((await readStoreImage(path.join(dataDir, 'inventory.sqlite'), { holdsLock: false })).bytes);
+  const db = await Database.open(path.join(dataDir, 'inventory.sqlite'), { readOnly: true });
+  try {
+    return databaseDigest(db);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The digest of what a store holds in memory, as {@link storeDigest} digests its files: for a
+ * writer's states, which the files must give back after a crash. Read from the writer itself,
+ * not from its files, the state a write left does not depend on the open's replay it is there
+ * to check (with the files' digest on both sides, an open that replayed no statement passed).
+ */
+export function liveDigest(store: Store): string {
+  return databaseDigest((store as unknown as { db: Database }).db);
 }
 
 /**
@@ -21,21 +36,14 @@ export async function storeDigest(dataDir: string): Promise<string> {
  */
 export const inRowOrder = (createSql: string): string => (/WITHOUT\s+ROWID/i.test(createSql) ? '' : ' ORDER BY rowid');
 
-/** The digest of a database's bytes; throws when SQLite's integrity check fails. */
-export function digestOf(bytes: Uint8Array | undefined): string {
-  if (!bytes) return 'empty';
-  const db = new SQL.Database(bytes);
-  try {
-    const integrity = db.exec('PRAGMA integrity_check')[0]?.values[0]?.[0];
-    if (integrity !== 'ok') throw new Error(`PRAGMA integrity_check: ${String(integrity)}`);
-    const hash = crypto.createHash('sha256');
-    const tables = db.exec("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")[0]?.values ?? [];
-    for (const [table, sql] of tables) {
-      hash.update(`\n${String(table)}\n`);
-      for (const row of db.exec(`SELECT * FROM "${String(table)}"${inRowOrder(String(sql))}`)[0]?.values ?? []) hash.update(JSON.stringify(row, (_key, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value)));
-    }
-    return hash.digest('hex').slice(0, 16);
-  } finally {
-    db.close();
+/** The digest of what an open store's database holds, read through it; throws when SQLite's integrity check fails. */
+export function databaseDigest(db: Database): string {
+  const integrity = db.value('PRAGMA integrity_check');
+  if (integrity !== 'ok') throw new Error(`PRAGMA integrity_check: ${String(integrity)}`);
+  const hash = crypto.createHash('sha256');
+  for (const [table, sql] of db.rows("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")) {
+    hash.update(`\n${String(table)}\n`);
+    for (const row of db.rows(`SELECT * FROM "${String(table)}"${inRowOrder(String(sql))}`)) hash.update(JSON.stringify(row, (_key, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value)));
   }
+  return hash.digest('hex').slice(0, 16);
 }
