@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeDigest } from './support/store-digest.js';
-import { trialCount } from './support/trial-count.js';
+import { isSlowRun, trialCount } from './support/trial-count.js';
 
 /**
  * Crash safety (issues 13 and 27): a child process runs writes of every kind
@@ -46,7 +46,7 @@ function runWriter(args: string[]): Promise<Run> {
 const newDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'rc-crash-'));
 
 describe('crash safety', () => {
-  it('opens, after a kill -9 inside any write, the state before or after that write', { timeout: 600_000 }, async () => {
+  it('opens, after a kill -9 inside any write, the state before or after that write', { timeout: isSlowRun() ? 3_600_000 : 600_000 }, async () => {
     const reference = await runWriter([newDataDir()]);
     expect(reference.lines.at(-1)).toBe('closed');
     const done = reference.lines.filter((line) => line.startsWith('done ')).map((line) => line.split(' '));
@@ -77,6 +77,7 @@ describe('crash safety', () => {
     }
     // How long a recovery takes, as last seen: a second kill comes within it.
     let recoveryMicros = 150_000;
+    let recoveries = 0;
     const outcomes: string[] = [];
     const runTrial = async ({ kind, index, delay }: (typeof trials)[number], trialNumber: number) => {
       const dataDir = newDataDir();
@@ -93,7 +94,8 @@ describe('crash safety', () => {
       // A second kill, while the next process recovers from the first: the same state, whatever it left.
       if (trialNumber % trialCount(2, 1) !== 0) return;
       const recoveryDelay = Math.round(Math.random() * 1.2 * recoveryMicros);
-      const recovery = await runWriter([dataDir, 'recover', String(recoveryDelay)]);
+      // Every second recovery opens as a command line does, its pages read on demand.
+      const recovery = await runWriter([dataDir, 'recover', String(recoveryDelay), ...(recoveries++ % 2 === 0 ? ['on-demand'] : [])]);
       const recovered = recovery.lines.find((line) => line.startsWith('recovered '));
       if (recovered) recoveryMicros = Number(recovered.split(' ')[1]);
       expect(await storeDigest(dataDir), `${kind} #${index} killed after ${delay} µs, its recovery after ${recoveryDelay} µs`).toBe(state);

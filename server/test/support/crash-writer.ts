@@ -6,7 +6,7 @@
  * with `recover`, it only opens and closes the store (the recovery of an earlier crash), killed
  * after the delay.
  *
- * Usage: crash-writer.ts <dataDir> [killAt|recover killDelayMicroseconds]
+ * Usage: crash-writer.ts <dataDir> [killAt killDelayMicroseconds | recover killDelayMicroseconds [on-demand]]
  */
 import crypto from 'node:crypto';
 import { Worker } from 'node:worker_threads';
@@ -15,8 +15,8 @@ import { sequence } from './crash-writer-sequence.js';
 import { crashWrites } from './crash-writes.js';
 import { liveDigest } from './store-digest.js';
 
-const [dataDir = '', killAtText, delayText] = process.argv.slice(2);
-if (!dataDir) throw new Error('Usage: crash-writer.ts <dataDir> [killAt killDelayMicroseconds]');
+const [dataDir = '', killAtText, delayText, openText] = process.argv.slice(2);
+if (!dataDir) throw new Error('Usage: crash-writer.ts <dataDir> [killAt killDelayMicroseconds | recover killDelayMicroseconds [on-demand]]');
 const killAt = killAtText === undefined ? -1 : Number(killAtText);
 
 let state = 7;
@@ -67,7 +67,8 @@ if (killAtText === 'recover') {
   // A second crash: the recovery of the first (the open, which removes or replays what it left, and the close's checkpoint) killed.
   const started = performance.now();
   startKiller(Number(delayText));
-  const store = await Store.open({ dataDir, command: 'crash-writer' });
+  // `on-demand`: as a command line opens it, the snapshot's pages (and their last deltas) read as SQLite asks for them.
+  const store = await Store.open({ dataDir, command: 'crash-writer', pagesOnDemand: openText === 'on-demand' });
   store.close();
   say(`recovered ${Math.round((performance.now() - started) * 1000)}`);
 } else {
