@@ -187,7 +187,7 @@ test('Escape pressed right after Enter opened a row, before the item\'s page is 
   page.on('framenavigated', (frame) => void (frame === page.mainFrame() && visited.push(new URL(frame.url()).pathname)));
   // A slow laptop: the item's page takes a while to render, and the keys come meanwhile.
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 30 });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 10 });
   for (let row = 1; row <= 2; row++) {
     await grid.focus();
     await page.keyboard.press('j');
