@@ -35,17 +35,21 @@ function MissingSession({ refusal }: { refusal: string | undefined }) {
 const root = createRoot(document.getElementById('root')!);
 
 function render(access: ConsoleAccess) {
-  const router = access.open ? createBrowserRouter(routes) : undefined;
-  if (router) listenForEscapeBack(router);
+  if (!access.open) {
+    root.render(
+      <StrictMode>
+        <MissingSession refusal={access.refusal} />
+      </StrictMode>,
+    );
+    return;
+  }
+  const router = createBrowserRouter(routes);
+  listenForEscapeBack(router);
   root.render(
     <StrictMode>
-      {access.open ? (
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router!} />
-        </QueryClientProvider>
-      ) : (
-        <MissingSession refusal={access.refusal} />
-      )}
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
     </StrictMode>,
   );
 }
