@@ -161,4 +161,29 @@ describe('pages folded as deltas against the snapshot', () => {
     expect(durations[0]).toBeLessThan(replayBudgetMicroseconds / 4);
     reopened.close();
   });
+
+  it('read by a reader without the lock while a checkpoint writes the snapshot under it, are read again after it', async () => {
+    const { file, db } = await foldedAfterStatements();
+    changeATenth(db, 'after the fold');
+    const expected = rows(db);
+    // The reader lists the logs, then opens the snapshot: the writer's checkpoint runs whole in between.
+    const { openForReading } = files;
+    let checkpoints = 0;
+    files.openForReading = async (opened) => {
+      if (opened === file && checkpoints++ === 0) await db.checkpoint();
+      return openForReading(opened);
+    };
+    let reader: Database;
+    try {
+      reader = await Database.open(file, { readOnly: true });
+    } finally {
+      files.openForReading = openForReading;
+    }
+    // Its deltas were taken against the snapshot as it was before: read against the new one, they would make other pages.
+    expect(checkpoints).toBeGreaterThan(1);
+    expect(rows(reader)).toEqual(expected);
+    expect(reader.value('PRAGMA integrity_check')).toBe('ok');
+    reader.close();
+    db.close();
+  });
 });
