@@ -39,16 +39,29 @@ function random(seed: number) {
   };
 }
 
-/** The states the store may hold after a power loss at event `at`: the last write done, and the one under way. */
-function allowedAt(events: readonly DiskEvent[], at: number, digests: Map<number, string>, staged: Map<number, string>): Set<string> | undefined {
-  let done: number | undefined;
-  let begun: number | undefined;
-  for (const event of events.slice(0, at)) {
+/** The writes the marks name before an event: the last one done and the last one begun (undefined before any). */
+interface WritesBefore {
+  done?: number;
+  begun?: number;
+}
+
+/** {@link WritesBefore} each event of `events`, and after the last. */
+function writesBeforeEach(events: readonly DiskEvent[]): WritesBefore[] {
+  const before: WritesBefore[] = [];
+  let writes: WritesBefore = {};
+  for (const event of events) {
+    before.push(writes);
     if (event.kind !== 'mark') continue;
     const [what, index] = event.label.split(' ');
-    if (what === 'done') done = Number(index);
-    if (what === 'begin') begun = Number(index);
+    if (what === 'done') writes = { ...writes, done: Number(index) };
+    if (what === 'begin') writes = { ...writes, begun: Number(index) };
   }
+  before.push(writes);
+  return before;
+}
+
+/** The states the store may hold after a power loss where `writes` stand: the last write done, and the one under way. */
+function allowedAt({ done, begun }: WritesBefore, digests: Map<number, string>, staged: Map<number, string>): Set<string> | undefined {
   if (done === undefined) return undefined;
   const allowed = new Set([digests.get(done)!]);
   if (begun !== undefined && begun > done) {
@@ -140,11 +153,8 @@ describe('power loss', () => {
     // Where the logs hold deltas that are their pages' last versions (after a slow merge's fold,
     // until a checkpoint logs them whole), every fsync is a point, and half its trials open with
     // pages on demand: those deltas are then applied as SQLite first reads their pages.
-    let lastDone = -1;
-    const deltasLast = events.map((event) => {
-      if (event.kind === 'mark' && event.label.startsWith('done ')) lastDone = Number(event.label.split(' ')[1]);
-      return (deltaPagesAfter[lastDone] ?? 0) > 0;
-    });
+    const writesBefore = writesBeforeEach(events);
+    const deltasLast = writesBefore.map(({ done }) => done !== undefined && (deltaPagesAfter[done] ?? 0) > 0);
     const points = events
       .flatMap((event, i) => (event.kind === 'syncFolder' || (event.kind === 'sync' && (deltasLast[i] || next() < trialCount(0.1, 1))) ? [i] : []))
       .concat(events.length);
@@ -154,7 +164,7 @@ describe('power loss', () => {
     const replay = disk.recorded();
     for (const at of points) {
       replay.advanceTo(at);
-      const allowed = allowedAt(events, at, digests, staged);
+      const allowed = allowedAt(writesBefore[at]!, digests, staged);
       const label = (events.slice(0, at).findLast((event) => event.kind === 'mark') as { label: string } | undefined)?.label ?? 'the store’s creation';
       const { pendingCount } = replay;
       const every = Array.from({ length: pendingCount }, (_, i) => i);
