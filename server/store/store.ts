@@ -51,6 +51,13 @@ export interface StoreOptions {
    */
   pagesOnDemand?: boolean;
   /**
+   * Keep the pages of writes that need not be durable held, however many, until a durable write
+   * or a settle logs each once (DurableFile): for a command line, which answers no request while
+   * it writes; a bulk write (a full sync's staging or replacement) then logs each page it changed
+   * once, not again each time it comes back to it.
+   */
+  holdWithoutBound?: boolean;
+  /**
    * The time in milliseconds since the epoch, as deadlines, ages and exceptions' expiry read
    * it; the wall clock unless a test fixes it.
    */
@@ -231,7 +238,7 @@ export class Store {
       // Only the lock holder writes: a temporary file left beside the database is from an earlier version's writer killed mid-persist.
       if (lock) removeStaleTemporaryFiles(file);
       if (readOnly && !fs.existsSync(file)) throw new Error(`No store in ${dataDir} yet: run ${cliCommandText('serve')} or ${cliCommandText('orgs create --slug SLUG --name NAME')} first.`);
-      return new Store(await Database.open(file, { readOnly, reserveBytes: options.reserveBytes, pagesOnDemand: options.pagesOnDemand }), lock, readOnly, clock);
+      return new Store(await Database.open(file, { readOnly, reserveBytes: options.reserveBytes, pagesOnDemand: options.pagesOnDemand, holdWithoutBound: options.holdWithoutBound }), lock, readOnly, clock);
     } catch (error) {
       lock?.release();
       throw error;

@@ -99,7 +99,9 @@ export class Database {
    * `readOnly` loads the file but never writes it or its logs; `reserveBytes` gives a bulk load
    * room (see {@link reserve}); `pagesOnDemand` reads the snapshot's pages as SQLite asks for
    * them instead of all at once (snapshot-pages.ts), for a writer that holds the data
-   * directory's lock and reads little of a large file (a command line's key or sync).
+   * directory's lock and reads little of a large file (a command line's key or sync);
+   * `holdWithoutBound` keeps held writes' pages held however many, to be logged once each
+   * (DurableFile), for a process that answers no request while it writes.
    */
   static async open(
     file?: string,
@@ -107,6 +109,7 @@ export class Database {
       readOnly = false,
       reserveBytes = 0,
       pagesOnDemand = false,
+      holdWithoutBound = false,
       onCheckpointError = (error: unknown) => console.error('A checkpoint failed:', error),
     } = {},
   ): Promise<Database> {
@@ -116,7 +119,7 @@ export class Database {
       const db = new SQL.Database(image?.bytes);
       const { filename } = db as unknown as { filename: string };
       if (image?.warning) console.error(image.warning);
-      const durable = file && !readOnly ? new DurableFile(file, image!, (offset, into) => tap.readAt(filename, offset, into), onCheckpointError) : undefined;
+      const durable = file && !readOnly ? new DurableFile(file, image!, (offset, into) => tap.readAt(filename, offset, into), onCheckpointError, holdWithoutBound) : undefined;
       const database = new Database(db, tap, image?.bytes?.length ?? 0, durable, image?.pages);
       // The journal only serves rollback: durability comes from the change log. This connection is
       // the only one to its in-memory file, so it keeps its lock: otherwise every statement outside

@@ -127,6 +127,13 @@ export class DurableFile implements FileWriteSink {
     /** Reads the in-memory file's bytes at an offset (FileWriteTap.readAt). */
     readAt: (offset: number, into: Uint8Array) => void,
     private readonly onCheckpointError: (error: unknown) => void,
+    /**
+     * Held pages stay held however many they are, until a durable commit or {@link settle} logs
+     * each once: for a process that answers no request while it writes (a command line), where
+     * no write waits behind a large hand-on. Otherwise past {@link holdBytes} the least recently
+     * written are logged a slice per turn, and a page written again is logged again.
+     */
+    private readonly holdWithoutBound = false,
   ) {
     for (const file of found.stale) runFileSteps(removeFileSteps(file));
     for (const file of found.setAside) files.renameSync(file, `${file}.unreplayed`);
@@ -361,6 +368,7 @@ export class DurableFile implements FileWriteSink {
       return;
     }
     this.heldFromPageCommits = this.held.bytes > 0;
+    if (this.holdWithoutBound) return;
     if (this.held.bytes > holdMostBytes) this.held.handOn(this.held.bytes - holdBytes);
     if (this.held.bytes > holdBytes) this.handOnInSlices();
   }

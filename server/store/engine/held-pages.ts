@@ -14,6 +14,7 @@ export class HeldPages {
   /** Offsets of the held pages, least recently written first (a Set keeps insertion order). */
   private readonly offsets = new Set<number>();
   private pageBytes = 0;
+  private runBuffer = Buffer.alloc(0);
 
   constructor(
     private readonly sink: FileWriteSink,
@@ -89,14 +90,24 @@ export class HeldPages {
     // is handed on, so a failure midway leaves the rest held.
     taken.sort((a, b) => a - b);
     const runPages = Math.max(1, Math.floor(2 ** 20 / this.pageBytes));
-    for (let i = 0; i < taken.length; ) {
-      let end = i + 1;
-      while (end < taken.length && end - i < runPages && taken[end] === taken[end - 1]! + this.pageBytes) end++;
-      const run = Buffer.allocUnsafe((end - i) * this.pageBytes);
-      this.readAt(taken[i]!, run);
-      this.sink.write(taken[i]!, run);
-      for (let page = i; page < end; page++) this.offsets.delete(taken[page]!);
-      i = end;
+    // One buffer for every run, taken while in use (a hand-on the sink started would make its
+    // own): the sink copies what it is given, and a new buffer per run left megabytes to the
+    // collector with each slice of a settle.
+    let buffer = this.runBuffer;
+    this.runBuffer = Buffer.alloc(0);
+    if (buffer.length < runPages * this.pageBytes) buffer = Buffer.allocUnsafe(runPages * this.pageBytes);
+    try {
+      for (let i = 0; i < taken.length; ) {
+        let end = i + 1;
+        while (end < taken.length && end - i < runPages && taken[end] === taken[end - 1]! + this.pageBytes) end++;
+        const run = buffer.subarray(0, (end - i) * this.pageBytes);
+        this.readAt(taken[i]!, run);
+        this.sink.write(taken[i]!, run);
+        for (let page = i; page < end; page++) this.offsets.delete(taken[page]!);
+        i = end;
+      }
+    } finally {
+      this.runBuffer = buffer;
     }
   }
 }
