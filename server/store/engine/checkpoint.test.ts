@@ -164,3 +164,31 @@ describe('a durable file whose held pages cannot be logged', () => {
     expect(fs.readdirSync(folder).flatMap((name) => parseLog(fs.readFileSync(path.join(folder, name))).transactions)).toEqual([]);
   });
 });
+
+describe('a durable file that holds without bound (a command line)', () => {
+  it('logs none of its held pages past the bound of a server, then each once at its settle', async () => {
+    const folder = newFolder();
+    const pageBytes = 4096;
+    // 208 MiB of pages, past the 192 MiB at which a server's held pages are handed on at once.
+    const pages = 53_248;
+    const readAt = (offset: number, into: Uint8Array) => into.fill(offset / pageBytes % 251);
+    const found = { header: undefined, base: 0, logs: [], stale: [], setAside: [], fileBytes: 0, deltaPages: { offsets: [], pageBytes: 0 } };
+    const file = new DurableFile(path.join(folder, 'inventory.sqlite'), found, readAt, () => undefined, true);
+    const page = Buffer.alloc(pageBytes);
+    const logged = () => fs.readdirSync(folder).filter((name) => name.includes('.log.')).reduce((sum, name) => sum + fs.statSync(path.join(folder, name)).size, 0);
+    const empty = logged();
+    for (let written = 0; written < pages; written += 1024) {
+      for (let n = written; n < written + 1024; n++) file.write(n * pageBytes, page);
+      // A bulk write comes back to its first pages with every part, as an index's are.
+      for (let n = 0; n < 16; n++) file.write(n * pageBytes, page);
+      file.commit({ durable: false });
+    }
+    expect(logged()).toBe(empty);
+    await file.settle();
+    const frames = fs.readdirSync(folder).filter((name) => name.includes('.log.')).flatMap((name) => parseLog(fs.readFileSync(path.join(folder, name))).transactions.flat());
+    const offsets = frames.flatMap((frame) => (frame.kind === 'write' ? Array.from({ length: frame.bytes.length / pageBytes }, (_, i) => frame.offset + i * pageBytes) : []));
+    expect(offsets).toHaveLength(pages);
+    expect(new Set(offsets).size).toBe(pages);
+    file.close();
+  });
+});
