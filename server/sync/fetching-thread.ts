@@ -198,11 +198,15 @@ export class RemotePages {
     return true;
   }
 
-  /** The sync ended: its lists stop, its window is forgotten. */
+  /**
+   * The sync's pulls ended: its lists stop, and its session of the fetching thread, which ends
+   * with the last (a later list starts one again, with the window learnt so far).
+   */
   close(): void {
     for (const page of [...this.onePages]) page.stop();
     for (const list of [...this.lists.values()]) list.stop();
     if (this.attached) this.attached.thread.close(this.attached.session);
+    this.attached = undefined;
   }
 
   /** Whether pages may weigh up to the bound of a body: the fetching thread's window starts so. */

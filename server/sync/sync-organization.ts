@@ -281,7 +281,7 @@ class SyncRun {
     this.options.onProgress?.({ org: this.organization.slug, mode: this.mode, ...progress });
   }
 
-  /** Pulls the four collections in order through `pull`, telling the progress. */
+  /** Pulls the four collections in order through `pull`, telling the progress; the fetching thread ends with it. */
   private async pullAll(pull: Pull, updatedSince: string | undefined) {
     const { remote, policy, pages, remotePages, pageSize, options } = this;
     const { signal } = options;
@@ -296,6 +296,9 @@ class SyncRun {
       skippedCount += pulled.skippedCount;
       skippedIds.push(...pulled.skippedIds);
     }
+    // The fetching thread ends with the pull: what follows (a comparison, a swap, a replacement's
+    // indexes built again) does without its memory, and a later pull starts it again.
+    remotePages.close();
     this.progress({ phase: 'writing', fetched: 0, total: 0 });
     signal?.throwIfAborted();
     return { counts, skippedCount, skippedIds };
