@@ -35,12 +35,24 @@ async function setUp() {
   return { store, organization, bytes, versions };
 }
 
+/** One part of changes applied in parts, the readers released after it. */
+function onePart(store: Store, organization: Organization, kind: 'merge' | 'replacement'): void {
+  const parts = store.syncSteps.beginParts(organization, kind);
+  try {
+    parts.part((writes, inventoryId, tally) => writes.merge(inventoryId, inventory, tally));
+  } finally {
+    parts.release();
+  }
+}
+
 /** Each step, run once on a replica with a staged inventory. */
 const steps: Record<keyof typeof syncStepWrites, (store: Store, organization: Organization, staged: number) => unknown> = {
   stage: (store, _organization, staged) => store.syncSteps.stage(staged, 'endpoints', inventory.endpoints, []),
   swap: (store, organization, staged) => store.syncSteps.swap(organization, staged, success, new SyncChangeTally()),
-  applyPart: (store, organization) => store.syncSteps.applyPart(organization, new SyncChangeTally(), (writes, inventoryId, tally) => writes.merge(inventoryId, inventory, tally)),
+  applyPart: (store, organization) => onePart(store, organization, 'merge'),
   apply: (store, organization) => store.syncSteps.apply(organization, { ...success, mode: 'incremental' }, (writes, inventoryId, tally) => writes.merge(inventoryId, inventory, tally)),
+  replacePart: (store, organization) => onePart(store, organization, 'replacement'),
+  replaceLast: (store, organization) => store.syncSteps.beginParts(organization, 'replacement').finish(success, (writes, inventoryId, tally) => writes.merge(inventoryId, inventory, tally)),
   recordUnchanged: (store, organization) => store.syncSteps.recordUnchanged(organization, success),
   recordCountCheck: (store, organization) => store.syncSteps.recordCountCheck(organization.rowId, { checkedAt: success.finishedAt, differences: [] }),
   recordFailure: (store, organization) => store.syncSteps.recordFailure(organization.rowId, { startedAt: success.startedAt, mode: 'full', error: 'The remote failed' }),

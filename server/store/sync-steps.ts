@@ -38,7 +38,8 @@ export interface StepWrite {
  * The writes of a replica's syncs, by step: the one place that says what each changes and how
  * durable it is, so that the sync (server/sync) names neither. A full sync's staged pages are
  * `held` (a crash loses a staging, which the next sync does again), and so are the parts of a
- * merge in parts but the last (a crash keeps a prefix of them); the write that ends a sync
+ * merge in parts but the last (a crash keeps a prefix of them), and those of a replacement in
+ * place, logged as pages as a staging is (it rewrites as much); the write that ends a sync
  * (its swap, merge or record) is `settled`, its fsync off the thread that answers requests; a
  * failure's record and the user's settings are small writes fsynced `on-thread`.
  */
@@ -47,6 +48,8 @@ export const syncStepWrites = {
   swap: { changes: ['inventory', 'organizations', 'sync-records'], durability: 'settled', settleFirst: true },
   applyPart: { changes: ['inventory'], durability: 'held' },
   apply: { changes: ['inventory', 'sync-records'], durability: 'settled' },
+  replacePart: { changes: ['inventory'], durability: 'held', asPages: true },
+  replaceLast: { changes: ['inventory', 'sync-records'], durability: 'settled', settleFirst: true },
   recordUnchanged: { changes: ['sync-records'], durability: 'settled' },
   recordCountCheck: { changes: ['sync-records'], durability: 'settled' },
   recordFailure: { changes: ['sync-records'], durability: 'on-thread' },
@@ -60,6 +63,19 @@ type StepsWith<D extends StepDurability> = { [S in keyof Steps]: Steps[S]['durab
 
 /** Changes a sync writes into the inventory the organization shows (`inventoryId`), counting them in `tally`; a throw rolls its transaction back. */
 export type InventoryChange = (writes: InventoryWrites, inventoryId: number, tally: SyncChangeTally) => void;
+
+/** Changes applied in parts as they come (SyncSteps.beginParts), counted in one tally. */
+export interface PartsInProgress {
+  /** Applies one part: its own transaction, a `held` write; answers what `change` answers. */
+  part<T>(change: (writes: InventoryWrites, inventoryId: number, tally: SyncChangeTally) => T): T;
+  /**
+   * Applies `last` with the sync's success and what every part changed, in one settled write;
+   * the readers are released once it has committed. Answers the changes recorded, in brief.
+   */
+  finish(success: SyncSuccess, last?: InventoryChange): Promise<SyncChangesSummary | undefined>;
+  /** Releases the readers without a last write: the sync failed between two parts (a second call does nothing). */
+  release(): void;
+}
 
 /** A step found its organization removed during the sync: its write rolled back. */
 export class OrganizationRemovedError extends Error {
@@ -148,16 +164,27 @@ export class SyncSteps {
     parts: readonly InventoryChange[],
     pause: () => Promise<void>,
   ): Promise<SyncChangesSummary | undefined> {
-    const tally = new SyncChangeTally();
-    const { sync, syncChanges } = this.wiring;
-    const last = () =>
-      this.settled('apply', (writes) => {
-        parts.at(-1)?.(writes, this.stillThere(organization).inventoryId, tally);
-        // A reconcile's deletions are not in the merge's moves: its totals are counted again.
-        sync.recordSuccess(organization.rowId, success, { dataWritten: true, totalsMoved: success.mode === 'incremental' ? tally.totals.by : undefined });
-        return syncChanges.record(organization.rowId, success, tally);
-      });
-    if (parts.length <= 1) return last();
+    if (parts.length <= 1) return this.applyLast('apply', organization, success, new SyncChangeTally(), parts[0]);
+    const inParts = this.beginParts(organization, 'merge');
+    try {
+      for (const part of parts.slice(0, -1)) {
+        inParts.part(part);
+        await pause();
+      }
+      return await inParts.finish(success, parts.at(-1));
+    } finally {
+      inParts.release();
+    }
+  }
+
+  /**
+   * Begins changes applied in parts as they come: a merge in parts ({@link applyInParts}), or a
+   * replacement in place, whose parts, logged as pages, remove the rows its remote no longer has
+   * and then merge the remote's pages as they arrive, and whose last write also drops the texts
+   * and CVE ids no finding uses any more. Until {@link PartsInProgress.finish} commits or
+   * {@link PartsInProgress.release} is called, {@link whenApplied} holds the organization's readers.
+   */
+  beginParts(organization: Organization, kind: 'merge' | 'replacement'): PartsInProgress {
     if (this.applying.has(organization.rowId)) throw new Error(`The changes of "${organization.slug}" are being applied already`);
     let ended!: () => void;
     this.applying.set(organization.rowId, new Promise<void>((resolve) => (ended = resolve)));
@@ -169,23 +196,39 @@ export class SyncSteps {
       this.applying.delete(organization.rowId);
       ended();
     };
-    try {
-      for (const part of parts.slice(0, -1)) {
-        this.applyPart(organization, tally, part);
-        await pause();
-      }
-      const recorded = last();
-      // The last part has committed (a settled write commits at once): the readers need not wait for its fsync.
-      release();
-      return await recorded;
-    } finally {
-      release();
-    }
+    const tally = new SyncChangeTally();
+    const [partStep, lastStep] = kind === 'merge' ? (['applyPart', 'apply'] as const) : (['replacePart', 'replaceLast'] as const);
+    return {
+      part: (change) => this.now(partStep, (writes) => change(writes, this.stillThere(organization).inventoryId, tally)),
+      finish: async (success, last) => {
+        const recorded = this.applyLast(lastStep, organization, success, tally, (writes, inventoryId) => {
+          last?.(writes, inventoryId, tally);
+          // After `last`: a replacement's rebuilds the indexes by which texts are found unused.
+          if (kind === 'replacement') writes.dropUnusedTexts();
+        });
+        // The last part has committed (a settled write commits at once): the readers need not wait for its fsync.
+        release();
+        return await recorded;
+      },
+      release,
+    };
   }
 
-  /** One part of {@link applyInParts} but the last: its changes alone, counted in `tally`. */
-  applyPart(organization: Organization, tally: SyncChangeTally, change: InventoryChange): void {
-    this.now('applyPart', (writes) => change(writes, this.stillThere(organization).inventoryId, tally));
+  /** The write that ends a sync's changes: the last of them, the sync's success, and what they all changed. */
+  private applyLast(
+    step: 'apply' | 'replaceLast',
+    organization: Organization,
+    success: SyncSuccess,
+    tally: SyncChangeTally,
+    last: InventoryChange | undefined,
+  ): Promise<SyncChangesSummary | undefined> {
+    const { sync, syncChanges } = this.wiring;
+    return this.settled(step, (writes) => {
+      last?.(writes, this.stillThere(organization).inventoryId, tally);
+      // A reconcile's deletions are not in the merge's moves: its totals are counted again.
+      sync.recordSuccess(organization.rowId, success, { dataWritten: true, totalsMoved: success.mode === 'incremental' ? tally.totals.by : undefined });
+      return syncChanges.record(organization.rowId, success, tally);
+    });
   }
 
   /**

@@ -38,12 +38,27 @@ function compareKeys(a: SortKey, b: SortKey): number {
   return a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
+/** SQLite's page cache while indexes are rebuilt: 2 MiB (a negative cache_size is KiB). */
+const rebuildCacheSize = -2048;
+
 /** From this many rows on, a replace rebuilds the indexes rather than updating them. */
-const bulkLoadRows = 100_000;
+export const bulkLoadRows = 100_000;
 
 
 /** Rows added to each collection by a merge. */
 export type AddedRows = Record<CollectionName, number>;
+
+/** How a merge writes: whether it leaves out what a row holds as of the same update, and whether it places items after every row. */
+interface MergeHow {
+  skipUnchanged: boolean;
+  placeAtEnd: boolean;
+}
+
+/** What a merge did to one collection: the rows it added, and whether its rows are still in the default order. */
+interface Merged {
+  added: number;
+  inOrder: boolean;
+}
 
 /** What {@link InventoryWrites.append} found. */
 export interface AppendOutcome {
@@ -86,18 +101,41 @@ export class InventoryWrites {
     for (const target of inDefaultOrder(inventory.remediationTargets)) this.writeTarget(inventoryId, target);
     for (const scope of inDefaultOrder(inventory.scopes)) this.writeScope(inventoryId, scope);
     for (const finding of inDefaultOrder(inventory.findings)) this.writeFinding(inventoryId, finding);
-    for (const statement of rebuild) this.db.exec(statement);
+    this.recreateIndexes(rebuild);
     this.dropUnusedTexts();
   }
 
-  /** Drops the inventory tables' secondary indexes; returns the statements that recreate them. */
-  private dropIndexes(): string[] {
+  /**
+   * Drops the inventory tables' secondary indexes (but, with `keepIds`, those that find an
+   * inventory's row by id); returns the statements that recreate them
+   * ({@link recreateIndexes}).
+   */
+  dropIndexes({ keepIds = false } = {}): string[] {
     const indexes = this.db.all<{ name: string; sql: string }>(
       `SELECT name, sql FROM sqlite_master
-       WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('endpoints', 'remediation_targets', 'scopes', 'findings')`,
+       WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('endpoints', 'remediation_targets', 'scopes', 'findings')
+         AND NOT (? AND name = tbl_name || '_id')`,
+      [keepIds ? 1 : 0],
     );
     for (const { name } of indexes) this.db.exec(`DROP INDEX "${name}"`);
     return indexes.map((index) => index.sql);
+  }
+
+  /**
+   * Recreates indexes {@link dropIndexes} dropped, each built once from the rows, with a small
+   * page cache meanwhile: SQLite's sorter keeps keys in memory up to the cache's size before it
+   * writes runs out, and the WebAssembly heap it grows into never gives memory back (a rebuild
+   * after a replacement of `large` grew it 44 → 87 MiB at the store's 32 MiB cache, not at all at
+   * 2 MiB, in the same time).
+   */
+  recreateIndexes(statements: readonly string[]): void {
+    const cacheSize = Number(this.db.value('PRAGMA cache_size'));
+    this.db.exec(`PRAGMA cache_size = ${rebuildCacheSize}`);
+    try {
+      for (const statement of statements) this.db.exec(statement);
+    } finally {
+      this.db.exec(`PRAGMA cache_size = ${cacheSize}`);
+    }
   }
 
   /**
@@ -111,6 +149,23 @@ export class InventoryWrites {
    * the merge reads each item's row anyway, so no lookup of its own is made for them.
    */
   merge(inventoryId: number, changes: Inventory, tally?: SyncChangeTally, { skipUnchanged = false } = {}): AddedRows {
+    const merged = this.mergeAll(inventoryId, changes, tally, { skipUnchanged, placeAtEnd: false });
+    return { endpoints: merged.endpoints.added, remediationTargets: merged.remediationTargets.added, scopes: merged.scopes.added, findings: merged.findings.added };
+  }
+
+  /**
+   * Merges as {@link merge} does, but writes the items that need a place (new ones, and those whose
+   * created_at changed) after every row, as they come, instead of moving the rows that sort after
+   * them: a merge that goes over a whole collection in parts would move the same rows again with
+   * each part. Answers, per collection, whether its rows are still in the default order (else
+   * the caller puts them in it once, Inventories.putInDefaultOrder).
+   */
+  mergeAtEnd(inventoryId: number, changes: Inventory, tally: SyncChangeTally): Record<CollectionName, boolean> {
+    const merged = this.mergeAll(inventoryId, changes, tally, { skipUnchanged: false, placeAtEnd: true });
+    return { endpoints: merged.endpoints.inOrder, remediationTargets: merged.remediationTargets.inOrder, scopes: merged.scopes.inOrder, findings: merged.findings.inOrder };
+  }
+
+  private mergeAll(inventoryId: number, changes: Inventory, tally: SyncChangeTally | undefined, how: MergeHow): Record<CollectionName, Merged> {
     this.cveRefs.clear();
     this.textRefs.clear();
     // What the merge changed is told by the rows it reads anyway: each item's stored row, or none.
@@ -129,17 +184,17 @@ export class InventoryWrites {
       : undefined;
     // Texts a changed finding no longer uses stay until the inventory is replaced by a full sync.
     return {
-      endpoints: this.mergeInto('endpoints', inventoryId, changes.endpoints, (item, seq, stored) => this.writeEndpoint(inventoryId, item, seq, stored), seen('endpoints'), skipUnchanged),
+      endpoints: this.mergeInto('endpoints', inventoryId, changes.endpoints, (item, seq, stored) => this.writeEndpoint(inventoryId, item, seq, stored), seen('endpoints'), how),
       remediationTargets: this.mergeInto(
         'remediation_targets',
         inventoryId,
         changes.remediationTargets,
         (item, seq, stored) => this.writeTarget(inventoryId, item, seq, stored),
         seen('remediationTargets'),
-        skipUnchanged,
+        how,
       ),
-      scopes: this.mergeInto('scopes', inventoryId, changes.scopes, (item, seq, stored) => this.writeScope(inventoryId, item, seq, stored), seen('scopes'), skipUnchanged),
-      findings: this.mergeInto('findings', inventoryId, changes.findings, (item, seq, stored) => this.writeFinding(inventoryId, item, seq, stored), seenFinding, skipUnchanged),
+      scopes: this.mergeInto('scopes', inventoryId, changes.scopes, (item, seq, stored) => this.writeScope(inventoryId, item, seq, stored), seen('scopes'), how),
+      findings: this.mergeInto('findings', inventoryId, changes.findings, (item, seq, stored) => this.writeFinding(inventoryId, item, seq, stored), seenFinding, how),
     };
   }
 
@@ -189,8 +244,8 @@ export class InventoryWrites {
     items: readonly T[],
     write: (item: T, seq: number | null, stored?: StoredRow) => void,
     seen: ((item: T, stored: StoredRow | undefined) => void) | undefined,
-    skipUnchanged: boolean,
-  ): number {
+    { skipUnchanged, placeAtEnd }: MergeHow,
+  ): Merged {
     const placed: T[] = [];
     let added = 0;
     for (const item of items) {
@@ -205,8 +260,14 @@ export class InventoryWrites {
       if (existing) this.db.run(`DELETE FROM ${table} WHERE seq = ?`, [existing.seq!]);
       placed.push(item);
     }
-    if (placed.length === 0) return added;
+    if (placed.length === 0) return { added, inOrder: true };
     const ordered = inDefaultOrder(placed);
+    if (placeAtEnd) {
+      // Along the table's seqs from the last (`+org_id`): while a bulk replacement's indexes are dropped, the (org_id, id) index would sort the inventory's rows.
+      const last = this.db.get<{ created_at: string; id: string }>(`SELECT created_at, id FROM ${table} WHERE +org_id = ? ORDER BY seq DESC LIMIT 1`, [inventoryId]);
+      for (const item of ordered) write(item, null);
+      return { added, inOrder: !last || compareKeys({ at: Date.parse(last.created_at), id: last.id }, sortKey(ordered[0]!)) < 0 };
+    }
     const tail = this.moveTailAside(table, inventoryId, sortKey(ordered[0]!));
     let copied = 0;
     for (const item of ordered) {
@@ -218,7 +279,7 @@ export class InventoryWrites {
       write(item, null);
     }
     if (copied < tail.length) this.copyBack(table, tail[copied]!.seq, tail[tail.length - 1]!.seq);
-    return added;
+    return { added, inOrder: true };
   }
 
   /**

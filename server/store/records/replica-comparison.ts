@@ -91,6 +91,42 @@ export class ReplicaComparison {
     return missing;
   }
 
+  /**
+   * The seqs of the replica's rows of `ids` (stored, lowercase): where the rows a merge just
+   * wrote landed.
+   */
+  seqsOf(orgRowId: number, collection: CollectionName, ids: readonly string[]): number[] {
+    if (ids.length === 0) return [];
+    return this.db.column(`SELECT seq FROM ${tableOf[collection]} WHERE org_id = ? AND id IN (${ids.map(() => '?').join(', ')})`, [
+      inventoryOf(this.db, orgRowId),
+      ...ids,
+    ]) as number[];
+  }
+
+  /**
+   * Deletes, of the next `rows` rows of an inventory's collection after seq `after`, those that
+   * `kept` does not name by seq (the remote no longer has them), in the caller's transaction,
+   * counting them in `tally` as removed. Answers the last seq read, or undefined once the
+   * collection's rows are all read.
+   */
+  removeUnsent(inventoryId: number, collection: CollectionName, kept: (seq: number) => boolean, after: number, rows: number, tally: SyncChangeTally): number | undefined {
+    const table = tableOf[collection];
+    const status = collection === 'findings' ? 'status' : 'NULL';
+    const read = this.db.all<{ seq: number; id: string; status: string | null }>(
+      // Along the table's seqs: `+org_id` keeps the planner from the (org_id, id) index and a sort of the inventory's rows, the only index on org_id left while a bulk replacement's are dropped.
+      `SELECT seq, id, ${status} AS status FROM ${table} WHERE +org_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+      [inventoryId, after, rows],
+    );
+    for (const row of read) {
+      if (kept(row.seq)) continue;
+      // An open finding gone from the remote stopped being open: a delta between syncs counts it.
+      if (row.status === 'open') tally.moved('c', [row.id]);
+      this.db.run(`DELETE FROM ${table} WHERE seq = ?`, [row.seq]);
+      tally.counts[collection].removed++;
+    }
+    return read.length < rows ? undefined : read[read.length - 1]!.seq;
+  }
+
   /** Deletes items of an inventory by id (stored, lowercase), in the caller's transaction, counting them in `tally` as removed. */
   remove(inventoryId: number, collection: CollectionName, ids: readonly string[], tally: SyncChangeTally): void {
     for (const id of ids) {
