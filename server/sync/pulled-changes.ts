@@ -25,6 +25,14 @@ export class PulledChanges {
 
   constructor(private readonly maxItems: number) {}
 
+  /** Drops every change kept: a reconcile past the bound notes only the rows sent (ReconcileDifferences). */
+  forget(): void {
+    this.inventory.endpoints = [];
+    this.inventory.remediationTargets = [];
+    this.inventory.scopes = [];
+    this.inventory.findings = [];
+  }
+
   /** How many valid changes were pulled. */
   get count(): number {
     const { endpoints, remediationTargets, scopes, findings } = this.inventory;

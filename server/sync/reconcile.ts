@@ -18,7 +18,8 @@ import { syncOrder } from './sync-collections.js';
  * no longer has. Each page is compared
  * with the replica's rows of its ids (store/replica-comparison.ts); nothing else of the remote
  * is held. The differences are bounded as an incremental sync's changes are: past `maxItems`,
- * {@link TooManyChanges}, and a full sync (staged page by page) does it instead.
+ * {@link TooManyChanges}, and a full sync (staged page by page) does it instead; or, for a full
+ * sync that replaces the replica in place, they are dropped and only the rows sent noted.
  */
 export class ReconcileDifferences {
   /** The new and changed items, merged as an incremental sync's changes are. */
@@ -27,13 +28,40 @@ export class ReconcileDifferences {
   readonly removed: Record<CollectionName, string[]> = { endpoints: [], remediationTargets: [], scopes: [], findings: [] };
   /** The replica's rows of the valid items the remote sent, per collection, by seq: a bit each, not an id string. */
   private readonly sent = new Map<CollectionName, SeqSet>();
+  private passedBound = false;
+  /** Per collection, the replica's rows noted as sent and the items found differing, past the bound too. */
+  private readonly noted = new Map<CollectionName, { sent: number; differing: number }>();
 
+  /**
+   * `noteBeyondBound`: past `maxItems` differences, drop them and go on noting the rows sent
+   * ({@link beyondBound}), for a replacement in place, rather than throw {@link TooManyChanges}.
+   */
   constructor(
     private readonly store: Store,
     private readonly organization: Organization,
     private readonly maxItems: number,
+    private readonly noteBeyondBound = false,
   ) {
     this.changes = new PulledChanges(maxItems);
+  }
+
+  /** Whether the differences passed the bound and were dropped: only the rows sent are known (`noteBeyondBound`). */
+  get beyondBound(): boolean {
+    return this.passedBound;
+  }
+
+  /** How many of the replica's rows the remote sent (valid), and how many items differed from the replica, in all. */
+  get tally(): { sent: number; differing: number } {
+    let [sent, differing] = [0, 0];
+    for (const counted of this.noted.values()) [sent, differing] = [sent + counted.sent, differing + counted.differing];
+    return { sent, differing };
+  }
+
+  /** Whether the replica's row at `seq` was sent by the remote (valid), once the collection was pulled. */
+  wasSent(collection: CollectionName, seq: number): boolean {
+    const sent = this.sent.get(collection);
+    if (!sent) throw new Error(`The reconcile did not pull the ${collection}`);
+    return sent.has(seq);
   }
 
   /** How many items the reconcile changes: new, changed and removed. */
@@ -51,28 +79,36 @@ export class ReconcileDifferences {
   sink<C extends CollectionName>(collection: C): CollectionSink<C> {
     let sent = new SeqSet();
     this.sent.set(collection, sent);
+    const noted = { sent: 0, differing: 0 };
+    this.noted.set(collection, noted);
     const changed = this.changes.sink(collection);
     return {
       add: (items, invalidIds) => {
-        const pageIds = new Set<string>();
-        for (const item of items) {
-          const id = item.id.toLowerCase();
-          if (pageIds.has(id)) return id;
-          pageIds.add(id);
-        }
-        const repeatedInPage = invalidIds.find((id) => pageIds.has(id.toLowerCase()));
-        if (repeatedInPage !== undefined) return repeatedInPage;
+        const page = idsOfPage(items, invalidIds);
+        if ('repeatedId' in page) return page.repeatedId;
+        const pageIds = page.ids;
         const { differing, held } = this.store.replicaComparison.differing(this.organization.rowId, collection, items, invalidIds);
         for (const { id, seq } of held) {
           if (!pageIds.has(id)) {
             // An invalid item's row: sent valid on an earlier page, its id came twice.
             if (sent.has(seq)) return id;
           } else if (!sent.add(seq)) return id;
+          else noted.sent++;
         }
-        return changed.add(differing, invalidIds.map((id) => id.toLowerCase()));
+        noted.differing += differing.length;
+        if (this.passedBound) return undefined;
+        try {
+          return changed.add(differing, invalidIds.map((id) => id.toLowerCase()));
+        } catch (error) {
+          if (!(error instanceof TooManyChanges) || !this.noteBeyondBound) throw error;
+          this.passedBound = true;
+          this.changes.forget();
+          return undefined;
+        }
       },
       end: () => undefined,
       discard: async () => {
+        [noted.sent, noted.differing] = [0, 0];
         sent = new SeqSet();
         this.sent.set(collection, sent);
         await changed.discard();
@@ -129,4 +165,19 @@ function inSlices<T>(items: readonly T[], size: number): T[][] {
   const slices: T[][] = [];
   for (let start = 0; start < items.length; start += size) slices.push(items.slice(start, start + size));
   return slices;
+}
+
+/**
+ * A page's ids as stored (lowercase), or the first that comes twice in it: among its valid items,
+ * or an invalid item's id that a valid one has too.
+ */
+export function idsOfPage(items: readonly { id: string }[], invalidIds: readonly string[]): { ids: Set<string> } | { repeatedId: string } {
+  const ids = new Set<string>();
+  for (const item of items) {
+    const id = item.id.toLowerCase();
+    if (ids.has(id)) return { repeatedId: id };
+    ids.add(id);
+  }
+  const repeatedId = invalidIds.find((id) => ids.has(id.toLowerCase()));
+  return repeatedId === undefined ? { ids } : { repeatedId };
 }

@@ -9,6 +9,7 @@ import { keyFileSealer } from '../secrets/key-file-sealer.js';
 import { Store } from '../store/store.js';
 import { type FakeRemote, type FakeRemoteOptions, startFakeRemote } from '../test/support/fake-remote.js';
 import { smallInventory } from '../test/support/fixtures.js';
+import type { Inventory } from '../../contracts/inventory.js';
 import { storeDigest } from '../test/support/store-digest.js';
 import { sampleInventory } from '../test/support/sample-inventory.js';
 import { expectedLists, fastPolicy, replicaLists, storeWithReplica } from '../test/support/sync-fixtures.js';
@@ -94,6 +95,91 @@ describe('a full sync of a replica that holds data', () => {
     // The first page of endpoints, asked by the comparison and again by the staging.
     const firstPages = remote.requests.slice(before).filter(({ collection, offset, limit, updatedSince }) => collection === 'endpoints' && offset === 0 && limit > 1 && !updatedSince);
     expect(firstPages).toHaveLength(2);
+  });
+});
+
+/** The command line's way past the bound: it replaces the replica in place rather than stage a copy beside it. */
+const replaceInPlace = { incrementalMaxItems: 5, replaceInPlace: true };
+
+/** The same inventory under other ids: a remote whose every item is new to the replica. */
+function underOtherIds(inventory: Inventory): Inventory {
+  const other = <T extends string | null>(id: T): T => (id === null ? id : (`e${id.slice(1)}` as T));
+  return {
+    endpoints: inventory.endpoints.map((endpoint) => ({ ...endpoint, id: other(endpoint.id) })),
+    remediationTargets: inventory.remediationTargets.map((target) => ({ ...target, id: other(target.id), endpoint_id: other(target.endpoint_id) })),
+    scopes: inventory.scopes.map((scope) => ({ ...scope, id: other(scope.id) })),
+    findings: inventory.findings.map((finding) => ({
+      ...finding,
+      id: other(finding.id),
+      endpoint_id: other(finding.endpoint_id),
+      remediation_target_id: other(finding.remediation_target_id),
+    })),
+  };
+}
+
+describe('a full sync past the bound, by the command line\'s policy', () => {
+  it('replaces the replica in place: the rows the remote no longer has deleted, the rest merged; no copy staged', async () => {
+    const { remote, store, organization, sync, lists } = await setUp();
+    await sync();
+    nextState(remote);
+    const before = remote.requests.length;
+    const stage = vi.spyOn(store.syncSteps, 'stage');
+    // Every endpoint was renamed: 30 differences, past the 5 kept.
+    const report = await sync({ full: true, policy: replaceInPlace });
+    expect(report.mode).toBe('full');
+    expect(stage).not.toHaveBeenCalled();
+    expect(store.inventories.orphans()).toEqual([]);
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    expect(store.syncSteps.whenApplied(organization.rowId)).toBeUndefined();
+    const recorded = store.syncChanges.get(organization.rowId, report.changes!.id)!;
+    expect(recorded.counts.endpoints).toEqual({ created: 0, updated: 30, removed: 0 });
+    expect(recorded.counts.findings).toEqual({ created: 1, updated: 0, removed: 1 });
+    // The first page of endpoints, asked by the comparison and again by the merge.
+    const firstPages = remote.requests.slice(before).filter(({ collection, offset, limit, updatedSince }) => collection === 'endpoints' && offset === 0 && limit > 1 && !updatedSince);
+    expect(firstPages).toHaveLength(2);
+  });
+
+  it('deletes the rows the remote no longer has before it merges: a remote of new ids takes the pages of the old', async () => {
+    const { remote, store, organization, sync, lists } = await setUp();
+    await sync();
+    const inUse = () => store.pageBytes().bytes - store.pageBytes().freeBytes;
+    const held = inUse();
+    const oldIds = remote.options.inventory.findings.map((finding) => finding.id);
+    remote.options.inventory = underOtherIds(remote.options.inventory);
+    let most = 0;
+    await sync({ full: true, policy: replaceInPlace, onProgress: () => (most = Math.max(most, inUse())) });
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    expect(store.inventory.heldCount(organization.rowId, 'findings', oldIds)).toBe(0);
+    // Staged beside the replica, the pages in use would reach both inventories' (about twice).
+    expect(most).toBeLessThan(held * 1.1);
+  });
+
+  it('puts a collection whose new items came among the older ones in the default order', async () => {
+    const { remote, sync, lists } = await setUp();
+    await sync();
+    nextState(remote);
+    const { endpoints } = remote.options.inventory;
+    // New endpoints created between the first ones: merged after every row, then ordered.
+    remote.options.inventory.endpoints = [...endpoints, ...endpoints.slice(0, 10).map((endpoint) => ({ ...endpoint, id: `f${endpoint.id.slice(1)}`, hostname: `new-${endpoint.hostname}` }))];
+    await sync({ full: true, policy: replaceInPlace });
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+  });
+
+  it('that fails partway keeps what the remote still has and lets readers go; the next sync brings the rest', async () => {
+    const { remote, store, organization, sync, lists } = await setUp();
+    await sync();
+    remote.options.inventory = underOtherIds(remote.options.inventory);
+    // The second pull's findings fail: the comparison asked them once already.
+    let findingsPages = 0;
+    remote.options.fault = ({ collection, offset, limit }) => (collection === 'findings' && offset === 0 && limit > 1 && ++findingsPages > 1 ? { status: 500 } : undefined);
+    await expect(sync({ full: true, policy: { ...replaceInPlace, requestAttempts: 1 } })).rejects.toThrow(SyncFailedError);
+    expect(store.syncSteps.whenApplied(organization.rowId)).toBeUndefined();
+    // The old rows are gone from the remote and from the replica; the new endpoints are there.
+    expect(lists().endpoints).toEqual(expectedLists(remote.options.inventory).endpoints);
+    expect(lists().findings).toEqual([]);
+    remote.options.fault = undefined;
+    await sync({ full: true, policy: replaceInPlace });
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
   });
 });
 

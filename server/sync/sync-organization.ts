@@ -18,6 +18,7 @@ import { collections, type CollectionName } from '../../contracts/collections.js
 import { StagedInventory } from './staged-inventory.js';
 import { baselineOf, countOutcome, observeCounts } from './count-check.js';
 import { ReconcileDifferences } from './reconcile.js';
+import { ReplicaReplacement } from './replica-replacement.js';
 import { type EventFrom, type RunningState, type SyncEvent, type SyncMachineState, type SyncTransition, nextSyncState } from './sync-machine.js';
 import { syncOrder } from './sync-collections.js';
 import { SyncFailedError } from './sync-errors.js';
@@ -61,8 +62,8 @@ type Pull = (collection: CollectionName, options: PullOptions) => Promise<Pulled
  * answers, in a loop, until it is done or failed. A full sync stages the four collections in
  * the store page by page under a new inventory and then points the organization at it in one
  * small transaction with the sync state (staged-inventory.ts), unless the replica already holds
- * data: then it compares first, as a reconcile, and stages only past `incrementalMaxItems`
- * differences; an incremental one (the remote honours `updatedSince` and no reconcile is due)
+ * data: then it compares first, as a reconcile, and past `incrementalMaxItems` differences
+ * stages, or on the command line replaces the replica in place (replica-replacement.ts); an incremental one (the remote honours `updatedSince` and no reconcile is due)
  * pulls only the changes and merges them; a reconcile (reconcile.ts: due on the replica's
  * interval, after `fullSyncEvery` incremental ones, or asked for) compares the whole remote with
  * the replica page by page and applies only the differences, deletions included. A merge or the
@@ -192,7 +193,8 @@ class SyncRun {
     full: async () => {
       const { store, organization } = this;
       this.begin('full');
-      if (this.compareFirst) {
+      // The command line compares even after too many changes: past the bound it replaces in place, where staging holds two inventories.
+      if (this.compareFirst || (this.policy.replaceInPlace && this.previous.lastSuccessStartedAt !== null)) {
         this.compareFirst = false;
         try {
           return await this.applyDifferences();
@@ -230,16 +232,46 @@ class SyncRun {
   /**
    * Pulls the whole remote and compares it with the replica page by page, then applies only the
    * differences, deletions included (reconcile.ts, ReconcileDifferences.apply): what a reconcile does,
-   * and what a full sync of a replica that holds data does first. Throws {@link TooManyChanges}
-   * past `incrementalMaxItems` differences.
+   * and what a full sync of a replica that holds data does first. Past `incrementalMaxItems`
+   * differences a full sync by a policy that replaces in place does so ({@link replaceInPlace});
+   * otherwise it throws {@link TooManyChanges}.
    */
   private async applyDifferences(): Promise<'applied'> {
-    const differences = new ReconcileDifferences(this.store, this.organization, this.policy.incrementalMaxItems);
+    const replaceInPlace = this.mode === 'full' && this.policy.replaceInPlace;
+    const differences = new ReconcileDifferences(this.store, this.organization, this.policy.incrementalMaxItems, replaceInPlace);
     const pulled = await this.pullAll((collection, pullOptions) => pullCollection(collection, differences.sink(collection), pullOptions), undefined);
-    await differences.findRemoved(this.options.signal);
+    if (differences.beyondBound) return this.replaceInPlace(differences);
+    try {
+      await differences.findRemoved(this.options.signal);
+    } catch (error) {
+      if (replaceInPlace && error instanceof TooManyChanges) {
+        differences.changes.forget();
+        return this.replaceInPlace(differences);
+      }
+      throw error;
+    }
     const success = this.succeeded(pulled);
     this.outcome = { success, changed: await differences.apply(success, this.policy.mergeItemsPerWrite, this.options.signal) };
     return 'applied';
+  }
+
+  /**
+   * Replaces the replica in place once a full sync's comparison passed the bound
+   * (replica-replacement.ts): the rows the remote did not send deleted, then the remote pulled
+   * again, as an attempt of its own, and merged page by page.
+   */
+  private async replaceInPlace(compared: ReconcileDifferences): Promise<'applied'> {
+    const replacement = new ReplicaReplacement(this.store, this.organization, compared);
+    try {
+      await replacement.removeUnsent(this.options.signal);
+      this.begin('full');
+      const pulled = await this.pullAll((collection, pullOptions) => pullCollection(collection, replacement.sink(collection), pullOptions), undefined);
+      const success = this.succeeded(pulled);
+      this.outcome = { success, changed: await replacement.finish(success, this.options.signal) };
+      return 'applied';
+    } finally {
+      replacement.release();
+    }
   }
 
   /** What the sync did, once done: the last mode's outcome, and the differences that started it, if any. */

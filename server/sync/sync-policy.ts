@@ -65,6 +65,15 @@ export interface SyncPolicy {
    * part near 20 ms; the command line, which answers no request, merges in one transaction.
    */
   mergeItemsPerWrite: number;
+  /**
+   * Past {@link incrementalMaxItems} differences, a full sync of a replica that holds data
+   * replaces it in place (replica-replacement.ts): it deletes the rows the remote no longer has,
+   * then pulls the remote again and merges it page by page, so that memory and the file hold one
+   * inventory, not a staged copy beside it. Its readers would wait for the whole of it, and a
+   * failure leaves the replica partly synced, so only a process that answers no request does it:
+   * the command line. Otherwise it stages.
+   */
+  replaceInPlace: boolean;
 }
 
 /** The product's policy. */
@@ -88,6 +97,7 @@ export const defaultSyncPolicy: SyncPolicy = {
   pagesHeldMaxBytes,
   stagedWriteMs: 20,
   mergeItemsPerWrite: 250,
+  replaceInPlace: false,
 };
 
 /**
@@ -108,10 +118,11 @@ export const commandLineStagedWriteMs = 100;
 
 /**
  * What the command line changes in the product's policy: its staging's pace,
- * {@link commandLineStagedWriteMs}, and a merge in one transaction whatever its size (no reader
- * waits on it).
+ * {@link commandLineStagedWriteMs}, a merge in one transaction whatever its size, and a full
+ * sync past the differences a sync keeps in memory that replaces the replica in place (no reader
+ * waits on either).
  */
-export const commandLineSyncPolicy: Partial<SyncPolicy> = { stagedWriteMs: commandLineStagedWriteMs, mergeItemsPerWrite: Number.POSITIVE_INFINITY };
+export const commandLineSyncPolicy: Partial<SyncPolicy> = { stagedWriteMs: commandLineStagedWriteMs, mergeItemsPerWrite: Number.POSITIVE_INFINITY, replaceInPlace: true };
 
 /** The delay before retry number `attempt` (1 = first retry): exponential, with "equal jitter". */
 export function backoffDelay(attempt: number, policy: SyncPolicy, random: () => number = Math.random): number {
