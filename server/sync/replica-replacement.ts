@@ -10,7 +10,6 @@ import { type ReconcileDifferences, idsOfPage } from './reconcile.js';
 import { betweenParts } from './pulled-changes.js';
 import { SeqSet } from './seq-set.js';
 import { syncOrder } from './sync-collections.js';
-import { bulkLoadRows } from '../store/inventory/inventory-writes.js';
 
 /**
  * The replica's rows one part of the removal reads, deleting those the remote no longer has; and
@@ -39,10 +38,12 @@ export class ReplicaReplacement {
   /** The statements that recreate the indexes a bulk replacement dropped, until they are recreated. */
   private droppedIndexes: string[] = [];
 
+  /** `rebuildIndexesFromRows`: SyncPolicy's. */
   constructor(
     private readonly store: Store,
     private readonly organization: Organization,
     private readonly compared: ReconcileDifferences,
+    private readonly rebuildIndexesFromRows: number,
   ) {
     this.parts = store.syncSteps.beginParts(organization, 'replacement');
   }
@@ -50,7 +51,7 @@ export class ReplicaReplacement {
   /**
    * Deletes the replica's rows that the comparison did not note as sent, collection by
    * collection, {@link rowsPerPart} rows read a part, a turn of the event loop between two.
-   * When the rows it deletes and the items that differ are {@link bulkLoadRows} or more, it
+   * When the rows it deletes and the items that differ are `rebuildIndexesFromRows` or more, it
    * first drops the inventory tables' indexes but those by id, which the last write builds
    * again once from the rows: each row deleted or written then changes a leaf of two b-trees,
    * not of up to fifteen.
@@ -59,7 +60,7 @@ export class ReplicaReplacement {
     const { store, compared, organization } = this;
     const held = Object.values(await store.inventory.counts(organization.rowId)).reduce((sum, rows) => sum + rows, 0);
     const { sent, differing } = compared.tally;
-    if (held - sent + differing >= bulkLoadRows) this.droppedIndexes = this.parts.part((writes) => writes.dropIndexes({ keepIds: true }));
+    if (held - sent + differing >= this.rebuildIndexesFromRows) this.droppedIndexes = this.parts.part((writes) => writes.dropIndexes({ keepIds: true }));
     for (const collection of syncOrder) {
       const sent = (seq: number) => compared.wasSent(collection, seq);
       for (let after: number | undefined = Number.MIN_SAFE_INTEGER; after !== undefined; ) {

@@ -7,6 +7,7 @@ import { logFiles } from '../store/engine/change-log.js';
 import { parseLog } from '../store/engine/change-log-reader.js';
 import { keyFileSealer } from '../secrets/key-file-sealer.js';
 import { Store } from '../store/store.js';
+import type { Database } from '../store/engine/database.js';
 import { type FakeRemote, type FakeRemoteOptions, startFakeRemote } from '../test/support/fake-remote.js';
 import { smallInventory } from '../test/support/fixtures.js';
 import type { Inventory } from '../../contracts/inventory.js';
@@ -117,6 +118,11 @@ function underOtherIds(inventory: Inventory): Inventory {
   };
 }
 
+/** The store's indexes, by name, with their statements. */
+function indexesOf(store: Store): { name: string; sql: string }[] {
+  return (store as unknown as { db: Database }).db.all<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name");
+}
+
 describe('a full sync past the bound, by the command line\'s policy', () => {
   it('replaces the replica in place: the rows the remote no longer has deleted, the rest merged; no copy staged', async () => {
     const { remote, store, organization, sync, lists } = await setUp();
@@ -165,15 +171,36 @@ describe('a full sync past the bound, by the command line\'s policy', () => {
     expect(lists()).toEqual(expectedLists(remote.options.inventory));
   });
 
+  it('past its bulk bound drops the indexes but those by id and builds them again: the same lists, the same indexes', async () => {
+    const { remote, store, sync, lists } = await setUp();
+    await sync();
+    const before = indexesOf(store);
+    remote.options.inventory = underOtherIds(remote.options.inventory);
+    const dropped: number[] = [];
+    const differing = store.replicaComparison.differing.bind(store.replicaComparison);
+    vi.spyOn(store.replicaComparison, 'differing').mockImplementation((...args) => {
+      dropped.push(before.length - indexesOf(store).length);
+      return differing(...args);
+    });
+    await sync({ full: true, policy: { ...replaceInPlace, rebuildIndexesFromRows: 0 } });
+    expect(lists()).toEqual(expectedLists(remote.options.inventory));
+    expect(indexesOf(store)).toEqual(before);
+    // The second pull's pages were merged while the indexes on other columns were gone.
+    expect(Math.max(...dropped)).toBeGreaterThan(10);
+  });
+
   it('that fails partway keeps what the remote still has and lets readers go; the next sync brings the rest', async () => {
     const { remote, store, organization, sync, lists } = await setUp();
     await sync();
+    const indexes = indexesOf(store);
     remote.options.inventory = underOtherIds(remote.options.inventory);
     // The second pull's findings fail: the comparison asked them once already.
     let findingsPages = 0;
     remote.options.fault = ({ collection, offset, limit }) => (collection === 'findings' && offset === 0 && limit > 1 && ++findingsPages > 1 ? { status: 500 } : undefined);
-    await expect(sync({ full: true, policy: { ...replaceInPlace, requestAttempts: 1 } })).rejects.toThrow(SyncFailedError);
+    await expect(sync({ full: true, policy: { ...replaceInPlace, rebuildIndexesFromRows: 0, requestAttempts: 1 } })).rejects.toThrow(SyncFailedError);
     expect(store.syncSteps.whenApplied(organization.rowId)).toBeUndefined();
+    // The indexes it dropped were built again before the failure was recorded.
+    expect(indexesOf(store)).toEqual(indexes);
     // The old rows are gone from the remote and from the replica; the new endpoints are there.
     expect(lists().endpoints).toEqual(expectedLists(remote.options.inventory).endpoints);
     expect(lists().findings).toEqual([]);

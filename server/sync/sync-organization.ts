@@ -261,7 +261,7 @@ class SyncRun {
    * again, as an attempt of its own, and merged page by page.
    */
   private async replaceInPlace(compared: ReconcileDifferences): Promise<'applied'> {
-    const replacement = new ReplicaReplacement(this.store, this.organization, compared);
+    const replacement = new ReplicaReplacement(this.store, this.organization, compared, this.policy.rebuildIndexesFromRows);
     try {
       await replacement.removeUnsent(this.options.signal);
       this.begin('full');

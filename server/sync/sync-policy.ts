@@ -1,4 +1,5 @@
 import { listTotalBound, pageBodyMaxBytes, pagesHeldMaxBytes, syncPageBudget } from '../remote/remote-bounds.js';
+import { bulkLoadRows } from '../store/basics/bulk-load.js';
 
 /** How a sync talks to a remote and when it gives up; every figure can be set for tests. */
 export interface SyncPolicy {
@@ -74,6 +75,11 @@ export interface SyncPolicy {
    * the command line. Otherwise it stages.
    */
   replaceInPlace: boolean;
+  /**
+   * From this many rows deleted and items differing on, a replacement in place drops the
+   * inventory tables' indexes but those by id, and builds them again once the rows are merged.
+   */
+  rebuildIndexesFromRows: number;
 }
 
 /** The product's policy. */
@@ -98,6 +104,7 @@ export const defaultSyncPolicy: SyncPolicy = {
   stagedWriteMs: 20,
   mergeItemsPerWrite: 250,
   replaceInPlace: false,
+  rebuildIndexesFromRows: bulkLoadRows,
 };
 
 /**

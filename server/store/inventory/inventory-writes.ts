@@ -11,6 +11,7 @@ import { type InventoryTable, type StoredRow, inventoryTables, tableOf } from '.
 import type { SyncChangeTally } from '../basics/change-tally.js';
 import { hasAgent } from '../basics/count-check-moves.js';
 import { sameUpdate } from './inventory-reads.js';
+import { bulkLoadRows } from '../basics/bulk-load.js';
 
 interface Timestamped {
   id: string;
@@ -41,8 +42,6 @@ function compareKeys(a: SortKey, b: SortKey): number {
 /** SQLite's page cache while indexes are rebuilt: 2 MiB (a negative cache_size is KiB). */
 const rebuildCacheSize = -2048;
 
-/** From this many rows on, a replace rebuilds the indexes rather than updating them. */
-export const bulkLoadRows = 100_000;
 
 
 /** Rows added to each collection by a merge. */
