@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { storeDigest } from './support/store-digest.js';
+import { shownOnly, storeDigest } from './support/store-digest.js';
 import { isSlowRun, trialCount } from './support/trial-count.js';
 
 /**
@@ -84,7 +84,7 @@ describe('crash safety', () => {
       const run = await runWriter([dataDir, String(index), String(delay)]);
       expect(run.signal, `${kind} #${index}: ${run.lines.join(' | ')}`).toBe('SIGKILL');
       const finished = run.lines.some((line) => line.startsWith(`done ${index} `));
-      const state = await storeDigest(dataDir);
+      const state = await storeDigest(dataDir, shownOnly);
       const before = digests.get(index - 1)!;
       const after = digests.get(index)!;
       const between = staged.get(index);
@@ -98,7 +98,7 @@ describe('crash safety', () => {
       const recovery = await runWriter([dataDir, 'recover', String(recoveryDelay), ...(recoveries++ % 2 === 0 ? ['on-demand'] : [])]);
       const recovered = recovery.lines.find((line) => line.startsWith('recovered '));
       if (recovered) recoveryMicros = Number(recovered.split(' ')[1]);
-      expect(await storeDigest(dataDir), `${kind} #${index} killed after ${delay} µs, its recovery after ${recoveryDelay} µs`).toBe(state);
+      expect(await storeDigest(dataDir, shownOnly), `${kind} #${index} killed after ${delay} µs, its recovery after ${recoveryDelay} µs`).toBe(state);
       outcomes.push(`recovery:${recovered ? 'done' : 'killed'}`);
     };
     // Two at a time: the machine has two cores.

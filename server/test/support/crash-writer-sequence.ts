@@ -1,5 +1,5 @@
 /** The kinds of write the crash-safety test kills a process in. */
-export type WriteKind = 'key' | 'secret' | 'sync' | 'staged' | 'merge' | 'slow-merge' | 'remove' | 'checkpoint' | 'failed-checkpoint' | 'compaction';
+export type WriteKind = 'key' | 'secret' | 'sync' | 'staged' | 'replacement' | 'merge' | 'slow-merge' | 'remove' | 'checkpoint' | 'failed-checkpoint' | 'compaction';
 
 /**
  * The crash writer's writes, in order (after it creates three organizations). Two slow merges in
@@ -10,5 +10,5 @@ export type WriteKind = 'key' | 'secret' | 'sync' | 'staged' | 'merge' | 'slow-m
  * with the clock the crash writer counts, so a write after it would not write the same twice.
  */
 export const sequence: readonly WriteKind[] = [
-  'key', 'sync', 'secret', 'checkpoint', 'slow-merge', 'slow-merge', 'staged', 'merge', 'failed-checkpoint', 'key', 'remove', 'secret', 'failed-checkpoint', 'staged', 'sync', 'checkpoint', 'key', 'slow-merge', 'slow-merge', 'merge', 'remove', 'compaction',
+  'key', 'sync', 'secret', 'checkpoint', 'slow-merge', 'slow-merge', 'staged', 'merge', 'failed-checkpoint', 'key', 'remove', 'secret', 'failed-checkpoint', 'staged', 'sync', 'checkpoint', 'key', 'replacement', 'slow-merge', 'slow-merge', 'merge', 'remove', 'compaction',
 ];

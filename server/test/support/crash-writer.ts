@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { Store } from '../../store/store.js';
 import { sequence } from './crash-writer-sequence.js';
 import { crashWrites } from './crash-writes.js';
-import { liveDigest } from './store-digest.js';
+import { liveDigest, shownOnly } from './store-digest.js';
 
 const [dataDir = '', killAtText, delayText, openText] = process.argv.slice(2);
 if (!dataDir) throw new Error('Usage: crash-writer.ts <dataDir> [killAt killDelayMicroseconds | recover killDelayMicroseconds [on-demand]]');
@@ -79,7 +79,7 @@ if (killAtText === 'recover') {
 async function writeAll(): Promise<void> {
   const store = await Store.open({ dataDir, command: 'crash-writer' });
   // Every run takes the digests, so that every run reads the clock as often.
-  const digest = async () => liveDigest(store);
+  const digest = async () => liveDigest(store, shownOnly);
   let started = 0;
   // A full sync's pages are logged: what follows is its swap (the micros say when, for the test to kill there).
   const write = await crashWrites(store, async (index) => {

@@ -15,7 +15,8 @@ import { recordedSuccess } from './sync-fixtures.js';
  * The writes of every kind the crash tests interrupt (crash-safety.test.ts kills a process in
  * them, power-loss.test.ts cuts the power), on a store with three organizations it creates.
  * `staged` is called where a full sync has its pages logged but the organization is not yet
- * pointed at them: a state a crash may leave.
+ * pointed at them, or a replacement in place has its parts logged but not its record: a state a
+ * crash may leave.
  */
 export async function crashWrites(store: Store, staged: (index: number) => Promise<void> = async () => undefined) {
   // Generated once, here (after the crash writer seeds its randomness): the generator's time is not what the tests interrupt.
@@ -53,6 +54,37 @@ export async function crashWrites(store: Store, staged: (index: number) => Promi
         await staged(index);
         await store.syncSteps.swap(org, inventoryId, { ...recordedSuccess, mode: 'full' }, new SyncChangeTally());
         store.inventories.release(inventoryId);
+        break;
+      }
+      case 'replacement': {
+        // As a full sync past the bound replaces a replica in place (sync/replica-replacement.ts):
+        // its indexes but those by id dropped, the rows the remote no longer has deleted, the rest
+        // merged, the indexes built again one a part, all held; their pages logged by settle (a
+        // state a crash may leave, as a staging's); then its last write, fsynced in the thread pool.
+        const target = variant(index + 1);
+        const parts = store.syncSteps.beginParts(org, 'replacement');
+        try {
+          const dropped = parts.part((writes) => writes.dropIndexes({ keepIds: true }));
+          for (const collection of collectionNames) {
+            const items = target[collection] as Inventory[typeof collection][number][];
+            const kept = new Set(store.replicaComparison.seqsOf(org.rowId, collection, items.map((item) => item.id.toLowerCase())));
+            for (let after: number | undefined = Number.MIN_SAFE_INTEGER; after !== undefined; ) {
+              const from: number = after;
+              after = parts.part((_writes, inventoryId, tally): number | undefined => store.replicaComparison.removeUnsent(inventoryId, collection, (seq) => kept.has(seq), from, 8, tally));
+            }
+            for (let start = 0; start < items.length; start += 10) {
+              const change: Inventory = { endpoints: [], remediationTargets: [], scopes: [], findings: [] };
+              (change[collection] as unknown[]) = items.slice(start, start + 10);
+              parts.part((writes, inventoryId, tally) => writes.mergeAtEnd(inventoryId, change, tally));
+            }
+          }
+          for (const statement of dropped) parts.part((writes) => writes.recreateIndexes([statement]));
+          await store.settle();
+          await staged(index);
+          await parts.finish({ ...recordedSuccess, mode: 'full' });
+        } finally {
+          parts.release();
+        }
         break;
       }
       case 'merge':
