@@ -65,11 +65,11 @@ export interface SyncBenchFigures {
   repeatedFullWeight: FullSyncWeight | null;
   /**
    * A full sync by the command into the same replica once the remote was seeded again with
-   * another seed: more than 50,000 differences, so it gives up comparing and stages a new copy
-   * beside the replica's (time to its summary line, then its weight).
+   * another seed: more than 50,000 differences, so it drops them and replaces the replica in place
+   * (time to its summary line, then its weight).
    */
-  fullRestagedFromServe: number;
-  restagedFullWeight: FullSyncWeight | null;
+  fullReplacedFromServe: number;
+  replacedFullWeight: FullSyncWeight | null;
   /** Peak resident memory of this process (`process.resourceUsage().maxRSS`), after the serve-based syncs and at the end. */
   peakAfterServeSync: number;
   peakAtEnd: number;
@@ -247,11 +247,11 @@ async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: 
     const slowLinkMostInFlight = await proxy.close();
     log("full sync from serve at the pace of serve's own syncs");
     const { seconds: fullFromServeAtServersPace } = await fullSync(path.join(localDir, 'servers-pace'), serve.url, apiKey, {});
-    log('the remote seeded again with another seed, then a full sync into the same replica: it stages');
+    log('the remote seeded again with another seed, then a full sync into the same replica: it replaces it in place');
     await stop(serve.child);
     cli(remoteDir, 'seed', '--org', 'bench', '--size', size, '--seed', '8');
     serve = await startServe(remoteDir, Number(new URL(serve.url).port));
-    const { seconds: fullRestagedFromServe, weight: restagedFullWeight } = await commandFullSync(dataDir, serve.url, apiKey);
+    const { seconds: fullReplacedFromServe, weight: replacedFullWeight } = await commandFullSync(dataDir, serve.url, apiKey);
     return {
       items,
       fullFromServe,
@@ -262,8 +262,8 @@ async function measureFromServe(size: DatasetSize, remoteDir: string, localDir: 
       slowLinkMostInFlight,
       firstFullWeight,
       repeatedFullWeight,
-      fullRestagedFromServe,
-      restagedFullWeight,
+      fullReplacedFromServe,
+      replacedFullWeight,
     };
   } finally {
     await stop(serve.child);
@@ -296,8 +296,8 @@ export async function measureSync(
       slowLinkMostInFlight: fromServeFigures?.slowLinkMostInFlight ?? Number.NaN,
       firstFullWeight: fromServeFigures?.firstFullWeight ?? null,
       repeatedFullWeight: fromServeFigures?.repeatedFullWeight ?? null,
-      fullRestagedFromServe: fromServeFigures?.fullRestagedFromServe ?? Number.NaN,
-      restagedFullWeight: fromServeFigures?.restagedFullWeight ?? null,
+      fullReplacedFromServe: fromServeFigures?.fullReplacedFromServe ?? Number.NaN,
+      replacedFullWeight: fromServeFigures?.replacedFullWeight ?? null,
       peakAfterServeSync,
     };
     if (!fromMemory) {

@@ -49,7 +49,7 @@ export async function syncSection(size: string, say: (line?: string) => void): P
     `| the same full sync into a new replica at the pace of \`serve\`'s and the app's own syncs (staging writes of 20 ms; the command's pace before 2026-11-29) | ${s(figures.fullFromServeAtServersPace)} | |`,
   );
   say(`| incremental sync from that remote, nothing changed | ${s(figures.unchangedFromServe)} | |`);
-  say(`| full sync again by the command from that remote into the same replica (nothing differs: it compares, and would stage a new copy past 50,000 differences; its collection not counted) | ${s(figures.fullAgainFromServe)} | |`);
+  say(`| full sync again by the command from that remote into the same replica (nothing differs: it compares, and would replace the replica in place past 50,000 differences; its collection not counted) | ${s(figures.fullAgainFromServe)} | |`);
   const ratio = figures.fullThroughSlowLink / figures.fullFromServe;
   say(
     `| the same full sync by the command through a proxy answering each request ${figures.slowLinkDelayMs} ms late (bench/delay-proxy.mjs), into a new replica | ` +
@@ -74,9 +74,9 @@ export async function syncSection(size: string, say: (line?: string) => void): P
   weighed('after the first full sync from `serve`', figures.firstFullWeight);
   weighed('after a repeated full sync from `serve` into the same replica (nothing differs: compared, not staged)', figures.repeatedFullWeight);
   say(
-    `| full sync by the command into the same replica after the remote was seeded again with another seed (more than 50,000 differences: it stops comparing, pulls again and stages a new copy; to its summary line) | ${s(figures.fullRestagedFromServe)} | ≤ 120 s |`,
+    `| full sync by the command into the same replica after the remote was seeded again with another seed (more than 50,000 differences: it deletes the rows the remote no longer has, pulls again and merges, the replica replaced in place; to its summary line) | ${s(figures.fullReplacedFromServe)} | ≤ 120 s |`,
   );
-  weighed('after that full sync past 50,000 differences (staged beside the replica)', figures.restagedFullWeight);
+  weighed('after that full sync past 50,000 differences (the replica replaced in place)', figures.replacedFullWeight);
   say(`| peak resident memory of the benchmark's syncing process after the syncs from \`serve\` (the one at \`serve\`'s pace ran in it) | ${mib(figures.peakAfterServeSync)} | |`);
   say(`| peak resident memory at the end (the in-process remote's copy of the data included) | ${mib(figures.peakAtEnd)} | |`);
   say();
