@@ -203,7 +203,7 @@ export class SyncSteps {
       finish: async (success, last) => {
         const recorded = this.applyLast(lastStep, organization, success, tally, (writes, inventoryId) => {
           last?.(writes, inventoryId, tally);
-          // After `last`: a replacement's rebuilds the indexes by which texts are found unused.
+          // After `last`, which may still change findings: a text is unused once no finding refers to it.
           if (kind === 'replacement') writes.dropUnusedTexts();
         });
         // The last part has committed (a settled write commits at once): the readers need not wait for its fsync.

@@ -52,9 +52,9 @@ export class ReplicaReplacement {
    * Deletes the replica's rows that the comparison did not note as sent, collection by
    * collection, {@link rowsPerPart} rows read a part, a turn of the event loop between two.
    * When the rows it deletes and the items that differ are `rebuildIndexesFromRows` or more, it
-   * first drops the inventory tables' indexes but those by id, which the last write builds
-   * again once from the rows: each row deleted or written then changes a leaf of two b-trees,
-   * not of up to fifteen.
+   * first drops the inventory tables' indexes but those by id, which {@link finish} builds
+   * again from the rows, one a part: each row deleted or written then changes a leaf of two
+   * b-trees, not of up to fifteen.
    */
   async removeUnsent(signal?: AbortSignal): Promise<void> {
     const { store, compared, organization } = this;

@@ -119,10 +119,8 @@ export class ReplicaComparison {
     );
     for (const row of read) {
       if (kept(row.seq)) continue;
-      // An open finding gone from the remote stopped being open: a delta between syncs counts it.
-      if (row.status === 'open') tally.moved('c', [row.id]);
       this.db.run(`DELETE FROM ${table} WHERE seq = ?`, [row.seq]);
-      tally.counts[collection].removed++;
+      countRemoved(collection, row.id, row.status, tally);
     }
     return read.length < rows ? undefined : read[read.length - 1]!.seq;
   }
@@ -130,10 +128,16 @@ export class ReplicaComparison {
   /** Deletes items of an inventory by id (stored, lowercase), in the caller's transaction, counting them in `tally` as removed. */
   remove(inventoryId: number, collection: CollectionName, ids: readonly string[], tally: SyncChangeTally): void {
     for (const id of ids) {
-      // An open finding gone from the remote stopped being open: a delta between syncs counts it.
-      if (collection === 'findings' && this.db.value('SELECT status FROM findings WHERE org_id = ? AND id = ?', [inventoryId, id]) === 'open') tally.moved('c', [id]);
+      const status = collection === 'findings' ? (this.db.value('SELECT status FROM findings WHERE org_id = ? AND id = ?', [inventoryId, id]) as string | undefined) : undefined;
       this.db.run(`DELETE FROM ${tableOf[collection]} WHERE org_id = ? AND id = ?`, [inventoryId, id]);
-      tally.counts[collection].removed++;
+      countRemoved(collection, id, status ?? null, tally);
     }
   }
+}
+
+/** Counts a row a sync deleted in `tally`; `status` is a finding's (null for other collections). */
+function countRemoved(collection: CollectionName, id: string, status: string | null, tally: SyncChangeTally): void {
+  // An open finding gone from the remote stopped being open: a delta between syncs counts it.
+  if (status === 'open') tally.moved('c', [id]);
+  tally.counts[collection].removed++;
 }
