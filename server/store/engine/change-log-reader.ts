@@ -79,8 +79,10 @@ function* scanLog(read: ReadAt): Generator<Pause, ScannedLog, void> {
       const bodyBytes = frameHeader.readUInt32LE(1);
       const frame = read(position, frameHeaderBytes + bodyBytes);
       if (frame.length < frameHeaderBytes + bodyBytes) break;
-      const located = { kind: 'write', offset: Number(frame.readBigUInt64LE(5)), position: position + frameHeaderBytes } as const;
-      frames.push(isDelta ? { ...located, length: frame.readUInt32LE(13), deflatedBytes: bodyBytes } : { ...located, length: bodyBytes });
+      const [offset, bodyAt] = [Number(frame.readBigUInt64LE(5)), position + frameHeaderBytes];
+      // Literals of one shape each, not spread from a shared one: a frame made by a spread took
+      // about 290 bytes of heap (66 so), 41 MiB for the 148,000 frames of a replacement of `large`.
+      frames.push(isDelta ? { kind: 'write', offset, position: bodyAt, length: frame.readUInt32LE(13), deflatedBytes: bodyBytes } : { kind: 'write', offset, position: bodyAt, length: bodyBytes });
       checksum = zlib.crc32(frame, checksum);
       position += frame.length;
       if (Math.floor(position / windowBytes) !== Math.floor((position - frame.length) / windowBytes)) yield { kind: 'pause' };
