@@ -45,7 +45,7 @@ export async function withStore<T>(
   work: (store: Store) => Promise<T> | T,
 ): Promise<T> {
   const { Store } = await import('../store/store.js');
-  const store = await Store.open({ dataDir, pagesOnDemand: true, holdWithoutBound: true, ...options });
+  const store = await Store.open({ dataDir, pagesOnDemand: true, holdWithoutBound: true, temporaryInMemory: true, ...options });
   try {
     if (!options.readOnly) {
       const { sweepUnkeptReports } = await import('../reports/report-appendix.js');

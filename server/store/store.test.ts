@@ -213,6 +213,35 @@ async function storeWithEmptyOrganization(dataDir: string): Promise<void> {
   store.close();
 }
 
+describe('a store that keeps temporary files in its heap (temporaryInMemory, a command line)', () => {
+  // An endpoint older than every other: the merge moves the rows after it through a temporary table.
+  const olderEndpoint = { ...inventory.endpoints[0]!, id: 'ep-older-than-all', created_at: '2000-01-01T00:00:00Z' };
+  type Rows = { db: { value(sql: string): unknown; all<T>(sql: string, params?: unknown[]): T[] } };
+
+  it('merges through temporary tables there as on a file, and the next open reads the same rows', async () => {
+    const merged = async (temporaryInMemory: boolean) => {
+      const dataDir = newDataDir();
+      const { store, organization } = await storeWithOrganization(dataDir);
+      store.close();
+      const merging = await Store.open({ dataDir, command: 'test', temporaryInMemory });
+      const temporaryStore = (merging as unknown as Rows).db.value('PRAGMA temp_store');
+      merging.write((writes) => writes.merge(organization.inventoryId, { endpoints: [olderEndpoint], remediationTargets: [], scopes: [], findings: [] }), { changes: ['inventory'] });
+      merging.close();
+      // What the next open reads from the disk: the endpoints in their order.
+      const reopened = await Store.open({ dataDir, command: 'test' });
+      const { db } = reopened as unknown as Rows;
+      const endpoints = db.all<{ id: string }>('SELECT id FROM endpoints WHERE org_id = ? ORDER BY seq', [organization.inventoryId]).map((row) => row.id);
+      reopened.close();
+      return { temporaryStore, endpoints };
+    };
+    const [inHeap, onFile] = [await merged(true), await merged(false)];
+    expect([inHeap.temporaryStore, onFile.temporaryStore]).toEqual([2, 0]);
+    expect(inHeap.endpoints[0]).toBe(olderEndpoint.id);
+    expect(inHeap.endpoints).toEqual(onFile.endpoints);
+    expect(inHeap.endpoints).toHaveLength(inventory.endpoints.length + 1);
+  });
+});
+
 describe('database file', () => {
   it('gives a bulk load reserved room without writing that room to the file', async () => {
     const bulk = smallInventory(50, 100);

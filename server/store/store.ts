@@ -58,6 +58,13 @@ export interface StoreOptions {
    */
   holdWithoutBound?: boolean;
   /**
+   * Keep SQLite's temporary files (the sorter's runs while an index is built, temporary tables)
+   * in its heap (`PRAGMA temp_store = MEMORY`), not in Emscripten's in-memory file system, which
+   * copies a file to a new array at each eighth it grows: for a command line, whose peak matters
+   * more than a WebAssembly heap that never gives memory back.
+   */
+  temporaryInMemory?: boolean;
+  /**
    * The time in milliseconds since the epoch, as deadlines, ages and exceptions' expiry read
    * it; the wall clock unless a test fixes it.
    */
@@ -238,7 +245,7 @@ export class Store {
       // Only the lock holder writes: a temporary file left beside the database is from an earlier version's writer killed mid-persist.
       if (lock) removeStaleTemporaryFiles(file);
       if (readOnly && !fs.existsSync(file)) throw new Error(`No store in ${dataDir} yet: run ${cliCommandText('serve')} or ${cliCommandText('orgs create --slug SLUG --name NAME')} first.`);
-      return new Store(await Database.open(file, { readOnly, reserveBytes: options.reserveBytes, pagesOnDemand: options.pagesOnDemand, holdWithoutBound: options.holdWithoutBound }), lock, readOnly, clock);
+      return new Store(await Database.open(file, { readOnly, reserveBytes: options.reserveBytes, pagesOnDemand: options.pagesOnDemand, holdWithoutBound: options.holdWithoutBound, temporaryInMemory: options.temporaryInMemory }), lock, readOnly, clock);
     } catch (error) {
       lock?.release();
       throw error;

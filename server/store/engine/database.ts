@@ -101,7 +101,8 @@ export class Database {
    * them instead of all at once (snapshot-pages.ts), for a writer that holds the data
    * directory's lock and reads little of a large file (a command line's key or sync);
    * `holdWithoutBound` keeps held writes' pages held however many, to be logged once each
-   * (DurableFile), for a process that answers no request while it writes.
+   * (DurableFile), for a process that answers no request while it writes; `temporaryInMemory`
+   * keeps SQLite's temporary files in its heap (StoreOptions).
    */
   static async open(
     file?: string,
@@ -110,6 +111,7 @@ export class Database {
       reserveBytes = 0,
       pagesOnDemand = false,
       holdWithoutBound = false,
+      temporaryInMemory = false,
       onCheckpointError = (error: unknown) => console.error('A checkpoint failed:', error),
     } = {},
   ): Promise<Database> {
@@ -126,6 +128,7 @@ export class Database {
       // a transaction begins a read transaction by asking the file system whether a hot journal
       // exists and by reading the change counter, which made a lookup by id several times slower.
       database.db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -32768');
+      if (temporaryInMemory) database.db.exec('PRAGMA temp_store = MEMORY');
       database.watchRowChanges();
       database.replay(image?.statements ?? []);
       if (!readOnly) database.giveFreePagesBackOnAsk();
