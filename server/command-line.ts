@@ -5,6 +5,7 @@ import { UsageError, dataDirArgument, resolveDataDir } from './cli/cli-context.j
 import { dropReadsAhead, readDatabaseFileAhead } from './store/engine/database-file.js';
 import { dataDirectoryFiles } from './store/engine/data-directory.js';
 import { withLoopAlive } from './cli/with-loop-alive.js';
+import { keepHeapSmall } from './cli/command-heap.js';
 import { productVersion } from './package-root.js';
 
 type Register = (program: Command) => void;
@@ -61,6 +62,8 @@ export async function buildProgram(argv: string[] = []): Promise<Command> {
 
 /** Runs the command line; resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
+  // Before the command's modules load, whose allocations would grow the young generation first.
+  if (argv[0] !== 'serve') keepHeapSmall();
   // Help asks for no store.
   if (readsStoreWhole(argv) && !argv.includes('--help') && !argv.includes('-h')) {
     readDatabaseFileAhead(dataDirectoryFiles(resolveDataDir(dataDirArgument(argv))).database);
