@@ -1,13 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const child = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'test', 'support', 'heap-growth-child.ts');
+import { lastJsonOfChild } from '../test/support/child-script.js';
 
 function largestGenerations(sizing: 'small' | 'defaults'): { youngMiB: number; oldMiB: number } {
-  const output = execFileSync(process.execPath, ['--import', 'tsx', child, sizing], { encoding: 'utf8', timeout: 60_000 });
-  return JSON.parse(output.trim().split('\n').pop()!) as { youngMiB: number; oldMiB: number };
+  return lastJsonOfChild('heap-growth-child.ts', { args: [sizing] });
 }
 
 describe("a command's heap sizing, set at run time", () => {

@@ -63,8 +63,9 @@ type Pull = (collection: CollectionName, options: PullOptions) => Promise<Pulled
  * the store page by page under a new inventory and then points the organization at it in one
  * small transaction with the sync state (staged-inventory.ts), unless the replica already holds
  * data: then it compares first, as a reconcile, and past `incrementalMaxItems` differences
- * stages, or on the command line replaces the replica in place (replica-replacement.ts); an incremental one (the remote honours `updatedSince` and no reconcile is due)
- * pulls only the changes and merges them; a reconcile (reconcile.ts: due on the replica's
+ * stages, or on the command line replaces the replica in place (replica-replacement.ts); an
+ * incremental one (the remote honours `updatedSince` and no reconcile is due) pulls only the
+ * changes and merges them; a reconcile (reconcile.ts: due on the replica's
  * interval, after `fullSyncEvery` incremental ones, or asked for) compares the whole remote with
  * the replica page by page and applies only the differences, deletions included. A merge or the
  * differences go in one transaction, or past `mergeItemsPerWrite` in parts that the

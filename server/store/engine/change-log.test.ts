@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChangeLogWriter, logFile, logFormat } from './change-log.js';
 import { framesWithBytes, parseLog, readFrameBytes, scanLogFile, toEnd } from './change-log-reader.js';
@@ -11,6 +9,7 @@ import { decodeStatement, encodeStatement } from './statement-codec.js';
 import { readSnapshotHeader, snapshotHeaderFile } from './snapshot-header.js';
 import { readStoreImage } from './store-image.js';
 import { Store } from '../store.js';
+import { lastJsonOfChild } from '../../test/support/child-script.js';
 
 const folders: string[] = [];
 const newDataDir = () => {
@@ -253,9 +252,7 @@ describe('the change log', () => {
   // A checkpoint at a command's close scans every log before it writes a page: the 148,000
   // frames a replacement of `large` leaves took 41 MiB of heap at 290 bytes a frame, the peak then.
   it('keeps each frame a scan finds in under 120 bytes of heap', () => {
-    const child = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'support', 'log-scan-heap-child.ts');
-    const output = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', child, newDataDir()], { encoding: 'utf8', timeout: 60_000 });
-    const { frames, bytesPerFrame } = JSON.parse(output.trim().split('\n').pop()!) as { frames: number; bytesPerFrame: number };
+    const { frames, bytesPerFrame } = lastJsonOfChild<{ frames: number; bytesPerFrame: number }>('log-scan-heap-child.ts', { args: [newDataDir()], nodeFlags: ['--expose-gc'] });
     expect(frames).toBe(50_000);
     expect(bytesPerFrame).toBeLessThan(120);
   });

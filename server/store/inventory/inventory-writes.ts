@@ -42,8 +42,6 @@ function compareKeys(a: SortKey, b: SortKey): number {
 /** SQLite's page cache while indexes are rebuilt: 2 MiB (a negative cache_size is KiB). */
 const rebuildCacheSize = -2048;
 
-
-
 /** Rows added to each collection by a merge. */
 export type AddedRows = Record<CollectionName, number>;
 
