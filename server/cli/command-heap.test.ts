@@ -6,8 +6,8 @@ function largestGenerations(sizing: 'small' | 'defaults'): { youngMiB: number; o
 }
 
 describe("a command's heap sizing, set at run time", () => {
-  // The flags are set once the process runs (withStore): this Node's V8 must read them when it
-  // sizes the heap, not only at its start, or the command's peak goes back up unseen.
+  // The flags are set once the process runs (command-line.ts main): this Node's V8 must read them
+  // when it sizes the heap, not only at its start, or the command's peak goes back up unseen.
   it('keeps the young generation at its size then and the old one near what it holds', () => {
     const defaults = largestGenerations('defaults');
     const small = largestGenerations('small');
